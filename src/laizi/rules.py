@@ -1,0 +1,194 @@
+"""Rule sets: every option of RULES.md in one immutable, validated object, and the five presets.
+
+>>> rules = RuleSet.preset("kaikoufan", min_points=32)
+>>> rules.cap
+300
+>>> setup = rules.setup(indicator=Tile.parse("4z"))  # 北 turned up
+>>> str(Tile(setup.laizi))
+'6z'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from laizi.errors import RuleError
+from laizi.tiles import GREEN, NORTH, RED, Tile
+
+__all__ = ["PRESETS", "RuleSet", "TableSetup", "preset_names"]
+
+# Honour cycle for indicator → laizi: 东 南 西 北 中 发 白 (then 东 again).
+_HONOR_CYCLE = (27, 28, 29, 30, 33, 32, 31)
+
+SpecialTiles = Literal["zhong", "zhong_fa", "zhong_pizi"]
+
+
+class RuleSet(BaseModel):
+    """Every rule option (RULES.md). Build with :meth:`preset`; options are keyword-only."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+
+    preset_name: str = "kaikoufan"
+    # §3 special tiles
+    special_tiles: SpecialTiles = "zhong"
+    # §4 laizi
+    laizi_discard: Literal["kong", "half", "forbidden"] = "kong"
+    laizi_may_be_fifth: bool = False
+    # §5 claims
+    win_priority: Literal["dealer", "discarder"] = "dealer"
+    guoshou: bool = False
+    claim_seconds: float = 8.0
+    # §6 winning
+    jianzi_hu: bool = True
+    luan_feng_jiang: bool = True
+    jiayu_hands: bool = False  # 门前清 and 七对 are big hands and may win unopened
+    # §7 scoring
+    big_stack: Literal["double", "add"] = "double"
+    big_factor: Literal["multiply", "fan"] = "multiply"  # ×1.5 (default) or +1 fan (jiayu)
+    small_hand_fan: int = 0  # jiayu: a small hand carries +1 fan of its own
+    opening_fan: Literal["once", "per_opening", "none"] = "once"
+    kong_avoids_sunshine: bool = False
+    selfdraw_bonus_on_gangkai_haidi: bool = False
+    min_points: int = 16
+    min_rule: Literal["each", "any", "two_sum"] = "each"
+    cap: int = 300
+    golden: int = 400
+    sunshine: int = 500
+    ha: int = 600
+    sunshine_double: bool = False
+    fanbao: bool = False
+    quanqiuren_liability: Literal["unless_ready", "always", "none"] = "unless_ready"
+    liable_pays: Literal["sum", "golden"] = "sum"
+    # §9 match
+    escape_penalty: int = 400
+    seating_ceremony: bool = False
+    rounds: int = 1  # match length in rounds (圈)
+    rounds_per_wind: Literal[4, 5] = 4
+
+    @model_validator(mode="after")
+    def _check(self) -> RuleSet:
+        for name in ("min_points", "cap", "golden", "sunshine", "ha", "escape_penalty"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0")
+        if self.rounds < 1:
+            raise ValueError("rounds must be >= 1")
+        if self.claim_seconds <= 0:
+            raise ValueError("claim_seconds must be > 0")
+        return self
+
+    # ----------------------------------------------------------------- building
+    @classmethod
+    def preset(cls, name: str = "kaikoufan", /, **overrides: Any) -> RuleSet:
+        """A preset (RULES.md §7.6) with optional per-option overrides."""
+        if name not in PRESETS:
+            raise RuleError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
+        return cls._build({**PRESETS[name], "preset_name": name, **overrides})
+
+    def replace(self, **overrides: Any) -> RuleSet:
+        """A copy with some options changed (validated)."""
+        return self._build({**self.model_dump(), **overrides})
+
+    @classmethod
+    def _build(cls, values: dict[str, Any]) -> RuleSet:
+        unknown = [k for k in values if k not in cls.model_fields]
+        if unknown:
+            raise RuleError(f"unknown rule option {unknown[0]!r}")
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or "rules"
+            raise RuleError(f"bad value for rule option {field!r}: {err['msg']}") from None
+
+    # ------------------------------------------------------------ derivation
+    def base_special_kinds(self) -> frozenset[int]:
+        if self.special_tiles == "zhong_fa":
+            return frozenset({RED, GREEN})
+        return frozenset({RED})
+
+    def succ(self, kind: int) -> int:
+        """Next kind in the indicator cycle, skipping the fixed special tiles."""
+        skip = self.base_special_kinds()
+        k = kind
+        while True:
+            k = _step(k, +1)
+            if k not in skip:
+                return k
+
+    def pred(self, kind: int) -> int:
+        skip = self.base_special_kinds()
+        k = kind
+        while True:
+            k = _step(k, -1)
+            if k not in skip:
+                return k
+
+    def setup(self, *, indicator: Tile | int | None = None, laizi: Tile | int | None = None) -> TableSetup:
+        """Laizi, special kinds and pizi from the indicator (or from the laizi alone)."""
+        if indicator is None and laizi is None:
+            raise RuleError("need an indicator or a laizi")
+        ind = None if indicator is None else int(indicator)
+        if ind is not None:
+            read = NORTH if (ind == RED and self.special_tiles == "zhong_pizi") else ind
+            lz = self.succ(read)
+            if laizi is not None and int(laizi) != lz:
+                raise RuleError(f"laizi {Tile(int(laizi))} does not follow indicator {Tile(ind)}")
+        else:
+            assert laizi is not None
+            lz = int(laizi)
+            if lz in self.base_special_kinds():
+                raise RuleError(f"a special tile ({Tile(lz)}) cannot be the laizi")
+            read = self.pred(lz)
+        special = set(self.base_special_kinds())
+        pizi: frozenset[int] = frozenset()
+        if self.special_tiles == "zhong_pizi":
+            pizi = frozenset({self.pred(read), read})
+            special |= pizi
+        return TableSetup(laizi=lz, special=frozenset(special), pizi=pizi, indicator=ind)
+
+
+def _step(kind: int, direction: int) -> int:
+    if kind < 27:
+        suit, n = divmod(kind, 9)
+        return suit * 9 + (n + direction) % 9
+    pos = _HONOR_CYCLE.index(kind)
+    return _HONOR_CYCLE[(pos + direction) % 7]
+
+
+@dataclass(frozen=True, slots=True)
+class TableSetup:
+    """What the indicator decides for one hand: the laizi kind, the special kinds, the pizi."""
+
+    laizi: int
+    special: frozenset[int]
+    pizi: frozenset[int]
+    indicator: int | None = None
+
+    def __repr__(self) -> str:
+        sp = "".join(str(Tile(k)) for k in sorted(self.special))
+        ind = None if self.indicator is None else str(Tile(self.indicator))
+        return f"TableSetup(laizi={Tile(self.laizi)}, special={sp}, indicator={ind})"
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "kaikoufan": {},
+    "kaikoufan_fa": {"special_tiles": "zhong_fa"},
+    "qipisilai": {"special_tiles": "zhong_pizi", "min_points": 32},
+    "koukoufan": {
+        "opening_fan": "per_opening", "min_points": 64, "cap": 300, "golden": 500,
+        "sunshine": 600, "ha": 700, "escape_penalty": 500,
+    },
+    "jiayu": {
+        "jiayu_hands": True, "laizi_discard": "forbidden", "big_stack": "add",
+        "opening_fan": "none", "small_hand_fan": 1, "big_factor": "fan",
+        "min_points": 20, "min_rule": "two_sum", "liable_pays": "golden",
+        "cap": 160, "golden": 200, "sunshine": 200, "ha": 200, "escape_penalty": 300,
+    },
+}
+
+
+def preset_names() -> list[str]:
+    return list(PRESETS)
