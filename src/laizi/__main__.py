@@ -1,0 +1,5 @@
+import sys
+
+from laizi.cli import main
+
+sys.exit(main())

@@ -1,0 +1,75 @@
+"""The ``laizi`` command line. Each subcommand lives in its own module of this package.
+
+A subcommand module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
+``run(args) -> int``. Errors a user can cause are reported in one line (exit 2),
+never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+# Order shown in --help.
+SUBCOMMANDS = ("score", "play", "sim", "hint", "replay", "verify", "serve")
+
+
+def _load(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"laizi.cli.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"laizi.cli.{name}":
+            return None
+        raise
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+    parser = argparse.ArgumentParser(
+        prog="laizi",
+        description="Wuhan Mahjong (武汉麻将 · 红中赖子杠): score calculator, play, simulator, server.",
+    )
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules: dict[str, ModuleType] = {}
+    for name in SUBCOMMANDS:
+        mod = _load(name)
+        if mod is None:
+            continue
+        p = sub.add_parser(name, help=mod.HELP, description=mod.HELP)
+        mod.add_arguments(p)
+        modules[name] = mod
+    return parser, modules
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"laizi {version('laizi')}"
+    except PackageNotFoundError:  # pragma: no cover
+        return "laizi (not installed)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser, modules = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 0
+    try:
+        return int(modules[args.command].run(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except ValueError as exc:  # every laizi input error is a ValueError subclass
+        print(f"laizi {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
