@@ -1,9 +1,345 @@
-"""Placeholder: the scorer is being written (score(ctx) -> ScoreResult)."""
+"""The scorer: RULES.md §6 checks 1-7 and §7 scoring, with an itemised breakdown."""
 
 from __future__ import annotations
 
-from laizi.scoring.model import ScoreResult, WinContext
+from laizi.analysis.decompose import decompositions, has_sets_only, seven_pairs_wilds
+from laizi.analysis.fast import can_win
+from laizi.scoring.model import (
+    BIG_HAND_NAMES,
+    REASONS,
+    PlayerTable,
+    ScoreResult,
+    WinContext,
+)
+from laizi.scoring.patterns import PATTERNS
+from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS, Reading
+from laizi.tiles import Tile
+
+__all__ = ["score", "readings", "seat_fan", "is_open_for_sunshine"]
+
+WAIVES_258 = frozenset({"pengpeng", "qingyise", "fengyise", "jiangyise", "qidui"})
 
 
+# ----------------------------------------------------------------------------- readings
+def readings(ctx: WinContext) -> list[Reading]:
+    """Every distinct way the winner's tiles make a winning shape (check 1)."""
+    table = ctx.players[ctx.winner]
+    laizi = ctx.setup.laizi
+    counts = [0] * 34
+    for t in table.hand:
+        counts[t] += 1
+    counts[ctx.tile] += 1
+    meld_counts = [0] * 34
+    meld_kinds: set[int] = set()
+    for m in table.melds:
+        for t in m.tiles():
+            meld_counts[t] += 1
+            meld_kinds.add(t)
+    n_laizi = counts[laizi]
+    rules = ctx.rules
+    out: list[Reading] = []
+    seen: set[tuple[object, ...]] = set()
+
+    def add(r: Reading) -> None:
+        key = (r.shape, r.hard, r.kinds, r.decomposition)
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+
+    for wild in range(n_laizi + 1):
+        nat = list(counts)
+        nat[laizi] = n_laizi - wild
+        if can_win(nat, wild):
+            limit = None
+            if not rules.laizi_may_be_fifth:
+                limit = [max(0, 4 - nat[k] - meld_counts[k]) for k in range(34)]
+            for d in decompositions(nat, wild, forbidden=ctx.setup.special, limit=limit):
+                kinds = set(meld_kinds)
+                for g in d.groups:
+                    kinds.update(g.kinds())
+                add(Reading("regular", wild == 0, frozenset(kinds), d))
+        if rules.jiayu_hands and not table.melds and seven_pairs_wilds(nat, wild):
+            kinds = {k for k in range(34) if nat[k]}
+            add(Reading("qidui", wild == 0, frozenset(kinds)))
+    if rules.luan_feng_jiang:
+        natural_kinds = {k for k in range(34) if counts[k] and k != laizi} | meld_kinds
+        for shape, category in (("luan_feng", FENG_KINDS), ("luan_jiang", JIANG_KINDS)):
+            if not natural_kinds <= category:
+                continue
+            if n_laizi and laizi in category:
+                add(Reading(shape, True, frozenset(natural_kinds | {laizi})))  # type: ignore[arg-type]
+            else:
+                add(Reading(shape, n_laizi == 0, frozenset(natural_kinds)))  # type: ignore[arg-type]
+    return out
+
+
+# -------------------------------------------------------------------------------- fan
+def is_open_for_sunshine(p: PlayerTable, rules_kong_avoids: bool) -> bool:
+    """Opened (开口) for 阳光: a chi, peng or exposed kong (or any kong with the option)."""
+    if p.opened:
+        return True
+    if rules_kong_avoids:
+        return bool(p.special_kongs or p.special_discards or any(m.is_kong for m in p.melds))
+    return False
+
+
+def seat_fan(ctx: WinContext, seat: int) -> list[tuple[str, int]]:
+    """A seat's own-table fan items (opening, kongs, special and laizi kongs)."""
+    p = ctx.players[seat]
+    rules = ctx.rules
+    items: list[tuple[str, int]] = []
+    openings = sum(1 for m in p.melds if m.opens)
+    if openings:
+        if rules.opening_fan == "once":
+            items.append(("开口 opened", 1))
+        elif rules.opening_fan == "per_opening":
+            items.append((f"口口翻 openings ×{openings}", openings))
+    exposed = sum(1 for m in p.melds if m.type in ("kong", "addkong"))
+    if exposed:
+        items.append((f"明杠 exposed kong ×{exposed}", exposed))
+    concealed = sum(1 for m in p.melds if m.type == "ankong")
+    if concealed:
+        items.append((f"暗杠 concealed kong ×{concealed}", 2 * concealed))
+    laizi = ctx.setup.laizi
+    special: dict[int, int] = {}
+    laizi_kongs = 0
+    for t in p.special_kongs:
+        if t == laizi:
+            laizi_kongs += 1
+        else:
+            special[t] = special.get(t, 0) + 1
+    half = 0
+    for t in p.special_discards:
+        if t == laizi:
+            if rules.laizi_discard == "kong":
+                laizi_kongs += 1
+            elif rules.laizi_discard == "half":
+                half += 1
+        else:
+            special[t] = special.get(t, 0) + 1
+    for t, n in sorted(special.items()):
+        name = "红中杠" if t == 33 else ("发财杠" if t == 32 else "皮子杠")
+        items.append((f"{name} {Tile(t)} kong ×{n}", n))
+    if laizi_kongs:
+        items.append((f"癞子杠 laizi kong ×{laizi_kongs}", 2 * laizi_kongs))
+    if half:
+        items.append((f"打癞子 laizi discard (half) ×{half}", half))
+    return items
+
+
+def _fmt(x: float) -> float | int:
+    r = round(x, 1)
+    return int(r) if r == int(r) else r
+
+
+def _mult(n: int) -> str:
+    return f"×{2 ** n}" if n else "×1"
+
+
+# ------------------------------------------------------------------------- payments
+def _price(ctx: WinContext, big: list[str], hard: bool) -> ScoreResult:
+    rules = ctx.rules
+    w = ctx.winner
+    losers = [s for s in range(4) if s != w]
+    small = not big
+    lines: list[str] = []
+    if small:
+        base = 1
+        lines.append("屁胡 small hand: base 1")
+    else:
+        n = len(big)
+        base = 10 * (2 ** (n - 1)) if rules.big_stack == "double" else 10 * n
+        names = " + ".join(f"{BIG_HAND_NAMES[b]} {b}" for b in big)
+        lines.append(f"{names}: base {base}")
+
+    # Winner fan.
+    w_items = seat_fan(ctx, w)
+    if hard:
+        w_items.append(("硬胡 hard", 1))
+    if small and rules.small_hand_fan:
+        w_items.append(("屁胡 small-hand fan", rules.small_hand_fan))
+    selfdraw_factor = ctx.by == "self_draw" and (
+        not (ctx.after_kong or ctx.haidi) or rules.selfdraw_bonus_on_gangkai_haidi
+    )
+    if small and ctx.by == "self_draw":
+        w_items.append(("自摸 self-draw", 1))
+    if not small and rules.big_factor == "fan" and selfdraw_factor:
+        w_items.append(("自摸 self-draw", 1))
+    wfan = sum(n for _, n in w_items)
+    for name, n in w_items:
+        lines.append(f"{name} {_mult(n)}")
+    lines.append(f"winner fan {wfan}: {base} × 2^{wfan} = {_fmt(base * 2 ** wfan)}")
+
+    loser_fan = [0, 0, 0, 0]
+    raw = [0.0, 0.0, 0.0, 0.0]
+    for s in losers:
+        items = seat_fan(ctx, s)
+        discarder = ctx.by in ("discard", "rob_kong") and ctx.from_seat == s
+        if small:
+            if ctx.by == "discard" and discarder:
+                items.append(("放冲 discarder", 1))
+            if w == ctx.dealer or s == ctx.dealer:
+                items.append(("庄 dealer", 1))
+        elif rules.big_factor == "fan" and discarder:
+            items.append(("放冲 discarder" if ctx.by == "discard" else "被抢杠 robbed", 1))
+        lf = sum(n for _, n in items)
+        loser_fan[s] = lf
+        factor = 1.0
+        if not small and rules.big_factor == "multiply" and (selfdraw_factor or discarder):
+            factor = 1.5
+        amount = base * 2 ** (wfan + lf) * factor
+        raw[s] = amount
+        desc = ", ".join(f"{name} +{n}" for name, n in items) or "no fan"
+        extra = " ×1.5" if factor != 1.0 else ""
+        lines.append(f"seat {s}: {desc} → {base} × 2^{wfan + lf}{extra} = {_fmt(amount)}")
+
+    pay = {s: min(raw[s], float(rules.cap)) for s in losers}
+    opened = {s: is_open_for_sunshine(ctx.players[s], rules.kong_avoids_sunshine) for s in losers}
+    topped = all(raw[s] >= rules.cap for s in losers)
+    if topped:
+        if not any(opened.values()):
+            for s in losers:
+                pay[s] = float(rules.ha)
+            lines.append(f"哈顶 ha: all three unopened, each pays {rules.ha}")
+        else:
+            for s in losers:
+                pay[s] = float(rules.golden if opened[s] else rules.sunshine)
+            sun = [s for s in losers if not opened[s]]
+            msg = f"金顶 golden {rules.golden}"
+            if sun:
+                msg += f" · 阳光顶 sunshine {rules.sunshine} (seat {', '.join(map(str, sun))} unopened)"
+            lines.append(msg)
+    elif any(raw[s] > rules.cap for s in losers):
+        capped = [s for s in losers if raw[s] > rules.cap]
+        lines.append(f"封顶 cap {rules.cap} (seat {', '.join(map(str, capped))})")
+    if rules.sunshine_double:
+        for s in losers:
+            if not opened[s]:
+                pay[s] *= 2
+                lines.append(f"对罚 seat {s} unopened pays ×2 = {_fmt(pay[s])}")
+
+    liable = _liable(ctx, big)
+    payments = [0.0, 0.0, 0.0, 0.0]
+    if liable is not None:
+        if rules.liable_pays == "golden":
+            total = float(rules.golden)
+        else:
+            total = sum(pay.values())
+        payments[liable] = -total
+        lines.append(f"包 liable: seat {liable} pays for everyone {_fmt(total)}")
+    else:
+        for s in losers:
+            payments[s] = -pay[s]
+    payments[w] = -sum(payments)
+    return ScoreResult(
+        ok=True,
+        reason=None,
+        big_hands=list(big),
+        small=small,
+        hard=hard,
+        base=base,
+        winner_fan=wfan,
+        loser_fan=loser_fan,
+        raw=[-_fmt(x) if x else 0 for x in raw],
+        payments=[_fmt(x) + 0 for x in payments],
+        liable=liable,
+        topped_out=topped,
+        breakdown=lines,
+    )
+
+
+def _liable(ctx: WinContext, big: list[str]) -> int | None:
+    rules = ctx.rules
+    if ctx.by == "rob_kong":
+        return ctx.from_seat
+    if "qingyise" in big:
+        if rules.fanbao:
+            for s in range(4):
+                if s != ctx.winner and ctx.players[s].fanbao:
+                    return s
+        openings = [m for m in ctx.players[ctx.winner].melds if m.opens]
+        if len(openings) >= 3:
+            return openings[2].from_seat
+    if big == ["quanqiuren"] and ctx.by == "discard" and ctx.from_seat is not None:
+        mode = rules.quanqiuren_liability
+        if mode == "always" or (mode == "unless_ready" and not ctx.players[ctx.from_seat].ready):
+            return ctx.from_seat
+    return None
+
+
+def _minimum_ok(ctx: WinContext, raw: list[float]) -> bool:
+    amounts = sorted((-r for s, r in enumerate(raw) if s != ctx.winner), reverse=True)
+    m = ctx.rules.min_points
+    if ctx.rules.min_rule == "each":
+        return all(a >= m for a in amounts)
+    if ctx.rules.min_rule == "any":
+        return amounts[0] >= m
+    return amounts[0] + amounts[1] >= m
+
+
+# ------------------------------------------------------------------------------ score
 def score(ctx: WinContext) -> ScoreResult:
-    raise NotImplementedError
+    """Check and score a declared win (RULES.md §6-§7)."""
+    rules = ctx.rules
+    table = ctx.players[ctx.winner]
+    counts = [0] * 34
+    for t in table.hand:
+        counts[t] += 1
+    counts[ctx.tile] += 1
+    all_readings = readings(ctx)
+    if not all_readings:
+        return ScoreResult(ok=False, reason="not_a_win")
+    holds_special = any(counts[k] for k in ctx.setup.special)
+    opened = table.opened or rules.jiayu_hands
+    n_laizi = counts[ctx.setup.laizi]
+
+    evaluated: list[tuple[int, Reading, list[str]]] = []  # (checks passed, reading, big)
+    for r in all_readings:
+        big = [p.ID for p in PATTERNS if p.detect(r, ctx)]
+        passed = 1
+        for ok in (
+            not holds_special,
+            opened,
+            n_laizi < 2 or bool(big),
+            bool(WAIVES_258.intersection(big)) or r.pair_258_natural(),
+        ):
+            if not ok:
+                break
+            passed += 1
+        evaluated.append((passed, r, big))
+
+    # Check 6, 见字胡: decided on the whole hand.
+    if ctx.by == "discard" and rules.jianzi_hu:
+        through5 = [(r, big) for passed, r, big in evaluated if passed == 5]
+        pre = list(counts)
+        pre[ctx.tile] -= 1
+        laizi = ctx.setup.laizi
+        if through5 and pre[laizi] == 1:
+            pre[laizi] = 0
+            if has_sets_only(pre) and all(
+                r.pairs_win_tile_with_wild(ctx.tile) and WAIVES_258.intersection(big)
+                for r, big in through5
+            ):
+                r, big = through5[0]
+                return ScoreResult(
+                    ok=False, reason="jianzi_on_discard", big_hands=big, small=not big,
+                    hard=r.hard,
+                    breakdown=["见字胡 a lone laizi waiting on any tile wins only by self-draw"],
+                )
+
+    candidates: list[tuple[tuple[bool, float, bool, int], ScoreResult]] = []
+    for passed, r, big in evaluated:
+        if passed < 5:
+            continue
+        res = _price(ctx, big, r.hard)
+        min_ok = _minimum_ok(ctx, res.raw)
+        if not min_ok:
+            res.ok = False
+            res.reason = "below_minimum"
+            res.breakdown.append(f"起胡 below the minimum {rules.min_points} ({rules.min_rule})")
+        candidates.append(((min_ok, res.total, r.hard, len(big)), res))
+    if candidates:
+        return max(candidates, key=lambda c: c[0])[1]
+    passed, r, big = max(evaluated, key=lambda e: e[0])
+    return ScoreResult(ok=False, reason=REASONS[passed], big_hands=big, small=not big, hard=r.hard)
+

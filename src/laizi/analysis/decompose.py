@@ -1,0 +1,210 @@
+"""Rule-level hand analysis: every decomposition of a concrete hand into sets and a pair.
+
+Unlike :mod:`laizi.analysis.fast` (unrestricted wildcards, yes/no answers), this
+module lists the actual groups, so the scorer can tell hard from soft wins,
+碰碰胡 from a run hand, and a 258 pair from any pair. Wildcards here obey the
+rules: a laizi may not stand for a special tile, nor (by default) for a fifth
+copy of a kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["Group", "Decomposition", "decompositions", "has_sets_only", "seven_pairs_wilds"]
+
+GroupType = Literal["run", "triplet", "pair"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Group:
+    """A concealed group. ``kind`` is the run's lowest kind or the triplet/pair kind;
+    ``None`` for a group made of wildcards only (it may be any kind). ``wilds`` is the
+    number of wildcards in it."""
+
+    type: GroupType
+    kind: int | None
+    wilds: int
+
+    def kinds(self) -> list[int]:
+        """The kinds this group's tiles represent (empty for an all-wild group)."""
+        if self.kind is None:
+            return []
+        if self.type == "run":
+            return [self.kind, self.kind + 1, self.kind + 2]
+        return [self.kind] * (3 if self.type == "triplet" else 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Decomposition:
+    groups: tuple[Group, ...]
+
+    @property
+    def pair(self) -> Group:
+        return next(g for g in self.groups if g.type == "pair")
+
+    @property
+    def wilds(self) -> int:
+        return sum(g.wilds for g in self.groups)
+
+    @property
+    def has_run(self) -> bool:
+        return any(g.type == "run" for g in self.groups)
+
+
+def decompositions(
+    counts: Sequence[int],
+    wilds: int,
+    *,
+    forbidden: frozenset[int] = frozenset(),
+    limit: Sequence[int] | None = None,
+) -> list[Decomposition]:
+    """All distinct ways ``counts`` (34 natural kinds) plus ``wilds`` make sets + one pair.
+
+    ``forbidden``: kinds a wildcard may not stand for (special tiles).
+    ``limit``: per kind, how many copies wildcards may add (e.g. 4 − held), or None.
+    """
+    total = sum(counts) + wilds
+    if total % 3 != 2:
+        return []
+    c = list(counts)
+    room = [4] * 34 if limit is None else list(limit)
+    for k in forbidden:
+        room[k] = 0
+    seen: set[tuple[Group, ...]] = set()
+    out: list[Decomposition] = []
+    for groups in _search(c, wilds, False, room, 0):
+        key = tuple(sorted(groups))
+        if key not in seen:
+            seen.add(key)
+            out.append(Decomposition(key))
+    return out
+
+
+def _search(
+    c: list[int], w: int, pair_used: bool, room: list[int], start: int
+) -> Iterator[list[Group]]:
+    k = start
+    while k < 34 and c[k] == 0:
+        k += 1
+    if k == 34:
+        rest: list[Group] = []
+        if not pair_used:
+            if w < 2:
+                return
+            rest.append(Group("pair", None, 2))
+            w -= 2
+        if w % 3:
+            return
+        rest.extend(Group("triplet", None, 3) for _ in range(w // 3))
+        yield rest
+        return
+    n = c[k]
+    # Triplet of k: 1..3 naturals.
+    for nat in range(min(n, 3), 0, -1):
+        need = 3 - nat
+        if need <= w and room[k] >= need:
+            c[k] -= nat
+            room[k] -= need
+            for rest in _search(c, w - need, pair_used, room, k):
+                yield [Group("triplet", k, need), *rest]
+            c[k] += nat
+            room[k] += need
+    # Pair of k.
+    if not pair_used:
+        for nat in range(min(n, 2), 0, -1):
+            need = 2 - nat
+            if need <= w and room[k] >= need:
+                c[k] -= nat
+                room[k] -= need
+                for rest in _search(c, w - need, True, room, k):
+                    yield [Group("pair", k, need), *rest]
+                c[k] += nat
+                room[k] += need
+    # Runs containing k, where every kind below k must be a wildcard.
+    if k < 27:
+        pos = k % 9
+        for low in (k - 2, k - 1, k):
+            if low < 0 or (low // 9) != (k // 9) or low % 9 > 6 or low > k or pos - (low % 9) > 2:
+                continue
+            if low % 9 != pos - (k - low):
+                continue
+            yield from _runs(c, w, pair_used, room, k, low)
+
+
+def _runs(
+    c: list[int], w: int, pair_used: bool, room: list[int], k: int, low: int
+) -> Iterator[list[Group]]:
+    kinds = (low, low + 1, low + 2)
+    # For each member above k: natural if available (or wild instead); below k: wild.
+    choices: list[list[bool]] = []  # True = natural
+    for x in kinds:
+        if x < k:
+            choices.append([False])
+        elif x == k:
+            choices.append([True])
+        else:
+            choices.append([True, False] if c[x] > 0 else [False])
+    for a in choices[0]:
+        for b in choices[1]:
+            for d in choices[2]:
+                pick = (a, b, d)
+                need = pick.count(False)
+                if need > w:
+                    continue
+                if any(not nat and room[x] < 1 for x, nat in zip(kinds, pick, strict=True)):
+                    continue
+                for x, nat in zip(kinds, pick, strict=True):
+                    if nat:
+                        c[x] -= 1
+                    else:
+                        room[x] -= 1
+                for rest in _search(c, w - need, pair_used, room, k):
+                    yield [Group("run", low, need), *rest]
+                for x, nat in zip(kinds, pick, strict=True):
+                    if nat:
+                        c[x] += 1
+                    else:
+                        room[x] += 1
+
+
+def has_sets_only(counts: Sequence[int]) -> bool:
+    """True when ``counts`` (no wildcards) split exactly into sets (no pair)."""
+    c = list(counts)
+    if sum(c) % 3:
+        return False
+    return _sets_only(c, 0)
+
+
+def _sets_only(c: list[int], k: int) -> bool:
+    while k < 34 and c[k] == 0:
+        k += 1
+    if k == 34:
+        return True
+    if c[k] >= 3:
+        c[k] -= 3
+        ok = _sets_only(c, k)
+        c[k] += 3
+        if ok:
+            return True
+    if k < 27 and k % 9 <= 6 and c[k + 1] and c[k + 2]:
+        c[k] -= 1
+        c[k + 1] -= 1
+        c[k + 2] -= 1
+        ok = _sets_only(c, k)
+        c[k] += 1
+        c[k + 1] += 1
+        c[k + 2] += 1
+        if ok:
+            return True
+    return False
+
+
+def seven_pairs_wilds(counts: Sequence[int], wilds: int) -> bool:
+    """Seven pairs (a four of a kind counts as two pairs) from 14 tiles with wildcards."""
+    if sum(counts) + wilds != 14:
+        return False
+    singles = sum(n % 2 for n in counts)
+    return singles <= wilds and (wilds - singles) % 2 == 0

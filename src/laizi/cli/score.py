@@ -1,0 +1,51 @@
+"""``laizi score FILE|-``: the score calculator (SCORE_API.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from laizi.errors import IllegalHandError
+
+NAME = "score"
+HELP = "score a winning hand: one JSON object in (file or - for stdin), one JSON object out"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="JSON request (SCORE_API.md), or - for standard input")
+    p.add_argument("--text", action="store_true", help="print a readable breakdown instead of JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from laizi.scoring.request import score_json
+
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+    except OSError as exc:
+        print(f"laizi score: error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"laizi score: error: input: bad JSON at line {exc.lineno} column {exc.colno}: {exc.msg}",
+              file=sys.stderr)
+        return 2
+    try:
+        out = score_json(data)
+    except IllegalHandError as exc:
+        print(f"laizi score: error: {exc}", file=sys.stderr)
+        return 2
+    if args.text:
+        status = "WIN" if out["ok"] else f"NOT A WIN ({out['reason']})"
+        print(status)
+        for line in out["breakdown"]:
+            print("  " + line)
+        print("payments: " + "  ".join(f"seat {i}: {p:+}" for i, p in enumerate(out["payments"])))
+    else:
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    return 0

@@ -1,0 +1,10 @@
+"""海底捞: self-drawn win on a haidi tile (RULES.md §8)."""
+
+from laizi.scoring.model import WinContext
+from laizi.scoring.reading import Reading
+
+ID = "haidi"
+
+
+def detect(reading: Reading, ctx: WinContext) -> bool:
+    return ctx.by == "self_draw" and ctx.haidi

@@ -1,0 +1,12 @@
+"""门前清 (``jiayu_hands`` only): no exposed melds. 七对 is not also 门前清."""
+
+from laizi.scoring.model import WinContext
+from laizi.scoring.reading import Reading, winner_table
+
+ID = "menqing"
+
+
+def detect(reading: Reading, ctx: WinContext) -> bool:
+    if not ctx.rules.jiayu_hands or reading.shape == "qidui":
+        return False
+    return not winner_table(ctx).opened

@@ -1,0 +1,219 @@
+"""The JSON contract of ``laizi score`` (SCORE_API.md): request → WinContext, result → JSON.
+
+Every impossible input raises :class:`IllegalHandError` naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from laizi.errors import IllegalHandError, LaiziError
+from laizi.rules import RuleSet
+from laizi.scoring.model import Meld, PlayerTable, ScoreResult, WinContext
+from laizi.tiles import Tile, parse_tiles
+
+__all__ = ["context_from_json", "result_to_json", "score_json"]
+
+_TOP = {"preset", "options", "laizi", "indicator", "dealer", "winner", "win", "players"}
+_WIN = {"tile", "by", "from", "after_kong", "haidi"}
+_PLAYER = {"hand", "melds", "special_kongs", "special_discards", "ready", "fanbao"}
+
+
+def _check_keys(obj: dict[str, Any], allowed: set[str], where: str) -> None:
+    for k in obj:
+        if k not in allowed and not k.startswith("_") and k not in ("comment", "note"):
+            raise IllegalHandError(f"{where}{k}", "unknown field")
+
+
+def _seat(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise IllegalHandError(field, f"must be a seat 0-3, got {value!r}")
+    return value
+
+
+def _tiles(value: Any, field: str) -> list[int]:
+    if value is None:
+        return []
+    if not isinstance(value, str):
+        raise IllegalHandError(field, "must be a tile string like '123m77z'")
+    try:
+        return [t.index for t in parse_tiles(value)]
+    except LaiziError as exc:
+        raise IllegalHandError(field, str(exc)) from None
+
+
+def _tile(value: Any, field: str) -> int:
+    tiles = _tiles(value, field)
+    if len(tiles) != 1:
+        raise IllegalHandError(field, f"must be exactly one tile, got {value!r}")
+    return tiles[0]
+
+
+def _bool(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise IllegalHandError(field, f"must be true or false, got {value!r}")
+    return value
+
+
+def context_from_json(data: Any) -> WinContext:
+    """Validate a score request (a parsed JSON object) and build the scorer's context."""
+    if not isinstance(data, dict):
+        raise IllegalHandError("input", "must be a JSON object")
+    _check_keys(data, _TOP, "")
+    preset = data.get("preset", "kaikoufan")
+    options = data.get("options", {}) or {}
+    if not isinstance(options, dict):
+        raise IllegalHandError("options", "must be an object of rule options")
+    if not isinstance(preset, str):
+        raise IllegalHandError("preset", "must be a preset name")
+    try:
+        rules = RuleSet.preset(preset, **options)
+    except LaiziError as exc:
+        field = "preset" if "preset" in str(exc) else "options"
+        raise IllegalHandError(field, str(exc)) from None
+
+    indicator = _tile(data["indicator"], "indicator") if data.get("indicator") is not None else None
+    laizi = _tile(data["laizi"], "laizi") if data.get("laizi") is not None else None
+    if indicator is None and laizi is None:
+        raise IllegalHandError("laizi", "give the laizi or the indicator")
+    try:
+        setup = rules.setup(indicator=indicator, laizi=laizi)
+    except LaiziError as exc:
+        raise IllegalHandError("laizi", str(exc)) from None
+
+    if "dealer" not in data:
+        raise IllegalHandError("dealer", "missing")
+    if "winner" not in data:
+        raise IllegalHandError("winner", "missing")
+    dealer = _seat(data["dealer"], "dealer")
+    winner = _seat(data["winner"], "winner")
+
+    win = data.get("win")
+    if not isinstance(win, dict):
+        raise IllegalHandError("win", "must be an object with tile and by")
+    _check_keys(win, _WIN, "win.")
+    if "tile" not in win:
+        raise IllegalHandError("win.tile", "missing")
+    tile = _tile(win["tile"], "win.tile")
+    by = win.get("by")
+    if by not in ("discard", "self_draw", "rob_kong"):
+        raise IllegalHandError("win.by", f"must be discard, self_draw or rob_kong, got {by!r}")
+    from_seat: int | None = None
+    if by != "self_draw":
+        if win.get("from") is None:
+            raise IllegalHandError("win.from", f"required when win.by is {by}")
+        from_seat = _seat(win["from"], "win.from")
+        if from_seat == winner:
+            raise IllegalHandError("win.from", "names the winner")
+    elif win.get("from") is not None:
+        raise IllegalHandError("win.from", "a self-drawn win has no 'from'")
+    after_kong = _bool(win.get("after_kong", False), "win.after_kong")
+    haidi = _bool(win.get("haidi", False), "win.haidi")
+    if after_kong and haidi:
+        raise IllegalHandError("win.after_kong", "cannot be combined with haidi")
+    if (after_kong or haidi) and by != "self_draw":
+        raise IllegalHandError("win.after_kong" if after_kong else "win.haidi",
+                               "only a self-drawn win can be 杠上开花 or 海底捞")
+    if by == "discard" and tile == setup.laizi:
+        raise IllegalHandError("win.tile", "a discarded laizi is never won on")
+    if by != "self_draw" and tile in setup.special:
+        raise IllegalHandError("win.tile", "a special tile can never be claimed")
+
+    players_data = data.get("players")
+    if not isinstance(players_data, list) or len(players_data) != 4:
+        raise IllegalHandError("players", "must be a list of 4 seats")
+    players: list[PlayerTable] = []
+    on_table = [0] * 34
+    for seat, pd in enumerate(players_data):
+        where = f"players[{seat}]"
+        if not isinstance(pd, dict):
+            raise IllegalHandError(where, "must be an object")
+        _check_keys(pd, _PLAYER, f"{where}.")
+        hand = _tiles(pd.get("hand", ""), f"{where}.hand")
+        melds_data = pd.get("melds", []) or []
+        if not isinstance(melds_data, list):
+            raise IllegalHandError(f"{where}.melds", "must be a list of meld strings")
+        melds: list[Meld] = []
+        for i, md in enumerate(melds_data):
+            field = f"{where}.melds[{i}]"
+            if not isinstance(md, str):
+                raise IllegalHandError(field, "must be a string like 'peng 9p from 3'")
+            try:
+                meld = Meld.parse(md)
+            except LaiziError as exc:
+                raise IllegalHandError(field, str(exc)) from None
+            if meld.from_seat is not None:
+                _seat(meld.from_seat, f"{field}.from")
+                if meld.from_seat == seat:
+                    raise IllegalHandError(field, "a meld cannot be taken from oneself")
+                if meld.type == "chi" and meld.from_seat != (seat - 1) % 4:
+                    raise IllegalHandError(
+                        field, f"a chi must be taken from the 上家 (seat {(seat - 1) % 4})")
+            if any(t in setup.special or t == setup.laizi for t in meld.tiles()):
+                raise IllegalHandError(field, "special tiles and laizi are never melded")
+            melds.append(meld)
+        sk = _tiles(pd.get("special_kongs", ""), f"{where}.special_kongs")
+        sd = _tiles(pd.get("special_discards", ""), f"{where}.special_discards")
+        for name, lst in (("special_kongs", sk), ("special_discards", sd)):
+            for t in lst:
+                if t not in setup.special and t != setup.laizi:
+                    raise IllegalHandError(f"{where}.{name}", f"{Tile(t)} is neither special nor the laizi")
+        if sd and setup.laizi in sd and rules.laizi_discard == "forbidden":
+            raise IllegalHandError(f"{where}.special_discards", "discarding a laizi is forbidden by these rules")
+        ready = _bool(pd.get("ready", False), f"{where}.ready")
+        fanbao = _bool(pd.get("fanbao", False), f"{where}.fanbao")
+        for t in hand + sk + sd:
+            on_table[t] += 1
+        for m in melds:
+            for t in m.tiles():
+                on_table[t] += 1
+        players.append(PlayerTable(tuple(hand), tuple(melds), tuple(sk), tuple(sd), ready, fanbao))
+
+    on_table[tile] += 1
+    if indicator is not None:
+        on_table[indicator] += 1
+    for k, n in enumerate(on_table):
+        if n > 4:
+            raise IllegalHandError("players", f"{n} copies of {Tile(k)} on the table (at most 4)")
+    wt = players[winner]
+    size = len(wt.hand) + 1 + 3 * len(wt.melds)
+    if size != 14:
+        raise IllegalHandError(
+            f"players[{winner}].hand",
+            f"the winner's tiles make {size}, not 14 (hand without the winning tile, kongs count 3)")
+    if after_kong and not (wt.special_kongs or any(m.is_kong for m in wt.melds)):
+        raise IllegalHandError("win.after_kong", "the winner has no kong")
+    if by == "rob_kong":
+        assert from_seat is not None
+        if not any(m.type == "peng" and m.tile == tile for m in players[from_seat].melds):
+            raise IllegalHandError("win.from", f"seat {from_seat} has no peng of {Tile(tile)} to rob")
+    return WinContext(
+        rules=rules, setup=setup, dealer=dealer, winner=winner, tile=tile, by=by,
+        players=(players[0], players[1], players[2], players[3]),
+        from_seat=from_seat, after_kong=after_kong, haidi=haidi,
+    )
+
+
+def result_to_json(res: ScoreResult) -> dict[str, Any]:
+    return {
+        "ok": res.ok,
+        "reason": res.reason,
+        "big_hands": list(res.big_hands),
+        "small": res.small,
+        "hard": res.hard,
+        "base": res.base,
+        "winner_fan": res.winner_fan,
+        "loser_fan": list(res.loser_fan),
+        "raw": list(res.raw),
+        "payments": list(res.payments),
+        "liable": res.liable,
+        "topped_out": res.topped_out,
+        "breakdown": list(res.breakdown),
+    }
+
+
+def score_json(data: Any) -> dict[str, Any]:
+    """Validate and score a request; the answer as a JSON-ready dict."""
+    from laizi.scoring.score import score
+
+    return result_to_json(score(context_from_json(data)))
