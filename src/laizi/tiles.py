@@ -185,7 +185,7 @@ def parse_tiles(text: str) -> list[Tile]:
             i += 1
             continue
         if pending:
-            raise TileParseError(text, pending[0][1], "digits without a suit letter (m, p, s or z)")
+            raise TileParseError(text, i, f"expected a suit letter (m, p, s or z) after digits, got {ch!r}")
         if ch in _HONOR_LETTERS:
             out.append(Tile(27 + _HONOR_LETTERS.index(ch)))
             i += 1
