@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -69,6 +70,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:  # every laizi input error is a ValueError subclass
         print(f"laizi {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - never show users a traceback
+        if os.environ.get("LAIZI_DEBUG"):
+            raise
+        print(f"laizi {args.command}: internal error: {exc!r} (set LAIZI_DEBUG=1 for details)",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
