@@ -93,7 +93,7 @@ class Match:
         self._deal_source = deal_source
         self._emit({
             "type": "start_match", "rules": rules.model_dump(mode="json"),
-            "first_dealer": first_dealer, "max_hands": max_hands,
+            "first_dealer": first_dealer, "max_hands": max_hands, "auto_next": auto_next,
         })
         self.start_next_hand()
 

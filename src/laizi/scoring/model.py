@@ -158,8 +158,8 @@ class ScoreResult:
     base: int = 0
     winner_fan: int = 0
     loser_fan: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    raw: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
-    payments: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
+    raw: list[float] = field(default_factory=lambda: [0, 0, 0, 0])
+    payments: list[float] = field(default_factory=lambda: [0, 0, 0, 0])
     liable: int | None = None
     topped_out: bool = False
     breakdown: list[str] = field(default_factory=list)
