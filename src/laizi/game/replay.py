@@ -1,0 +1,204 @@
+"""Rebuild a hand or match from its log, and check the log against the engine.
+
+A log is a list of events (:mod:`laizi.game.events`), stored as JSON lines. A
+match log starts with ``start_match``; a stand-alone hand log with a
+``start_hand`` that carries the ``rules``. :func:`replay` re-applies every
+recorded decision (``discard``, ``tsumo``, kongs, ``response``, ``escape``,
+``auto``) to a fresh engine dealt from the log's ``secret``/``end_hand`` seed and
+wall, and requires every event the engine produces to equal the recorded one, so
+the rebuilt state (and :meth:`~laizi.game.state.HandState.hash`) is exactly the
+recorded game's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from laizi.game.actions import TSUMO, Action, tile_from_str
+from laizi.game.errors import GameError, LogError, ReplayError
+from laizi.game.events import ACTION_EVENTS, Event
+from laizi.game.match import Match
+from laizi.game.state import HandState
+from laizi.game.wall import wall_from_str
+from laizi.rules import RuleSet
+
+__all__ = ["dump_log", "load_log", "parse_log", "replay", "replay_all", "split_logs"]
+
+
+def parse_log(text: str) -> list[Event]:
+    """Events from JSON lines (or one JSON array). Raises :class:`LogError`."""
+    stripped = text.lstrip()
+    if not stripped:
+        raise LogError("empty log")
+    if stripped.startswith("["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LogError(f"bad JSON: {exc.msg} at line {exc.lineno}") from None
+        if not isinstance(data, list):
+            raise LogError("a log is a JSON array of events or JSON lines")
+        events = data
+    else:
+        events = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                events.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise LogError(f"bad JSON on line {n}: {exc.msg}") from None
+    for n, e in enumerate(events, 1):
+        if not isinstance(e, dict) or not isinstance(e.get("type"), str):
+            raise LogError(f"event {n} is not an object with a 'type'")
+    return events
+
+
+def load_log(path: str) -> list[Event]:
+    """Read a log file (JSON lines). Raises :class:`LogError` for unreadable files."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        raise LogError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise LogError(f"{path} is not UTF-8 text") from None
+    return parse_log(text)
+
+
+def dump_log(events: Iterable[Event]) -> str:
+    """JSON lines, one event per line."""
+    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
+
+
+def split_logs(events: Sequence[Event]) -> list[list[Event]]:
+    """Split a file holding several logs (matches or stand-alone hands) into logs."""
+    out: list[list[Event]] = []
+    for e in events:
+        t = e["type"]
+        if t == "start_match" or (t == "start_hand" and "rules" in e) or not out:
+            out.append([])
+        out[-1].append(e)
+    return out
+
+
+def _rules(data: Any) -> RuleSet:
+    if not isinstance(data, dict):
+        raise LogError("start event without rules")
+    try:
+        return RuleSet(**data)
+    except (ValidationError, TypeError) as exc:
+        raise LogError(f"bad rules in the log: {exc}") from None
+
+
+def _deal(events: Sequence[Event]) -> dict[int, tuple[bytes | None, tuple[int, ...] | None]]:
+    """hand number -> (seed, wall) from ``secret`` events (else ``end_hand`` reveals)."""
+    out: dict[int, tuple[bytes | None, tuple[int, ...] | None]] = {}
+    for e in events:
+        if e["type"] in ("secret", "end_hand") and "hand" in e:
+            hand = int(e["hand"])
+            if hand in out:
+                continue
+            try:
+                seed = bytes.fromhex(e["seed"]) if e.get("seed") else None
+                wall = wall_from_str(e["wall"]) if e.get("wall") else None
+            except (ValueError, TypeError) as exc:
+                raise LogError(f"hand {hand}: bad seed or wall: {exc}") from None
+            if seed is None and wall is None:
+                continue
+            out[hand] = (seed, wall)
+    return out
+
+
+def _action(e: Event) -> Action:
+    t = e["type"]
+    if t == "response":
+        return Action.from_json(e.get("action"))
+    if t == "tsumo":
+        return TSUMO
+    return Action(t, tile_from_str(e["tile"]))
+
+
+def replay(events: Sequence[Event]) -> Match | HandState:
+    """Rebuild the match (log starting with ``start_match``) or stand-alone hand.
+
+    Raises :class:`ReplayError` naming the first event that differs from what the
+    engine produces, :class:`LogError` for an unusable log.
+    """
+    if not events:
+        raise LogError("empty log")
+    first = events[0]
+    deals = _deal(events)
+    engine: Match | HandState
+    try:
+        if first["type"] == "start_match":
+            def source(n: int) -> tuple[bytes | None, Sequence[int] | None]:
+                if n not in deals:
+                    raise LogError(f"hand {n}: no seed or wall in the log")
+                return deals[n]
+
+            engine = Match(
+                _rules(first.get("rules")), first_dealer=int(first.get("first_dealer", 0)),
+                max_hands=first.get("max_hands"), auto_next=bool(first.get("auto_next", True)),
+                deal_source=source,
+            )
+        elif first["type"] == "start_hand" and "rules" in first:
+            hand_no = int(first.get("hand", 1))
+            if hand_no not in deals:
+                raise LogError(f"hand {hand_no}: no seed or wall in the log")
+            seed, wall = deals[hand_no]
+            engine = HandState.new(
+                _rules(first["rules"]), int(first["dealer"]), seed=seed, wall=wall, hand_no=hand_no,
+            )
+        else:
+            raise LogError("a log starts with start_match or a start_hand carrying the rules")
+    except (KeyError, TypeError) as exc:
+        raise LogError(f"bad start event: {exc}") from None
+    log = engine.log
+    i = 0
+    n = len(events)
+    while i < n:
+        e = events[i]
+        if i < len(log):
+            if log[i] != e:
+                raise ReplayError(e.get("v"), _diff(log[i], e))
+            i += 1
+            continue
+        t = e["type"]
+        try:
+            if t in ACTION_EVENTS:
+                engine.apply(int(e["seat"]), _action(e))
+            elif isinstance(engine, Match) and t == "escape":
+                engine.escape(int(e["seat"]))
+            elif isinstance(engine, Match) and t == "auto":
+                engine.set_auto(int(e["seat"]), bool(e["on"]))
+            elif isinstance(engine, Match) and t == "start_hand":
+                engine.start_next_hand()
+            else:
+                raise ReplayError(e.get("v"), f"the engine did not produce this {t!r} event")
+        except ReplayError:
+            raise
+        except (GameError, KeyError, TypeError, ValueError) as exc:
+            raise ReplayError(e.get("v"), f"cannot apply {t!r}: {exc}") from None
+        if len(log) <= i:  # pragma: no cover - every action emits an event
+            raise ReplayError(e.get("v"), f"{t!r} produced no event")
+    if len(log) > n:
+        raise ReplayError(log[n].get("v"), f"the log stops before the engine's {log[n]['type']!r} event")
+    return engine
+
+
+def replay_all(events: Sequence[Event]) -> list[Match | HandState]:
+    """Replay every log of a file (see :func:`split_logs`)."""
+    return [replay(part) for part in split_logs(events)]
+
+
+def _diff(expected: Event, got: Event) -> str:
+    keys = sorted(set(expected) | set(got))
+    for k in keys:
+        if expected.get(k) != got.get(k):
+            return (f"{got.get('type')!r} event differs from the engine's at {k!r}: "
+                    f"log has {got.get(k)!r}, engine {expected.get(k)!r}")
+    return "events differ"  # pragma: no cover
