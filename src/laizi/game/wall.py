@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from laizi.errors import LaiziError
 from laizi.tiles import Tile, parse_tiles
@@ -129,11 +129,13 @@ def arrange_wall(
     dealer: int = 0,
     front: str | Iterable[int] = "",
     back: str | Iterable[int] = "",
+    at: Mapping[int, str | int] | None = None,
 ) -> tuple[int, ...]:
     """Build a wall for a scenario: ``hands[s]`` is seat *s*'s deal (14 tiles for the
     dealer, 13 for the others, or fewer: the rest is filled), ``front`` the next normal
-    draws in order, ``back`` the replacement draws in order. Unnamed tiles fill the
-    remaining places in kind order.
+    draws in order, ``back`` the replacement draws in order, ``at`` tiles at absolute
+    wall positions (e.g. ``{122: "5s"}``: the first haidi tile when no kong was made).
+    Unnamed tiles fill the remaining places in kind order.
     """
     counts = [4] * 34
     def take(ts: list[int]) -> list[int]:
@@ -149,6 +151,11 @@ def arrange_wall(
     ind = take([indicator if isinstance(indicator, int) else Tile.parse(indicator).index])
     fr = take(_tiles(front))
     bk = take(_tiles(back))
+    fixed: dict[int, int] = {}
+    for pos, t in (at or {}).items():
+        if not LIVE_START <= pos <= DEAD_START:
+            raise LaiziError(f"arrange_wall: position {pos} is not in the live wall")
+        fixed[pos] = take([t if isinstance(t, int) else Tile.parse(t).index])[0]
     pool = [k for k in range(34) for _ in range(counts[k])]
     # Fill the hands first from the pool's end (so fronts drawn later stay predictable).
     wall: list[int] = [0] * WALL_SIZE
@@ -161,14 +168,16 @@ def arrange_wall(
         fill = [pool.pop() for _ in range(need)]
         wall[a:b] = seat_tiles[seat] + fill
     wall[INDICATOR_POS] = ind[0]
-    live = WALL_SIZE - LIVE_START
-    if len(fr) + len(bk) > live:
+    free = [p for p in range(LIVE_START, DEAD_START + 1) if p not in fixed]
+    if len(fr) + len(bk) > len(free):
         raise LaiziError("arrange_wall: too many front/back tiles")
-    middle = pool  # what is left, in kind order
-    rest = fr + middle
-    rest = rest[: live - len(bk)]
-    wall[LIVE_START:LIVE_START + len(rest)] = rest
-    for i, t in enumerate(bk):
-        wall[DEAD_START - i] = t
+    back_pos = free[len(free) - len(bk):][::-1] if bk else []
+    for p, t in zip(back_pos, bk, strict=True):
+        wall[p] = t
+    rest = fr + pool
+    for p, t in zip(free[: len(free) - len(bk)], rest, strict=True):
+        wall[p] = t
+    for p, t in fixed.items():
+        wall[p] = t
     check_wall(wall)
     return tuple(wall)
