@@ -18,7 +18,7 @@ __all__ = ["Group", "Decomposition", "decompositions", "has_sets_only", "seven_p
 GroupType = Literal["run", "triplet", "pair"]
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Group:
     """A concealed group. ``kind`` is the run's lowest kind or the triplet/pair kind;
     ``None`` for a group made of wildcards only (it may be any kind). ``wilds`` is the
@@ -76,11 +76,15 @@ def decompositions(
     seen: set[tuple[Group, ...]] = set()
     out: list[Decomposition] = []
     for groups in _search(c, wilds, False, room, 0):
-        key = tuple(sorted(groups))
+        key = tuple(sorted(groups, key=_group_key))
         if key not in seen:
             seen.add(key)
             out.append(Decomposition(key))
     return out
+
+
+def _group_key(g: Group) -> tuple[str, int, int]:
+    return (g.type, -1 if g.kind is None else g.kind, g.wilds)
 
 
 def _search(
