@@ -43,14 +43,19 @@ def parse_log(text: str) -> list[Event]:
             raise LogError("a log is a JSON array of events or JSON lines")
         events = data
     else:
-        events = []
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                events.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise LogError(f"bad JSON on line {n}: {exc.msg}") from None
+        lines = [line for line in text.splitlines() if line.strip()]
+        try:  # one parse for the whole file (fast); per line only to locate an error
+            events = json.loads("[" + ",".join(lines) + "]")
+        except json.JSONDecodeError:
+            events = []
+            for n, line in enumerate(text.splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    events.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise LogError(f"bad JSON on line {n}: {exc.msg}") from None
+            raise LogError("bad JSON: one event per line expected") from None
     for n, e in enumerate(events, 1):
         if not isinstance(e, dict) or not isinstance(e.get("type"), str):
             raise LogError(f"event {n} is not an object with a 'type'")
@@ -69,9 +74,12 @@ def load_log(path: str) -> list[Event]:
     return parse_log(text)
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def dump_log(events: Iterable[Event]) -> str:
     """JSON lines, one event per line."""
-    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
+    return "".join([_ENCODER.encode(e) + "\n" for e in events])
 
 
 def split_logs(events: Sequence[Event]) -> list[list[Event]]:
