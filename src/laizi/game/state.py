@@ -16,6 +16,29 @@ Phases:
            (Seats that cannot win are passed automatically.)
 ``over``   the hand ended: ``result`` holds the win (or ``None`` for a drawn hand),
            ``payments`` the per-seat deltas.
+
+Readings of RULES.md chosen here (where the rules are silent):
+
+- A win is offered only when :func:`laizi.scoring.score` says ``ok`` (legal and at
+  least the minimum); a cheap prefilter (no special tile held, opened unless
+  ``jiayu_hands``, :func:`laizi.analysis.can_win` with the laizi as wilds, or the
+  loose 风一色/将一色 or 七对 shapes) avoids calling the scorer for hopeless hands.
+- The dealer's first turn may win by self-draw (``jiayu`` 门前清); its "winning
+  tile" is the 14th tile dealt to it.
+- After a chi or peng the claimer may kong (and so win on the replacement) but may
+  not declare a self-drawn win with the tiles it holds.
+- Discarding a special tile or a laizi is a discard, so it stays allowed when 14 or
+  fewer tiles remain (no replacement is drawn). A laizi kong (laying one aside) is
+  allowed under ``laizi_discard="forbidden"`` too: that option forbids discarding.
+- A seat is asked only when it has a choice: claim windows ask the seats with a
+  legal claim; in the haidi phase a seat that cannot win passes automatically.
+- ``guoshou`` (过手): a seat that was offered a win on a discard and did not take
+  it may not win, until its next draw (any draw), on a discard of the same suit and
+  line (147/258/369; an honour: the same kind) unless the new win pays the winner
+  more than the passed one. Passes below the minimum are never offered, so never
+  lock. Robbing a kong is not affected.
+- ``ready`` (全求人 liability) is computed for the discarder only when the winner
+  has four exposed melds; ``fanbao`` (反包) is not tracked (always false).
 """
 
 from __future__ import annotations
@@ -29,7 +52,7 @@ from typing import Any, Literal
 from laizi.analysis import can_win, waits
 from laizi.analysis.decompose import seven_pairs_wilds
 from laizi.game.actions import ACT, PASS, TILE_STR, TSUMO, Action
-from laizi.game.errors import IllegalActionError, MatchOverError
+from laizi.game.errors import GameError, IllegalActionError, MatchOverError
 from laizi.game.events import Event
 from laizi.game.wall import (
     DEAD_START,
@@ -162,7 +185,7 @@ class HandState:
         its round and scores; a stand-alone hand records its rules instead).
         """
         if not 0 <= dealer < 4:
-            raise IllegalActionError(dealer, None, "the dealer must be a seat 0-3")
+            raise GameError("the dealer must be a seat 0-3")
         if wall is None:
             if seed is None:
                 seed = new_seed()
@@ -171,7 +194,7 @@ class HandState:
             wall_t = tuple(int(k) for k in wall)
             check_wall(wall_t)
             if seed is not None and derive_wall(seed) != wall_t:
-                raise IllegalActionError(dealer, None, "the wall does not derive from the seed")
+                raise GameError("the wall does not derive from the seed")
         self = cls.__new__(cls)
         self.rules = rules
         self.dealer = dealer
@@ -450,6 +473,7 @@ class HandState:
                 self._resolve_rob()
         else:  # haidi
             self._respond(seat, action)
+            self.responses = {}
             if action.type == "tsumo":
                 assert tsumo is not None and self.last_draw is not None
                 self._win(seat, self.last_draw, "self_draw", None, tsumo, haidi=True)
