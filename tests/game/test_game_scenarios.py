@@ -86,6 +86,24 @@ def test_rob_kong_passed_completes_the_kong() -> None:
     assert s.tile_total() == [4] * 34
 
 
+def test_concealed_kong_cannot_be_robbed() -> None:
+    hands = [
+        "8m 111p 999p 3z 4z 5z 6z 1s 7s 9s",
+        "111m 999m 3z 4z 5z 6z 7s 9s 1s",
+        "88m 234p 567p 22m 4s6s 3z",
+        "555s 444m 666m 3z 4z 5z 6z",
+    ]
+    s = hand(KKF, hands, front="5s")
+    do(s, 0, "discard 8m")
+    do(s, 2, "peng 8m")
+    do(s, 2, "discard 3z")
+    settle_windows(s)
+    assert s.turn == 3 and s.last_draw == t("5s")
+    do(s, 3, "ankong 5s")
+    assert s.phase == "turn" and s.turn == 3 and s.after_kong  # no rob window for seat 2
+    assert s.melds[3][0].type == "ankong"
+
+
 # --------------------------------------------------------------------------- 杠上开花
 def gangkai_hands(d: int, kong_tile: str) -> list[str]:
     return rot(d, [
