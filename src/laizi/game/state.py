@@ -38,7 +38,7 @@ Readings of RULES.md chosen here (where the rules are silent):
   more than the passed one. Passes below the minimum are never offered, so never
   lock. Robbing a kong is not affected.
 - ``ready`` (全求人 liability) is computed for the discarder only when the winner
-  has four exposed melds; ``fanbao`` (反包) is not tracked (always false).
+  has four exposed melds; ``fanbao`` (反包) is tracked per seat by :meth:`_track_fanbao`.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ class HandState:
         "hands", "melds", "rivers", "special_kongs", "special_discards",
         "phase", "turn", "last_draw", "after_claim", "after_kong", "haidi_n", "pending",
         "options", "responses", "guoshou", "result", "payments", "log", "log_start",
-        "_special", "_turn_cache", "_tsumo_cache", "_ron_results",
+        "_special", "_turn_cache", "_tsumo_cache", "_ron_results", "fanbao",
     )
 
     rules: RuleSet
@@ -161,6 +161,7 @@ class HandState:
     _turn_cache: list[Action] | None
     _tsumo_cache: tuple[ScoreResult | None] | None
     _ron_results: dict[int, ScoreResult]
+    fanbao: list[int | None]
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -228,6 +229,7 @@ class HandState:
         self._turn_cache = None
         self._tsumo_cache = None
         self._ron_results = {}
+        self.fanbao = [None, None, None, None]
 
         start: Event = {"type": "start_hand", "hand": hand_no, "dealer": dealer}
         if context is None:
@@ -399,6 +401,7 @@ class HandState:
                 special_kongs=tuple(self.special_kongs[s]),
                 special_discards=tuple(self.special_discards[s]),
                 ready=ready and s == from_seat,
+                fanbao=self.fanbao[winner] == s,
             )
             for s in range(4)
         )
@@ -505,6 +508,8 @@ class HandState:
                 self._draw_front((s + 1) % 4)
             else:
                 self.rivers[s].append(k)
+                if self.rules.fanbao:
+                    self._track_fanbao(s, k)
                 self._emit({"type": "discard", "seat": s, "tile": TILE_STR[k]})
                 self._open_claims(s, k)
         elif t == "ankong":
@@ -537,6 +542,25 @@ class HandState:
                 self._complete_addkong(s, k)
         else:  # pragma: no cover - legal_actions never offers anything else
             raise IllegalActionError(s, a, f"unexpected action {a}")
+
+    def _track_fanbao(self, s: int, k: int) -> None:
+        """反包 (option ``fanbao``, S0): once a seat has three openings in one suit, any other
+        seat (but the 正包 feeder) that discards outside that suit while holding it and not
+        ready (下小雨) owes the 清一色; the latest such seat is the one liable."""
+        for x in range(4):
+            if x == s:
+                continue
+            openings = [m for m in self.melds[x] if m.opens]
+            if len(openings) < 3 or openings[2].from_seat == s:
+                continue
+            suits = {m.tile // 9 for m in openings}
+            if len(suits) != 1:
+                continue
+            suit = suits.pop()
+            if suit >= 3 or k // 9 == suit:
+                continue
+            if any(self.hands[s][suit * 9 + i] for i in range(9)) and not self.is_ready(s):
+                self.fanbao[x] = s
 
     def _complete_addkong(self, s: int, k: int) -> None:
         melds = self.melds[s]
@@ -821,6 +845,7 @@ class HandState:
             "options": {str(s): [a.to_json() for a in o] for s, o in sorted(self.options.items())},
             "responses": {str(s): a.to_json() for s, a in sorted(self.responses.items())},
             "guoshou": [list(map(list, g)) for g in self.guoshou],
+            "fanbao": list(self.fanbao),
             "result": self.result,
             "payments": self.payments,
             "events": len(self.log) - self.log_start,
@@ -846,6 +871,7 @@ class HandState:
         c.guoshou = [list(g) for g in self.guoshou]
         c.log = [dict(e) for e in self.log]
         c._ron_results = dict(self._ron_results)
+        c.fanbao = list(self.fanbao)
         return c
 
     def __repr__(self) -> str:
