@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from laizi.errors import RuleError
 from laizi.tiles import GREEN, NORTH, RED, Tile
 
-__all__ = ["PRESETS", "RuleSet", "TableSetup", "preset_names"]
+__all__ = ["OPTION_SETS", "PRESETS", "RuleSet", "TableSetup", "preset_names"]
 
 # Honour cycle for indicator → laizi: 东 南 西 北 中 发 白 (then 东 again).
 _HONOR_CYCLE = (27, 28, 29, 30, 33, 32, 31)
@@ -187,6 +187,16 @@ PRESETS: dict[str, dict[str, Any]] = {
         "min_points": 20, "min_rule": "two_sum", "liable_pays": "golden",
         "cap": 160, "golden": 200, "sunshine": 200, "ha": 200, "escape_penalty": 300,
     },
+}
+
+
+# Documented alternative option sets (RULES.md §7.6): apply with ``RuleSet.preset(name, **OPTION_SETS[k])``.
+OPTION_SETS: dict[str, dict[str, Any]] = {
+    # S2's 口口翻 caps: 1000 cap, 金顶 +500, 阳光顶 +1500, 哈顶 +4500.
+    "s2_koukoufan_caps": {"cap": 1000, "golden": 1500, "sunshine": 2500, "ha": 5500},
+    # S0's 对罚 and strict 风一色/将一色 shape.
+    "s0_strict": {"sunshine_double": True, "luan_feng_jiang": False, "guoshou": True,
+                  "win_priority": "discarder"},
 }
 
 

@@ -72,3 +72,12 @@ def test_bad_option_named(kwargs, word):
 def test_unknown_preset():
     with pytest.raises(RuleError, match="unknown preset"):
         RuleSet.preset("tokyo")
+
+
+def test_option_sets_apply():
+    from laizi.rules import OPTION_SETS
+
+    r = RuleSet.preset("koukoufan", **OPTION_SETS["s2_koukoufan_caps"])
+    assert (r.cap, r.golden, r.sunshine, r.ha) == (1000, 1500, 2500, 5500)
+    assert r.min_points == 64
+    assert RuleSet.preset("kaikoufan", **OPTION_SETS["s0_strict"]).sunshine_double
