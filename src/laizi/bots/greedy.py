@@ -1,0 +1,269 @@
+"""``greedy``: minimise shanten, then maximise the unseen tiles that improve the hand.
+
+Wins whenever the engine offers a win (the engine only offers wins that pass every
+check, minimum score included). Special tiles are laid aside at once (a hand holding
+one cannot win); a second laizi is laid aside (two laizi allow only big hands).
+Claims (peng/chi/kong) are taken when they lower the shanten, or keep it while the
+hand is still unopened (a hand must be opened to win).
+
+Everything is table-driven (:mod:`laizi.bots.evaluate`); the scorer is never called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from laizi.bots.base import Bot, SeatView
+from laizi.bots.evaluate import (
+    HandEval,
+    keys_of,
+    shanten_each,
+    shanten_keys,
+    win_waits,
+)
+from laizi.game.actions import Action
+
+__all__ = [
+    "GreedyBot", "natural", "near_kinds", "n_sets_of", "tile_order_key", "usefulness",
+]
+
+
+
+def natural(view: SeatView, counts: Sequence[int] | None = None) -> tuple[list[int], int]:
+    """(natural counts without laizi and special tiles, number of laizi)."""
+    c = list(view.hand if counts is None else counts)
+    lz = view.setup.laizi
+    wilds = c[lz]
+    c[lz] = 0
+    for k in view.setup.special:
+        c[k] = 0
+    return c, wilds
+
+
+def n_sets_of(view: SeatView, seat: int | None = None) -> int:
+    return 4 - len(view.melds[view.seat if seat is None else seat])
+
+
+def near_kinds(counts: Sequence[int]) -> list[int]:
+    """Kinds whose draw could improve a hand: held kinds and suited neighbours (±2)."""
+    near = [False] * 34
+    for k in range(34):
+        if counts[k]:
+            near[k] = True
+            if k < 27:
+                n = k % 9
+                for d in (-2, -1, 1, 2):
+                    if 0 <= n + d <= 8:
+                        near[k + d] = True
+    return [k for k in range(34) if near[k]]
+
+
+def usefulness(counts: Sequence[int], k: int) -> float:
+    """How connected tile ``k`` is in ``counts`` (copies and suited neighbours)."""
+    c = counts[k]
+    u = 3.0 * (c - 1)
+    if k < 27:
+        n = k % 9
+        if n > 0:
+            u += 2.0 * counts[k - 1]
+        if n > 1:
+            u += counts[k - 2]
+        if n < 8:
+            u += 2.0 * counts[k + 1]
+        if n < 7:
+            u += counts[k + 2]
+        u += 0.1 * min(n, 8 - n)
+    return u
+
+
+def tile_order_key(k: int) -> float:
+    """Tie-break preference for discarding: honours, then terminals, then the middle."""
+    if k >= 27:
+        return 0.0
+    n = k % 9
+    return 1.0 + min(n, 8 - n)
+
+
+class GreedyBot(Bot):
+    """Shanten-minimising bot (fast)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    # ------------------------------------------------------------------ entry
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        for a in legal:
+            if a.type == "tsumo" or a.type == "ron":
+                return a
+        if view.phase == "turn":
+            return self.turn_action(view)
+        if view.phase == "claim":
+            return self.claim_action(view)
+        # rob / haidi without a win: pass
+        for a in legal:
+            if a.type == "pass":
+                return a
+        return legal[0]
+
+    # ------------------------------------------------------------------ own turn
+    def turn_action(self, view: SeatView) -> Action:
+        legal = view.legal
+        by_type: dict[str, list[Action]] = {}
+        for a in legal:
+            by_type.setdefault(a.type, []).append(a)
+        sk = by_type.get("special_kong")
+        if sk:
+            return sk[0]
+        lk = by_type.get("laizi_kong")
+        if lk and self.want_laizi_kong(view):
+            return lk[0]
+        for a in by_type.get("ankong", ()):
+            if self.want_ankong(view, a.tile or 0):
+                return a
+        for a in by_type.get("addkong", ()):
+            if self.want_addkong(view, a.tile or 0):
+                return a
+        return self.choose_discard(view, by_type.get("discard", []))
+
+    def want_laizi_kong(self, view: SeatView) -> bool:
+        return view.hand[view.setup.laizi] >= 2
+
+    def want_ankong(self, view: SeatView, kind: int) -> bool:
+        nat, wilds = natural(view)
+        n = n_sets_of(view)
+        keys = keys_of(nat)
+        before = shanten_keys(keys, n, wilds)
+        after_c = list(nat)
+        after_c[kind] -= 4
+        after = shanten_keys(keys_of(after_c), n - 1, wilds)
+        return after <= before
+
+    def want_addkong(self, view: SeatView, kind: int) -> bool:
+        return True
+
+    def choose_discard(self, view: SeatView, discards: list[Action]) -> Action:
+        if not discards:
+            return view.legal[0]
+        special = view.setup.special
+        for a in discards:
+            if a.tile in special:
+                return a  # must go (no kong allowed now)
+        scored = self.rank_discards(view, discards)
+        return scored[0][1]
+
+    def rank_discards(self, view: SeatView, discards: list[Action]) -> list[tuple[tuple[float, ...], Action]]:
+        """Discards best first, each with its sort key (lower is better).
+
+        Key: shanten after the discard; then, among the best, the unseen tiles that
+        improve the hand (its waits with a 2/5/8 pair when ready) near the end, or a
+        cheap connectivity heuristic far from ready; then honours/terminals first.
+        """
+        nat, wilds = natural(view)
+        lz = view.setup.laizi
+        ev = HandEval(nat, wilds, n_sets_of(view))
+        floor = ev.shanten  # the best any discard can reach
+        pre = sorted(
+            ((usefulness(nat, a.tile or 0) if a.tile != lz else 99.0, tile_order_key(a.tile or 0), a)
+             for a in discards),
+            key=lambda x: (x[0], x[1]),
+        )
+        if floor > 1:
+            # far from ready: the least useful tile that keeps the best shanten
+            for u, _o, a in pre:
+                k = a.tile or 0
+                if k != lz and ev.shanten_with(k, -1) == floor:
+                    return [((floor, u), a)] + [((99, u2), a2) for u2, _o2, a2 in pre if a2 != a]
+        shs = shanten_each(ev, [a.tile or 0 for _u, _o, a in pre], -1)
+        cands: list[tuple[int, float, Action]] = []
+        best = 99
+        for (u, _o, a), sh in zip(pre, shs, strict=True):
+            if a.tile == lz:
+                # discarding a laizi loses a wildcard (it counts as a laizi kong)
+                sh = ev.base_missing - wilds
+            cands.append((sh, u, a))
+            if sh < best:
+                best = sh
+        cands.sort(key=lambda x: (x[0], x[1]))
+        if best > 1 or len(cands) == 1 or cands[1][0] != best:
+            return [((sh, u), a) for sh, u, a in cands]
+        unseen = view.unseen()
+        out: list[tuple[tuple[float, ...], Action]] = []
+        for i, (sh, u, a) in enumerate(cands):
+            if sh != best or i >= 3:
+                out.append(((sh, 0.0, u), a))
+                continue
+            k = a.tile or 0
+            c = list(nat)
+            w = wilds
+            if k == lz:
+                w -= 1
+            else:
+                c[k] -= 1
+            acc = self.improvement(c, w, ev.n, sh, unseen)
+            out.append(((sh, -acc, u), a))
+        out.sort(key=lambda x: x[0])
+        return out
+
+    def improvement(self, counts: list[int], wilds: int, n: int, sh: int, unseen: Sequence[int]) -> int:
+        """Unseen tiles that improve a 3n+1 hand (its 2/5/8-pair waits when ready)."""
+        if sh <= 0:
+            return sum(unseen[k] for k in win_waits(counts, wilds))
+        ev = HandEval(counts, wilds, n)
+        kinds = [k for k in near_kinds(counts) if unseen[k] > 0 and counts[k] < 4]
+        tiles = 0
+        for k, v in zip(kinds, shanten_each(ev, kinds, 1), strict=True):
+            if v < sh:
+                tiles += unseen[k]
+        return tiles
+
+    # ------------------------------------------------------------------ claims
+    def claim_action(self, view: SeatView) -> Action:
+        t = view.pending
+        assert t is not None
+        nat, wilds = natural(view)
+        n = n_sets_of(view)
+        keys = keys_of(nat)
+        before = shanten_keys(keys, n, wilds)
+        opened = view.opened()
+        best: tuple[int, Action] | None = None
+        for a in view.legal:
+            if a.type not in ("kong", "peng", "chi"):
+                continue
+            after = self.shanten_after_claim(nat, wilds, n, a, t)
+            gain = before - after
+            ok = gain > 0 or (gain == 0 and (not opened or a.type == "kong"))
+            if ok and (best is None or after < best[0]):
+                best = (after, a)
+        if best is not None:
+            return best[1]
+        return _pass(view.legal)
+
+    @staticmethod
+    def shanten_after_claim(nat: list[int], wilds: int, n: int, a: Action, t: int) -> int:
+        c = list(nat)
+        if a.type == "kong":
+            c[t] -= 3
+            # a replacement tile comes: compare as a 3(n-1)+1 hand
+            return shanten_keys(keys_of(c), n - 1, wilds)
+        if a.type == "peng":
+            c[t] -= 2
+        else:
+            base = a.tile or 0
+            for x in (base, base + 1, base + 2):
+                if x != t:
+                    c[x] -= 1
+        # 3(n-1)+2 tiles before the discard: shanten of the best discard
+        return shanten_keys(keys_of(c), n - 1, wilds)
+
+
+def _pass(legal: Sequence[Action]) -> Action:
+    for a in legal:
+        if a.type == "pass":
+            return a
+    return legal[0]
+

@@ -1,0 +1,22 @@
+"""``random``: a uniformly random legal action (seeded)."""
+
+from __future__ import annotations
+
+import random
+
+from laizi.bots.base import Bot, SeatView
+from laizi.game.actions import Action
+
+__all__ = ["RandomBot"]
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal)

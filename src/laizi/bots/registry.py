@@ -1,0 +1,29 @@
+"""Bots by name: ``make_bot("strong", seed=1)``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from laizi.bots.base import Bot
+
+__all__ = ["BOT_NAMES", "make_bot"]
+
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong")
+
+
+def _factories() -> dict[str, Callable[[int | None], Bot]]:
+    from laizi.bots.greedy import GreedyBot
+    from laizi.bots.random_bot import RandomBot
+    from laizi.bots.strong import StrongBot
+
+    return {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A new bot of level ``name`` (``random``, ``greedy`` or ``strong``)."""
+    factories = _factories()
+    try:
+        factory = factories[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r} (choose from {', '.join(BOT_NAMES)})") from None
+    return factory(seed)
