@@ -1,0 +1,39 @@
+"""``laizi serve``: the game server and web client (Starlette on uvicorn)."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "serve"
+HELP = "run the game server and web client (lobby, tables, replays, score calculator)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", default="laizi.db",
+                   help="database: a SQLite file path or URL (default ./laizi.db), "
+                        "or postgresql://user:pass@host/db")
+    p.add_argument("--bot-delay", type=float, default=None,
+                   help="seconds a bot waits before it acts (default 0.6)")
+    p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from laizi.server.app import create_app
+    except ModuleNotFoundError as exc:  # pragma: no cover - depends on the install
+        print(f"laizi serve: error: missing dependency {exc.name!r}; "
+              "install the server extra: pip install 'laizi[server]'")
+        return 2
+    kwargs = {}
+    if args.bot_delay is not None:
+        kwargs["bot_delay"] = args.bot_delay
+    app = create_app(db_url=args.db, **kwargs)
+    print(f"laizi serve: http://{args.host}:{args.port}/  (database: {app.state.hub.db_label})",
+          flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                ws_max_size=64 * 1024, lifespan="on")
+    return 0

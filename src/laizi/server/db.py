@@ -1,0 +1,344 @@
+"""Persistence: SQLAlchemy 2 models and a batching writer.
+
+One schema for SQLite (default, a file) and PostgreSQL (``postgresql://`` URLs are
+mapped to the psycopg 3 driver). The schema is created on start and migrated by
+:func:`migrate` (additive: missing tables are created, missing columns added).
+
+What is stored: players (guests), rooms (settings and seats), matches (rules,
+seed, running scores), hands (seed commitment, revealed seed, result), the
+per-match **action log** (every applied action with its seat, source and the
+client's sequence number — replaying it rebuilds a match after a restart), the
+per-match **event log** (full engine events, server side only; the replay
+viewer filters them), per-hand scores and chat.
+
+Writes go through :class:`Writer`: one thread, one connection, many callers'
+writes committed together (group commit). A caller awaits its write before
+anything it describes is shown to a client, so what a client saw is on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    inspect,
+    select,
+    text,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+__all__ = [
+    "SCHEMA_VERSION", "ActionRow", "Base", "ChatRow", "EventRow", "HandRow", "MatchRow",
+    "Meta", "PlayerRow", "RoomRow", "ScoreRow", "Writer", "make_engine", "migrate", "normalize_url",
+]
+
+SCHEMA_VERSION = 1
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Meta(Base):
+    __tablename__ = "laizi_meta"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    nickname: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RoomRow(Base):
+    __tablename__ = "rooms"
+    code: Mapped[str] = mapped_column(String(8), primary_key=True)
+    owner_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby|playing|finished
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(String(8), ForeignKey("rooms.code"), index=True)
+    status: Mapped[str] = mapped_column(String(16), default="playing")  # playing|finished
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(128))
+    max_hands: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seats: Mapped[list[Any]] = mapped_column(JSON)  # who sat where at the start
+    scores: Mapped[list[Any]] = mapped_column(JSON)  # running totals per seat
+    penalties: Mapped[list[Any]] = mapped_column(JSON)  # escape penalties per seat
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class HandRow(Base):
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    commitment: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    seed: Mapped[str | None] = mapped_column(String(128), nullable=True)  # revealed at the end
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("match_id", "n"),)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
+                                    primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    n: Mapped[int] = mapped_column(Integer)  # order within the match
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    source: Mapped[str] = mapped_column(String(16))  # player|bot|auto|escape
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    client_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    version: Mapped[int] = mapped_column(Integer)  # room version after the action
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("match_id", "n"),)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
+                                    primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    n: Mapped[int] = mapped_column(Integer)
+    hand: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class ScoreRow(Base):
+    __tablename__ = "scores"
+    __table_args__ = (UniqueConstraint("match_id", "hand", "seat", "kind"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    hand: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    kind: Mapped[str] = mapped_column(String(16), default="hand")  # hand|escape
+    delta: Mapped[float] = mapped_column(JSON)
+
+
+class ChatRow(Base):
+    __tablename__ = "chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_code: Mapped[str] = mapped_column(String(8), index=True)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    nickname: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(String(280))
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+# ---------------------------------------------------------------------- engine
+def normalize_url(url: str) -> str:
+    """Map plain ``postgresql://`` / ``postgres://`` to psycopg 3; a bare path to SQLite."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url[len("postgresql://"):]
+    if "://" not in url:
+        return "sqlite:///" + url
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        eng = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(eng, "connect")
+        def _pragmas(dbapi_conn: Any, _rec: Any) -> None:
+            cur = dbapi_conn.cursor()
+            if ":memory:" not in url:
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return eng
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def migrate(engine: Engine) -> None:
+    """Create missing tables and add missing (nullable) columns; record the schema version."""
+    Base.metadata.create_all(engine)
+    insp = inspect(engine)
+    with engine.begin() as conn:
+        for table in Base.metadata.sorted_tables:
+            have = {c["name"] for c in insp.get_columns(table.name)}
+            for col in table.columns:
+                if col.name not in have:
+                    coltype = col.type.compile(dialect=engine.dialect)
+                    conn.execute(text(f'ALTER TABLE {table.name} ADD COLUMN "{col.name}" {coltype}'))
+        row = conn.execute(select(Meta.value).where(Meta.key == "schema_version")).scalar()
+        if row is None:
+            conn.execute(Meta.__table__.insert().values(key="schema_version", value=str(SCHEMA_VERSION)))
+        elif int(row) < SCHEMA_VERSION:
+            conn.execute(Meta.__table__.update().where(Meta.key == "schema_version")
+                         .values(value=str(SCHEMA_VERSION)))
+
+
+def get_meta(engine: Engine, key: str) -> str | None:
+    with Session(engine) as s:
+        return s.scalar(select(Meta.value).where(Meta.key == key))
+
+
+def set_meta_if_missing(engine: Engine, key: str, value: str) -> str:
+    """Store ``value`` under ``key`` unless a value is there; return the stored value."""
+    with Session(engine) as s:
+        old = s.scalar(select(Meta.value).where(Meta.key == key))
+        if old is not None:
+            return old
+        s.add(Meta(key=key, value=value))
+        s.commit()
+        return value
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+# ---------------------------------------------------------------------- writer
+WriteFn = Callable[[Session], Any]
+
+
+class Writer:
+    """One thread that applies queued writes and commits them in batches (group commit).
+
+    ``await writer.write(fn)`` runs ``fn(session)`` in the writer thread and resolves
+    once the batch holding it is committed. If a batch fails, its writes are retried
+    one by one so one bad write only fails its own caller.
+    """
+
+    def __init__(self, engine: Engine, max_batch: int = 256) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self.max_batch = max_batch
+        self._q: queue.Queue[tuple[WriteFn, asyncio.Future[Any] | None, Any] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="laizi-db-writer", daemon=True)
+        self._thread.start()
+        self.batches = 0
+        self.writes = 0
+        self.busy_seconds = 0.0
+
+    def write(self, fn: WriteFn) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._q.put((fn, fut, loop))
+        return fut
+
+    def write_sync(self, fn: WriteFn) -> Any:
+        """Run ``fn`` in its own transaction from the calling thread (startup, tests)."""
+        with self.sessions() as s:
+            out = fn(s)
+            s.commit()
+            return out
+
+    def flush(self, timeout: float = 10.0) -> None:
+        """Block until every write queued so far is committed."""
+        done = threading.Event()
+        self._q.put((lambda s: None, None, done))
+        done.wait(timeout)
+
+    def close(self) -> None:
+        self._q.put(None)
+        self._thread.join(timeout=10)
+
+    @staticmethod
+    def _resolve(item: tuple[WriteFn, asyncio.Future[Any] | None, Any], ok: bool, value: Any) -> None:
+        _fn, fut, loop = item
+        if fut is None:
+            if isinstance(loop, threading.Event):
+                loop.set()
+            return
+
+        def _set() -> None:
+            if fut.done():
+                return
+            if ok:
+                fut.set_result(value)
+            else:
+                fut.set_exception(value)
+
+        with contextlib.suppress(RuntimeError):  # loop closed
+            loop.call_soon_threadsafe(_set)
+
+    def _run(self) -> None:
+        while True:
+            first = self._q.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    nxt = self._q.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            t0 = time.perf_counter()
+            results: list[Any] = []
+            try:
+                with self.sessions() as s:
+                    for item in batch:
+                        results.append(item[0](s))
+                    s.commit()
+                for item, res in zip(batch, results, strict=True):
+                    self._resolve(item, True, res)
+            except Exception:  # retry one by one
+                for item in batch:
+                    try:
+                        with self.sessions() as s:
+                            res = item[0](s)
+                            s.commit()
+                        self._resolve(item, True, res)
+                    except Exception as exc:  # noqa: BLE001 - reported to the caller
+                        self._resolve(item, False, exc)
+            self.batches += 1
+            self.writes += len(batch)
+            self.busy_seconds += time.perf_counter() - t0
+            if stop:
+                return

@@ -1,0 +1,167 @@
+"""The WebSocket protocol: JSON text frames, one object each, validated with pydantic.
+
+Client → server (``type``):
+
+- ``hello``      ``{token?, nickname?}``: identify (a valid token) or become a new guest.
+- ``create``     ``{settings}``: create a room (you join it); answer ``joined``.
+- ``join``       ``{room, spectate?}``: join a room by code (as a spectator when ``spectate``
+  or when the match has started and you hold no seat).
+- ``sit``        ``{seat}`` / ``stand`` ``{}``: take or leave a seat before the start.
+- ``bot``        ``{seat, level|null}``: put a bot of a level on an empty seat (or remove it).
+- ``start``      ``{}``: start the match (all four seats filled).
+- ``action``     ``{seq, action, version?}``: a game action. ``seq`` must grow by one per
+  client identity and room; an action is applied at most once.
+- ``resync``     ``{}``: ask for a snapshot.
+- ``auto``       ``{on}``: 托管 on or off.
+- ``chat``       ``{text}`` or ``{phrase}``.
+- ``leave``      ``{}``: leave the room; during a match this is an escape (penalty, a bot
+  takes the seat).
+- ``ping``       ``{}``.
+
+Server → client: ``welcome``, ``joined``, ``room`` (lobby state), ``update`` (a new
+version: seat-filtered events + the seat's view), ``snapshot`` (resync), ``ack``,
+``chat``, ``error`` ``{code, message, ref?}``, ``pong``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "MAX_FRAME_BYTES", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
+]
+
+MAX_FRAME_BYTES = 8192
+BOT_LEVELS = ("random", "greedy", "strong")
+
+
+class ProtocolError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RoomSettings(_Msg):
+    preset: str = "kaikoufan"
+    options: dict[str, Any] = Field(default_factory=dict)
+    rounds: int = Field(1, ge=1, le=16)
+    max_hands: int | None = Field(None, ge=1, le=400)
+    claim_seconds: float | None = Field(None, gt=0, le=120)
+    turn_seconds: float = Field(20.0, gt=0, le=600)
+    bot_delay: float | None = Field(None, ge=0, le=10)
+    seed: str | None = Field(None, max_length=64)
+
+
+class Hello(_Msg):
+    type: Literal["hello"]
+    token: str | None = Field(None, max_length=512)
+    nickname: str | None = Field(None, max_length=64)
+
+
+class Create(_Msg):
+    type: Literal["create"]
+    settings: RoomSettings = Field(default_factory=RoomSettings)
+
+
+class Join(_Msg):
+    type: Literal["join"]
+    room: str = Field(max_length=16)
+    spectate: bool = False
+
+
+class Sit(_Msg):
+    type: Literal["sit"]
+    seat: int = Field(ge=0, le=3)
+
+
+class Stand(_Msg):
+    type: Literal["stand"]
+
+
+class Bot(_Msg):
+    type: Literal["bot"]
+    seat: int = Field(ge=0, le=3)
+    level: str | None = Field(None, max_length=16)
+
+
+class Start(_Msg):
+    type: Literal["start"]
+
+
+class Action(_Msg):
+    type: Literal["action"]
+    seq: int = Field(ge=1, le=2**31)
+    action: dict[str, Any]
+    version: int | None = None
+
+
+class Resync(_Msg):
+    type: Literal["resync"]
+
+
+class Auto(_Msg):
+    type: Literal["auto"]
+    on: bool
+
+
+class Chat(_Msg):
+    type: Literal["chat"]
+    text: str | None = Field(None, max_length=1000)
+    phrase: str | None = Field(None, max_length=32)
+
+
+class Leave(_Msg):
+    type: Literal["leave"]
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+    t: float | None = None
+
+
+ClientMessage = Annotated[
+    Hello | Create | Join | Sit | Stand | Bot | Start | Action | Resync | Auto | Chat | Leave | Ping,
+    Field(discriminator="type"),
+]
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+TYPES = ("hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync",
+         "auto", "chat", "leave", "ping")
+
+
+def parse_client_message(raw: str | bytes) -> Any:
+    """Parse and validate one client frame; raise :class:`ProtocolError` with a clear message."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_FRAME_BYTES:
+            raise ProtocolError("frame_too_large", f"frame larger than {MAX_FRAME_BYTES} bytes")
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_frame", "frame is not UTF-8 text") from None
+    if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
+        raise ProtocolError("frame_too_large", f"frame larger than {MAX_FRAME_BYTES} bytes")
+    try:
+        import json
+
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise ProtocolError("bad_json", f"frame is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_frame", "a frame must be a JSON object")
+    t = data.get("type")
+    if not isinstance(t, str):
+        raise ProtocolError("bad_frame", "a frame needs a string 'type'")
+    if t not in TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {t[:32]!r}")
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"][1:]) or "frame"
+        raise ProtocolError("bad_message", f"{t}: {loc}: {err['msg']}") from None
