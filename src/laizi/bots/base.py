@@ -96,14 +96,11 @@ class SeatView:
 
     @classmethod
     def from_json(cls, view: Mapping[str, Any], rules: RuleSet | None = None) -> SeatView:
-        """From a JSON seat view (the server's / :func:`laizi.views.view`'s shape).
+        """From a JSON seat view: :func:`laizi.views.view` of a hand or a match.
 
-        Accepted keys (tiles in mpsz notation): ``seat``, ``rules`` (dict) or ``preset``,
-        ``laizi``/``indicator``, ``dealer``, ``phase``, ``turn``, ``hand`` (string or
-        list), ``players`` (list of 4 with ``melds``, ``river``/``discards``,
-        ``special_kongs``, ``special_discards``, ``hand_size``/``concealed``),
-        ``wall_remaining``/``wall``, ``legal`` (actions as JSON), ``pending``,
-        ``last_draw``, ``after_claim``.
+        The view carries no rule set: pass ``rules`` (else the match view's
+        ``preset``, else ``kaikoufan``). Also accepts a flat variant (``seat``,
+        ``hand``, ``players``, ``legal``, ``pending`` as a tile) for hand-made views.
         """
         return _from_json(view, rules)
 
@@ -191,25 +188,33 @@ def _meld(value: Any) -> Meld:
 
 
 def _from_json(view: Mapping[str, Any], rules: RuleSet | None) -> SeatView:
+    match = view.get("match") if isinstance(view.get("match"), Mapping) else None
+    if "hand_view" in view:
+        inner = view["hand_view"]
+        if not isinstance(inner, Mapping):
+            raise ValueError("the view has no hand in play")
+        view = inner
     if rules is None:
         r = view.get("rules")
         if isinstance(r, Mapping):
             rules = RuleSet(**dict(r))
         else:
-            rules = RuleSet.preset(str(view.get("preset", "kaikoufan")))
+            preset = view.get("preset") or (match or {}).get("preset") or "kaikoufan"
+            rules = RuleSet.preset(str(preset))
     indicator = _tile(view.get("indicator"))
     laizi = _tile(view.get("laizi"))
-    setup = rules.setup(indicator=indicator, laizi=laizi) if indicator is not None else \
-        rules.setup(laizi=laizi)
-    seat = int(view.get("seat", 0))
-    hand_v = view.get("hand")
+    setup = rules.setup(indicator=indicator) if indicator is not None else rules.setup(laizi=laizi)
+    me = view.get("me")
+    me = me if isinstance(me, Mapping) else view
+    seat = int(me.get("seat", view.get("seat", 0)))
+    hand_v = me.get("hand")
     hand = [0] * 34
     if isinstance(hand_v, list) and len(hand_v) == 34 and all(isinstance(x, int) for x in hand_v):
         hand = list(hand_v)
     else:
         for k in _tiles(hand_v):
             hand[k] += 1
-    players = view.get("players") or [{} for _ in range(4)]
+    players = view.get("seats") or view.get("players") or [{} for _ in range(4)]
     melds: list[list[Meld]] = []
     rivers: list[list[int]] = []
     sk: list[list[int]] = []
@@ -220,16 +225,21 @@ def _from_json(view: Mapping[str, Any], rules: RuleSet | None) -> SeatView:
         rivers.append(_tiles(p.get("river", p.get("discards"))))
         sk.append(_tiles(p.get("special_kongs")))
         sd.append(_tiles(p.get("special_discards")))
-        size = p.get("hand_size", p.get("concealed"))
+        size = p.get("concealed", p.get("hand_size"))
         if size is None:
             size = sum(hand) if i == seat else 13 - 3 * len(melds[-1])
         sizes.append(int(size))
-    legal = [a if isinstance(a, Action) else Action.from_json(a) for a in view.get("legal", [])]
+    legal_v = me.get("legal_actions", me.get("legal", view.get("legal", [])))
+    legal = [a if isinstance(a, Action) else Action.from_json(a) for a in legal_v]
+    pending_v = view.get("pending")
+    pending = _tile(pending_v.get("tile")) if isinstance(pending_v, Mapping) else _tile(pending_v)
+    phase = str(view.get("phase", "turn"))
     return SeatView(
         seat=seat, rules=rules, setup=setup, dealer=int(view.get("dealer", 0)),
-        phase=str(view.get("phase", "turn")), turn=int(view.get("turn", seat)),
+        phase=phase, turn=int(view.get("turn", seat)),
         hand=hand, melds=melds, rivers=rivers, special_kongs=sk, special_discards=sd,
-        hand_sizes=sizes, wall_remaining=int(view.get("wall_remaining", view.get("wall", 70))),
-        legal=legal, pending=_tile(view.get("pending")), last_draw=_tile(view.get("last_draw")),
+        hand_sizes=sizes, wall_remaining=int(view.get("wall_remaining", 70)),
+        legal=legal, pending=pending if phase in ("claim", "rob") else None,
+        last_draw=_tile(me.get("drawn", me.get("last_draw"))),
         after_claim=bool(view.get("after_claim", False)), indicator=indicator,
     )
