@@ -23,6 +23,8 @@ from laizi.game import Action, Match
 from laizi.game.actions import TILE_STR
 from laizi.game.events import project
 from laizi.rules import RuleSet
+from laizi.tiles import parse_tiles
+from laizi.views import view as seat_view
 
 __all__ = ["GameSession", "OpError", "seed_from_text", "view_of"]
 
@@ -134,6 +136,72 @@ def view_of(match: Match, seat: int | None, *, reveal: bool = False,
     return out
 
 
+def _split(tiles: str | list[str] | None) -> list[str]:
+    if not tiles:
+        return []
+    if isinstance(tiles, list):
+        return list(tiles)
+    return [TILE_STR[t.index] for t in parse_tiles(tiles)]
+
+
+def client_view(sv: dict[str, Any], seat: int | None, rules: dict[str, Any],
+                history: list[dict[str, Any]]) -> dict[str, Any]:
+    """Reshape a :func:`laizi.views.view` seat view for the web client.
+
+    Uses nothing but the seat view itself, the (public) rules and the (public) match
+    table, so a frame can never carry more than the seat may know.
+    """
+    m = sv["match"]
+    out: dict[str, Any] = {
+        "seat": seat, "hand_no": m["hand_no"], "round": m["round"], "rounds": m["rounds"],
+        "dealer": m["dealer"], "scores": m["scores"], "auto": m["auto"], "escaped": m["escaped"],
+        "match_over": m["over"], "preset": m.get("preset"), "history": history,
+    }
+    hv = sv.get("hand_view")
+    if not hv:
+        return out
+    over = hv["phase"] == "over"
+    out.update({
+        "dealer": hv["dealer"], "phase": hv["phase"], "turn": hv["turn"],
+        "indicator": hv["indicator"], "laizi": hv["laizi"], "special": hv["special"],
+        "pizi": hv["pizi"], "wall_remaining": hv["wall_remaining"],
+        "commitment": hv["commitment"], "rules": rules,
+    })
+    pending = hv.get("pending")
+    out["pending"] = pending["tile"] if pending else None
+    hands = hv.get("hands") if over else None
+    players = []
+    for p in hv["seats"]:
+        q = {
+            "seat": p["seat"],
+            "melds": [{**md, "tiles": _split(md.get("tiles"))} for md in p["melds"]],
+            "river": p["river"], "special_kongs": p["special_kongs"],
+            "special_discards": p["special_discards"], "concealed": p["concealed"],
+            "opened": p.get("opened"),
+        }
+        if hands is not None:
+            q["hand"] = _split(hands[p["seat"]])
+        players.append(q)
+    out["players"] = players
+    me = hv.get("me")
+    if me is not None:
+        out["hand"] = list(me["tiles"])
+        out["legal"] = list(me["legal_actions"]) if not m["over"] else []
+        out["last_draw"] = me.get("drawn")
+        out["my_decision"] = bool(out["legal"])
+    if hv["phase"] in ("turn", "haidi"):
+        out["acting"] = [hv["turn"]]
+    elif me is not None and out["legal"]:
+        out["acting"] = [seat]
+    else:
+        out["acting"] = []  # who may claim is private
+    if over:
+        out["result"] = hv.get("result")
+        out["payments"] = hv.get("payments")
+        out["seed"] = hv.get("seed")
+    return out
+
+
 class GameSession:
     """A running match plus its journal and per-seat event streams."""
 
@@ -146,6 +214,7 @@ class GameSession:
         self.match = Match(rules, seed=seed, first_dealer=first_dealer, auto_next=False,
                            max_hands=max_hands)
         self._history: list[dict[str, Any]] = []
+        self._rules_json = rules.model_dump(mode="json")
         self.journal: list[dict[str, Any]] = []
         self._streams: dict[int | None, list[dict[str, Any]]] = {s: [] for s in SEATS}
         self._cursor: dict[int | None, int] = dict.fromkeys(SEATS, 0)
@@ -179,7 +248,9 @@ class GameSession:
         return self.match.legal_actions(seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return view_of(self.match, seat, history=history_json(self.match, self._history))
+        """The seat's view: :func:`laizi.views.view` reshaped for the web client."""
+        return client_view(seat_view(self.match, seat), seat, self._rules_json,
+                           history_json(self.match, self._history))
 
     # ----------------------------------------------------------- operations
     def act(self, seat: int, action: Action | dict[str, Any]) -> Action:

@@ -13,6 +13,7 @@ Client → server (``type``):
   client identity and room; an action is applied at most once.
 - ``resync``     ``{}``: ask for a snapshot.
 - ``auto``       ``{on}``: 托管 on or off.
+- ``hints``      ``{on}``: send hints (from the seat's own view) with each decision.
 - ``chat``       ``{text}`` or ``{phrase}``.
 - ``leave``      ``{}``: leave the room; during a match this is an escape (penalty, a bot
   takes the seat).
@@ -111,6 +112,11 @@ class Auto(_Msg):
     on: bool
 
 
+class Hints(_Msg):
+    type: Literal["hints"]
+    on: bool
+
+
 class Chat(_Msg):
     type: Literal["chat"]
     text: str | None = Field(None, max_length=1000)
@@ -127,12 +133,13 @@ class Ping(_Msg):
 
 
 ClientMessage = Annotated[
-    Hello | Create | Join | Sit | Stand | Bot | Start | Action | Resync | Auto | Chat | Leave | Ping,
+    Hello | Create | Join | Sit | Stand | Bot | Start | Action | Resync | Auto | Hints | Chat | Leave
+    | Ping,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 TYPES = ("hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync",
-         "auto", "chat", "leave", "ping")
+         "auto", "hints", "chat", "leave", "ping")
 
 
 def parse_client_message(raw: str | bytes) -> Any:

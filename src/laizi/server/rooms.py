@@ -109,6 +109,24 @@ class SeatBot:
         return auto_action(hand, seat)
 
 
+def hints_for_view(view: dict[str, Any]) -> Any:
+    """Hints for a seat, computed from that seat's own view only (``laizi.hints``)."""
+    try:
+        from laizi.hints import hints_for  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    try:
+        out = hints_for(view)
+    except Exception:  # noqa: BLE001 - hints are optional
+        log.exception("hints failed")
+        return None
+    try:
+        json.dumps(out)
+        return out
+    except TypeError:
+        return str(out)
+
+
 # ----------------------------------------------------------------------- seats
 @dataclass
 class Seat:
@@ -147,6 +165,7 @@ class Conn:
         self.room: Room | None = None
         self.seat: int | None = None      # seat in room.match (None: spectator / lobby)
         self.sent_v = 0                   # last stream version sent
+        self.hints = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self._tokens = hub.cfg.msg_rate * 2
@@ -287,6 +306,10 @@ class Room:
         else:
             msg["events"] = stream[-40:]
         msg["deadline"] = self.deadline_for(conn.seat)
+        if conn.seat is not None and conn.player_id is not None:
+            msg["last_seq"] = self.last_seq.get(conn.player_id, 0)
+            if conn.hints and msg["view"].get("legal"):
+                msg["hints"] = hints_for_view(msg["view"])
         conn.sent_v = v
         return msg
 
@@ -1018,6 +1041,13 @@ class Hub:
                 room.reset_deadlines(set(g.to_act()) - {seat})
             await room.after_change()
             room.broadcast_lobby()
+
+    async def _on_hints(self, conn: Conn, room: Room, m: Any) -> None:
+        conn.hints = m.on
+        if room.game is not None:
+            msg = room.frame(conn, "snapshot")
+            if msg:
+                conn.send(msg)
 
     async def _on_chat(self, conn: Conn, room: Room, m: Any) -> None:
         if (m.text is None) == (m.phrase is None):
