@@ -331,8 +331,7 @@ class GameSession:
             if ev is None:
                 continue
             ev = dict(ev)
-            ev["log_v"] = ev.get("v")
-            ev["v"] = len(out) + 1
+            ev["v"] = len(out) + 1  # per-seat numbering: reveals nothing about hidden events
             out.append(ev)
         self._cursor[seat] = n
         return out
