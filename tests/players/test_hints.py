@@ -1,0 +1,71 @@
+"""Hints: from a live JSON view (the server's use) and from a hand in notation (CLI)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from laizi.bots import SeatView, make_bot
+from laizi.cli import main
+from laizi.game import Action, Match
+from laizi.hints import hand_hints, hints_for
+from laizi.rules import RuleSet
+from laizi.views import view
+
+
+def test_hints_for_live_views_are_json_ready_and_legal() -> None:
+    rules = RuleSet.preset("kaikoufan")
+    m = Match(rules, seed=b"hints", max_hands=1)
+    bots = [make_bot("greedy", s) for s in range(4)]
+    checked = 0
+    while not m.over:
+        for seat in m.to_act():
+            if m.over:
+                break
+            v = view(m, seat)
+            if checked < 25:
+                hints = hints_for(v, rules)
+                json.dumps(hints, ensure_ascii=False)
+                legal = {json.dumps(a, sort_keys=True) for a in v["hand_view"]["me"]["legal_actions"]}
+                assert {json.dumps(h["action"], sort_keys=True) for h in hints} == legal
+                assert sum(1 for h in hints if h["recommended"]) == 1
+                assert hints[0]["recommended"]
+                for h in hints:
+                    if h["kind"] == "discard":
+                        assert isinstance(h["shanten"], int)
+                        for w in h["waits"]:
+                            assert 0 <= w["unseen"] <= 4
+                checked += 1
+            hand = m.hand
+            assert hand is not None
+            m.apply(seat, bots[seat].act(SeatView.from_state(hand, seat)))
+    assert checked >= 10
+
+
+def test_hand_hints_waits_and_minimum() -> None:
+    out = hand_hints("234m55s777s56p", laizi="6m", melds=["peng 9p from 3"])
+    waits = {w["tile"]: w for w in out["waits"]}
+    assert set(waits) == {"4p", "7p"}
+    assert waits["4p"]["unseen"] == 4
+    assert waits["4p"]["self_draw"]["ok"] is True
+    assert waits["4p"]["discard"]["reason"] == "below_minimum"
+    assert out["reaches_minimum"] is True
+    out = hand_hints("234m55s777s56p1z", laizi="6m", melds=["peng 9p from 3"])
+    best = out["hints"][0]
+    assert best["recommended"] and best["tile"] == "1z" and best["shanten"] == 0
+    assert Action.from_json(best["action"]) == Action("discard", 27)
+
+
+def test_hint_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "--hand", "234m55s777s56p1z", "--laizi", "6m",
+                 "--melds", "peng 9p from 3"]) == 0
+    out = capsys.readouterr().out
+    assert "discard 1z" in out and "★" in out
+    assert main(["hint", "--hand", "234m55s777s56p1z", "--laizi", "6m",
+                 "--melds", "peng 9p from 3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hints"][0]["tile"] == "1z"
+    assert main(["hint", "--hand", "234m", "--laizi", "6m"]) == 2
+    assert "expected 13 or 14" in capsys.readouterr().err
+    assert main(["hint", "--hand", "234m55s777s56p1z"]) == 2
