@@ -285,16 +285,13 @@ def suit_of(kind: int) -> int:
     return kind // 9 if kind < 27 else 3
 
 
+_DIGITS = bytes(range(48, 53)) + b"9" * 251
+
+
 def keys_of(counts: Sequence[int]) -> Keys:
-    """The four suit keys (base 5) of 34 natural counts."""
-    ka = kb = kc = kh = 0
-    for i in range(9):
-        ka = ka * 5 + counts[i]
-        kb = kb * 5 + counts[9 + i]
-        kc = kc * 5 + counts[18 + i]
-    for i in range(27, 34):
-        kh = kh * 5 + counts[i]
-    return (ka, kb, kc, kh)
+    """The four suit keys (base 5) of 34 natural counts (each 0-4)."""
+    s = bytes(counts).translate(_DIGITS)
+    return (int(s[0:9], 5), int(s[9:18], 5), int(s[18:27], 5), int(s[27:34], 5))
 
 
 def shanten_keys(keys: Keys, n_sets: int, wilds: int) -> int:

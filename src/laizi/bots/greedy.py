@@ -44,18 +44,19 @@ def n_sets_of(view: SeatView, seat: int | None = None) -> int:
     return 4 - len(view.melds[view.seat if seat is None else seat])
 
 
+_NEAR: tuple[tuple[int, ...], ...] = tuple(
+    tuple(x for x in range(k - 2, k + 3) if k - k % 9 <= x <= k - k % 9 + 8) if k < 27 else (k,)
+    for k in range(34)
+)
+
+
 def near_kinds(counts: Sequence[int]) -> list[int]:
     """Kinds whose draw could improve a hand: held kinds and suited neighbours (±2)."""
-    near = [False] * 34
+    near: set[int] = set()
     for k in range(34):
         if counts[k]:
-            near[k] = True
-            if k < 27:
-                n = k % 9
-                for d in (-2, -1, 1, 2):
-                    if 0 <= n + d <= 8:
-                        near[k + d] = True
-    return [k for k in range(34) if near[k]]
+            near.update(_NEAR[k])
+    return sorted(near)
 
 
 def usefulness(counts: Sequence[int], k: int) -> float:
@@ -166,35 +167,29 @@ class GreedyBot(Bot):
         nat, wilds = natural(view)
         lz = view.setup.laizi
         ev = HandEval(nat, wilds, n_sets_of(view))
-        floor = ev.shanten  # the best any discard can reach
-        pre = sorted(
-            ((usefulness(nat, a.tile or 0) if a.tile != lz else 99.0, tile_order_key(a.tile or 0), a)
-             for a in discards),
-            key=lambda x: (x[0], x[1]),
-        )
-        if floor > 1:
-            # far from ready: the least useful tile that keeps the best shanten
-            for u, _o, a in pre:
-                k = a.tile or 0
-                if k != lz and ev.shanten_with(k, -1) == floor:
-                    return [((floor, u), a)] + [((99, u2), a2) for u2, _o2, a2 in pre if a2 != a]
-        shs = shanten_each(ev, [a.tile or 0 for _u, _o, a in pre], -1)
-        cands: list[tuple[int, float, Action]] = []
+        kinds = [a.tile or 0 for a in discards]
+        shs = shanten_each(ev, [k if k != lz else 0 for k in kinds], -1)
         best = 99
-        for (u, _o, a), sh in zip(pre, shs, strict=True):
-            if a.tile == lz:
+        for i, k in enumerate(kinds):
+            if k == lz:
                 # discarding a laizi loses a wildcard (it counts as a laizi kong)
-                sh = ev.base_missing - wilds
+                shs[i] = ev.base_missing - wilds
+            if shs[i] < best:
+                best = shs[i]
+        cands: list[tuple[int, float, Action]] = []
+        for a, k, sh in zip(discards, kinds, shs, strict=True):
+            if sh == best:
+                u = 99.0 if k == lz else usefulness(nat, k) + 0.01 * tile_order_key(k)
+            else:
+                u = 0.0
             cands.append((sh, u, a))
-            if sh < best:
-                best = sh
         cands.sort(key=lambda x: (x[0], x[1]))
         if best > 1 or len(cands) == 1 or cands[1][0] != best:
             return [((sh, u), a) for sh, u, a in cands]
         unseen = view.unseen()
         out: list[tuple[tuple[float, ...], Action]] = []
         for i, (sh, u, a) in enumerate(cands):
-            if sh != best or i >= 3:
+            if sh != best or i >= 2:
                 out.append(((sh, 0.0, u), a))
                 continue
             k = a.tile or 0

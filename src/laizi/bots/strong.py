@@ -52,6 +52,7 @@ class StrongBot(GreedyBot):
 
     name = "strong"
     q = Q
+    q_big = Q
     laizi_policy = "keep_one"  # "kong" (always), "keep_one", "smart" (keep one when its fan suffices)
     min_penalty = True
     defence_scale = 10.0
@@ -227,7 +228,7 @@ class StrongBot(GreedyBot):
         best = (small * self.q ** (d + 1), "regular", d)
         for t in self.targets(view, nat, wilds, melds):
             dt = self.distance(t, nat, wilds, n)
-            v = big * self.q ** (dt + 1)
+            v = big * self.q_big ** (dt + 1)
             if v > best[0]:
                 best = (v, t, dt)
         return best
@@ -270,7 +271,7 @@ class StrongBot(GreedyBot):
                 val *= 0.55 + 0.45 * min(1.0, acc / 30.0)
             for t in targets:
                 dt = self.distance(t, c, wilds, n)
-                v = big * self.q ** (dt + 1)
+                v = big * self.q_big ** (dt + 1)
                 if dt == 0 and t != "jiangyise" and t != "fengyise":
                     live = sum(unseen[x] for x in win_waits(c, wilds, pair258=False))
                     v *= 0.55 + 0.45 * min(1.0, live / 8.0)

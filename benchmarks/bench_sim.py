@@ -1,0 +1,92 @@
+"""Simulator throughput: full-rule hands per second with ``greedy`` bots, against rlcard.
+
+Runs, in one process:
+
+1. laizi: ``--hands`` hands of the ``kaikoufan`` preset, four ``greedy`` bots, one
+   core (after a short warm-up), i.e. the simulator's ``--workers 1`` path;
+2. rlcard 1.2.0: ``rlcard.make('mahjong')`` games with four random agents for
+   ``--seconds`` (skipped with a note if rlcard is not installed:
+   ``.venv/bin/pip install rlcard==1.2.0``);
+3. laizi again with ``--workers 2`` (processes) for the scaling figure.
+
+Prints the figures and the ratio laizi / rlcard (target ≥ 10). ``--json`` prints
+them as one JSON object.
+
+    .venv/bin/python benchmarks/bench_sim.py [--hands 2000] [--seconds 10] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from laizi.rules import RuleSet
+from laizi.sim import simulate
+
+
+def bench_laizi(hands: int, workers: int, seed: int = 1) -> dict[str, Any]:
+    rules = RuleSet.preset("kaikoufan")
+    # warm-up (imports, tables) outside the timing
+    simulate(20, rules=rules, bots=["greedy"] * 4, seed=seed + 1000, workers=1)
+    t0 = time.perf_counter()
+    res = simulate(hands, rules=rules, bots=["greedy"] * 4, seed=seed, workers=workers)
+    dt = time.perf_counter() - t0
+    return {"hands": hands, "workers": workers, "seconds": round(dt, 3),
+            "hands_per_second": round(hands / dt, 1), "win_rate": round(res.to_json()["win_rate"], 3)}
+
+
+def bench_rlcard(seconds: float) -> dict[str, Any] | None:
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    env = rlcard.make("mahjong", config={"seed": 1})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    env.run(is_training=False)  # warm-up
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        env.run(is_training=False)
+        n += 1
+    dt = time.perf_counter() - t0
+    version = getattr(rlcard, "__version__", "?")
+    return {"games": n, "seconds": round(dt, 3), "games_per_second": round(n / dt, 1),
+            "version": version}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=2000, help="laizi hands per run (default 2000)")
+    ap.add_argument("--seconds", type=float, default=10.0, help="rlcard timing (default 10 s)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    one = bench_laizi(args.hands, 1)
+    rl = bench_rlcard(args.seconds)
+    two = bench_laizi(args.hands, 2)
+    out: dict[str, Any] = {"laizi_1_worker": one, "laizi_2_workers": two, "rlcard": rl}
+    out["scaling_2_workers"] = round(two["hands_per_second"] / one["hands_per_second"], 2)
+    if rl is not None:
+        out["ratio_vs_rlcard"] = round(one["hands_per_second"] / rl["games_per_second"], 1)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"laizi  greedy×4, kaikoufan, 1 worker : {one['hands_per_second']:8.1f} hands/s "
+          f"({one['hands']} hands in {one['seconds']} s, win rate {one['win_rate']})")
+    if rl is None:
+        print("rlcard not installed: pip install rlcard==1.2.0 for the comparison")
+    else:
+        print(f"rlcard {rl['version']} mahjong, random agents   : {rl['games_per_second']:8.1f} "
+              f"games/s ({rl['games']} games in {rl['seconds']} s)")
+        print(f"ratio laizi / rlcard                   : {out['ratio_vs_rlcard']:8.1f}×  "
+              f"(target ≥ 10×)")
+    print(f"laizi  greedy×4, kaikoufan, 2 workers: {two['hands_per_second']:8.1f} hands/s "
+          f"(scaling ×{out['scaling_2_workers']})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
