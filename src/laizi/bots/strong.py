@@ -55,6 +55,12 @@ class StrongBot(GreedyBot):
     q_big = Q
     laizi_policy = "keep_one"  # "kong" (always), "keep_one", "smart" (keep one when its fan suffices)
     min_penalty = True
+    special_policy = "always"  # or "when_close": keep a special tile while far from ready
+    special_shanten = 2
+    keep_two_for_big = False
+    fold_distance: int | None = None  # hopeless hands (this far) discard safely late in the hand
+    fold_wall = 40
+    kong_max_distance = 99  # kongs (+fan both ways) only this close to a win
     defence_scale = 10.0
     general_defence = False
     big_weight = 1.0  # realism factor on big-hand values (they are harder than distance says)
@@ -64,14 +70,17 @@ class StrongBot(GreedyBot):
         by_type: dict[str, list[Action]] = {}
         for a in view.legal:
             by_type.setdefault(a.type, []).append(a)
-        if by_type.get("special_kong"):
-            return by_type["special_kong"][0]
         nat, wilds = natural(view)
         melds = view.melds[view.seat]
+        if by_type.get("special_kong") and self.want_special_kong(view, nat, wilds, melds):
+            return by_type["special_kong"][0]
         if by_type.get("laizi_kong") and self.want_laizi_kong_strong(view, wilds, melds):
             return by_type["laizi_kong"][0]
         if by_type.get("ankong") or by_type.get("addkong"):
-            base_val = self.hand_value(view, nat, wilds, melds)[0]
+            base_val, _tg, base_d = self.hand_value(view, nat, wilds, melds)
+            if base_d > self.kong_max_distance:
+                by_type.pop("ankong", None)
+                by_type.pop("addkong", None)
             for a in by_type.get("ankong", ()):
                 k = a.tile or 0
                 c = list(nat)
@@ -90,8 +99,25 @@ class StrongBot(GreedyBot):
                 return a
         return self.best_discard(view, discards, nat, wilds)
 
+    def want_special_kong(self, view: SeatView, nat: Sequence[int], wilds: int,
+                          melds: Sequence[Meld]) -> bool:
+        """Lay a special tile aside now? (+1 fan both ways: it also doubles what this seat
+        pays as a loser, so a hopeless hand may keep it as a dead tile for a while.)"""
+        if self.special_policy == "always":
+            return True
+        n = 4 - len(melds)
+        d = HandEval(nat, wilds, n).shanten
+        return d <= self.special_shanten or view.wall_remaining < 20
+
     def want_laizi_kong_strong(self, view: SeatView, wilds: int, melds: Sequence[Meld]) -> bool:
-        if wilds >= 2 or self.laizi_policy == "kong":
+        if self.laizi_policy == "kong":
+            return True
+        if wilds >= 2 and self.keep_two_for_big:
+            nat, _w = natural(view)
+            for t in self.targets(view, nat, wilds, melds):
+                if self.distance(t, nat, wilds, 4 - len(melds)) <= 1:
+                    return False
+        if wilds >= 2:
             return True
         if self.laizi_policy == "keep_one":
             return False
@@ -253,6 +279,8 @@ class StrongBot(GreedyBot):
         reg = shanten_each(ev, [k if k != lz else 0 for k in kinds], -1)
         unseen = view.unseen()
         threats = self.threats(view)
+        fold = (self.fold_distance is not None and bool(threats)
+                and ev.shanten >= self.fold_distance and view.wall_remaining < self.fold_wall)
         scored: list[tuple[float, Action]] = []
         for a, k, d_reg in zip(discards, kinds, reg, strict=True):
             if k == lz:
@@ -277,7 +305,7 @@ class StrongBot(GreedyBot):
                     v *= 0.55 + 0.45 * min(1.0, live / 8.0)
                 if v > val:
                     val = v
-            danger = self.danger(view, k, c, wilds, threats) if threats else 0.0
+            danger = self.danger(view, k, c, wilds, threats, fold=fold) if threats else 0.0
             tie = 0.001 * (10 - usefulness(nat, k)) + 0.0001 * (5 - tile_order_key(k))
             scored.append((val - danger + tie, a))
         scored.sort(key=lambda x: -x[0])
@@ -307,7 +335,7 @@ class StrongBot(GreedyBot):
         return out
 
     def danger(self, view: SeatView, k: int, after: list[int], wilds: int,
-               threats: list[tuple[int, float, float]]) -> float:
+               threats: list[tuple[int, float, float]], *, fold: bool = False) -> float:
         """Expected cost of discarding ``k`` (relative units, same scale as the values)."""
         cost = 0.0
         unseen = view.unseen()
@@ -324,8 +352,8 @@ class StrongBot(GreedyBot):
                 p_wait = 0.06 if unseen[k] <= 1 else 0.09
             elif k % 9 in (1, 4, 7):
                 p_wait = 0.16
-            if self.general_defence:
-                cost += p_ready * p_wait * pay * self.scale(view)
+            if self.general_defence or fold:
+                cost += p_ready * p_wait * pay * self.scale(view) * (10.0 if fold else 1.0)
             ms = view.melds[s]
             openings = [m for m in ms if m.opens]
             # 全求人: four exposed melds, one tile in hand; feeding it while not ready is liable
@@ -386,8 +414,10 @@ class StrongBot(GreedyBot):
                     if x != t:
                         c[x] -= 1
                 new = Meld("chi", base, view.turn)
-            after, _t2, _d2 = self.hand_value(view, c, wilds, [*melds, new])
+            after, _t2, d2 = self.hand_value(view, c, wilds, [*melds, new])
             if a.type == "kong":
+                if d2 > self.kong_max_distance:
+                    continue
                 after *= 1.05
             if after > before * 1.02 and (best is None or after > best[0]):
                 best = (after, a)
