@@ -16,6 +16,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "or postgresql://user:pass@host/db")
     p.add_argument("--bot-delay", type=float, default=None,
                    help="seconds a bot waits before it acts (default 0.6)")
+    p.add_argument("--hand-pause", type=float, default=None,
+                   help="seconds between a hand's end and the next deal (default 4)")
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
 
 
@@ -31,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
     kwargs = {}
     if args.bot_delay is not None:
         kwargs["bot_delay"] = args.bot_delay
+    if args.hand_pause is not None:
+        kwargs["hand_pause"] = args.hand_pause
     app = create_app(db_url=args.db, **kwargs)
     print(f"laizi serve: http://{args.host}:{args.port}/  (database: {app.state.hub.db_label})",
           flush=True)

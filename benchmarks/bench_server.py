@@ -1,0 +1,258 @@
+"""Load test of ``laizi serve``: N rooms of four bot clients over real WebSockets on loopback.
+
+    python benchmarks/bench_server.py --rooms 100            # one level
+    python benchmarks/bench_server.py --find-max             # ramp up until p99 >= 100 ms
+
+Each client is a real WebSocket connection playing its seat with a bot
+(``laizi.bots.make_bot``) fed from the JSON view the server sends
+(``SeatView.from_json``), after ``--think`` seconds of "thinking". The round trip of an
+action is measured from sending it to receiving its ``ack`` (the server has applied it,
+written it to the database and sent every seat its update). Reports actions per
+second, p50/p99 round trip and errors. Only 127.0.0.1 is used; every run is bounded
+by ``--seconds``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+
+
+@dataclass
+class Stats:
+    rtts: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    actions: int = 0
+    hands: int = 0
+
+    def err(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, db_url: str) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", db_url, "--bot-delay", "0", "--hand-pause", "0.5"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+class BotClient:
+    def __init__(self, url: str, name: str, bot: str, seed: int, think: float, stats: Stats) -> None:
+        self.url = url
+        self.name = name
+        self.think = think
+        self.stats = stats
+        from laizi.bots import make_bot
+
+        self.bot = make_bot(bot, seed)
+        self.rng = random.Random(seed)
+        self.ws: Any = None
+        self.seq = 0
+        self.sent: dict[int, float] = {}
+        self.acted_v = -1
+        self.last: dict[str, Any] | None = None
+        self.over = False
+
+    async def open(self) -> None:
+        self.ws = await websockets.connect(self.url, max_size=2**22, open_timeout=30)
+        await self.send({"type": "hello", "nickname": self.name})
+        await self.wait(lambda m: m["type"] == "welcome")
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(msg))
+
+    async def wait(self, pred: Any) -> dict[str, Any]:
+        while True:
+            m = json.loads(await asyncio.wait_for(self.ws.recv(), 60))
+            if m["type"] == "error":
+                self.stats.err(m["code"])
+            if pred(m):
+                return m
+
+    async def play(self, stop_at: float) -> None:
+
+        pending: asyncio.Task[None] | None = None
+        try:
+            while time.monotonic() < stop_at and not self.over:
+                try:
+                    raw = await asyncio.wait_for(self.ws.recv(), max(0.05, stop_at - time.monotonic()))
+                except TimeoutError:
+                    break
+                m = json.loads(raw)
+                t = m["type"]
+                if t == "ack":
+                    t0 = self.sent.pop(m["seq"], None)
+                    if t0 is not None:
+                        self.stats.rtts.append(time.perf_counter() - t0)
+                        self.stats.actions += 1
+                elif t == "error":
+                    self.stats.err(m["code"])
+                elif t in ("update", "snapshot"):
+                    self.last = m
+                    view = m["view"]
+                    if view.get("match_over"):
+                        self.over = True
+                        break
+                    if any(e["type"] == "end_hand" for e in m.get("events", [])) and view["seat"] == 0:
+                        self.stats.hands += 1
+                    legal = view.get("legal") or []
+                    if legal and self.acted_v != m["v"]:
+                        self.acted_v = m["v"]
+                        if pending is not None and not pending.done():
+                            pending.cancel()
+                        pending = asyncio.ensure_future(self._act(view, m["v"]))
+        finally:
+            if pending is not None:
+                pending.cancel()
+
+    async def _act(self, view: dict[str, Any], v: int) -> None:
+        from laizi.bots import SeatView
+
+        if self.think:
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+        try:
+            action = self.bot.act(SeatView.from_json(view)).to_json()
+        except Exception:  # noqa: BLE001 - count, then fall back to the first legal action
+            self.stats.err("bot_failed")
+            action = view["legal"][0]
+        self.seq += 1
+        self.sent[self.seq] = time.perf_counter()
+        await self.send({"type": "action", "seq": self.seq, "action": action, "version": v})
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str) -> dict[str, Any]:
+    stats = Stats()
+    clients: list[BotClient] = []
+    sem = asyncio.Semaphore(50)
+
+    async def setup(r: int) -> list[BotClient]:
+        async with sem:
+            cs = [BotClient(url, f"r{r}s{i}", bot, r * 4 + i, think, stats) for i in range(4)]
+            for c in cs:
+                await c.open()
+            await cs[0].send({"type": "create", "settings": {"rounds": 16, "turn_seconds": 60,
+                                                             "claim_seconds": 30}})
+            code = (await cs[0].wait(lambda m: m["type"] == "joined"))["room"]["code"]
+            for i, c in enumerate(cs):
+                if i:
+                    await c.send({"type": "join", "room": code})
+                    await c.wait(lambda m: m["type"] == "joined")
+                await c.send({"type": "sit", "seat": i})
+                await c.wait(lambda m, i=i: m["type"] == "room" and m["room"]["seats"][i]["player_id"])
+            return cs
+
+    t0 = time.perf_counter()
+    groups = await asyncio.gather(*(setup(r) for r in range(rooms)))
+    setup_s = time.perf_counter() - t0
+    for cs in groups:
+        clients.extend(cs)
+    stop_at = time.monotonic() + seconds
+    for cs in groups:
+        await cs[0].send({"type": "start"})
+    t1 = time.perf_counter()
+    await asyncio.gather(*(c.play(stop_at) for c in clients))
+    elapsed = time.perf_counter() - t1
+    await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    rtts = sorted(stats.rtts)
+
+    def pct(p: float) -> float:
+        return rtts[min(len(rtts) - 1, int(p * len(rtts)))] * 1000 if rtts else float("nan")
+
+    return {
+        "rooms": rooms, "clients": 4 * rooms, "seconds": round(elapsed, 1), "setup_s": round(setup_s, 1),
+        "actions": stats.actions, "actions_per_s": round(stats.actions / elapsed, 1),
+        "p50_ms": round(pct(0.50), 1), "p99_ms": round(pct(0.99), 1),
+        "mean_ms": round(statistics.fmean(rtts) * 1000, 1) if rtts else None,
+        "hands": stats.hands, "errors": stats.errors, "unanswered": sum(len(c.sent) for c in clients),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rooms", type=int, default=None, help="rooms of four bot clients (one level)")
+    ap.add_argument("--find-max", action="store_true", help="ramp up the rooms until p99 >= --target-ms")
+    ap.add_argument("--levels", default="25,50,100,150,200,300", help="room counts tried by --find-max")
+    ap.add_argument("--seconds", type=float, default=20.0, help="measured play time per level")
+    ap.add_argument("--think", type=float, default=0.5,
+                    help="mean seconds a bot client thinks before acting (0 = flat out)")
+    ap.add_argument("--bot", default="random", help="bot the clients play with (default random)")
+    ap.add_argument("--target-ms", type=float, default=100.0)
+    ap.add_argument("--url", default=None, help="an already running server (ws://127.0.0.1:PORT/ws)")
+    ap.add_argument("--db", default=None, help="database for the spawned server (default: temp SQLite)")
+    ap.add_argument("--json", action="store_true", help="print JSON lines only")
+    args = ap.parse_args(argv)
+    levels = [args.rooms or 100] if not args.find_max else [int(x) for x in args.levels.split(",")]
+    best = None
+    results = []
+    for n in levels:
+        proc = None
+        tmp = tempfile.mkdtemp(prefix="laizi-bench-")
+        url = args.url
+        if url is None:
+            port = free_port()
+            proc = start_server(port, args.db or os.path.join(tmp, "bench.db"))
+            url = f"ws://127.0.0.1:{port}/ws"
+        try:
+            res = asyncio.run(run_level(url, n, args.seconds, args.think, args.bot))
+        finally:
+            if proc is not None:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        res["think_s"] = args.think
+        results.append(res)
+        ok = res["p99_ms"] < args.target_ms and not res["unanswered"] > n
+        if args.json:
+            print(json.dumps(res))
+        else:
+            print(f"rooms={res['rooms']:4d} clients={res['clients']:5d} actions/s={res['actions_per_s']:8.1f} "
+                  f"p50={res['p50_ms']:6.1f} ms p99={res['p99_ms']:6.1f} ms hands={res['hands']} "
+                  f"errors={res['errors'] or 0} unanswered={res['unanswered']} "
+                  f"{'OK' if ok else 'OVER TARGET'}", flush=True)
+        if ok:
+            best = n
+        elif args.find_max:
+            break
+    if args.find_max:
+        print(json.dumps({"largest_rooms_p99_under_target": best, "target_ms": args.target_ms,
+                          "think_s": args.think}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
