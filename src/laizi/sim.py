@@ -26,6 +26,7 @@ from laizi.bots.registry import make_bot
 from laizi.game.state import HandState
 from laizi.game.wall import hand_seed
 from laizi.rules import RuleSet
+from laizi.scoring import PlayerTable, WinContext, score
 from laizi.scoring.model import BIG_HAND_IDS
 
 __all__ = [
@@ -74,26 +75,44 @@ class HandRecord:
     capped: bool
     refusals: list[int]  # per seat: complete hands that were not legal wins (own turn)
     decisions: int
+    refusal_reasons: dict[str, int] = field(default_factory=dict)
 
     def to_tuple(self) -> tuple[Any, ...]:
         return (self.index, self.dealer, self.winner, self.by, self.from_seat, self.big_hands,
                 self.payments, self.liable, self.topped_out, self.capped, self.refusals,
-                self.decisions)
+                self.decisions, self.refusal_reasons)
 
 
-def _refused(state: HandState, seat: int) -> bool:
-    """Own turn, complete shape, opened, no special tile, yet no legal self-drawn win."""
-    if state.after_claim or not state.opened(seat):
-        return False
+def _refused(state: HandState, seat: int) -> str | None:
+    """Own turn, complete shape, opened, no special tile, yet no legal self-drawn win:
+    the scorer's reason (``below_minimum``, ``pair_not_258``, ``two_laizi_small`` …)."""
+    if state.after_claim or not state.opened(seat) or state.last_draw is None:
+        return None
     h = state.hands[seat]
     for k in state.setup.special:
         if h[k]:
-            return False
+            return None
     nat = list(h)
     lz = state.setup.laizi
     w = nat[lz]
     nat[lz] = 0
-    return can_win(nat, w)
+    if not can_win(nat, w):
+        return None
+    tile = state.last_draw
+    hand = list(h)
+    hand[tile] -= 1
+    players = tuple(
+        PlayerTable(
+            hand=tuple(k for k in range(34) for _ in range((hand if s == seat else state.hands[s])[k])),
+            melds=tuple(state.melds[s]), special_kongs=tuple(state.special_kongs[s]),
+            special_discards=tuple(state.special_discards[s]))
+        for s in range(4)
+    )
+    ctx = WinContext(rules=state.rules, setup=state.setup, dealer=state.dealer, winner=seat,
+                     tile=tile, by="self_draw", players=players,  # type: ignore[arg-type]
+                     after_kong=state.after_kong, haidi=state.phase == "haidi")
+    res = score(ctx)
+    return None if res.ok else (res.reason or "not_a_win")
 
 
 def play_hand(
@@ -108,6 +127,7 @@ def play_hand(
     """Play one stand-alone hand to its end; the state keeps the full event log."""
     st = HandState.new(rules, dealer, seed=seed, hand_no=1)
     refusals = [0, 0, 0, 0]
+    reasons: dict[str, int] = {}
     decisions = 0
     while not st.over:
         for seat in st.to_act():
@@ -121,14 +141,16 @@ def play_hand(
             else:
                 action = bots[seat].act(SeatView.from_state(st, seat, legal, copy=False))
                 decisions += 1
-            if (count_refusals and st.phase == "turn" and legal[0].type != "tsumo"
-                    and _refused(st, seat)):
-                refusals[seat] += 1
+            if count_refusals and st.phase == "turn" and legal[0].type != "tsumo":
+                why = _refused(st, seat)
+                if why is not None:
+                    refusals[seat] += 1
+                    reasons[why] = reasons.get(why, 0) + 1
             st.apply(seat, action)
     res = st.result
     if res is None:
         rec = HandRecord(index, dealer, None, None, None, [], [0.0] * 4, None, False, False,
-                         refusals, decisions)
+                         refusals, decisions, reasons)
     else:
         sc = res["score"]
         raw = [abs(float(x)) for x in sc["raw"]]
@@ -136,7 +158,7 @@ def play_hand(
             index, dealer, int(res["winner"]), str(res["by"]), res["from"],
             list(sc["big_hands"]), [float(p) for p in (st.payments or [0.0] * 4)],
             sc["liable"], bool(sc["topped_out"]), any(x > rules.cap for x in raw),
-            refusals, decisions,
+            refusals, decisions, reasons,
         )
     return st, rec
 
@@ -266,6 +288,7 @@ class SimResult:
             "big_hands": big,
             "big_hand_rate": sum(1 for r in wins if r.big_hands) / max(1, len(wins)),
             "refusals": sum(sum(r.refusals) for r in recs),
+            "refusal_reasons": _merge_reasons(recs),
             "payment_avg": (sum(totals) / len(totals)) if totals else 0.0,
             "payment_max": _num(max(totals, default=0.0)),
             "payment_min": _num(min(totals, default=0.0)),
@@ -291,6 +314,14 @@ class SimResult:
             tot[name] = tot.get(name, 0.0) + sum(r.payments[s] for r in self.records)
             cnt[name] = cnt.get(name, 0) + self.hands
         return {k: tot[k] / max(1, cnt[k]) for k in tot}
+
+
+def _merge_reasons(recs: list[HandRecord]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in recs:
+        for k, v in r.refusal_reasons.items():
+            out[k] = out.get(k, 0) + v
+    return dict(sorted(out.items()))
 
 
 def _num(x: float) -> int | float:

@@ -30,7 +30,9 @@ __all__ = [
     "qingyise_distance",
     "regular_shanten",
     "shanten_after",
+    "shanten258",
     "shanten_keys",
+    "sets_missing",
     "suit_of",
     "win_waits",
 ]
@@ -487,3 +489,42 @@ def shanten_each(ev: HandEval, kinds: Sequence[int], delta: int) -> list[int]:
         pids[s] = _pid(s, keys[s] + delta * place)
         out.append(combo(pids[0], pids[1], pids[2], pids[3], n) - off)
     return out
+
+
+# ------------------------------------------------------------------ 2/5/8 pair
+_combo0: dict[tuple[int, int, int, int, int], int] = {}
+_JIANG_LIST = tuple(sorted(JIANG))
+
+
+def sets_missing(ka: int, kb: int, kc: int, kh: int, n: int) -> int:
+    """Fewest missing tiles for ``n`` sets and no pair."""
+    a, b, c, h = _pid(0, ka), _pid(1, kb), _pid(2, kc), _pid(3, kh)
+    key = (a, b, c, h, n)
+    v = _combo0.get(key)
+    if v is None:
+        pa, pb, pc, ph = (suit_profile(0, a), suit_profile(1, b), suit_profile(2, c),
+                          suit_profile(3, h))
+        rng = range(n + 1)
+        x = [min(pa[i] + pb[m - i] for i in range(m + 1)) for m in rng]
+        y = [min(x[i] + pc[m - i] for i in range(m + 1)) for m in rng]
+        v = min(y[i] + ph[n - i] for i in rng)
+        if len(_combo0) > 1_000_000:
+            _combo0.clear()
+        _combo0[key] = v
+    return v
+
+
+def shanten258(counts: Sequence[int], wilds: int, n_sets: int) -> int:
+    """Shanten of a regular hand whose pair is a 2/5/8 holding a natural tile (small hands)."""
+    keys = list(keys_of(counts))
+    best = 99
+    for k in _JIANG_LIST:
+        c = counts[k]
+        take = 2 if c >= 2 else c
+        s, place = PLACE[k]
+        keys[s] -= take * place
+        m = sets_missing(keys[0], keys[1], keys[2], keys[3], n_sets) + 2 - take
+        keys[s] += take * place
+        if m < best:
+            best = m
+    return best - wilds - 1

@@ -33,6 +33,7 @@ from laizi.bots.evaluate import (
     jiangyise_distance,
     pengpeng_distance,
     qingyise_distance,
+    shanten258,
     shanten_each,
     win_waits,
 )
@@ -55,6 +56,7 @@ class StrongBot(GreedyBot):
     q_big = Q
     laizi_policy = "keep_one"  # "kong" (always), "keep_one", "smart" (keep one when its fan suffices)
     min_penalty = True
+    pair258 = True  # the regular (small) hand needs a 2/5/8 pair
     special_policy = "always"  # or "when_close": keep a special tile while far from ready
     special_shanten = 2
     keep_two_for_big = False
@@ -250,7 +252,7 @@ class StrongBot(GreedyBot):
         fan, others = self.fan_estimate(view, melds, wilds)
         small = self.small_value(view, fan, others)
         big = self.big_value(view, fan, others)
-        d = HandEval(nat, wilds, n).shanten
+        d = shanten258(nat, wilds, n) if self.pair258 else HandEval(nat, wilds, n).shanten
         best = (small * self.q ** (d + 1), "regular", d)
         for t in self.targets(view, nat, wilds, melds):
             dt = self.distance(t, nat, wilds, n)
@@ -289,6 +291,8 @@ class StrongBot(GreedyBot):
                 continue
             c = list(nat)
             c[k] -= 1
+            if self.pair258:
+                d_reg = shanten258(c, wilds, n)
             val = small * self.q ** (d_reg + 1)
             # quality in [0.55, 1] never outweighs one step of distance (q < 0.55)
             if d_reg == 0:

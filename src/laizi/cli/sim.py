@@ -140,7 +140,7 @@ def print_table(data: dict[str, Any]) -> None:
         f"payment to the winner: avg {data['payment_avg']:.1f}, min {data['payment_min']}, "
         f"max {data['payment_max']}; capped {data['capped']}, topped out {data['topped_out']}; "
         f"liability {data['liability_events']} {data['liability'] or ''}; "
-        f"complete hands refused {data['refusals']}")
+        f"complete hands refused {data['refusals']} {data['refusal_reasons'] or ''}")
     console.print(f"zero-sum: {'yes' if data['zero_sum'] else '[red]NO[/]'}")
 
 
