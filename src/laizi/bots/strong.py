@@ -2,19 +2,26 @@
 
 On top of :class:`~laizi.bots.greedy.GreedyBot`'s table-driven evaluation:
 
-- **Fan first.** Special tiles (红中 …) and every laizi are laid aside as kongs at
-  once (+1 / +2 fan each, and a hard win earns +1 more); concealed and added kongs
-  are taken when they do not set the hand back.
-- **Targets.** Each decision scores the reachable targets — the regular hand (its
-  value reduced when its fan cannot reach the minimum score 起胡), 碰碰胡, 清一色
-  of the leading suit, 将一色, 风一色 — as *value × q^(distance+1)*, a big hand
-  being worth ten small ones. Claims (peng/chi/kong) are taken when they raise that
-  figure; the first opening is valued since an unopened hand cannot win.
-- **Defence.** A discard's score subtracts the expected cost of feeding others:
-  the 全求人 single wait of a four-meld player while not ready (下小雨 liability),
-  the third opening of a player collecting 清一色 (liable for the whole payment),
-  and tiles a player who looks ready (three or more openings, or late in the hand)
-  may win on — only opened players can win, tiles in their river are safer.
+- **Targets.** Each decision scores the reachable targets as
+  *value × q^(distance+1)*: the small hand (distance with a 2/5/8 pair, as small
+  hands require; its value from the fan both sides would count, reduced when it
+  cannot reach the minimum 起胡 by a discard win, or even by self-draw), 碰碰胡,
+  清一色 of the leading suit, 将一色 and 风一色 (big hands: base 10, any pair).
+  Ready hands are rated by their live waits, one step from ready by the unseen
+  tiles that advance them.
+- **Fan is double-edged.** Every fan of a seat's own table also doubles what it pays
+  when someone else wins. Special tiles (红中 …) are laid aside at once (a hand
+  holding one cannot win); one laizi is kept as a wildcard and further ones are laid
+  aside (two laizi allow only big hands); concealed and added kongs are declared when
+  they do not set the hand back (an added kong not when it is likely to be robbed).
+- **Claims** (peng/chi/kong) are taken when they raise the hand's value; the first
+  opening is valued since an unopened hand cannot win.
+- **Liability.** A discard's score subtracts the expected cost of being liable: the
+  single wait of a four-meld 全求人 player while this seat is not ready (下小雨 —
+  only 2/5/8 tiles can be that wait when no other big hand waives the pair), and
+  the third opening of a player collecting 清一色. A general "looks ready" penalty
+  and late folding exist as options (``general_defence``, ``fold_distance``); in
+  bot-vs-bot tests they cost more than they saved, so they are off by default.
 - Every legal win the engine offers is taken (the engine offers only wins that
   reach the minimum).
 """
@@ -205,7 +212,7 @@ class StrongBot(GreedyBot):
     def big_value(self, view: SeatView, fan: int, others: list[int]) -> float:
         rules = view.rules
         raws = [BIG_MULT * 2 ** (fan + others[s]) * 1.2 for s in range(4) if s != view.seat]
-        return sum(min(r, rules.cap) for r in raws) * SMALL_PAY * self.big_weight
+        return float(sum(min(r, rules.cap) for r in raws)) * SMALL_PAY * self.big_weight
 
     def targets(self, view: SeatView, nat: Sequence[int], wilds: int,
                 melds: Sequence[Meld]) -> list[str]:

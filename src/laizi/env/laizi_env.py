@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
 from laizi.bots.base import SeatView
 from laizi.env.actions import ACTION_SIZE, action_to_index, index_to_action
@@ -206,7 +206,7 @@ def raw_env(**kwargs: Any) -> LaiziEnv:
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment wrapped with PettingZoo's order enforcing wrapper."""
-    from pettingzoo.utils import wrappers
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
 
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.OrderEnforcingWrapper(e)
