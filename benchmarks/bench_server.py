@@ -226,7 +226,12 @@ def main(argv: list[str] | None = None) -> int:
             proc = start_server(port, args.db or os.path.join(tmp, "bench.db"))
             url = f"ws://127.0.0.1:{port}/ws"
         try:
-            res = asyncio.run(run_level(url, n, args.seconds, args.think, args.bot))
+            try:
+                import uvloop  # the client side should not be the bottleneck
+
+                res = uvloop.run(run_level(url, n, args.seconds, args.think, args.bot))
+            except ImportError:
+                res = asyncio.run(run_level(url, n, args.seconds, args.think, args.bot))
         finally:
             if proc is not None:
                 proc.terminate()

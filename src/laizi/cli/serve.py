@@ -18,6 +18,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seconds a bot waits before it acts (default 0.6)")
     p.add_argument("--hand-pause", type=float, default=None,
                    help="seconds between a hand's end and the next deal (default 4)")
+    p.add_argument("--ws-deflate", action="store_true",
+                   help="compress WebSocket frames (permessage-deflate; off by default: "
+                        "frames are small and compression costs more CPU than it saves)")
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
 
 
@@ -39,5 +42,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"laizi serve: http://{args.host}:{args.port}/  (database: {app.state.hub.db_label})",
           flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                ws_max_size=64 * 1024, lifespan="on")
+                ws_max_size=64 * 1024, ws_per_message_deflate=args.ws_deflate, lifespan="on")
     return 0

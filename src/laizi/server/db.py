@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import queue
 import threading
 import time
@@ -191,7 +192,7 @@ def make_engine(url: str) -> Engine:
             cur = dbapi_conn.cursor()
             if ":memory:" not in url:
                 cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA synchronous={os.environ.get('LAIZI_SQLITE_SYNC', 'NORMAL')}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -365,15 +365,22 @@ class Room:
         code = self.code
         seat_pids = [s.player_id for s in self.seats]
 
+        action_rows = []
+        for i, op in enumerate(ops):
+            meta = pending_meta[i] or {}
+            action_rows.append({
+                "match_id": mid, "n": op_base + i + 1, "seat": op.get("seat", -1), "action": op,
+                "source": meta.get("source", "server"), "player_id": meta.get("player_id"),
+                "client_seq": meta.get("seq"), "version": meta.get("v", 0)})
+        event_rows = [{"match_id": mid, "n": ev_base + i + 1, "hand": ev_hands[i], "kind": ev["type"],
+                       "data": ev} for i, ev in enumerate(events)]
+
         def write(s: Session) -> None:
-            for i, op in enumerate(ops):
-                meta = pending_meta[i] or {}
-                s.add(db.ActionRow(match_id=mid, n=op_base + i + 1, seat=op.get("seat", -1), action=op,
-                                   source=meta.get("source", "server"), player_id=meta.get("player_id"),
-                                   client_seq=meta.get("seq"), version=meta.get("v", 0)))
-            for i, ev in enumerate(events):
-                s.add(db.EventRow(match_id=mid, n=ev_base + i + 1, hand=ev_hands[i], kind=ev["type"],
-                                  data=ev))
+            # Core bulk inserts: the hot path of every action.
+            if action_rows:
+                s.execute(insert(db.ActionRow), action_rows)
+            if event_rows:
+                s.execute(insert(db.EventRow), event_rows)
             for hr in hand_rows:
                 if hr.get("end") is None:
                     s.add(db.HandRow(match_id=mid, number=hr["number"], dealer=hr["dealer"],
