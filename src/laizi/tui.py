@@ -227,7 +227,12 @@ class TerminalGame:
         from laizi.hints import hints_for
 
         view = SeatView.from_state(hand, self.human)
-        for h in hints_for(view)[:8]:
+        try:
+            hints = hints_for(view)
+        except Exception as exc:  # a hint failure must never end the game
+            self.console.print(f"hints unavailable: {exc}")
+            return
+        for h in hints[:8]:
             star = "★" if h.get("recommended") else " "
             extra = ""
             if h.get("kind") == "discard":

@@ -69,3 +69,22 @@ def test_hint_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "--hand", "234m", "--laizi", "6m"]) == 2
     assert "expected 13 or 14" in capsys.readouterr().err
     assert main(["hint", "--hand", "234m55s777s56p1z"]) == 2
+
+
+@pytest.mark.parametrize("preset", ["kaikoufan", "qipisilai", "kaikoufan_fa", "jiayu"])
+def test_hints_never_fail_on_odd_states(preset: str) -> None:
+    """Random play reaches odd hands (special tiles held, laizi, claims): hints still work."""
+    from laizi.game import HandState
+
+    rules = RuleSet.preset(preset)
+    for i in range(2):
+        st = HandState.new(rules, i, seed=bytes([i + 7]) * 32)
+        bots = [make_bot("random", s) for s in range(4)]
+        while not st.over:
+            for seat in st.to_act():
+                if st.over:
+                    break
+                v = SeatView.from_state(st, seat)
+                hints = hints_for(v, scores=False)
+                assert sum(1 for h in hints if h["recommended"]) == 1
+                st.apply(seat, bots[seat].act(v))

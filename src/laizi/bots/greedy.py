@@ -168,12 +168,15 @@ class GreedyBot(Bot):
         lz = view.setup.laizi
         ev = HandEval(nat, wilds, n_sets_of(view))
         kinds = [a.tile or 0 for a in discards]
-        shs = shanten_each(ev, [k if k != lz else 0 for k in kinds], -1)
+        special = view.setup.special
+        shs = shanten_each(ev, [k if k != lz and k not in special else 0 for k in kinds], -1)
         best = 99
         for i, k in enumerate(kinds):
             if k == lz:
                 # discarding a laizi loses a wildcard (it counts as a laizi kong)
                 shs[i] = ev.base_missing - wilds
+            elif k in special:
+                shs[i] = ev.shanten
             if shs[i] < best:
                 best = shs[i]
         cands: list[tuple[int, float, Action]] = []
@@ -197,7 +200,7 @@ class GreedyBot(Bot):
             w = wilds
             if k == lz:
                 w -= 1
-            else:
+            elif k not in special:
                 c[k] -= 1
             acc = self.improvement(c, w, ev.n, sh, unseen)
             out.append(((sh, -acc, u), a))

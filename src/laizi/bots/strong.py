@@ -285,7 +285,8 @@ class StrongBot(GreedyBot):
         targets = self.targets(view, nat, wilds, melds)
         ev = HandEval(nat, wilds, n)
         kinds = [a.tile or 0 for a in discards]
-        reg = shanten_each(ev, [k if k != lz else 0 for k in kinds], -1)
+        special = view.setup.special
+        reg = shanten_each(ev, [k if k != lz and k not in special else 0 for k in kinds], -1)
         unseen = view.unseen()
         threats = self.threats(view)
         fold = (self.fold_distance is not None and bool(threats)
@@ -297,7 +298,10 @@ class StrongBot(GreedyBot):
                 scored.append((-1e9, a))
                 continue
             c = list(nat)
-            c[k] -= 1
+            if k in special:
+                d_reg = ev.shanten  # special tiles are not part of the natural hand
+            else:
+                c[k] -= 1
             if self.pair258:
                 d_reg = shanten258(c, wilds, n)
             val = small * self.q ** (d_reg + 1)
