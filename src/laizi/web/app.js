@@ -362,7 +362,8 @@ function renderHints() {
   if (!S.hints || !S.hintsData || !(S.view && (S.view.legal || []).length)) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
   const h = S.hintsData;
-  if (Array.isArray(h)) box.innerHTML = h.slice(0, 5).map(x => `<div>${escapeHtml(typeof x === "string" ? x : (x.text || JSON.stringify(x)))}</div>`).join("");
+  if (Array.isArray(h)) box.innerHTML = h.slice(0, 6).map(x => typeof x === "string" ? `<div>${escapeHtml(x)}</div>`
+    : `<div>${x.recommended ? "★ " : ""}${escapeHtml(x.label || x.text || JSON.stringify(x.action || x))}</div>`).join("");
   else box.textContent = typeof h === "string" ? h : (h.text || JSON.stringify(h));
 }
 
