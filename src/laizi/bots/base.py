@@ -133,7 +133,7 @@ class SeatView:
 
     def unseen(self) -> list[int]:
         """Copies of each kind this seat cannot see (in the wall or others' hands)."""
-        return [max(0, 4 - v) for v in self.visible()]
+        return [4 - v if v < 4 else 0 for v in self.visible()]
 
     def opened(self, seat: int | None = None) -> bool:
         s = self.seat if seat is None else seat

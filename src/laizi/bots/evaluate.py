@@ -438,6 +438,10 @@ class HandEval:
     def shanten(self) -> int:
         return self.base_missing - self.wilds - 1
 
+    def keys_tuple(self) -> tuple[int, int, int, int]:
+        k = self.keys
+        return (k[0], k[1], k[2], k[3])
+
     def missing_with(self, kind: int, delta: int) -> int:
         """Missing tiles after adding (+1) / removing (−1) one ``kind``."""
         s, place = PLACE[kind]

@@ -59,6 +59,23 @@ def near_kinds(counts: Sequence[int]) -> list[int]:
     return sorted(near)
 
 
+_improving: dict[tuple[tuple[int, int, int, int], int, int], list[int]] = {}
+
+
+def improving_kinds(counts: list[int], wilds: int, n: int, sh: int) -> list[int]:
+    """Kinds whose draw lowers the shanten ``sh`` of a 3n+1 hand (memoised by hand)."""
+    ev = HandEval(counts, wilds, n)
+    key = (ev.keys_tuple(), wilds, n)
+    got = _improving.get(key)
+    if got is None:
+        kinds = [k for k in near_kinds(counts) if counts[k] < 4]
+        got = [k for k, v in zip(kinds, shanten_each(ev, kinds, 1), strict=True) if v < sh]
+        if len(_improving) > 200_000:
+            _improving.clear()
+        _improving[key] = got
+    return got
+
+
 def usefulness(counts: Sequence[int], k: int) -> float:
     """How connected tile ``k`` is in ``counts`` (copies and suited neighbours)."""
     c = counts[k]
@@ -98,6 +115,9 @@ class GreedyBot(Bot):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        first = legal[0].type  # the engine lists a win first
+        if first == "tsumo" or first == "ron":
+            return legal[0]
         for a in legal:
             if a.type == "tsumo" or a.type == "ron":
                 return a
@@ -113,23 +133,27 @@ class GreedyBot(Bot):
 
     # ------------------------------------------------------------------ own turn
     def turn_action(self, view: SeatView) -> Action:
-        legal = view.legal
-        by_type: dict[str, list[Action]] = {}
-        for a in legal:
-            by_type.setdefault(a.type, []).append(a)
-        sk = by_type.get("special_kong")
-        if sk:
-            return sk[0]
-        lk = by_type.get("laizi_kong")
-        if lk and self.want_laizi_kong(view):
-            return lk[0]
-        for a in by_type.get("ankong", ()):
-            if self.want_ankong(view, a.tile or 0):
+        discards: list[Action] = []
+        kongs: list[Action] = []
+        for a in view.legal:
+            if a.type == "discard":
+                discards.append(a)
+            elif a.type == "special_kong":
                 return a
-        for a in by_type.get("addkong", ()):
-            if self.want_addkong(view, a.tile or 0):
+            else:
+                kongs.append(a)
+        for a in kongs:
+            t = a.type
+            k = a.tile or 0
+            if t == "laizi_kong":
+                if self.want_laizi_kong(view):
+                    return a
+            elif t == "ankong":
+                if self.want_ankong(view, k):
+                    return a
+            elif t == "addkong" and self.want_addkong(view, k):
                 return a
-        return self.choose_discard(view, by_type.get("discard", []))
+        return self.choose_discard(view, discards)
 
     def want_laizi_kong(self, view: SeatView) -> bool:
         return view.hand[view.setup.laizi] >= 2
@@ -154,8 +178,41 @@ class GreedyBot(Bot):
         for a in discards:
             if a.tile in special:
                 return a  # must go (no kong allowed now)
-        scored = self.rank_discards(view, discards)
-        return scored[0][1]
+        # lean path of rank_discards: the best discard only
+        nat, wilds = natural(view)
+        lz = view.setup.laizi
+        ev = HandEval(nat, wilds, n_sets_of(view))
+        kinds = [a.tile or 0 for a in discards]
+        shs = shanten_each(ev, [k if k != lz else 0 for k in kinds], -1)
+        best = 99
+        for i, k in enumerate(kinds):
+            if k == lz:
+                shs[i] = ev.base_missing - wilds
+            if shs[i] < best:
+                best = shs[i]
+        tied = [i for i, sh in enumerate(shs) if sh == best]
+        if len(tied) == 1:
+            return discards[tied[0]]
+        order = sorted(tied, key=lambda i: (99.0 if kinds[i] == lz else usefulness(nat, kinds[i]),
+                                            tile_order_key(kinds[i]), kinds[i]))
+        if best > 1:
+            return discards[order[0]]
+        unseen = view.unseen()
+        best_i = order[0]
+        best_acc = -1
+        for i in order[:2]:
+            k = kinds[i]
+            c = list(nat)
+            w = wilds
+            if k == lz:
+                w -= 1
+            else:
+                c[k] -= 1
+            acc = self.improvement(c, w, ev.n, best, unseen)
+            if acc > best_acc:
+                best_acc = acc
+                best_i = i
+        return discards[best_i]
 
     def rank_discards(self, view: SeatView, discards: list[Action]) -> list[tuple[tuple[float, ...], Action]]:
         """Discards best first, each with its sort key (lower is better).
@@ -211,13 +268,7 @@ class GreedyBot(Bot):
         """Unseen tiles that improve a 3n+1 hand (its 2/5/8-pair waits when ready)."""
         if sh <= 0:
             return sum(unseen[k] for k in win_waits(counts, wilds))
-        ev = HandEval(counts, wilds, n)
-        kinds = [k for k in near_kinds(counts) if unseen[k] > 0 and counts[k] < 4]
-        tiles = 0
-        for k, v in zip(kinds, shanten_each(ev, kinds, 1), strict=True):
-            if v < sh:
-                tiles += unseen[k]
-        return tiles
+        return sum(unseen[k] for k in improving_kinds(counts, wilds, n, sh))
 
     # ------------------------------------------------------------------ claims
     def claim_action(self, view: SeatView) -> Action:
