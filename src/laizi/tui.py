@@ -74,7 +74,7 @@ class TerminalGame:
         others = [s for s in range(4) if s != human]
         seed_int = int.from_bytes(match_seed[:4], "big")
         self.control = SeatControl({s: b for s, b in zip(others, bots, strict=False)},
-                                   seed=seed_int)
+                                   seed=seed_int, match=self.match)
         self.names = ["你 you" if s == human else f"bot {self.control.bots[s].name}"
                       for s in range(4)]
         self.auto_hand: int | None = None
@@ -86,7 +86,8 @@ class TerminalGame:
                 hand = self.match.hand
                 assert hand is not None
                 if hand.hand_no != self.auto_hand and self.control.is_auto(self.human):
-                    self.control.auto[self.human] = False
+                    self.control.set_auto(self.human, False)
+                    self.console.print("托管 ends: you play again.")
                 self.control.play_auto(self.match)
                 if self.match.over:
                     break

@@ -54,6 +54,8 @@ def test_auto_play_finishes_the_hand() -> None:
     assert r.returncode == 0
     assert "托管" in r.stdout
     assert "hand 1 over" in r.stdout
+    assert "托管 ends" in r.stdout  # the seat comes back to the player for hand 2
+    assert "hand 2 over" in r.stdout
 
 
 def test_play_in_a_pty() -> None:

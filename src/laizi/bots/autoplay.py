@@ -76,15 +76,18 @@ class SeatControl:
         """Auto-played seats that must act now."""
         return [s for s in state.to_act() if self.auto[s]]
 
-    def play_auto(self, game: Match | HandState) -> int:
-        """Apply bot actions until a non-auto seat must act or the game ends; returns the
-        number of actions applied."""
+    def play_auto(self, game: Match | HandState, *, across_hands: bool = False) -> int:
+        """Apply bot actions until a non-auto seat must act or the hand (with
+        ``across_hands``: the match) ends; returns the number of actions applied."""
         from laizi.game.match import Match
 
         n = 0
+        start = game.hand_no
         while True:
             if isinstance(game, Match):
                 if game.over or game.hand is None or game.hand.over:
+                    return n
+                if game.hand_no != start and not across_hands:
                     return n
                 state = game.hand
             else:

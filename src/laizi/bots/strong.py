@@ -66,7 +66,7 @@ class StrongBot(GreedyBot):
     pair258 = True  # the regular (small) hand needs a 2/5/8 pair
     special_policy = "always"  # or "when_close": keep a special tile while far from ready
     special_shanten = 2
-    keep_two_for_big = False
+    keep_two_for_big = True
     fold_distance: int | None = None  # hopeless hands (this far) discard safely late in the hand
     fold_wall = 40
     kong_max_distance = 99  # kongs (+fan both ways) only this close to a win
