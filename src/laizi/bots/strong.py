@@ -19,9 +19,11 @@ On top of :class:`~laizi.bots.greedy.GreedyBot`'s table-driven evaluation:
 - **Liability.** A discard's score subtracts the expected cost of being liable: the
   single wait of a four-meld 全求人 player while this seat is not ready (下小雨 —
   only 2/5/8 tiles can be that wait when no other big hand waives the pair), and
-  the third opening of a player collecting 清一色. A general "looks ready" penalty
-  and late folding exist as options (``general_defence``, ``fold_distance``); in
-  bot-vs-bot tests they cost more than they saved, so they are off by default.
+  the third opening of a player collecting 清一色. While its own hand is two or more
+  steps from ready, it also avoids feeding players who look ready (three openings,
+  or two late in the hand): tiles in their river and honours seen often are safer.
+  Broader defence and late folding exist as options (``general_defence``,
+  ``fold_distance``); in bot-vs-bot tests they cost more than they saved.
 - Every legal win the engine offers is taken (the engine offers only wins that
   reach the minimum).
 """
@@ -72,6 +74,8 @@ class StrongBot(GreedyBot):
     kong_max_distance = 99  # kongs (+fan both ways) only this close to a win
     defence_scale = 10.0
     general_defence = False
+    ready_defence = 2.0  # weight of the "looks ready" penalty (3+ openings, or 2 late)
+    ready_defence_distance = 2
     big_weight = 1.0  # realism factor on big-hand values (they are harder than distance says)
 
     # ------------------------------------------------------------------ own turn
@@ -320,7 +324,8 @@ class StrongBot(GreedyBot):
                     v *= 0.55 + 0.45 * min(1.0, live / 8.0)
                 if v > val:
                     val = v
-            danger = self.danger(view, k, c, wilds, threats, fold=fold) if threats else 0.0
+            danger = (self.danger(view, k, c, wilds, threats, fold=fold, my_distance=d_reg)
+                      if threats else 0.0)
             tie = 0.001 * (10 - usefulness(nat, k)) + 0.0001 * (5 - tile_order_key(k))
             scored.append((val - danger + tie, a))
         scored.sort(key=lambda x: -x[0])
@@ -350,7 +355,8 @@ class StrongBot(GreedyBot):
         return out
 
     def danger(self, view: SeatView, k: int, after: list[int], wilds: int,
-               threats: list[tuple[int, float, float]], *, fold: bool = False) -> float:
+               threats: list[tuple[int, float, float]], *, fold: bool = False,
+               my_distance: int = 0) -> float:
         """Expected cost of discarding ``k`` (relative units, same scale as the values)."""
         cost = 0.0
         unseen = view.unseen()
@@ -369,6 +375,10 @@ class StrongBot(GreedyBot):
                 p_wait = 0.16
             if self.general_defence or fold:
                 cost += p_ready * p_wait * pay * self.scale(view) * (10.0 if fold else 1.0)
+            elif self.ready_defence and my_distance >= self.ready_defence_distance:
+                openings_s = sum(1 for m in view.melds[s] if m.opens)
+                if openings_s >= 3 or (openings_s == 2 and view.wall_remaining < 30):
+                    cost += p_ready * p_wait * pay * self.scale(view) * self.ready_defence
             ms = view.melds[s]
             openings = [m for m in ms if m.opens]
             # 全求人: four exposed melds, one tile in hand; feeding it while not ready is liable
