@@ -126,7 +126,7 @@ class HandState:
         "hands", "melds", "rivers", "special_kongs", "special_discards",
         "phase", "turn", "last_draw", "after_claim", "after_kong", "haidi_n", "pending",
         "options", "responses", "guoshou", "result", "payments", "log", "log_start",
-        "_special", "_turn_cache", "_tsumo_cache", "_ron_results", "fanbao",
+        "_special", "_turn_cache", "_tsumo_cache", "_ron_results", "fanbao", "_waits_memo",
     )
 
     rules: RuleSet
@@ -162,6 +162,7 @@ class HandState:
     _tsumo_cache: tuple[ScoreResult | None] | None
     _ron_results: dict[int, ScoreResult]
     fanbao: list[int | None]
+    _waits_memo: dict[tuple[int, ...], frozenset[int]]
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -230,6 +231,7 @@ class HandState:
         self._tsumo_cache = None
         self._ron_results = {}
         self.fanbao = [None, None, None, None]
+        self._waits_memo = {}
 
         start: Event = {"type": "start_hand", "hand": hand_no, "dealer": dealer}
         if context is None:
@@ -375,7 +377,14 @@ class HandState:
         nat = list(counts)
         nat[lz] = 0
         if can_win(nat, wild):
-            return True
+            # Check 5: without a 258 pair only 碰碰胡/清一色/风一色/将一色 (七对) can win.
+            if (
+                can_win(nat, wild, pair258=True)
+                or (wild and lz in _JIANG)  # a natural laizi pair of 2/5/8
+                or not any(m.type == "chi" for m in melds)  # 碰碰胡 possible
+                or self._one_suit(nat, melds)  # 清一色 possible
+            ):
+                return True
         if rules.luan_feng_jiang:
             for category, outside in ((_FENG, _NOT_FENG), (_JIANG, _NOT_JIANG)):
                 if any(nat[k] for k in outside):
@@ -383,6 +392,16 @@ class HandState:
                 if all(x in category for m in melds for x in m.tiles()):
                     return True
         return bool(rules.jiayu_hands and not melds and seven_pairs_wilds(nat, wild))
+
+    @staticmethod
+    def _one_suit(nat: list[int], melds: list[Meld]) -> bool:
+        suits = {m.tile // 9 for m in melds}
+        for k in range(34):
+            if nat[k]:
+                suits.add(k // 9)
+                if len(suits) > 1:
+                    return False
+        return len(suits) == 1 and min(suits) < 3
 
     def _score(
         self, winner: int, tile: int, by: WinBy, from_seat: int | None,
@@ -420,12 +439,41 @@ class HandState:
         nat[lz] = 0
         return bool(waits(nat, h[lz]))
 
+    def _may_win_on(self, seat: int, tile: int) -> bool:
+        """Fast necessary condition for winning on another seat's tile: the regular shape
+        (laizi as wilds) waits on it, or a loose 风一色/将一色 or 七对 shape is possible.
+        The regular waits are memoised per concealed hand."""
+        rules = self.rules
+        if rules.jiayu_hands:
+            return True
+        h = self.hands[seat]
+        key = tuple(h)
+        ws = self._waits_memo.get(key)
+        if ws is None:
+            lz = self.setup.laizi
+            nat = list(h)
+            nat[lz] = 0
+            ws = frozenset(waits(nat, h[lz]))
+            self._waits_memo[key] = ws
+        if tile in ws:
+            return True
+        if rules.luan_feng_jiang:
+            lz = self.setup.laizi
+            for category in (_FENG, _JIANG):
+                if tile in category and all(
+                    k in category for k in range(34) if h[k] and k != lz
+                ):
+                    return True
+        return False
+
     def _win_check(
         self, seat: int, tile: int, by: WinBy, from_seat: int | None,
         *, after_kong: bool = False, haidi: bool = False, in_hand: bool = False,
     ) -> ScoreResult | None:
         """The score of a legal win (ok) or None. ``in_hand``: ``tile`` is already in the hand."""
         h = self.hands[seat]
+        if not in_hand and not self._may_win_on(seat, tile):
+            return None
         counts = list(h)
         if not in_hand:
             counts[tile] += 1
@@ -872,6 +920,7 @@ class HandState:
         c.log = [dict(e) for e in self.log]
         c._ron_results = dict(self._ron_results)
         c.fanbao = list(self.fanbao)
+        c._waits_memo = {}
         return c
 
     def __repr__(self) -> str:

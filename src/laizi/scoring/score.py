@@ -328,9 +328,11 @@ def score(ctx: WinContext) -> ScoreResult:
                 )
 
     candidates: list[tuple[tuple[bool, float, bool, int], ScoreResult]] = []
+    priced: set[tuple[tuple[str, ...], bool]] = set()
     for passed, r, big in evaluated:
-        if passed < 5:
+        if passed < 5 or (tuple(big), r.hard) in priced:
             continue
+        priced.add((tuple(big), r.hard))
         res = _price(ctx, big, r.hard)
         min_ok = _minimum_ok(ctx, res.raw)
         if not min_ok:
