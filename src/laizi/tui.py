@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from laizi.bots.autoplay import SeatControl
@@ -203,7 +204,7 @@ class TerminalGame:
             f"({Tile(setup.laizi).chinese})  special "
             + " ".join(f"[bold red]{_t(k)}![/]" for k in sorted(setup.special)))
         for s in range(4):
-            melds = " ".join(f"[{str(mm)}]" for mm in hand.melds[s]) or "-"
+            melds = " ".join(escape(f"[{mm}]") for mm in hand.melds[s]) or "-"
             kongs = "".join(_t(k) for k in hand.special_kongs[s] + hand.special_discards[s])
             river = " ".join(_t(k) for k in hand.rivers[s])
             score = self.match.score_values()[s]
