@@ -56,22 +56,28 @@ def _candidates(view: SeatView, hand: Sequence[int]) -> list[int]:
     return sorted(kinds)
 
 
-def win_outcomes(view: SeatView, hand: Sequence[int], tile: int) -> dict[str, Any]:
+def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
+                 discarded: int | None = None) -> dict[str, Any]:
     """What a win on ``tile`` would pay, scored from the seat's view.
 
     ``hand``: the concealed counts before the winning tile (3n+1 tiles).
+    ``discarded``: the tile just discarded to reach ``hand``; a special tile or laizi
+    discarded counts as a kong (RULES.md §3-§4), so it is added to the seat's table.
     Returns ``self_draw`` and ``discard`` (the worst case over the possible
     discarders) as ``{"ok", "reason", "total", "big_hands"}``.
     """
     me = view.seat
     tiles = tuple(k for k in range(34) for _ in range(hand[k]))
     tables = []
+    extra: tuple[int, ...] = ()
+    if discarded is not None and (discarded == view.setup.laizi or discarded in view.setup.special):
+        extra = (discarded,)
     for s in range(4):
         tables.append(PlayerTable(
             hand=tiles if s == me else (),
             melds=tuple(view.melds[s]),
             special_kongs=tuple(view.special_kongs[s]),
-            special_discards=tuple(view.special_discards[s]),
+            special_discards=tuple(view.special_discards[s]) + (extra if s == me else ()),
         ))
     players = (tables[0], tables[1], tables[2], tables[3])
     out: dict[str, Any] = {}
@@ -100,12 +106,12 @@ def win_outcomes(view: SeatView, hand: Sequence[int], tile: int) -> dict[str, An
 
 
 def _wait_list(view: SeatView, hand: Sequence[int], unseen: Sequence[int], *,
-               with_scores: bool) -> list[dict[str, Any]]:
+               with_scores: bool, discarded: int | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for k in _candidates(view, hand):
         entry: dict[str, Any] = {"tile": _TILE[k], "unseen": unseen[k]}
         if with_scores:
-            o = win_outcomes(view, hand, k)
+            o = win_outcomes(view, hand, k, discarded=discarded)
             if not o["self_draw"]["ok"] and not o["discard"]["ok"] and o["self_draw"]["reason"] == "not_a_win":
                 continue
             entry.update(o)
@@ -171,7 +177,7 @@ def _turn_hints(v: SeatView, bot: StrongBot, scores: bool) -> list[dict[str, Any
             hand[k] -= 1
             h_nat, h_wilds = natural(v, hand)
             sh = HandEval(h_nat, h_wilds, n).shanten
-            ws = _wait_list(v, hand, unseen, with_scores=scores) if sh <= 0 else []
+            ws = _wait_list(v, hand, unseen, with_scores=scores, discarded=k) if sh <= 0 else []
             if sh <= 0 and not ws:
                 sh = 1  # no legal winning shape (258 pair, special tile…)
             reach, pay = _summary(ws)

@@ -57,6 +57,18 @@ def test_hand_hints_waits_and_minimum() -> None:
     assert Action.from_json(best["action"]) == Action("discard", 27)
 
 
+def test_discarding_a_special_tile_counts_in_the_waits_score() -> None:
+    # After discarding 7z (a special kong, +1 fan): dealer self-draw on 5s, hard:
+    # W = open 1 + 7z 1 + hard 1 + self-draw 1 = 4 → 16; every loser +1 (winner deals) → 32 × 3.
+    out = hand_hints("234m345p678s5s7z", laizi="6m", melds=["chi 123m from 3"])
+    best = out["hints"][0]
+    assert best["tile"] == "7z"
+    waits = {w["tile"]: w for w in best["waits"]}
+    assert waits["5s"]["self_draw"]["total"] == 96
+    # Worst discarder: W = 3 → 8; its loser fan dealer 1 + discarder 1 → 32, others 16.
+    assert waits["5s"]["discard"]["total"] == 64
+
+
 def test_hint_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "--hand", "234m55s777s56p1z", "--laizi", "6m",
                  "--melds", "peng 9p from 3"]) == 0

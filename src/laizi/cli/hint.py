@@ -86,5 +86,14 @@ def _print(out: dict[str, Any]) -> None:
         waits = _waits_text(h.get("waits", [])) if h.get("waits") else ""
         reach = h.get("reaches_minimum")
         t.add_row(mark, h["label"], str(h.get("shanten", "")), waits,
-                  "" if reach is None else ("yes" if reach else "no"), f"{h.get('value', 0):.2f}")
+                  "" if reach is None else ("yes" if reach else "no"), _value(h.get('value', 0)))
     console.print(t)
+
+
+def _value(v: float) -> str:
+    """The bot's estimate; '—' for a move it would never make, 'win' for a win."""
+    if v <= -1e8:
+        return "—"
+    if v >= 1e5:
+        return "win"
+    return f"{v:.2f}"
