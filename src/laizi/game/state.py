@@ -376,15 +376,14 @@ class HandState:
         wild = counts[lz]
         nat = list(counts)
         nat[lz] = 0
-        if can_win(nat, wild):
-            # Check 5: without a 258 pair only 碰碰胡/清一色/风一色/将一色 (七对) can win.
-            if (
-                can_win(nat, wild, pair258=True)
-                or (wild and lz in _JIANG)  # a natural laizi pair of 2/5/8
-                or not any(m.type == "chi" for m in melds)  # 碰碰胡 possible
-                or self._one_suit(nat, melds)  # 清一色 possible
-            ):
-                return True
+        # Check 5: without a 258 pair only 碰碰胡/清一色/风一色/将一色 (七对) can win.
+        if can_win(nat, wild) and (
+            can_win(nat, wild, pair258=True)
+            or (wild and lz in _JIANG)  # a natural laizi pair of 2/5/8
+            or not any(m.type == "chi" for m in melds)  # 碰碰胡 possible
+            or self._one_suit(nat, melds)  # 清一色 possible
+        ):
+            return True
         if rules.luan_feng_jiang:
             for category, outside in ((_FENG, _NOT_FENG), (_JIANG, _NOT_JIANG)):
                 if any(nat[k] for k in outside):
