@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
+import importlib
 import json
 import logging
 import os
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -48,6 +50,14 @@ __all__ = ["Conn", "Hub", "Room", "ServerConfig"]
 
 log = logging.getLogger("laizi.server")
 
+_TABLES = db.Base.metadata.tables
+ACTIONS = _TABLES["actions"]
+EVENTS = _TABLES["events"]
+HANDS = _TABLES["hands"]
+SCORES = _TABLES["scores"]
+MATCHES = _TABLES["matches"]
+ROOMS = _TABLES["rooms"]
+
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
 CODE_LEN = 5
 MAX_STREAM_GAP = 200
@@ -65,6 +75,23 @@ class ServerConfig:
     send_queue_max: int = 1000
     msg_rate: float = 40.0          # client frames per second (burst 2x) before throttling
     bot_steps_per_tick: int = 8     # bot moves per timer callback before yielding
+    gc_freeze: bool = True          # move the start-up heap out of the cyclic GC's sight
+
+
+# ----------------------------------------------------------------------- gc
+def _freeze_heap() -> None:
+    """Import what the hot path imports lazily, then ``gc.freeze()`` the start-up heap.
+
+    A full collection walks every tracked object; the imported modules alone (pydantic
+    validators, SQLAlchemy, the engine's tables) made each one a 50-100 ms pause of the
+    whole server. Frozen objects are never scanned again (they are start-up objects that
+    live as long as the process anyway).
+    """
+    for mod in ("laizi.bots", "laizi.hints", "laizi.game.play", "laizi.views"):
+        with contextlib.suppress(Exception):
+            importlib.import_module(mod)
+    gc.collect()
+    gc.freeze()
 
 
 # ----------------------------------------------------------------------- bots
@@ -242,6 +269,8 @@ class Room:
         self.bot_ready_at = 0.0  # bots wait bot_delay after the last change
         self._op_meta: dict[int, dict[str, Any]] = {}
         self._event_hand = 0
+        self._saved_match: Any = None  # (scores, status, seats) last written to the match row
+        self._saved_room: Any = None   # (status, seats) last written to the room row
         self.rules = self._rules()
 
     # ------------------------------------------------------------- settings
@@ -364,6 +393,13 @@ class Room:
         room_status = self.status
         code = self.code
         seat_pids = [s.player_id for s in self.seats]
+        # The match and room rows change rarely (hand ends, escapes, 托管 seats, the
+        # end): they are only rewritten when what they hold changed.
+        match_state = (scores, status, seats_json)
+        match_dirty = match_state != self._saved_match
+        room_dirty = (room_status, seats_json) != self._saved_room
+        self._saved_match = match_state
+        self._saved_room = (room_status, seats_json)
 
         action_rows = []
         for i, op in enumerate(ops):
@@ -376,45 +412,46 @@ class Room:
                        "data": ev} for i, ev in enumerate(events)]
 
         def write(s: Session) -> None:
-            # Core bulk inserts: the hot path of every action.
+            # Core executemany inserts: the hot path of every action (no ORM unit of work).
+            conn = s.connection()
             if action_rows:
-                s.execute(insert(db.ActionRow), action_rows)
+                conn.execute(ACTIONS.insert(), action_rows)
             if event_rows:
-                s.execute(insert(db.EventRow), event_rows)
+                conn.execute(EVENTS.insert(), event_rows)
+            now = datetime.now(UTC)
             for hr in hand_rows:
                 if hr.get("end") is None:
-                    s.add(db.HandRow(match_id=mid, number=hr["number"], dealer=hr["dealer"],
-                                     commitment=hr["commitment"]))
-                    s.flush()
+                    conn.execute(HANDS.insert(), [{"match_id": mid, "number": hr["number"],
+                                                   "dealer": hr["dealer"],
+                                                   "commitment": hr["commitment"]}])
                 else:
-                    row = s.scalar(select(db.HandRow).where(db.HandRow.match_id == mid,
-                                                            db.HandRow.number == hr["number"]))
                     end = hr["end"]
-                    if row is not None:
-                        row.seed = end.get("seed")
-                        row.result = {"winner": end.get("winner"), "deltas": end.get("deltas"),
-                                      "hands": end.get("hands")}
-                        row.ended_at = datetime.now(UTC)
-                    for seat, d in enumerate(end.get("deltas") or []):
-                        s.add(db.ScoreRow(match_id=mid, hand=hr["number"], seat=seat,
-                                          player_id=seat_pids[seat], kind="hand", delta=d))
+                    conn.execute(
+                        update(HANDS).where(HANDS.c.match_id == mid, HANDS.c.number == hr["number"])
+                        .values(seed=end.get("seed"), ended_at=now,
+                                result={"winner": end.get("winner"), "deltas": end.get("deltas"),
+                                        "hands": end.get("hands")}))
+                    score_rows = [{"match_id": mid, "hand": hr["number"], "seat": seat,
+                                   "player_id": seat_pids[seat], "kind": "hand", "delta": d}
+                                  for seat, d in enumerate(end.get("deltas") or [])]
+                    if score_rows:
+                        conn.execute(SCORES.insert(), score_rows)
             for seat, deltas in escape_rows:
-                for st, d in enumerate(deltas):
-                    s.add(db.ScoreRow(match_id=mid, hand=hand_no, seat=st, player_id=seat_pids[st],
-                                      kind=f"escape{seat}", delta=d))
-            m = s.get(db.MatchRow, mid)
-            if m is not None:
-                m.scores = scores
-                m.status = status
-                m.seats = seats_json
-                if over and m.finished_at is None:
-                    m.finished_at = datetime.now(UTC)
-                    m.result = {"scores": scores}
-            r = s.get(db.RoomRow, code)
-            if r is not None:
-                r.status = room_status
-                r.seats = seats_json
-                r.updated_at = datetime.now(UTC)
+                conn.execute(SCORES.insert(), [
+                    {"match_id": mid, "hand": hand_no, "seat": st, "player_id": seat_pids[st],
+                     "kind": f"escape{seat}", "delta": d} for st, d in enumerate(deltas)])
+            if match_dirty:
+                values: dict[str, Any] = {"scores": scores, "status": status, "seats": seats_json}
+                if over:
+                    values["result"] = {"scores": scores}
+                conn.execute(update(MATCHES).where(MATCHES.c.id == mid).values(**values))
+                if over:
+                    conn.execute(update(MATCHES).where(MATCHES.c.id == mid,
+                                                       MATCHES.c.finished_at.is_(None))
+                                 .values(finished_at=now))
+            if room_dirty:
+                conn.execute(update(ROOMS).where(ROOMS.c.code == code)
+                             .values(status=room_status, seats=seats_json, updated_at=now))
 
         self.persisted_ops += len(ops)
         self.persisted_events += len(events)
@@ -674,6 +711,8 @@ class Hub:
         self.writer = db.Writer(self.engine)
         await asyncio.to_thread(self._load)
         self.started = True
+        if self.cfg.gc_freeze:
+            _freeze_heap()
         for room in self.rooms.values():
             if room.status == "playing":
                 room.schedule()
