@@ -16,6 +16,7 @@ reveals nothing hidden) and the seat's view (:func:`view_of`). Spectators are se
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from typing import Any
 
@@ -26,9 +27,17 @@ from laizi.rules import RuleSet
 from laizi.tiles import parse_tiles
 from laizi.views import view as seat_view
 
-__all__ = ["GameSession", "OpError", "seed_from_text", "view_of"]
+__all__ = ["GameSession", "OpError", "SeatStream", "dumps", "seed_from_text", "view_of"]
 
 SEATS: tuple[int | None, ...] = (0, 1, 2, 3, None)
+STREAM_KEEP = 256  # events of each seat's stream kept for catching up (older: a snapshot)
+
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def dumps(obj: Any) -> str:
+    """Compact JSON text (UTF-8 as is), as sent on the wire."""
+    return _encode(obj)
 
 
 class OpError(ValueError):
@@ -202,6 +211,72 @@ def client_view(sv: dict[str, Any], seat: int | None, rules: dict[str, Any],
     return out
 
 
+PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting")
+
+
+def private_view(match: Match, seat: int | None) -> dict[str, Any]:
+    """The fields of :func:`client_view` that differ between seats: exactly the seat's own
+    concealed tiles, its legal actions, its own draw, and whether it is to act.
+
+    Everything else in a seat's view is public and the same for every seat (the
+    spectator view): :meth:`GameSession.frame_view` joins the two. A test checks the
+    result equals :meth:`GameSession.view` (built from :func:`laizi.views.view`).
+    """
+    out: dict[str, Any] = {"seat": seat}
+    hand = match.hand
+    if hand is None:
+        return out
+    phase = hand.phase
+    turn_phase = phase in ("turn", "haidi")
+    if seat is not None:
+        counts = hand.hands[seat]
+        out["hand"] = [TILE_STR[k] for k in range(34) for _ in range(counts[k])]
+        legal = [] if match.over else [a.to_json() for a in hand.legal_actions(seat)]
+        out["legal"] = legal
+        drawn = hand.last_draw if turn_phase and hand.turn == seat else None
+        out["last_draw"] = None if drawn is None else TILE_STR[drawn]
+        out["my_decision"] = bool(legal)
+        out["acting"] = [hand.turn] if turn_phase else ([seat] if legal else [])
+    else:
+        out["acting"] = [hand.turn] if turn_phase else []
+    return out
+
+
+class SeatStream:
+    """One seat's event stream as JSON texts (``v`` = 1, 2, 3…), the last few hundred kept.
+
+    Stored as text, not dicts: serialised once (shared between the seats that see the
+    same event) and invisible to the cyclic garbage collector.
+    """
+
+    __slots__ = ("base", "items")
+
+    def __init__(self) -> None:
+        self.base = 0          # events dropped from the front
+        self.items: list[str] = []
+
+    @property
+    def v(self) -> int:
+        return self.base + len(self.items)
+
+    def append(self, body: str) -> None:
+        """``body``: an event's JSON without its closing brace."""
+        self.items.append(f'{body},"v":{self.v + 1}}}')
+        if len(self.items) > 2 * STREAM_KEEP:
+            drop = len(self.items) - STREAM_KEEP
+            del self.items[:drop]
+            self.base += drop
+
+    def since(self, v: int) -> list[str] | None:
+        """The events after version ``v`` (None: no longer kept)."""
+        if v < self.base:
+            return None
+        return self.items[v - self.base:]
+
+    def last(self, n: int) -> list[str]:
+        return self.items[-n:]
+
+
 class GameSession:
     """A running match plus its journal and per-seat event streams."""
 
@@ -216,8 +291,16 @@ class GameSession:
         self._history: list[dict[str, Any]] = []
         self._rules_json = rules.model_dump(mode="json")
         self.journal: list[dict[str, Any]] = []
-        self._streams: dict[int | None, list[dict[str, Any]]] = {s: [] for s in SEATS}
-        self._cursor: dict[int | None, int] = dict.fromkeys(SEATS, 0)
+        self._streams: dict[int | None, SeatStream] = {s: SeatStream() for s in SEATS}
+        self._cursor = 0  # log entries projected into the streams
+        self._views: dict[int | None, str] = {}  # view JSON per seat, at _views_at
+        self._views_at = -1
+        self._public = ""
+
+    @property
+    def version(self) -> int:
+        """Grows with every change of the match (each is one journal entry)."""
+        return len(self.journal)
 
     # ----------------------------------------------------------- state
     @property
@@ -319,25 +402,66 @@ class GameSession:
         return g
 
     # ----------------------------------------------------------- streams
-    def stream(self, seat: int | None) -> list[dict[str, Any]]:
-        """The seat's event stream so far, each event renumbered ``v`` 1, 2, 3…"""
-        out = self._streams[seat]
+    def _sync_streams(self) -> None:
+        """Project the new log entries into every seat's stream (each event serialised
+        once for the seats that see it whole, once for those that see its redacted twin)."""
         log = self.match.log
-        i = self._cursor[seat]
         n = len(log)
+        i = self._cursor
+        if i == n:
+            return
+        streams = self._streams
         while i < n:
-            ev = project(log[i], seat)
+            ev = log[i]
             i += 1
-            if ev is None:
-                continue
-            ev = dict(ev)
-            ev["v"] = len(out) + 1  # per-seat numbering: reveals nothing about hidden events
-            out.append(ev)
-        self._cursor[seat] = n
-        return out
+            full: str | None = None
+            twin: str | None = None
+            for seat in SEATS:
+                p = project(ev, seat)
+                if p is None:
+                    continue
+                if p is ev:
+                    if full is None:
+                        full = dumps(ev)[:-1]
+                    body = full
+                else:
+                    if twin is None:
+                        twin = dumps(p)[:-1]
+                    body = twin
+                # per-seat numbering: reveals nothing about hidden events
+                streams[seat].append(body)
+        self._cursor = n
+
+    def stream(self, seat: int | None) -> SeatStream:
+        """The seat's event stream so far (JSON texts numbered ``v`` 1, 2, 3…)."""
+        self._sync_streams()
+        return self._streams[seat]
+
+    def stream_events(self, seat: int | None) -> list[dict[str, Any]]:
+        """The kept part of the seat's stream, decoded (tests, tools)."""
+        return [json.loads(t) for t in self.stream(seat).items]
 
     def stream_v(self, seat: int | None) -> int:
-        return len(self.stream(seat))
+        return self.stream(seat).v
+
+    # ----------------------------------------------------------- frames
+    def view_json(self, seat: int | None) -> str:
+        """:meth:`view` as JSON text, cached per version: the public part (the spectator
+        view) is built and serialised once per version, each seat adds only
+        :func:`private_view`."""
+        v = self.version
+        if self._views_at != v:
+            pub = client_view(seat_view(self.match, None), None, self._rules_json,
+                              history_json(self.match, self._history))
+            for k in PRIVATE_KEYS:
+                pub.pop(k, None)
+            self._public = dumps(pub)[:-1]
+            self._views = {}
+            self._views_at = v
+        out = self._views.get(seat)
+        if out is None:
+            out = self._views[seat] = f"{self._public},{dumps(private_view(self.match, seat))[1:]}"
+        return out
 
 
 def hand_frames(rules: RuleSet, seed: bytes, journal: list[dict[str, Any]], *,

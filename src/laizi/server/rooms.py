@@ -38,7 +38,7 @@ from laizi.rules import RuleSet
 from laizi.server import db
 from laizi.server.auth import GuestAuth, clean_nickname, new_player_id
 from laizi.server.chat import QUICK_PHRASES, ChatError, RateLimiter, clean_text
-from laizi.server.engine import GameSession, OpError, hand_frames, seed_from_text
+from laizi.server.engine import GameSession, OpError, dumps, hand_frames, seed_from_text
 from laizi.server.protocol import (
     BOT_LEVELS,
     ProtocolError,
@@ -139,7 +139,7 @@ class SeatBot:
 def hints_for_view(view: dict[str, Any]) -> Any:
     """Hints for a seat, computed from that seat's own view only (``laizi.hints``)."""
     try:
-        from laizi.hints import hints_for  # type: ignore[import-not-found]
+        from laizi.hints import hints_for
     except ImportError:
         return None
     try:
@@ -198,14 +198,15 @@ class Conn:
         self._tokens = hub.cfg.msg_rate * 2
         self._last = time.monotonic()
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: dict[str, Any] | str) -> None:
+        """Queue a frame: a message, or its JSON text."""
         if self.closed:
             return
         if self.queue.qsize() >= self.hub.cfg.send_queue_max:
             log.warning("conn %s: send queue full, closing", self.id)
             self.close()
             return
-        self.queue.put_nowait(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
+        self.queue.put_nowait(msg if isinstance(msg, str) else dumps(msg))
 
     def error(self, code: str, message: str, ref: Any = None) -> None:
         msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -312,35 +313,48 @@ class Room:
         }
 
     def broadcast_lobby(self) -> None:
-        msg = {"type": "room", "room": self.lobby_json()}
+        text = dumps({"type": "room", "room": self.lobby_json()})
         for c in list(self.conns):
-            c.send(msg)
+            c.send(text)
 
     # ------------------------------------------------------------- frames
-    def frame(self, conn: Conn, kind: str = "update") -> dict[str, Any] | None:
-        """The next frame for ``conn``: its new events and its view (or a snapshot)."""
+    def frame(self, conn: Conn, kind: str = "update") -> str | None:
+        """The next frame for ``conn`` (JSON text): its new events and its view (or a snapshot).
+
+        Built from texts cached per version (:meth:`GameSession.view_json`, the seats'
+        event streams), so a change costs one public view plus a small private part per
+        seat, whatever the number of connections.
+        """
         g = self.game
         if g is None:
             return None
-        stream = g.stream(conn.seat)
-        v = len(stream)
+        seat = conn.seat
+        stream = g.stream(seat)
+        v = stream.v
         if kind == "update" and v == conn.sent_v:
             return None
-        if kind == "update" and (conn.sent_v > v or v - conn.sent_v > MAX_STREAM_GAP):
-            kind = "snapshot"
-        msg: dict[str, Any] = {"type": kind, "v": v, "seat": conn.seat,
-                               "view": g.view(conn.seat), "match_id": self.match_id}
+        events: list[str] | None = None
         if kind == "update":
-            msg["events"] = stream[conn.sent_v:]
-        else:
-            msg["events"] = stream[-40:]
-        msg["deadline"] = self.deadline_for(conn.seat)
-        if conn.seat is not None and conn.player_id is not None:
-            msg["last_seq"] = self.last_seq.get(conn.player_id, 0)
-            if conn.hints and msg["view"].get("legal"):
-                msg["hints"] = hints_for_view(msg["view"])
+            if conn.sent_v > v or v - conn.sent_v > MAX_STREAM_GAP:
+                kind = "snapshot"
+            else:
+                events = stream.since(conn.sent_v)
+                if events is None:
+                    kind = "snapshot"
+        if events is None:
+            events = stream.last(40)
+        view = g.view_json(seat)
+        extra = ""
+        if seat is not None and conn.player_id is not None:
+            extra = f',"last_seq":{self.last_seq.get(conn.player_id, 0)}'
+            if conn.hints:
+                full = g.view(seat)
+                if full.get("legal"):
+                    extra += f',"hints":{dumps(hints_for_view(full))}'
         conn.sent_v = v
-        return msg
+        return (f'{{"type":"{kind}","v":{v},"seat":{dumps(seat)},"view":{view},'
+                f'"match_id":{dumps(self.match_id)},"events":[{",".join(events)}],'
+                f'"deadline":{dumps(self.deadline_for(seat))}{extra}}}')
 
     def deadline_for(self, seat: int | None) -> float | None:
         """Seconds left for ``seat``'s decision (only its own deadline is disclosed)."""
@@ -1122,8 +1136,9 @@ class Hub:
             s.add(db.ChatRow(room_code=code, player_id=pid, nickname=nick, text=text, phrase=phrase))
 
         await self.writer.write(write)
+        text = dumps(entry)
         for c in list(room.conns):
-            c.send(entry)
+            c.send(text)
 
     async def _on_leave(self, conn: Conn, room: Room, m: Any) -> None:
         seat = room.seat_of(conn.player_id)
