@@ -92,6 +92,27 @@ _PENG = ACT["peng"]
 _CHI = ACT["chi"]
 
 
+_TRIPLET_COST = (0, 2, 1, 0, 2)  # wilds to make only triplets of c copies
+_PAIR_COST = (2, 1, 0, 2, 1)  # wilds to make triplets plus the pair from c copies
+
+
+def _pengpeng_possible(nat: Sequence[int], wild: int) -> bool:
+    """Can the concealed tiles (laizi as ``wild``) be all triplets plus one pair?"""
+    base = 0
+    for c in nat:
+        if c:
+            base += _TRIPLET_COST[c]
+    if base > wild + 2:
+        return False
+    best = base + 2  # a pair of two wilds
+    for c in nat:
+        if c:
+            cost = base - _TRIPLET_COST[c] + _PAIR_COST[c]
+            if cost < best:
+                best = cost
+    return best <= wild
+
+
 def _expand(counts: Sequence[int]) -> tuple[int, ...]:
     out: list[int] = []
     for k, c in enumerate(counts):
@@ -380,7 +401,7 @@ class HandState:
         if can_win(nat, wild) and (
             can_win(nat, wild, pair258=True)
             or (wild and lz in _JIANG)  # a natural laizi pair of 2/5/8
-            or not any(m.type == "chi" for m in melds)  # 碰碰胡 possible
+            or (not any(m.type == "chi" for m in melds) and _pengpeng_possible(nat, wild))
             or self._one_suit(nat, melds)  # 清一色 possible
         ):
             return True
