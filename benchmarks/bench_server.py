@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -81,6 +82,7 @@ class BotClient:
         self.acted_v = -1
         self.last: dict[str, Any] | None = None
         self.over = False
+        self.rules: Any = None  # the room's RuleSet, parsed once from the first view
 
     async def open(self) -> None:
         self.ws = await websockets.connect(self.url, max_size=2**22, open_timeout=30)
@@ -99,48 +101,50 @@ class BotClient:
                 return m
 
     async def play(self, stop_at: float) -> None:
-
         pending: asyncio.Task[None] | None = None
+        loop = asyncio.get_running_loop()
         try:
-            while time.monotonic() < stop_at and not self.over:
-                try:
-                    raw = await asyncio.wait_for(self.ws.recv(), max(0.05, stop_at - time.monotonic()))
-                except TimeoutError:
-                    break
-                m = json.loads(raw)
-                t = m["type"]
-                if t == "ack":
-                    t0 = self.sent.pop(m["seq"], None)
-                    if t0 is not None:
-                        self.stats.rtts.append(time.perf_counter() - t0)
-                        self.stats.actions += 1
-                elif t == "error":
-                    self.stats.err(m["code"])
-                elif t in ("update", "snapshot"):
-                    self.last = m
-                    view = m["view"]
-                    if view.get("match_over"):
-                        self.over = True
-                        break
-                    if any(e["type"] == "end_hand" for e in m.get("events", [])) and view["seat"] == 0:
-                        self.stats.hands += 1
-                    legal = view.get("legal") or []
-                    if legal and self.acted_v != m["v"]:
-                        self.acted_v = m["v"]
-                        if pending is not None and not pending.done():
-                            pending.cancel()
-                        pending = asyncio.ensure_future(self._act(view, m["v"]))
+            async with asyncio.timeout_at(loop.time() + max(0.05, stop_at - time.monotonic())):
+                async for raw in self.ws:
+                    m = json.loads(raw)
+                    t = m["type"]
+                    if t == "ack":
+                        t0 = self.sent.pop(m["seq"], None)
+                        if t0 is not None:
+                            self.stats.rtts.append(time.perf_counter() - t0)
+                            self.stats.actions += 1
+                    elif t == "error":
+                        self.stats.err(m["code"])
+                    elif t in ("update", "snapshot"):
+                        self.last = m
+                        view = m["view"]
+                        if view.get("match_over"):
+                            self.over = True
+                            break
+                        if view["seat"] == 0 and any(e["type"] == "end_hand" for e in m.get("events", [])):
+                            self.stats.hands += 1
+                        legal = view.get("legal") or []
+                        if legal and self.acted_v != m["v"]:
+                            self.acted_v = m["v"]
+                            if pending is not None and not pending.done():
+                                pending.cancel()
+                            pending = asyncio.ensure_future(self._act(view, m["v"]))
+        except TimeoutError:
+            pass
         finally:
             if pending is not None:
                 pending.cancel()
 
     async def _act(self, view: dict[str, Any], v: int) -> None:
         from laizi.bots import SeatView
+        from laizi.rules import RuleSet
 
         if self.think:
             await asyncio.sleep(self.think * (0.5 + self.rng.random()))
         try:
-            action = self.bot.act(SeatView.from_json(view)).to_json()
+            if self.rules is None and isinstance(view.get("rules"), dict):
+                self.rules = RuleSet(**view["rules"])
+            action = self.bot.act(SeatView.from_json(view, self.rules)).to_json()
         except Exception:  # noqa: BLE001 - count, then fall back to the first legal action
             self.stats.err("bot_failed")
             action = view["legal"][0]
@@ -179,14 +183,28 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
     setup_s = time.perf_counter() - t0
     for cs in groups:
         clients.extend(cs)
+    # The load generator must not add pauses of its own to the round trips it measures:
+    # its set-up heap is frozen and the cyclic GC is off while it plays (a bounded run).
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    lags: list[float] = []
     stop_at = time.monotonic() + seconds
     for cs in groups:
         await cs[0].send({"type": "start"})
     t1 = time.perf_counter()
-    await asyncio.gather(*(c.play(stop_at) for c in clients))
+    cpu0 = time.process_time()
+    lag_task = asyncio.ensure_future(_lag_monitor(stop_at, lags))
+    try:
+        await asyncio.gather(*(c.play(stop_at) for c in clients))
+    finally:
+        gc.enable()
     elapsed = time.perf_counter() - t1
+    client_cpu = time.process_time() - cpu0
+    lag_task.cancel()
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     rtts = sorted(stats.rtts)
+    lags.sort()
 
     def pct(p: float) -> float:
         return rtts[min(len(rtts) - 1, int(p * len(rtts)))] * 1000 if rtts else float("nan")
@@ -197,7 +215,39 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
         "p50_ms": round(pct(0.50), 1), "p99_ms": round(pct(0.99), 1),
         "mean_ms": round(statistics.fmean(rtts) * 1000, 1) if rtts else None,
         "hands": stats.hands, "errors": stats.errors, "unanswered": sum(len(c.sent) for c in clients),
+        # Event-loop lag of this (client) process: if it is high, the client side is
+        # part of the measured round trips.
+        "client_lag_p99_ms": round(lags[int(0.99 * len(lags))] * 1000, 1) if lags else None,
+        "client_cpu_s": round(client_cpu, 1),
     }
+
+
+async def _lag_monitor(stop_at: float, out: list[float], period: float = 0.01) -> None:
+    """How late this process's event loop wakes up from ``period`` sleeps."""
+    while time.monotonic() < stop_at:
+        t = time.perf_counter()
+        await asyncio.sleep(period)
+        out.append(time.perf_counter() - t - period)
+
+
+def server_stats(url: str) -> dict[str, Any]:
+    """The server's own counters (``/healthz``)."""
+    http = url.replace("ws://", "http://", 1).rsplit("/ws", 1)[0] + "/healthz"
+    try:
+        with urllib.request.urlopen(http, timeout=5) as r:
+            return dict(json.loads(r.read()).get("stats") or {})
+    except (OSError, ValueError):
+        return {}
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process (Linux /proc), None elsewhere."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
             port = free_port()
             proc = start_server(port, args.db or os.path.join(tmp, "bench.db"))
             url = f"ws://127.0.0.1:{port}/ws"
+        cpu0 = cpu_seconds(proc.pid) if proc is not None else None
         try:
             try:
                 import uvloop  # the client side should not be the bottleneck
@@ -232,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
                 res = uvloop.run(run_level(url, n, args.seconds, args.think, args.bot))
             except ImportError:
                 res = asyncio.run(run_level(url, n, args.seconds, args.think, args.bot))
+            cpu1 = cpu_seconds(proc.pid) if proc is not None else None
+            if cpu0 is not None and cpu1 is not None:
+                res["server_cpu_s"] = round(cpu1 - cpu0, 1)  # set-up and play
+            res["server"] = server_stats(url)
         finally:
             if proc is not None:
                 proc.terminate()
@@ -248,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"rooms={res['rooms']:4d} clients={res['clients']:5d} actions/s={res['actions_per_s']:8.1f} "
                   f"p50={res['p50_ms']:6.1f} ms p99={res['p99_ms']:6.1f} ms hands={res['hands']} "
                   f"errors={res['errors'] or 0} unanswered={res['unanswered']} "
+                  f"client_lag_p99={res['client_lag_p99_ms']} ms "
+                  f"cpu s: client={res['client_cpu_s']} server={res.get('server_cpu_s')} "
+                  f"gc_max={res['server'].get('gc_max_ms')} ms "
                   f"{'OK' if ok else 'OVER TARGET'}", flush=True)
         if ok:
             best = n

@@ -9,7 +9,7 @@ Routes:
 - ``POST /api/score``: the SCORE_API.md calculator (same ``score_json`` as ``laizi score``);
 - ``GET /api/matches/{id}/replay``: a finished hand's public log (hands still in play
   are cut off at their start, nothing hidden is ever returned);
-- ``GET /healthz``;
+- ``GET /healthz``: liveness plus counters (actions, errors, GC passes, database batches);
 - ``WS /ws``: the game protocol (:mod:`laizi.server.protocol`).
 """
 
@@ -110,7 +110,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         return JSONResponse(data)
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "rooms": len(hub.rooms)})
+        return JSONResponse({"ok": True, "rooms": len(hub.rooms), "stats": hub.health_stats()})
 
     async def ws_endpoint(websocket: WebSocket) -> None:
         await hub.serve_ws(websocket)
