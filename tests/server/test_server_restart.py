@@ -70,7 +70,10 @@ class Server:
 
 class Client:
     def __init__(self, port: int, nickname: str | None = None, token: str | None = None) -> None:
-        self.ws = websockets_sync.connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22)
+        # Entered as a context manager (websockets >= 17.1 deprecates a bare connect()).
+        self._stack = contextlib.ExitStack()
+        self.ws = self._stack.enter_context(
+            websockets_sync.connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22))
         hello: dict[str, Any] = {"type": "hello"}
         if nickname:
             hello["nickname"] = nickname
@@ -106,7 +109,7 @@ class Client:
             pass
 
     def close(self) -> None:
-        self.ws.close()
+        self._stack.close()
 
 
 def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:

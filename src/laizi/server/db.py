@@ -40,9 +40,11 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    insert,
     inspect,
     select,
     text,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -213,9 +215,9 @@ def migrate(engine: Engine) -> None:
                     conn.execute(text(f'ALTER TABLE {table.name} ADD COLUMN "{col.name}" {coltype}'))
         row = conn.execute(select(Meta.value).where(Meta.key == "schema_version")).scalar()
         if row is None:
-            conn.execute(Meta.__table__.insert().values(key="schema_version", value=str(SCHEMA_VERSION)))
+            conn.execute(insert(Meta).values(key="schema_version", value=str(SCHEMA_VERSION)))
         elif int(row) < SCHEMA_VERSION:
-            conn.execute(Meta.__table__.update().where(Meta.key == "schema_version")
+            conn.execute(update(Meta).where(Meta.key == "schema_version")
                          .values(value=str(SCHEMA_VERSION)))
 
 

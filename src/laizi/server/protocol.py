@@ -68,7 +68,7 @@ class Hello(_Msg):
 
 class Create(_Msg):
     type: Literal["create"]
-    settings: RoomSettings = Field(default_factory=RoomSettings)
+    settings: RoomSettings = Field(default_factory=lambda: RoomSettings.model_validate({}))
 
 
 class Join(_Msg):

@@ -75,6 +75,7 @@ class ServerConfig:
     send_queue_max: int = 1000
     msg_rate: float = 40.0          # client frames per second (burst 2x) before throttling
     bot_steps_per_tick: int = 8     # bot moves per timer callback before yielding
+    bot_tick_budget: float = 0.005  # ... or once this many seconds of them have passed
     gc_freeze: bool = True          # keep long-lived objects out of the cyclic GC's sight
     gc_interval: float = 1.0        # seconds between collect-and-freeze passes (0: start-up only)
 
@@ -102,11 +103,21 @@ def _freeze_heap(generation: int = 2) -> float:
     return time.perf_counter() - t0
 
 
-def _warm_imports() -> None:
-    """Import what the hot path imports lazily, so it is part of the frozen start-up heap."""
-    for mod in ("laizi.bots", "laizi.hints", "laizi.game.play", "laizi.views"):
+def _warm_up() -> None:
+    """Import and initialise what the hot path loads lazily (the engine's tables, bots,
+    hints), so no first move pays for it and it all belongs to the frozen start-up heap."""
+    for mod in ("laizi.bots", "laizi.hints", "laizi.game.play", "laizi.views", "laizi.analysis.fast"):
         with contextlib.suppress(Exception):
             importlib.import_module(mod)
+    try:
+        g = GameSession(RuleSet.preset("kaikoufan"), seed_from_text("warm-up"))
+        seat = g.to_act()[0]
+        for level in _bot_levels():
+            SeatBot(level, 0).choose(g, seat)
+        hints_for_view(g.view(seat))
+        g.view_json(seat)
+    except Exception:  # noqa: BLE001 - a warm-up only
+        log.exception("warm-up failed")
 
 
 # ----------------------------------------------------------------------- bots
@@ -140,7 +151,7 @@ class SeatBot:
             try:
                 from laizi.bots import SeatView
 
-                a = self._bot.act(SeatView.from_state(hand, seat, legal))
+                a: Action = self._bot.act(SeatView.from_state(hand, seat, legal))
                 if a in legal:
                     return a
                 log.warning("bot %s chose an illegal action %s", self.level, a)
@@ -285,6 +296,7 @@ class Room:
         self.bot_ready_at = 0.0  # bots wait bot_delay after the last change
         self._op_meta: dict[int, dict[str, Any]] = {}
         self._event_hand = 0
+        self._hints: dict[tuple[int, int], str] = {}
         self._saved_match: Any = None  # (scores, status, seats) last written to the match row
         self._saved_room: Any = None   # (status, seats) last written to the room row
         self.rules = self._rules()
@@ -363,13 +375,23 @@ class Room:
         if seat is not None and conn.player_id is not None:
             extra = f',"last_seq":{self.last_seq.get(conn.player_id, 0)}'
             if conn.hints:
-                full = g.view(seat)
-                if full.get("legal"):
-                    extra += f',"hints":{dumps(hints_for_view(full))}'
+                extra += self._hints_json(g, seat)
         conn.sent_v = v
         return (f'{{"type":"{kind}","v":{v},"seat":{dumps(seat)},"view":{view},'
                 f'"match_id":{dumps(self.match_id)},"events":[{",".join(events)}],'
                 f'"deadline":{dumps(self.deadline_for(seat))}{extra}}}')
+
+    def _hints_json(self, g: GameSession, seat: int) -> str:
+        """``,"hints":…`` for a seat with a decision to make (cached per version)."""
+        key = (g.version, seat)
+        out = self._hints.get(key)
+        if out is None:
+            if len(self._hints) > 8:
+                self._hints.clear()
+            full = g.view(seat)
+            out = f',"hints":{dumps(hints_for_view(full))}' if full.get("legal") else ""
+            self._hints[key] = out
+        return out
 
     def deadline_for(self, seat: int | None) -> float | None:
         """Seconds left for ``seat``'s decision (only its own deadline is disclosed)."""
@@ -664,7 +686,9 @@ class Room:
         else:
             steps = 0
             bot_wait = self.bot_delay
-            while not g.hand_over and steps < self.hub.cfg.bot_steps_per_tick:
+            budget_end = time.perf_counter() + self.hub.cfg.bot_tick_budget
+            while (not g.hand_over and steps < self.hub.cfg.bot_steps_per_tick
+                   and (steps == 0 or time.perf_counter() < budget_end)):
                 acted = False
                 for s in g.to_act():
                     if self.bot_controlled(s):
@@ -735,14 +759,16 @@ class Hub:
             return
         self.engine = db.make_engine(self.cfg.db_url)
         await asyncio.to_thread(db.migrate, self.engine)
-        secret = self.cfg.secret or os.environ.get("LAIZI_SECRET") or await asyncio.to_thread(
-            db.set_meta_if_missing, self.engine, "token_secret", secrets.token_hex(32))
+        secret = self.cfg.secret or os.environ.get("LAIZI_SECRET")
+        if not secret:
+            secret = await asyncio.to_thread(
+                db.set_meta_if_missing, self.engine, "token_secret", secrets.token_hex(32))
         self.auth = GuestAuth(secret)
         self.writer = db.Writer(self.engine)
         await asyncio.to_thread(self._load)
         self.started = True
+        _warm_up()
         if self.cfg.gc_freeze:
-            _warm_imports()
             _freeze_heap()
             if self.cfg.gc_interval > 0:
                 self._gc_timer = asyncio.get_running_loop().call_later(self.cfg.gc_interval,
@@ -828,7 +854,7 @@ class Hub:
                     select(db.ActionRow.player_id, func.max(db.ActionRow.client_seq))
                     .where(db.ActionRow.match_id == m.id, db.ActionRow.player_id.is_not(None))
                     .group_by(db.ActionRow.player_id)):
-                if seq is not None:
+                if pid is not None and seq is not None:
                     room.last_seq[pid] = int(seq)
             now = time.monotonic()
             for i, seat in enumerate(room.seats):
