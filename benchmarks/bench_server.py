@@ -20,6 +20,7 @@ import gc
 import json
 import os
 import random
+import shlex
 import socket
 import statistics
 import subprocess
@@ -50,10 +51,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, db_url: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, db_url: str, extra: list[str] | None = None) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", db_url, "--bot-delay", "0", "--hand-pause", "0.5"],
+         "--db", db_url, "--bot-delay", "0", "--hand-pause", "0.5", *(extra or [])],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -262,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target-ms", type=float, default=100.0)
     ap.add_argument("--url", default=None, help="an already running server (ws://127.0.0.1:PORT/ws)")
     ap.add_argument("--db", default=None, help="database for the spawned server (default: temp SQLite)")
+    ap.add_argument("--serve-args", default="",
+                    help="extra arguments for the spawned `laizi serve` (e.g. \"--ws wsproto\")")
     ap.add_argument("--json", action="store_true", help="print JSON lines only")
     args = ap.parse_args(argv)
     levels = [args.rooms or 100] if not args.find_max else [int(x) for x in args.levels.split(",")]
@@ -273,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         url = args.url
         if url is None:
             port = free_port()
-            proc = start_server(port, args.db or os.path.join(tmp, "bench.db"))
+            proc = start_server(port, args.db or os.path.join(tmp, "bench.db"), shlex.split(args.serve_args))
             url = f"ws://127.0.0.1:{port}/ws"
         cpu0 = cpu_seconds(proc.pid) if proc is not None else None
         try:
