@@ -464,6 +464,8 @@ class Room:
 
         def write(s: Session) -> None:
             # Core executemany inserts: the hot path of every action (no ORM unit of work).
+            # Flush first: an ORM write earlier in the same batch must not land after these.
+            s.flush()
             conn = s.connection()
             if action_rows:
                 conn.execute(ACTIONS.insert(), action_rows)
