@@ -158,18 +158,21 @@ class BotClient:
             await self.ws.close()
 
 
-async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str) -> dict[str, Any]:
+async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str,
+                    server_bots: int = 0, server_bot: str = "greedy") -> dict[str, Any]:
     stats = Stats()
     clients: list[BotClient] = []
     sem = asyncio.Semaphore(50)
+    humans = 4 - server_bots
 
     async def setup(r: int) -> list[BotClient]:
         async with sem:
-            cs = [BotClient(url, f"r{r}s{i}", bot, r * 4 + i, think, stats) for i in range(4)]
+            cs = [BotClient(url, f"r{r}s{i}", bot, r * 4 + i, think, stats) for i in range(humans)]
             for c in cs:
                 await c.open()
+            # Server bots wait about as long as the clients think.
             await cs[0].send({"type": "create", "settings": {"rounds": 16, "turn_seconds": 60,
-                                                             "claim_seconds": 30}})
+                                                             "claim_seconds": 30, "bot_delay": think}})
             code = (await cs[0].wait(lambda m: m["type"] == "joined"))["room"]["code"]
             for i, c in enumerate(cs):
                 if i:
@@ -177,6 +180,9 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
                     await c.wait(lambda m: m["type"] == "joined")
                 await c.send({"type": "sit", "seat": i})
                 await c.wait(lambda m, i=i: m["type"] == "room" and m["room"]["seats"][i]["player_id"])
+            for i in range(humans, 4):
+                await cs[0].send({"type": "bot", "seat": i, "level": server_bot})
+                await cs[0].wait(lambda m, i=i: m["type"] == "room" and m["room"]["seats"][i]["bot"])
             return cs
 
     t0 = time.perf_counter()
@@ -211,7 +217,7 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
         return rtts[min(len(rtts) - 1, int(p * len(rtts)))] * 1000 if rtts else float("nan")
 
     return {
-        "rooms": rooms, "clients": 4 * rooms, "seconds": round(elapsed, 1), "setup_s": round(setup_s, 1),
+        "rooms": rooms, "clients": humans * rooms, "server_bots": server_bots * rooms, "seconds": round(elapsed, 1), "setup_s": round(setup_s, 1),
         "actions": stats.actions, "actions_per_s": round(stats.actions / elapsed, 1),
         "p50_ms": round(pct(0.50), 1), "p99_ms": round(pct(0.99), 1),
         "mean_ms": round(statistics.fmean(rtts) * 1000, 1) if rtts else None,
@@ -260,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--think", type=float, default=0.5,
                     help="mean seconds a bot client thinks before acting (0 = flat out)")
     ap.add_argument("--bot", default="random", help="bot the clients play with (default random)")
+    ap.add_argument("--server-bots", type=int, default=0, choices=range(4),
+                    help="seats per room played by the server's own bots (default 0)")
+    ap.add_argument("--server-bot", default="greedy", help="level of the server bots (default greedy)")
     ap.add_argument("--target-ms", type=float, default=100.0)
     ap.add_argument("--url", default=None, help="an already running server (ws://127.0.0.1:PORT/ws)")
     ap.add_argument("--db", default=None, help="database for the spawned server (default: temp SQLite)")
@@ -283,9 +292,11 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 import uvloop  # the client side should not be the bottleneck
 
-                res = uvloop.run(run_level(url, n, args.seconds, args.think, args.bot))
+                res = uvloop.run(run_level(url, n, args.seconds, args.think, args.bot,
+                                           args.server_bots, args.server_bot))
             except ImportError:
-                res = asyncio.run(run_level(url, n, args.seconds, args.think, args.bot))
+                res = asyncio.run(run_level(url, n, args.seconds, args.think, args.bot,
+                                            args.server_bots, args.server_bot))
             cpu1 = cpu_seconds(proc.pid) if proc is not None else None
             if cpu0 is not None and cpu1 is not None:
                 res["server_cpu_s"] = round(cpu1 - cpu0, 1)  # set-up and play

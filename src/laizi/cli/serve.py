@@ -23,8 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "frames are small and compression costs more CPU than it saves)")
     p.add_argument("--ws", default="websockets-sansio",
                    choices=["websockets-sansio", "websockets", "wsproto", "auto"],
-                   help="uvicorn WebSocket implementation (default websockets-sansio: the "
-                        "fastest measured under load)")
+                   help="uvicorn WebSocket implementation (default websockets-sansio: the least "
+                        "server CPU under benchmarks/bench_server.py; wsproto needs the "
+                        "wsproto package)")
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
 
 

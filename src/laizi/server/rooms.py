@@ -722,6 +722,7 @@ class Room:
         before = set(g.to_act())
         action = self.bot_for(seat).choose(g, seat)
         g.act(seat, action)
+        self.hub.stats["bot_moves"] += 1
         self.note_op({"source": source})
         self.reset_deadlines(before - {seat})
 
@@ -752,7 +753,8 @@ class Hub:
         self.chat_limiter = RateLimiter()
         self.db_label = db.normalize_url(cfg.db_url).split("@")[-1]
         self.started = False
-        self.stats: dict[str, float] = {"actions": 0, "errors": 0, "gc_passes": 0, "gc_max_ms": 0.0}
+        self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0, "gc_passes": 0,
+                                          "gc_max_ms": 0.0}
         self._gc_timer: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------- lifecycle
