@@ -9,8 +9,13 @@ stored one.
 
 Everything a client receives is built per seat: the seat's projection of each event
 (:func:`laizi.game.events.project`, renumbered 1, 2, 3… per seat so the numbering
-reveals nothing hidden) and the seat's view (:func:`view_of`). Spectators are seat
-``None`` and see public information only.
+reveals nothing hidden) and the seat's view (:meth:`GameSession.view`, from
+:func:`laizi.views.view`). Spectators are seat ``None`` and see public information only.
+
+Frames are built from texts cached per version of the match: the public part of the
+views (the spectator view) is built and serialised once, each seat adds its
+:func:`private_view`; each event is serialised once for the seats that see it whole and
+once for those that see its redacted twin (:class:`SeatStream`).
 """
 
 from __future__ import annotations
