@@ -129,13 +129,9 @@ def _search(
                 room[k] += need
     # Runs containing k, where every kind below k must be a wildcard.
     if k < 27:
-        pos = k % 9
         for low in (k - 2, k - 1, k):
-            if low < 0 or (low // 9) != (k // 9) or low % 9 > 6 or low > k or pos - (low % 9) > 2:
-                continue
-            if low % 9 != pos - (k - low):
-                continue
-            yield from _runs(c, w, pair_used, room, k, low)
+            if low >= 0 and low // 9 == k // 9 and low % 9 <= 6:
+                yield from _runs(c, w, pair_used, room, k, low)
 
 
 def _runs(

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from laizi.analysis import waits
+from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS
 
 __all__ = [
     "FENG",
@@ -45,8 +46,8 @@ P7 = tuple(5 ** (6 - i) for i in range(7))
 PLACE: tuple[tuple[int, int], ...] = tuple(
     (k // 9, P9[k % 9]) if k < 27 else (3, P7[k - 27]) for k in range(34)
 )
-FENG = frozenset({27, 28, 29, 30, 31, 32})
-JIANG = frozenset(k for k in range(27) if k % 9 in (1, 4, 7))
+FENG = FENG_KINDS
+JIANG = JIANG_KINDS
 _NOT_FENG = tuple(k for k in range(34) if k not in FENG)
 _NOT_JIANG = tuple(k for k in range(34) if k not in JIANG)
 _SETS = 4  # at most four sets in a hand

@@ -69,6 +69,7 @@ from laizi.game.wall import (
 from laizi.rules import RuleSet, TableSetup
 from laizi.scoring import Meld, PlayerTable, ScoreResult, WinContext, score
 from laizi.scoring.model import WinBy
+from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS
 from laizi.tiles import counts_to_str
 
 __all__ = ["HandState", "Phase", "KONG_MIN_WALL", "HAIDI_WALL"]
@@ -77,8 +78,8 @@ Phase = Literal["turn", "claim", "rob", "haidi", "over"]
 HAIDI_WALL = 14  # the haidi phase starts when a normal draw is due with this many left
 KONG_MIN_WALL = 15  # a kong needs at least this many tiles in the wall (RULES.md §8)
 
-_FENG = frozenset({27, 28, 29, 30, 31, 32})
-_JIANG = frozenset(k for k in range(27) if k % 9 in (1, 4, 7))
+_FENG = FENG_KINDS
+_JIANG = JIANG_KINDS
 _NOT_FENG = tuple(k for k in range(34) if k not in _FENG)
 _NOT_JIANG = tuple(k for k in range(34) if k not in _JIANG)
 _DISCARD = ACT["discard"]
