@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -117,6 +119,7 @@ def contexts(draw: st.DrawFn) -> WinContext:
 @given(contexts())
 def test_scores_are_zero_sum_and_consistent(ctx: WinContext) -> None:
     res = score(ctx)
+    assert res.to_dict() == asdict(res)  # the engine's cheap copy keeps every field
     assert res.reason is None or res.reason in REASONS
     assert res.ok == (res.reason is None)
     assert abs(sum(res.payments)) < 1e-9

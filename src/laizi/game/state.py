@@ -46,7 +46,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import Any, Literal
 
 from laizi.analysis import can_win, waits
@@ -834,14 +833,14 @@ class HandState:
         self.payments = [float(p) for p in res.payments]
         self.result = {
             "winner": w, "by": by, "from": from_seat, "tile": TILE_STR[tile],
-            "after_kong": after_kong, "haidi": haidi, "score": asdict(res),
+            "after_kong": after_kong, "haidi": haidi, "score": res.to_dict(),
         }
         self._emit({
             "type": "win", "seat": w, "by": by, "from": from_seat, "tile": TILE_STR[tile],
             "after_kong": after_kong, "haidi": haidi,
             "hand": counts_to_str(self.hands[w]),
             "melds": [_meld_json(m) for m in self.melds[w]],
-            "score": asdict(res),
+            "score": res.to_dict(),
         })
         self._end_hand()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from laizi.errors import MeldParseError
 from laizi.rules import RuleSet, TableSetup
@@ -163,6 +163,16 @@ class ScoreResult:
     liable: int | None = None
     topped_out: bool = False
     breakdown: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a plain dict (lists copied); ``dataclasses.asdict`` without the deep walk."""
+        return {
+            "ok": self.ok, "reason": self.reason, "big_hands": list(self.big_hands),
+            "small": self.small, "hard": self.hard, "base": self.base,
+            "winner_fan": self.winner_fan, "loser_fan": list(self.loser_fan),
+            "raw": list(self.raw), "payments": list(self.payments), "liable": self.liable,
+            "topped_out": self.topped_out, "breakdown": list(self.breakdown),
+        }
 
     @property
     def total(self) -> float:
