@@ -9,7 +9,7 @@ copy of a kind.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -75,7 +75,9 @@ def decompositions(
         room[k] = 0
     seen: set[tuple[Group, ...]] = set()
     out: list[Decomposition] = []
-    for groups in _search(c, wilds, False, room, 0):
+    found: list[list[Group]] = []
+    _search(c, wilds, False, room, 0, [], found)
+    for groups in found:
         key = tuple(sorted(groups, key=_group_key))
         if key not in seen:
             seen.add(key)
@@ -87,23 +89,33 @@ def _group_key(g: Group) -> tuple[str, int, int]:
     return (g.type, -1 if g.kind is None else g.kind, g.wilds)
 
 
+# Group instances are immutable: share them instead of building one per search step.
+_TRIPLET = tuple(tuple(Group("triplet", k, need) for need in range(4)) for k in range(34))
+_PAIR = tuple(tuple(Group("pair", k, need) for need in range(3)) for k in range(34))
+_RUN = tuple(tuple(Group("run", k, need) for need in range(4)) for k in range(34))
+_WILD_PAIR = Group("pair", None, 2)
+_WILD_TRIPLET = Group("triplet", None, 3)
+
+
 def _search(
-    c: list[int], w: int, pair_used: bool, room: list[int], start: int
-) -> Iterator[list[Group]]:
+    c: list[int], w: int, pair_used: bool, room: list[int], start: int,
+    stack: list[Group], found: list[list[Group]],
+) -> None:
+    """Depth-first: append to ``found`` every completion of ``stack`` (in search order)."""
     k = start
     while k < 34 and c[k] == 0:
         k += 1
     if k == 34:
-        rest: list[Group] = []
+        rest = list(stack)
         if not pair_used:
             if w < 2:
                 return
-            rest.append(Group("pair", None, 2))
+            rest.append(_WILD_PAIR)
             w -= 2
         if w % 3:
             return
-        rest.extend(Group("triplet", None, 3) for _ in range(w // 3))
-        yield rest
+        rest.extend(_WILD_TRIPLET for _ in range(w // 3))
+        found.append(rest)
         return
     n = c[k]
     # Triplet of k: 1..3 naturals.
@@ -112,8 +124,9 @@ def _search(
         if need <= w and room[k] >= need:
             c[k] -= nat
             room[k] -= need
-            for rest in _search(c, w - need, pair_used, room, k):
-                yield [Group("triplet", k, need), *rest]
+            stack.append(_TRIPLET[k][need])
+            _search(c, w - need, pair_used, room, k, stack, found)
+            stack.pop()
             c[k] += nat
             room[k] += need
     # Pair of k.
@@ -123,35 +136,37 @@ def _search(
             if need <= w and room[k] >= need:
                 c[k] -= nat
                 room[k] -= need
-                for rest in _search(c, w - need, True, room, k):
-                    yield [Group("pair", k, need), *rest]
+                stack.append(_PAIR[k][need])
+                _search(c, w - need, True, room, k, stack, found)
+                stack.pop()
                 c[k] += nat
                 room[k] += need
     # Runs containing k, where every kind below k must be a wildcard.
     if k < 27:
         for low in (k - 2, k - 1, k):
             if low >= 0 and low // 9 == k // 9 and low % 9 <= 6:
-                yield from _runs(c, w, pair_used, room, k, low)
+                _runs(c, w, pair_used, room, k, low, stack, found)
 
 
 def _runs(
-    c: list[int], w: int, pair_used: bool, room: list[int], k: int, low: int
-) -> Iterator[list[Group]]:
+    c: list[int], w: int, pair_used: bool, room: list[int], k: int, low: int,
+    stack: list[Group], found: list[list[Group]],
+) -> None:
     kinds = (low, low + 1, low + 2)
     # For each member above k: natural if available (or wild instead); below k: wild.
-    choices: list[list[bool]] = []  # True = natural
+    choices: list[tuple[bool, ...]] = []  # True = natural
     for x in kinds:
         if x < k:
-            choices.append([False])
+            choices.append((False,))
         elif x == k:
-            choices.append([True])
+            choices.append((True,))
         else:
-            choices.append([True, False] if c[x] > 0 else [False])
+            choices.append((True, False) if c[x] > 0 else (False,))
     for a in choices[0]:
         for b in choices[1]:
             for d in choices[2]:
                 pick = (a, b, d)
-                need = pick.count(False)
+                need = (not a) + (not b) + (not d)
                 if need > w:
                     continue
                 if any(not nat and room[x] < 1 for x, nat in zip(kinds, pick, strict=True)):
@@ -161,8 +176,9 @@ def _runs(
                         c[x] -= 1
                     else:
                         room[x] -= 1
-                for rest in _search(c, w - need, pair_used, room, k):
-                    yield [Group("run", low, need), *rest]
+                stack.append(_RUN[low][need])
+                _search(c, w - need, pair_used, room, k, stack, found)
+                stack.pop()
                 for x, nat in zip(kinds, pick, strict=True):
                     if nat:
                         c[x] += 1

@@ -183,7 +183,7 @@ class HandState:
     _tsumo_cache: tuple[ScoreResult | None] | None
     _ron_results: dict[int, ScoreResult]
     fanbao: list[int | None]
-    _waits_memo: dict[tuple[int, ...], frozenset[int]]
+    _waits_memo: dict[bytes, tuple[frozenset[int], bool, bool]]
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -462,28 +462,24 @@ class HandState:
     def _may_win_on(self, seat: int, tile: int) -> bool:
         """Fast necessary condition for winning on another seat's tile: the regular shape
         (laizi as wilds) waits on it, or a loose 风一色/将一色 or 七对 shape is possible.
-        The regular waits are memoised per concealed hand."""
+        Memoised per concealed hand: (regular waits, all-风 hand, all-将 hand)."""
         rules = self.rules
         if rules.jiayu_hands:
             return True
         h = self.hands[seat]
-        key = tuple(h)
-        ws = self._waits_memo.get(key)
-        if ws is None:
+        key = bytes(h)
+        got = self._waits_memo.get(key)
+        if got is None:
             lz = self.setup.laizi
             nat = list(h)
             nat[lz] = 0
-            ws = frozenset(waits(nat, h[lz]))
-            self._waits_memo[key] = ws
-        if tile in ws:
+            got = (frozenset(waits(nat, h[lz])),
+                   not any(nat[k] for k in _NOT_FENG), not any(nat[k] for k in _NOT_JIANG))
+            self._waits_memo[key] = got
+        if tile in got[0]:
             return True
         if rules.luan_feng_jiang:
-            lz = self.setup.laizi
-            for category in (_FENG, _JIANG):
-                if tile in category and all(
-                    k in category for k in range(34) if h[k] and k != lz
-                ):
-                    return True
+            return (got[1] and tile in _FENG) or (got[2] and tile in _JIANG)
         return False
 
     def _win_check(
