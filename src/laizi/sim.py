@@ -20,13 +20,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from laizi.analysis import can_win
 from laizi.bots.base import Bot, SeatView
 from laizi.bots.registry import make_bot
 from laizi.game.state import HandState
 from laizi.game.wall import hand_seed
 from laizi.rules import RuleSet
-from laizi.scoring import PlayerTable, WinContext, score
 from laizi.scoring.model import BIG_HAND_IDS
 
 __all__ = [
@@ -83,38 +81,6 @@ class HandRecord:
                 self.decisions, self.refusal_reasons)
 
 
-def _refused(state: HandState, seat: int) -> str | None:
-    """Own turn, complete shape, opened, no special tile, yet no legal self-drawn win:
-    the scorer's reason (``below_minimum``, ``pair_not_258``, ``two_laizi_small`` …)."""
-    if state.after_claim or not state.opened(seat) or state.last_draw is None:
-        return None
-    h = state.hands[seat]
-    for k in state.setup.special:
-        if h[k]:
-            return None
-    nat = list(h)
-    lz = state.setup.laizi
-    w = nat[lz]
-    nat[lz] = 0
-    if not can_win(nat, w):
-        return None
-    tile = state.last_draw
-    hand = list(h)
-    hand[tile] -= 1
-    players = tuple(
-        PlayerTable(
-            hand=tuple(k for k in range(34) for _ in range((hand if s == seat else state.hands[s])[k])),
-            melds=tuple(state.melds[s]), special_kongs=tuple(state.special_kongs[s]),
-            special_discards=tuple(state.special_discards[s]))
-        for s in range(4)
-    )
-    ctx = WinContext(rules=state.rules, setup=state.setup, dealer=state.dealer, winner=seat,
-                     tile=tile, by="self_draw", players=players,  # type: ignore[arg-type]
-                     after_kong=state.after_kong, haidi=state.phase == "haidi")
-    res = score(ctx)
-    return None if res.ok else (res.reason or "not_a_win")
-
-
 def play_hand(
     rules: RuleSet,
     bots: Sequence[Bot],
@@ -142,7 +108,7 @@ def play_hand(
                 action = bots[seat].act(SeatView.from_state(st, seat, legal, copy=False))
                 decisions += 1
             if count_refusals and st.phase == "turn" and legal[0].type != "tsumo":
-                why = _refused(st, seat)
+                why = st.tsumo_refusal()
                 if why is not None:
                     refusals[seat] += 1
                     reasons[why] = reasons.get(why, 0) + 1

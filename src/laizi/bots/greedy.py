@@ -62,10 +62,16 @@ def near_kinds(counts: Sequence[int]) -> list[int]:
 _improving: dict[tuple[tuple[int, int, int, int], int, int], list[int]] = {}
 
 
-def improving_kinds(counts: list[int], wilds: int, n: int, sh: int) -> list[int]:
-    """Kinds whose draw lowers the shanten ``sh`` of a 3n+1 hand (memoised by hand)."""
-    ev = HandEval(counts, wilds, n)
-    key = (ev.keys_tuple(), wilds, n)
+def improving_kinds(counts: list[int], wilds: int, n: int, sh: int,
+                    ev: HandEval | None = None) -> list[int]:
+    """Kinds whose draw lowers the shanten ``sh`` of a 3n+1 hand (memoised by hand).
+
+    ``ev``: the same hand already prepared (``counts``, ``wilds``, ``n``), to skip that step.
+    """
+    if ev is None:
+        ev = HandEval(counts, wilds, n)
+    k = ev.keys
+    key = ((k[0], k[1], k[2], k[3]), wilds, n)
     got = _improving.get(key)
     if got is None:
         kinds = [k for k in near_kinds(counts) if counts[k] < 4]
@@ -193,22 +199,29 @@ class GreedyBot(Bot):
         tied = [i for i, sh in enumerate(shs) if sh == best]
         if len(tied) == 1:
             return discards[tied[0]]
-        order = sorted(tied, key=lambda i: (99.0 if kinds[i] == lz else usefulness(nat, kinds[i]),
-                                            tile_order_key(kinds[i]), kinds[i]))
+        # connectivity, then honours/terminals first, then the kind (a total order)
+        order = sorted([(99.0 if kinds[i] == lz else usefulness(nat, kinds[i]),
+                         tile_order_key(kinds[i]), kinds[i], i) for i in tied])
         if best > 1:
-            return discards[order[0]]
+            return discards[order[0][3]]
         unseen = view.unseen()
-        best_i = order[0]
+        best_i = order[0][3]
         best_acc = -1
-        for i in order[:2]:
+        for *_, i in order[:2]:
             k = kinds[i]
-            c = list(nat)
-            w = wilds
             if k == lz:
-                w -= 1
+                c = list(nat)
+                acc = self.improvement(c, wilds - 1, ev.n, best, unseen)
             else:
-                c[k] -= 1
-            acc = self.improvement(c, w, ev.n, best, unseen)
+                # evaluate the hand without k in place (one suit key changes)
+                nat[k] -= 1
+                ev.change(k, -1)
+                if best <= 0:
+                    acc = sum(unseen[x] for x in win_waits(nat, wilds))
+                else:
+                    acc = sum(unseen[x] for x in improving_kinds(nat, wilds, ev.n, best, ev))
+                ev.change(k, 1)
+                nat[k] += 1
             if acc > best_acc:
                 best_acc = acc
                 best_i = i

@@ -148,6 +148,7 @@ class HandState:
         "phase", "turn", "last_draw", "after_claim", "after_kong", "haidi_n", "pending",
         "options", "responses", "guoshou", "result", "payments", "log", "log_start",
         "_special", "_turn_cache", "_tsumo_cache", "_ron_results", "fanbao", "_waits_memo",
+        "_last_fail",
     )
 
     rules: RuleSet
@@ -180,7 +181,8 @@ class HandState:
     log_start: int
     _special: tuple[int, ...]
     _turn_cache: list[Action] | None
-    _tsumo_cache: tuple[ScoreResult | None] | None
+    _tsumo_cache: tuple[ScoreResult | None, ScoreResult | None] | None  # (win, refused)
+    _last_fail: ScoreResult | None
     _ron_results: dict[int, ScoreResult]
     fanbao: list[int | None]
     _waits_memo: dict[bytes, tuple[frozenset[int], bool, bool]]
@@ -250,6 +252,7 @@ class HandState:
         self.log_start = len(self.log)
         self._turn_cache = None
         self._tsumo_cache = None
+        self._last_fail = None
         self._ron_results = {}
         self.fanbao = [None, None, None, None]
         self._waits_memo = {}
@@ -498,18 +501,54 @@ class HandState:
         without = list(counts)
         without[tile] -= 1
         res = self._score(seat, tile, by, from_seat, without, after_kong=after_kong, haidi=haidi)
-        return res if res.ok else None
+        if res.ok:
+            return res
+        self._last_fail = res
+        return None
 
     def _tsumo_result(self) -> ScoreResult | None:
         if self._tsumo_cache is None:
             res: ScoreResult | None = None
+            self._last_fail = None
             if self.last_draw is not None:
                 res = self._win_check(
                     self.turn, self.last_draw, "self_draw", None,
                     after_kong=self.after_kong, haidi=self.phase == "haidi", in_hand=True,
                 )
-            self._tsumo_cache = (res,)
+            self._tsumo_cache = (res, self._last_fail)
+            self._last_fail = None
         return self._tsumo_cache[0]
+
+    def tsumo_refusal(self) -> str | None:
+        """Why the seat on turn may not declare 自摸 with a complete hand: the scorer's
+        reason (``below_minimum``, ``pair_not_258``, ``two_laizi_small`` …), or None when
+        it may, or when the hand is not a complete, opened, special-free shape after a
+        draw (nothing to refuse). For statistics; no state changes."""
+        if self.phase != "turn" or self.after_claim or self.last_draw is None:
+            return None
+        seat = self.turn
+        if not self.opened(seat):
+            return None
+        h = self.hands[seat]
+        for k in self._special:
+            if h[k]:
+                return None
+        lz = self.setup.laizi
+        nat = list(h)
+        w = nat[lz]
+        nat[lz] = 0
+        if not can_win(nat, w):
+            return None
+        if self._tsumo_result() is not None:
+            return None
+        assert self._tsumo_cache is not None
+        res = self._tsumo_cache[1]  # scored by the win check
+        if res is None:  # rejected before scoring: ask the scorer for its reason
+            without = list(h)
+            without[self.last_draw] -= 1
+            res = self._score(seat, self.last_draw, "self_draw", None, without,
+                              after_kong=self.after_kong)
+        return None if res.ok else (res.reason or "not_a_win")
 
     # -------------------------------------------------------------------- apply
     def apply(self, seat: int, action: Action) -> None:

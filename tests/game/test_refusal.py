@@ -1,0 +1,63 @@
+"""HandState.tsumo_refusal agrees with a from-scratch call of the scorer."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from laizi.analysis import can_win
+from laizi.bots import make_bot
+from laizi.bots.base import SeatView
+from laizi.game import HandState
+from laizi.rules import RuleSet
+from laizi.scoring import PlayerTable, WinContext, score
+
+
+def reference(state: HandState) -> str | None:
+    """The scorer's reason for refusing 自摸 on a complete, opened, special-free hand."""
+    seat = state.turn
+    if state.phase != "turn" or state.after_claim or state.last_draw is None:
+        return None
+    if not state.opened(seat) or any(state.hands[seat][k] for k in state.setup.special):
+        return None
+    h = state.hands[seat]
+    nat = list(h)
+    lz = state.setup.laizi
+    nat[lz] = 0
+    if not can_win(nat, h[lz]):
+        return None
+    without = list(h)
+    without[state.last_draw] -= 1
+    players = tuple(
+        PlayerTable(
+            hand=tuple(k for k in range(34) for _ in range((without if s == seat else state.hands[s])[k])),
+            melds=tuple(state.melds[s]), special_kongs=tuple(state.special_kongs[s]),
+            special_discards=tuple(state.special_discards[s]))
+        for s in range(4)
+    )
+    ctx = WinContext(rules=state.rules, setup=state.setup, dealer=state.dealer, winner=seat,
+                     tile=state.last_draw, by="self_draw", players=players,  # type: ignore[arg-type]
+                     after_kong=state.after_kong)
+    res = score(ctx)
+    return None if res.ok else (res.reason or "not_a_win")
+
+
+def test_tsumo_refusal_matches_the_scorer() -> None:
+    reasons: Counter[str] = Counter()
+    for preset in ("kaikoufan", "koukoufan"):
+        rules = RuleSet.preset(preset)
+        for i in range(60):
+            st = HandState.new(rules, i % 4, seed=bytes([i, len(preset)]) * 16)
+            bots = [make_bot("greedy", s) for s in range(4)]
+            while not st.over:
+                for seat in st.to_act():
+                    legal = st.legal_actions(seat)
+                    if st.phase == "turn":
+                        got = st.tsumo_refusal()
+                        assert got == reference(st)
+                        if got is not None:
+                            reasons[got] += 1
+                    st.apply(seat, bots[seat].act(SeatView.from_state(st, seat, legal)))
+                    if st.over:
+                        break
+    # the comparison covered refusals of more than one kind
+    assert len(reasons) >= 2, reasons
