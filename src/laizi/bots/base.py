@@ -87,7 +87,8 @@ class SeatView:
             special_discards=sd,
             hand_sizes=[sum(h) for h in state.hands],
             wall_remaining=state.wall_remaining,
-            legal=list(state.legal_actions(seat) if legal is None else legal),
+            legal=(list(state.legal_actions(seat)) if legal is None
+                   else list(legal) if copy or not isinstance(legal, list) else legal),
             pending=state.pending if ph in ("claim", "rob") else None,
             last_draw=state.last_draw if own_turn else None,
             after_claim=state.after_claim if own_turn else False,

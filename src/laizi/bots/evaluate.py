@@ -426,11 +426,18 @@ class HandEval:
     __slots__ = ("keys", "pids", "n", "wilds", "base_missing")
 
     def __init__(self, counts: Sequence[int], wilds: int, n_sets: int) -> None:
-        self.keys = list(keys_of(counts))
-        self.pids = [_pid(s, k) for s, k in enumerate(self.keys)]
+        keys = keys_of(counts)
+        self.keys = list(keys)
         self.n = n_sets
         self.wilds = wilds
-        self.base_missing = self._combo(self.pids)
+        if _fin:  # shipped tables: direct look-ups
+            ssh = _ssh
+            a, b, c, h = ssh[keys[0]], ssh[keys[1]], ssh[keys[2]], _hsh[keys[3]]
+            self.pids = [a, b, c, h]
+            self.base_missing = _fin[(_mab[a * _ns + b] * _nch + _mch[c * _nh + h]) * 5 + n_sets]
+        else:
+            self.pids = [_pid(s, k) for s, k in enumerate(keys)]
+            self.base_missing = self._combo(self.pids)
 
     def _combo(self, pids: list[int]) -> int:
         return combo(pids[0], pids[1], pids[2], pids[3], self.n)

@@ -113,6 +113,21 @@ def _pengpeng_possible(nat: Sequence[int], wild: int) -> bool:
     return best <= wild
 
 
+_HAIDI_ACTIONS = (TSUMO, PASS)
+_RULES_JSON: dict[int, tuple[RuleSet, dict[str, Any]]] = {}
+
+
+def _rules_json(rules: RuleSet) -> dict[str, Any]:
+    """``rules.model_dump(mode="json")``, computed once per rule set (a fresh copy each call)."""
+    got = _RULES_JSON.get(id(rules))
+    if got is None or got[0] is not rules:
+        if len(_RULES_JSON) > 64:
+            _RULES_JSON.clear()
+        got = (rules, rules.model_dump(mode="json"))
+        _RULES_JSON[id(rules)] = got
+    return dict(got[1])
+
+
 def _expand(counts: Sequence[int]) -> tuple[int, ...]:
     out: list[int] = []
     for k, c in enumerate(counts):
@@ -259,7 +274,7 @@ class HandState:
 
         start: Event = {"type": "start_hand", "hand": hand_no, "dealer": dealer}
         if context is None:
-            start["rules"] = rules.model_dump(mode="json")
+            start["rules"] = _rules_json(rules)
         else:
             start.update(context)
         start.update({
@@ -334,20 +349,24 @@ class HandState:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The legal actions of ``seat`` now (empty if it has nothing to decide)."""
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> Sequence[Action]:
+        """:meth:`legal_actions` without the copy (do not mutate)."""
         ph = self.phase
         if ph == "turn":
             if seat != self.turn:
-                return []
+                return ()
             if self._turn_cache is None:
                 self._turn_cache = self._turn_actions()
-            return list(self._turn_cache)
+            return self._turn_cache
         if ph == "claim" or ph == "rob":
             if seat in self.responses:
-                return []
-            return list(self.options.get(seat, ()))
+                return ()
+            return self.options.get(seat, ())
         if ph == "haidi":
-            return [TSUMO, PASS] if seat == self.turn else []
-        return []
+            return _HAIDI_ACTIONS if seat == self.turn else ()
+        return ()
 
     def _turn_actions(self) -> list[Action]:
         s = self.turn
@@ -438,7 +457,8 @@ class HandState:
                 ready = self.is_ready(from_seat)
         players = tuple(
             PlayerTable(
-                hand=_expand(hand if s == winner else self.hands[s]),
+                # the scorer reads only the winner's concealed tiles
+                hand=_expand(hand) if s == winner else (),
                 melds=tuple(self.melds[s]),
                 special_kongs=tuple(self.special_kongs[s]),
                 special_discards=tuple(self.special_discards[s]),
@@ -557,12 +577,18 @@ class HandState:
             raise MatchOverError("the hand is over")
         if not isinstance(action, Action):
             raise IllegalActionError(seat, action, f"not an Action: {action!r}")
-        legal = self.legal_actions(seat)
-        if action not in legal:
-            if not legal:
+        legal = self._legal(seat)
+        for a in legal:  # bots hand back one of the offered objects: identity first
+            if a is action:
+                break
+        else:
+            if action in legal:
+                pass
+            elif not legal:
                 raise IllegalActionError(seat, action, f"it is not this seat's decision ({self.phase})")
-            options = ", ".join(str(a) for a in legal)
-            raise IllegalActionError(seat, action, f"{action} is not legal now (legal: {options})")
+            else:
+                options = ", ".join(str(a) for a in legal)
+                raise IllegalActionError(seat, action, f"{action} is not legal now (legal: {options})")
         ph = self.phase
         tsumo = self._tsumo_cache[0] if self._tsumo_cache is not None else None
         self._turn_cache = None
