@@ -86,6 +86,18 @@ def test_view_holds_no_hidden_information() -> None:
     assert sum(v.visible()) == sum(st.hands[1]) + 1  # own tiles + indicator
 
 
+def test_from_state_sets_every_field() -> None:
+    """from_state fills the view field by field: a new field must not be forgotten."""
+    import dataclasses
+
+    st = HandState.new(RuleSet.preset("kaikoufan"), 0, seed=b"y" * 32)
+    for copy in (True, False):
+        v = SeatView.from_state(st, 0, copy=copy)
+        built = SeatView(**{f.name: getattr(v, f.name) for f in dataclasses.fields(SeatView)})
+        assert built == v
+        assert v.legal == st.legal_actions(0) and v.hand_sizes == [14, 13, 13, 13]
+
+
 def test_fast_shanten_matches_analysis() -> None:
     rng = random.Random(4)
     for _ in range(400):

@@ -64,36 +64,42 @@ class SeatView:
         instead of copying them: the view is then only valid until the next action.
         """
         ph = state.phase
-        own_turn = state.turn == seat and ph in ("turn", "haidi")
+        own_turn = state.turn == seat and (ph == "turn" or ph == "haidi")
         if copy:
             melds = [list(m) for m in state.melds]
             rivers = [list(r) for r in state.rivers]
             sk = [list(x) for x in state.special_kongs]
             sd = [list(x) for x in state.special_discards]
+            acts = list(state.legal_actions(seat) if legal is None else legal)
         else:
             melds, rivers = state.melds, state.rivers
             sk, sd = state.special_kongs, state.special_discards
-        return cls(
-            seat=seat,
-            rules=state.rules,
-            setup=state.setup,
-            dealer=state.dealer,
-            phase=ph,
-            turn=state.turn,
-            hand=list(state.hands[seat]),
-            melds=melds,
-            rivers=rivers,
-            special_kongs=sk,
-            special_discards=sd,
-            hand_sizes=[sum(h) for h in state.hands],
-            wall_remaining=state.wall_remaining,
-            legal=(list(state.legal_actions(seat)) if legal is None
-                   else list(legal) if copy or not isinstance(legal, list) else legal),
-            pending=state.pending if ph in ("claim", "rob") else None,
-            last_draw=state.last_draw if own_turn else None,
-            after_claim=state.after_claim if own_turn else False,
-            indicator=state.indicator,
-        )
+            acts = (state.legal_actions(seat) if legal is None
+                    else legal if isinstance(legal, list) else list(legal))
+        # Field by field rather than through __init__ (the simulator's hot path);
+        # every field of the class is set here.
+        v = cls.__new__(cls)
+        v.seat = seat
+        v.rules = state.rules
+        v.setup = state.setup
+        v.dealer = state.dealer
+        v.phase = ph
+        v.turn = state.turn
+        v.hand = list(state.hands[seat])
+        v.melds = melds
+        v.rivers = rivers
+        v.special_kongs = sk
+        v.special_discards = sd
+        hs = state.hands
+        v.hand_sizes = [sum(hs[0]), sum(hs[1]), sum(hs[2]), sum(hs[3])]
+        v.wall_remaining = state.wall_remaining
+        v.legal = acts
+        v.pending = state.pending if (ph == "claim" or ph == "rob") else None
+        v.last_draw = state.last_draw if own_turn else None
+        v.after_claim = state.after_claim if own_turn else False
+        v.indicator = state.indicator
+        v._visible = None
+        return v
 
     @classmethod
     def from_json(cls, view: Mapping[str, Any], rules: RuleSet | None = None) -> SeatView:

@@ -59,6 +59,26 @@ def near_kinds(counts: Sequence[int]) -> list[int]:
     return sorted(near)
 
 
+_near_memo: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _near_in_suit(suit: int, key: int) -> tuple[int, ...]:
+    """:func:`near_kinds` restricted to one suit, from the suit's base-5 key (memoised)."""
+    got = _near_memo.get((suit, key))
+    if got is None:
+        size = 9 if suit < 3 else 7
+        first = 9 * suit
+        counts = [0] * 34
+        x = key
+        for i in range(size - 1, -1, -1):
+            x, counts[first + i] = divmod(x, 5)
+        got = tuple(near_kinds(counts))
+        if len(_near_memo) > 200_000:
+            _near_memo.clear()
+        _near_memo[(suit, key)] = got
+    return got
+
+
 _improving: dict[tuple[tuple[int, int, int, int], int, int], list[int]] = {}
 
 
@@ -74,7 +94,7 @@ def improving_kinds(counts: list[int], wilds: int, n: int, sh: int,
     key = ((k[0], k[1], k[2], k[3]), wilds, n)
     got = _improving.get(key)
     if got is None:
-        kinds = [k for k in near_kinds(counts) if counts[k] < 4]
+        kinds = [x for s in range(4) for x in _near_in_suit(s, k[s]) if counts[x] < 4]
         got = [k for k, v in zip(kinds, shanten_each(ev, kinds, 1), strict=True) if v < sh]
         if len(_improving) > 200_000:
             _improving.clear()
@@ -106,6 +126,9 @@ def tile_order_key(k: int) -> float:
         return 0.0
     n = k % 9
     return 1.0 + min(n, 8 - n)
+
+
+_ORDER = tuple(tile_order_key(k) for k in range(34))
 
 
 class GreedyBot(Bot):
@@ -201,7 +224,7 @@ class GreedyBot(Bot):
             return discards[tied[0]]
         # connectivity, then honours/terminals first, then the kind (a total order)
         order = sorted([(99.0 if kinds[i] == lz else usefulness(nat, kinds[i]),
-                         tile_order_key(kinds[i]), kinds[i], i) for i in tied])
+                         _ORDER[kinds[i]], kinds[i], i) for i in tied])
         if best > 1:
             return discards[order[0][3]]
         unseen = view.unseen()
