@@ -1,4 +1,5 @@
-"""HandState.tsumo_refusal agrees with a from-scratch call of the scorer."""
+"""The engine's win offers and HandState.tsumo_refusal agree with from-scratch calls of
+the scorer (the engine's cheap pre-checks must never hide a legal win)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections import Counter
 from laizi.analysis import can_win
 from laizi.bots import make_bot
 from laizi.bots.base import SeatView
-from laizi.game import HandState
+from laizi.game import Action, HandState
 from laizi.rules import RuleSet
 from laizi.scoring import PlayerTable, WinContext, score
 
@@ -38,12 +39,37 @@ def reference(state: HandState) -> str | None:
                      tile=state.last_draw, by="self_draw", players=players,  # type: ignore[arg-type]
                      after_kong=state.after_kong)
     res = score(ctx)
-    return None if res.ok else (res.reason or "not_a_win")
+    return "ok" if res.ok else (res.reason or "not_a_win")
 
 
-def test_tsumo_refusal_matches_the_scorer() -> None:
+def ron_ok(state: HandState, seat: int) -> bool:
+    """Whether the scorer accepts ``seat`` winning on the tile under claim."""
+    tile = state.pending
+    assert tile is not None
+    h = list(state.hands[seat])
+    ready = False
+    melds = state.melds[seat]
+    if len(melds) == 4 and all(m.type != "ankong" for m in melds):
+        ready = state.is_ready(state.turn)
+    players = tuple(
+        PlayerTable(
+            hand=tuple(k for k in range(34) for _ in range((h if s == seat else state.hands[s])[k])),
+            melds=tuple(state.melds[s]), special_kongs=tuple(state.special_kongs[s]),
+            special_discards=tuple(state.special_discards[s]),
+            ready=ready and s == state.turn, fanbao=state.fanbao[seat] == s)
+        for s in range(4)
+    )
+    by = "discard" if state.phase == "claim" else "rob_kong"
+    ctx = WinContext(rules=state.rules, setup=state.setup, dealer=state.dealer, winner=seat,
+                     tile=tile, by=by, players=players,  # type: ignore[arg-type]
+                     from_seat=state.turn)
+    return score(ctx).ok
+
+
+def test_win_offers_and_refusals_match_the_scorer() -> None:
     reasons: Counter[str] = Counter()
-    for preset in ("kaikoufan", "koukoufan"):
+    wins_offered = 0
+    for preset in ("kaikoufan", "koukoufan", "qipisilai"):
         rules = RuleSet.preset(preset)
         for i in range(60):
             st = HandState.new(rules, i % 4, seed=bytes([i, len(preset)]) * 16)
@@ -53,11 +79,18 @@ def test_tsumo_refusal_matches_the_scorer() -> None:
                     legal = st.legal_actions(seat)
                     if st.phase == "turn":
                         got = st.tsumo_refusal()
-                        assert got == reference(st)
+                        want = reference(st)
+                        assert (Action("tsumo") in legal) == (want == "ok")
+                        assert got == (None if want == "ok" else want)
                         if got is not None:
                             reasons[got] += 1
+                    elif st.phase in ("claim", "rob") and not st.rules.guoshou:
+                        offered = any(a.type == "ron" for a in legal)
+                        assert offered == ron_ok(st, seat)
+                        wins_offered += offered
                     st.apply(seat, bots[seat].act(SeatView.from_state(st, seat, legal)))
                     if st.over:
                         break
     # the comparison covered refusals of more than one kind
     assert len(reasons) >= 2, reasons
+    assert wins_offered > 20

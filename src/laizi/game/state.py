@@ -422,7 +422,7 @@ class HandState:
         # Check 5: without a 258 pair only 碰碰胡/清一色/风一色/将一色 (七对) can win.
         if can_win(nat, wild) and (
             can_win(nat, wild, pair258=True)
-            or (wild and lz in _JIANG)  # a natural laizi pair of 2/5/8
+            or (wild >= 2 and lz in _JIANG)  # a 2/5/8 pair of laizi, one natural at least
             or (not any(m.type == "chi" for m in melds) and _pengpeng_possible(nat, wild))
             or self._one_suit(nat, melds)  # 清一色 possible
         ):
