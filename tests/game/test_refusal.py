@@ -73,7 +73,7 @@ def test_win_offers_and_refusals_match_the_scorer() -> None:
         rules = RuleSet.preset(preset)
         for i in range(60):
             st = HandState.new(rules, i % 4, seed=bytes([i, len(preset)]) * 16)
-            bots = [make_bot("greedy", s) for s in range(4)]
+            bots = [make_bot("strong" if s % 2 else "greedy", s) for s in range(4)]
             while not st.over:
                 for seat in st.to_act():
                     legal = st.legal_actions(seat)
