@@ -143,9 +143,11 @@ def _search(
                 room[k] += need
     # Runs containing k, where every kind below k must be a wildcard.
     if k < 27:
-        for low in (k - 2, k - 1, k):
-            if low >= 0 and low // 9 == k // 9 and low % 9 <= 6:
-                _runs(c, w, pair_used, room, k, low, stack, found)
+        pos = k % 9
+        for below in (2, 1, 0):  # run low..low+2 with low = k - below
+            # the members below k are wildcards; the run stays within the suit
+            if below <= w and below <= pos <= 6 + below:
+                _runs(c, w, pair_used, room, k, k - below, stack, found)
 
 
 def _runs(
