@@ -154,38 +154,52 @@ def _runs(
     c: list[int], w: int, pair_used: bool, room: list[int], k: int, low: int,
     stack: list[Group], found: list[list[Group]],
 ) -> None:
-    kinds = (low, low + 1, low + 2)
-    # For each member above k: natural if available (or wild instead); below k: wild.
-    choices: list[tuple[bool, ...]] = []  # True = natural
-    for x in kinds:
-        if x < k:
-            choices.append((False,))
-        elif x == k:
-            choices.append((True,))
-        else:
-            choices.append((True, False) if c[x] > 0 else (False,))
-    for a in choices[0]:
-        for b in choices[1]:
-            for d in choices[2]:
-                pick = (a, b, d)
-                need = (not a) + (not b) + (not d)
-                if need > w:
-                    continue
-                if any(not nat and room[x] < 1 for x, nat in zip(kinds, pick, strict=True)):
-                    continue
-                for x, nat in zip(kinds, pick, strict=True):
-                    if nat:
-                        c[x] -= 1
-                    else:
-                        room[x] -= 1
-                stack.append(_RUN[low][need])
-                _search(c, w - need, pair_used, room, k, stack, found)
-                stack.pop()
-                for x, nat in zip(kinds, pick, strict=True):
-                    if nat:
-                        c[x] += 1
-                    else:
-                        room[x] += 1
+    """Runs low..low+2 holding the natural ``k``: members below ``k`` are wildcards,
+    members above are natural when held (tried first) or wildcards."""
+    below = k - low
+    for x in range(low, k):
+        if room[x] < 1:
+            return
+    # the members above k: (kind, natural?) choices, natural first
+    if below == 2:
+        picks: tuple[tuple[tuple[int, bool], ...], ...] = ((),)
+    elif below == 1:
+        x = k + 1
+        picks = (((x, True),), ((x, False),)) if c[x] else (((x, False),),)
+    else:
+        x, y = k + 1, k + 2
+        ox = ((x, True), (x, False)) if c[x] else ((x, False),)
+        oy = ((y, True), (y, False)) if c[y] else ((y, False),)
+        picks = tuple((p, q) for p in ox for q in oy)
+    for pick in picks:
+        need = below
+        ok = True
+        for x, nat in pick:
+            if not nat:
+                need += 1
+                if room[x] < 1:
+                    ok = False
+        if not ok or need > w:
+            continue
+        c[k] -= 1
+        for x in range(low, k):
+            room[x] -= 1
+        for x, nat in pick:
+            if nat:
+                c[x] -= 1
+            else:
+                room[x] -= 1
+        stack.append(_RUN[low][need])
+        _search(c, w - need, pair_used, room, k, stack, found)
+        stack.pop()
+        c[k] += 1
+        for x in range(low, k):
+            room[x] += 1
+        for x, nat in pick:
+            if nat:
+                c[x] += 1
+            else:
+                room[x] += 1
 
 
 def has_sets_only(counts: Sequence[int]) -> bool:
