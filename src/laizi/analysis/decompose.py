@@ -10,7 +10,7 @@ copy of a kind.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 __all__ = ["Group", "Decomposition", "decompositions", "has_sets_only", "seven_pairs_wilds"]
@@ -39,7 +39,11 @@ class Group:
 
 @dataclass(frozen=True, slots=True)
 class Decomposition:
+    """Groups in canonical order. ``code``: a cheap equal-iff-equal key (filled by
+    :func:`decompositions`; compared and hashed through ``groups``)."""
+
     groups: tuple[Group, ...]
+    code: tuple[int, ...] | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def pair(self) -> Group:
@@ -73,15 +77,17 @@ def decompositions(
     room = [4] * 34 if limit is None else list(limit)
     for k in forbidden:
         room[k] = 0
-    seen: set[tuple[Group, ...]] = set()
+    seen: set[tuple[int, ...]] = set()
     out: list[Decomposition] = []
     found: list[list[Group]] = []
     _search(c, wilds, False, room, 0, [], found)
+    gid = _GID
     for groups in found:
-        key = tuple(sorted(groups, key=_group_key))
-        if key not in seen:
-            seen.add(key)
-            out.append(Decomposition(key))
+        # every group comes from the shared tables below: sort by their ranks
+        code = tuple(sorted([gid[id(g)] for g in groups]))
+        if code not in seen:
+            seen.add(code)
+            out.append(Decomposition(tuple([_GROUPS[i] for i in code]), code))
     return out
 
 
@@ -95,6 +101,11 @@ _PAIR = tuple(tuple(Group("pair", k, need) for need in range(3)) for k in range(
 _RUN = tuple(tuple(Group("run", k, need) for need in range(4)) for k in range(34))
 _WILD_PAIR = Group("pair", None, 2)
 _WILD_TRIPLET = Group("triplet", None, 3)
+# every shared group, ranked in canonical order (_group_key): a decomposition's code
+_GROUPS: tuple[Group, ...] = tuple(sorted(
+    [g for table in (_TRIPLET, _PAIR, _RUN) for row in table for g in row]
+    + [_WILD_PAIR, _WILD_TRIPLET], key=_group_key))
+_GID: dict[int, int] = {id(g): i for i, g in enumerate(_GROUPS)}
 
 
 def _search(

@@ -41,7 +41,8 @@ def readings(ctx: WinContext) -> list[Reading]:
     seen: set[tuple[object, ...]] = set()
 
     def add(r: Reading) -> None:
-        key = (r.shape, r.hard, r.kinds, r.decomposition)
+        d = r.decomposition
+        key = (r.shape, r.hard, r.kinds, None if d is None else (d.code or d.groups))
         if key not in seen:
             seen.add(key)
             out.append(r)
@@ -52,7 +53,7 @@ def readings(ctx: WinContext) -> list[Reading]:
         if can_win(nat, wild):
             limit = None
             if not rules.laizi_may_be_fifth:
-                limit = [max(0, 4 - nat[k] - meld_counts[k]) for k in range(34)]
+                limit = [4 - x - y if x + y < 4 else 0 for x, y in zip(nat, meld_counts, strict=True)]
             for d in decompositions(nat, wild, forbidden=ctx.setup.special, limit=limit):
                 kinds = set(meld_kinds)
                 for g in d.groups:
