@@ -181,7 +181,7 @@ def _runs(
         x, y = k + 1, k + 2
         ox = ((x, True), (x, False)) if c[x] else ((x, False),)
         oy = ((y, True), (y, False)) if c[y] else ((y, False),)
-        picks = tuple((p, q) for p in ox for q in oy)
+        picks = tuple([(p, q) for p in ox for q in oy])
     for pick in picks:
         need = below
         ok = True

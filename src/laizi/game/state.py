@@ -163,7 +163,7 @@ class HandState:
         "phase", "turn", "last_draw", "after_claim", "after_kong", "haidi_n", "pending",
         "options", "responses", "guoshou", "result", "payments", "log", "log_start",
         "_special", "_turn_cache", "_tsumo_cache", "_ron_results", "fanbao", "_waits_memo",
-        "_last_fail",
+        "_last_fail", "_last_shape",
     )
 
     rules: RuleSet
@@ -196,8 +196,10 @@ class HandState:
     log_start: int
     _special: tuple[int, ...]
     _turn_cache: list[Action] | None
-    _tsumo_cache: tuple[ScoreResult | None, ScoreResult | None] | None  # (win, refused)
+    # (legal win, refused score, regular shape complete) of the seat on turn
+    _tsumo_cache: tuple[ScoreResult | None, ScoreResult | None, bool] | None
     _last_fail: ScoreResult | None
+    _last_shape: bool
     _ron_results: dict[int, ScoreResult]
     fanbao: list[int | None]
     _waits_memo: dict[bytes, tuple[frozenset[int], bool, bool]]
@@ -268,6 +270,7 @@ class HandState:
         self._turn_cache = None
         self._tsumo_cache = None
         self._last_fail = None
+        self._last_shape = False
         self._ron_results = {}
         self.fanbao = [None, None, None, None]
         self._waits_memo = {}
@@ -419,8 +422,9 @@ class HandState:
         wild = counts[lz]
         nat = list(counts)
         nat[lz] = 0
+        shape = self._last_shape = can_win(nat, wild)
         # Check 5: without a 258 pair only 碰碰胡/清一色/风一色/将一色 (七对) can win.
-        if can_win(nat, wild) and (
+        if shape and (
             can_win(nat, wild, pair258=True)
             or (wild >= 2 and lz in _JIANG)  # a 2/5/8 pair of laizi, one natural at least
             or (not any(m.type == "chi" for m in melds) and _pengpeng_possible(nat, wild))
@@ -530,12 +534,13 @@ class HandState:
         if self._tsumo_cache is None:
             res: ScoreResult | None = None
             self._last_fail = None
+            self._last_shape = False
             if self.last_draw is not None:
                 res = self._win_check(
                     self.turn, self.last_draw, "self_draw", None,
                     after_kong=self.after_kong, haidi=self.phase == "haidi", in_hand=True,
                 )
-            self._tsumo_cache = (res, self._last_fail)
+            self._tsumo_cache = (res, self._last_fail, self._last_shape)
             self._last_fail = None
         return self._tsumo_cache[0]
 
@@ -553,16 +558,14 @@ class HandState:
         for k in self._special:
             if h[k]:
                 return None
-        lz = self.setup.laizi
-        nat = list(h)
-        w = nat[lz]
-        nat[lz] = 0
-        if not can_win(nat, w):
-            return None
         if self._tsumo_result() is not None:
             return None
         assert self._tsumo_cache is not None
-        res = self._tsumo_cache[1]  # scored by the win check
+        # the win check's pre-check got past its special/opened tests, so it has
+        # tested the regular shape (laizi as wilds) and kept the answer
+        _, res, shape = self._tsumo_cache
+        if not shape:
+            return None
         if res is None:  # rejected before scoring: ask the scorer for its reason
             without = list(h)
             without[self.last_draw] -= 1
