@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import struct
 from collections.abc import Iterable, Mapping, Sequence
 
 from laizi.errors import LaiziError
@@ -48,6 +49,8 @@ HAND_SIZES_OFFSET = (0, 14, 27, 40)  # dealer, 下家, 对家, 上家
 _DOMAIN = b"laizi-wall-v1"
 _TILE_STR = tuple(str(Tile(k)) for k in range(34))
 _SORTED = tuple(k for k in range(34) for _ in range(4))
+# rejection bound of the unbiased draw from n: the largest multiple of n below 2**32
+_LIMIT = tuple((1 << 32) - ((1 << 32) % n) if n else 0 for n in range(WALL_SIZE + 1))
 
 
 def new_seed() -> bytes:
@@ -63,19 +66,27 @@ def hand_seed(match_seed: bytes, hand_no: int) -> bytes:
 def derive_wall(seed: bytes) -> tuple[int, ...]:
     """The 136-tile wall (kinds) for a seed (module docstring, steps 1-2)."""
     tiles = list(_SORTED)
+    words: list[int] = []
     block = 0
-    buf = b""
     pos = 0
+
+    def more(count: int) -> None:  # the next HMAC blocks as big-endian 32-bit words
+        nonlocal block
+        data = b"".join([
+            hmac.digest(seed, _DOMAIN + b.to_bytes(8, "big"), "sha256")
+            for b in range(block, block + count)
+        ])
+        block += count
+        words.extend(struct.unpack(f">{8 * count}I", data))
+
     for i in range(WALL_SIZE - 1, 0, -1):
         n = i + 1
-        limit = (1 << 32) - ((1 << 32) % n)
+        limit = _LIMIT[n]
         while True:
-            if pos + 4 > len(buf):
-                buf = hmac.digest(seed, _DOMAIN + block.to_bytes(8, "big"), "sha256")
-                block += 1
-                pos = 0
-            u = int.from_bytes(buf[pos:pos + 4], "big")
-            pos += 4
+            if pos == len(words):
+                more(18 if not block else 2)  # 135 draws, a few rejected
+            u = words[pos]
+            pos += 1
             if u < limit:
                 break
         j = u % n
