@@ -98,6 +98,36 @@ def test_from_state_sets_every_field() -> None:
         assert v.legal == st.legal_actions(0) and v.hand_sizes == [14, 13, 13, 13]
 
 
+def test_improving_draws_match_one_by_one_shanten() -> None:
+    from laizi.bots.evaluate import HandEval, improving_draws, regular_shanten
+    from laizi.bots.greedy import near_kinds
+
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(300):
+        counts = [0] * 34
+        n = rng.choice([1, 2, 3, 4])
+        for _j in range(3 * n + 1 - (w := rng.choice([0, 0, 1, 2]))):
+            k = rng.randrange(34)
+            while counts[k] >= 4:
+                k = rng.randrange(34)
+            counts[k] += 1
+        ev = HandEval(counts, w, n)
+        sh = ev.shanten
+        got = improving_draws(ev, sh)
+        assert got is not None  # the shipped tables are in use
+        want = []
+        for k in near_kinds(counts):
+            if counts[k] < 4:
+                c = list(counts)
+                c[k] += 1
+                if regular_shanten(c, w, n) < sh:
+                    want.append(k)
+        assert got == want
+        checked += bool(want)
+    assert checked > 200
+
+
 def test_fast_shanten_matches_analysis() -> None:
     rng = random.Random(4)
     for _ in range(400):

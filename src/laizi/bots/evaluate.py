@@ -503,6 +503,60 @@ def shanten_each(ev: HandEval, kinds: Sequence[int], delta: int) -> list[int]:
     return out
 
 
+_up_memo: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _up_moves(suit: int, key: int) -> tuple[tuple[int, int], ...]:
+    """Table mode: (kind, profile id after drawing it) for each kind of ``suit`` near its
+    held tiles (held, or a suited neighbour within 2) that still has a free copy."""
+    got = _up_memo.get((suit, key))
+    if got is None:
+        size = 9 if suit < 3 else 7
+        digits = _digits(key, size)
+        near: set[int] = set()
+        for i in range(size):
+            if digits[i]:
+                if suit < 3:
+                    near.update(j for j in range(i - 2, i + 3) if 0 <= j < size)
+                else:
+                    near.add(i)
+        places = P9 if suit < 3 else P7
+        table = _ssh if suit < 3 else _hsh
+        got = tuple((9 * suit + j, table[key + places[j]]) for j in sorted(near) if digits[j] < 4)
+        if len(_up_memo) > 400_000:
+            _up_memo.clear()
+        _up_memo[(suit, key)] = got
+    return got
+
+
+def improving_draws(ev: HandEval, sh: int) -> list[int] | None:
+    """Kinds near the held tiles whose draw brings ``ev``'s 3n+1 hand below shanten ``sh``
+    (ascending); None without the shipped tables (use :func:`shanten_each` then)."""
+    if not _fin:
+        return None
+    a0, b0, c0, h0 = ev.pids
+    keys = ev.keys
+    n = ev.n
+    limit = sh + ev.wilds + 1  # missing - wilds - 1 < sh
+    fin, mab, mch, ns, nh, nch = _fin, _mab, _mch, _ns, _nh, _nch
+    ch0 = mch[c0 * nh + h0]
+    ab0 = mab[a0 * ns + b0] * nch
+    out: list[int] = []
+    for kind, p in _up_moves(0, keys[0]):
+        if fin[(mab[p * ns + b0] * nch + ch0) * 5 + n] < limit:
+            out.append(kind)
+    for kind, p in _up_moves(1, keys[1]):
+        if fin[(mab[a0 * ns + p] * nch + ch0) * 5 + n] < limit:
+            out.append(kind)
+    for kind, p in _up_moves(2, keys[2]):
+        if fin[(ab0 + mch[p * nh + h0]) * 5 + n] < limit:
+            out.append(kind)
+    for kind, p in _up_moves(3, keys[3]):
+        if fin[(ab0 + mch[c0 * nh + p]) * 5 + n] < limit:
+            out.append(kind)
+    return out
+
+
 # ------------------------------------------------------------------ 2/5/8 pair
 _combo0: dict[tuple[int, int, int, int, int], int] = {}
 _JIANG_LIST = tuple(sorted(JIANG))

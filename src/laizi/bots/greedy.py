@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from laizi.bots.base import Bot, SeatView
 from laizi.bots.evaluate import (
     HandEval,
+    improving_draws,
     keys_of,
     shanten_each,
     shanten_keys,
@@ -94,8 +95,10 @@ def improving_kinds(counts: list[int], wilds: int, n: int, sh: int,
     key = ((k[0], k[1], k[2], k[3]), wilds, n)
     got = _improving.get(key)
     if got is None:
-        kinds = [x for s in range(4) for x in _near_in_suit(s, k[s]) if counts[x] < 4]
-        got = [k for k, v in zip(kinds, shanten_each(ev, kinds, 1), strict=True) if v < sh]
+        got = improving_draws(ev, sh)
+        if got is None:  # no shipped tables
+            kinds = [x for s in range(4) for x in _near_in_suit(s, k[s]) if counts[x] < 4]
+            got = [k for k, v in zip(kinds, shanten_each(ev, kinds, 1), strict=True) if v < sh]
         if len(_improving) > 200_000:
             _improving.clear()
         _improving[key] = got
