@@ -125,9 +125,14 @@ class SeatView:
         if self._visible is None:
             c = list(self.hand)
             for s in range(4):
-                for m in self.melds[s]:
-                    for k in m.tiles():
-                        c[k] += 1
+                for m in self.melds[s]:  # Meld.tiles(), unrolled
+                    t = m.tile
+                    if m.type == "chi":
+                        c[t] += 1
+                        c[t + 1] += 1
+                        c[t + 2] += 1
+                    else:
+                        c[t] += 3 if m.type == "peng" else 4
                 for lst in (self.rivers[s], self.special_kongs[s], self.special_discards[s]):
                     for k in lst:
                         c[k] += 1
