@@ -13,6 +13,20 @@ from laizi.rules import RuleSet
 from laizi.scoring import PlayerTable, WinContext, score
 
 
+def tables(state: HandState, winner: int, hand: list[int], ready_seat: int | None = None,
+           ) -> tuple[PlayerTable, PlayerTable, PlayerTable, PlayerTable]:
+    """The four players' tables for a win of ``winner`` holding ``hand`` (counts)."""
+    t = [
+        PlayerTable(
+            hand=tuple(k for k in range(34) for _ in range((hand if s == winner else state.hands[s])[k])),
+            melds=tuple(state.melds[s]), special_kongs=tuple(state.special_kongs[s]),
+            special_discards=tuple(state.special_discards[s]),
+            ready=s == ready_seat, fanbao=state.fanbao[winner] == s)
+        for s in range(4)
+    ]
+    return (t[0], t[1], t[2], t[3])
+
+
 def reference(state: HandState) -> str | None:
     """The scorer's reason for refusing 自摸 on a complete, opened, special-free hand."""
     seat = state.turn
@@ -28,15 +42,9 @@ def reference(state: HandState) -> str | None:
         return None
     without = list(h)
     without[state.last_draw] -= 1
-    players = tuple(
-        PlayerTable(
-            hand=tuple(k for k in range(34) for _ in range((without if s == seat else state.hands[s])[k])),
-            melds=tuple(state.melds[s]), special_kongs=tuple(state.special_kongs[s]),
-            special_discards=tuple(state.special_discards[s]))
-        for s in range(4)
-    )
     ctx = WinContext(rules=state.rules, setup=state.setup, dealer=state.dealer, winner=seat,
-                     tile=state.last_draw, by="self_draw", players=players,  # type: ignore[arg-type]
+                     tile=state.last_draw, by="self_draw",
+                     players=tables(state, seat, without),
                      after_kong=state.after_kong)
     res = score(ctx)
     return "ok" if res.ok else (res.reason or "not_a_win")
@@ -51,14 +59,7 @@ def ron_ok(state: HandState, seat: int) -> bool:
     melds = state.melds[seat]
     if len(melds) == 4 and all(m.type != "ankong" for m in melds):
         ready = state.is_ready(state.turn)
-    players = tuple(
-        PlayerTable(
-            hand=tuple(k for k in range(34) for _ in range((h if s == seat else state.hands[s])[k])),
-            melds=tuple(state.melds[s]), special_kongs=tuple(state.special_kongs[s]),
-            special_discards=tuple(state.special_discards[s]),
-            ready=ready and s == state.turn, fanbao=state.fanbao[seat] == s)
-        for s in range(4)
-    )
+    players = tables(state, seat, h, ready_seat=state.turn if ready else None)
     by = "discard" if state.phase == "claim" else "rob_kong"
     ctx = WinContext(rules=state.rules, setup=state.setup, dealer=state.dealer, winner=seat,
                      tile=tile, by=by, players=players,  # type: ignore[arg-type]

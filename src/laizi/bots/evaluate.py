@@ -431,13 +431,10 @@ class HandEval:
         self.n = n_sets
         self.wilds = wilds
         if _fin:  # shipped tables: direct look-ups
-            ssh = _ssh
-            a, b, c, h = ssh[keys[0]], ssh[keys[1]], ssh[keys[2]], _hsh[keys[3]]
-            self.pids = [a, b, c, h]
-            self.base_missing = _fin[(_mab[a * _ns + b] * _nch + _mch[c * _nh + h]) * 5 + n_sets]
+            self.pids = [_ssh[keys[0]], _ssh[keys[1]], _ssh[keys[2]], _hsh[keys[3]]]
         else:
             self.pids = [_pid(s, k) for s, k in enumerate(keys)]
-            self.base_missing = self._combo(self.pids)
+        self.base_missing = self._combo(self.pids)
 
     def _combo(self, pids: list[int]) -> int:
         return combo(pids[0], pids[1], pids[2], pids[3], self.n)

@@ -60,26 +60,6 @@ def near_kinds(counts: Sequence[int]) -> list[int]:
     return sorted(near)
 
 
-_near_memo: dict[tuple[int, int], tuple[int, ...]] = {}
-
-
-def _near_in_suit(suit: int, key: int) -> tuple[int, ...]:
-    """:func:`near_kinds` restricted to one suit, from the suit's base-5 key (memoised)."""
-    got = _near_memo.get((suit, key))
-    if got is None:
-        size = 9 if suit < 3 else 7
-        first = 9 * suit
-        counts = [0] * 34
-        x = key
-        for i in range(size - 1, -1, -1):
-            x, counts[first + i] = divmod(x, 5)
-        got = tuple(near_kinds(counts))
-        if len(_near_memo) > 200_000:
-            _near_memo.clear()
-        _near_memo[(suit, key)] = got
-    return got
-
-
 _improving: dict[tuple[tuple[int, int, int, int], int, int], list[int]] = {}
 
 
@@ -97,7 +77,7 @@ def improving_kinds(counts: list[int], wilds: int, n: int, sh: int,
     if got is None:
         got = improving_draws(ev, sh)
         if got is None:  # no shipped tables
-            kinds = [x for s in range(4) for x in _near_in_suit(s, k[s]) if counts[x] < 4]
+            kinds = [x for x in near_kinds(counts) if counts[x] < 4]
             got = [k for k, v in zip(kinds, shanten_each(ev, kinds, 1), strict=True) if v < sh]
         if len(_improving) > 200_000:
             _improving.clear()

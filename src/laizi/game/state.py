@@ -43,6 +43,7 @@ Readings of RULES.md chosen here (where the rules are silent):
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -114,18 +115,12 @@ def _pengpeng_possible(nat: Sequence[int], wild: int) -> bool:
 
 
 _HAIDI_ACTIONS = (TSUMO, PASS)
-_RULES_JSON: dict[int, tuple[RuleSet, dict[str, Any]]] = {}
 
 
-def _rules_json(rules: RuleSet) -> dict[str, Any]:
-    """``rules.model_dump(mode="json")``, computed once per rule set (a fresh copy each call)."""
-    got = _RULES_JSON.get(id(rules))
-    if got is None or got[0] is not rules:
-        if len(_RULES_JSON) > 64:
-            _RULES_JSON.clear()
-        got = (rules, rules.model_dump(mode="json"))
-        _RULES_JSON[id(rules)] = got
-    return dict(got[1])
+@functools.lru_cache(maxsize=64)
+def _rules_dump(rules: RuleSet) -> dict[str, Any]:
+    """``rules.model_dump(mode="json")``, once per rule set (callers copy it)."""
+    return rules.model_dump(mode="json")
 
 
 def _expand(counts: Sequence[int]) -> tuple[int, ...]:
@@ -277,7 +272,7 @@ class HandState:
 
         start: Event = {"type": "start_hand", "hand": hand_no, "dealer": dealer}
         if context is None:
-            start["rules"] = _rules_json(rules)
+            start["rules"] = dict(_rules_dump(rules))
         else:
             start.update(context)
         start.update({
