@@ -2,7 +2,7 @@
 
 Layers, each depending only on those before it::
 
-    tiles → rules → analysis → scoring → game → views → adapters (cli, tui, server, env, bots)
+    tiles → rules → analysis → scoring → game → views → bots → adapters (cli, tui, sim, env, server + web)
 
 Importing ``laizi`` is cheap: lookup tables are built on first use.
 """
@@ -11,7 +11,17 @@ from laizi.errors import IllegalHandError, LaiziError, RuleError, TileParseError
 from laizi.rules import RuleSet
 from laizi.tiles import Tile, parse_tiles, tiles_to_str
 
-__version__ = "0.1.0"
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("laizi")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+        return "0+unknown"
+
+
+__version__ = _version()
 
 __all__ = [
     "IllegalHandError", "LaiziError", "RuleError", "RuleSet", "Tile", "TileParseError",

@@ -46,12 +46,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from laizi import __version__
 
-    try:
-        return f"laizi {version('laizi')}"
-    except PackageNotFoundError:  # pragma: no cover
-        return "laizi (not installed)"
+    return f"laizi {__version__}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
