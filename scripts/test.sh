@@ -26,7 +26,7 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 log "installing laizi and test dependencies into .venv"
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench]'
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench,ray]'
 
 if [ -z "${LAIZI_TEST_PG_URL:-}" ] && [ -f scripts/start_postgres.sh ]; then
   log "starting PostgreSQL on loopback"
