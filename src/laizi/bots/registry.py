@@ -8,15 +8,16 @@ from laizi.bots.base import Bot
 
 __all__ = ["BOT_NAMES", "make_bot"]
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong", "expert")
 
 
 def _factories() -> dict[str, Callable[[int | None], Bot]]:
+    from laizi.bots.expert import ExpertBot
     from laizi.bots.greedy import GreedyBot
     from laizi.bots.random_bot import RandomBot
     from laizi.bots.strong import StrongBot
 
-    return {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+    return {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:

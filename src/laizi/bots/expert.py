@@ -1,0 +1,250 @@
+"""The ``expert`` bot: determinized Monte Carlo search over the seat's view.
+
+At a decision with a real choice the bot
+
+1. picks a few **candidates**: the ``strong`` bot's choice, the discards that keep the
+   hand closest to ready (fewest shanten, most unseen improving tiles), every kong on
+   offer, and for a claim both taking and passing;
+2. samples ``worlds`` **determinizations**: the tiles it cannot see (other seats'
+   concealed hands, the wall) dealt at random from exactly the copies it has not seen,
+   each seat getting as many as it holds — the deck is built from the
+   :class:`~laizi.bots.base.SeatView` alone, so nothing outside the view can leak in;
+3. plays every candidate out in every world with the engine itself
+   (:func:`laizi.game.position.position`: real claims, kongs, scoring, caps and
+   liability) and fast ``greedy`` policies at all four seats, with the same world and
+   the same policy seeds for each candidate (common random numbers);
+4. chooses the candidate with the highest mean settlement points for its seat, ties
+   and near-ties (within ``margin``) going to the ``strong`` choice.
+
+Wins on offer are always taken (as ``strong`` does); forced moves cost nothing. The
+randomness of a decision is seeded from the bot's seed and the view's public and own
+content, so a bot with a given seed makes the same choice for the same view, whatever
+the hidden tiles are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from laizi.analysis import shanten
+from laizi.bots.base import Bot, SeatView
+from laizi.bots.greedy import GreedyBot
+from laizi.bots.strong import StrongBot
+from laizi.game.actions import Action
+from laizi.game.position import PositionError, position
+from laizi.game.state import HandState
+from laizi.tiles import NUM_KINDS
+
+__all__ = ["ExpertBot", "ExpertConfig"]
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertConfig:
+    """Search settings (the defaults keep p99 within the server's turn timer)."""
+
+    worlds: int = 12  # determinizations per decision
+    max_candidates: int = 4  # actions compared at one decision
+    margin: float = 0.0  # a candidate must beat strong's choice by more than this
+    playout_steps: int = 400  # safety bound on a playout's decisions
+
+
+_WIN_TYPES = ("tsumo", "ron")
+_KONG_TYPES = ("ankong", "addkong", "special_kong", "laizi_kong", "kong")
+
+
+class ExpertBot(Bot):
+    """Determinized Monte Carlo search (see the module docstring)."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, config: ExpertConfig | None = None) -> None:
+        self.seed = 0 if seed is None else seed
+        self.config = config or ExpertConfig()
+        self.strong = StrongBot(seed)
+        self.searches = 0  # decisions that ran a search (for statistics)
+
+    def __repr__(self) -> str:
+        return f"ExpertBot(seed={self.seed})"
+
+    # ----------------------------------------------------------------- act
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        for a in legal:
+            if a.type in _WIN_TYPES:
+                return a
+        default = self.strong.act(view)
+        if view.phase not in ("turn", "claim"):
+            return default
+        cands = self._candidates(view, default)
+        if len(cands) < 2:
+            return default
+        values = self.evaluate(view, cands)
+        best = max(range(len(cands)), key=lambda i: (values[i], cands[i] == default))
+        if values[best] - values[cands.index(default)] <= self.config.margin:
+            return default
+        return cands[best]
+
+    # ---------------------------------------------------------- candidates
+    def _candidates(self, view: SeatView, default: Action) -> list[Action]:
+        out = [default]
+        legal = view.legal
+        if view.phase == "claim":
+            pas = next((a for a in legal if a.type == "pass"), None)
+            if pas is not None and pas not in out:
+                out.append(pas)
+            for a in legal:
+                if a.type != "pass" and a not in out:
+                    out.append(a)
+            return out[: self.config.max_candidates]
+        for a in legal:
+            if a.type in _KONG_TYPES and a not in out:
+                out.append(a)
+        discards = [a for a in legal if a.type == "discard"]
+        ranked = self._rank_discards(view, discards)
+        for a in ranked:
+            if len(out) >= self.config.max_candidates:
+                break
+            if a not in out:
+                out.append(a)
+        return out
+
+    def _rank_discards(self, view: SeatView, discards: Sequence[Action]) -> list[Action]:
+        """Discards by (shanten after, −unseen improving copies), natural tiles only."""
+        lz = view.laizi
+        special = view.special
+        hand = list(view.hand)
+        wilds = hand[lz]
+        nat = list(hand)
+        nat[lz] = 0
+        for sp in special:
+            nat[sp] = 0
+        unseen = view.unseen()
+        scored: list[tuple[int, int, int, Action]] = []
+        for a in discards:
+            if a.tile is None or a.tile == lz or a.tile in special:
+                continue
+            k = a.tile
+            nat[k] -= 1
+            sh = shanten(nat, wilds)
+            imp = 0
+            for t in range(NUM_KINDS):
+                if unseen[t] and t != lz and t not in special:
+                    nat[t] += 1
+                    if shanten(nat, wilds) < sh:
+                        imp += unseen[t]
+                    nat[t] -= 1
+            nat[k] += 1
+            scored.append((sh, -imp, k, a))
+        scored.sort(key=lambda x: (x[0], x[1], x[2]))
+        return [a for *_, a in scored]
+
+    # ---------------------------------------------------------- evaluation
+    def _rng(self, view: SeatView) -> random.Random:
+        h = hashlib.sha256()
+        h.update(f"{self.seed}|{view.seat}|{view.dealer}|{view.phase}|{view.turn}|".encode())
+        h.update(bytes(view.hand))
+        for s in range(4):
+            h.update(repr((view.melds[s], view.rivers[s], view.special_kongs[s],
+                           view.special_discards[s], view.hand_sizes[s])).encode())
+        h.update(f"{view.wall_remaining}|{view.pending}|{view.last_draw}|"
+                 f"{view.indicator}".encode())
+        return random.Random(int.from_bytes(h.digest()[:8], "big"))
+
+    def evaluate(self, view: SeatView, cands: Sequence[Action]) -> list[float]:
+        """Mean settlement points of each candidate over the sampled worlds."""
+        rng = self._rng(view)
+        totals = [0.0] * len(cands)
+        done = 0
+        for _ in range(self.config.worlds):
+            world = self._sample(view, rng)
+            if world is None:
+                continue
+            policy_seed = rng.getrandbits(32)
+            for i, a in enumerate(cands):
+                st = world.clone()
+                try:
+                    totals[i] += self._playout(st, view, a, policy_seed)
+                except PositionError:  # pragma: no cover - defensive
+                    totals[i] += 0.0
+            done += 1
+        self.searches += 1
+        return [t / max(1, done) for t in totals]
+
+    def _sample(self, view: SeatView, rng: random.Random) -> HandState | None:
+        """One world consistent with the view, positioned just before the decision."""
+        me = view.seat
+        pool: list[int] = []
+        for k, c in enumerate(view.unseen()):
+            pool.extend([k] * c)
+        rng.shuffle(pool)
+        hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
+        hands[me] = list(view.hand)
+        rivers = [list(r) for r in view.rivers]
+        claim = view.phase == "claim"
+        d = view.turn
+        if claim:
+            assert view.pending is not None
+            rivers[d].pop()  # the discard under claim goes back into the discarder's hand
+        pos = 0
+        for s in range(4):
+            if s == me:
+                continue
+            n = view.hand_sizes[s]
+            for k in pool[pos:pos + n]:
+                hands[s][k] += 1
+            pos += n
+        if claim:
+            assert view.pending is not None
+            hands[d][view.pending] += 1
+        live = pool[pos:]
+        if len(live) != view.wall_remaining:
+            return None  # the view does not add up (a hand-made view): no search
+        assert view.indicator is not None
+        try:
+            st = position(view.rules, dealer=view.dealer, indicator=view.indicator,
+                          hands=hands, melds=view.melds, rivers=rivers,
+                          special_kongs=view.special_kongs,
+                          special_discards=view.special_discards, live_wall=live,
+                          turn=d if claim else me,
+                          last_draw=None if claim else view.last_draw,
+                          after_claim=False if claim else view.after_claim)
+        except PositionError:
+            return None
+        if claim:
+            assert view.pending is not None
+            st.apply(d, Action("discard", view.pending))
+            if st.phase != "claim" or me not in st.options:
+                return None
+        return st
+
+    def _playout(self, st: HandState, view: SeatView, first: Action, seed: int) -> float:
+        me = view.seat
+        bots = [GreedyBot(seed + s) for s in range(4)]
+        applied = False
+        steps = 0
+        while not st.over and steps < self.config.playout_steps:
+            steps += 1
+            for seat in st.to_act():
+                if st.over:
+                    break
+                legal = st.legal_actions(seat)
+                if not legal:
+                    continue
+                if not applied and seat == me:
+                    action = next((a for a in legal if a == first), None)
+                    if action is None:
+                        return 0.0
+                    applied = True
+                elif len(legal) == 1:
+                    action = legal[0]
+                else:
+                    action = bots[seat].act(SeatView.from_state(st, seat, legal, copy=False))
+                st.apply(seat, action)
+        if not st.over:
+            return 0.0
+        return float((st.payments or [0.0] * 4)[me])

@@ -1,0 +1,152 @@
+"""The expert bot: positions rebuilt from a view's world, decisions from the view alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from laizi.bots.base import SeatView
+from laizi.bots.expert import ExpertBot, ExpertConfig
+from laizi.bots.registry import make_bot
+from laizi.game.position import PositionError, position
+from laizi.game.state import HandState
+from laizi.rules import RuleSet
+
+FAST = ExpertConfig(worlds=3, max_candidates=3)
+
+
+def _advance(rules: RuleSet, seed: int, steps: int) -> HandState:
+    """A hand played by greedy bots for ``steps`` decisions (stopping at a turn decision)."""
+    st = HandState.new(rules, seed % 4, seed=seed.to_bytes(32, "big"))
+    bots = [make_bot("greedy", seed + s) for s in range(4)]
+    n = 0
+    while not st.over:
+        for seat in st.to_act():
+            legal = st.legal_actions(seat)
+            if n >= steps and st.phase == "turn" and len(legal) > 1:
+                return st
+            st.apply(seat, bots[seat].act(SeatView.from_state(st, seat, legal)))
+            n += 1
+            if st.over:
+                break
+    return st
+
+
+def _rebuild(st: HandState, hands: list[list[int]] | None = None,
+             live: list[int] | None = None) -> HandState:
+    return position(st.rules, dealer=st.dealer, indicator=st.indicator,
+                    hands=hands if hands is not None else st.hands, melds=st.melds,
+                    rivers=st.rivers, special_kongs=st.special_kongs,
+                    special_discards=st.special_discards,
+                    live_wall=live if live is not None else list(st.wall[st.front:st.back + 1]),
+                    turn=st.turn, last_draw=st.last_draw, after_claim=st.after_claim,
+                    after_kong=st.after_kong)
+
+
+def _finish(st: HandState, seed: int) -> list[float]:
+    bots = [make_bot("greedy", seed + s) for s in range(4)]
+    while not st.over:
+        for seat in st.to_act():
+            legal = st.legal_actions(seat)
+            st.apply(seat, bots[seat].act(SeatView.from_state(st, seat, legal)))
+            if st.over:
+                break
+    return list(st.payments or [])
+
+
+@pytest.mark.parametrize("preset", ["kaikoufan", "jiayu", "qipisilai"])
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_position_rebuilds_the_same_game(preset: str, seed: int) -> None:
+    rules = RuleSet.preset(preset)
+    st = _advance(rules, seed, 12 + seed)
+    if st.over:
+        pytest.skip("hand ended early")
+    twin = _rebuild(st)
+    assert twin.tile_total() == [4] * 34
+    assert twin.wall_remaining == st.wall_remaining
+    assert twin.legal_actions(st.turn) == st.legal_actions(st.turn)
+    assert _finish(twin, seed) == _finish(st.clone(), seed)
+
+
+def test_position_refuses_a_table_that_does_not_add_up() -> None:
+    st = _advance(RuleSet.preset("kaikoufan"), 5, 10)
+    hands = [list(h) for h in st.hands]
+    k = next(i for i in range(34) if hands[(st.turn + 1) % 4][i])
+    hands[(st.turn + 1) % 4][k] -= 1  # a tile vanishes
+    with pytest.raises(PositionError):
+        _rebuild(st, hands=hands)
+
+
+def _hidden_shuffled(st: HandState, seat: int, rng: random.Random) -> HandState:
+    """The same table seen from ``seat``, with every tile it cannot see dealt anew."""
+    pool: list[int] = []
+    for s in range(4):
+        if s != seat:
+            for k in range(34):
+                pool.extend([k] * st.hands[s][k])
+    live = list(st.wall[st.front:st.back + 1])
+    pool.extend(live)
+    rng.shuffle(pool)
+    hands = [list(h) for h in st.hands]
+    pos = 0
+    for s in range(4):
+        if s == seat:
+            continue
+        n = sum(st.hands[s])
+        hands[s] = [0] * 34
+        for k in pool[pos:pos + n]:
+            hands[s][k] += 1
+        pos += n
+    return _rebuild(st, hands=hands, live=pool[pos:])
+
+
+@pytest.mark.parametrize("seed", [4, 9, 17, 30])
+def test_expert_sees_only_its_view(seed: int) -> None:
+    """Altering every hidden tile leaves the view — and so the expert's choice — unchanged."""
+    st = _advance(RuleSet.preset("kaikoufan"), seed, 8 + seed % 7)
+    if st.over:
+        pytest.skip("hand ended early")
+    me = st.turn
+    other = _hidden_shuffled(st, me, random.Random(seed))
+    assert other.hands != st.hands or other.wall != st.wall
+    v1 = SeatView.from_state(st, me)
+    v2 = SeatView.from_state(other, me)
+    assert v1.hand == v2.hand and v1.legal == v2.legal and v1.unseen() == v2.unseen()
+    a1 = ExpertBot(7, FAST).act(v1)
+    a2 = ExpertBot(7, FAST).act(v2)
+    assert a1 == a2
+    assert a1 in v1.legal
+
+
+def test_expert_is_deterministic_and_searches() -> None:
+    st = _advance(RuleSet.preset("kaikoufan"), 12, 14)
+    view = SeatView.from_state(st, st.turn)
+    bot = ExpertBot(3, FAST)
+    first = bot.act(view)
+    assert all(ExpertBot(3, FAST).act(view) == first for _ in range(2))
+    cands = [a for a in view.legal if a.type == "discard"][:3]
+    values = bot.evaluate(view, cands)
+    assert len(values) == len(cands)
+    assert values == bot.evaluate(view, cands)
+
+
+def test_expert_takes_a_win_and_answers_claims() -> None:
+    """A whole hand with the expert at one seat: legal moves only, tiles conserved."""
+    rules = RuleSet.preset("kaikoufan")
+    st = HandState.new(rules, 0, seed=b"expert-hand".ljust(32, b"\0"))
+    bots = [ExpertBot(1, FAST)] + [make_bot("strong", s) for s in (2, 3, 4)]
+    while not st.over:
+        for seat in st.to_act():
+            legal = st.legal_actions(seat)
+            a = bots[seat].act(SeatView.from_state(st, seat, legal))
+            assert a in legal
+            if any(x.type in ("tsumo", "ron") for x in legal) and seat == 0:
+                assert a.type in ("tsumo", "ron")
+            st.apply(seat, a)
+            assert st.tile_total() == [4] * 34
+            if st.over:
+                break
+    assert abs(sum(st.payments or [])) < 1e-9
+    assert bots[0].searches > 0
+    assert repr(bots[0]) == "ExpertBot(seed=1)"
