@@ -13,8 +13,10 @@ At a decision with a real choice the bot
    (:func:`laizi.game.position.position`: real claims, kongs, scoring, caps and
    liability) and fast ``greedy`` policies at all four seats, with the same world and
    the same policy seeds for each candidate (common random numbers);
-4. chooses the candidate with the highest mean settlement points for its seat, ties
-   and near-ties (within ``margin``) going to the ``strong`` choice.
+4. keeps the ``strong`` choice unless another candidate has the highest mean
+   settlement points for its seat *and* beats the ``strong`` choice by more than
+   ``z`` standard errors of their paired per-world difference (and by ``margin``):
+   the search overrides the heuristic only where the evidence is clear.
 
 Wins on offer are always taken (as ``strong`` does); forced moves cost nothing. The
 randomness of a decision is seeded from the bot's seed and the view's public and own
@@ -25,7 +27,9 @@ the hidden tiles are.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -47,7 +51,8 @@ class ExpertConfig:
 
     worlds: int = 12  # determinizations per decision
     max_candidates: int = 4  # actions compared at one decision
-    margin: float = 0.0  # a candidate must beat strong's choice by more than this
+    margin: float = 0.0  # a candidate must beat strong's choice by more than this …
+    z: float = 1.0  # … and by more than z standard errors of the paired difference
     playout_steps: int = 400  # safety bound on a playout's decisions
 
 
@@ -83,9 +88,19 @@ class ExpertBot(Bot):
         cands = self._candidates(view, default)
         if len(cands) < 2:
             return default
-        values = self.evaluate(view, cands)
-        best = max(range(len(cands)), key=lambda i: (values[i], cands[i] == default))
-        if values[best] - values[cands.index(default)] <= self.config.margin:
+        per_world = self.playouts(view, cands)
+        if len(per_world) < 2:
+            return default
+        n = len(per_world)
+        means = [sum(w[i] for w in per_world) / n for i in range(len(cands))]
+        best = max(range(len(cands)), key=lambda i: (means[i], cands[i] == default))
+        if cands[best] == default:
+            return default
+        d = cands.index(default)
+        diffs = [w[best] - w[d] for w in per_world]
+        gain = sum(diffs) / n
+        sd = statistics.stdev(diffs)
+        if gain <= max(self.config.margin, self.config.z * sd / math.sqrt(n)):
             return default
         return cands[best]
 
@@ -157,23 +172,22 @@ class ExpertBot(Bot):
 
     def evaluate(self, view: SeatView, cands: Sequence[Action]) -> list[float]:
         """Mean settlement points of each candidate over the sampled worlds."""
+        per_world = self.playouts(view, cands)
+        n = max(1, len(per_world))
+        return [sum(w[i] for w in per_world) / n for i in range(len(cands))]
+
+    def playouts(self, view: SeatView, cands: Sequence[Action]) -> list[list[float]]:
+        """Settlement points of each candidate (inner index) in each sampled world."""
         rng = self._rng(view)
-        totals = [0.0] * len(cands)
-        done = 0
+        out: list[list[float]] = []
         for _ in range(self.config.worlds):
             world = self._sample(view, rng)
             if world is None:
                 continue
             policy_seed = rng.getrandbits(32)
-            for i, a in enumerate(cands):
-                st = world.clone()
-                try:
-                    totals[i] += self._playout(st, view, a, policy_seed)
-                except PositionError:  # pragma: no cover - defensive
-                    totals[i] += 0.0
-            done += 1
+            out.append([self._playout(world.clone(), view, a, policy_seed) for a in cands])
         self.searches += 1
-        return [t / max(1, done) for t in totals]
+        return out
 
     def _sample(self, view: SeatView, rng: random.Random) -> HandState | None:
         """One world consistent with the view, positioned just before the decision."""
