@@ -1,21 +1,34 @@
-"""Property tests: the scorer never crashes, and every result is zero-sum and consistent."""
+"""Property tests: the scorer never crashes, and every result is zero-sum and consistent.
+
+The generator builds hands of sets + pair (some sets laid as melds) and, without melds,
+seven pairs; the tiles come from one pool per hand (any kind, one suit, 风 or 将) so the
+one-category big hands and 七对 actually occur. ``jiayu`` (七对, 门前清, unopened wins,
+``liable_pays=golden``) gets a test of its own so it is always well covered.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
 from laizi.rules import PRESETS, RuleSet
 from laizi.scoring import REASONS, Meld, PlayerTable, WinContext, score
+from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS
 
 SUITED = list(range(27))
+POOLS: dict[str, list[int]] = {
+    "any": list(range(34)), "m": list(range(9)), "p": list(range(9, 18)),
+    "s": list(range(18, 27)), "feng": sorted(FENG_KINDS), "jiang": sorted(JIANG_KINDS),
+}
+SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.filter_too_much])
 
 
 @st.composite
-def contexts(draw: st.DrawFn) -> WinContext:
-    preset = draw(st.sampled_from(sorted(PRESETS)))
+def contexts(draw: st.DrawFn, presets: tuple[str, ...] = tuple(sorted(PRESETS))) -> WinContext:
+    preset = draw(st.sampled_from(presets))
     rules = RuleSet.preset(preset)
     setup = rules.setup(indicator=draw(st.integers(0, 33)))
     used = [0] * 34
@@ -34,14 +47,17 @@ def contexts(draw: st.DrawFn) -> WinContext:
     dealer = draw(st.integers(0, 3))
     melds: list[Meld] = []
     concealed: list[int] = []
+    pool = POOLS[draw(st.sampled_from(sorted(POOLS)))]
+    run_lows = [k for k in pool if k in SUITED and k % 9 <= 6 and k + 2 in pool]
     n_melds = draw(st.integers(0, 4))
-    for i in range(4):
-        shape = draw(st.sampled_from(["run", "triplet"]))
+    pairs = n_melds == 0 and draw(st.booleans())  # seven pairs instead of sets + pair
+    for i in range(0 if pairs else 4):
+        shape = draw(st.sampled_from(["run", "triplet"] if run_lows else ["triplet"]))
         if shape == "run":
-            low = draw(st.sampled_from([k for k in SUITED if k % 9 <= 6]))
+            low = draw(st.sampled_from(run_lows))
             kinds = [low, low + 1, low + 2]
         else:
-            kinds = [draw(st.integers(0, 33))] * 3
+            kinds = [draw(st.sampled_from(pool))] * 3
         if not take(kinds):
             kinds = []
         if i < n_melds and kinds and not any(k in setup.special or k == setup.laizi for k in kinds):
@@ -59,9 +75,10 @@ def contexts(draw: st.DrawFn) -> WinContext:
                 melds.append(Meld(mtype, kinds[0], frm))  # type: ignore[arg-type]
         else:
             concealed.extend(kinds)
-    pair = draw(st.integers(0, 33))
-    if take([pair, pair]):
-        concealed.extend([pair, pair])
+    for _ in range(7 if pairs else 1):
+        pair = draw(st.sampled_from(pool))
+        if take([pair, pair]):
+            concealed.extend([pair, pair])
     # Turn some tiles into laizi (wildcards).
     for j in range(len(concealed)):
         if draw(st.integers(0, 9)) == 0 and used[setup.laizi] < 4:
@@ -69,7 +86,8 @@ def contexts(draw: st.DrawFn) -> WinContext:
             used[setup.laizi] += 1
             concealed[j] = setup.laizi
     while len(concealed) + 3 * len(melds) < 14:
-        k = draw(st.integers(0, 33))
+        free = [k for k in pool if used[k] < 4] or list(range(34))
+        k = draw(st.sampled_from(free))
         if used[k] < 4:
             used[k] += 1
             concealed.append(k)
@@ -115,9 +133,8 @@ def contexts(draw: st.DrawFn) -> WinContext:
     )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.filter_too_much])
-@given(contexts())
-def test_scores_are_zero_sum_and_consistent(ctx: WinContext) -> None:
+def check_result(ctx: WinContext) -> None:
+    """Zero-sum and consistent; big hands as the tiles say (RULES.md §6-§7)."""
     res = score(ctx)
     assert res.to_dict() == asdict(res)  # the engine's cheap copy keeps every field
     assert res.reason is None or res.reason in REASONS
@@ -132,5 +149,45 @@ def test_scores_are_zero_sum_and_consistent(ctx: WinContext) -> None:
             assert [s for s, p in enumerate(res.payments) if p < 0] == [res.liable]
         cap_ceiling = 2 * max(ctx.rules.ha, ctx.rules.sunshine, ctx.rules.golden, ctx.rules.cap)
         assert all(-p <= 3 * cap_ceiling for p in res.payments)
+        assert not {"qidui", "menqing"} <= set(res.big_hands)  # 七对 is never also 门前清
     else:
         assert res.payments == [0, 0, 0, 0]
+    if res.ok:
+        # Tile patterns hold whatever the winning shape (七对 included). Without a laizi every
+        # reading represents exactly the tiles held, so the scored one must carry them.
+        table = ctx.players[ctx.winner]
+        kinds = {ctx.tile, *table.hand} | {t for m in table.melds for t in m.tiles()}
+        if ctx.setup.laizi not in kinds:
+            if len({k // 9 for k in kinds}) == 1 and max(kinds) < 27:
+                assert "qingyise" in res.big_hands
+            if ctx.rules.luan_feng_jiang and kinds <= FENG_KINDS:
+                assert "fengyise" in res.big_hands
+            if ctx.rules.luan_feng_jiang and kinds <= JIANG_KINDS:
+                assert "jiangyise" in res.big_hands
+
+
+@SETTINGS
+@given(contexts())
+def test_scores_are_zero_sum_and_consistent(ctx: WinContext) -> None:
+    check_result(ctx)
+
+
+@SETTINGS
+@given(contexts(presets=("jiayu",)))
+def test_jiayu_scores_are_zero_sum_and_consistent(ctx: WinContext) -> None:
+    check_result(ctx)
+
+
+def test_jiayu_generator_reaches_stacked_seven_pairs() -> None:
+    """The jiayu property test does meet 七对 wins stacked with a tile pattern (so the
+    consistency checks above bite on them). Deterministic, no shrinking: the first hit."""
+    tile_patterns = {"qingyise", "fengyise", "jiangyise"}
+
+    def stacked(c: WinContext) -> bool:
+        res = score(c)
+        return res.ok and "qidui" in res.big_hands and bool(tile_patterns & set(res.big_hands))
+
+    ctx = find(contexts(presets=("jiayu",)), stacked, settings=settings(
+        max_examples=3000, database=None, deadline=None, derandomize=True,
+        phases=[Phase.generate]))
+    assert stacked(ctx)

@@ -598,6 +598,102 @@ case("sunshine_double-uncapped",
      win([-80, 280, -120, -80], ["pengpeng"], raw=[-40, 0, -60, -40]))
 
 
+# ============================================ issue 15: tile patterns on every reading, §7 order
+# 清一色 looks only at the tiles, so it stacks on the jiayu 七对 reading (RULES.md §6). jiayu:
+# big_stack add (10 + 10 = 20), no opening fan, big_factor fan (self-draw +1 W, discarder +1 L).
+# 11m33m55m77m99m22m + laizi 6m, 4m self-drawn: the laizi pairs the 4m (soft) → 七对 + 清一色,
+# base 20, not 门前清. W = self-draw 1 → 20 × 2 = 40 each; two_sum 40 + 40 ≥ 20.
+case("jiayu-qidui-qingyise-laizi-wild",
+     req({1: seat("1m1m3m3m5m5m7m7m9m9m2m2m6m")}, "4m", "self_draw", preset="jiayu"),
+     win([-40, 120, -40, -40], ["qingyise", "qidui"], hard=False, base=20, winner_fan=1,
+         raw=[-40, 0, -40, -40]))
+# The same with a natural 4m pair: hard → W = hard 1 + self-draw 1 = 2 → 20 × 4 = 80 each.
+case("jiayu-qidui-qingyise-natural",
+     req({1: seat("1m1m3m3m5m5m7m7m9m9m2m2m4m")}, "4m", "self_draw", preset="jiayu"),
+     win([-80, 240, -80, -80], ["qingyise", "qidui"], base=20, winner_fan=2))
+# Loose 将一色 on seven pairs (22m55m88m 22p55p88p 22s, 2s from seat 3): 七对 + 将一色 base 20.
+# W = hard 1 → 40; seat 3 discarder +1 → 80. (The 乱将 reading, 将一色 + 门前清, pays the same;
+# the 七对 reading comes first.)
+case("jiayu-qidui-jiangyise-loose",
+     req({1: seat("2m2m5m5m8m8m2p2p5p5p8p8p2s")}, "2s", "discard", 3, preset="jiayu"),
+     win([-40, 160, -40, -80], ["jiangyise", "qidui"], base=20, winner_fan=1,
+         loser_fan=[0, 0, 0, 1]))
+# Strict (luan_feng_jiang false): 将一色 needs 4 sets + pair → 七对 alone, base 10:
+# W = hard 1 → 20; seat 3 → 40.
+case("jiayu-qidui-jiangyise-strict-refused",
+     req({1: seat("2m2m5m5m8m8m2p2p5p5p8p8p2s")}, "2s", "discard", 3, preset="jiayu",
+         options={"luan_feng_jiang": False}),
+     win([-20, 80, -20, -40], ["qidui"], base=10))
+# Loose 风一色 on seven pairs (1z×4 as two pairs, 22z 33z 44z 55z 6z, 6z self-drawn): 七对 + 风一色
+# base 20; W = hard 1 + self-draw 1 = 2 → 80 each.
+case("jiayu-qidui-fengyise-loose",
+     req({1: seat("1z1z1z1z2z2z3z3z4z4z5z5z6z")}, "6z", "self_draw", preset="jiayu"),
+     win([-80, 240, -80, -80], ["fengyise", "qidui"], base=20, winner_fan=2))
+# Strict: 七对 alone, base 10 → 40 each.
+case("jiayu-qidui-fengyise-strict-refused",
+     req({1: seat("1z1z1z1z2z2z3z3z4z4z5z5z6z")}, "6z", "self_draw", preset="jiayu",
+         options={"luan_feng_jiang": False}),
+     win([-40, 120, -40, -40], ["qidui"], base=10))
+# §7.3 the cap is reached when raw ≥ cap. jiayu 门前清 with two 中 kongs, self-drawn: W = 中中 2 +
+# hard 1 + self-draw 1 = 4 → 10 × 16 = 160 = cap 160 for all three, all unopened → 哈顶 200
+# each (with "raw > cap" it would be 160 each).
+case("cap-reached-at-equal-raw-jiayu-ha",
+     req({1: seat("123m456p789s55s23p", sk="7z7z")}, "1p", "self_draw", preset="jiayu"),
+     win([-200, 600, -200, -200], ["menqing"], topped=True, raw=[-160, 0, -160, -160]))
+# kaikoufan with cap 320: BIG320 (W 5 → 320); seat 0 opened +1 → 640; seat 2 opened +1, ×1.5
+# → 960; seat 3 → 320 = cap: all three reach it → 金顶 400, 400, seat 3 unopened 阳光顶 500.
+case("cap-reached-at-equal-raw-golden-sunshine",
+     req({1: BIG320, 0: seat("", "peng 8m from 2"), 2: seat("", "chi 567p from 1")},
+         "3z", "discard", 2, options={"cap": 320}),
+     win([-400, 1300, -400, -500], ["pengpeng"], topped=True, raw=[-640, 0, -960, -320]))
+# One point higher, seat 3's 320 stays below the cap 321: no top, each pays min(raw, 321).
+case("cap-not-reached-just-below",
+     req({1: BIG320, 0: seat("", "peng 8m from 2"), 2: seat("", "chi 567p from 1")},
+         "3z", "discard", 2, options={"cap": 321}),
+     win([-321, 962, -321, -320], ["pengpeng"], topped=False))
+# §7.3/§7.5 对罚 doubles after the caps, before liability moves the payments. 抢杠 of seat 3's
+# 1p: W 2 → 40; seat 0 40 and seat 2 40, both unopened → ×2 = 80 each; seat 3 (opened +1)
+# 80 ×1.5 = 120; robbed seat 3 pays 80 + 80 + 120 = 280 (200 without 对罚).
+case("sunshine_double-then-liable-rob_kong",
+     req({1: seat(SMALL, CHI0), 3: seat("", "peng 1p from 2")}, "1p", "rob_kong", 3,
+         options={"sunshine_double": True}),
+     win([0, 280, 0, -280], ["qianggang"], liable=3, raw=[-40, 0, -40, -120]))
+# 清一色 with three 中 kongs: W = open 1 + 中 3 + hard 1 = 5 → 320; seat 0 (peng) → 640; seat 2
+# → 320; seat 3 discarder ×1.5 → 480: all ≥ 300 → 金顶 400 for seat 0, 阳光顶 500 for the
+# unopened seats 2 and 3, 对罚 → 1000 each; the third opening (peng 5s) came from seat 2,
+# which pays 400 + 1000 + 1000 = 2400.
+case("sunshine_double-capped-then-qingyise-liable",
+     req({1: seat("678s4s", *QYS_MELDS, sk="7z7z7z"), 0: seat("", "peng 8m from 2")},
+         "4s", "discard", 3, options={"sunshine_double": True}),
+     win([0, 2400, -2400, 0], ["qingyise"], liable=2, topped=True, raw=[-640, 0, -320, -480]))
+# §7.2 kong_avoids_sunshine changes who is unopened for 阳光, never the opening fan: seat 3's
+# concealed kong gives L3 = 2 (no opening +1): 320 × 4 = 1280, and the golden top for all.
+case("kong_avoids_sunshine-opening-fan-unchanged",
+     req({1: BIG320, 0: seat("", "peng 8m from 2"), 2: seat("", "chi 567p from 1"),
+          3: seat("", "ankong 1p")}, "3z", "discard", 2, options={"kong_avoids_sunshine": True}),
+     win([-400, 1200, -400, -400], ["pengpeng"], topped=True, loser_fan=[1, 0, 1, 2],
+         raw=[-640, 0, -960, -1280]))
+# koukoufan (an opening fan per opening): seat 3's concealed kong adds no opening either.
+# W = 3 openings + 中 3 + hard 1 = 7 → 10 × 128 = 1280; seat 0 → 1280; seat 2 discarder ×1.5
+# → 1920; seat 3 L = 2 → 5120. All ≥ 300: seats 0 and 2 are unopened → 阳光顶 600; seat 3's
+# kong avoids 阳光 → 金顶 500.
+case("kong_avoids_sunshine-koukoufan-opening-fan-unchanged",
+     req({1: BIG320, 3: seat("", "ankong 1p")}, "3z", "discard", 2, preset="koukoufan",
+         options={"kong_avoids_sunshine": True}),
+     win([-600, 1700, -600, -500], ["pengpeng"], topped=True, winner_fan=7,
+         loser_fan=[0, 0, 0, 2], raw=[-1280, 0, -1920, -5120]))
+# Nor does it open the winner (check 3): a concealed kong and a 中 kong stay unopened.
+case("kong_avoids_sunshine-winner-still-not_open",
+     req({1: seat("123m456p78s55s", "ankong 1z", sk="7z")}, "9s", "self_draw",
+         options={"kong_avoids_sunshine": True}),
+     fail("not_open"))
+# With 对罚 as well: 对罚 falls on the seats that are 阳光, so seat 3 (kong) is spared.
+case("kong_avoids_sunshine-spares-sunshine_double",
+     req({1: BIG320, 0: seat("", "peng 8m from 2"), 2: seat("", "chi 567p from 1"),
+          3: seat("", "ankong 1p")}, "3z", "discard", 2,
+         options={"kong_avoids_sunshine": True, "sunshine_double": True}),
+     win([-400, 1200, -400, -400], ["pengpeng"], topped=True))
+
 @pytest.mark.parametrize(("request_", "expect"), S)
 def test_scenario(request_: dict[str, Any], expect: dict[str, Any]) -> None:
     check(score_json(request_), expect)

@@ -1,4 +1,11 @@
-"""A *reading* of a winning hand: one way its tiles (laizi included) make a winning shape."""
+"""A *reading* of a winning hand: one way its tiles (laizi included) make a winning shape.
+
+Big hands come in two kinds (RULES.md §6). *Shape* patterns look at how the tiles are
+grouped (碰碰胡 needs four triplets, 七对 seven pairs, 全求人 its single tile pairing the
+winning tile). *Tile* patterns (清一色; loose 风一色/将一色) look only at which kinds the
+tiles are, through :func:`all_of`, so they hold on every reading of the hand, whatever
+its shape: the regular decompositions, the ``jiayu`` 七对 reading and the loose shapes.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +19,18 @@ Shape = Literal["regular", "luan_feng", "luan_jiang", "qidui"]
 
 FENG_KINDS = frozenset({27, 28, 29, 30, 31, 32})  # winds, 白, 发
 JIANG_KINDS = frozenset(k for k in range(27) if k % 9 in (1, 4, 7))
+SUIT_KINDS: tuple[frozenset[int], ...] = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """``kinds``: every kind the winner's tiles represent (melds included, wild groups with
-    a fixed kind included, all-wild groups left out: they may be anything)."""
+    """One reading of the winner's tiles.
+
+    ``shape``: ``regular`` (4 sets + pair, ``decomposition`` set), ``qidui`` (seven pairs),
+    ``luan_feng``/``luan_jiang`` (loose, any shape). ``kinds``: every kind the winner's
+    tiles represent in this reading, on every shape alike: melds included, wildcards as the
+    kind they complete (a wild group or pair with a natural tile), all-wild groups and pairs
+    left out (they may be anything)."""
 
     shape: Shape
     hard: bool
@@ -36,6 +49,12 @@ class Reading:
             return self.shape in ("luan_feng", "luan_jiang")
         pair = self.decomposition.pair
         return pair.kind == tile and pair.wilds == 1
+
+
+def all_of(reading: Reading, category: frozenset[int]) -> bool:
+    """Every tile of the reading (melds included, wildcards as the kinds they stand for) is
+    of ``category``: the test of the tile patterns, the same on every shape."""
+    return bool(reading.kinds) and reading.kinds <= category
 
 
 def winner_table(ctx: WinContext) -> PlayerTable:

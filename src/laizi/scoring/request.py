@@ -5,11 +5,11 @@ Every impossible input raises :class:`IllegalHandError` naming the field.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from laizi.errors import IllegalHandError, LaiziError
-from laizi.rules import RuleSet
-from laizi.scoring.model import Meld, PlayerTable, ScoreResult, WinContext
+from laizi.rules import RuleSet, TableSetup
+from laizi.scoring.model import Meld, PlayerTable, ScoreResult, WinBy, WinContext
 from laizi.tiles import Tile, parse_tiles
 
 __all__ = ["context_from_json", "result_to_json", "score_json"]
@@ -55,11 +55,42 @@ def _bool(value: Any, field: str) -> bool:
     return value
 
 
+class _Win(NamedTuple):
+    """The validated ``win`` object."""
+
+    tile: int
+    by: WinBy
+    from_seat: int | None
+    after_kong: bool
+    haidi: bool
+
+
 def context_from_json(data: Any) -> WinContext:
-    """Validate a score request (a parsed JSON object) and build the scorer's context."""
+    """Validate a score request (a parsed JSON object) and build the scorer's context.
+
+    Checked in this order (the first problem found is the one reported): the top-level
+    keys, the rules, the laizi, the seats, the win, each player, then the whole table.
+    """
     if not isinstance(data, dict):
         raise IllegalHandError("input", "must be a JSON object")
     _check_keys(data, _TOP, "")
+    rules = _rules_of(data)
+    setup = _setup_of(data, rules)
+    dealer, winner = _seats_of(data)
+    win = _win_of(data.get("win"), winner, setup)
+    players_data = data.get("players")
+    if not isinstance(players_data, list) or len(players_data) != 4:
+        raise IllegalHandError("players", "must be a list of 4 seats")
+    players = [_player_of(pd, seat, setup, rules) for seat, pd in enumerate(players_data)]
+    _check_table(players, winner, win, setup)
+    return WinContext(
+        rules=rules, setup=setup, dealer=dealer, winner=winner, tile=win.tile, by=win.by,
+        players=(players[0], players[1], players[2], players[3]),
+        from_seat=win.from_seat, after_kong=win.after_kong, haidi=win.haidi,
+    )
+
+
+def _rules_of(data: dict[str, Any]) -> RuleSet:
     preset = data.get("preset", "kaikoufan")
     options = data.get("options", {}) or {}
     if not isinstance(options, dict):
@@ -67,28 +98,33 @@ def context_from_json(data: Any) -> WinContext:
     if not isinstance(preset, str):
         raise IllegalHandError("preset", "must be a preset name")
     try:
-        rules = RuleSet.preset(preset, **options)
+        return RuleSet.preset(preset, **options)
     except LaiziError as exc:
         field = "preset" if "preset" in str(exc) else "options"
         raise IllegalHandError(field, str(exc)) from None
 
+
+def _setup_of(data: dict[str, Any], rules: RuleSet) -> TableSetup:
     indicator = _tile(data["indicator"], "indicator") if data.get("indicator") is not None else None
     laizi = _tile(data["laizi"], "laizi") if data.get("laizi") is not None else None
     if indicator is None and laizi is None:
         raise IllegalHandError("laizi", "give the laizi or the indicator")
     try:
-        setup = rules.setup(indicator=indicator, laizi=laizi)
+        return rules.setup(indicator=indicator, laizi=laizi)
     except LaiziError as exc:
         raise IllegalHandError("laizi", str(exc)) from None
 
+
+def _seats_of(data: dict[str, Any]) -> tuple[int, int]:
+    """(dealer, winner)."""
     if "dealer" not in data:
         raise IllegalHandError("dealer", "missing")
     if "winner" not in data:
         raise IllegalHandError("winner", "missing")
-    dealer = _seat(data["dealer"], "dealer")
-    winner = _seat(data["winner"], "winner")
+    return _seat(data["dealer"], "dealer"), _seat(data["winner"], "winner")
 
-    win = data.get("win")
+
+def _win_of(win: Any, winner: int, setup: TableSetup) -> _Win:
     if not isinstance(win, dict):
         raise IllegalHandError("win", "must be an object with tile and by")
     _check_keys(win, _WIN, "win.")
@@ -98,15 +134,7 @@ def context_from_json(data: Any) -> WinContext:
     by = win.get("by")
     if by not in ("discard", "self_draw", "rob_kong"):
         raise IllegalHandError("win.by", f"must be discard, self_draw or rob_kong, got {by!r}")
-    from_seat: int | None = None
-    if by != "self_draw":
-        if win.get("from") is None:
-            raise IllegalHandError("win.from", f"required when win.by is {by}")
-        from_seat = _seat(win["from"], "win.from")
-        if from_seat == winner:
-            raise IllegalHandError("win.from", "names the winner")
-    elif win.get("from") is not None:
-        raise IllegalHandError("win.from", "a self-drawn win has no 'from'")
+    from_seat = _from_seat_of(win, by, winner)
     after_kong = _bool(win.get("after_kong", False), "win.after_kong")
     haidi = _bool(win.get("haidi", False), "win.haidi")
     if after_kong and haidi:
@@ -118,60 +146,80 @@ def context_from_json(data: Any) -> WinContext:
         raise IllegalHandError("win.tile", "a discarded laizi is never won on")
     if by != "self_draw" and tile in setup.special:
         raise IllegalHandError("win.tile", "a special tile can never be claimed")
+    return _Win(tile, by, from_seat, after_kong, haidi)
 
-    players_data = data.get("players")
-    if not isinstance(players_data, list) or len(players_data) != 4:
-        raise IllegalHandError("players", "must be a list of 4 seats")
-    players: list[PlayerTable] = []
+
+def _from_seat_of(win: dict[str, Any], by: WinBy, winner: int) -> int | None:
+    if by == "self_draw":
+        if win.get("from") is not None:
+            raise IllegalHandError("win.from", "a self-drawn win has no 'from'")
+        return None
+    if win.get("from") is None:
+        raise IllegalHandError("win.from", f"required when win.by is {by}")
+    from_seat = _seat(win["from"], "win.from")
+    if from_seat == winner:
+        raise IllegalHandError("win.from", "names the winner")
+    return from_seat
+
+
+def _player_of(pd: Any, seat: int, setup: TableSetup, rules: RuleSet) -> PlayerTable:
+    where = f"players[{seat}]"
+    if not isinstance(pd, dict):
+        raise IllegalHandError(where, "must be an object")
+    _check_keys(pd, _PLAYER, f"{where}.")
+    hand = _tiles(pd.get("hand", ""), f"{where}.hand")
+    melds = _melds_of(pd.get("melds", []) or [], seat, setup)
+    sk = _tiles(pd.get("special_kongs", ""), f"{where}.special_kongs")
+    sd = _tiles(pd.get("special_discards", ""), f"{where}.special_discards")
+    for name, lst in (("special_kongs", sk), ("special_discards", sd)):
+        for t in lst:
+            if t not in setup.special and t != setup.laizi:
+                raise IllegalHandError(f"{where}.{name}", f"{Tile(t)} is neither special nor the laizi")
+    if sd and setup.laizi in sd and rules.laizi_discard == "forbidden":
+        raise IllegalHandError(f"{where}.special_discards", "discarding a laizi is forbidden by these rules")
+    ready = _bool(pd.get("ready", False), f"{where}.ready")
+    fanbao = _bool(pd.get("fanbao", False), f"{where}.fanbao")
+    return PlayerTable(tuple(hand), tuple(melds), tuple(sk), tuple(sd), ready, fanbao)
+
+
+def _melds_of(melds_data: Any, seat: int, setup: TableSetup) -> list[Meld]:
+    where = f"players[{seat}].melds"
+    if not isinstance(melds_data, list):
+        raise IllegalHandError(where, "must be a list of meld strings")
+    melds: list[Meld] = []
+    for i, md in enumerate(melds_data):
+        field = f"{where}[{i}]"
+        if not isinstance(md, str):
+            raise IllegalHandError(field, "must be a string like 'peng 9p from 3'")
+        try:
+            meld = Meld.parse(md)
+        except LaiziError as exc:
+            raise IllegalHandError(field, str(exc)) from None
+        if meld.from_seat is not None:
+            _seat(meld.from_seat, f"{field}.from")
+            if meld.from_seat == seat:
+                raise IllegalHandError(field, "a meld cannot be taken from oneself")
+            if meld.type == "chi" and meld.from_seat != (seat - 1) % 4:
+                raise IllegalHandError(
+                    field, f"a chi must be taken from the 上家 (seat {(seat - 1) % 4})")
+        if any(t in setup.special or t == setup.laizi for t in meld.tiles()):
+            raise IllegalHandError(field, "special tiles and laizi are never melded")
+        melds.append(meld)
+    return melds
+
+
+def _check_table(players: list[PlayerTable], winner: int, win: _Win, setup: TableSetup) -> None:
+    """Checks on the whole table: copies per kind, the winner's 14 tiles, kongs, the robbed peng."""
     on_table = [0] * 34
-    for seat, pd in enumerate(players_data):
-        where = f"players[{seat}]"
-        if not isinstance(pd, dict):
-            raise IllegalHandError(where, "must be an object")
-        _check_keys(pd, _PLAYER, f"{where}.")
-        hand = _tiles(pd.get("hand", ""), f"{where}.hand")
-        melds_data = pd.get("melds", []) or []
-        if not isinstance(melds_data, list):
-            raise IllegalHandError(f"{where}.melds", "must be a list of meld strings")
-        melds: list[Meld] = []
-        for i, md in enumerate(melds_data):
-            field = f"{where}.melds[{i}]"
-            if not isinstance(md, str):
-                raise IllegalHandError(field, "must be a string like 'peng 9p from 3'")
-            try:
-                meld = Meld.parse(md)
-            except LaiziError as exc:
-                raise IllegalHandError(field, str(exc)) from None
-            if meld.from_seat is not None:
-                _seat(meld.from_seat, f"{field}.from")
-                if meld.from_seat == seat:
-                    raise IllegalHandError(field, "a meld cannot be taken from oneself")
-                if meld.type == "chi" and meld.from_seat != (seat - 1) % 4:
-                    raise IllegalHandError(
-                        field, f"a chi must be taken from the 上家 (seat {(seat - 1) % 4})")
-            if any(t in setup.special or t == setup.laizi for t in meld.tiles()):
-                raise IllegalHandError(field, "special tiles and laizi are never melded")
-            melds.append(meld)
-        sk = _tiles(pd.get("special_kongs", ""), f"{where}.special_kongs")
-        sd = _tiles(pd.get("special_discards", ""), f"{where}.special_discards")
-        for name, lst in (("special_kongs", sk), ("special_discards", sd)):
-            for t in lst:
-                if t not in setup.special and t != setup.laizi:
-                    raise IllegalHandError(f"{where}.{name}", f"{Tile(t)} is neither special nor the laizi")
-        if sd and setup.laizi in sd and rules.laizi_discard == "forbidden":
-            raise IllegalHandError(f"{where}.special_discards", "discarding a laizi is forbidden by these rules")
-        ready = _bool(pd.get("ready", False), f"{where}.ready")
-        fanbao = _bool(pd.get("fanbao", False), f"{where}.fanbao")
-        for t in hand + sk + sd:
+    for p in players:
+        for t in p.hand + p.special_kongs + p.special_discards:
             on_table[t] += 1
-        for m in melds:
+        for m in p.melds:
             for t in m.tiles():
                 on_table[t] += 1
-        players.append(PlayerTable(tuple(hand), tuple(melds), tuple(sk), tuple(sd), ready, fanbao))
-
-    on_table[tile] += 1
-    if indicator is not None:
-        on_table[indicator] += 1
+    on_table[win.tile] += 1
+    if setup.indicator is not None:
+        on_table[setup.indicator] += 1
     for k, n in enumerate(on_table):
         if n > 4:
             raise IllegalHandError("players", f"{n} copies of {Tile(k)} on the table (at most 4)")
@@ -181,17 +229,13 @@ def context_from_json(data: Any) -> WinContext:
         raise IllegalHandError(
             f"players[{winner}].hand",
             f"the winner's tiles make {size}, not 14 (hand without the winning tile, kongs count 3)")
-    if after_kong and not (wt.special_kongs or any(m.is_kong for m in wt.melds)):
+    if win.after_kong and not (wt.special_kongs or any(m.is_kong for m in wt.melds)):
         raise IllegalHandError("win.after_kong", "the winner has no kong")
-    if by == "rob_kong":
-        assert from_seat is not None
-        if not any(m.type == "peng" and m.tile == tile for m in players[from_seat].melds):
-            raise IllegalHandError("win.from", f"seat {from_seat} has no peng of {Tile(tile)} to rob")
-    return WinContext(
-        rules=rules, setup=setup, dealer=dealer, winner=winner, tile=tile, by=by,
-        players=(players[0], players[1], players[2], players[3]),
-        from_seat=from_seat, after_kong=after_kong, haidi=haidi,
-    )
+    if win.by == "rob_kong":
+        assert win.from_seat is not None
+        robbed = players[win.from_seat]
+        if not any(m.type == "peng" and m.tile == win.tile for m in robbed.melds):
+            raise IllegalHandError("win.from", f"seat {win.from_seat} has no peng of {Tile(win.tile)} to rob")
 
 
 def result_to_json(res: ScoreResult) -> dict[str, Any]:

@@ -139,47 +139,83 @@ def _mult(n: int) -> str:
 
 # ------------------------------------------------------------------------- payments
 def _price(ctx: WinContext, big: list[str], hard: bool) -> ScoreResult:
-    rules = ctx.rules
-    w = ctx.winner
-    losers = [s for s in range(4) if s != w]
+    """Price one reading (RULES.md §7): base, fan, raw amounts, caps, 对罚, liability."""
     small = not big
-    lines: list[str] = []
-    if small:
-        base = 1
-        lines.append("屁胡 small hand: base 1")
-    else:
-        n = len(big)
-        base = 10 * (2 ** (n - 1)) if rules.big_stack == "double" else 10 * n
-        names = " + ".join(f"{BIG_HAND_NAMES[b]} {b}" for b in big)
-        lines.append(f"{names}: base {base}")
-
-    # Winner fan.
-    w_items = seat_fan(ctx, w)
-    if hard:
-        w_items.append(("硬胡 hard", 1))
-    if small and rules.small_hand_fan:
-        w_items.append(("屁胡 small-hand fan", rules.small_hand_fan))
+    base, base_line = _base(ctx, big)
+    lines = [base_line]
     selfdraw_factor = ctx.by == "self_draw" and (
-        not (ctx.after_kong or ctx.haidi) or rules.selfdraw_bonus_on_gangkai_haidi
+        not (ctx.after_kong or ctx.haidi) or ctx.rules.selfdraw_bonus_on_gangkai_haidi
     )
-    if small and ctx.by == "self_draw":
-        w_items.append(("自摸 self-draw", 1))
-    if not small and rules.big_factor == "fan" and selfdraw_factor:
-        w_items.append(("自摸 self-draw", 1))
+    w_items = _winner_fan(ctx, small, hard, selfdraw_factor)
     wfan = sum(n for _, n in w_items)
     for name, n in w_items:
         lines.append(f"{name} {_mult(n)}")
     lines.append(f"winner fan {wfan}: {base} × 2^{wfan} = {_fmt(base * 2 ** wfan)}")
+    loser_fan, raw = _loser_raws(ctx, small, base, wfan, selfdraw_factor, lines)
+    pay, topped = _capped(ctx, raw, lines)
+    liable = _liable(ctx, big)
+    payments = _settle(ctx, pay, liable, lines)
+    return ScoreResult(
+        ok=True,
+        reason=None,
+        big_hands=list(big),
+        small=small,
+        hard=hard,
+        base=base,
+        winner_fan=wfan,
+        loser_fan=loser_fan,
+        raw=[-_fmt(x) if x else 0 for x in raw],
+        payments=[_fmt(x) + 0 for x in payments],
+        liable=liable,
+        topped_out=topped,
+        breakdown=lines,
+    )
 
+
+def _base(ctx: WinContext, big: list[str]) -> tuple[int, str]:
+    """§7.1: the base and its breakdown line."""
+    if not big:
+        return 1, "屁胡 small hand: base 1"
+    n = len(big)
+    base = 10 * (2 ** (n - 1)) if ctx.rules.big_stack == "double" else 10 * n
+    names = " + ".join(f"{BIG_HAND_NAMES[b]} {b}" for b in big)
+    return base, f"{names}: base {base}"
+
+
+def _winner_fan(
+    ctx: WinContext, small: bool, hard: bool, selfdraw_factor: bool,
+) -> list[tuple[str, int]]:
+    """§7.2: the winner's fan items."""
+    rules = ctx.rules
+    items = seat_fan(ctx, ctx.winner)
+    if hard:
+        items.append(("硬胡 hard", 1))
+    if small and rules.small_hand_fan:
+        items.append(("屁胡 small-hand fan", rules.small_hand_fan))
+    if small and ctx.by == "self_draw":
+        items.append(("自摸 self-draw", 1))
+    if not small and rules.big_factor == "fan" and selfdraw_factor:
+        items.append(("自摸 self-draw", 1))
+    return items
+
+
+def _loser_raws(
+    ctx: WinContext, small: bool, base: int, wfan: int, selfdraw_factor: bool,
+    lines: list[str],
+) -> tuple[list[int], list[float]]:
+    """§7.2: each loser's fan and raw amount (the winner's stay 0); appends the lines."""
+    rules = ctx.rules
     loser_fan = [0, 0, 0, 0]
     raw = [0.0, 0.0, 0.0, 0.0]
-    for s in losers:
+    for s in range(4):
+        if s == ctx.winner:
+            continue
         items = seat_fan(ctx, s)
         discarder = ctx.by in ("discard", "rob_kong") and ctx.from_seat == s
         if small:
             if ctx.by == "discard" and discarder:
                 items.append(("放冲 discarder", 1))
-            if w == ctx.dealer or s == ctx.dealer:
+            if ctx.winner == ctx.dealer or s == ctx.dealer:
                 items.append(("庄 dealer", 1))
         elif rules.big_factor == "fan" and discarder:
             items.append(("放冲 discarder" if ctx.by == "discard" else "被抢杠 robbed", 1))
@@ -193,7 +229,14 @@ def _price(ctx: WinContext, big: list[str], hard: bool) -> ScoreResult:
         desc = ", ".join(f"{name} +{n}" for name, n in items) or "no fan"
         extra = " ×1.5" if factor != 1.0 else ""
         lines.append(f"seat {s}: {desc} → {base} × 2^{wfan + lf}{extra} = {_fmt(amount)}")
+    return loser_fan, raw
 
+
+def _capped(ctx: WinContext, raw: list[float], lines: list[str]) -> tuple[dict[int, float], bool]:
+    """§7.3: each loser's payment after the caps (封顶, 金顶, 阳光顶, 哈顶) and 对罚, and
+    whether the hand topped out (all three raw amounts ≥ cap); appends the lines."""
+    rules = ctx.rules
+    losers = [s for s in range(4) if s != ctx.winner]
     pay = {s: min(raw[s], float(rules.cap)) for s in losers}
     opened = {s: is_open_for_sunshine(ctx.players[s], rules.kong_avoids_sunshine) for s in losers}
     topped = all(raw[s] >= rules.cap for s in losers)
@@ -218,35 +261,26 @@ def _price(ctx: WinContext, big: list[str], hard: bool) -> ScoreResult:
             if not opened[s]:
                 pay[s] *= 2
                 lines.append(f"对罚 seat {s} unopened pays ×2 = {_fmt(pay[s])}")
+    return pay, topped
 
-    liable = _liable(ctx, big)
+
+def _settle(
+    ctx: WinContext, pay: dict[int, float], liable: int | None, lines: list[str],
+) -> list[float]:
+    """§7.5: the signed payments per seat, the liable seat paying for everyone."""
     payments = [0.0, 0.0, 0.0, 0.0]
     if liable is not None:
-        if rules.liable_pays == "golden":
-            total = float(rules.golden)
+        if ctx.rules.liable_pays == "golden":
+            total = float(ctx.rules.golden)
         else:
             total = sum(pay.values())
         payments[liable] = -total
         lines.append(f"包 liable: seat {liable} pays for everyone {_fmt(total)}")
     else:
-        for s in losers:
-            payments[s] = -pay[s]
-    payments[w] = -sum(payments)
-    return ScoreResult(
-        ok=True,
-        reason=None,
-        big_hands=list(big),
-        small=small,
-        hard=hard,
-        base=base,
-        winner_fan=wfan,
-        loser_fan=loser_fan,
-        raw=[-_fmt(x) if x else 0 for x in raw],
-        payments=[_fmt(x) + 0 for x in payments],
-        liable=liable,
-        topped_out=topped,
-        breakdown=lines,
-    )
+        for s, amount in pay.items():
+            payments[s] = -amount
+    payments[ctx.winner] = -sum(payments)
+    return payments
 
 
 def _liable(ctx: WinContext, big: list[str]) -> int | None:

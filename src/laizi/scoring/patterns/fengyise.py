@@ -1,12 +1,16 @@
-"""风一色: every tile a wind, 发 or 白; any shape when ``luan_feng_jiang`` (乱风)."""
+"""风一色: every tile a wind, 发 or 白.
+
+With ``luan_feng_jiang`` (乱风, the default) it looks only at the tiles, so it holds on
+every winning reading: the loose shape, the regular shape and the ``jiayu`` 七对 reading.
+Without it (S0's strict reading) it needs the normal 4-sets-and-pair shape.
+"""
 
 from laizi.scoring.model import WinContext
-from laizi.scoring.reading import FENG_KINDS, Reading
+from laizi.scoring.reading import FENG_KINDS, Reading, all_of
 
 ID = "fengyise"
 
 
 def detect(reading: Reading, ctx: WinContext) -> bool:
-    if reading.shape == "luan_feng":
-        return True
-    return reading.shape == "regular" and bool(reading.kinds) and reading.kinds <= FENG_KINDS
+    return all_of(reading, FENG_KINDS) and (
+        ctx.rules.luan_feng_jiang or reading.shape == "regular")

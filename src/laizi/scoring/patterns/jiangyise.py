@@ -1,12 +1,16 @@
-"""将一色: every tile a suited 2, 5 or 8; any shape when ``luan_feng_jiang`` (乱将)."""
+"""将一色: every tile a suited 2, 5 or 8.
+
+With ``luan_feng_jiang`` (乱将, the default) it looks only at the tiles, so it holds on
+every winning reading: the loose shape, the regular shape and the ``jiayu`` 七对 reading.
+Without it (S0's strict reading) it needs the normal 4-sets-and-pair shape.
+"""
 
 from laizi.scoring.model import WinContext
-from laizi.scoring.reading import JIANG_KINDS, Reading
+from laizi.scoring.reading import JIANG_KINDS, Reading, all_of
 
 ID = "jiangyise"
 
 
 def detect(reading: Reading, ctx: WinContext) -> bool:
-    if reading.shape == "luan_jiang":
-        return True
-    return reading.shape == "regular" and bool(reading.kinds) and reading.kinds <= JIANG_KINDS
+    return all_of(reading, JIANG_KINDS) and (
+        ctx.rules.luan_feng_jiang or reading.shape == "regular")
