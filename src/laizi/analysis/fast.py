@@ -18,8 +18,10 @@ whole hand is then a handful of lookups:
   costs one lookup compared against a bound computed from the other suits.
 * :func:`shanten`: suit profiles are merged through precomputed min-plus tables.
 
-Preconditions (not checked, for speed): ``counts`` holds 34 integers in 0-4 and
-``wilds >= 0``.  A sequence of the wrong length raises ``ValueError``.
+Preconditions (not checked, for speed: this is the engine's and the bots' hot path;
+:mod:`laizi.analysis.checked`, exported as ``laizi.analysis.can_win`` etc., checks
+them): ``counts`` holds 34 integers in 0-4 and ``wilds >= 0``.  Otherwise the result
+is undefined (a sequence of the wrong length raises ``ValueError``).
 
 The tables are loaded on the first call (package data, or computed if that is
 missing), never at import time.
@@ -36,8 +38,10 @@ __all__ = ["can_win", "waits", "shanten", "load_tables"]
 _P9 = tuple(5 ** (8 - i) for i in range(9))
 _P7 = tuple(5 ** (6 - i) for i in range(7))
 
+# Cache of the loaded tables (filled by load_tables() on the first call, never at
+# import time): the whole object, and the hot tables as module globals (read by
+# can_win / waits / shanten without an attribute look-up).
 _tables: Tables | None = None
-# hot tables as module globals (empty until the first call loads them)
 _S1 = b""
 _S2 = b""
 _H1 = b""
