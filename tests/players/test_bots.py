@@ -195,3 +195,30 @@ def test_seat_control_switches_a_seat_to_a_bot_and_back() -> None:
     assert not ctl.is_auto(0)
     with pytest.raises(ValueError):
         ctl.set_auto(4, True)
+
+
+def test_bots_have_a_pasteable_repr() -> None:
+    from laizi.bots.greedy import GreedyBot
+    from laizi.bots.random_bot import RandomBot
+
+    for bot in (GreedyBot(seed=3), StrongBot(seed=None), RandomBot(seed=7)):
+        text = repr(bot)
+        assert text == f"{type(bot).__name__}(seed={bot.seed!r})"
+        again = eval(text, {"GreedyBot": GreedyBot, "StrongBot": StrongBot, "RandomBot": RandomBot})
+        assert type(again) is type(bot) and again.seed == bot.seed
+    assert repr(make_bot("strong", 5)) == "StrongBot(seed=5)"
+
+
+def test_big_hand_targets() -> None:
+    from laizi.bots.bighands import reachable_targets, target_distance
+
+    nat = counts_from_str("1112345678999m")
+    assert target_distance("qingyise0", nat, 0, 4) == qingyise_distance(nat, 0, 4, 0) == 0
+    assert "qingyise0" in reachable_targets(nat, 0, [], luan_feng_jiang=False)
+    jiang = counts_from_str("22558m22558p258s")
+    assert "jiangyise" in reachable_targets(jiang, 0, [], luan_feng_jiang=True)
+    assert "jiangyise" not in reachable_targets(jiang, 0, [], luan_feng_jiang=False)
+    assert target_distance("jiangyise", jiang, 0, 4) == 0  # 13 tiles: ready
+    assert target_distance("jiangyise", counts_from_str("22558m22558p2558s"), 0, 4) == -1
+    with pytest.raises(ValueError, match="unknown big-hand target"):
+        target_distance("qingyise7", nat, 0, 4)

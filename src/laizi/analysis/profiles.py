@@ -291,8 +291,9 @@ class HandEval:
         """Kinds (ascending) whose draw brings this 3n+1 hand below shanten ``sh``.
 
         Only kinds near the held tiles are candidates (a held kind, or a suited
-        neighbour within two), with fewer than four copies held: a draw elsewhere
-        never lowers the shanten.
+        neighbour within two) with fewer than four copies held.  Without wilds a
+        draw elsewhere never lowers the shanten; with wilds it can (a far tile and
+        wilds alone forming a pair or set), which this estimate ignores.
         """
         t = _LOOKUP or _lookup()
         a0, b0, c0, h0 = self.pids
