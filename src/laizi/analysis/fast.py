@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from laizi.analysis._tables import MAX_SETS, SH_INF, Tables, exact_profile, load
+from laizi.tiles import NUM_KINDS
 
 __all__ = ["can_win", "waits", "shanten", "load_tables"]
 
@@ -269,7 +270,7 @@ def _shanten_exact(counts: Sequence[int], n: int, wilds: int, t: Tables) -> int:
     ne = wilds + 1
     # (pairs, sets, excess copies) -> minimum missing tiles
     acc: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
-    for lo, hi, runs in ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False)):
+    for lo, hi, runs in ((0, 9, True), (9, 18, True), (18, 27, True), (27, NUM_KINDS, False)):
         digits = tuple(counts[lo:hi])
         entries: list[tuple[int, int, int, int]] = []
         if 4 in digits:
