@@ -222,3 +222,15 @@ def test_big_hand_targets() -> None:
     assert target_distance("jiangyise", counts_from_str("22558m22558p2558s"), 0, 4) == -1
     with pytest.raises(ValueError, match="unknown big-hand target"):
         target_distance("qingyise7", nat, 0, 4)
+
+
+def test_improving_kinds_cache_keeps_the_bound_apart() -> None:
+    """The memo must not answer a query for one shanten bound with another's result."""
+    from laizi.bots.greedy import improving_kinds
+
+    nat = counts_from_str("1357m2468p19s125z")  # 13 tiles, no wilds
+    ev = HandEval(nat, 0, 4)
+    for sh in (ev.shanten + 1, ev.shanten, ev.shanten - 1):
+        fresh = HandEval(nat, 0, 4).improving_draws(sh)
+        assert improving_kinds(nat, 0, 4, sh) == fresh
+    assert improving_kinds(nat, 0, 4, ev.shanten + 1) != improving_kinds(nat, 0, 4, ev.shanten)

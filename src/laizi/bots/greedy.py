@@ -60,12 +60,9 @@ def near_kinds(counts: Sequence[int]) -> list[int]:
     return sorted(near)
 
 
-_IMPROVING: dict[tuple[tuple[int, int, int, int], int, int], list[int]] = {}
-"""Cache of :func:`improving_kinds`, keyed by (suit keys, wilds, sets) — *not* by
-``sh``: the first call for a hand fixes its answer.  (Callers pass the hand's
-shanten, except :class:`~laizi.bots.strong.StrongBot`, which passes its 2/5/8-pair
-distance; simulation results depend on that, so it is kept.)  Cleared past
-``_IMPROVING_MAX`` entries."""
+_IMPROVING: dict[tuple[tuple[int, int, int, int], int, int, int], list[int]] = {}
+"""Cache of :func:`improving_kinds` by (suit keys, wilds, sets, shanten bound); cleared
+past ``_IMPROVING_MAX`` entries."""
 _IMPROVING_MAX = 200_000
 
 
@@ -78,7 +75,7 @@ def improving_kinds(counts: Sequence[int], wilds: int, n: int, sh: int,
     if ev is None:
         ev = HandEval(counts, wilds, n)
     k = ev.keys
-    key = ((k[0], k[1], k[2], k[3]), wilds, n)
+    key = ((k[0], k[1], k[2], k[3]), wilds, n, sh)
     got = _IMPROVING.get(key)
     if got is None:
         got = ev.improving_draws(sh)
