@@ -294,3 +294,12 @@ def test_tile_totals() -> None:
     with pytest.raises(IllegalHandError, match="at most 14"):
         checked.check_hand(GOOD, 1, max_tiles=14)
     checked.check_hand(GOOD, 0, max_tiles=14)
+
+
+def test_module_examples() -> None:
+    import doctest
+
+    from laizi.analysis import profiles
+
+    result = doctest.testmod(profiles)
+    assert result.attempted >= 2 and result.failed == 0

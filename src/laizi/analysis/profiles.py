@@ -20,7 +20,7 @@ public entry points): counts are 34 integers in 0-4, ``0 <= n_sets <= 4``.  The
 tables load on first use (never at import time).
 
 >>> from laizi.tiles import counts_from_str
->>> ev = HandEval(counts_from_str("123m456p789s11z2z"), 0, 4)   # 13 tiles, 4 sets + pair
+>>> ev = HandEval(counts_from_str("123m456p789s111z2z"), 0, 4)   # 13 tiles: 4 sets + pair
 >>> ev.shanten, ev.improving_draws(0)
 (0, [28])
 """
