@@ -11,7 +11,8 @@ one random tile from each 14-tile hand.  Every function sees each hand once.
 * ``shanten``  vs ``Shanten().calculate_shanten_for_regular_hand``
 
 Each timing is the best of ``--repeat`` rounds (ours and the reference alternate,
-which damps noise from other processes).  Table loading is timed separately
+which damps noise from other processes).  The input checks of the public functions
+(:mod:`laizi.analysis.checked`) are timed against the unchecked ones as well.  Table loading is timed separately
 (first call); ``--build`` also times building the tables from scratch.
 """
 
@@ -28,7 +29,8 @@ from importlib import metadata
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
-from laizi.analysis import _tables, fast
+from laizi.analysis import _tables, checked, fast
+from laizi.tiles import NUM_KINDS
 
 try:
     MAHJONG = metadata.version("mahjong")
@@ -37,11 +39,11 @@ except metadata.PackageNotFoundError:  # pragma: no cover
 
 Counts = list[int]
 
-SETS = [(k, k, k) for k in range(34)] + [(k, k + 1, k + 2) for k in range(27) if k % 9 <= 6]
+SETS = [(k, k, k) for k in range(NUM_KINDS)] + [(k, k + 1, k + 2) for k in range(27) if k % 9 <= 6]
 
 
 def random_hand(rng: random.Random, wall: Sequence[int]) -> Counts:
-    counts = [0] * 34
+    counts = [0] * NUM_KINDS
     for k in rng.sample(wall, 14):
         counts[k] += 1
     return counts
@@ -49,23 +51,23 @@ def random_hand(rng: random.Random, wall: Sequence[int]) -> Counts:
 
 def winning_hand(rng: random.Random) -> Counts:
     while True:
-        counts = [0] * 34
+        counts = [0] * NUM_KINDS
         for s in rng.choices(SETS, k=4):
             for k in s:
                 counts[k] += 1
-        counts[rng.randrange(34)] += 2
+        counts[rng.randrange(NUM_KINDS)] += 2
         if max(counts) <= 4:
             return counts
 
 
 def make_hands(n: int, seed: int) -> tuple[list[Counts], list[Counts]]:
     rng = random.Random(seed)
-    wall = [k for k in range(34) for _ in range(4)]
+    wall = [k for k in range(NUM_KINDS) for _ in range(4)]
     hands14 = [random_hand(rng, wall) if i % 2 else winning_hand(rng) for i in range(n)]
     hands13 = []
     for h in hands14:
         c = h[:]
-        c[rng.choice([k for k in range(34) if c[k]])] -= 1
+        c[rng.choice([k for k in range(NUM_KINDS) if c[k]])] -= 1
         hands13.append(c)
     return hands14, hands13
 
@@ -81,7 +83,7 @@ def time_loop(fn: Callable[[Counts], object], hands: Sequence[Counts]) -> tuple[
 
 def ref_waits(counts: Counts, is_agari: Callable[[Counts], bool] = Agari.is_agari) -> list[int]:
     res = []
-    for k in range(34):
+    for k in range(NUM_KINDS):
         if counts[k] < 4:
             c = counts[:]
             c[k] += 1
@@ -148,6 +150,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench("waits", fast.waits, lambda c: ref_waits(c, agari), hands13)
     bench("shanten", fast.shanten, shanten_ref, hands14)
 
+    checks: list[dict[str, object]] = []
+    for name, unchecked, public, hands in (
+        ("can_win", fast.can_win, checked.can_win, hands14),
+        ("waits", fast.waits, checked.waits, hands13),
+        ("shanten", fast.shanten, checked.shanten, hands14),
+    ):
+        t_fast = t_checked = float("inf")
+        for _ in range(args.repeat):
+            t_fast = min(t_fast, time_loop(unchecked, hands)[0])
+            t_checked = min(t_checked, time_loop(public, hands)[0])
+        checks.append({"function": name, "unchecked_us": t_fast / len(hands) * 1e6,
+                       "checked_us": t_checked / len(hands) * 1e6})
+
     result = {
         "n": args.n,
         "repeat": args.repeat,
@@ -155,6 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "table_load_s": load_s,
         "table_build_s": build_s,
         "results": rows,
+        "input_checks": checks,
         "mismatches": mismatches,
         "python": sys.version.split()[0],
     }
@@ -168,6 +184,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for r in rows:
             print(f"{r['function']!s:<10}{r['ours_us']:>10.2f}{r['ref_us']:>10.2f}"
                   f"{r['speedup']:>8.1f}x{r['target']:>7.0f}x  {'ok' if r['met'] else 'MISSED'}")
+        print("input checks (laizi.analysis.* vs laizi.analysis.fast.*):")
+        for r in checks:
+            print(f"  {r['function']!s:<10}{r['checked_us']:>8.2f} us checked, "
+                  f"{r['unchecked_us']:.2f} us unchecked")
         for m in mismatches:
             print("NOTE:", m)
     return 0

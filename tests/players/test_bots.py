@@ -7,13 +7,11 @@ import random
 import pytest
 
 from laizi.analysis import shanten
+from laizi.analysis.profiles import HandEval, regular_shanten
 from laizi.bots import BOT_NAMES, Bot, SeatView, make_bot
 from laizi.bots.autoplay import SeatControl
-from laizi.bots.evaluate import (
-    pengpeng_distance,
-    qingyise_distance,
-    regular_shanten,
-)
+from laizi.bots.bighands import pengpeng_distance, qingyise_distance
+from laizi.bots.greedy import near_kinds
 from laizi.bots.strong import StrongBot
 from laizi.game import Action, HandState, Match
 from laizi.game.wall import hand_seed
@@ -99,9 +97,6 @@ def test_from_state_sets_every_field() -> None:
 
 
 def test_improving_draws_match_one_by_one_shanten() -> None:
-    from laizi.bots.evaluate import HandEval, improving_draws, regular_shanten
-    from laizi.bots.greedy import near_kinds
-
     rng = random.Random(7)
     checked = 0
     for _ in range(300):
@@ -114,8 +109,7 @@ def test_improving_draws_match_one_by_one_shanten() -> None:
             counts[k] += 1
         ev = HandEval(counts, w, n)
         sh = ev.shanten
-        got = improving_draws(ev, sh)
-        assert got is not None  # the shipped tables are in use
+        got = ev.improving_draws(sh)
         want = []
         for k in near_kinds(counts):
             if counts[k] < 4:
@@ -201,3 +195,42 @@ def test_seat_control_switches_a_seat_to_a_bot_and_back() -> None:
     assert not ctl.is_auto(0)
     with pytest.raises(ValueError):
         ctl.set_auto(4, True)
+
+
+def test_bots_have_a_pasteable_repr() -> None:
+    from laizi.bots.greedy import GreedyBot
+    from laizi.bots.random_bot import RandomBot
+
+    for bot in (GreedyBot(seed=3), StrongBot(seed=None), RandomBot(seed=7)):
+        text = repr(bot)
+        assert text == f"{type(bot).__name__}(seed={bot.seed!r})"
+        again = eval(text, {"GreedyBot": GreedyBot, "StrongBot": StrongBot, "RandomBot": RandomBot})
+        assert type(again) is type(bot) and again.seed == bot.seed
+    assert repr(make_bot("strong", 5)) == "StrongBot(seed=5)"
+
+
+def test_big_hand_targets() -> None:
+    from laizi.bots.bighands import reachable_targets, target_distance
+
+    nat = counts_from_str("1112345678999m")
+    assert target_distance("qingyise0", nat, 0, 4) == qingyise_distance(nat, 0, 4, 0) == 0
+    assert "qingyise0" in reachable_targets(nat, 0, [], luan_feng_jiang=False)
+    jiang = counts_from_str("22558m22558p258s")
+    assert "jiangyise" in reachable_targets(jiang, 0, [], luan_feng_jiang=True)
+    assert "jiangyise" not in reachable_targets(jiang, 0, [], luan_feng_jiang=False)
+    assert target_distance("jiangyise", jiang, 0, 4) == 0  # 13 tiles: ready
+    assert target_distance("jiangyise", counts_from_str("22558m22558p2558s"), 0, 4) == -1
+    with pytest.raises(ValueError, match="unknown big-hand target"):
+        target_distance("qingyise7", nat, 0, 4)
+
+
+def test_improving_kinds_cache_keeps_the_bound_apart() -> None:
+    """The memo must not answer a query for one shanten bound with another's result."""
+    from laizi.bots.greedy import improving_kinds
+
+    nat = counts_from_str("1357m2468p19s125z")  # 13 tiles, no wilds
+    ev = HandEval(nat, 0, 4)
+    for sh in (ev.shanten + 1, ev.shanten, ev.shanten - 1):
+        fresh = HandEval(nat, 0, 4).improving_draws(sh)
+        assert improving_kinds(nat, 0, 4, sh) == fresh
+    assert improving_kinds(nat, 0, 4, ev.shanten + 1) != improving_kinds(nat, 0, 4, ev.shanten)

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from laizi.tiles import NUM_KINDS
+
 __all__ = ["Group", "Decomposition", "decompositions", "has_sets_only", "seven_pairs_wilds"]
 
 GroupType = Literal["run", "triplet", "pair"]
@@ -74,7 +76,7 @@ def decompositions(
     if total % 3 != 2:
         return []
     c = list(counts)
-    room = [4] * 34 if limit is None else list(limit)
+    room = [4] * NUM_KINDS if limit is None else list(limit)
     for k in forbidden:
         room[k] = 0
     seen: set[tuple[int, ...]] = set()
@@ -96,9 +98,9 @@ def _group_key(g: Group) -> tuple[str, int, int]:
 
 
 # Group instances are immutable: share them instead of building one per search step.
-_TRIPLET = tuple(tuple(Group("triplet", k, need) for need in range(4)) for k in range(34))
-_PAIR = tuple(tuple(Group("pair", k, need) for need in range(3)) for k in range(34))
-_RUN = tuple(tuple(Group("run", k, need) for need in range(4)) for k in range(34))
+_TRIPLET = tuple(tuple(Group("triplet", k, need) for need in range(4)) for k in range(NUM_KINDS))
+_PAIR = tuple(tuple(Group("pair", k, need) for need in range(3)) for k in range(NUM_KINDS))
+_RUN = tuple(tuple(Group("run", k, need) for need in range(4)) for k in range(NUM_KINDS))
 _WILD_PAIR = Group("pair", None, 2)
 _WILD_TRIPLET = Group("triplet", None, 3)
 # every shared group, ranked in canonical order (_group_key): a decomposition's code
@@ -114,9 +116,9 @@ def _search(
 ) -> None:
     """Depth-first: append to ``found`` every completion of ``stack`` (in search order)."""
     k = start
-    while k < 34 and c[k] == 0:
+    while k < NUM_KINDS and c[k] == 0:
         k += 1
-    if k == 34:
+    if k == NUM_KINDS:
         rest = list(stack)
         if not pair_used:
             if w < 2:
@@ -222,9 +224,9 @@ def has_sets_only(counts: Sequence[int]) -> bool:
 
 
 def _sets_only(c: list[int], k: int) -> bool:
-    while k < 34 and c[k] == 0:
+    while k < NUM_KINDS and c[k] == 0:
         k += 1
-    if k == 34:
+    if k == NUM_KINDS:
         return True
     if c[k] >= 3:
         c[k] -= 3

@@ -18,8 +18,10 @@ whole hand is then a handful of lookups:
   costs one lookup compared against a bound computed from the other suits.
 * :func:`shanten`: suit profiles are merged through precomputed min-plus tables.
 
-Preconditions (not checked, for speed): ``counts`` holds 34 integers in 0-4 and
-``wilds >= 0``.  A sequence of the wrong length raises ``ValueError``.
+Preconditions (not checked, for speed: this is the engine's and the bots' hot path;
+:mod:`laizi.analysis.checked`, exported as ``laizi.analysis.can_win`` etc., checks
+them): ``counts`` holds 34 integers in 0-4 and ``wilds >= 0``.  Otherwise the result
+is undefined (a sequence of the wrong length raises ``ValueError``).
 
 The tables are loaded on the first call (package data, or computed if that is
 missing), never at import time.
@@ -30,14 +32,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from laizi.analysis._tables import MAX_SETS, SH_INF, Tables, exact_profile, load
+from laizi.tiles import NUM_KINDS
 
 __all__ = ["can_win", "waits", "shanten", "load_tables"]
 
 _P9 = tuple(5 ** (8 - i) for i in range(9))
 _P7 = tuple(5 ** (6 - i) for i in range(7))
 
+# Cache of the loaded tables (filled by load_tables() on the first call, never at
+# import time): the whole object, and the hot tables as module globals (read by
+# can_win / waits / shanten without an attribute look-up).
 _tables: Tables | None = None
-# hot tables as module globals (empty until the first call loads them)
 _S1 = b""
 _S2 = b""
 _H1 = b""
@@ -265,7 +270,7 @@ def _shanten_exact(counts: Sequence[int], n: int, wilds: int, t: Tables) -> int:
     ne = wilds + 1
     # (pairs, sets, excess copies) -> minimum missing tiles
     acc: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
-    for lo, hi, runs in ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False)):
+    for lo, hi, runs in ((0, 9, True), (9, 18, True), (18, 27, True), (27, NUM_KINDS, False)):
         digits = tuple(counts[lo:hi])
         entries: list[tuple[int, int, int, int]] = []
         if 4 in digits:

@@ -6,28 +6,28 @@ one cannot win); a second laizi is laid aside (two laizi allow only big hands).
 Claims (peng/chi/kong) are taken when they lower the shanten, or keep it while the
 hand is still unopened (a hand must be opened to win).
 
-Everything is table-driven (:mod:`laizi.bots.evaluate`); the scorer is never called.
+Everything is table-driven (:mod:`laizi.analysis.profiles`); the scorer is never called.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from laizi.analysis.fast import waits
+from laizi.analysis.profiles import HandEval, shanten_keys, suit_keys
 from laizi.bots.base import Bot, SeatView
-from laizi.bots.evaluate import (
-    HandEval,
-    improving_draws,
-    keys_of,
-    shanten_each,
-    shanten_keys,
-    win_waits,
+from laizi.bots.tuning import (
+    GREEDY_LOOKAHEAD_CANDIDATES,
+    GREEDY_LOOKAHEAD_SHANTEN,
+    LAIZI_USEFULNESS,
 )
 from laizi.game.actions import Action
+from laizi.tiles import NUM_KINDS
 
 __all__ = [
-    "GreedyBot", "natural", "near_kinds", "n_sets_of", "tile_order_key", "usefulness",
+    "GreedyBot", "improving_kinds", "natural", "near_kinds", "n_sets_of", "tile_order_key",
+    "usefulness",
 ]
-
 
 
 def natural(view: SeatView, counts: Sequence[int] | None = None) -> tuple[list[int], int]:
@@ -47,23 +47,26 @@ def n_sets_of(view: SeatView, seat: int | None = None) -> int:
 
 _NEAR: tuple[tuple[int, ...], ...] = tuple(
     tuple(x for x in range(k - 2, k + 3) if k - k % 9 <= x <= k - k % 9 + 8) if k < 27 else (k,)
-    for k in range(34)
+    for k in range(NUM_KINDS)
 )
 
 
 def near_kinds(counts: Sequence[int]) -> list[int]:
     """Kinds whose draw could improve a hand: held kinds and suited neighbours (±2)."""
     near: set[int] = set()
-    for k in range(34):
+    for k in range(NUM_KINDS):
         if counts[k]:
             near.update(_NEAR[k])
     return sorted(near)
 
 
-_improving: dict[tuple[tuple[int, int, int, int], int, int], list[int]] = {}
+_IMPROVING: dict[tuple[tuple[int, int, int, int], int, int, int], list[int]] = {}
+"""Cache of :func:`improving_kinds` by (suit keys, wilds, sets, shanten bound); cleared
+past ``_IMPROVING_MAX`` entries."""
+_IMPROVING_MAX = 200_000
 
 
-def improving_kinds(counts: list[int], wilds: int, n: int, sh: int,
+def improving_kinds(counts: Sequence[int], wilds: int, n: int, sh: int,
                     ev: HandEval | None = None) -> list[int]:
     """Kinds whose draw lowers the shanten ``sh`` of a 3n+1 hand (memoised by hand).
 
@@ -72,16 +75,13 @@ def improving_kinds(counts: list[int], wilds: int, n: int, sh: int,
     if ev is None:
         ev = HandEval(counts, wilds, n)
     k = ev.keys
-    key = ((k[0], k[1], k[2], k[3]), wilds, n)
-    got = _improving.get(key)
+    key = ((k[0], k[1], k[2], k[3]), wilds, n, sh)
+    got = _IMPROVING.get(key)
     if got is None:
-        got = improving_draws(ev, sh)
-        if got is None:  # no shipped tables
-            kinds = [x for x in near_kinds(counts) if counts[x] < 4]
-            got = [k for k, v in zip(kinds, shanten_each(ev, kinds, 1), strict=True) if v < sh]
-        if len(_improving) > 200_000:
-            _improving.clear()
-        _improving[key] = got
+        got = ev.improving_draws(sh)
+        if len(_IMPROVING) > _IMPROVING_MAX:
+            _IMPROVING.clear()
+        _IMPROVING[key] = got
     return got
 
 
@@ -111,7 +111,7 @@ def tile_order_key(k: int) -> float:
     return 1.0 + min(n, 8 - n)
 
 
-_ORDER = tuple(tile_order_key(k) for k in range(34))
+_ORDER = tuple(tile_order_key(k) for k in range(NUM_KINDS))
 
 
 class GreedyBot(Bot):
@@ -121,6 +121,9 @@ class GreedyBot(Bot):
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
 
     # ------------------------------------------------------------------ entry
     def act(self, view: SeatView) -> Action:
@@ -173,11 +176,10 @@ class GreedyBot(Bot):
     def want_ankong(self, view: SeatView, kind: int) -> bool:
         nat, wilds = natural(view)
         n = n_sets_of(view)
-        keys = keys_of(nat)
-        before = shanten_keys(keys, n, wilds)
+        before = shanten_keys(suit_keys(nat), n, wilds)
         after_c = list(nat)
         after_c[kind] -= 4
-        after = shanten_keys(keys_of(after_c), n - 1, wilds)
+        after = shanten_keys(suit_keys(after_c), n - 1, wilds)
         return after <= before
 
     def want_addkong(self, view: SeatView, kind: int) -> bool:
@@ -190,12 +192,11 @@ class GreedyBot(Bot):
         for a in discards:
             if a.tile in special:
                 return a  # must go (no kong allowed now)
-        # lean path of rank_discards: the best discard only
         nat, wilds = natural(view)
         lz = view.setup.laizi
         ev = HandEval(nat, wilds, n_sets_of(view))
         kinds = [a.tile or 0 for a in discards]
-        shs = shanten_each(ev, [k if k != lz else 0 for k in kinds], -1)
+        shs = ev.shanten_each([k if k != lz else 0 for k in kinds], -1)
         best = 99
         for i, k in enumerate(kinds):
             if k == lz:
@@ -206,14 +207,14 @@ class GreedyBot(Bot):
         if len(tied) == 1:
             return discards[tied[0]]
         # connectivity, then honours/terminals first, then the kind (a total order)
-        order = sorted([(99.0 if kinds[i] == lz else usefulness(nat, kinds[i]),
+        order = sorted([(LAIZI_USEFULNESS if kinds[i] == lz else usefulness(nat, kinds[i]),
                          _ORDER[kinds[i]], kinds[i], i) for i in tied])
-        if best > 1:
+        if best > GREEDY_LOOKAHEAD_SHANTEN:
             return discards[order[0][3]]
         unseen = view.unseen()
         best_i = order[0][3]
         best_acc = -1
-        for *_, i in order[:2]:
+        for *_, i in order[:GREEDY_LOOKAHEAD_CANDIDATES]:
             k = kinds[i]
             if k == lz:
                 c = list(nat)
@@ -223,7 +224,7 @@ class GreedyBot(Bot):
                 nat[k] -= 1
                 ev.change(k, -1)
                 if best <= 0:
-                    acc = sum(unseen[x] for x in win_waits(nat, wilds))
+                    acc = sum(unseen[x] for x in waits(nat, wilds, pair258=True))
                 else:
                     acc = sum(unseen[x] for x in improving_kinds(nat, wilds, ev.n, best, ev))
                 ev.change(k, 1)
@@ -233,60 +234,11 @@ class GreedyBot(Bot):
                 best_i = i
         return discards[best_i]
 
-    def rank_discards(self, view: SeatView, discards: list[Action]) -> list[tuple[tuple[float, ...], Action]]:
-        """Discards best first, each with its sort key (lower is better).
-
-        Key: shanten after the discard; then, among the best, the unseen tiles that
-        improve the hand (its waits with a 2/5/8 pair when ready) near the end, or a
-        cheap connectivity heuristic far from ready; then honours/terminals first.
-        """
-        nat, wilds = natural(view)
-        lz = view.setup.laizi
-        ev = HandEval(nat, wilds, n_sets_of(view))
-        kinds = [a.tile or 0 for a in discards]
-        special = view.setup.special
-        shs = shanten_each(ev, [k if k != lz and k not in special else 0 for k in kinds], -1)
-        best = 99
-        for i, k in enumerate(kinds):
-            if k == lz:
-                # discarding a laizi loses a wildcard (it counts as a laizi kong)
-                shs[i] = ev.base_missing - wilds
-            elif k in special:
-                shs[i] = ev.shanten
-            if shs[i] < best:
-                best = shs[i]
-        cands: list[tuple[int, float, Action]] = []
-        for a, k, sh in zip(discards, kinds, shs, strict=True):
-            if sh == best:
-                u = 99.0 if k == lz else usefulness(nat, k) + 0.01 * tile_order_key(k)
-            else:
-                u = 0.0
-            cands.append((sh, u, a))
-        cands.sort(key=lambda x: (x[0], x[1]))
-        if best > 1 or len(cands) == 1 or cands[1][0] != best:
-            return [((sh, u), a) for sh, u, a in cands]
-        unseen = view.unseen()
-        out: list[tuple[tuple[float, ...], Action]] = []
-        for i, (sh, u, a) in enumerate(cands):
-            if sh != best or i >= 2:
-                out.append(((sh, 0.0, u), a))
-                continue
-            k = a.tile or 0
-            c = list(nat)
-            w = wilds
-            if k == lz:
-                w -= 1
-            elif k not in special:
-                c[k] -= 1
-            acc = self.improvement(c, w, ev.n, sh, unseen)
-            out.append(((sh, -acc, u), a))
-        out.sort(key=lambda x: x[0])
-        return out
-
-    def improvement(self, counts: list[int], wilds: int, n: int, sh: int, unseen: Sequence[int]) -> int:
+    def improvement(self, counts: Sequence[int], wilds: int, n: int, sh: int,
+                    unseen: Sequence[int]) -> int:
         """Unseen tiles that improve a 3n+1 hand (its 2/5/8-pair waits when ready)."""
         if sh <= 0:
-            return sum(unseen[k] for k in win_waits(counts, wilds))
+            return sum(unseen[k] for k in waits(counts, wilds, pair258=True))
         return sum(unseen[k] for k in improving_kinds(counts, wilds, n, sh))
 
     # ------------------------------------------------------------------ claims
@@ -295,8 +247,7 @@ class GreedyBot(Bot):
         assert t is not None
         nat, wilds = natural(view)
         n = n_sets_of(view)
-        keys = keys_of(nat)
-        before = shanten_keys(keys, n, wilds)
+        before = shanten_keys(suit_keys(nat), n, wilds)
         opened = view.opened()
         best: tuple[int, Action] | None = None
         for a in view.legal:
@@ -317,7 +268,7 @@ class GreedyBot(Bot):
         if a.type == "kong":
             c[t] -= 3
             # a replacement tile comes: compare as a 3(n-1)+1 hand
-            return shanten_keys(keys_of(c), n - 1, wilds)
+            return shanten_keys(suit_keys(c), n - 1, wilds)
         if a.type == "peng":
             c[t] -= 2
         else:
@@ -326,7 +277,7 @@ class GreedyBot(Bot):
                 if x != t:
                     c[x] -= 1
         # 3(n-1)+2 tiles before the discard: shanten of the best discard
-        return shanten_keys(keys_of(c), n - 1, wilds)
+        return shanten_keys(suit_keys(c), n - 1, wilds)
 
 
 def _pass(legal: Sequence[Action]) -> Action:

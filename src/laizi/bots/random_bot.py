@@ -16,7 +16,11 @@ class RandomBot(Bot):
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
 
     def act(self, view: SeatView) -> Action:
         return self.rng.choice(view.legal)

@@ -32,37 +32,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from laizi.analysis import waits
+from laizi.analysis.fast import waits
+from laizi.analysis.profiles import HandEval, shanten258
+from laizi.bots import tuning as T
 from laizi.bots.base import SeatView
-from laizi.bots.evaluate import (
-    FENG,
-    JIANG,
-    HandEval,
-    fengyise_distance,
-    jiangyise_distance,
-    pengpeng_distance,
-    qingyise_distance,
-    shanten258,
-    shanten_each,
-    win_waits,
-)
+from laizi.bots.bighands import JIANG, reachable_targets, target_distance
 from laizi.bots.greedy import GreedyBot, natural, tile_order_key, usefulness
 from laizi.game.actions import Action
 from laizi.scoring.model import Meld
 
 __all__ = ["StrongBot"]
 
-Q = 0.4  # value kept per step of distance (≈ chance to complete one more step)
-SMALL_PAY = 1.0  # value unit of a small hand (scaled by its fan)
-BIG_MULT = 10.0  # a big hand's base is 10
-
 
 class StrongBot(GreedyBot):
     """Value-driven bot: fan management, big-hand targets, liability-aware defence."""
 
     name = "strong"
-    q = Q
-    q_big = Q
+    # Knobs (a variant is a subclass); the numbers behind them are in laizi.bots.tuning.
+    q: float = T.Q
+    q_big: float = T.Q
     laizi_policy = "keep_one"  # "kong" (always), "keep_one", "smart" (keep one when its fan suffices)
     min_penalty = True
     pair258 = True  # the regular (small) hand needs a 2/5/8 pair
@@ -70,12 +58,12 @@ class StrongBot(GreedyBot):
     special_shanten = 2
     keep_two_for_big = True
     fold_distance: int | None = None  # hopeless hands (this far) discard safely late in the hand
-    fold_wall = 40
+    fold_wall: int = T.FOLD_WALL
     kong_max_distance = 99  # kongs (+fan both ways) only this close to a win
-    defence_scale = 10.0
+    defence_scale: float = T.DEFENCE_SCALE
     general_defence = False
-    ready_defence = 2.0  # weight of the "looks ready" penalty (3+ openings, or 2 late)
-    ready_defence_distance = 2
+    ready_defence: float = T.READY_DEFENCE  # weight of the "looks ready" penalty
+    ready_defence_distance: int = T.READY_DEFENCE_DISTANCE
     big_weight = 1.0  # realism factor on big-hand values (they are harder than distance says)
 
     # ------------------------------------------------------------------ own turn
@@ -99,10 +87,10 @@ class StrongBot(GreedyBot):
                 c = list(nat)
                 c[k] -= 4
                 new_melds = [*melds, Meld("ankong", k)]
-                if self.hand_value(view, c, wilds, new_melds)[0] >= base_val * 0.9:
+                if self.hand_value(view, c, wilds, new_melds)[0] >= base_val * T.ANKONG_MIN_VALUE:
                     return a
             for a in by_type.get("addkong", ()):
-                if self.rob_risk(view, a.tile or 0) < 0.3:
+                if self.rob_risk(view, a.tile or 0) < T.ADDKONG_MAX_ROB_RISK:
                     return a
         discards = by_type.get("discard", [])
         if not discards:
@@ -120,7 +108,7 @@ class StrongBot(GreedyBot):
             return True
         n = 4 - len(melds)
         d = HandEval(nat, wilds, n).shanten
-        return d <= self.special_shanten or view.wall_remaining < 20
+        return d <= self.special_shanten or view.wall_remaining < T.SPECIAL_KEEP_WALL
 
     def want_laizi_kong_strong(self, view: SeatView, wilds: int, melds: Sequence[Meld]) -> bool:
         if self.laizi_policy == "kong":
@@ -128,7 +116,7 @@ class StrongBot(GreedyBot):
         if wilds >= 2 and self.keep_two_for_big:
             nat, _w = natural(view)
             for t in self.targets(view, nat, wilds, melds):
-                if self.distance(t, nat, wilds, 4 - len(melds)) <= 1:
+                if self.distance(t, nat, wilds, 4 - len(melds)) <= T.BIG_KEEP_LAIZI_DISTANCE:
                     return False
         if wilds >= 2:
             return True
@@ -204,57 +192,30 @@ class StrongBot(GreedyBot):
             top = sorted(rs, reverse=True)
             return top[0] + top[1] >= need
 
-        value = 1.0 if factor_only else sum(min(r, rules.cap) for r in raws) * SMALL_PAY
+        value = 1.0 if factor_only else sum(min(r, rules.cap) for r in raws) * T.SMALL_PAY
         if ok(raws) or not self.min_penalty:
             return value
         if ok([r * 2 for r in raws]):  # by self-draw (or a discarder's +1) only
-            return value * 0.35
+            return value * T.BELOW_MIN_SELF_DRAW
         if ok([r * 4 for r in raws]):
-            return value * 0.08
-        return value * 0.01
+            return value * T.BELOW_MIN_DOUBLE_SELF_DRAW
+        return value * T.BELOW_MIN_HOPELESS
 
     def big_value(self, view: SeatView, fan: int, others: list[int]) -> float:
         rules = view.rules
-        raws = [BIG_MULT * 2 ** (fan + others[s]) * 1.2 for s in range(4) if s != view.seat]
-        return float(sum(min(r, rules.cap) for r in raws)) * SMALL_PAY * self.big_weight
+        raws = [T.BIG_MULT * 2 ** (fan + others[s]) * T.BIG_BONUS
+                for s in range(4) if s != view.seat]
+        return float(sum(min(r, rules.cap) for r in raws)) * T.SMALL_PAY * self.big_weight
 
     def targets(self, view: SeatView, nat: Sequence[int], wilds: int,
                 melds: Sequence[Meld]) -> list[str]:
         """Big-hand targets still reachable with these melds (besides ``regular``)."""
-        out: list[str] = []
-        meld_kinds = [t for m in melds for t in m.tiles()]
-        if all(m.type != "chi" for m in melds):
-            pairs = sum(1 for c in nat if c >= 2) + sum(1 for m in melds)
-            if pairs + wilds >= 3:
-                out.append("pengpeng")
-        suit_count = [0, 0, 0]
-        for k in range(27):
-            suit_count[k // 9] += nat[k]
-        for t in meld_kinds:
-            if t < 27:
-                suit_count[t // 9] += 1
-        s = max(range(3), key=lambda i: suit_count[i])
-        if all(t < 27 and t // 9 == s for t in meld_kinds) and suit_count[s] + wilds >= 8:
-            out.append(f"qingyise{s}")
-        if view.rules.luan_feng_jiang:
-            total = sum(nat) + wilds + len(meld_kinds)
-            jiang = sum(nat[k] for k in JIANG) + wilds + len(meld_kinds)
-            if all(t in JIANG for t in meld_kinds) and jiang >= total - 5:
-                out.append("jiangyise")
-            feng = sum(nat[k] for k in FENG) + wilds + len(meld_kinds)
-            if all(t in FENG for t in meld_kinds) and feng >= total - 5:
-                out.append("fengyise")
-        return out
+        return reachable_targets(nat, wilds, melds, luan_feng_jiang=view.rules.luan_feng_jiang)
 
     @staticmethod
     def distance(target: str, nat: Sequence[int], wilds: int, n: int) -> int:
-        if target == "pengpeng":
-            return pengpeng_distance(nat, wilds, n)
-        if target == "jiangyise":
-            return jiangyise_distance(nat, wilds, n)
-        if target == "fengyise":
-            return fengyise_distance(nat, wilds, n)
-        return qingyise_distance(nat, wilds, n, int(target[-1]))
+        """Distance to a big-hand target (see :mod:`laizi.bots.bighands`)."""
+        return target_distance(target, nat, wilds, n)
 
     def hand_value(self, view: SeatView, nat: Sequence[int], wilds: int,
                    melds: Sequence[Meld]) -> tuple[float, str, int]:
@@ -280,6 +241,7 @@ class StrongBot(GreedyBot):
     def rank_discards_strong(
         self, view: SeatView, discards: list[Action], nat: list[int], wilds: int,
     ) -> list[tuple[float, Action]]:
+        """Discards with their scores, best first (value kept minus expected danger)."""
         lz = view.setup.laizi
         melds = view.melds[view.seat]
         n = 4 - len(melds)
@@ -290,7 +252,7 @@ class StrongBot(GreedyBot):
         ev = HandEval(nat, wilds, n)
         kinds = [a.tile or 0 for a in discards]
         special = view.setup.special
-        reg = shanten_each(ev, [k if k != lz and k not in special else 0 for k in kinds], -1)
+        reg = ev.shanten_each([k if k != lz and k not in special else 0 for k in kinds], -1)
         unseen = view.unseen()
         threats = self.threats(view)
         fold = (self.fold_distance is not None and bool(threats)
@@ -299,7 +261,7 @@ class StrongBot(GreedyBot):
         for a, k, d_reg in zip(discards, kinds, reg, strict=True):
             if k == lz:
                 # a discarded laizi is a laizi kong without the replacement tile
-                scored.append((-1e9, a))
+                scored.append((T.LAIZI_DISCARD_SCORE, a))
                 continue
             c = list(nat)
             if k in special:
@@ -311,22 +273,23 @@ class StrongBot(GreedyBot):
             val = small * self.q ** (d_reg + 1)
             # quality in [0.55, 1] never outweighs one step of distance (q < 0.55)
             if d_reg == 0:
-                live = sum(unseen[x] for x in win_waits(c, wilds))
-                val *= 0.55 + 0.45 * min(1.0, live / 8.0)
+                live = sum(unseen[x] for x in waits(c, wilds, pair258=True))
+                val *= _quality(live, T.LIVE_WAITS_FULL)
             elif d_reg == 1:
                 acc = self.improvement(c, wilds, n, d_reg, unseen)
-                val *= 0.55 + 0.45 * min(1.0, acc / 30.0)
+                val *= _quality(acc, T.LIVE_ADVANCES_FULL)
             for t in targets:
                 dt = self.distance(t, c, wilds, n)
                 v = big * self.q_big ** (dt + 1)
                 if dt == 0 and t != "jiangyise" and t != "fengyise":
-                    live = sum(unseen[x] for x in win_waits(c, wilds, pair258=False))
-                    v *= 0.55 + 0.45 * min(1.0, live / 8.0)
+                    live = sum(unseen[x] for x in waits(c, wilds, pair258=False))
+                    v *= _quality(live, T.LIVE_WAITS_FULL)
                 if v > val:
                     val = v
             danger = (self.danger(view, k, c, wilds, threats, fold=fold, my_distance=d_reg)
                       if threats else 0.0)
-            tie = 0.001 * (10 - usefulness(nat, k)) + 0.0001 * (5 - tile_order_key(k))
+            tie = (T.TIE_USEFULNESS * (T.USEFULNESS_CEILING - usefulness(nat, k))
+                   + T.TIE_ORDER * (T.ORDER_CEILING - tile_order_key(k)))
             scored.append((val - danger + tie, a))
         scored.sort(key=lambda x: -x[0])
         return scored
@@ -335,7 +298,7 @@ class StrongBot(GreedyBot):
     def threats(self, view: SeatView) -> list[tuple[int, float, float]]:
         """(seat, chance it is ready, expected payment if fed) for dangerous seats."""
         out: list[tuple[int, float, float]] = []
-        wall_frac = max(0.0, min(1.0, view.wall_remaining / 80.0))
+        wall_frac = max(0.0, min(1.0, view.wall_remaining / T.THREAT_WALL))
         for s in range(4):
             if s == view.seat:
                 continue
@@ -343,60 +306,80 @@ class StrongBot(GreedyBot):
             openings = sum(1 for m in ms if m.opens)
             if openings == 0 and not view.rules.jiayu_hands:
                 continue  # an unopened hand cannot win
-            p = (0.0, 0.12, 0.3, 0.55, 0.85)[min(openings, 4)] + 0.25 * (1.0 - wall_frac)
-            pay = 0.6  # relative units (a small hand fed: discarder's fan +1)
+            p = T.READY_BY_OPENINGS[min(openings, 4)] + T.READY_LATENESS * (1.0 - wall_frac)
+            pay = T.SMALL_FEED_PAY
             kinds = [t for m in ms for t in m.tiles()]
             if kinds and all(m.type != "chi" for m in ms) and len(ms) >= 2:
-                pay = 3.0
+                pay = T.BIG_FEED_PAY
             suits = {t // 9 if t < 27 else 3 for t in kinds}
             if len(suits) == 1 and len(ms) >= 2:
-                pay = 3.0
-            out.append((s, min(p, 0.95), pay))
+                pay = T.BIG_FEED_PAY
+            out.append((s, min(p, T.READY_MAX), pay))
         return out
 
     def danger(self, view: SeatView, k: int, after: list[int], wilds: int,
                threats: list[tuple[int, float, float]], *, fold: bool = False,
                my_distance: int = 0) -> float:
-        """Expected cost of discarding ``k`` (relative units, same scale as the values)."""
-        cost = 0.0
+        """Expected cost of discarding ``k`` (relative units, same scale as the values).
+
+        Per threatening seat: feeding a ready hand (:meth:`feed_cost`), and the
+        liabilities for a 全求人 (:meth:`quanqiuren_cost`) and a 清一色
+        (:meth:`qingyise_cost`).  ``after``: the natural counts after the discard.
+        """
         unseen = view.unseen()
-        me = view.seat
-        ready_cache: bool | None = None
+        if unseen[k] == 0 and k >= 27:
+            return 0.0  # every copy of this honour is in sight: nobody waits on it
+        cost = 0.0
         for s, p_ready, pay in threats:
-            river = view.rivers[s]
-            if unseen[k] == 0 and k >= 27:
-                continue
-            p_wait = 0.12
-            if k in river:
-                p_wait = 0.03
-            elif k >= 27:
-                p_wait = 0.06 if unseen[k] <= 1 else 0.09
-            elif k % 9 in (1, 4, 7):
-                p_wait = 0.16
-            if self.general_defence or fold:
-                cost += p_ready * p_wait * pay * self.scale(view) * (10.0 if fold else 1.0)
-            elif self.ready_defence and my_distance >= self.ready_defence_distance:
-                openings_s = sum(1 for m in view.melds[s] if m.opens)
-                if openings_s >= 3 or (openings_s == 2 and view.wall_remaining < 30):
-                    cost += p_ready * p_wait * pay * self.scale(view) * self.ready_defence
-            ms = view.melds[s]
-            openings = [m for m in ms if m.opens]
-            # 全求人: four exposed melds, one tile in hand; feeding it while not ready is liable
-            if (len(openings) == 4 and len(ms) == 4 and view.hand_sizes[s] == 1
-                    and view.rules.quanqiuren_liability != "none" and k < 27 and k % 9 in (1, 4, 7)):
-                if ready_cache is None:
-                    ready_cache = bool(waits(after, wilds))
-                if not ready_cache or view.rules.quanqiuren_liability == "always":
-                    live = sum(1 for x in JIANG if unseen[x] > 0) or 1
-                    cost += (1.0 / live) * 3.0 * 3.0 * self.scale(view) * (0.3 if k in river else 1.0)
-            # 清一色: a third opening from my discard makes me liable
-            if len(openings) == 2 and k < 27:
-                suit = k // 9
-                if all(t < 27 and t // 9 == suit for m in ms for t in m.tiles()):
-                    could_chi = s == (me + 1) % 4
-                    p_claim = 0.35 if could_chi else (0.2 if unseen[k] >= 2 else 0.05)
-                    cost += p_claim * 0.35 * 3.0 * 3.0 * self.scale(view)
+            cost += self.feed_cost(view, s, k, p_ready, pay, unseen, fold=fold,
+                                   my_distance=my_distance)
+            cost += self.quanqiuren_cost(view, s, k, after, wilds, unseen)
+            cost += self.qingyise_cost(view, s, k, unseen)
         return cost
+
+    def feed_cost(self, view: SeatView, s: int, k: int, p_ready: float, pay: float,
+                  unseen: Sequence[int], *, fold: bool, my_distance: int) -> float:
+        """Expected cost of seat ``s`` winning on ``k`` (general defence, folding, or
+        the "looks ready" penalty while this hand is far from ready)."""
+        if self.general_defence or fold:
+            p_wait = _wait_chance(view.rivers[s], k, unseen)
+            return p_ready * p_wait * pay * self.scale(view) * (T.FOLD_WEIGHT if fold else 1.0)
+        if self.ready_defence and my_distance >= self.ready_defence_distance:
+            openings = sum(1 for m in view.melds[s] if m.opens)
+            if openings >= T.LOOKS_READY_OPENINGS or (
+                    openings == T.LOOKS_READY_OPENINGS - 1 and view.wall_remaining < T.LATE_WALL):
+                p_wait = _wait_chance(view.rivers[s], k, unseen)
+                return p_ready * p_wait * pay * self.scale(view) * self.ready_defence
+        return 0.0
+
+    def quanqiuren_cost(self, view: SeatView, s: int, k: int, after: list[int], wilds: int,
+                        unseen: Sequence[int]) -> float:
+        """全求人: four exposed melds, one tile in hand; feeding its single wait while
+        not ready (下小雨) makes this seat liable.  Any live 2/5/8 may be that wait."""
+        ms = view.melds[s]
+        liability = view.rules.quanqiuren_liability
+        if not (len(ms) == 4 and all(m.opens for m in ms) and view.hand_sizes[s] == 1
+                and liability != "none" and k < 27 and k % 9 in (1, 4, 7)):
+            return 0.0
+        if liability != "always" and waits(after, wilds):
+            return 0.0  # ready: not liable
+        live = sum(1 for x in JIANG if unseen[x] > 0) or 1
+        in_river = T.LIABLE_IN_RIVER if k in view.rivers[s] else 1.0
+        return (1.0 / live) * T.LIABLE_PAY * T.LIABLE_PAY * self.scale(view) * in_river
+
+    def qingyise_cost(self, view: SeatView, s: int, k: int, unseen: Sequence[int]) -> float:
+        """清一色: a third opening from this discard makes this seat liable."""
+        ms = view.melds[s]
+        if k >= 27 or sum(1 for m in ms if m.opens) != 2:
+            return 0.0
+        suit = k // 9
+        if not all(t < 27 and t // 9 == suit for m in ms for t in m.tiles()):
+            return 0.0
+        if s == (view.seat + 1) % 4:
+            p_claim = T.QINGYISE_CLAIM_CHI
+        else:
+            p_claim = T.QINGYISE_CLAIM_PENG if unseen[k] >= 2 else T.QINGYISE_CLAIM_LAST
+        return p_claim * T.QINGYISE_COMPLETES * T.LIABLE_PAY * T.LIABLE_PAY * self.scale(view)
 
     def scale(self, view: SeatView) -> float:
         """The value of one relative payment unit (a small hand's typical worth)."""
@@ -409,8 +392,8 @@ class StrongBot(GreedyBot):
             if s == view.seat:
                 continue
             openings = sum(1 for m in view.melds[s] if m.opens)
-            if openings >= 3:
-                risk += 0.15
+            if openings >= T.LOOKS_READY_OPENINGS:
+                risk += T.ROB_RISK_PER_READY_SEAT
         return risk
 
     # ------------------------------------------------------------------ claims
@@ -421,7 +404,7 @@ class StrongBot(GreedyBot):
         melds = view.melds[view.seat]
         before, _tg, _d = self.hand_value(view, nat, wilds, melds)
         if not any(m.opens for m in melds) and not view.rules.jiayu_hands:
-            before *= 0.75  # still has to open
+            before *= T.UNOPENED_DISCOUNT  # still has to open
         best: tuple[float, Action] | None = None
         for a in view.legal:
             if a.type not in ("kong", "peng", "chi"):
@@ -443,8 +426,8 @@ class StrongBot(GreedyBot):
             if a.type == "kong":
                 if d2 > self.kong_max_distance:
                     continue
-                after *= 1.05
-            if after > before * 1.02 and (best is None or after > best[0]):
+                after *= T.KONG_CLAIM_BONUS
+            if after > before * T.CLAIM_MIN_GAIN and (best is None or after > best[0]):
                 best = (after, a)
         if best is not None:
             return best[1]
@@ -452,3 +435,19 @@ class StrongBot(GreedyBot):
             if a.type == "pass":
                 return a
         return view.legal[0]
+
+
+def _quality(live: int, full: float) -> float:
+    """Rating factor in [0.55, 1] of a hand with ``live`` good tiles (``full`` or more: 1)."""
+    return T.QUALITY_FLOOR + T.QUALITY_SPAN * min(1.0, live / full)
+
+
+def _wait_chance(river: Sequence[int], k: int, unseen: Sequence[int]) -> float:
+    """Chance that a ready seat with this river waits on ``k``."""
+    if k in river:
+        return T.WAIT_CHANCE_RIVER
+    if k >= 27:
+        return T.WAIT_CHANCE_HONOR_LAST if unseen[k] <= 1 else T.WAIT_CHANCE_HONOR
+    if k % 9 in (1, 4, 7):
+        return T.WAIT_CHANCE_258
+    return T.WAIT_CHANCE

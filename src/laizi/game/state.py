@@ -49,8 +49,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from laizi.analysis import can_win, waits
 from laizi.analysis.decompose import seven_pairs_wilds
+from laizi.analysis.fast import can_win, waits  # unchecked hot path
 from laizi.game.actions import ACT, PASS, TILE_STR, TSUMO, Action
 from laizi.game.errors import GameError, IllegalActionError, MatchOverError
 from laizi.game.events import Event
