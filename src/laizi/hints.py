@@ -23,7 +23,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from laizi.analysis import waits as raw_waits
-from laizi.bots.base import SeatView
 from laizi.bots.evaluate import FENG, JIANG, HandEval
 from laizi.bots.greedy import natural
 from laizi.bots.strong import StrongBot
@@ -31,6 +30,7 @@ from laizi.game.actions import Action
 from laizi.rules import RuleSet
 from laizi.scoring import Meld, PlayerTable, WinContext, score
 from laizi.tiles import Tile, parse_tiles
+from laizi.views import SeatView
 
 __all__ = ["hand_hints", "hints_for", "win_outcomes"]
 
@@ -139,8 +139,8 @@ def _summary(waits: list[dict[str, Any]]) -> tuple[bool | None, float]:
 
 def hints_for(view: SeatView | Mapping[str, Any], rules: RuleSet | None = None, *,
               scores: bool = True) -> list[dict[str, Any]]:
-    """Hints for the seat that owns ``view`` (a :class:`SeatView` or a JSON view of
-    :func:`laizi.views.view`; pass ``rules`` with a JSON view). ``scores=False``
+    """Hints for the seat that owns ``view`` (its snapshot, a :class:`SeatView`, or
+    the snapshot's JSON view, :func:`laizi.views.view`; pass ``rules`` with a JSON view). ``scores=False``
     skips the scorer (faster; no minimum/payment figures)."""
     v = _as_view(view, rules)
     if not v.legal:

@@ -1,27 +1,51 @@
 """The server's cached frame texts say exactly what the reference projections say.
 
 :meth:`GameSession.view_json` (the public part built once per version plus a small
-private part per seat) must equal :meth:`GameSession.view` (each seat's view from
-:func:`laizi.views.view`), and the seats' event streams (serialised once, shared
+private part per seat) must equal :meth:`GameSession.view` (each seat's snapshot,
+:func:`laizi.views.match_view`, rendered by :mod:`laizi.server.frames`), a frame read
+back is the seat's snapshot, and the seats' event streams (serialised once, shared
 between seats) must equal :func:`laizi.views.events_for`, at every step of matches
 with claims, 托管 changes, escapes and hand ends.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
 from laizi.rules import RuleSet
 from laizi.server.engine import STREAM_KEEP, GameSession, SeatStream, seed_from_text
-from laizi.views import events_for
+from laizi.server.frames import read_view
+from laizi.views import events_for, seat_view
 
 SEATS = (0, 1, 2, 3, None)
+# What a frame does not carry: the after-claim flag, a seat's own claim answer, the wall.
+NOT_IN_FRAMES = {"after_claim", "answered", "_visible", "revealed"}
+
+
+def check_read_back(g: GameSession, seat: int | None) -> None:
+    hand = g.match.hand
+    if hand is None:
+        return
+    got = read_view(g.view(seat), g.rules)
+    want = seat_view(hand, seat)
+    if g.over:
+        want.legal = []  # frames offer no action once the match is over
+    for f in dataclasses.fields(want):
+        if f.name not in NOT_IN_FRAMES:
+            assert getattr(got, f.name) == getattr(want, f.name), (seat, f.name)
+    if want.revealed is None:
+        assert got.revealed is None
+    else:
+        assert got.revealed is not None and got.revealed.hands == want.revealed.hands
+        assert got.revealed.seed == want.revealed.seed
 
 
 def check(g: GameSession) -> None:
     for seat in SEATS:
         assert json.loads(g.view_json(seat)) == g.view(seat), seat
+        check_read_back(g, seat)
         stream = g.stream(seat)
         ref = events_for(g.match, seat)
         assert stream.v == len(ref)
