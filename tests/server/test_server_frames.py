@@ -50,6 +50,10 @@ def check(g: GameSession) -> None:
         ref = events_for(g.match, seat)
         assert stream.v == len(ref)
         assert [json.loads(t) for t in stream.items] == ref[stream.base:]
+        # One version per event, the seat's own (no second, global "v" before it).
+        for i, t in enumerate(stream.items):
+            assert t.count('"v":') == 1, t
+            assert json.loads(t)["v"] == stream.base + i + 1
 
 
 def test_cached_views_and_streams_equal_the_reference_projections() -> None:

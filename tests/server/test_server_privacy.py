@@ -28,6 +28,29 @@ def walk(obj: Any, path: str = "") -> Any:
             yield from walk(v, f"{path}[{i}]")
 
 
+def strict_loads(text: str) -> Any:
+    """``json.loads`` that refuses an object with a repeated key (JSON parsers keep the
+    last one silently: a second ``"v"`` would hide the first)."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in items]
+        dup = {k for k in keys if keys.count(k) > 1}
+        assert not dup, f"repeated keys {dup} in {text[:200]}"
+        return dict(items)
+
+    return json.loads(text, object_pairs_hook=pairs)
+
+
+def event_versions(raw: list[str]) -> list[int]:
+    """Every event version a socket received in its game frames (strictly parsed)."""
+    vs: list[int] = []
+    for text in raw:
+        frame = strict_loads(text)
+        if frame.get("type") in ("update", "snapshot"):
+            vs.extend(e["v"] for e in frame["events"])
+    return vs
+
+
 def check_frame(frame: dict[str, Any], seat: int | None, secrets: dict[int, dict[str, Any]]) -> int:
     """Check one game frame; returns the hand number it belongs to."""
     view = frame["view"]
@@ -121,4 +144,8 @@ def test_no_frame_leaks_hidden_information(make_app: Any, tmp_path: Any) -> None
         # The stream is gap-free per seat.
         vs = [e["v"] for f in frames if f["type"] == "update" for e in f["events"]]
         assert vs == sorted(vs) and len(vs) == len(set(vs))
+        # Each event carries one version, the seat's own: 1, 2, 3, … up to the frame's "v",
+        # no other counter (a global index would count the hidden claim answers).
+        received = event_versions(ws.raw)
+        assert sorted(set(received)) == list(range(1, frames[-1]["v"] + 1)), seat
     assert hands_seen == {1, 2, 3}

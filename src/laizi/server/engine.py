@@ -59,6 +59,13 @@ def seed_from_text(text: str | None) -> bytes:
     return hashlib.sha256(b"laizi-match-seed:" + text.encode()).digest()
 
 
+def _body(event: dict[str, Any]) -> str:
+    """An event's JSON without its closing brace and without the log's global ``v``
+    (a seat's stream numbers its events itself: the global index would reveal how many
+    hidden events — other seats' claim answers — happened in between)."""
+    return dumps({k: val for k, val in event.items() if k != "v"})[:-1]
+
+
 class SeatStream:
     """One seat's event stream as JSON texts (``v`` = 1, 2, 3…), the last few hundred kept.
 
@@ -249,13 +256,14 @@ class GameSession:
                     continue
                 if p is ev:
                     if full is None:
-                        full = dumps(ev)[:-1]
+                        full = _body(ev)
                     body = full
                 else:
                     if twin is None:
-                        twin = dumps(p)[:-1]
+                        twin = _body(p)
                     body = twin
-                # per-seat numbering: reveals nothing about hidden events
+                # per-seat numbering (the only version an event carries): reveals
+                # nothing about hidden events
                 streams[seat].append(body)
         self._cursor = n
 
