@@ -15,8 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from laizi.game import Event, HandState, Match, project
-from laizi.views.codec import match_to_json, to_json
-from laizi.views.snapshot import match_view, seat_view
+from laizi.views.snapshot import match_to_json, match_view, seat_view, to_json
 
 __all__ = ["Game", "events_for", "hand_log", "view"]
 
@@ -30,7 +29,7 @@ def _check_seat(seat: object) -> None:
 
 def view(game: Game, seat: int | None) -> dict[str, Any]:
     """A seat's (or, with ``None``, a spectator's) JSON view of a hand or a match
-    (the snapshot of :func:`laizi.views.seat_view` written by :mod:`laizi.views.codec`)."""
+    (the snapshot of :func:`laizi.views.seat_view` written by :func:`laizi.views.to_json`)."""
     _check_seat(seat)
     if isinstance(game, HandState):
         return to_json(seat_view(game, seat, copy=False))
