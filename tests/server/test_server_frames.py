@@ -42,10 +42,11 @@ def check_read_back(g: GameSession, seat: int | None) -> None:
         assert got.revealed.seed == want.revealed.seed
 
 
-def check(g: GameSession) -> None:
+def check(g: GameSession, read_back: bool = True) -> None:
     for seat in SEATS:
         assert json.loads(g.view_json(seat)) == g.view(seat), seat
-        check_read_back(g, seat)
+        if read_back:
+            check_read_back(g, seat)
         stream = g.stream(seat)
         ref = events_for(g.match, seat)
         assert stream.v == len(ref)
@@ -78,7 +79,7 @@ def test_cached_views_and_streams_equal_the_reference_projections() -> None:
                     g.act(seat, rng.choice(g.legal(seat)))
             # Views are cached per version: ask twice, and sometimes skip a version.
             if rng.random() < 0.7:
-                check(g)
+                check(g, read_back=rng.random() < 0.3)
         check(g)
 
 
