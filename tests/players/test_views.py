@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 
 import pytest
 
@@ -28,7 +29,7 @@ from laizi.views import (
 )
 
 
-def _drive(preset: str, seed: bytes, check: object) -> int:
+def _drive(preset: str, seed: bytes, check: Callable[[Match, int | None], None]) -> int:
     rules = RuleSet.preset(preset)
     m = Match(rules, seed=seed, max_hands=2)
     bots = [make_bot("greedy", s) for s in range(4)]
@@ -37,14 +38,14 @@ def _drive(preset: str, seed: bytes, check: object) -> int:
         hand = m.hand
         assert hand is not None
         for seat in (0, 1, 2, 3, None):
-            check(m, seat)  # type: ignore[operator]
+            check(m, seat)
         for seat in m.to_act():
             if m.over or seat not in m.to_act():
                 continue
             m.apply(seat, bots[seat].act(seat_view(hand, seat)))
             n += 1
     for seat in (0, 1, 2, 3, None):
-        check(m, seat)  # type: ignore[operator]
+        check(m, seat)
     return n
 
 

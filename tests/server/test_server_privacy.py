@@ -4,6 +4,7 @@ concealed tiles, the wall or the seed before the hand ends."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -54,7 +55,7 @@ def event_versions(raw: list[str]) -> list[int]:
 def check_frame(frame: dict[str, Any], seat: int | None, secrets: dict[int, dict[str, Any]]) -> int:
     """Check one game frame; returns the hand number it belongs to."""
     view = frame["view"]
-    hand_no = view["hand_no"]
+    hand_no = int(view["hand_no"])
     over = view.get("phase") == "over"
     raw = json.dumps(frame, ensure_ascii=False)
     # The hand in play: its seed, wall and every other seat's deal never appear before its end.
@@ -87,6 +88,10 @@ def check_frame(frame: dict[str, Any], seat: int | None, secrets: dict[int, dict
     return hand_no
 
 
+def seated(i: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda r: r["seats"][i]["player_id"] is not None
+
+
 def test_no_frame_leaks_hidden_information(make_app: Any, tmp_path: Any) -> None:
     from srvhelpers import close_all
     from starlette.testclient import TestClient
@@ -105,7 +110,7 @@ def test_no_frame_leaks_hidden_information(make_app: Any, tmp_path: Any) -> None
                 ws.send(type="join", room=code)
                 ws.until("joined")
                 ws.send(type="sit", seat=i)
-                room_state(ws, lambda r, i=i: r["seats"][i]["player_id"] is not None)
+                room_state(ws, seated(i))
                 wss.append(ws)
             spec, _ = connect(client, "spectator")
             spec.send(type="join", room=code, spectate=True)
@@ -124,7 +129,9 @@ def test_no_frame_leaks_hidden_information(make_app: Any, tmp_path: Any) -> None
     with Session(eng) as s:
         events = [r.data for r in s.scalars(select(db.EventRow).where(db.EventRow.match_id == mid)
                                             .order_by(db.EventRow.n))]
-        match_seed = s.get(db.MatchRow, mid).seed
+        row = s.get(db.MatchRow, mid)
+        assert row is not None
+        match_seed = row.seed
     secrets: dict[int, dict[str, Any]] = {}
     for ev in events:
         if ev["type"] == "secret":
