@@ -8,7 +8,7 @@ restarted server resumes every match; the rebuilt event log is checked against t
 stored one.
 
 Everything a client receives is built per seat: the seat's projection of each event
-(:func:`laizi.game.events.project`, numbered 1, 2, 3… per seat — its only version
+(:func:`laizi.views.project_event`, numbered 1, 2, 3… per seat — its only version
 number — so the numbering reveals nothing hidden) and the seat's view
 (:meth:`GameSession.view`: the seat's snapshot :func:`laizi.views.match_view` rendered by
 :mod:`laizi.server.frames`). Spectators are seat ``None`` and see public information only.
@@ -26,10 +26,10 @@ import json
 import secrets
 from typing import Any
 
-from laizi.game import Action, Match, project
+from laizi.game import Action, Match
 from laizi.rules import RuleSet
 from laizi.server.frames import PRIVATE_KEYS, frame_view, private_part, public_part
-from laizi.views import MatchView, SeatView, history_rows, match_view, seat_view
+from laizi.views import MatchView, SeatView, history_rows, match_view, project_event, seat_view
 
 __all__ = ["GameSession", "OpError", "SeatStream", "dumps", "hand_frames", "seed_from_text"]
 
@@ -251,7 +251,7 @@ class GameSession:
             full: str | None = None
             twin: str | None = None
             for seat in SEATS:
-                p = project(ev, seat)
+                p = project_event(ev, seat)
                 if p is None:
                     continue
                 if p is ev:

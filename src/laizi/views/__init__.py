@@ -5,15 +5,15 @@
   env and the server's frames all read it (:mod:`laizi.views.snapshot`).
 - :func:`to_json` / :func:`from_json` are its one JSON writer and reader; :func:`view` is
   the JSON view of a hand or match for a seat.
-- :func:`events_for` is a seat's event stream, :func:`hand_log` a finished hand's full log
-  (:mod:`laizi.views.project`).
+- :func:`events_for` is a seat's event stream (:func:`project_event` one event of it),
+  :func:`hand_log` a finished hand's full log (:mod:`laizi.views.project`).
 
 A snapshot never holds another seat's concealed tiles, the wall order or the seed
 before the hand ends; once the hand is over its result, every hand, the seed and the
 wall are public (:class:`Reveal`).
 """
 
-from laizi.views.project import Game, events_for, hand_log, view
+from laizi.views.project import Game, events_for, hand_log, project_event, view
 from laizi.views.snapshot import (
     MatchView,
     Reveal,
@@ -31,5 +31,5 @@ from laizi.views.snapshot import (
 __all__ = [
     "Game", "MatchView", "Reveal", "SeatView", "events_for", "from_json", "hand_log",
     "history_rows", "match_to_json", "match_view", "meld_from_json", "meld_to_json",
-    "seat_view", "to_json", "view",
+    "project_event", "seat_view", "to_json", "view",
 ]

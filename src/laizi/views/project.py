@@ -17,9 +17,15 @@ from typing import Any
 from laizi.game import Event, HandState, Match, project
 from laizi.views.snapshot import match_to_json, match_view, seat_view, to_json
 
-__all__ = ["Game", "events_for", "hand_log", "view"]
+__all__ = ["Game", "events_for", "hand_log", "project_event", "view"]
 
 Game = HandState | Match
+
+
+def project_event(event: Event, seat: int | None) -> Event | None:
+    """What ``seat`` (``None``: a spectator) sees of one log event: the event itself, its
+    redacted twin (another seat's deal or draw) or nothing (:func:`laizi.game.project`)."""
+    return project(event, seat)
 
 
 def _check_seat(seat: object) -> None:
