@@ -51,9 +51,6 @@ __all__ = [
     "match_view", "meld_from_json", "meld_to_json", "seat_view", "to_json",
 ]
 
-_NO_TILES: list[int] = [0] * 34
-
-
 @dataclass(frozen=True, slots=True)
 class Reveal:
     """What becomes public when a hand ends (``hands`` also for a replay's reveal)."""
@@ -100,8 +97,54 @@ class SeatView:
         cls, state: HandState, seat: int, legal: Sequence[Action] | None = None, *,
         copy: bool = True,
     ) -> SeatView:
-        """:func:`seat_view` of ``seat`` in a live hand (kept for the bots' callers)."""
-        return seat_view(state, seat, legal, copy=copy)
+        """The snapshot of ``seat`` in a hand (:func:`seat_view`; this is its fast path,
+        the one the simulator calls for every decision).
+
+        ``copy=False`` shares the state's public lists instead of copying them: the
+        view is then only valid until the next action.
+        """
+        ph = state.phase
+        own_turn = state.turn == seat and (ph == "turn" or ph == "haidi")
+        if copy:
+            melds = [list(m) for m in state.melds]
+            rivers = [list(r) for r in state.rivers]
+            sk = [list(x) for x in state.special_kongs]
+            sd = [list(x) for x in state.special_discards]
+            acts = list(state.legal_actions(seat) if legal is None else legal)
+        else:
+            melds, rivers = state.melds, state.rivers
+            sk, sd = state.special_kongs, state.special_discards
+            acts = (state.legal_actions(seat) if legal is None
+                    else legal if isinstance(legal, list) else list(legal))
+        # Field by field rather than through __init__ (the simulator's hot path);
+        # every field of the class is set here.
+        v = cls.__new__(cls)
+        v.seat = seat
+        v.rules = state.rules
+        v.setup = state.setup
+        v.dealer = state.dealer
+        v.phase = ph
+        v.turn = state.turn
+        v.hand = list(state.hands[seat])
+        v.melds = melds
+        v.rivers = rivers
+        v.special_kongs = sk
+        v.special_discards = sd
+        hs = state.hands
+        v.hand_sizes = [sum(hs[0]), sum(hs[1]), sum(hs[2]), sum(hs[3])]
+        v.wall_remaining = state.wall_remaining
+        v.legal = acts
+        v.pending = state.pending if (ph == "claim" or ph == "rob") else None
+        v.last_draw = state.last_draw if own_turn else None
+        v.after_claim = state.after_claim if own_turn else False
+        v.indicator = state.indicator
+        v._visible = None
+        v.hand_no = state.hand_no
+        v.commitment = state.commitment
+        v.spectator = False
+        v.answered = state.responses.get(seat)
+        v.revealed = None if ph != "over" else _reveal(state)
+        return v
 
     @classmethod
     def from_json(cls, view: Any, rules: RuleSet | None = None) -> SeatView:
@@ -176,54 +219,17 @@ def seat_view(
     although the hand is still being played — only for the replay of a hand that is
     over (its full log is public); a finished hand is always revealed.
     """
-    ph = state.phase
-    spectator = seat is None
-    me = 0 if seat is None else seat
-    own_turn = not spectator and state.turn == me and (ph == "turn" or ph == "haidi")
-    if copy:
-        melds = [list(m) for m in state.melds]
-        rivers = [list(r) for r in state.rivers]
-        sk = [list(x) for x in state.special_kongs]
-        sd = [list(x) for x in state.special_discards]
+    if seat is None:
+        v = SeatView.from_state(state, 0, (), copy=copy)
+        v.hand = [0] * 34
+        v.last_draw = None
+        v.after_claim = False
+        v.answered = None
+        v.spectator = True
     else:
-        melds, rivers = state.melds, state.rivers
-        sk, sd = state.special_kongs, state.special_discards
-    if spectator:
-        acts: list[Action] = []
-    elif legal is None:
-        acts = state.legal_actions(me)
-        if copy:
-            acts = list(acts)
-    else:
-        acts = legal if (not copy and isinstance(legal, list)) else list(legal)
-    # Field by field rather than through __init__ (the simulator's hot path);
-    # every field of the class is set here.
-    v = SeatView.__new__(SeatView)
-    v.seat = me
-    v.rules = state.rules
-    v.setup = state.setup
-    v.dealer = state.dealer
-    v.phase = ph
-    v.turn = state.turn
-    v.hand = list(_NO_TILES if spectator else state.hands[me])
-    v.melds = melds
-    v.rivers = rivers
-    v.special_kongs = sk
-    v.special_discards = sd
-    hs = state.hands
-    v.hand_sizes = [sum(hs[0]), sum(hs[1]), sum(hs[2]), sum(hs[3])]
-    v.wall_remaining = state.wall_remaining
-    v.legal = acts
-    v.pending = state.pending if (ph == "claim" or ph == "rob") else None
-    v.last_draw = state.last_draw if own_turn else None
-    v.after_claim = state.after_claim if own_turn else False
-    v.indicator = state.indicator
-    v._visible = None
-    v.hand_no = state.hand_no
-    v.commitment = state.commitment
-    v.spectator = spectator
-    v.answered = None if spectator else state.responses.get(me)
-    v.revealed = _reveal(state) if (reveal or ph == "over") else None
+        v = SeatView.from_state(state, seat, legal, copy=copy)
+    if reveal and v.revealed is None:
+        v.revealed = _reveal(state)
     return v
 
 
