@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from typing import Any
 
 from laizi.rules import RuleSet
 from laizi.server.engine import STREAM_KEEP, GameSession, SeatStream, seed_from_text
@@ -93,3 +94,25 @@ def test_seat_stream_keeps_a_window_and_says_when_it_is_gone() -> None:
     tail = s.since(s.v - 5)
     assert tail is not None and [json.loads(t)["v"] for t in tail] == list(range(s.v - 4, s.v + 1))
     assert json.loads(s.last(1)[0]) == {"i": 3 * STREAM_KEEP - 1, "v": 3 * STREAM_KEEP}
+
+
+def test_a_seat_with_hints_on_gets_hints_for_its_own_decision(client: Any) -> None:
+    """Hints come from the seat's own snapshot (:meth:`GameSession.seat_view`), over a real
+    socket: one entry per legal action, exactly one recommended."""
+    from srvhelpers import connect, game_frame, new_room, room_state
+
+    ws, _ = connect(client, "hinted")
+    new_room(ws, max_hands=1, seed="hints")
+    ws.send(type="sit", seat=0)
+    for s in (1, 2, 3):
+        ws.send(type="bot", seat=s, level="greedy")
+    room_state(ws, lambda r: all(x["bot"] for x in r["seats"][1:]))
+    ws.send(type="hints", on=True)
+    ws.send(type="start")
+    frame = game_frame(ws, lambda m: bool(m["view"].get("legal")) and "hints" in m)
+    hints = frame["hints"]
+    legal = frame["view"]["legal"]
+    assert isinstance(hints, list) and len(hints) == len(legal)
+    assert sorted(json.dumps(h["action"], sort_keys=True) for h in hints) == sorted(
+        json.dumps(a, sort_keys=True) for a in legal)
+    assert sum(1 for h in hints if h["recommended"]) == 1
