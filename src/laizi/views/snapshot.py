@@ -51,6 +51,7 @@ __all__ = [
     "match_view", "meld_from_json", "meld_to_json", "seat_view", "to_json",
 ]
 
+
 @dataclass(frozen=True, slots=True)
 class Reveal:
     """What becomes public when a hand ends (``hands`` also for a replay's reveal)."""
