@@ -165,6 +165,8 @@ class SeatBot:
 
 def hints_for_view(view: SeatView | None) -> Any:
     """Hints for a seat, computed from that seat's own snapshot only (``laizi.hints``)."""
+    if view is None:
+        return None
     try:
         from laizi.hints import hints_for
     except ImportError:
