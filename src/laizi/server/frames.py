@@ -31,6 +31,7 @@ from typing import Any
 
 from laizi.game.actions import TILE_STR, Action, tile_from_str
 from laizi.rules import RuleSet
+from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
 
 __all__ = ["PRIVATE_KEYS", "frame_view", "private_part", "public_part", "read_view"]
@@ -40,7 +41,7 @@ _TURN_PHASES = ("turn", "haidi")
 
 
 def _ordered(counts: list[int]) -> list[str]:
-    return [TILE_STR[k] for k in range(34) for _ in range(counts[k])]
+    return [TILE_STR[k] for k in range(NUM_KINDS) for _ in range(counts[k])]
 
 
 def _tiles(ks: list[int]) -> list[str]:
@@ -132,7 +133,7 @@ def _kinds(tiles: Any) -> list[int]:
 
 
 def _count(tiles: Any) -> list[int]:
-    c = [0] * 34
+    c = [0] * NUM_KINDS
     for k in _kinds(tiles):
         c[k] += 1
     return c
@@ -165,7 +166,7 @@ def read_view(view: Any, rules: RuleSet | None = None) -> SeatView:
         return SeatView(
             seat=0 if seat is None else int(seat), rules=rules, setup=setup,
             dealer=int(view["dealer"]), phase=str(view["phase"]), turn=int(view["turn"]),
-            hand=[0] * 34 if seat is None else _count(view["hand"]),
+            hand=[0] * NUM_KINDS if seat is None else _count(view["hand"]),
             melds=[[meld_from_json(m) for m in p["melds"]] for p in players],
             rivers=[_kinds(p["river"]) for p in players],
             special_kongs=[_kinds(p["special_kongs"]) for p in players],

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from laizi.game.actions import TILE_STR, Action, tile_from_str
 from laizi.rules import RuleSet, TableSetup
 from laizi.scoring.model import Meld
-from laizi.tiles import counts_to_str, parse_tiles
+from laizi.tiles import NUM_KINDS, counts_to_str, parse_tiles
 
 if TYPE_CHECKING:
     from laizi.game import HandState, Match
@@ -222,7 +222,7 @@ def seat_view(
     """
     if seat is None:
         v = SeatView.from_state(state, 0, (), copy=copy)
-        v.hand = [0] * 34
+        v.hand = [0] * NUM_KINDS
         v.last_draw = None
         v.after_claim = False
         v.answered = None
@@ -342,7 +342,7 @@ def _me_json(v: SeatView) -> dict[str, Any]:
     me: dict[str, Any] = {
         "seat": v.seat,
         "hand": counts_to_str(hand),
-        "tiles": [TILE_STR[k] for k in range(34) for _ in range(hand[k])],
+        "tiles": [TILE_STR[k] for k in range(NUM_KINDS) for _ in range(hand[k])],
         "legal_actions": [a.to_json() for a in v.legal],
     }
     if v.last_draw is not None:
@@ -397,7 +397,7 @@ def _tile_list(value: Any) -> list[int]:
 
 
 def _counts(text: Any) -> list[int]:
-    c = [0] * 34
+    c = [0] * NUM_KINDS
     for t in parse_tiles(str(text)) if text else []:
         c[t.index] += 1
     return c
@@ -453,7 +453,7 @@ def _read_hand(hv: Mapping[str, Any], rules: RuleSet) -> SeatView:
     return SeatView(
         seat=0 if me is None else int(me["seat"]), rules=rules, setup=setup,
         dealer=int(hv["dealer"]), phase=str(hv["phase"]), turn=int(hv["turn"]),
-        hand=[0] * 34 if me is None else _counts(me["hand"]),
+        hand=[0] * NUM_KINDS if me is None else _counts(me["hand"]),
         melds=[[meld_from_json(m) for m in p["melds"]] for p in seats],
         rivers=[_tile_list(p["river"]) for p in seats],
         special_kongs=[_tile_list(p["special_kongs"]) for p in seats],
