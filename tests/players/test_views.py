@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from collections.abc import Callable
 
 import pytest
@@ -124,3 +125,52 @@ def test_bots_see_the_same_class_and_fields() -> None:
         "special_kongs", "special_discards", "hand_sizes", "wall_remaining", "legal",
         "pending", "last_draw", "after_claim", "indicator", "_visible",
     ]
+
+
+def _mutate(obj: object, rng: random.Random) -> object:
+    """A copy of a JSON value with one random change somewhere inside."""
+    junk = [None, 0, -1, 7, 99, 2.5, "", "9z", "xx", [], {}, [1, 2], {"a": 1}, True]
+    if isinstance(obj, dict) and obj and rng.random() < 0.8:
+        d = dict(obj)
+        k = rng.choice(sorted(d))
+        r = rng.random()
+        if r < 0.3:
+            del d[k]
+        elif r < 0.6:
+            d[k] = rng.choice(junk)
+        else:
+            d[k] = _mutate(d[k], rng)
+        return d
+    if isinstance(obj, list) and obj and rng.random() < 0.8:
+        xs = list(obj)
+        i = rng.randrange(len(xs))
+        xs[i] = _mutate(xs[i], rng) if rng.random() < 0.6 else rng.choice(junk)
+        return xs
+    return rng.choice(junk)
+
+
+def test_bad_views_raise_value_error_only() -> None:
+    from laizi.server.frames import frame_view, read_view
+    from laizi.views import match_view
+
+    rules = RuleSet.preset("kaikoufan")
+    m = Match(rules, seed=b"views-fuzz", max_hands=1)
+    bots = [make_bot("greedy", s) for s in range(4)]
+    samples: list[tuple[object, object]] = []
+    while not m.over and len(samples) < 40:
+        seat = m.to_act()[0]
+        samples.append((view(m, seat), frame_view(match_view(m, seat), {**rules.model_dump()})))
+        hand = m.hand
+        assert hand is not None
+        m.apply(seat, bots[seat].act(seat_view(hand, seat)))
+    rng = random.Random(5)
+    ok = bad = 0
+    for _ in range(3000):
+        jv, fv = rng.choice(samples)
+        for reader, value in ((from_json, jv), (read_view, fv)):
+            try:
+                reader(_mutate(value, rng), rules)
+                ok += 1
+            except ValueError:
+                bad += 1
+    assert ok > 100 and bad > 100
