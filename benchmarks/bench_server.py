@@ -137,15 +137,15 @@ class BotClient:
                 pending.cancel()
 
     async def _act(self, view: dict[str, Any], v: int) -> None:
-        from laizi.bots import SeatView
         from laizi.rules import RuleSet
+        from laizi.server.frames import read_view
 
         if self.think:
             await asyncio.sleep(self.think * (0.5 + self.rng.random()))
         try:
             if self.rules is None and isinstance(view.get("rules"), dict):
                 self.rules = RuleSet(**view["rules"])
-            action = self.bot.act(SeatView.from_json(view, self.rules)).to_json()
+            action = self.bot.act(read_view(view, self.rules)).to_json()
         except Exception:  # noqa: BLE001 - count, then fall back to the first legal action
             self.stats.err("bot_failed")
             action = view["legal"][0]

@@ -23,18 +23,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from laizi.analysis import waits as raw_waits
-from laizi.bots.base import SeatView
 from laizi.bots.evaluate import FENG, JIANG, HandEval
 from laizi.bots.greedy import natural
 from laizi.bots.strong import StrongBot
 from laizi.game.actions import Action
 from laizi.rules import RuleSet
 from laizi.scoring import Meld, PlayerTable, WinContext, score
-from laizi.tiles import Tile, parse_tiles
+from laizi.tiles import NUM_KINDS, Tile, parse_tiles
+from laizi.views import SeatView
 
 __all__ = ["hand_hints", "hints_for", "win_outcomes"]
 
-_TILE = tuple(str(Tile(k)) for k in range(34))
+_TILE = tuple(str(Tile(k)) for k in range(NUM_KINDS))
 
 
 def _as_view(view: SeatView | Mapping[str, Any], rules: RuleSet | None) -> SeatView:
@@ -49,7 +49,7 @@ def _candidates(view: SeatView, hand: Sequence[int]) -> list[int]:
     kinds = set(raw_waits(nat, wilds))
     if view.rules.luan_feng_jiang:
         meld_kinds = {t for m in view.melds[view.seat] for t in m.tiles()}
-        held = {k for k in range(34) if nat[k]} | meld_kinds
+        held = {k for k in range(NUM_KINDS) if nat[k]} | meld_kinds
         for cat in (FENG, JIANG):
             if held <= cat:
                 kinds |= set(cat)
@@ -67,7 +67,7 @@ def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
     discarders) as ``{"ok", "reason", "total", "big_hands"}``.
     """
     me = view.seat
-    tiles = tuple(k for k in range(34) for _ in range(hand[k]))
+    tiles = tuple(k for k in range(NUM_KINDS) for _ in range(hand[k]))
     tables = []
     extra: tuple[int, ...] = ()
     if discarded is not None and (discarded == view.setup.laizi or discarded in view.setup.special):
@@ -139,8 +139,8 @@ def _summary(waits: list[dict[str, Any]]) -> tuple[bool | None, float]:
 
 def hints_for(view: SeatView | Mapping[str, Any], rules: RuleSet | None = None, *,
               scores: bool = True) -> list[dict[str, Any]]:
-    """Hints for the seat that owns ``view`` (a :class:`SeatView` or a JSON view of
-    :func:`laizi.views.view`; pass ``rules`` with a JSON view). ``scores=False``
+    """Hints for the seat that owns ``view`` (its snapshot, a :class:`SeatView`, or
+    the snapshot's JSON view, :func:`laizi.views.view`; pass ``rules`` with a JSON view). ``scores=False``
     skips the scorer (faster; no minimum/payment figures)."""
     v = _as_view(view, rules)
     if not v.legal:
@@ -258,7 +258,7 @@ def hand_hints(
     if ind is None and lz is None:
         raise ValueError("give --laizi or --indicator")
     setup = rules.setup(indicator=ind, laizi=lz) if ind is not None else rules.setup(laizi=lz)
-    counts = [0] * 34
+    counts = [0] * NUM_KINDS
     for t in parse_tiles(hand):
         counts[t.index] += 1
     meld_objs: list[Meld] = []
@@ -268,21 +268,21 @@ def hand_hints(
     if size not in (13, 14):
         raise ValueError(f"the hand has {sum(counts)} tiles and {len(meld_objs)} melds: "
                          f"expected 13 or 14 counting melds as 3")
-    seen = [0] * 34
+    seen = [0] * NUM_KINDS
     for t in parse_tiles(visible) if visible else []:
         seen[t.index] += 1
     all_melds: list[list[Meld]] = [[], [], [], []]
     all_melds[seat] = meld_objs
-    for k in range(34):
+    for k in range(NUM_KINDS):
         on_table = counts[k] + seen[k] + sum(m.tiles().count(k) for m in meld_objs)
         if on_table > 4:
             raise ValueError(f"more than four {_TILE[k]} in hand, melds and visible tiles")
     rivers: list[list[int]] = [[], [], [], []]
-    rivers[(seat + 1) % 4] = [k for k in range(34) for _ in range(seen[k])]
+    rivers[(seat + 1) % 4] = [k for k in range(NUM_KINDS) for _ in range(seen[k])]
     legal: list[Action] = []
     phase = "turn"
     if size == 14:
-        legal = [Action("discard", k) for k in range(34) if counts[k]]
+        legal = [Action("discard", k) for k in range(NUM_KINDS) if counts[k]]
     view = SeatView(
         seat=seat, rules=rules, setup=setup, dealer=dealer, phase=phase, turn=seat,
         hand=counts, melds=all_melds, rivers=rivers, special_kongs=[[], [], [], []],

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test  # type: ignore[import-untyped]  # noqa: E402
 
 from laizi.bots import make_bot  # noqa: E402
 from laizi.env import ACTION_SIZE, action_to_index, env, raw_env  # noqa: E402

@@ -1,4 +1,5 @@
-"""Hints: from a live JSON view (the server's use) and from a hand in notation (CLI)."""
+"""Hints: from a seat's snapshot or its JSON view (the server's use) and from a hand in
+notation (CLI)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from laizi.cli import main
 from laizi.game import Action, Match
 from laizi.hints import hand_hints, hints_for
 from laizi.rules import RuleSet
-from laizi.views import view
+from laizi.views import seat_view, view
 
 
 def test_hints_for_live_views_are_json_ready_and_legal() -> None:
@@ -27,6 +28,10 @@ def test_hints_for_live_views_are_json_ready_and_legal() -> None:
             if checked < 25:
                 hints = hints_for(v, rules)
                 json.dumps(hints, ensure_ascii=False)
+                hand = m.hand
+                assert hand is not None
+                # The snapshot and its JSON give the same hints.
+                assert hints_for(seat_view(hand, seat), rules) == hints
                 legal = {json.dumps(a, sort_keys=True) for a in v["hand_view"]["me"]["legal_actions"]}
                 assert {json.dumps(h["action"], sort_keys=True) for h in hints} == legal
                 assert sum(1 for h in hints if h["recommended"]) == 1

@@ -1,31 +1,61 @@
 """The server's cached frame texts say exactly what the reference projections say.
 
 :meth:`GameSession.view_json` (the public part built once per version plus a small
-private part per seat) must equal :meth:`GameSession.view` (each seat's view from
-:func:`laizi.views.view`), and the seats' event streams (serialised once, shared
+private part per seat) must equal :meth:`GameSession.view` (each seat's snapshot,
+:func:`laizi.views.match_view`, rendered by :mod:`laizi.server.frames`), a frame read
+back is the seat's snapshot, and the seats' event streams (serialised once, shared
 between seats) must equal :func:`laizi.views.events_for`, at every step of matches
 with claims, 托管 changes, escapes and hand ends.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+from typing import Any
 
 from laizi.rules import RuleSet
 from laizi.server.engine import STREAM_KEEP, GameSession, SeatStream, seed_from_text
-from laizi.views import events_for
+from laizi.server.frames import read_view
+from laizi.views import events_for, seat_view
 
 SEATS = (0, 1, 2, 3, None)
+# What a frame does not carry: the after-claim flag, a seat's own claim answer, the wall.
+NOT_IN_FRAMES = {"after_claim", "answered", "_visible", "revealed"}
 
 
-def check(g: GameSession) -> None:
+def check_read_back(g: GameSession, seat: int | None) -> None:
+    hand = g.match.hand
+    if hand is None:
+        return
+    got = read_view(g.view(seat), g.rules)
+    want = seat_view(hand, seat)
+    if g.over:
+        want.legal = []  # frames offer no action once the match is over
+    for f in dataclasses.fields(want):
+        if f.name not in NOT_IN_FRAMES:
+            assert getattr(got, f.name) == getattr(want, f.name), (seat, f.name)
+    if want.revealed is None:
+        assert got.revealed is None
+    else:
+        assert got.revealed is not None and got.revealed.hands == want.revealed.hands
+        assert got.revealed.seed == want.revealed.seed
+
+
+def check(g: GameSession, read_back: bool = True) -> None:
     for seat in SEATS:
         assert json.loads(g.view_json(seat)) == g.view(seat), seat
+        if read_back:
+            check_read_back(g, seat)
         stream = g.stream(seat)
         ref = events_for(g.match, seat)
         assert stream.v == len(ref)
         assert [json.loads(t) for t in stream.items] == ref[stream.base:]
+        # One version per event, the seat's own (no second, global "v" before it).
+        for i, t in enumerate(stream.items):
+            assert t.count('"v":') == 1, t
+            assert json.loads(t)["v"] == stream.base + i + 1
 
 
 def test_cached_views_and_streams_equal_the_reference_projections() -> None:
@@ -50,7 +80,7 @@ def test_cached_views_and_streams_equal_the_reference_projections() -> None:
                     g.act(seat, rng.choice(g.legal(seat)))
             # Views are cached per version: ask twice, and sometimes skip a version.
             if rng.random() < 0.7:
-                check(g)
+                check(g, read_back=rng.random() < 0.3)
         check(g)
 
 
@@ -64,3 +94,25 @@ def test_seat_stream_keeps_a_window_and_says_when_it_is_gone() -> None:
     tail = s.since(s.v - 5)
     assert tail is not None and [json.loads(t)["v"] for t in tail] == list(range(s.v - 4, s.v + 1))
     assert json.loads(s.last(1)[0]) == {"i": 3 * STREAM_KEEP - 1, "v": 3 * STREAM_KEEP}
+
+
+def test_a_seat_with_hints_on_gets_hints_for_its_own_decision(client: Any) -> None:
+    """Hints come from the seat's own snapshot (:meth:`GameSession.seat_view`), over a real
+    socket: one entry per legal action, exactly one recommended."""
+    from srvhelpers import connect, game_frame, new_room, room_state
+
+    ws, _ = connect(client, "hinted")
+    new_room(ws, max_hands=1, seed="hints")
+    ws.send(type="sit", seat=0)
+    for s in (1, 2, 3):
+        ws.send(type="bot", seat=s, level="greedy")
+    room_state(ws, lambda r: all(x["bot"] for x in r["seats"][1:]))
+    ws.send(type="hints", on=True)
+    ws.send(type="start")
+    frame = game_frame(ws, lambda m: bool(m["view"].get("legal")) and "hints" in m)
+    hints = frame["hints"]
+    legal = frame["view"]["legal"]
+    assert isinstance(hints, list) and len(hints) == len(legal)
+    assert sorted(json.dumps(h["action"], sort_keys=True) for h in hints) == sorted(
+        json.dumps(a, sort_keys=True) for a in legal)
+    assert sum(1 for h in hints if h["recommended"]) == 1

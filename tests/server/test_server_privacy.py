@@ -4,6 +4,7 @@ concealed tiles, the wall or the seed before the hand ends."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -28,10 +29,33 @@ def walk(obj: Any, path: str = "") -> Any:
             yield from walk(v, f"{path}[{i}]")
 
 
+def strict_loads(text: str) -> Any:
+    """``json.loads`` that refuses an object with a repeated key (JSON parsers keep the
+    last one silently: a second ``"v"`` would hide the first)."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in items]
+        dup = {k for k in keys if keys.count(k) > 1}
+        assert not dup, f"repeated keys {dup} in {text[:200]}"
+        return dict(items)
+
+    return json.loads(text, object_pairs_hook=pairs)
+
+
+def event_versions(raw: list[str]) -> list[int]:
+    """Every event version a socket received in its game frames (strictly parsed)."""
+    vs: list[int] = []
+    for text in raw:
+        frame = strict_loads(text)
+        if frame.get("type") in ("update", "snapshot"):
+            vs.extend(e["v"] for e in frame["events"])
+    return vs
+
+
 def check_frame(frame: dict[str, Any], seat: int | None, secrets: dict[int, dict[str, Any]]) -> int:
     """Check one game frame; returns the hand number it belongs to."""
     view = frame["view"]
-    hand_no = view["hand_no"]
+    hand_no = int(view["hand_no"])
     over = view.get("phase") == "over"
     raw = json.dumps(frame, ensure_ascii=False)
     # The hand in play: its seed, wall and every other seat's deal never appear before its end.
@@ -64,6 +88,10 @@ def check_frame(frame: dict[str, Any], seat: int | None, secrets: dict[int, dict
     return hand_no
 
 
+def seated(i: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda r: r["seats"][i]["player_id"] is not None
+
+
 def test_no_frame_leaks_hidden_information(make_app: Any, tmp_path: Any) -> None:
     from srvhelpers import close_all
     from starlette.testclient import TestClient
@@ -82,7 +110,7 @@ def test_no_frame_leaks_hidden_information(make_app: Any, tmp_path: Any) -> None
                 ws.send(type="join", room=code)
                 ws.until("joined")
                 ws.send(type="sit", seat=i)
-                room_state(ws, lambda r, i=i: r["seats"][i]["player_id"] is not None)
+                room_state(ws, seated(i))
                 wss.append(ws)
             spec, _ = connect(client, "spectator")
             spec.send(type="join", room=code, spectate=True)
@@ -101,7 +129,9 @@ def test_no_frame_leaks_hidden_information(make_app: Any, tmp_path: Any) -> None
     with Session(eng) as s:
         events = [r.data for r in s.scalars(select(db.EventRow).where(db.EventRow.match_id == mid)
                                             .order_by(db.EventRow.n))]
-        match_seed = s.get(db.MatchRow, mid).seed
+        row = s.get(db.MatchRow, mid)
+        assert row is not None
+        match_seed = row.seed
     secrets: dict[int, dict[str, Any]] = {}
     for ev in events:
         if ev["type"] == "secret":
@@ -121,4 +151,8 @@ def test_no_frame_leaks_hidden_information(make_app: Any, tmp_path: Any) -> None
         # The stream is gap-free per seat.
         vs = [e["v"] for f in frames if f["type"] == "update" for e in f["events"]]
         assert vs == sorted(vs) and len(vs) == len(set(vs))
+        # Each event carries one version, the seat's own: 1, 2, 3, … up to the frame's "v",
+        # no other counter (a global index would count the hidden claim answers).
+        received = event_versions(ws.raw)
+        assert sorted(set(received)) == list(range(1, frames[-1]["v"] + 1)), seat
     assert hands_seen == {1, 2, 3}

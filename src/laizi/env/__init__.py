@@ -5,7 +5,12 @@
 >>> e.reset(seed=0)                      # doctest: +SKIP
 """
 
+from typing import TYPE_CHECKING
+
 from laizi.env.actions import ACTION_SIZE, action_to_index, index_to_action
+
+if TYPE_CHECKING:  # loaded lazily (numpy, gymnasium, pettingzoo are an optional extra)
+    from laizi.env.laizi_env import LaiziEnv, env, raw_env
 
 __all__ = ["ACTION_SIZE", "LaiziEnv", "action_to_index", "env", "index_to_action", "raw_env"]
 

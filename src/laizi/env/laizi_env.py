@@ -2,8 +2,8 @@
 
 Agents ``player_0`` … ``player_3`` are the seats. The agent to act is the next seat
 that must decide (own turn, or each seat with a claim in a claim window, in seat
-order). Observations come from the seat's own view only
-(:class:`~laizi.bots.base.SeatView`): a dict with
+order). Observations come from the seat's own snapshot only
+(:class:`~laizi.views.SeatView`): a dict with
 
 - ``observation``: ``int16`` vector of :data:`OBS_SIZE` (see :func:`encode`);
 - ``action_mask``: ``int8`` vector over the 145 actions of :mod:`laizi.env.actions`
@@ -23,11 +23,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
-from laizi.bots.base import SeatView
 from laizi.env.actions import ACTION_SIZE, action_to_index, index_to_action
-from laizi.game.state import HandState
+from laizi.game import HandState
 from laizi.rules import RuleSet
 from laizi.tiles import Tile
+from laizi.views import SeatView, seat_view
 
 __all__ = ["OBS_SIZE", "LaiziEnv", "encode", "env", "raw_env"]
 
@@ -142,7 +142,7 @@ class LaiziEnv(AECEnv):  # type: ignore[misc]
 
     def view(self, agent: str) -> SeatView:
         assert self.state is not None
-        return SeatView.from_state(self.state, self._seat(agent))
+        return seat_view(self.state, self._seat(agent))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.state is not None
@@ -161,19 +161,20 @@ class LaiziEnv(AECEnv):  # type: ignore[misc]
         st = self.state
         assert st is not None
         seat = self._seat(agent)
-        legal = st.legal_actions(seat)
-        pending = st.pending if st.phase in ("claim", "rob") else None
+        v = seat_view(st, seat, copy=False)
         if action is None:
             raise ValueError("a live agent must act (action is None)")
-        act = index_to_action(int(action), legal, pending=pending)
+        act = index_to_action(int(action), v.legal, pending=v.pending)
         self._cumulative_rewards[agent] = 0.0
         st.apply(seat, act)
         if st.over:
-            pays = st.payments or [0.0] * 4
+            end = seat_view(st, None, copy=False).revealed
+            assert end is not None
+            pays = end.payments or [0.0] * 4
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(pays[i]) * self.reward_scale
                 self.terminations[a] = True
-                self.infos[a] = {"result": st.result}
+                self.infos[a] = {"result": end.result}
             self._accumulate_rewards()
             # dead agents are stepped out in seat order
             self.agent_selection = self.possible_agents[(seat + 1) % 4]
@@ -187,13 +188,16 @@ class LaiziEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:
             return None
-        st = self.state
-        lines = [f"phase {st.phase} turn {st.turn} wall {st.wall_remaining} "
-                 f"laizi {Tile(st.setup.laizi)}"]
+        # The open table (every hand shown): a debugging aid for the one running the env.
+        v = seat_view(self.state, None, reveal=True)
+        assert v.revealed is not None
+        lines = [f"phase {v.phase} turn {v.turn} wall {v.wall_remaining} "
+                 f"laizi {Tile(v.laizi)}"]
         for s in range(4):
-            hand = "".join(str(Tile(k)) for k in range(34) for _ in range(st.hands[s][k]))
-            melds = " ".join(str(m) for m in st.melds[s])
-            lines.append(f"{s}: {hand} | {melds} | river {''.join(str(Tile(k)) for k in st.rivers[s])}")
+            counts = v.revealed.hands[s]
+            hand = "".join(str(Tile(k)) for k in range(34) for _ in range(counts[k]))
+            melds = " ".join(str(m) for m in v.melds[s])
+            lines.append(f"{s}: {hand} | {melds} | river {''.join(str(Tile(k)) for k in v.rivers[s])}")
         return "\n".join(lines)
 
     def close(self) -> None:

@@ -8,14 +8,15 @@ restarted server resumes every match; the rebuilt event log is checked against t
 stored one.
 
 Everything a client receives is built per seat: the seat's projection of each event
-(:func:`laizi.game.events.project`, renumbered 1, 2, 3… per seat so the numbering
-reveals nothing hidden) and the seat's view (:meth:`GameSession.view`, from
-:func:`laizi.views.view`). Spectators are seat ``None`` and see public information only.
+(:func:`laizi.views.project_event`, numbered 1, 2, 3… per seat — its only version
+number — so the numbering reveals nothing hidden) and the seat's view
+(:meth:`GameSession.view`: the seat's snapshot :func:`laizi.views.match_view` rendered by
+:mod:`laizi.server.frames`). Spectators are seat ``None`` and see public information only.
 
 Frames are built from texts cached per version of the match: the public part of the
-views (the spectator view) is built and serialised once, each seat adds its
-:func:`private_view`; each event is serialised once for the seats that see it whole and
-once for those that see its redacted twin (:class:`SeatStream`).
+views (the spectator's) is built and serialised once, each seat adds its
+:func:`~laizi.server.frames.private_part`; each event is serialised once for the seats
+that see it whole and once for those that see its redacted twin (:class:`SeatStream`).
 """
 
 from __future__ import annotations
@@ -26,13 +27,11 @@ import secrets
 from typing import Any
 
 from laizi.game import Action, Match
-from laizi.game.actions import TILE_STR
-from laizi.game.events import project
 from laizi.rules import RuleSet
-from laizi.tiles import parse_tiles
-from laizi.views import view as seat_view
+from laizi.server.frames import PRIVATE_KEYS, frame_view, private_part, public_part
+from laizi.views import MatchView, SeatView, history_rows, match_view, project_event, seat_view
 
-__all__ = ["GameSession", "OpError", "SeatStream", "dumps", "seed_from_text", "view_of"]
+__all__ = ["GameSession", "OpError", "SeatStream", "dumps", "hand_frames", "seed_from_text"]
 
 SEATS: tuple[int | None, ...] = (0, 1, 2, 3, None)
 STREAM_KEEP = 256  # events of each seat's stream kept for catching up (older: a snapshot)
@@ -60,191 +59,11 @@ def seed_from_text(text: str | None) -> bytes:
     return hashlib.sha256(b"laizi-match-seed:" + text.encode()).digest()
 
 
-def _tiles_ordered(counts: list[int]) -> list[str]:
-    return [TILE_STR[k] for k in range(34) for _ in range(counts[k])]
-
-
-def _meld(m: Any) -> dict[str, Any]:
-    d: dict[str, Any] = {"type": m.type, "tile": TILE_STR[m.tile], "tiles": [TILE_STR[k] for k in m.tiles()]}
-    if m.from_seat is not None:
-        d["from"] = m.from_seat
-    return d
-
-
-def history_json(match: Match, cache: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """The match table (one row per finished hand); ``cache`` is extended in place."""
-    out = [] if cache is None else cache
-    for h in match.history[len(out):]:
-        out.append({"hand": h["hand"], "dealer": h["dealer"], "winner": h["winner"],
-                    "deltas": list(h["deltas"])})
-    return out
-
-
-def view_of(match: Match, seat: int | None, *, reveal: bool = False,
-            history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """What ``seat`` may know now (``None``: a spectator). ``reveal``: show every hand
-    (only for finished hands: replays)."""
-    hand = match.hand
-    out: dict[str, Any] = {
-        "seat": seat,
-        "hand_no": match.hand_no,
-        "round": match.round,
-        "rounds": match.rules.rounds,
-        "dealer": match.dealer,
-        "scores": match.score_values(),
-        "auto": list(match.auto),
-        "escaped": list(match.escaped),
-        "match_over": match.over,
-        "history": history_json(match) if history is None else history,
-    }
-    if hand is None:
-        return out
-    over = hand.over
-    show_all = reveal or over
-    out.update({
-        "dealer": hand.dealer,
-        "phase": hand.phase,
-        "turn": hand.turn,
-        "indicator": TILE_STR[hand.indicator],
-        "laizi": TILE_STR[hand.setup.laizi],
-        "special": [TILE_STR[k] for k in sorted(hand.setup.special)],
-        "pizi": [TILE_STR[k] for k in sorted(hand.setup.pizi)],
-        "wall_remaining": hand.wall_remaining,
-        "commitment": hand.commitment,
-        "pending": None if hand.pending is None else TILE_STR[hand.pending],
-        "rules": match.rules.model_dump(mode="json"),
-    })
-    players = []
-    for s in range(4):
-        p: dict[str, Any] = {
-            "seat": s,
-            "melds": [_meld(m) for m in hand.melds[s]],
-            "river": [TILE_STR[k] for k in hand.rivers[s]],
-            "special_kongs": [TILE_STR[k] for k in hand.special_kongs[s]],
-            "special_discards": [TILE_STR[k] for k in hand.special_discards[s]],
-            "concealed": hand.concealed_count(s),
-        }
-        if show_all:
-            p["hand"] = _tiles_ordered(hand.hands[s])
-        players.append(p)
-    out["players"] = players
-    if seat is not None:
-        out["hand"] = _tiles_ordered(hand.hands[seat])
-        mine = hand.phase in ("turn", "haidi") and hand.turn == seat
-        out["last_draw"] = (TILE_STR[hand.last_draw]
-                            if mine and hand.last_draw is not None and not hand.after_claim else None)
-        out["after_claim"] = bool(mine and hand.after_claim)
-        out["legal"] = [a.to_json() for a in hand.legal_actions(seat)] if not match.over else []
-        out["my_decision"] = bool(out["legal"])
-    if hand.phase in ("turn", "haidi"):
-        out["acting"] = [hand.turn]
-    elif over:
-        out["acting"] = []
-    else:
-        # Who may claim is private: a seat only learns whether it may claim itself.
-        out["acting"] = [seat] if seat is not None and seat in hand.to_act() else []
-    if over:
-        out["result"] = hand.result
-        out["payments"] = hand.payments
-        out["seed"] = None if hand.seed is None else hand.seed.hex()
-    return out
-
-
-def _split(tiles: str | list[str] | None) -> list[str]:
-    if not tiles:
-        return []
-    if isinstance(tiles, list):
-        return list(tiles)
-    return [TILE_STR[t.index] for t in parse_tiles(tiles)]
-
-
-def client_view(sv: dict[str, Any], seat: int | None, rules: dict[str, Any],
-                history: list[dict[str, Any]]) -> dict[str, Any]:
-    """Reshape a :func:`laizi.views.view` seat view for the web client.
-
-    Uses nothing but the seat view itself, the (public) rules and the (public) match
-    table, so a frame can never carry more than the seat may know.
-    """
-    m = sv["match"]
-    out: dict[str, Any] = {
-        "seat": seat, "hand_no": m["hand_no"], "round": m["round"], "rounds": m["rounds"],
-        "dealer": m["dealer"], "scores": m["scores"], "auto": m["auto"], "escaped": m["escaped"],
-        "match_over": m["over"], "preset": m.get("preset"), "history": history,
-    }
-    hv = sv.get("hand_view")
-    if not hv:
-        return out
-    over = hv["phase"] == "over"
-    out.update({
-        "dealer": hv["dealer"], "phase": hv["phase"], "turn": hv["turn"],
-        "indicator": hv["indicator"], "laizi": hv["laizi"], "special": hv["special"],
-        "pizi": hv["pizi"], "wall_remaining": hv["wall_remaining"],
-        "commitment": hv["commitment"], "rules": rules,
-    })
-    pending = hv.get("pending")
-    out["pending"] = pending["tile"] if pending else None
-    hands = hv.get("hands") if over else None
-    players = []
-    for p in hv["seats"]:
-        q = {
-            "seat": p["seat"],
-            "melds": [{**md, "tiles": _split(md.get("tiles"))} for md in p["melds"]],
-            "river": p["river"], "special_kongs": p["special_kongs"],
-            "special_discards": p["special_discards"], "concealed": p["concealed"],
-            "opened": p.get("opened"),
-        }
-        if hands is not None:
-            q["hand"] = _split(hands[p["seat"]])
-        players.append(q)
-    out["players"] = players
-    me = hv.get("me")
-    if me is not None:
-        out["hand"] = list(me["tiles"])
-        out["legal"] = list(me["legal_actions"]) if not m["over"] else []
-        out["last_draw"] = me.get("drawn")
-        out["my_decision"] = bool(out["legal"])
-    if hv["phase"] in ("turn", "haidi"):
-        out["acting"] = [hv["turn"]]
-    elif me is not None and out["legal"]:
-        out["acting"] = [seat]
-    else:
-        out["acting"] = []  # who may claim is private
-    if over:
-        out["result"] = hv.get("result")
-        out["payments"] = hv.get("payments")
-        out["seed"] = hv.get("seed")
-    return out
-
-
-PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting")
-
-
-def private_view(match: Match, seat: int | None) -> dict[str, Any]:
-    """The fields of :func:`client_view` that differ between seats: exactly the seat's own
-    concealed tiles, its legal actions, its own draw, and whether it is to act.
-
-    Everything else in a seat's view is public and the same for every seat (the
-    spectator view): :meth:`GameSession.frame_view` joins the two. A test checks the
-    result equals :meth:`GameSession.view` (built from :func:`laizi.views.view`).
-    """
-    out: dict[str, Any] = {"seat": seat}
-    hand = match.hand
-    if hand is None:
-        return out
-    phase = hand.phase
-    turn_phase = phase in ("turn", "haidi")
-    if seat is not None:
-        counts = hand.hands[seat]
-        out["hand"] = [TILE_STR[k] for k in range(34) for _ in range(counts[k])]
-        legal = [] if match.over else [a.to_json() for a in hand.legal_actions(seat)]
-        out["legal"] = legal
-        drawn = hand.last_draw if turn_phase and hand.turn == seat else None
-        out["last_draw"] = None if drawn is None else TILE_STR[drawn]
-        out["my_decision"] = bool(legal)
-        out["acting"] = [hand.turn] if turn_phase else ([seat] if legal else [])
-    else:
-        out["acting"] = [hand.turn] if turn_phase else []
-    return out
+def _body(event: dict[str, Any]) -> str:
+    """An event's JSON without its closing brace and without the log's global ``v``
+    (a seat's stream numbers its events itself: the global index would reveal how many
+    hidden events — other seats' claim answers — happened in between)."""
+    return dumps({k: val for k, val in event.items() if k != "v"})[:-1]
 
 
 class SeatStream:
@@ -335,10 +154,20 @@ class GameSession:
     def legal(self, seat: int) -> list[Action]:
         return self.match.legal_actions(seat)
 
+    def snapshot(self, seat: int | None) -> MatchView:
+        """The seat's snapshot of the match (:func:`laizi.views.match_view`)."""
+        return match_view(self.match, seat, history=history_rows(self.match, self._history))
+
+    def seat_view(self, seat: int) -> SeatView | None:
+        """The seat's snapshot of the hand in play (None before the first hand)."""
+        hand = self.match.hand
+        return None if hand is None else seat_view(hand, seat)
+
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The seat's view: :func:`laizi.views.view` reshaped for the web client."""
-        return client_view(seat_view(self.match, seat), seat, self._rules_json,
-                           history_json(self.match, self._history))
+        """The seat's view for the web client (:func:`laizi.server.frames.frame_view`)."""
+        mv = match_view(self.match, seat, copy=False,
+                        history=history_rows(self.match, self._history))
+        return frame_view(mv, self._rules_json)
 
     # ----------------------------------------------------------- operations
     def act(self, seat: int, action: Action | dict[str, Any]) -> Action:
@@ -422,18 +251,19 @@ class GameSession:
             full: str | None = None
             twin: str | None = None
             for seat in SEATS:
-                p = project(ev, seat)
+                p = project_event(ev, seat)
                 if p is None:
                     continue
                 if p is ev:
                     if full is None:
-                        full = dumps(ev)[:-1]
+                        full = _body(ev)
                     body = full
                 else:
                     if twin is None:
-                        twin = dumps(p)[:-1]
+                        twin = _body(p)
                     body = twin
-                # per-seat numbering: reveals nothing about hidden events
+                # per-seat numbering (the only version an event carries): reveals
+                # nothing about hidden events
                 streams[seat].append(body)
         self._cursor = n
 
@@ -442,22 +272,20 @@ class GameSession:
         self._sync_streams()
         return self._streams[seat]
 
-    def stream_events(self, seat: int | None) -> list[dict[str, Any]]:
-        """The kept part of the seat's stream, decoded (tests, tools)."""
-        return [json.loads(t) for t in self.stream(seat).items]
-
     def stream_v(self, seat: int | None) -> int:
         return self.stream(seat).v
 
     # ----------------------------------------------------------- frames
     def view_json(self, seat: int | None) -> str:
-        """:meth:`view` as JSON text, cached per version: the public part (the spectator
-        view) is built and serialised once per version, each seat adds only
-        :func:`private_view`."""
+        """:meth:`view` as JSON text, cached per version: the public part (the spectator's)
+        is built and serialised once per version, each seat adds only its
+        :func:`~laizi.server.frames.private_part`."""
         v = self.version
+        match = self.match
         if self._views_at != v:
-            pub = client_view(seat_view(self.match, None), None, self._rules_json,
-                              history_json(self.match, self._history))
+            pub = public_part(match_view(match, None, copy=False,
+                                         history=history_rows(match, self._history)),
+                              self._rules_json)
             for k in PRIVATE_KEYS:
                 pub.pop(k, None)
             self._public = dumps(pub)[:-1]
@@ -465,7 +293,10 @@ class GameSession:
             self._views_at = v
         out = self._views.get(seat)
         if out is None:
-            out = self._views[seat] = f"{self._public},{dumps(private_view(self.match, seat))[1:]}"
+            hand = match.hand
+            hv = None if hand is None else seat_view(hand, seat, copy=False)
+            priv = private_part(seat, hv, match_over=match.over)
+            out = self._views[seat] = f"{self._public},{dumps(priv)[1:]}"
         return out
 
 
@@ -473,13 +304,14 @@ def hand_frames(rules: RuleSet, seed: bytes, journal: list[dict[str, Any]], *,
                 first_dealer: int = 0, max_hands: int | None = None,
                 upto_hand: int | None = None) -> dict[int, list[dict[str, Any]]]:
     """Replay frames for every **finished** hand: after each public event, the open view
-    (all hands shown: the hand is over, its log is public)."""
+    (the spectator's snapshot with every hand revealed: the hand is over, its log is
+    public)."""
     g = GameSession(rules, seed, first_dealer=first_dealer, max_hands=max_hands)
     frames: dict[int, list[dict[str, Any]]] = {}
     current: list[dict[str, Any]] = []
 
     def snap(label: dict[str, Any] | None) -> None:
-        v = view_of(g.match, None, reveal=True, history=[])
+        v = frame_view(match_view(g.match, None, reveal=True, history=[]), g._rules_json)
         v["event"] = label
         current.append(v)
 

@@ -45,6 +45,7 @@ from laizi.server.protocol import (
     RoomSettings,
     parse_client_message,
 )
+from laizi.views import SeatView
 
 __all__ = ["Conn", "Hub", "Room", "ServerConfig"]
 
@@ -114,7 +115,7 @@ def _warm_up() -> None:
         seat = g.to_act()[0]
         for level in _bot_levels():
             SeatBot(level, 0).choose(g, seat)
-        hints_for_view(g.view(seat))
+        hints_for_view(g.seat_view(seat))
         g.view_json(seat)
     except Exception:  # noqa: BLE001 - a warm-up only
         log.exception("warm-up failed")
@@ -162,8 +163,10 @@ class SeatBot:
         return auto_action(hand, seat)
 
 
-def hints_for_view(view: dict[str, Any]) -> Any:
-    """Hints for a seat, computed from that seat's own view only (``laizi.hints``)."""
+def hints_for_view(view: SeatView | None) -> Any:
+    """Hints for a seat, computed from that seat's own snapshot only (``laizi.hints``)."""
+    if view is None:
+        return None
     try:
         from laizi.hints import hints_for
     except ImportError:
@@ -388,8 +391,9 @@ class Room:
         if out is None:
             if len(self._hints) > 8:
                 self._hints.clear()
-            full = g.view(seat)
-            out = f',"hints":{dumps(hints_for_view(full))}' if full.get("legal") else ""
+            sv = g.seat_view(seat)
+            out = (f',"hints":{dumps(hints_for_view(sv))}'
+                   if sv is not None and sv.legal and not g.over else "")
             self._hints[key] = out
         return out
 

@@ -1,0 +1,184 @@
+"""The web client's view of a table: a :class:`~laizi.views.MatchView` snapshot rendered
+for ``src/laizi/web/app.js``.
+
+A frame's ``view`` object is::
+
+    {"seat", "hand_no", "round", "rounds", "dealer", "scores", "auto", "escaped",
+     "match_over", "preset", "history",                       # always
+     "phase", "turn", "indicator", "laizi", "special", "pizi", "wall_remaining",
+     "commitment", "rules", "pending",                         # once a hand is dealt
+     "players": [{"seat", "melds": [{"type", "tile", "tiles": [..], "from"?}],
+                  "river", "special_kongs", "special_discards", "concealed",
+                  "opened", "hand"?} × 4],                     # "hand": revealed hands
+     "hand", "legal", "last_draw", "my_decision",              # a seat's own (not spectators)
+     "acting",                                                 # who is to act, as the seat may know
+     "result", "payments", "seed"}                             # once the hand is over
+
+:func:`read_view` is the inverse (a client that plays with a bot, e.g.
+``benchmarks/bench_server.py``, reads a frame back into a snapshot).
+
+Everything is rendered from the seat's snapshot (which holds only what the seat may
+know), the public rules and the public match table. The part that differs between
+seats (:data:`PRIVATE_KEYS`, :func:`private_part`) is split from the part every seat
+shares (:func:`public_part`, the spectator's), so a server can build the shared part
+once per change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from laizi.game.actions import TILE_STR, Action, tile_from_str
+from laizi.rules import RuleSet
+from laizi.tiles import NUM_KINDS
+from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
+
+__all__ = ["PRIVATE_KEYS", "frame_view", "private_part", "public_part", "read_view"]
+
+PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting")
+_TURN_PHASES = ("turn", "haidi")
+
+
+def _ordered(counts: list[int]) -> list[str]:
+    return [TILE_STR[k] for k in range(NUM_KINDS) for _ in range(counts[k])]
+
+
+def _tiles(ks: list[int]) -> list[str]:
+    return [TILE_STR[k] for k in ks]
+
+
+def _players(hv: SeatView) -> list[dict[str, Any]]:
+    revealed = hv.revealed
+    players = []
+    for s in range(4):
+        p: dict[str, Any] = {
+            "seat": s,
+            "melds": [meld_to_json(m, tiles_as_list=True) for m in hv.melds[s]],
+            "river": _tiles(hv.rivers[s]),
+            "special_kongs": _tiles(hv.special_kongs[s]),
+            "special_discards": _tiles(hv.special_discards[s]),
+            "concealed": hv.hand_sizes[s],
+            "opened": hv.opened(s),
+        }
+        if revealed is not None:
+            p["hand"] = _ordered(revealed.hands[s])
+        players.append(p)
+    return players
+
+
+def public_part(mv: MatchView, rules: dict[str, Any]) -> dict[str, Any]:
+    """The keys of :func:`frame_view` that are the same for every seat (``rules``: the
+    rule set as JSON)."""
+    out: dict[str, Any] = {
+        "hand_no": mv.hand_no, "round": mv.round, "rounds": mv.rounds,
+        "dealer": mv.dealer, "scores": mv.scores, "auto": mv.auto, "escaped": mv.escaped,
+        "match_over": mv.over, "preset": mv.preset, "history": mv.history,
+    }
+    hv = mv.hand
+    if hv is None:
+        return out
+    setup = hv.setup
+    out.update({
+        "dealer": hv.dealer, "phase": hv.phase, "turn": hv.turn,
+        "indicator": None if hv.indicator is None else TILE_STR[hv.indicator],
+        "laizi": TILE_STR[setup.laizi],
+        "special": [TILE_STR[k] for k in sorted(setup.special)],
+        "pizi": [TILE_STR[k] for k in sorted(setup.pizi)],
+        "wall_remaining": hv.wall_remaining, "commitment": hv.commitment, "rules": rules,
+        "pending": None if hv.pending is None else TILE_STR[hv.pending],
+        "players": _players(hv),
+    })
+    r = hv.revealed
+    if hv.phase == "over" and r is not None:
+        out["result"] = r.result
+        out["payments"] = r.payments
+        out["seed"] = None if r.seed is None else r.seed.hex()
+    return out
+
+
+def private_part(seat: int | None, hv: SeatView | None, *, match_over: bool) -> dict[str, Any]:
+    """The keys of :func:`frame_view` that differ between seats (:data:`PRIVATE_KEYS`):
+    exactly the seat's own concealed tiles, its legal actions, its own draw, and
+    whether it (or, on a turn, whom) is to act. ``hv``: the seat's hand snapshot."""
+    out: dict[str, Any] = {"seat": seat}
+    if hv is None:
+        return out
+    turn_phase = hv.phase in _TURN_PHASES
+    if seat is None or hv.spectator:
+        out["acting"] = [hv.turn] if turn_phase else []
+        return out
+    legal = [] if match_over else [a.to_json() for a in hv.legal]
+    out["hand"] = _ordered(hv.hand)
+    out["legal"] = legal
+    out["last_draw"] = None if hv.last_draw is None else TILE_STR[hv.last_draw]
+    out["my_decision"] = bool(legal)
+    # Who may claim is private: a seat only learns whether it may claim itself.
+    out["acting"] = [hv.turn] if turn_phase else ([seat] if legal else [])
+    return out
+
+
+def frame_view(mv: MatchView, rules: dict[str, Any]) -> dict[str, Any]:
+    """The web client's view for ``mv.seat`` (see the module docstring)."""
+    out = public_part(mv, rules)
+    out.update(private_part(mv.seat, mv.hand, match_over=mv.over))
+    return out
+
+
+# ---------------------------------------------------------------------- reading
+def _kinds(tiles: Any) -> list[int]:
+    if not isinstance(tiles, list):
+        raise ValueError(f"expected a list of tiles, got {tiles!r}")
+    return [tile_from_str(str(t)) for t in tiles]
+
+
+def _count(tiles: Any) -> list[int]:
+    c = [0] * NUM_KINDS
+    for k in _kinds(tiles):
+        c[k] += 1
+    return c
+
+
+def _read_reveal(view: Mapping[str, Any], players: list[Any]) -> Reveal | None:
+    if not all("hand" in p for p in players):
+        return None
+    seed = view.get("seed")
+    return Reveal(hands=[_count(p["hand"]) for p in players], result=view.get("result"),
+                  payments=view.get("payments"),
+                  seed=None if seed is None else bytes.fromhex(seed))
+
+
+def read_view(view: Any, rules: RuleSet | None = None) -> SeatView:
+    """The seat's hand snapshot from a frame's ``view`` (the inverse of :func:`frame_view`
+    for the fields a frame carries). ``rules``: else the frame's own ``rules``."""
+    if not isinstance(view, Mapping) or not isinstance(view.get("players"), list):
+        raise ValueError("the frame has no hand in play")
+    try:
+        if rules is None:
+            rules = RuleSet(**dict(view["rules"]))
+        ind = view.get("indicator")
+        setup = (rules.setup(indicator=tile_from_str(ind)) if ind is not None
+                 else rules.setup(laizi=tile_from_str(view["laizi"])))
+        players = view["players"]
+        seat = view.get("seat")
+        pending = view.get("pending")
+        last_draw = view.get("last_draw")
+        return SeatView(
+            seat=0 if seat is None else int(seat), rules=rules, setup=setup,
+            dealer=int(view["dealer"]), phase=str(view["phase"]), turn=int(view["turn"]),
+            hand=[0] * NUM_KINDS if seat is None else _count(view["hand"]),
+            melds=[[meld_from_json(m) for m in p["melds"]] for p in players],
+            rivers=[_kinds(p["river"]) for p in players],
+            special_kongs=[_kinds(p["special_kongs"]) for p in players],
+            special_discards=[_kinds(p["special_discards"]) for p in players],
+            hand_sizes=[int(p["concealed"]) for p in players],
+            wall_remaining=int(view["wall_remaining"]),
+            legal=[] if seat is None else [Action.from_json(a) for a in view["legal"]],
+            pending=None if pending is None else tile_from_str(pending),
+            last_draw=None if last_draw is None else tile_from_str(last_draw),
+            indicator=None if ind is None else tile_from_str(ind),
+            hand_no=int(view["hand_no"]), commitment=str(view.get("commitment", "")),
+            spectator=seat is None, revealed=_read_reveal(view, players),
+        )
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"bad frame view: {exc!r}") from None
