@@ -12,16 +12,18 @@ Layers, lowest first — a module imports only from its own unit or the layers b
     7 views      laizi.views
     8 bots       laizi.bots
     9 hints      laizi.hints        (a bots client: it rates moves with the strong bot)
-   10 adapters   laizi.sim, laizi.env, laizi.tui, laizi.server (each its own unit:
-                 adapters never import one another)
-   11 cli        laizi.cli          (the command line drives every adapter)
-   12 main       laizi.__main__
+   10 adapters   laizi.sim, laizi.env, laizi.tui, laizi.server, laizi.distributed (each
+                 its own unit: adapters never import one another)
+   11 arena      laizi.arena        (duplicate evaluation, built on the simulator)
+   12 cli        laizi.cli          (the command line drives every adapter)
+   13 main       laizi.__main__
 
 Every import counts, also one inside a function or under ``TYPE_CHECKING`` (a type-only
 dependency is a dependency). There is no import cycle between modules (edges: the
 imports that run, at module level or in a function). Outside :mod:`laizi.game` and
 :mod:`laizi.views` no module touches ``HandState``'s private attributes, and only the
-drivers that create hands (:mod:`laizi.sim`, :mod:`laizi.env`) import ``HandState`` at all:
+drivers that create hands (:mod:`laizi.sim`, :mod:`laizi.env`, the search of
+:mod:`laizi.bots.expert`) import ``HandState`` at all:
 everyone else gets game state through :mod:`laizi.views`.
 """
 
@@ -49,11 +51,15 @@ LAYERS: dict[str, int] = {
     "laizi.bots": 8,
     "laizi.hints": 9,
     "laizi.sim": 10, "laizi.env": 10, "laizi.tui": 10, "laizi.server": 10,
-    "laizi.cli": 11,
-    "laizi.__main__": 12,
+    "laizi.distributed": 10,
+    "laizi.arena": 11,
+    "laizi.cli": 12,
+    "laizi.__main__": 13,
 }
-# Modules that may import HandState: its own package, the projection, and the drivers.
-HANDSTATE_OWNERS = ("laizi.game", "laizi.views", "laizi.sim", "laizi.env")
+# Modules that may import HandState: its own package, the projection, and the drivers
+# (the simulator, the RL env, and the expert bot, whose search plays positions out).
+HANDSTATE_OWNERS = ("laizi.game", "laizi.views", "laizi.sim", "laizi.env",
+                    "laizi.bots.expert")
 
 
 @dataclass(frozen=True)
