@@ -49,11 +49,15 @@ __all__ = ["ExpertBot", "ExpertConfig"]
 class ExpertConfig:
     """Search settings (the defaults keep p99 within the server's turn timer)."""
 
-    worlds: int = 12  # determinizations per decision
+    worlds: int = 12  # determinizations per decision (at most)
     max_candidates: int = 4  # actions compared at one decision
     margin: float = 0.0  # a candidate must beat strong's choice by more than this …
-    z: float = 1.0  # … and by more than z standard errors of the paired difference
+    z: float = 2.0  # … and by more than z standard errors of the paired difference
     playout_steps: int = 400  # safety bound on a playout's decisions
+    #: Engine steps (actions applied in playouts) one decision may spend: no new world is
+    #: started past it. A count, not a clock, so decisions stay deterministic; ~25 µs a
+    #: step on one core puts a decision at ≤ ~100-200 ms.
+    step_budget: int = 4000
 
 
 _WIN_TYPES = ("tsumo", "ron")
@@ -70,6 +74,7 @@ class ExpertBot(Bot):
         self.config = config or ExpertConfig()
         self.strong = StrongBot(seed)
         self.searches = 0  # decisions that ran a search (for statistics)
+        self._steps = 0
 
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed})"
@@ -180,7 +185,10 @@ class ExpertBot(Bot):
         """Settlement points of each candidate (inner index) in each sampled world."""
         rng = self._rng(view)
         out: list[list[float]] = []
+        self._steps = 0
         for _ in range(self.config.worlds):
+            if self._steps >= self.config.step_budget:
+                break
             world = self._sample(view, rng)
             if world is None:
                 continue
@@ -241,6 +249,7 @@ class ExpertBot(Bot):
         bots = [GreedyBot(seed + s) for s in range(4)]
         applied = False
         steps = 0
+        applies = 0
         while not st.over and steps < self.config.playout_steps:
             steps += 1
             for seat in st.to_act():
@@ -259,6 +268,8 @@ class ExpertBot(Bot):
                 else:
                     action = bots[seat].act(SeatView.from_state(st, seat, legal, copy=False))
                 st.apply(seat, action)
+                applies += 1
+        self._steps += applies
         if not st.over:
             return 0.0
         return float((st.payments or [0.0] * 4)[me])
