@@ -1,0 +1,326 @@
+"""The terminal table's words, in Chinese (default) and English.
+
+The same glossary as the web client and docs/TABLE conventions: tiles 一万…九万, 一筒…,
+一条…, 东风 南风 西风 北风 红中 发财 白板; actions 吃 碰 杠 明杠 暗杠 蓄杠 红中杠 赖子杠
+胡 自摸 放冲 抢杠 杠上开花 过; seat winds 东南西北 rotating with the dealer (the dealer is 东).
+English uses one glossary: chow, pung, kong, win, self-draw, deal-in.
+
+Everything here is pure (no I/O): the terminal app and the line-mode fallback both
+turn actions and events into text with these functions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from laizi.game.actions import Action, tile_from_str
+from laizi.scoring.model import BIG_HAND_NAMES
+
+__all__ = [
+    "Lang", "W", "action_label", "big_hand_name", "describe_event", "seat_label", "strip_cjk",
+    "tile_long", "tile_short", "wind_of",
+]
+
+Lang = Literal["zh", "en"]
+
+_NUM_CN = "一二三四五六七八九"
+_SUIT_CN = {"m": "万", "p": "筒", "s": "条"}
+_SUIT_EN = {"m": "Char", "p": "Dot", "s": "Bam"}
+_SUIT_EN_SHORT = {"m": "C", "p": "D", "s": "B"}
+_HONOR_CN_SHORT = "东南西北白发中"
+_HONOR_CN_LONG = ("东风", "南风", "西风", "北风", "白板", "发财", "红中")
+_HONOR_EN_LONG = ("East", "South", "West", "North", "White", "Green", "Red")
+_HONOR_EN_SHORT = ("E", "S", "W", "N", "Wh", "G", "R")
+_WINDS = {"zh": ("东", "南", "西", "北"), "en": ("East", "South", "West", "North")}
+
+# UI words. Keys are the same in both languages.
+W: dict[str, dict[str, str]] = {
+    "zh": {
+        "title": "武汉麻将 · 红中赖子杠", "you": "你", "bot": "机器人", "dealer": "庄",
+        "wall": "剩余 {n} 张", "round": "第{r}圈", "hand_no": "第{n}局", "indicator": "翻牌",
+        "laizi": "赖子", "special": "杠牌", "concealed": "手牌 {n}", "melds": "副露",
+        "kongs": "杠出", "river": "牌河", "score": "分", "auto_mark": "托管",
+        "log": "牌局记录", "your_turn": "轮到你出牌：←→ 选牌，回车打出，或点两下",
+        "claim_turn": "{who} 打出 {tile}：选择 吃/碰/杠/胡/过", "rob_turn": "{who} 蓄杠 {tile}：可抢杠",
+        "haidi_turn": "海底：可以自摸", "waiting": "等待其他玩家…",
+        "auto_on": "托管中 — 按 a 取消托管", "auto_started": "托管：机器人替你出牌（按 a 取消）",
+        "auto_ended": "取消托管：你自己出牌", "keys": "←→ 选牌  回车 出牌  数字 选动作  h 提示  a 托管  q 退出",
+        "typed": "输入：{text}", "not_understood": "看不懂：{text}", "no_option": "没有选项 {n}（1-{m}）",
+        "not_held": "你没有 {tile}", "cannot_discard": "现在不能出牌，请选择动作",
+        "not_legal": "现在不能打出 {tile}", "one_tile": "请输入一张牌，例如 5m 或 五万",
+        "hints": "提示", "hint_unavailable": "提示暂不可用：{err}", "shanten": "向听 {n}",
+        "waits": "听 {tiles}", "reach_min": "够起胡", "below_min": "不够起胡",
+        "recommended": "推荐", "settlement": "第{n}局 结算", "continue": "继续",
+        "match_over": "比赛结束", "match_table": "比分表", "total": "合计", "rank": "名次",
+        "quit": "退出", "drawn_hand": "荒庄：牌墙摸完，本局无人胡牌",
+        "wins": "{who} 胡 {tile}", "self_draw": "自摸", "deal_in": "{who} 放冲",
+        "robbed": "抢 {who} 的杠", "after_kong": "杠上开花", "haidi": "海底捞月",
+        "small": "屁胡", "big": "大胡", "hard": "硬胡", "soft": "软胡", "base": "底分 {n}",
+        "winner_fan": "赢家番数 {n}", "fan": "番", "amount": "原分", "payment": "得分",
+        "liable": "承包：{who} 一家付", "topped": "封顶", "golden": "金顶", "sunshine": "阳光顶",
+        "ha": "哈顶", "cap": "封顶 {n}", "winning_hand": "胡牌", "seat": "座位",
+        "details": "明细", "goodbye": "再见 — 已退出牌局", "press_continue": "回车 / 点击 继续",
+        "scores_line": "本局得分：{items}", "hand_start": "—— {hand} · {round} · 庄 {who} · 翻牌 {ind} · 赖子 {lz} ——",
+        "auto_continue": "托管中：{n} 秒后自动继续", "menu_help": "（编号、牌如 5m、h 提示、a 托管、q 退出）",
+        "your_hand": "你的手牌", "seat_line": "{label} ({score:+g})  手牌 {n}  副露 {melds}",
+        "choose": "请选择", "pending": "{who} 打出 {tile}", "pending_rob": "{who} 蓄杠 {tile}",
+        "hand_over": "第{n}局 结束",
+    },
+    "en": {
+        "title": "Wuhan Mahjong · Red-Dragon Laizi", "you": "You", "bot": "bot", "dealer": "dealer",
+        "wall": "{n} tiles left", "round": "round {r}", "hand_no": "hand {n}", "indicator": "indicator",
+        "laizi": "laizi", "special": "kong tiles", "concealed": "hand {n}", "melds": "melds",
+        "kongs": "kongs out", "river": "discards", "score": "pts", "auto_mark": "auto",
+        "log": "Game log", "your_turn": "Your turn: ←→ pick a tile, Enter discards, or click it twice",
+        "claim_turn": "{who} discards {tile}: chow/pung/kong/win/pass", "rob_turn": "{who} adds a kong with {tile}: you may rob it",
+        "haidi_turn": "Last tiles (haidi): you may win", "waiting": "Waiting for the others…",
+        "auto_on": "Auto-play on — press a to cancel", "auto_started": "Auto-play: a bot plays for you (press a to cancel)",
+        "auto_ended": "Auto-play off: you play again", "keys": "←→ pick  Enter discard  digits action  h hints  a auto-play  q quit",
+        "typed": "typed: {text}", "not_understood": "not understood: {text}", "no_option": "no option {n} (choose 1-{m})",
+        "not_held": "you do not hold {tile}", "cannot_discard": "you cannot discard now: choose an action",
+        "not_legal": "discarding {tile} is not legal now", "one_tile": "type one tile to discard, e.g. 5m",
+        "hints": "Hints", "hint_unavailable": "hints unavailable: {err}", "shanten": "shanten {n}",
+        "waits": "waits {tiles}", "reach_min": "reaches the minimum", "below_min": "below the minimum",
+        "recommended": "recommended", "settlement": "Hand {n} settlement", "continue": "Continue",
+        "match_over": "Match over", "match_table": "Match table", "total": "Total", "rank": "Rank",
+        "quit": "Quit", "drawn_hand": "Drawn hand: the wall is exhausted, nobody won",
+        "wins": "{who} wins on {tile}", "self_draw": "self-draw", "deal_in": "deal-in by {who}",
+        "robbed": "robbing {who}'s kong", "after_kong": "win after a kong", "haidi": "last-tile win",
+        "small": "small hand", "big": "big hand", "hard": "hard", "soft": "soft", "base": "base {n}",
+        "winner_fan": "winner fan {n}", "fan": "fan", "amount": "raw", "payment": "payment",
+        "liable": "liable: {who} pays for everyone", "topped": "topped out", "golden": "golden top",
+        "sunshine": "sunshine top", "ha": "ha top", "cap": "cap {n}", "winning_hand": "winning hand",
+        "seat": "seat", "details": "details", "goodbye": "Goodbye — game left.",
+        "press_continue": "Enter / click Continue", "scores_line": "hand score: {items}",
+        "hand_start": "— {hand} · {round} · dealer {who} · indicator {ind} · laizi {lz} —",
+        "auto_continue": "auto-play: continuing in {n} s", "menu_help": "(number, a tile like 5m, h hints, a auto-play, q quit)",
+        "your_hand": "your hand", "seat_line": "{label} ({score:+g})  hand {n}  melds {melds}",
+        "choose": "choose", "pending": "{who} discards {tile}", "pending_rob": "{who} adds a kong with {tile}",
+        "hand_over": "hand {n} over",
+    },
+}
+
+_BIG_EN = {
+    "pengpeng": "all pungs", "qingyise": "pure suit", "fengyise": "all honours",
+    "jiangyise": "all 2-5-8", "quanqiuren": "all melded", "gangkai": "win after a kong",
+    "qianggang": "robbing a kong", "haidi": "last-tile win", "menqing": "concealed hand",
+    "qidui": "seven pairs",
+}
+_POSITIONS = {"zh": ("下家", "对家", "上家"), "en": ("Right", "Across", "Left")}
+_BOT_NAMES = {"zh": {"strong": "高手", "greedy": "贪心", "random": "随机"},
+              "en": {"strong": "strong", "greedy": "greedy", "random": "random"}}
+
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+_CJK_WORD = re.compile(r"\s*[^\s\w]*[\u3400-\u9fff][\u3400-\u9fff\w]*[^\s\w]*")
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+def strip_cjk(text: str) -> str:
+    """Drop the Chinese words of a bilingual line (``硬胡 hard ×2`` → ``hard ×2``)."""
+    out = _CJK_WORD.sub("", text)
+    return re.sub(r"\s{2,}", " ", out).strip()
+
+
+def _kind(tile: int | str) -> int:
+    return tile if isinstance(tile, int) else tile_from_str(tile)
+
+
+def tile_short(tile: int | str, lang: Lang) -> str:
+    """A compact label for the table: 五万 / 中 (zh), 5C / R (en)."""
+    k = _kind(tile)
+    if k >= 27:
+        return _HONOR_CN_SHORT[k - 27] if lang == "zh" else _HONOR_EN_SHORT[k - 27]
+    suit = "mps"[k // 9]
+    n = k % 9
+    if lang == "zh":
+        return _NUM_CN[n] + _SUIT_CN[suit]
+    return f"{n + 1}{_SUIT_EN_SHORT[suit]}"
+
+
+def tile_long(tile: int | str, lang: Lang) -> str:
+    """A tile in a sentence: 五万 / 红中 (zh), 5 Char / Red (en)."""
+    k = _kind(tile)
+    if k >= 27:
+        return _HONOR_CN_LONG[k - 27] if lang == "zh" else _HONOR_EN_LONG[k - 27]
+    suit = "mps"[k // 9]
+    if lang == "zh":
+        return _NUM_CN[k % 9] + _SUIT_CN[suit]
+    return f"{k % 9 + 1} {_SUIT_EN[suit]}"
+
+
+def run_label(base: int | str, lang: Lang) -> str:
+    """A chow: 五六七条 (zh), 5-6-7 Bam (en)."""
+    k = _kind(base)
+    suit = "mps"[k // 9]
+    n = k % 9
+    if lang == "zh":
+        return "".join(_NUM_CN[n + i] for i in range(3)) + _SUIT_CN[suit]
+    return f"{n + 1}-{n + 2}-{n + 3} {_SUIT_EN[suit]}"
+
+
+def wind_of(seat: int, dealer: int, lang: Lang) -> str:
+    """The seat wind (the dealer is 东 / East)."""
+    return _WINDS[lang][(seat - dealer) % 4]
+
+
+def bot_name(name: str, lang: Lang) -> str:
+    return _BOT_NAMES[lang].get(name, name)
+
+
+def position_name(seat: int, human: int, lang: Lang) -> str:
+    """下家 / 对家 / 上家 (Right / Across / Left) of a seat seen from the human."""
+    return _POSITIONS[lang][(seat - human) % 4 - 1]
+
+
+_SEAT_RE = re.compile(r"\bseats? (\d)")
+_CODE_RE = re.compile(r"\b([1-9][mps]|[1-7]z)\b")
+
+
+def localize_line(line: str, dealer: int, names: Sequence[str], lang: Lang) -> str:
+    """A scorer breakdown line with seats as labels and tile codes as words."""
+    line = _SEAT_RE.sub(lambda m: seat_label(int(m.group(1)), dealer, names, lang), line)
+    line = _CODE_RE.sub(lambda m: tile_long(m.group(1), lang), line)
+    return line if lang == "zh" else strip_cjk(line)
+
+
+def seat_label(seat: int, dealer: int, names: Sequence[str], lang: Lang) -> str:
+    """东·你 / 南·高手 (zh); East·You (en)."""
+    return f"{wind_of(seat, dealer, lang)}·{names[seat]}"
+
+
+def special_kong_word(tile: int | str, lang: Lang) -> str:
+    k = _kind(tile)
+    if lang == "en":
+        return "special kong"
+    return "红中杠" if k == 33 else ("发财杠" if k == 32 else "痞子杠")
+
+
+def action_label(a: Action, lang: Lang) -> str:
+    """A button: 吃 五六七条, 碰 五万, 打出 红中, 自摸, 过 (zh); Chow 5-6-7 Bam … (en)."""
+    t = a.tile
+    zh = lang == "zh"
+    if a.type == "pass":
+        return "过" if zh else "Pass"
+    if a.type == "tsumo":
+        return "自摸" if zh else "Self-draw win"
+    assert t is not None
+    tl = tile_long(t, lang)
+    if a.type == "chi":
+        return f"吃 {run_label(t, lang)}" if zh else f"Chow {run_label(t, lang)}"
+    if a.type == "special_kong":
+        return f"{special_kong_word(t, lang)} {tl}" if zh else f"Special kong {tl}"
+    words = {
+        "discard": ("打出", "Discard"), "ron": ("胡", "Win on"), "peng": ("碰", "Pung"),
+        "kong": ("杠", "Kong"), "ankong": ("暗杠", "Concealed kong"),
+        "addkong": ("蓄杠", "Added kong"), "laizi_kong": ("赖子杠", "Laizi kong"),
+    }
+    w = words[a.type][0 if zh else 1]
+    return f"{w} {tl}"
+
+
+ACTION_ORDER = {"chi": 0, "peng": 1, "kong": 2, "ankong": 2, "addkong": 2, "special_kong": 2,
+                "laizi_kong": 2, "ron": 3, "tsumo": 3, "pass": 4, "discard": 5}
+
+
+def big_hand_name(key: str, lang: Lang) -> str:
+    return BIG_HAND_NAMES.get(key, key) if lang == "zh" else _BIG_EN.get(key, key)
+
+
+def describe_event(e: Mapping[str, Any], me: int, dealer: int, names: Sequence[str],
+                   lang: Lang) -> str | None:
+    """One log line for one event of the seat's stream (``None``: not worth a line)."""
+    zh = lang == "zh"
+    t = e["type"]
+    seat = e.get("seat")
+
+    def who(s: int) -> str:
+        return seat_label(s, dealer, names, lang)
+
+    def tl(key: str = "tile") -> str:
+        return tile_long(e[key], lang)
+
+    if t == "start_hand":
+        w = W[lang]
+        return w["hand_start"].format(
+            hand=w["hand_no"].format(n=e["hand"]), round=w["round"].format(r=e.get("round", 1)),
+            who=who(int(e["dealer"])), ind=tl("indicator"), lz=tl("laizi"))
+    if seat is None:
+        if t == "ryukyoku":
+            return W[lang]["drawn_hand"]
+        if t == "end_match":
+            return W[lang]["match_over"]
+        return None
+    s = int(seat)
+    if t == "draw":
+        back = e.get("src") == "back"
+        if "tile" in e:
+            if zh:
+                return f"{who(s)} {'补牌' if back else '摸到'} {tl()}"
+            return f"{who(s)} {'draws a replacement' if back else 'draws'} {tl()}"
+        if zh:
+            return f"{who(s)} {'补牌' if back else '摸牌'}"
+        return f"{who(s)} {'draws a replacement tile' if back else 'draws a tile'}"
+    if t == "discard":
+        line = f"{who(s)} 打出 {tl()}" if zh else f"{who(s)} discards {tl()}"
+        if e.get("as") == "laizi":
+            line += "（赖子杠）" if zh else " (laizi kong)"
+        elif e.get("as") == "special":
+            line += f"（{special_kong_word(e['tile'], lang)}）" if zh else " (special kong)"
+        return line
+    if t == "chi":
+        frm = who(int(e["from"]))
+        if zh:
+            return f"{who(s)} 吃 {run_label(e['run'], lang)}（{frm} 的 {tl()}）"
+        return f"{who(s)} chows {run_label(e['run'], lang)} ({tl()} from {frm})"
+    if t == "peng":
+        frm = who(int(e["from"]))
+        return f"{who(s)} 碰 {tl()}（{frm}）" if zh else f"{who(s)} pungs {tl()} from {frm}"
+    if t == "kong":
+        frm = who(int(e["from"]))
+        return (f"{who(s)} 杠 {tl()}（明杠，{frm}）" if zh
+                else f"{who(s)} kongs {tl()} (exposed, from {frm})")
+    if t == "ankong":
+        return f"{who(s)} 暗杠 {tl()}" if zh else f"{who(s)} concealed kong {tl()}"
+    if t == "addkong":
+        return f"{who(s)} 蓄杠 {tl()}" if zh else f"{who(s)} added kong {tl()}"
+    if t == "special_kong":
+        return (f"{who(s)} {special_kong_word(e['tile'], lang)} {tl()}" if zh
+                else f"{who(s)} special kong {tl()}")
+    if t == "laizi_kong":
+        return f"{who(s)} 赖子杠 {tl()}" if zh else f"{who(s)} laizi kong {tl()}"
+    if t == "win":
+        by = e.get("by")
+        if by == "self_draw":
+            extra = ("杠上开花" if zh else "after a kong") if e.get("after_kong") else (
+                ("海底捞月" if zh else "last tile") if e.get("haidi") else "")
+            base = f"{who(s)} 自摸 {tl()}！" if zh else f"{who(s)} self-draw win on {tl()}!"
+            return base + (f"（{extra}）" if zh and extra else f" ({extra})" if extra else "")
+        frm = who(int(e["from"]))
+        if by == "rob_kong":
+            return f"{who(s)} 抢杠 胡 {tl()}（{frm}）" if zh else f"{who(s)} robs {frm}'s kong: wins on {tl()}!"
+        return f"{who(s)} 胡 {tl()}！{frm} 放冲" if zh else f"{who(s)} wins on {tl()}! deal-in by {frm}"
+    if t == "auto":
+        if s != me:
+            return None  # the bots' seats are switched on at the start
+        on = bool(e.get("on"))
+        if zh:
+            return f"{who(s)} {'托管' if on else '取消托管'}"
+        return f"{who(s)} {'auto-play on' if on else 'auto-play off'}"
+    if t == "escape":
+        return f"{who(s)} 逃跑" if zh else f"{who(s)} left the match"
+    if t == "response" and s == me:
+        act = Action.from_json(e["action"])
+        if act.type == "pass":
+            return f"{who(s)} 过" if zh else f"{who(s)} passes"
+        return None
+    return None
+
+
+def scores_line(deltas: Sequence[float], dealer: int, names: Sequence[str], lang: Lang) -> str:
+    items = "  ".join(f"{seat_label(s, dealer, names, lang)} {d:+g}" for s, d in enumerate(deltas))
+    return W[lang]["scores_line"].format(items=items)
