@@ -92,11 +92,20 @@ def parse_input(text: str, legal: list[Action], held: list[int], lang: Lang) -> 
     return w["not_legal"].format(tile=tile_long(k, lang))
 
 
+_EN_HONORS = {"e": "1z", "s": "2z", "w": "3z", "n": "4z", "wh": "5z", "g": "6z", "r": "7z",
+              "east": "1z", "south": "2z", "west": "3z", "north": "4z", "white": "5z",
+              "green": "6z", "red": "7z"}
+
+
 def _english_suits(text: str) -> str:
-    """``5c``/``5d``/``5b`` (characters, dots, bamboo: the English labels) → ``5m``/``5p``/``5s``."""
+    """The English labels as tiles: ``5C``/``5D``/``5B`` (characters, dots, bamboo) →
+    ``5m``/``5p``/``5s``; ``E S W N Wh G R`` (or the words) → ``1z``…``7z``."""
     t = text.strip()
-    if len(t) == 2 and t[0].isdigit() and t[1].lower() in "cdb":
-        return t[0] + {"c": "m", "d": "p", "b": "s"}[t[1].lower()]
+    low = t.lower()
+    if low in _EN_HONORS:
+        return _EN_HONORS[low]
+    if len(t) == 2 and t[0].isdigit() and low[1] in "cdb":
+        return t[0] + {"c": "m", "d": "p", "b": "s"}[low[1]]
     return t
 
 

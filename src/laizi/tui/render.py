@@ -236,7 +236,7 @@ def settlement_text(rec: Any, names: Sequence[str], totals: Sequence[float], lai
     for s in range(4):
         fan = "" if sc is None else (str(sc["winner_fan"]) if s == int(win["seat"]) else  # type: ignore[index]
                                      str(sc["loser_fan"][s]))
-        raw = "" if sc is None else f"{sc['raw'][s]:+g}"
+        raw = "" if sc is None or s == int(win["seat"]) else f"{sc['raw'][s]:+g}"  # type: ignore[index]
         pay = rec.deltas[s]
         table.add_row(seat_label(s, dealer, names, lang), fan, raw,
                       Text(f"{pay:+g}", style="green" if pay > 0 else "red" if pay < 0 else ""),
