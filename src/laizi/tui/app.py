@@ -30,7 +30,12 @@ from laizi.tui.plain import hint_lines, menu_actions, parse_input
 from laizi.tui.render import centre_text
 from laizi.tui.session import Session
 from laizi.tui.widgets import (
-    ActionBar, HandBar, ResultScreen, SeatPanel, SettlementScreen, settlement_body,
+    ActionBar,
+    HandBar,
+    ResultScreen,
+    SeatPanel,
+    SettlementScreen,
+    settlement_body,
 )
 from laizi.tui.words import W, describe_event, scores_line
 
@@ -299,21 +304,16 @@ class TableApp(App[int]):
             self.show()
 
     def toggle_auto(self) -> None:
+        """托管 on (a bot plays this seat, visibly) or off (back to the player)."""
         s = self.session
         if s.over:
             return
-        on = not s.auto
-        s.set_auto(on)
+        s.set_auto(not s.auto)
         self.message = ""
-        if on:
-            self.awaiting = False
-            if not self.driving:
-                self.drive()
-        else:
-            self.sync()
-            if not self.driving:
-                self.drive()
-        self.show()
+        self.awaiting = False
+        self.sync()
+        if not self.driving:
+            self.drive()
 
     def submit_typed(self) -> None:
         text, self.typed = self.typed.strip(), ""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from laizi.game.actions import Action
@@ -124,7 +124,7 @@ class PlainGame:
         self.lang: Lang = session.lang
         self.w = W[session.lang]
 
-    def say(self, text: str | Text) -> None:
+    def say(self, text: RenderableType) -> None:
         self.c.print(text)
 
     def flush(self) -> None:

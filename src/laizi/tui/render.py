@@ -216,7 +216,8 @@ def settlement_text(rec: Any, names: Sequence[str], totals: Sequence[float], lai
         desc += f" · {w['winner_fan'].format(n=sc['winner_fan'])}"
         grid.add_row(Text(desc))
         hand_line = Text(w["winning_hand"] + ": ")
-        codes = [win["hand"]] if isinstance(win["hand"], list) else _expand(win["hand"])
+        codes: list[str] = (list(win["hand"]) if isinstance(win["hand"], list)
+                            else _expand(str(win["hand"])))
         hand_line.append_text(st.tiles(codes))
         for m in win.get("melds", []):
             hand_line.append("  ")
@@ -234,9 +235,9 @@ def settlement_text(rec: Any, names: Sequence[str], totals: Sequence[float], lai
         table.add_column(col, justify="right" if col != w["seat"] else "left")
     sc = win["score"] if win else None
     for s in range(4):
-        fan = "" if sc is None else (str(sc["winner_fan"]) if s == int(win["seat"]) else  # type: ignore[index]
+        fan = "" if sc is None else (str(sc["winner_fan"]) if s == int(win["seat"]) else
                                      str(sc["loser_fan"][s]))
-        raw = "" if sc is None or s == int(win["seat"]) else f"{sc['raw'][s]:+g}"  # type: ignore[index]
+        raw = "" if sc is None or s == int(win["seat"]) else f"{sc['raw'][s]:+g}"
         pay = rec.deltas[s]
         table.add_row(seat_label(s, dealer, names, lang), fan, raw,
                       Text(f"{pay:+g}", style="green" if pay > 0 else "red" if pay < 0 else ""),

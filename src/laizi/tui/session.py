@@ -71,7 +71,7 @@ class Session:
         return view(self.match, self.human)
 
     def hand_view(self) -> dict[str, Any]:
-        hv = self.view()["hand_view"]
+        hv: dict[str, Any] | None = self.view()["hand_view"]
         assert hv is not None
         return hv
 
@@ -88,7 +88,7 @@ class Session:
 
     @property
     def hand_over(self) -> bool:
-        return self.hand_view()["phase"] == "over"
+        return bool(self.hand_view()["phase"] == "over")
 
     @property
     def auto(self) -> bool:

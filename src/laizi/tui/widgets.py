@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Static
 
 from laizi.game.actions import Action
@@ -165,6 +166,7 @@ class SettlementScreen(ModalScreen[bool]):
     BINDINGS = [
         Binding("enter,space,c", "go", "continue"),
         Binding("q", "quit_game", "quit"),
+        Binding("a", "auto", "托管"),
     ]
 
     def __init__(self, body: RenderableType, lang: Lang, auto_seconds: float | None) -> None:
@@ -172,6 +174,7 @@ class SettlementScreen(ModalScreen[bool]):
         self.body = body
         self.lang: Lang = lang
         self.auto_seconds = auto_seconds
+        self.timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         w = W[self.lang]
@@ -189,8 +192,21 @@ class SettlementScreen(ModalScreen[bool]):
         label = f"  {W[self.lang]['continue']}  "
         bar.update(Text().append(label, style="bold black on gold1"))
         bar.spans = [(0, 0, _cells(label), 0)]
+        self.timer = None
         if self.auto_seconds is not None:
-            self.set_timer(max(self.auto_seconds, 0.01), self.action_go)
+            self.timer = self.set_timer(max(self.auto_seconds, 0.01), self.action_go)
+
+    def action_auto(self) -> None:
+        """托管 on/off from the settlement too; off stops the automatic continue."""
+        toggle = getattr(self.app, "toggle_auto", None)
+        if toggle is None:
+            return
+        toggle()
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+            self.query_one("#settle-note", Static).update(
+                Text(W[self.lang]["press_continue"], style="dim"))
 
     def action_go(self) -> None:
         if self.is_current:

@@ -231,94 +231,130 @@ def big_hand_name(key: str, lang: Lang) -> str:
     return BIG_HAND_NAMES.get(key, key) if lang == "zh" else _BIG_EN.get(key, key)
 
 
+class _Ctx:
+    """What a log line needs: the event, the language and the seat labels."""
+
+    def __init__(self, e: Mapping[str, Any], me: int, dealer: int, names: Sequence[str],
+                 lang: Lang) -> None:
+        self.e, self.me, self.dealer, self.names, self.lang = e, me, dealer, names, lang
+        self.zh = lang == "zh"
+
+    def who(self, s: int) -> str:
+        return seat_label(s, self.dealer, self.names, self.lang)
+
+    def tl(self, key: str = "tile") -> str:
+        return tile_long(self.e[key], self.lang)
+
+
+def _start_hand(c: _Ctx) -> str:
+    w = W[c.lang]
+    e = c.e
+    return w["hand_start"].format(
+        hand=w["hand_no"].format(n=e["hand"]), round=w["round"].format(r=e.get("round", 1)),
+        who=c.who(int(e["dealer"])), ind=c.tl("indicator"), lz=c.tl("laizi"))
+
+
+def _draw(c: _Ctx, s: int) -> str:
+    back = c.e.get("src") == "back"
+    if "tile" in c.e:
+        if c.zh:
+            return f"{c.who(s)} {'补牌' if back else '摸到'} {c.tl()}"
+        return f"{c.who(s)} {'draws a replacement' if back else 'draws'} {c.tl()}"
+    if c.zh:
+        return f"{c.who(s)} {'补牌' if back else '摸牌'}"
+    return f"{c.who(s)} {'draws a replacement tile' if back else 'draws a tile'}"
+
+
+def _discard(c: _Ctx, s: int) -> str:
+    line = f"{c.who(s)} 打出 {c.tl()}" if c.zh else f"{c.who(s)} discards {c.tl()}"
+    if c.e.get("as") == "laizi":
+        line += "（赖子杠）" if c.zh else " (laizi kong)"
+    elif c.e.get("as") == "special":
+        line += f"（{special_kong_word(c.e['tile'], c.lang)}）" if c.zh else " (special kong)"
+    return line
+
+
+def _claim(c: _Ctx, s: int) -> str:
+    t = c.e["type"]
+    frm = c.who(int(c.e["from"]))
+    me = c.who(s)
+    if t == "chi":
+        run = run_label(c.e["run"], c.lang)
+        return f"{me} 吃 {run}（{frm} 的 {c.tl()}）" if c.zh else f"{me} chows {run} ({c.tl()} from {frm})"
+    if t == "peng":
+        return f"{me} 碰 {c.tl()}（{frm}）" if c.zh else f"{me} pungs {c.tl()} from {frm}"
+    return f"{me} 杠 {c.tl()}（明杠，{frm}）" if c.zh else f"{me} kongs {c.tl()} (exposed, from {frm})"
+
+
+def _own_kong(c: _Ctx, s: int) -> str:
+    t = c.e["type"]
+    if t == "special_kong":
+        word = special_kong_word(c.e["tile"], c.lang) if c.zh else "special kong"
+    else:
+        word = {"ankong": ("暗杠", "concealed kong"), "addkong": ("蓄杠", "added kong"),
+                "laizi_kong": ("赖子杠", "laizi kong")}[t][0 if c.zh else 1]
+    return f"{c.who(s)} {word} {c.tl()}"
+
+
+def _win(c: _Ctx, s: int) -> str:
+    e = c.e
+    by = e.get("by")
+    if by == "self_draw":
+        extra = ""
+        if e.get("after_kong"):
+            extra = "杠上开花" if c.zh else "after a kong"
+        elif e.get("haidi"):
+            extra = "海底捞月" if c.zh else "last tile"
+        if c.zh:
+            return f"{c.who(s)} 自摸 {c.tl()}！" + (f"（{extra}）" if extra else "")
+        return f"{c.who(s)} self-draw win on {c.tl()}!" + (f" ({extra})" if extra else "")
+    frm = c.who(int(e["from"]))
+    if by == "rob_kong":
+        return (f"{c.who(s)} 抢杠 胡 {c.tl()}（{frm}）" if c.zh
+                else f"{c.who(s)} robs {frm}'s kong: wins on {c.tl()}!")
+    return (f"{c.who(s)} 胡 {c.tl()}！{frm} 放冲" if c.zh
+            else f"{c.who(s)} wins on {c.tl()}! deal-in by {frm}")
+
+
+def _seat_flags(c: _Ctx, s: int) -> str | None:
+    t = c.e["type"]
+    if t == "auto":
+        if s != c.me:
+            return None  # the bots' seats are switched on at the start
+        on = bool(c.e.get("on"))
+        if c.zh:
+            return f"{c.who(s)} {'托管' if on else '取消托管'}"
+        return f"{c.who(s)} {'auto-play on' if on else 'auto-play off'}"
+    if t == "escape":
+        return f"{c.who(s)} 逃跑" if c.zh else f"{c.who(s)} left the match"
+    if t == "response" and s == c.me and c.e["action"].get("type") == "pass":
+        return f"{c.who(s)} 过" if c.zh else f"{c.who(s)} passes"
+    return None
+
+
+_SEAT_EVENTS = {
+    "draw": _draw, "discard": _discard, "chi": _claim, "peng": _claim, "kong": _claim,
+    "ankong": _own_kong, "addkong": _own_kong, "special_kong": _own_kong,
+    "laizi_kong": _own_kong, "win": _win, "auto": _seat_flags, "escape": _seat_flags,
+    "response": _seat_flags,
+}
+
+
 def describe_event(e: Mapping[str, Any], me: int, dealer: int, names: Sequence[str],
                    lang: Lang) -> str | None:
     """One log line for one event of the seat's stream (``None``: not worth a line)."""
-    zh = lang == "zh"
+    c = _Ctx(e, me, dealer, names, lang)
     t = e["type"]
-    seat = e.get("seat")
-
-    def who(s: int) -> str:
-        return seat_label(s, dealer, names, lang)
-
-    def tl(key: str = "tile") -> str:
-        return tile_long(e[key], lang)
-
     if t == "start_hand":
-        w = W[lang]
-        return w["hand_start"].format(
-            hand=w["hand_no"].format(n=e["hand"]), round=w["round"].format(r=e.get("round", 1)),
-            who=who(int(e["dealer"])), ind=tl("indicator"), lz=tl("laizi"))
-    if seat is None:
-        if t == "ryukyoku":
-            return W[lang]["drawn_hand"]
-        if t == "end_match":
-            return W[lang]["match_over"]
+        return _start_hand(c)
+    if t == "ryukyoku":
+        return W[lang]["drawn_hand"]
+    if t == "end_match":
+        return W[lang]["match_over"]
+    fn = _SEAT_EVENTS.get(t)
+    if fn is None or e.get("seat") is None:
         return None
-    s = int(seat)
-    if t == "draw":
-        back = e.get("src") == "back"
-        if "tile" in e:
-            if zh:
-                return f"{who(s)} {'补牌' if back else '摸到'} {tl()}"
-            return f"{who(s)} {'draws a replacement' if back else 'draws'} {tl()}"
-        if zh:
-            return f"{who(s)} {'补牌' if back else '摸牌'}"
-        return f"{who(s)} {'draws a replacement tile' if back else 'draws a tile'}"
-    if t == "discard":
-        line = f"{who(s)} 打出 {tl()}" if zh else f"{who(s)} discards {tl()}"
-        if e.get("as") == "laizi":
-            line += "（赖子杠）" if zh else " (laizi kong)"
-        elif e.get("as") == "special":
-            line += f"（{special_kong_word(e['tile'], lang)}）" if zh else " (special kong)"
-        return line
-    if t == "chi":
-        frm = who(int(e["from"]))
-        if zh:
-            return f"{who(s)} 吃 {run_label(e['run'], lang)}（{frm} 的 {tl()}）"
-        return f"{who(s)} chows {run_label(e['run'], lang)} ({tl()} from {frm})"
-    if t == "peng":
-        frm = who(int(e["from"]))
-        return f"{who(s)} 碰 {tl()}（{frm}）" if zh else f"{who(s)} pungs {tl()} from {frm}"
-    if t == "kong":
-        frm = who(int(e["from"]))
-        return (f"{who(s)} 杠 {tl()}（明杠，{frm}）" if zh
-                else f"{who(s)} kongs {tl()} (exposed, from {frm})")
-    if t == "ankong":
-        return f"{who(s)} 暗杠 {tl()}" if zh else f"{who(s)} concealed kong {tl()}"
-    if t == "addkong":
-        return f"{who(s)} 蓄杠 {tl()}" if zh else f"{who(s)} added kong {tl()}"
-    if t == "special_kong":
-        return (f"{who(s)} {special_kong_word(e['tile'], lang)} {tl()}" if zh
-                else f"{who(s)} special kong {tl()}")
-    if t == "laizi_kong":
-        return f"{who(s)} 赖子杠 {tl()}" if zh else f"{who(s)} laizi kong {tl()}"
-    if t == "win":
-        by = e.get("by")
-        if by == "self_draw":
-            extra = ("杠上开花" if zh else "after a kong") if e.get("after_kong") else (
-                ("海底捞月" if zh else "last tile") if e.get("haidi") else "")
-            base = f"{who(s)} 自摸 {tl()}！" if zh else f"{who(s)} self-draw win on {tl()}!"
-            return base + (f"（{extra}）" if zh and extra else f" ({extra})" if extra else "")
-        frm = who(int(e["from"]))
-        if by == "rob_kong":
-            return f"{who(s)} 抢杠 胡 {tl()}（{frm}）" if zh else f"{who(s)} robs {frm}'s kong: wins on {tl()}!"
-        return f"{who(s)} 胡 {tl()}！{frm} 放冲" if zh else f"{who(s)} wins on {tl()}! deal-in by {frm}"
-    if t == "auto":
-        if s != me:
-            return None  # the bots' seats are switched on at the start
-        on = bool(e.get("on"))
-        if zh:
-            return f"{who(s)} {'托管' if on else '取消托管'}"
-        return f"{who(s)} {'auto-play on' if on else 'auto-play off'}"
-    if t == "escape":
-        return f"{who(s)} 逃跑" if zh else f"{who(s)} left the match"
-    if t == "response" and s == me:
-        act = Action.from_json(e["action"])
-        if act.type == "pass":
-            return f"{who(s)} 过" if zh else f"{who(s)} passes"
-        return None
-    return None
+    return fn(c, int(e["seat"]))
 
 
 def scores_line(deltas: Sequence[float], dealer: int, names: Sequence[str], lang: Lang) -> str:
