@@ -186,3 +186,26 @@ def test_typed_tile_and_bad_input_messages() -> None:
     from laizi.tui.words import tile_long
 
     assert any(ln == f"East·You discards {tile_long(tile, 'en')}" for ln in new), new
+
+
+def test_clicking_an_action_takes_it() -> None:
+    async def run() -> tuple[str, list[str]]:
+        session = Session(RuleSet.preset("kaikoufan"), seed=5, hands=1, lang="en")
+        app = TableApp(session, delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            while not app.awaiting:
+                await pilot.pause(0.005)
+            assert app.actions, "seed 5 starts with a kong on offer"
+            label = app.actions[0]
+            before = len(app.log_lines)
+            await pilot.click("#actions", offset=(3, 0))
+            await pilot.pause(0.05)
+            new = app.log_lines[before:]
+            await pilot.press("q")
+        from laizi.tui.words import action_label
+
+        return action_label(label, "en"), new
+
+    label, new = asyncio.run(run())
+    assert label == "Laizi kong North"
+    assert new[0] == "East·You laizi kong North", new

@@ -19,8 +19,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plain", action="store_true",
                    help="line mode instead of the full-screen table (automatic when "
                         "standard input or output is not a terminal)")
-    p.add_argument("--delay", type=float, default=0.4,
-                   help="seconds between the bots' moves on the full-screen table (default 0.4)")
+    p.add_argument("--delay", type=float, default=0.5,
+                   help="seconds between the bots' moves on the full-screen table (default 0.5)")
 
 
 def run(args: argparse.Namespace) -> int:

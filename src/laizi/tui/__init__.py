@@ -31,7 +31,7 @@ def play(
     bots: Sequence[str] = ("strong", "strong", "strong"),
     lang: Lang = "zh",
     plain: bool | None = None,
-    delay: float = 0.4,
+    delay: float = 0.5,
 ) -> int:
     """Play a match in the terminal; returns an exit status.
 

@@ -86,7 +86,7 @@ class TableApp(App[int]):
     ModalScreen { align: center middle; }
     """
 
-    def __init__(self, session: Session, *, delay: float = 0.4,
+    def __init__(self, session: Session, *, delay: float = 0.5,
                  settle_seconds: float = 8.0) -> None:
         super().__init__()
         self.session = session
@@ -157,7 +157,8 @@ class TableApp(App[int]):
                     s.next_hand()
                     continue
                 if s.step_bot():
-                    if self.delay > 0:  # let the player watch each move
+                    # let the player watch each move (a draw shows with its discard)
+                    if self.delay > 0 and self.sync() - {"draw", "response"}:
                         await asyncio.sleep(self.delay)
                     continue
                 self.awaiting = s.human_to_act()
@@ -167,12 +168,15 @@ class TableApp(App[int]):
         finally:
             self.driving = False
 
-    def sync(self) -> None:
-        """New events → log lines and seat announcements; then redraw the table."""
+    def sync(self) -> set[str]:
+        """New events → log lines and seat announcements; then redraw the table.
+        Returns the types of the new events."""
         s = self.session
         log = self.query_one("#log", RichLog)
+        types: set[str] = set()
         for e in s.new_events():
             t = e["type"]
+            types.add(t)
             if t == "scores":
                 line: str | None = scores_line(e["deltas"], s.dealer, s.names, self.lang)
             else:
@@ -191,6 +195,7 @@ class TableApp(App[int]):
             if word is not None:
                 self.seat_panel(int(e["seat"])).announce(word)
         self.show()
+        return types
 
     def seat_panel(self, seat: int) -> SeatPanel:
         rel = (seat - self.session.human) % 4
