@@ -153,3 +153,5 @@ def test_full_screen_table_in_a_pty() -> None:
     assert "\x1b[?1049h" in text  # the alternate screen: a full-screen app
     for word in ("剩余", "赖子", "托管", "结算", "比分表"):
         assert word in text, word
+    tail = text.split("\x1b[?1049l")[-1]  # after the full screen: the match table stays
+    assert "比分表" in tail

@@ -67,6 +67,7 @@ async def _play(lang: str, *, seed: int = SEED, hands: int = 1) -> dict[str, Any
     return out
 
 
+@pytest.mark.slow
 def test_a_whole_hand_by_keys_shows_bot_claims_and_the_settlement() -> None:
     got = asyncio.run(_play("zh"))
     session: Session = got["session"]
@@ -92,6 +93,7 @@ def test_a_whole_hand_by_keys_shows_bot_claims_and_the_settlement() -> None:
     assert "剩余" in table and "赖子" in table and "东" in table
 
 
+@pytest.mark.slow
 def test_english_mode_has_no_chinese_left() -> None:
     got = asyncio.run(_play("en", seed=SEED))
     assert got["return_code"] == 0
@@ -104,6 +106,7 @@ def test_english_mode_has_no_chinese_left() -> None:
     assert "settlement" in got["settle_text"]
 
 
+@pytest.mark.slow
 def test_auto_play_keeps_playing_visibly_and_can_be_cancelled() -> None:
     async def run() -> tuple[list[str], bool, bool]:
         session = Session(RuleSet.preset("kaikoufan"), seed=9, hands=3, lang="zh")

@@ -15,8 +15,9 @@ from rich.console import Console
 
 from laizi.rules import RuleSet
 from laizi.tui.plain import PlainGame, QuitGame
+from laizi.tui.render import match_table
 from laizi.tui.session import Session
-from laizi.tui.words import Lang
+from laizi.tui.words import Lang, W
 
 __all__ = ["PlainGame", "QuitGame", "Session", "play"]
 
@@ -51,4 +52,10 @@ def play(
 
     app = TableApp(session, delay=delay)
     app.run()
+    # The alternate screen is gone: leave the result in the terminal's scrollback.
+    out = Console(highlight=False)
+    if session.records and session.records[-1].end is not None:
+        out.print(match_table(session.records, session.names, session.scores(), lang))
+    if not session.over:
+        out.print(W[lang]["goodbye"])
     return app.return_code or 0

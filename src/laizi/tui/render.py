@@ -78,10 +78,16 @@ class TileStyler:
     def meld(self, m: Mapping[str, Any], owner: int, dealer: int, names: Sequence[str]) -> Text:
         codes = meld_codes(m)
         out = Text("[")
-        for i, c in enumerate(codes):
-            if i:
-                out.append(" ")
-            out.append_text(self.tile(c, pad=False))
+        if self.lang == "zh":  # compact, as written in Chinese: 五五五万, 一二三条, 南南南
+            labels = [tile_short(c, "zh") for c in codes]
+            suit = labels[0][1:] if len(labels[0]) > 1 else ""
+            face = "".join(x[0] for x in labels) + suit
+            out.append(face, style=self.style(codes[0]))
+        else:
+            for i, c in enumerate(codes):
+                if i:
+                    out.append(" ")
+                out.append_text(self.tile(c, pad=False))
         out.append("]")
         kind = {"ankong": ("暗", "c"), "addkong": ("蓄", "+"), "kong": ("明", "k")}.get(m["type"])
         if kind:
