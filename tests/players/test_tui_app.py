@@ -56,6 +56,8 @@ async def _play(lang: str, *, seed: int = SEED, hands: int = 1) -> dict[str, Any
             elif app.awaiting:
                 out["totals"].add(session.tile_total())
                 out["decisions"] += 1
+                if out["decisions"] == 1:
+                    await pilot.press("h")  # hints go to the log pane
                 if out["decisions"] == 3:
                     out["screens"].append(app.export_screenshot())
                 if app.discards:
@@ -88,6 +90,7 @@ def test_a_whole_hand_by_keys_shows_bot_claims_and_the_settlement() -> None:
     assert any(w in log for w in ("碰", "吃", "杠"))
     assert "打出" in log and "摸牌" in log  # other seats' draws announced, hidden
     assert "胡" in log or "荒庄" in log
+    assert "提示" in log and "★" in log and "向听" in log
     # The table itself: wall count, the laizi and the seat winds.
     table = got["screens"][0]
     assert "剩余" in table and "赖子" in table and "东" in table
@@ -99,6 +102,7 @@ def test_english_mode_has_no_chinese_left() -> None:
     assert got["return_code"] == 0
     log = got["log"]
     assert "discards" in log and "draws a tile" in log
+    assert "Hints" in log and "shanten" in log
     assert any(w in log for w in ("pungs", "chows", "kongs"))
     for text in [log, got["settle_text"], *got["screens"]]:
         found = CJK.findall(text)

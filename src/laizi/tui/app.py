@@ -37,7 +37,7 @@ from laizi.tui.widgets import (
     SettlementScreen,
     settlement_body,
 )
-from laizi.tui.words import W, describe_event, scores_line
+from laizi.tui.words import W, describe_event, scores_line, seat_label, tile_long
 
 __all__ = ["TableApp"]
 
@@ -101,7 +101,7 @@ class TableApp(App[int]):
         self.message = ""
         self.log_lines: list[str] = []
         self.actions: list[Action] = []  # the action bar
-        self.discards: list[Action] = []  # discard per hand position (None-free: by tile)
+        self.discards: list[Action] = []  # the legal discards (empty outside the own turn)
         self.hand_tiles: list[str] = []
         self.settlements = 0
         self.status_plain = ""
@@ -214,7 +214,11 @@ class TableApp(App[int]):
             tiles.remove(drawn)
             tiles.append(drawn)
         self.hand_tiles = tiles
-        self.cursor = len(tiles) - 1 if self.discards else 0
+        if self.discards:
+            self.cursor = len(tiles) - 1  # the drawn tile
+        else:  # a claim window: Enter wins when it can, else passes (never claims by accident)
+            kinds = [a.type for a in self.actions]
+            self.cursor = next((kinds.index(k) for k in ("ron", "tsumo", "pass") if k in kinds), 0)
         self.typed = ""
 
     def show(self) -> None:
@@ -264,8 +268,6 @@ class TableApp(App[int]):
             return Text(w["waiting"], style="dim")
         pend = hv.get("pending")
         if pend:
-            from laizi.tui.words import seat_label, tile_long
-
             key = "claim_turn" if pend["kind"] == "discard" else "rob_turn"
             who = seat_label(int(pend["seat"]), int(hv["dealer"]), s.names, self.lang)
             return Text(w[key].format(who=who, tile=tile_long(pend["tile"], self.lang)),
@@ -303,9 +305,7 @@ class TableApp(App[int]):
         if act in self.discards:
             self.act(act)
         else:
-            self.message = self.w["not_legal"].format(
-                tile=self.hand_tiles[i]) if self.lang == "en" else self.w["not_legal"].format(
-                tile=self.hand_tiles[i])
+            self.message = self.w["not_legal"].format(tile=tile_long(self.hand_tiles[i], self.lang))
             self.show()
 
     def toggle_auto(self) -> None:
