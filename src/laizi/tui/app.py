@@ -73,11 +73,12 @@ class TableApp(App[int]):
     #centre { width: 26; height: 1fr; border: double gold; content-align: center middle;
               text-align: center; }
     #seat-bottom { min-height: 4; }
-    #hand { height: 2; padding: 0 1; }
+    #hand { height: 2; padding: 0 1; }  /* more rows when the tiles wrap */
     #actions { height: 1; padding: 0 1; }
     #status { height: 1; padding: 0 1; background: #0b2a1a; }
     #keys { height: 1; padding: 0 1; background: #081f13; }
-    #log { width: 40; border-left: solid #2f7a4f; background: #0b2a1a; }
+    #log { width: 32%; min-width: 26; max-width: 46; border-left: solid #2f7a4f;
+           background: #0b2a1a; }
     #settle-box, #result-box { width: 90%; height: 90%; border: double gold; padding: 0 1;
                                background: #0b2a1a; }
     #settle-scroll { height: 1fr; }
@@ -105,6 +106,7 @@ class TableApp(App[int]):
         self.hand_tiles: list[str] = []
         self.settlements = 0
         self.status_plain = ""
+        self.last_discard: int | None = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -130,6 +132,9 @@ class TableApp(App[int]):
     def on_mount(self) -> None:
         self.title = self.w["title"]
         self.drive()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.show)
 
     # ------------------------------------------------------------------ driving
     @work(exclusive=True, group="drive")
@@ -177,6 +182,10 @@ class TableApp(App[int]):
         for e in s.new_events():
             t = e["type"]
             types.add(t)
+            if t == "discard" and "as" not in e:
+                self.last_discard = int(e["seat"])
+            elif t in ("start_hand", "chi", "peng", "kong", "win"):
+                self.last_discard = None
             if t == "scores":
                 line: str | None = scores_line(e["deltas"], s.dealer, s.names, self.lang)
             else:
@@ -232,7 +241,9 @@ class TableApp(App[int]):
             active = hv["phase"] != "over" and seat == turn
             panel.set_class(active, "active")
             panel.show(hv=hv, names=s.names, scores=m["scores"], lang=self.lang,
-                       auto=bool(m["auto"][seat]) and seat == s.human, active=active)
+                       auto=bool(m["auto"][seat]) and seat == s.human, active=active,
+                       last_discard=self.last_discard, backs=seat != s.human,
+                       level=s.levels.get(seat, ""))
         self.query_one("#centre", Static).update(centre_text(v, self.lang))
         me = hv.get("me") or {}
         if not self.awaiting:

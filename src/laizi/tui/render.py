@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
@@ -47,8 +48,7 @@ def tile_style(k: int, laizi: int | None = None, special: Sequence[int] = ()) ->
 
 def _pad(label: str, lang: Lang) -> str:
     width = 4 if lang == "zh" else 2
-    cells = sum(2 if ord(c) > 0x2E80 else 1 for c in label)
-    return label + " " * max(0, width - cells)
+    return label + " " * max(0, width - cell_len(label))
 
 
 class TileStyler:
@@ -112,8 +112,11 @@ def tile_text(tile: int | str, hv: Mapping[str, Any], lang: Lang) -> Text:
 
 
 def seat_text(hv: Mapping[str, Any], seat: int, names: Sequence[str], scores: Sequence[float],
-              lang: Lang, *, auto: bool = False, river_row: int = 6, active: bool = False) -> Text:
-    """A seat: label, 庄, score, hand size, 托管; melds, special kongs; the river in rows."""
+              lang: Lang, *, auto: bool = False, river_row: int = 6, active: bool = False,
+              last_discard: int | None = None, backs: bool = False, level: str = "") -> Text:
+    """A seat: label, 庄, score, hand size, 托管; the concealed tiles as backs (``backs``);
+    melds, special kongs; the river in rows, the latest discard (of ``last_discard``'s
+    seat, or the tile under claim) highlighted."""
     w = W[lang]
     st = TileStyler(hv, lang)
     dealer = int(hv["dealer"])
@@ -125,8 +128,12 @@ def seat_text(hv: Mapping[str, Any], seat: int, names: Sequence[str], scores: Se
         out.append(f" [{w['dealer']}]", style="bold yellow")
     out.append(f"  {scores[seat]:+g}", style="bold cyan")
     out.append("  " + w["concealed"].format(n=s["concealed"]), style="dim")
+    if level:
+        out.append(f"  {level}", style="dim italic")
     if auto:
         out.append(f"  🤖{w['auto_mark']}", style="bold magenta")
+    if backs and s["concealed"]:
+        out.append("\n" + "▮" * int(s["concealed"]), style="grey62")
     melds = s["melds"]
     kongs = list(s["special_kongs"]) + list(s["special_discards"])
     if melds or kongs:
@@ -146,7 +153,9 @@ def seat_text(hv: Mapping[str, Any], seat: int, names: Sequence[str], scores: Se
                 out.append("\n")
             elif i:
                 out.append(" ")
-            last = (i == len(river) - 1 and hv.get("pending") and hv["pending"]["seat"] == seat)
+            pend = hv.get("pending")
+            latest = pend["seat"] == seat if pend else last_discard == seat
+            last = i == len(river) - 1 and latest
             tt = st.tile(t)
             if last:
                 tt.stylize("underline reverse")

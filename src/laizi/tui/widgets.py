@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.text import Text
 from textual import events
@@ -27,7 +28,7 @@ __all__ = ["ActionBar", "HandBar", "ResultScreen", "SeatPanel", "SettlementScree
 
 
 def _cells(text: str) -> int:
-    return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
+    return cell_len(text)
 
 
 class SpanBar(Static):
@@ -57,37 +58,46 @@ class SpanBar(Static):
 
 
 class HandBar(SpanBar):
-    """The own concealed tiles; the selected one raised, the drawn one set apart."""
+    """The own concealed tiles; the selected one raised, the drawn one set apart.
+
+    Two lines per row of tiles (the raised tile sits on the upper one); the tiles wrap
+    into more rows when the terminal is narrow."""
 
     def show(self, tiles: Sequence[str], drawn: str | None, selected: int | None,
              hv: dict[str, Any], lang: Lang, enabled: bool) -> None:
         st = TileStyler(hv, lang)
-        top = Text()
-        line = Text()
+        width = max(12, self.content_region.width or 80)
+        rows: list[tuple[Text, Text]] = [(Text(), Text())]
         self.spans = []
         col = 0
         for i, t in enumerate(tiles):
-            if i and drawn is not None and i == len(tiles) - 1:
-                line.append("  ")
-                top.append("  ")
-                col += 2
             tt = st.tile(t, pad=False)
-            label = f" {tt.plain} "
+            label = tt.plain
             w = _cells(label)
+            gap = 3 if (i and drawn is not None and i == len(tiles) - 1) else (1 if i else 0)
+            if col + gap + w > width:
+                rows.append((Text(), Text()))
+                col, gap = 0, 0
+            top, line = rows[-1]
+            top.append(" " * gap)
+            line.append(" " * gap)
+            col += gap
             style = str(tt.style)
+            r = 2 * (len(rows) - 1)
             if i == selected:
                 top.append(label, style=style + " reverse bold")
                 line.append(" " * w)
-                self.spans.append((0, col, col + w, i))
+                self.spans.append((r, col, col + w, i))
             else:
                 top.append(" " * w)
                 line.append(label, style=style if enabled else style + " dim")
-            self.spans.append((1, col, col + w, i))
+            self.spans.append((r + 1, col, col + w, i))
             col += w
-            line.append(" ")
-            top.append(" ")
-            col += 1
-        self.update(Text("\n").join([top, line]))
+        lines: list[Text] = []
+        for top, line in rows:
+            lines += [top, line]
+        self.styles.height = len(lines)
+        self.update(Text("\n").join(lines))
 
 
 class ActionBar(SpanBar):
@@ -147,7 +157,8 @@ class SeatPanel(Static):
         per_tile = 5 if d["lang"] == "zh" else 3
         row = max(3, min(6, (width + 1) // per_tile))
         return seat_text(d["hv"], self.seat, d["names"], d["scores"], d["lang"], auto=d["auto"],
-                         river_row=row, active=d["active"])
+                         river_row=row, active=d["active"], last_discard=d["last_discard"],
+                         backs=d["backs"], level=d["level"])
 
     def announce(self, word: str) -> None:
         """A large word over the seat (碰！杠！胡！) for a moment."""
