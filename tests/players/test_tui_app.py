@@ -216,3 +216,27 @@ def test_clicking_an_action_takes_it() -> None:
     label, new = asyncio.run(run())
     assert label == "Laizi kong North"
     assert new[0] == "East·You laizi kong North", new
+
+
+def test_help_page_opens_and_closes() -> None:
+    async def run() -> tuple[str, bool, bool]:
+        session = Session(RuleSet.preset("kaikoufan"), seed=2, hands=1, lang="en")
+        app = TableApp(session, delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            while not app.awaiting:
+                await pilot.pause(0.005)
+            await pilot.press("question_mark")
+            await pilot.pause(0.05)
+            from laizi.tui.widgets import HelpScreen
+
+            shown = isinstance(app.screen, HelpScreen)
+            text = app.export_screenshot()
+            await pilot.press("enter")
+            await pilot.pause(0.05)
+            back = app.screen is app.screen_stack[0] and app.awaiting
+            await pilot.press("q")
+        return text, shown, back
+
+    text, shown, back = asyncio.run(run())
+    assert shown and back
+    assert "Glossary" in text and "chow" in text and "吃" in text  # the term shown once, here

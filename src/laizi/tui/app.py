@@ -32,6 +32,7 @@ from laizi.tui.session import Session
 from laizi.tui.widgets import (
     ActionBar,
     HandBar,
+    HelpScreen,
     ResultScreen,
     SeatPanel,
     SettlementScreen,
@@ -79,7 +80,7 @@ class TableApp(App[int]):
     #keys { height: 1; padding: 0 1; background: #081f13; }
     #log { width: 32%; min-width: 26; max-width: 46; border-left: solid #2f7a4f;
            background: #0b2a1a; }
-    #settle-box, #result-box { width: 90%; height: 90%; border: double gold; padding: 0 1;
+    #settle-box, #result-box, #help-box { width: 90%; height: 90%; border: double gold; padding: 0 1;
                                background: #0b2a1a; }
     #settle-scroll { height: 1fr; }
     #settle-note { height: 1; }
@@ -354,6 +355,8 @@ class TableApp(App[int]):
             self.toggle_auto()
         elif key == "h" and not self.typed:
             self.show_hints()
+        elif key in ("question_mark", "f1") and not self.typed:
+            self.push_screen(HelpScreen(self.lang))
         elif not self.awaiting:
             return
         elif key in ("left", "right"):

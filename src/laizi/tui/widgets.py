@@ -22,9 +22,9 @@ from textual.widgets import Static
 
 from laizi.game.actions import Action
 from laizi.tui.render import TileStyler, match_table, seat_text, settlement_text
-from laizi.tui.words import Lang, W, action_label
+from laizi.tui.words import GLOSSARY, HELP_KEYS, Lang, W, action_label
 
-__all__ = ["ActionBar", "HandBar", "ResultScreen", "SeatPanel", "SettlementScreen"]
+__all__ = ["ActionBar", "HandBar", "HelpScreen", "ResultScreen", "SeatPanel", "SettlementScreen"]
 
 
 def _cells(text: str) -> int:
@@ -252,6 +252,31 @@ class ResultScreen(ModalScreen[bool]):
 
     def action_close(self) -> None:
         self.dismiss(True)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys, and the glossary with each Chinese term shown once."""
+
+    BINDINGS = [Binding("enter,escape,space,q", "close", "close")]
+
+    def __init__(self, lang: Lang) -> None:
+        super().__init__()
+        self.lang: Lang = lang
+
+    def compose(self) -> ComposeResult:
+        w = W[self.lang]
+        body = Text(w["help"] + "\n", style="bold underline")
+        for line in HELP_KEYS[self.lang]:
+            body.append("  " + line + "\n")
+        body.append("\n" + w["glossary"] + "\n", style="bold underline")
+        for en, zh in GLOSSARY:
+            body.append(f"  {zh} · {en}\n" if self.lang == "zh" else f"  {en} — {zh}\n")
+        body.append("\n" + w["close"], style="dim")
+        with VerticalScroll(id="help-box"):
+            yield Static(body)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 def settlement_body(session: Any) -> RenderableType:

@@ -46,7 +46,7 @@ W: dict[str, dict[str, str]] = {
         "claim_turn": "{who} 打出 {tile}：选择 吃/碰/杠/胡/过", "rob_turn": "{who} 蓄杠 {tile}：可抢杠",
         "haidi_turn": "海底：可以自摸", "waiting": "等待其他玩家…",
         "auto_on": "托管中 — 按 a 取消托管", "auto_started": "托管：机器人替你出牌（按 a 取消）",
-        "auto_ended": "取消托管：你自己出牌", "keys": "←→ 选牌  回车 出牌  数字 选动作  h 提示  a 托管  q 退出",
+        "auto_ended": "取消托管：你自己出牌", "keys": "←→ 选牌  回车 出牌  数字 选动作  h 提示  a 托管  q 退出  ? 帮助",
         "typed": "输入：{text}", "not_understood": "看不懂：{text}", "no_option": "没有选项 {n}（1-{m}）",
         "not_held": "你没有 {tile}", "cannot_discard": "现在不能出牌，请选择动作",
         "not_legal": "现在不能打出 {tile}", "one_tile": "请输入一张牌，例如 5m 或 五万",
@@ -66,7 +66,7 @@ W: dict[str, dict[str, str]] = {
         "auto_continue": "托管中：{n} 秒后自动继续", "menu_help": "（编号、牌如 5m、h 提示、a 托管、q 退出）",
         "your_hand": "你的手牌", "seat_line": "{label} ({score:+g})  手牌 {n}  副露 {melds}",
         "choose": "请选择", "pending": "{who} 打出 {tile}", "pending_rob": "{who} 蓄杠 {tile}",
-        "hand_over": "第{n}局 结束",
+        "hand_over": "第{n}局 结束", "help": "帮助", "glossary": "术语", "close": "关闭（回车）",
     },
     "en": {
         "title": "Wuhan Mahjong · Red-Dragon Laizi", "you": "You", "bot": "bot", "dealer": "dealer",
@@ -77,7 +77,7 @@ W: dict[str, dict[str, str]] = {
         "claim_turn": "{who} discards {tile}: chow/pung/kong/win/pass", "rob_turn": "{who} adds a kong with {tile}: you may rob it",
         "haidi_turn": "Last tiles (haidi): you may win", "waiting": "Waiting for the others…",
         "auto_on": "Auto-play on — press a to cancel", "auto_started": "Auto-play: a bot plays for you (press a to cancel)",
-        "auto_ended": "Auto-play off: you play again", "keys": "←→ pick  Enter discard  digits action  h hints  a auto-play  q quit",
+        "auto_ended": "Auto-play off: you play again", "keys": "←→ pick  Enter discard  digits action  h hints  a auto-play  q quit  ? help",
         "typed": "typed: {text}", "not_understood": "not understood: {text}", "no_option": "no option {n} (choose 1-{m})",
         "not_held": "you do not hold {tile}", "cannot_discard": "you cannot discard now: choose an action",
         "not_legal": "discarding {tile} is not legal now", "one_tile": "type one tile to discard, e.g. 5m",
@@ -98,8 +98,32 @@ W: dict[str, dict[str, str]] = {
         "auto_continue": "auto-play: continuing in {n} s", "menu_help": "(number, a tile like 5m, h hints, a auto-play, q quit)",
         "your_hand": "your hand", "seat_line": "{label} ({score:+g})  hand {n}  melds {melds}",
         "choose": "choose", "pending": "{who} discards {tile}", "pending_rob": "{who} adds a kong with {tile}",
-        "hand_over": "hand {n} over",
+        "hand_over": "hand {n} over", "help": "Help", "glossary": "Glossary (中文)",
+        "close": "Close (Enter)",
     },
+}
+
+# The glossary of the help page: (English, Chinese) — the Chinese term shown once, there.
+GLOSSARY: tuple[tuple[str, str], ...] = (
+    ("chow", "吃"), ("pung", "碰"), ("kong", "杠"), ("exposed kong", "明杠"),
+    ("concealed kong", "暗杠"), ("added kong", "蓄杠"), ("red-dragon kong", "红中杠"),
+    ("laizi kong", "赖子杠"), ("win", "胡"), ("self-draw", "自摸"), ("deal-in", "放冲 (点炮)"),
+    ("robbing a kong", "抢杠"), ("win after a kong", "杠上开花"), ("last-tile win", "海底捞月"),
+    ("small hand", "屁胡"), ("big hand", "大胡"), ("hard", "硬胡"), ("soft", "软胡"),
+    ("opened", "开口"), ("cap", "封顶"), ("golden top", "金顶"), ("liable", "承包"),
+    ("auto-play", "托管"), ("indicator", "翻牌"), ("laizi (wild tile)", "赖子"),
+    ("dealer", "庄"), ("East South West North", "东 南 西 北"),
+    ("Char / Dot / Bam", "万 / 筒 / 条"), ("Red Green White", "中 发 白"),
+)
+HELP_KEYS = {
+    "zh": ("←/→ 选牌（认领时选动作），回车 打出 / 执行", "数字 选择动作栏的动作（吃 碰 杠 胡 过）",
+           "输入牌再回车：如 5m、五万、中", "鼠标：点一下牌抬起，再点打出；点动作执行",
+           "h 提示（写在牌局记录里）  a 托管 / 取消托管  q 退出  ? 帮助"),
+    "en": ("←/→ pick a tile (an action in a claim window), Enter discards / takes it",
+           "digits take an action of the bar (chow pung kong win pass)",
+           "type a tile then Enter: 5C 5D 5B (or 5m 5p 5s), E S W N Wh G R",
+           "mouse: click a tile to raise it, click again to discard; click an action",
+           "h hints (in the game log)  a auto-play on/off  q quit  ? help"),
 }
 
 _BIG_EN = {
