@@ -98,7 +98,7 @@ W: dict[str, dict[str, str]] = {
         "auto_continue": "auto-play: continuing in {n} s", "menu_help": "(number, a tile like 5m, h hints, a auto-play, q quit)",
         "your_hand": "your hand", "seat_line": "{label} ({score:+g})  hand {n}  melds {melds}",
         "choose": "choose", "pending": "{who} discards {tile}", "pending_rob": "{who} adds a kong with {tile}",
-        "hand_over": "hand {n} over", "help": "Help", "glossary": "Glossary (中文)",
+        "hand_over": "hand {n} over", "help": "Help", "glossary": "Glossary",
         "close": "Close (Enter)",
     },
 }
