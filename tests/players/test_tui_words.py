@@ -87,6 +87,12 @@ def test_every_event_of_bot_matches_reads_in_english() -> None:
         out = con.export_text()
         assert not CJK.search(out), out
         assert "settlement" in out
+        zh = Session(RuleSet.preset("kaikoufan"), seed=seed, hands=1, lang="zh").names
+        con = Console(record=True, width=120)
+        con.print(settlement_text(rec, zh, s.scores(), hv["laizi"], hv["special"], "zh"))
+        out = con.export_text()
+        assert "结算" in out
+        assert not re.search(r"[A-Za-z]{2,}", out), out  # Chinese mode: Chinese words only
     assert claims > 0
 
 
@@ -96,7 +102,9 @@ def test_breakdown_lines_localized() -> None:
     assert localize_line(line, 0, names, "en") == (
         "South·Right: opened +1, Red kong ×2 +2, dealer +1 → 1 × 2^5 = 32")
     zh = localize_line(line, 0, ["你", "下家", "对家", "上家"], "zh")
-    assert zh.startswith("南·下家:") and "红中 kong" in zh
+    assert zh == "南·下家: 开口 +1, 红中杠 红中 ×2 +2, 庄 +1 → 1 × 2^5 = 32"
+    assert localize_line("哈顶 ha: all three unopened, each pays 600", 0, ["你"] * 4, "zh") == (
+        "哈顶: 三家未开口, 每家付 600")
 
 
 def test_tile_count_is_conserved_through_a_hand() -> None:

@@ -201,15 +201,32 @@ def position_name(seat: int, human: int, lang: Lang) -> str:
     return _POSITIONS[lang][(seat - human) % 4 - 1]
 
 
-_SEAT_RE = re.compile(r"\bseats? (\d)")
+_SEAT_RE = re.compile(r"\bseats? (\d(?:, \d)*)")
 _CODE_RE = re.compile(r"\b([1-9][mps]|[1-7]z)\b")
 
 
+# English phrases of the scorer's breakdown lines that have no Chinese twin on the line.
+_ZH_PHRASES = (
+    ("all three unopened", "三家未开口"), ("pays for everyone", "包三家"), ("each pays", "每家付"),
+    ("winner fan", "赢家番"), ("no fan", "无番"), ("unopened", "未开口"), ("pays", "付"),
+    ("base", "底分"),
+)
+# A Chinese word followed by its English gloss: 开口 opened → 开口.
+_GLOSS_RE = re.compile(r"([\u3400-\u9fff])( [A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z()-]*)*)")
+
+
 def localize_line(line: str, dealer: int, names: Sequence[str], lang: Lang) -> str:
-    """A scorer breakdown line with seats as labels and tile codes as words."""
-    line = _SEAT_RE.sub(lambda m: seat_label(int(m.group(1)), dealer, names, lang), line)
+    """A scorer breakdown line (bilingual, ``开口 opened ×2``) in one language, with seats
+    as labels and tile codes as words."""
+    line = _SEAT_RE.sub(lambda m: ", ".join(seat_label(int(x), dealer, names, lang)
+                                            for x in m.group(1).split(", ")), line)
     line = _CODE_RE.sub(lambda m: tile_long(m.group(1), lang), line)
-    return line if lang == "zh" else strip_cjk(line)
+    if lang == "en":
+        line = re.sub(r"\b(" + "|".join(_BIG_EN) + r")\b", lambda m: _BIG_EN[m.group(1)], line)
+        return strip_cjk(line)
+    for en, zh in _ZH_PHRASES:
+        line = re.sub(rf"\b{en}\b", zh, line)
+    return _GLOSS_RE.sub(r"\1", line.replace("(half)", "(半)"))
 
 
 def seat_label(seat: int, dealer: int, names: Sequence[str], lang: Lang) -> str:
