@@ -177,7 +177,7 @@ def centre_text(v: Mapping[str, Any], lang: Lang) -> Text:
     out.append(f"{w['dealer']} {wind_of(int(hv['dealer']), int(hv['dealer']), lang)}\n")
     out.append(f"{w['indicator']} ")
     out.append_text(st.tile(hv["indicator"], pad=False))
-    out.append(f"  {w['laizi']} ")
+    out.append(f"\n{w['laizi']} ")
     out.append(f" {tile_short(hv['laizi'], lang)} ", style=LAIZI_STYLE)
     out.append("赖" if lang == "zh" else "*", style="bold gold1")
     if hv.get("special"):

@@ -74,7 +74,8 @@ class HandBar(SpanBar):
             tt = st.tile(t, pad=False)
             label = tt.plain
             w = _cells(label)
-            gap = 3 if (i and drawn is not None and i == len(tiles) - 1) else (1 if i else 0)
+            sep = 1 if lang == "zh" else 2
+            gap = 3 if (i and drawn is not None and i == len(tiles) - 1) else (sep if i else 0)
             if col + gap + w > width:
                 rows.append((Text(), Text()))
                 col, gap = 0, 0
