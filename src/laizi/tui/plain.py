@@ -32,6 +32,7 @@ from laizi.tui.words import (
     action_label,
     describe_event,
     scores_line,
+    seat_label,
     tile_long,
 )
 
@@ -219,7 +220,7 @@ class PlainGame:
         pend = hv.get("pending")
         if pend:
             key = "pending" if pend["kind"] == "discard" else "pending_rob"
-            who = self.s.names[pend["seat"]]
+            who = seat_label(int(pend["seat"]), int(hv["dealer"]), self.s.names, self.lang)
             self.say(self.w[key].format(who=who, tile=tile_long(pend["tile"], self.lang)))
 
     def show_result(self) -> None:
