@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 NAME = "play"
-HELP = "play a match in the terminal: you (seat 0) against three bots"
+HELP = "play a match in the terminal (a full-screen table): you (seat 0) against three bots"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -14,6 +14,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hands", type=int, default=4, help="hands to play (default 4)")
     p.add_argument("--bots", default="strong,strong,strong",
                    help="the three opponents, e.g. strong,greedy,random")
+    p.add_argument("--lang", choices=("zh", "en"), default="zh",
+                   help="words on the table: zh (中文, default) or en (English)")
+    p.add_argument("--plain", action="store_true",
+                   help="line mode instead of the full-screen table (automatic when "
+                        "standard input or output is not a terminal)")
+    p.add_argument("--delay", type=float, default=0.5,
+                   help="seconds between the bots' moves on the full-screen table (default 0.5)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,5 +37,8 @@ def run(args: argparse.Namespace) -> int:
     for n in names:
         if n not in BOT_NAMES:
             raise ValueError(f"unknown bot {n!r} (choose from {', '.join(BOT_NAMES)})")
+    if not 0 <= args.delay <= 10:
+        raise ValueError("--delay must be between 0 and 10 seconds")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
-    return play(preset=args.preset, seed=seed, hands=args.hands, bots=names)
+    return play(preset=args.preset, seed=seed, hands=args.hands, bots=names, lang=args.lang,
+                plain=True if args.plain else None, delay=args.delay)
