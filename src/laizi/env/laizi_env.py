@@ -1,4 +1,4 @@
-"""PettingZoo AEC environment: one hand of Wuhan Mahjong per episode.
+"""PettingZoo AEC environment: one hand of Wuhan Mahjong per episode, or a whole match.
 
 Agents ``player_0`` … ``player_3`` are the seats. The agent to act is the next seat
 that must decide (own turn, or each seat with a claim in a claim window, in seat
@@ -12,6 +12,12 @@ order). Observations come from the seat's own snapshot only
 Rewards are the hand's settlement points (scaled by ``reward_scale``), given to every
 seat when the hand ends (a drawn hand pays 0). Seats whose only legal action is
 forced are not skipped: every decision is the agent's.
+
+With ``match_hands=N`` an episode is a whole match (:class:`laizi.game.Match`, at most
+N hands, dealer rotation and scores as in a real match): each hand's settlement is the
+reward at the step that ends it, the next hand is dealt at once, and the agents
+terminate when the match is over; ``infos[agent]["hand"]`` counts the hands. The sum of
+an agent's rewards over the episode is its match score (scaled).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
 from laizi.env.actions import ACTION_SIZE, action_to_index, index_to_action
-from laizi.game import HandState
+from laizi.game import HandState, Match
 from laizi.rules import RuleSet
 from laizi.tiles import Tile
 from laizi.views import SeatView, seat_view
@@ -80,9 +86,14 @@ class LaiziEnv(AECEnv):  # type: ignore[misc]
     metadata = {"render_modes": ["ansi", "human"], "name": "laizi_v0", "is_parallelizable": False}
 
     def __init__(self, preset: str = "kaikoufan", *, rules: RuleSet | None = None,
-                 render_mode: str | None = None, reward_scale: float = 1.0) -> None:
+                 render_mode: str | None = None, reward_scale: float = 1.0,
+                 match_hands: int | None = None) -> None:
         super().__init__()
+        if match_hands is not None and (not isinstance(match_hands, int) or match_hands < 1):
+            raise ValueError("match_hands must be a positive number of hands (or None)")
         self.rules = rules or RuleSet.preset(preset)
+        self.match_hands = match_hands
+        self.match: Match | None = None
         self.render_mode = render_mode
         self.reward_scale = reward_scale
         self.possible_agents = [f"player_{i}" for i in range(4)]
@@ -121,7 +132,13 @@ class LaiziEnv(AECEnv):  # type: ignore[misc]
         dealer = (options or {}).get("dealer", (self._episode - 1) % 4)
         if not isinstance(dealer, int) or not 0 <= dealer < 4:
             dealer = 0
-        self.state = HandState.new(self.rules, dealer, seed=wall_seed)
+        if self.match_hands is None:
+            self.match = None
+            self.state = HandState.new(self.rules, dealer, seed=wall_seed)
+        else:
+            self.match = Match(self.rules, seed=wall_seed, first_dealer=dealer,
+                               max_hands=self.match_hands)
+            self.state = self.match.hand
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -166,6 +183,18 @@ class LaiziEnv(AECEnv):  # type: ignore[misc]
             raise ValueError("a live agent must act (action is None)")
         act = index_to_action(int(action), v.legal, pending=v.pending)
         self._cumulative_rewards[agent] = 0.0
+        if self.match is not None:
+            self._match_step(seat, act)
+        elif self._apply_hand(seat, act):
+            # dead agents are stepped out in seat order
+            self.agent_selection = self.possible_agents[(seat + 1) % 4]
+        if self.render_mode == "human":
+            print(self.render())
+
+    def _apply_hand(self, seat: int, act: Any) -> bool:
+        """One hand per episode: apply; at the hand's end pay and terminate everyone."""
+        st = self.state
+        assert st is not None
         st.apply(seat, act)
         if st.over:
             end = seat_view(st, None, copy=False).revealed
@@ -176,14 +205,37 @@ class LaiziEnv(AECEnv):  # type: ignore[misc]
                 self.terminations[a] = True
                 self.infos[a] = {"result": end.result}
             self._accumulate_rewards()
-            # dead agents are stepped out in seat order
-            self.agent_selection = self.possible_agents[(seat + 1) % 4]
+            return True
+        for a in self.possible_agents:
+            self.rewards[a] = 0.0
+        self._select()
+        return False
+
+    def _match_step(self, seat: int, act: Any) -> None:
+        """A whole match per episode: each hand pays at its end; the match's end terminates."""
+        m = self.match
+        hand = self.state
+        assert m is not None and hand is not None
+        m.apply(seat, act)
+        if hand.over:
+            end = seat_view(hand, None, copy=False).revealed
+            assert end is not None
+            pays = end.payments or [0.0] * 4
+            for i, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(pays[i]) * self.reward_scale
+                self.infos[a] = {"result": end.result, "hand": hand.hand_no,
+                                 "match_over": m.over}
+            self._accumulate_rewards()
+            if m.over or m.hand is None or m.hand is hand:
+                for a in self.possible_agents:
+                    self.terminations[a] = True
+                self.agent_selection = self.possible_agents[(seat + 1) % 4]
+                return
+            self.state = m.hand
         else:
             for a in self.possible_agents:
                 self.rewards[a] = 0.0
-            self._select()
-        if self.render_mode == "human":
-            print(self.render())
+        self._select()
 
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:
