@@ -22,6 +22,9 @@ from typing import Any
 
 from laizi.bots.base import Bot, SeatView
 from laizi.bots.registry import make_bot
+from laizi.game.actions import Action
+from laizi.game.enums import Phase
+from laizi.game.play import play_hand
 from laizi.game.state import HandState
 from laizi.game.wall import hand_seed
 from laizi.rules import RuleSet
@@ -31,7 +34,7 @@ __all__ = [
     "HandRecord",
     "SimResult",
     "bot_seed",
-    "play_hand",
+    "record_hand",
     "run_hands",
     "sim_hand_seed",
     "simulate",
@@ -81,7 +84,7 @@ class HandRecord:
                 self.decisions, self.refusal_reasons)
 
 
-def play_hand(
+def record_hand(
     rules: RuleSet,
     bots: Sequence[Bot],
     *,
@@ -90,29 +93,28 @@ def play_hand(
     index: int = 0,
     count_refusals: bool = True,
 ) -> tuple[HandState, HandRecord]:
-    """Play one stand-alone hand to its end; the state keeps the full event log."""
+    """Play one stand-alone hand to its end and record it; the state keeps the full
+    event log. A bot is asked only when it has a choice."""
     st = HandState.new(rules, dealer, seed=seed, hand_no=1)
     refusals = [0, 0, 0, 0]
     reasons: dict[str, int] = {}
     decisions = 0
-    while not st.over:
-        for seat in st.to_act():
-            if st.over:
-                break
-            legal = st.legal_actions(seat)
-            if not legal:
-                continue
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                action = bots[seat].act(SeatView.from_state(st, seat, legal, copy=False))
-                decisions += 1
-            if count_refusals and st.phase == "turn" and legal[0].type != "tsumo":
-                why = st.tsumo_refusal()
-                if why is not None:
-                    refusals[seat] += 1
-                    reasons[why] = reasons.get(why, 0) + 1
-            st.apply(seat, action)
+
+    def policy(state: HandState, seat: int, legal: list[Action]) -> Action:
+        nonlocal decisions
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            action = bots[seat].act(SeatView.from_state(state, seat, legal, copy=False))
+            decisions += 1
+        if count_refusals and state.phase == Phase.TURN and legal[0].type != "tsumo":
+            why = state.tsumo_refusal()
+            if why is not None:
+                refusals[seat] += 1
+                reasons[why] = reasons.get(why, 0) + 1
+        return action
+
+    play_hand(st, policy)
     res = st.result
     if res is None:
         rec = HandRecord(index, dealer, None, None, None, [], [0.0] * 4, None, False, False,
@@ -144,8 +146,8 @@ def run_hands(
     lines: list[str] = []
     for i in indices:
         bots = [bot_factory(bot_names[s], bot_seed(seed, i, s)) for s in range(4)]
-        st, rec = play_hand(rules, bots, seed=sim_hand_seed(seed, i), dealer=i % 4, index=i,
-                            count_refusals=count_refusals)
+        st, rec = record_hand(rules, bots, seed=sim_hand_seed(seed, i), dealer=i % 4, index=i,
+                              count_refusals=count_refusals)
         records.append(rec)
         if want_log:
             lines.extend(json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in st.log)
@@ -347,7 +349,7 @@ def simulate(
     if workers == 1 or hands <= CHUNK:
         for idx in _chunks(hands, CHUNK):
             recs, lines = run_hands(rules, names, seed, idx, want_log=want_log,
-                                    count_refusals=count_refusals)
+                                      count_refusals=count_refusals)
             take(recs, lines)
     else:
         import multiprocessing as mp
