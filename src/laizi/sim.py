@@ -40,6 +40,9 @@ __all__ = [
     "simulate",
 ]
 
+# enum members as module constants (member lookup is slow on the hot path)
+_TURN = Phase.TURN
+
 CHUNK = 25  # hands per work unit (results are merged in hand order)
 
 
@@ -107,7 +110,7 @@ def record_hand(
         else:
             action = bots[seat].act(SeatView.from_state(state, seat, legal, copy=False))
             decisions += 1
-        if count_refusals and state.phase == Phase.TURN and legal[0].type != "tsumo":
+        if count_refusals and state.phase == _TURN and legal[0].type != "tsumo":
             why = state.tsumo_refusal()
             if why is not None:
                 refusals[seat] += 1

@@ -19,6 +19,11 @@ from laizi.tiles import TILE_STR
 
 __all__ = ["ClaimWindow", "guoshou_key"]
 
+# enum members as module constants (member lookup is slow on the hot path)
+_CLAIM = Phase.CLAIM
+_ROB = Phase.ROB
+_TURN = Phase.TURN
+
 _RON = ACT["ron"]
 _KONG = ACT["kong"]
 _PENG = ACT["peng"]
@@ -96,7 +101,7 @@ class ClaimWindow(HandTable):
         if not opts:
             self._draw_front((d + 1) % 4)
             return
-        self.phase = Phase.CLAIM
+        self.phase = _CLAIM
         self.turn = d
         self.pending = t
         self.options = opts
@@ -113,7 +118,7 @@ class ClaimWindow(HandTable):
                 self._ron_results[o] = res
                 opts[o] = (_RON[k], PASS)
         if opts:
-            self.phase = Phase.ROB
+            self.phase = _ROB
             self.pending = k
             self.options = opts
             self.responses = {}
@@ -189,7 +194,7 @@ class ClaimWindow(HandTable):
         self._claimed_turn(s)
 
     def _claimed_turn(self, s: int) -> None:
-        self.phase = Phase.TURN
+        self.phase = _TURN
         self.turn = s
         self.after_claim = True
         self.after_kong = False

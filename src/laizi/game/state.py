@@ -77,6 +77,13 @@ from laizi.tiles import NUM_KINDS, TILE_STR
 
 __all__ = ["HAIDI_WALL", "KONG_MIN_WALL", "HandState", "Phase", "WinCheck", "guoshou_key"]
 
+# enum members as module constants (member lookup is slow on the hot path)
+_CLAIM = Phase.CLAIM
+_HAIDI = Phase.HAIDI
+_OVER = Phase.OVER
+_ROB = Phase.ROB
+_TURN = Phase.TURN
+
 _DISCARD = ACT["discard"]
 _ANKONG = ACT["ankong"]
 _ADDKONG = ACT["addkong"]
@@ -146,7 +153,7 @@ class HandState(ClaimWindow):
         self.rivers = [[], [], [], []]
         self.special_kongs = [[], [], [], []]
         self.special_discards = [[], [], [], []]
-        self.phase = Phase.TURN
+        self.phase = _TURN
         self.turn = dealer
         self.after_claim = False
         self.after_kong = False
@@ -210,9 +217,9 @@ class HandState(ClaimWindow):
     def to_act(self) -> list[int]:
         """Seats that must act now (empty once the hand is over)."""
         ph = self.phase
-        if ph == Phase.TURN or ph == Phase.HAIDI:
+        if ph in (_TURN, _HAIDI):
             return [self.turn]
-        if ph == Phase.OVER:
+        if ph == _OVER:
             return []
         return [s for s in sorted(self.options) if s not in self.responses]
 
@@ -223,17 +230,17 @@ class HandState(ClaimWindow):
     def _legal(self, seat: int) -> Sequence[Action]:
         """:meth:`legal_actions` without the copy (do not mutate)."""
         ph = self.phase
-        if ph == Phase.TURN:
+        if ph == _TURN:
             if seat != self.turn:
                 return ()
             if self._turn_cache is None:
                 self._turn_cache = self._turn_actions()
             return self._turn_cache
-        if ph == Phase.CLAIM or ph == Phase.ROB:
+        if ph in (_CLAIM, _ROB):
             if seat in self.responses:
                 return ()
             return self.options.get(seat, ())
-        if ph == Phase.HAIDI:
+        if ph == _HAIDI:
             return _HAIDI_ACTIONS if seat == self.turn else ()
         return ()
 
@@ -279,7 +286,7 @@ class HandState(ClaimWindow):
         reason (``below_minimum``, ``pair_not_258``, ``two_laizi_small`` …), or None when
         it may, or when the hand is not a complete, opened, special-free shape after a
         draw (nothing to refuse). For statistics; no state changes."""
-        if self.phase != Phase.TURN or self.after_claim or self.last_draw is None:
+        if self.phase != _TURN or self.after_claim or self.last_draw is None:
             return None
         seat = self.turn
         if not self.opened(seat):
@@ -306,7 +313,7 @@ class HandState(ClaimWindow):
     # -------------------------------------------------------------------- apply
     def apply(self, seat: int, action: Action) -> None:
         """Apply one seat's action. Raises :class:`IllegalActionError` (state unchanged)."""
-        if self.phase == Phase.OVER:
+        if self.phase == _OVER:
             raise MatchOverError("the hand is over")
         if not isinstance(action, Action):
             raise IllegalActionError(seat, action, f"not an Action: {action!r}")
@@ -326,13 +333,13 @@ class HandState(ClaimWindow):
         tsumo = self._tsumo.result if self._tsumo is not None else None
         self._turn_cache = None
         self._tsumo = None
-        if ph == Phase.TURN:
+        if ph == _TURN:
             self._apply_turn(seat, action, tsumo)
-        elif ph == Phase.CLAIM:
+        elif ph == _CLAIM:
             self._respond(seat, action)
             if len(self.responses) == len(self.options):
                 self._resolve_claims()
-        elif ph == Phase.ROB:
+        elif ph == _ROB:
             self._respond(seat, action)
             if len(self.responses) == len(self.options):
                 self._resolve_rob()

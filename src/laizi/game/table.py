@@ -25,6 +25,12 @@ from laizi.tiles import NUM_KINDS, TILE_STR, counts_to_str
 
 __all__ = ["HAIDI_WALL", "KONG_MIN_WALL", "HandTable"]
 
+# enum members as module constants (member lookup is slow on the hot path)
+_HAIDI = Phase.HAIDI
+_OVER = Phase.OVER
+_ROB = Phase.ROB
+_TURN = Phase.TURN
+
 HAIDI_WALL = 14  # the haidi phase starts when a normal draw is due with this many left
 KONG_MIN_WALL = 15  # a kong needs at least this many tiles in the wall (RULES.md §8)
 
@@ -95,7 +101,7 @@ class HandTable:
 
     @property
     def over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == _OVER
 
     @property
     def laizi(self) -> int:
@@ -130,7 +136,7 @@ class HandTable:
             else:
                 got = self._checker.check(
                     self, self.turn, self.last_draw, "self_draw", None,
-                    after_kong=self.after_kong, haidi=self.phase == Phase.HAIDI, in_hand=True,
+                    after_kong=self.after_kong, haidi=self.phase == _HAIDI, in_hand=True,
                 )
             self._tsumo = got
         return got
@@ -141,7 +147,7 @@ class HandTable:
         self.last_draw = t
         self.after_kong = after_kong
         self.after_claim = False
-        self.phase = Phase.TURN
+        self.phase = _TURN
         self.turn = s
         if self.guoshou[s]:
             self.guoshou[s] = []
@@ -167,7 +173,7 @@ class HandTable:
             self.front += 1
             self.haidi_n += 1
             self._give(s, t, "haidi", False)
-            self.phase = Phase.HAIDI
+            self.phase = _HAIDI
             self._tsumo = None
             if self.tsumo_check().ok:
                 return
@@ -185,7 +191,7 @@ class HandTable:
             self.rivers[from_seat].pop()
         if by != "self_draw":
             self.hands[w][tile] += 1
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.turn = w
         self._ron_results = {}
         self.payments = [float(p) for p in res.payments]
@@ -203,7 +209,7 @@ class HandTable:
         self._end_hand()
 
     def _drawn(self) -> None:
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.payments = [0.0, 0.0, 0.0, 0.0]
         self.result = None
         self._emit({"type": "ryukyoku", "reason": DrawReason.EXHAUSTED.value})
@@ -242,7 +248,7 @@ class HandTable:
             for lst in (self.rivers[s], self.special_kongs[s], self.special_discards[s]):
                 for k in lst:
                     c[k] += 1
-        if self.phase == Phase.ROB and self.pending is not None:
+        if self.phase == _ROB and self.pending is not None:
             c[self.pending] += 1  # the 蓄杠 tile being robbed or not
         return c
 

@@ -68,6 +68,7 @@ class WinCheck:
 
 
 NO_WIN = WinCheck()
+_SHAPE_ONLY = WinCheck(shape=True)  # complete shape, rejected before scoring
 
 
 def _pengpeng_possible(nat: Sequence[int], wild: int) -> bool:
@@ -135,7 +136,7 @@ class WinChecker:
             counts[tile] += 1
         passed, shape = self.prefilter(table.melds[seat], counts)
         if not passed:
-            return WinCheck(shape=shape)
+            return _SHAPE_ONLY if shape else NO_WIN
         without = list(counts)
         without[tile] -= 1
         res = self.score(table, seat, tile, by, from_seat, without, after_kong=after_kong, haidi=haidi)
