@@ -10,15 +10,21 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from laizi.errors import RuleError
 from laizi.tiles import GREEN, NORTH, RED, Tile
 
-__all__ = ["OPTION_SETS", "PRESETS", "RuleSet", "TableSetup", "preset_names"]
+__all__ = ["OPTION_RANGES", "OPTION_SETS", "PRESETS", "RuleSet", "TableSetup", "preset_names"]
+
+MAX_POINTS = 100_000  # any point option (minimum, caps, escape penalty)
+MAX_CLAIM_SECONDS = 600.0
+MAX_FAN = 10
+MAX_ROUNDS = 1_000_000  # long matches capped by max_hands (simulations, tests)
 
 # Honour cycle for indicator → laizi: 东 南 西 北 中 发 白 (then 东 again).
 _HONOR_CYCLE = (27, 28, 29, 30, 33, 32, 31)
@@ -26,10 +32,20 @@ _HONOR_CYCLE = (27, 28, 29, 30, 33, 32, 31)
 SpecialTiles = Literal["zhong", "zhong_fa", "zhong_pizi"]
 
 
-class RuleSet(BaseModel):
-    """Every rule option (RULES.md). Build with :meth:`preset`; options are keyword-only."""
+# Numeric options and their ranges (RuleError beyond them; NaN and infinities are rejected).
+Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
 
-    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+
+class RuleSet(BaseModel):
+    """Every rule option (RULES.md). Build with :meth:`preset`; options are keyword-only.
+
+    Values are checked strictly: each option has its type (no ``"16"`` for 16, no ``1``
+    for ``True``), numbers their range (``OPTION_RANGES``) and must be finite.
+    ``repr`` is pasteable and short: the preset and the options that differ from it.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True, strict=True,
+                              allow_inf_nan=False)
 
     preset_name: str = "kaikoufan"
     # §3 special tiles
@@ -40,7 +56,7 @@ class RuleSet(BaseModel):
     # §5 claims
     win_priority: Literal["dealer", "discarder"] = "dealer"
     guoshou: bool = False
-    claim_seconds: float = 8.0
+    claim_seconds: Annotated[float, Field(gt=0, le=MAX_CLAIM_SECONDS)] = 8.0
     # §6 winning
     jianzi_hu: bool = True
     luan_feng_jiang: bool = True
@@ -48,36 +64,35 @@ class RuleSet(BaseModel):
     # §7 scoring
     big_stack: Literal["double", "add"] = "double"
     big_factor: Literal["multiply", "fan"] = "multiply"  # ×1.5 (default) or +1 fan (jiayu)
-    small_hand_fan: int = 0  # jiayu: a small hand carries +1 fan of its own
+    small_hand_fan: Annotated[int, Field(ge=0, le=MAX_FAN)] = 0  # jiayu: +1 fan of its own
     opening_fan: Literal["once", "per_opening", "none"] = "once"
     kong_avoids_sunshine: bool = False
     selfdraw_bonus_on_gangkai_haidi: bool = False
-    min_points: int = 16
+    min_points: Points = 16
     min_rule: Literal["each", "any", "two_sum"] = "each"
-    cap: int = 300
-    golden: int = 400
-    sunshine: int = 500
-    ha: int = 600
+    cap: Points = 300
+    golden: Points = 400
+    sunshine: Points = 500
+    ha: Points = 600
     sunshine_double: bool = False
     fanbao: bool = False
     quanqiuren_liability: Literal["unless_ready", "always", "none"] = "unless_ready"
     liable_pays: Literal["sum", "golden"] = "sum"
     # §9 match
-    escape_penalty: int = 400
+    escape_penalty: Points = 400
     seating_ceremony: bool = False
-    rounds: int = 1  # match length in rounds (圈)
+    rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 1  # match length in rounds (圈)
     rounds_per_wind: Literal[4, 5] = 4
 
-    @model_validator(mode="after")
-    def _check(self) -> RuleSet:
-        for name in ("min_points", "cap", "golden", "sunshine", "ha", "escape_penalty"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0")
-        if self.rounds < 1:
-            raise ValueError("rounds must be >= 1")
-        if self.claim_seconds <= 0:
-            raise ValueError("claim_seconds must be > 0")
-        return self
+    def __repr__(self) -> str:
+        ref = _reference(self.preset_name)
+        diffs = [f"{name}={getattr(self, name)!r}" for name in type(self).model_fields
+                 if name != "preset_name" and getattr(self, name) != getattr(ref, name)]
+        if self.preset_name in PRESETS:
+            return f"RuleSet.preset({', '.join([repr(self.preset_name), *diffs])})"
+        return f"RuleSet({', '.join([f'preset_name={self.preset_name!r}', *diffs])})"
+
+    __str__ = __repr__
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -202,3 +217,23 @@ OPTION_SETS: dict[str, dict[str, Any]] = {
 
 def preset_names() -> list[str]:
     return list(PRESETS)
+
+
+@functools.lru_cache(maxsize=16)
+def _reference(name: str) -> RuleSet:
+    """What a rule set's repr is relative to: its preset, else the defaults."""
+    return RuleSet.preset(name) if name in PRESETS else RuleSet()
+
+
+#: The numeric options: name -> (lowest, highest, lowest excluded). Every one must be finite.
+OPTION_RANGES: dict[str, tuple[float, float, bool]] = {
+    "claim_seconds": (0.0, MAX_CLAIM_SECONDS, True),
+    "small_hand_fan": (0, MAX_FAN, False),
+    "min_points": (0, MAX_POINTS, False),
+    "cap": (0, MAX_POINTS, False),
+    "golden": (0, MAX_POINTS, False),
+    "sunshine": (0, MAX_POINTS, False),
+    "ha": (0, MAX_POINTS, False),
+    "escape_penalty": (0, MAX_POINTS, False),
+    "rounds": (1, MAX_ROUNDS, False),
+}
