@@ -24,7 +24,7 @@ from laizi.bots.base import Bot, SeatView
 from laizi.bots.registry import make_bot
 from laizi.game.actions import Action
 from laizi.game.enums import Phase
-from laizi.game.play import play_hand
+from laizi.game.play import Policy, play_hand
 from laizi.game.state import HandState
 from laizi.game.wall import hand_seed
 from laizi.rules import RuleSet
@@ -33,6 +33,7 @@ from laizi.scoring.model import BIG_HAND_IDS
 __all__ = [
     "HandRecord",
     "SimResult",
+    "bot_policy",
     "bot_seed",
     "record_hand",
     "run_hands",
@@ -85,6 +86,18 @@ class HandRecord:
         return (self.index, self.dealer, self.winner, self.by, self.from_seat, self.big_hands,
                 self.payments, self.liable, self.topped_out, self.capped, self.refusals,
                 self.decisions, self.refusal_reasons)
+
+
+def bot_policy(bots: Sequence[Bot]) -> Policy:
+    """Four bots (seat 0-3) as one policy for :func:`laizi.game.play.play_hand` /
+    :func:`~laizi.game.play.play_match`; a bot is asked only when it has a choice."""
+
+    def policy(state: HandState, seat: int, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        return bots[seat].act(SeatView.from_state(state, seat, legal))
+
+    return policy
 
 
 def record_hand(
