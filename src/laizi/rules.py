@@ -14,12 +14,15 @@ import functools
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from laizi.errors import RuleError
 from laizi.tiles import GREEN, NORTH, RED, Tile
 
-__all__ = ["OPTION_RANGES", "OPTION_SETS", "PRESETS", "RuleSet", "TableSetup", "preset_names"]
+__all__ = ["LEGACY_OPTIONS", "OPTION_RANGES", "OPTION_SETS", "PRESETS", "RuleSet", "TableSetup", "preset_names"]
+
+# Options that were removed, with the one value they ever had (old logs and rooms carry them).
+LEGACY_OPTIONS: dict[str, Any] = {"seating_ceremony": False, "rounds_per_wind": 4}
 
 MAX_POINTS = 100_000  # any point option (minimum, caps, escape penalty)
 MAX_CLAIM_SECONDS = 600.0
@@ -80,9 +83,22 @@ class RuleSet(BaseModel):
     liable_pays: Literal["sum", "golden"] = "sum"
     # §9 match
     escape_penalty: Points = 400
-    seating_ceremony: bool = False
     rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 1  # match length in rounds (圈)
-    rounds_per_wind: Literal[4, 5] = 4
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_legacy(cls, data: Any) -> Any:
+        """Accept rule sets saved before the unused options ``seating_ceremony`` (online
+        play seats at random) and ``rounds_per_wind`` (a match counts rounds) were
+        removed, as long as they hold the only value the engine ever played."""
+        if isinstance(data, dict) and any(k in data for k in LEGACY_OPTIONS):
+            data = dict(data)
+            for name, value in LEGACY_OPTIONS.items():
+                if name in data:
+                    got = data.pop(name)
+                    if got != value or type(got) is not type(value):
+                        raise ValueError(f"option {name!r} was removed; only {value!r} is supported")
+        return data
 
     def __repr__(self) -> str:
         ref = _reference(self.preset_name)

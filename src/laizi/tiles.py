@@ -37,7 +37,7 @@ __all__ = [
 
 NUM_KINDS = 34
 SUITS = "mpsz"
-EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
+EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, NUM_KINDS)
 
 _SUIT_CN = {"m": "万", "p": "筒", "s": "条"}
 _NUM_CN = "一二三四五六七八九"

@@ -168,3 +168,35 @@ def test_every_event_matches_its_schema() -> None:
 def test_action_types_table() -> None:
     assert ACTION_TYPES == ("discard", "tsumo", "ankong", "addkong", "special_kong",
                             "laizi_kong", "ron", "kong", "peng", "chi", "pass")
+
+
+# --------------------------------------------------------------------- removed options
+def _with_legacy(log: list[dict[str, object]], **legacy: object) -> list[dict[str, object]]:
+    out = []
+    for e in log:
+        e = dict(e)
+        if isinstance(e.get("rules"), dict):
+            e["rules"] = {**e["rules"], **legacy}  # type: ignore[dict-item]
+        out.append(e)
+    return out
+
+
+def test_logs_with_removed_options_still_replay() -> None:
+    from laizi.game.replay import replay
+    from laizi.rules import LEGACY_OPTIONS
+
+    m = Match(RuleSet.preset("kaikoufan"), seed=b"d" * 32, max_hands=2)
+    play_match(m, lambda h, s, legal: auto_action(h, s))
+    assert not LEGACY_OPTIONS.keys() & m.log[0]["rules"].keys()
+    old = _with_legacy(m.log, seating_ceremony=False, rounds_per_wind=4)
+    again = replay(old)
+    assert isinstance(again, Match) and again.hash() == m.hash()
+    st = HandState.new(RuleSet.preset("jiayu"), 1, seed=b"e" * 32)
+    hand_log = _with_legacy(st.log, rounds_per_wind=4)
+    assert replay(hand_log).hash() == st.hash()
+    # a value the engine never played is refused
+    from laizi.game import LogError
+    with pytest.raises(LogError, match="seating_ceremony"):
+        replay(_with_legacy(m.log, seating_ceremony=True))
+    assert RuleSet(**{**RuleSet.preset("jiayu").model_dump(), "rounds_per_wind": 4}) == \
+        RuleSet.preset("jiayu")
