@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from policies import random_policy
+from policies import greedy_policy, random_policy
 
 import laizi.errors as errors_mod
 import laizi.game as game_mod
@@ -200,3 +200,41 @@ def test_logs_with_removed_options_still_replay() -> None:
         replay(_with_legacy(m.log, seating_ceremony=True))
     assert RuleSet(**{**RuleSet.preset("jiayu").model_dump(), "rounds_per_wind": 4}) == \
         RuleSet.preset("jiayu")
+
+
+# --------------------------------------------------------------------- win checks
+def test_win_checks_say_what_they_found() -> None:
+    from laizi.game.play import play_hand
+    from laizi.scoring import REASONS
+
+    rng = random.Random(11)
+    found = {"ok": 0, "refused": 0, "shape_only": 0}
+    inner = greedy_policy(rng, claim=0.5)
+
+    def policy(st: HandState, seat: int, legal: list[Action]) -> Action:
+        if st.phase == "turn" and st.last_draw is not None and not st.after_claim:
+            check = st.tsumo_check()
+            fresh = st.checker.check(st, seat, st.last_draw, "self_draw", None,
+                                     after_kong=st.after_kong, in_hand=True)
+            assert fresh == check
+            assert check.ok == (TSUMO in legal)
+            if check.ok:
+                assert check.result is not None and check.result.ok and check.refused is None
+                found["ok"] += 1
+            elif check.refused is not None:
+                assert not check.refused.ok and check.refused.reason in REASONS
+                found["refused"] += 1
+            elif check.shape:
+                found["shape_only"] += 1
+        for o in range(4):  # a win on the tile under claim is offered exactly when checked ok
+            if st.phase == "claim" and o != st.turn and st.pending is not None:
+                got = st.checker.check(st, o, st.pending, "discard", st.turn)
+                offered = any(a.type == "ron" for a in st.options.get(o, ()))
+                assert offered == got.ok or (st.rules.guoshou and got.ok)
+        return inner(st, seat, legal)
+
+    for i in range(120):
+        preset = ("kaikoufan", "jiayu", "qipisilai")[i % 3]
+        st = HandState.new(RuleSet.preset(preset), i % 4, seed=rng.randbytes(32))
+        play_hand(st, policy)
+    assert found["ok"] > 5 and found["shape_only"] > 0, found
