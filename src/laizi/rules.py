@@ -123,6 +123,18 @@ class RuleSet(BaseModel):
         return self._build({**self.model_dump(), **overrides})
 
     @classmethod
+    def from_dict(cls, data: Any) -> RuleSet:
+        """A rule set from its saved form (``model_dump``, the ``rules`` of a log or a
+        room; removed options with their old value are accepted). Raises
+        :class:`RuleError` with a one-line message."""
+        if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+            raise RuleError("rules must be an object of options")
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise _rule_error(exc) from None
+
+    @classmethod
     def _build(cls, values: dict[str, Any]) -> RuleSet:
         unknown = [k for k in values if k not in cls.model_fields]
         if unknown:
@@ -130,9 +142,7 @@ class RuleSet(BaseModel):
         try:
             return cls(**values)
         except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"]) or "rules"
-            raise RuleError(f"bad value for rule option {field!r}: {err['msg']}") from None
+            raise _rule_error(exc) from None
 
     # ------------------------------------------------------------ derivation
     def base_special_kinds(self) -> frozenset[int]:
@@ -179,6 +189,16 @@ class RuleSet(BaseModel):
             pizi = frozenset({self.pred(read), read})
             special |= pizi
         return TableSetup(laizi=lz, special=frozenset(special), pizi=pizi, indicator=ind)
+
+
+def _rule_error(exc: ValidationError) -> RuleError:
+    """The first problem of a validation error, in one line."""
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"]) or "rules"
+    if err["type"] == "extra_forbidden":
+        return RuleError(f"unknown rule option {field!r}")
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    return RuleError(f"bad value for rule option {field!r}: {msg}")
 
 
 def _step(kind: int, direction: int) -> int:

@@ -162,3 +162,24 @@ def test_repr_is_compact_and_pasteable() -> None:
     for rules in cases:
         again = eval(repr(rules), {"RuleSet": RuleSet})  # noqa: S307 - the repr is code
         assert again == rules, repr(rules)
+
+
+# ------------------------------------------------------------------ saved form
+def test_from_dict_round_trip_and_errors() -> None:
+    import json
+
+    for name in PRESETS:
+        r = RuleSet.preset(name, guoshou=True)
+        assert RuleSet.from_dict(r.model_dump()) == r
+        assert RuleSet.from_dict(json.loads(json.dumps(r.model_dump(mode="json")))) == r
+        legacy = {**r.model_dump(mode="json"), "seating_ceremony": False, "rounds_per_wind": 4}
+        assert RuleSet.from_dict(legacy) == r
+    bad: list[tuple[object, str]] = [
+        (None, "object"), ([1], "object"), ({1: 2}, "object"), ({"x": 1}, "unknown rule option 'x'"),
+        ({"claim_seconds": math.nan}, "claim_seconds"), ({"cap": "300"}, "cap"),
+        ({"seating_ceremony": True}, "seating_ceremony"), ({"rounds_per_wind": 5}, "rounds_per_wind"),
+    ]
+    for data, word in bad:
+        with pytest.raises(RuleError, match=word) as info:
+            RuleSet.from_dict(data)
+        assert "\n" not in str(info.value)

@@ -16,8 +16,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
+from laizi.errors import RuleError
 from laizi.game.actions import TSUMO, Action, tile_from_str
 from laizi.game.errors import GameError, LogError, ReplayError
 from laizi.game.events import ACTION_EVENTS, Event
@@ -97,8 +96,8 @@ def _rules(data: Any) -> RuleSet:
     if not isinstance(data, dict):
         raise LogError("start event without rules")
     try:
-        return RuleSet(**data)
-    except (ValidationError, TypeError) as exc:
+        return RuleSet.from_dict(data)
+    except RuleError as exc:
         raise LogError(f"bad rules in the log: {exc}") from None
 
 
