@@ -238,3 +238,9 @@ def test_win_checks_say_what_they_found() -> None:
         st = HandState.new(RuleSet.preset(preset), i % 4, seed=rng.randbytes(32))
         play_hand(st, policy)
     assert found["ok"] > 5 and found["shape_only"] > 0, found
+
+
+def test_other_integer_types_become_int() -> None:
+    np = pytest.importorskip("numpy")
+    a = Action("peng", np.int64(33))
+    assert type(a.tile) is int and a == Action.parse("peng 7z") and hash(a) == hash(Action("peng", 33))

@@ -23,6 +23,8 @@ Text: ``Action.parse("chi 345m")`` / ``str(action)``.
 
 from __future__ import annotations
 
+import contextlib
+import operator
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -59,11 +61,16 @@ class Action:
     def __post_init__(self) -> None:
         if self.type not in ACTION_TYPES:
             raise ActionError(f"unknown action type {self.type!r} (one of {', '.join(ACTION_TYPES)})")
+        tile = self.tile
         if self.type in _NO_TILE:
-            if self.tile is not None:
+            if tile is not None:
                 raise ActionError(f"action {self.type!r} takes no tile")
-        elif (self.tile is None or isinstance(self.tile, bool) or not isinstance(self.tile, int)
-              or not 0 <= self.tile < NUM_KINDS):
+            return
+        if type(tile) is not int and tile is not None and not isinstance(tile, bool):
+            with contextlib.suppress(TypeError):  # another integer type (numpy): as an int
+                object.__setattr__(self, "tile", operator.index(tile))
+            tile = self.tile
+        if type(tile) is not int or not 0 <= tile < NUM_KINDS:
             raise ActionError(f"action {self.type!r} needs a tile kind 0-{NUM_KINDS - 1}")
 
     # ------------------------------------------------------------------ text
