@@ -58,6 +58,10 @@ class ExpertConfig:
     #: started past it. A count, not a clock, so decisions stay deterministic; ~25 µs a
     #: step on one core puts a decision at ≤ ~100-200 ms.
     step_budget: int = 4000
+    #: Which decisions are searched: ``"open"`` — claims and kongs, where the choice moves
+    #: fan and payments by tens of points and a few worlds tell them apart; ``"all"`` —
+    #: discards too (their differences are small against the playouts' noise).
+    search: str = "open"
 
 
 _WIN_TYPES = ("tsumo", "ron")
@@ -89,6 +93,9 @@ class ExpertBot(Bot):
                 return a
         default = self.strong.act(view)
         if view.phase not in ("turn", "claim"):
+            return default
+        if self.config.search == "open" and view.phase == "turn" and not any(
+                a.type in _KONG_TYPES for a in legal):
             return default
         cands = self._candidates(view, default)
         if len(cands) < 2:

@@ -104,15 +104,5 @@ def position(
     st.last_draw = last_draw
     st.after_claim = after_claim
     st.after_kong = after_kong
-    _reset_caches(st)
+    st.forget_caches()
     return st
-
-
-def _reset_caches(st: HandState) -> None:
-    """Forget what the deal computed for the synthetic hands (turn actions, win checks)."""
-    for name, empty in (("_turn_cache", None), ("_tsumo_cache", None), ("_last_fail", None),
-                        ("_last_shape", False)):
-        if hasattr(HandState, name) or name in getattr(HandState, "__slots__", ()):
-            setattr(st, name, empty)
-    st._ron_results = {}
-    st._waits_memo = {}
