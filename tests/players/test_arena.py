@@ -32,7 +32,8 @@ def test_deal_is_the_same_wall_in_every_rotation() -> None:
     place, the winner's place moves with the rotation only if the bots differ — so check
     the wall directly through the hands' commitments."""
     from laizi.bots.registry import make_bot
-    from laizi.sim import record_hand as play_hand, sim_hand_seed
+    from laizi.sim import record_hand as play_hand
+    from laizi.sim import sim_hand_seed
 
     rules = RuleSet.preset("kaikoufan")
     commits = set()

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from laizi.analysis.fast import can_win, waits  # unchecked hot path
 from laizi.analysis.decompose import seven_pairs_wilds
+from laizi.analysis.fast import can_win, waits  # unchecked hot path
 from laizi.rules import RuleSet, TableSetup
 from laizi.scoring import Meld, PlayerTable, ScoreResult, WinContext, score
 from laizi.scoring.model import WinBy
