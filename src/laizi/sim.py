@@ -350,11 +350,15 @@ def simulate(
     log_writer: Callable[[list[str]], None] | None = None,
     progress: Callable[[int], None] | None = None,
     count_refusals: bool = True,
+    ray: bool = False,
+    ray_address: str | None = None,
 ) -> SimResult:
     """Play ``hands`` hands and return their statistics.
 
     ``bots``: four bot names (seat 0-3). ``workers`` > 1 uses that many processes;
-    the result does not depend on it. ``log_writer`` receives each chunk's JSON log
+    ``ray=True`` spreads the hands over a Ray cluster (``ray_address``, or a local
+    instance when it is ``None``; :mod:`laizi.distributed`); the result depends on
+    neither. ``log_writer`` receives each chunk's JSON log
     lines in hand order (``log_lines`` collects them instead). ``progress`` is
     called with the number of hands just finished.
     """
@@ -382,7 +386,15 @@ def simulate(
         if progress is not None:
             progress(len(recs))
 
-    if workers == 1 or hands <= CHUNK:
+    if ray:
+        from laizi.distributed import ray_map
+
+        rules_d = rules.model_dump()
+        jobs = [(rules_d, names, seed, idx, want_log, count_refusals)
+                for idx in _chunks(hands, CHUNK)]
+        for tuples, lines in ray_map(_worker, jobs, address=ray_address):
+            take([HandRecord(*t) for t in tuples], lines)
+    elif workers == 1 or hands <= CHUNK:
         for idx in _chunks(hands, CHUNK):
             recs, lines = run_hands(rules, names, seed, idx, want_log=want_log,
                                       count_refusals=count_refusals)
