@@ -28,7 +28,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from laizi.server.rooms import Hub, ServerConfig
+from laizi.server.config import ServerConfig
+from laizi.server.handlers import serve_ws
+from laizi.server.hub import Hub
 
 __all__ = ["create_app"]
 
@@ -54,7 +56,7 @@ async def _json_body(request: Request) -> Any:
 
 
 def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
-    """Build the app. ``config`` fields: see :class:`laizi.server.rooms.ServerConfig`."""
+    """Build the app. ``config`` fields: see :class:`laizi.server.config.ServerConfig`."""
     cfg = ServerConfig(db_url=db_url, **config)
     hub = Hub(cfg)
 
@@ -113,7 +115,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         return JSONResponse({"ok": True, "rooms": len(hub.rooms), "stats": hub.health_stats()})
 
     async def ws_endpoint(websocket: WebSocket) -> None:
-        await hub.serve_ws(websocket)
+        await serve_ws(hub, websocket)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

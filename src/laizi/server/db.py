@@ -221,11 +221,6 @@ def migrate(engine: Engine) -> None:
                          .values(value=str(SCHEMA_VERSION)))
 
 
-def get_meta(engine: Engine, key: str) -> str | None:
-    with Session(engine) as s:
-        return s.scalar(select(Meta.value).where(Meta.key == key))
-
-
 def set_meta_if_missing(engine: Engine, key: str, value: str) -> str:
     """Store ``value`` under ``key`` unless a value is there; return the stored value."""
     with Session(engine) as s:
@@ -269,13 +264,6 @@ class Writer:
         fut: asyncio.Future[Any] = loop.create_future()
         self._q.put((fn, fut, loop))
         return fut
-
-    def write_sync(self, fn: WriteFn) -> Any:
-        """Run ``fn`` in its own transaction from the calling thread (startup, tests)."""
-        with self.sessions() as s:
-            out = fn(s)
-            s.commit()
-            return out
 
     def flush(self, timeout: float = 10.0) -> None:
         """Block until every write queued so far is committed."""
