@@ -98,7 +98,9 @@ class Room:
             seats.append(d)
         return {
             "code": self.code, "status": self.status, "owner": self.owner_id,
-            "settings": self.settings.model_dump(exclude={"seed"}),
+            # A fixed deal (a seed chosen by the creator) is announced to everyone and cannot
+            # be hidden: whoever knows the seed knows every wall and hand.
+            "settings": self.settings.model_dump(), "fixed_deal": self.settings.seed,
             "rules": self.rules.model_dump(mode="json"),
             "seats": seats, "match_id": self.match_id,
             "spectators": sum(1 for c in self.conns if c.seat is None and not c.closed),
@@ -149,6 +151,8 @@ class Room:
             extra = f',"last_seq":{self.last_seq.get(conn.player_id, 0)}'
             if conn.hints:
                 extra += self._hints_json(g, seat)
+        if self.settings.seed is not None:
+            extra += f',"fixed_deal":{dumps(self.settings.seed)}'
         conn.sent_v = v
         return (f'{{"type":"{kind}","v":{v},"seat":{dumps(seat)},"view":{view},'
                 f'"match_id":{dumps(self.match_id)},"events":[{",".join(events)}],'
