@@ -5,7 +5,6 @@ mid-session, schema bounds match protocol bounds."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
