@@ -40,9 +40,11 @@ from starlette.websockets import WebSocket
 
 from laizi.server import db
 from laizi.server.auth import GEN_KEY_PREFIX
+from laizi.server.config import ServerConfig
+from laizi.server.handlers import serve_ws
+from laizi.server.hub import Hub
 from laizi.server.limits import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.middleware import HttpGuard
-from laizi.server.rooms import Hub, ServerConfig
 
 __all__ = ["create_app"]
 
@@ -81,7 +83,7 @@ def _load_generations(engine: Any) -> list[tuple[str, str]]:
 
 
 def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
-    """Build the app. ``config`` fields: see :class:`laizi.server.rooms.ServerConfig`."""
+    """Build the app. ``config`` fields: see :class:`laizi.server.config.ServerConfig`."""
     cfg = ServerConfig(db_url=db_url, **config)
     hub = Hub(cfg)
 
@@ -159,7 +161,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         return JSONResponse({"ok": True, "rooms": len(hub.rooms), "stats": hub.health_stats()})
 
     async def ws_endpoint(websocket: WebSocket) -> None:
-        await hub.serve_ws(websocket)
+        await serve_ws(hub, websocket)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
