@@ -44,6 +44,12 @@ fi
 log "installing laizi and test dependencies into .venv"
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench]'
 
+# The newest PostgreSQL binaries, for tests that run a cluster of their own (conftest pg_cluster).
+if [ -z "${LAIZI_PG_BIN:-}" ]; then
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+  if [ -n "$pg_bin" ]; then export LAIZI_PG_BIN="$pg_bin"; fi
+fi
+
 PG_DIR=""
 cleanup() {
   if [ -n "$PG_DIR" ]; then

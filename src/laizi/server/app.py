@@ -123,7 +123,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         def write(s: Session) -> None:
             s.merge(db.Meta(key=key, value=str(gen)))
 
-        await hub.writer.write(write)
+        await hub.store.writer.write(write)
         return JSONResponse({"token": new_token, "player_id": pid, "nickname": hub.players[pid],
                              "expires_in": int(hub.auth.ttl)})
 
@@ -166,7 +166,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
-        hub.auth.load_generations(await asyncio.to_thread(_load_generations, hub.engine))
+        hub.auth.load_generations(await asyncio.to_thread(_load_generations, hub.store.engine))
         try:
             yield
         finally:

@@ -22,6 +22,7 @@ from laizi.server.chat import QUICK_PHRASES, ChatError, clean_text
 from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, OpError
 from laizi.server.hub import Hub
+from laizi.server.middleware import new_request_id
 from laizi.server.protocol import ProtocolError, parse_client_message
 from laizi.server.room import Room
 from laizi.server.seats import Seat
@@ -60,8 +61,10 @@ async def serve_ws(hub: Hub, ws: WebSocket) -> None:
                 conn.error(exc.code, exc.message)
             except Exception:  # noqa: BLE001 - one bad command must not drop the socket
                 hub.stats["errors"] += 1
-                log.exception("conn %s: command failed", conn.id)
-                conn.error("internal", "the server could not process that message")
+                rid = new_request_id()  # in the log and the client's error frame
+                log.exception("conn %s: command failed (request %s)", conn.id, rid)
+                conn.send({"type": "error", "code": "internal", "request_id": rid,
+                           "message": f"the server could not process that message (request {rid})"})
     finally:
         await hub.disconnected(conn)
         conn.close()
