@@ -10,8 +10,9 @@ Routes:
   stops working (:mod:`laizi.server.auth`);
 - ``GET /api/presets``, ``GET /api/rooms``, ``GET /api/rooms/{code}``;
 - ``POST /api/score``: the SCORE_API.md calculator (same ``score_json`` as ``laizi score``);
-- ``GET /api/matches/{id}/replay``: a finished hand's public log (hands still in play
-  are cut off at their start, nothing hidden is ever returned);
+- ``GET /api/matches/{id}/replay[?hand=N|?index=1]``: a match's finished hands, their
+  public log (hands still in play are cut off at their start, nothing hidden is ever
+  returned); built off the event loop, cached, rate-limited (:mod:`laizi.server.replays`);
 - ``GET /healthz``: liveness plus counters (actions, errors, GC passes, database batches);
 - ``WS /ws``: the game protocol (:mod:`laizi.server.protocol`).
 
@@ -33,7 +34,7 @@ from sqlalchemy.orm import Session
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -45,6 +46,8 @@ from laizi.server.handlers import serve_ws
 from laizi.server.hub import Hub
 from laizi.server.limits import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.middleware import HttpGuard
+from laizi.server.replays import ReplayError, ReplayService
+from laizi.server.replays import stream as replay_stream
 
 __all__ = ["create_app"]
 
@@ -86,6 +89,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     """Build the app. ``config`` fields: see :class:`laizi.server.config.ServerConfig`."""
     cfg = ServerConfig(db_url=db_url, **config)
     hub = Hub(cfg)
+    replays = ReplayService(cfg.db_url)
 
     async def api_score(request: Request) -> Response:
         from laizi.errors import LaiziError
@@ -152,13 +156,34 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
                 raise ValueError
         except ValueError:
             return _error(request, "bad match id")
-        data = await hub.replay(mid)
+        q = request.query_params
+        try:
+            hand = int(q["hand"]) if "hand" in q else None
+            if hand is not None and not 0 <= hand <= 10_000:
+                raise ValueError
+        except ValueError:
+            return _error(request, "bad hand number")
+        client = request.client.host if request.client else "?"
+        try:
+            data = await replays.get(mid, client, hand=hand, index=q.get("index") in ("1", "true"))
+        except ReplayError as exc:
+            resp = _error(request, exc.message, exc.status)
+            if exc.retry_after is not None:
+                resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
+            return resp
         if data is None:
-            return _error(request, "unknown match", 404)
-        return JSONResponse(data)
+            return _error(request, "unknown match" if hand is None else "unknown hand", 404)
+        gzip_ok = "gzip" in request.headers.get("accept-encoding", "")
+        headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
+        if gzip_ok:
+            headers.update({"Content-Encoding": "gzip", "Content-Length": str(len(data))})
+        return StreamingResponse(replay_stream(data, gzip_ok), media_type="application/json",
+                                 headers=headers)
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "rooms": len(hub.rooms), "stats": hub.health_stats()})
+        return JSONResponse({"ok": True, "rooms": len(hub.rooms),
+                             "stats": {**hub.health_stats(),
+                                       **{f"replay_{k}": v for k, v in replays.cache_info().items()}}})
 
     async def ws_endpoint(websocket: WebSocket) -> None:
         await serve_ws(hub, websocket)
@@ -170,6 +195,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         try:
             yield
         finally:
+            replays.close()
             await hub.stop()
 
     routes = [
@@ -191,4 +217,5 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(HttpGuard, max_body=MAX_BODY)])
     app.state.hub = hub
+    app.state.replays = replays
     return app
