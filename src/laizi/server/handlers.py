@@ -118,6 +118,11 @@ def _lobby_only(room: Room) -> None:
         raise ProtocolError("match_started", "the match has already started")
 
 
+def _host_only(conn: Conn, room: Room) -> None:
+    if not room.is_host(conn.player_id):
+        raise ProtocolError("not_host", "only the room's host can do that")
+
+
 async def on_sit(hub: Hub, conn: Conn, room: Room, m: p.Sit) -> None:
     _lobby_only(room)
     seat = room.seats[m.seat]
@@ -143,6 +148,7 @@ async def on_stand(hub: Hub, conn: Conn, room: Room, m: p.Stand) -> None:
 
 
 async def on_bot(hub: Hub, conn: Conn, room: Room, m: p.Bot) -> None:
+    _host_only(conn, room)
     _lobby_only(room)
     seat = room.seats[m.seat]
     if m.level is None:
@@ -162,10 +168,42 @@ async def on_bot(hub: Hub, conn: Conn, room: Room, m: p.Bot) -> None:
 
 
 async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
+    _host_only(conn, room)
     _lobby_only(room)
     if any(s.empty for s in room.seats):
         raise ProtocolError("seats_empty", "fill every seat (players or bots) before starting")
     await room.start_match()
+
+
+async def on_kick(hub: Hub, conn: Conn, room: Room, m: p.Kick) -> None:
+    _host_only(conn, room)
+    target = m.player_id
+    if target == conn.player_id:
+        raise ProtocolError("bad_kick", "you cannot kick yourself (leave instead)")
+    seat = room.seat_of(target)
+    conns = [c for c in room.conns if c.player_id == target]
+    if seat is None and not conns:
+        raise ProtocolError("not_in_room", "no such player in this room")
+    if seat is not None:
+        _lobby_only(room)  # a seated player cannot be pushed out of a match
+        room.seats[seat] = Seat()
+    room.banned.add(target)
+    for c in conns:
+        room.conns.discard(c)
+        c.room_code = None
+        c.seat = None
+        c.send({"type": "kicked", "room": room.code})
+    await room.save_room()
+    room.broadcast_lobby()
+
+
+async def on_host(hub: Hub, conn: Conn, room: Room, m: p.Host) -> None:
+    _host_only(conn, room)
+    if m.player_id not in room.present():
+        raise ProtocolError("not_in_room", "the new host must be in the room")
+    room.owner_id = m.player_id
+    await room.save_room()
+    room.broadcast_lobby()
 
 
 # ------------------------------------------------------------- game commands
@@ -285,9 +323,7 @@ async def on_leave(hub: Hub, conn: Conn, room: Room, m: p.Leave) -> None:
             if c.player_id == conn.player_id:
                 c.seat = None
         await room.after_change()
-    room.conns.discard(conn)
-    conn.room_code = None
-    conn.seat = None
+    await hub.detach(conn, room)
     conn.send({"type": "left", "room": room.code})
     room.broadcast_lobby()
 
@@ -315,4 +351,6 @@ ROOM_HANDLERS: dict[str, RoomHandler] = {
     "hints": on_hints,
     "chat": on_chat,
     "leave": on_leave,
+    "kick": on_kick,
+    "host": on_host,
 }

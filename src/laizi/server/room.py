@@ -72,6 +72,33 @@ class Room:
         self._saved_match: Any = None  # (scores, status, seats) last written to the match row
         self._saved_room: Any = None   # (status, seats) last written to the room row
         self.rules: RuleSet = room_rules(settings)
+        self.banned: set[str] = set()  # players the host kicked out
+
+    # ------------------------------------------------------------- host
+    def is_host(self, player_id: str | None) -> bool:
+        return player_id is not None and player_id == self.owner_id
+
+    def present(self) -> list[str]:
+        """Players with a live connection here: seated ones in seat order, then the others."""
+        live = [c for c in sorted(self.conns, key=lambda c: c.id) if not c.closed and c.player_id]
+        ids = {c.player_id for c in live}
+        out = [s.player_id for s in self.seats
+               if s.player_id in ids and not s.escaped and s.player_id is not None]
+        for c in live:
+            if c.player_id is not None and c.player_id not in out:
+                out.append(c.player_id)
+        return out
+
+    def hand_on_host(self, leaving: str | None) -> bool:
+        """The host left: the role passes to a player still here (seated ones first).
+        True when the host changed."""
+        if leaving is None or leaving != self.owner_id:
+            return False
+        for pid in self.present():
+            if pid != leaving:
+                self.owner_id = pid
+                return True
+        return False
 
     # ------------------------------------------------------------- settings
     @property
@@ -97,7 +124,8 @@ class Room:
             d["auto"] = bool(self.game and self.game.match.auto[i])
             seats.append(d)
         return {
-            "code": self.code, "status": self.status, "owner": self.owner_id,
+            "code": self.code, "status": self.status, "owner": self.owner_id, "host": self.owner_id,
+            "private": self.settings.private,
             # A fixed deal (a seed chosen by the creator) is announced to everyone and cannot
             # be hidden: whoever knows the seed knows every wall and hand.
             "settings": self.settings.model_dump(), "fixed_deal": self.settings.seed,
