@@ -142,3 +142,40 @@ def test_private_rooms_are_not_listed(server: LiveServer, clients: list[Client])
     visitor = Client(server.port, "v")
     clients.append(visitor)
     assert joined(visitor, code)["room"]["private"] is True  # the code still lets you in
+
+
+# ----------------------------------------------------------------- finding 13: identity, chat
+def chat_until_limited(c: Client, n: int) -> list[str]:
+    """Send ``n`` chat lines; the codes of the errors that came back."""
+    codes = []
+    for i in range(n):
+        c.send({"type": "chat", "text": f"line {i}"})
+        m = c.until(lambda m, i=i: m["type"] == "error" or (m["type"] == "chat" and m["text"] == f"line {i}"))
+        if m["type"] == "error":
+            codes.append(m["code"])
+    return codes
+
+
+def test_identity_cannot_change_mid_session(server: LiveServer, clients: list[Client]) -> None:
+    (a, b), code = lobby(server.port, clients, 2)
+    assert chat_until_limited(a, 5) == []
+    for hello in ({"type": "hello", "nickname": "someone else"},
+                  {"type": "hello", "token": b.token},
+                  {"type": "hello"}):
+        err = a.request(hello, "welcome")
+        assert err["type"] == "error" and err["code"] == "identity_locked", (hello, err)
+    assert chat_until_limited(a, 1) == ["chat_rate"]  # the limit did not reset
+    # Renaming oneself (own token) keeps the identity.
+    w = a.request({"type": "hello", "token": a.token, "nickname": "a2"}, "welcome")
+    assert w["type"] == "welcome" and w["player_id"] == a.pid and w["nickname"] == "a2"
+
+
+def test_chat_limit_follows_the_player_across_sockets_and_rooms(server: LiveServer,
+                                                               clients: list[Client]) -> None:
+    (a, _), code = lobby(server.port, clients, 2)
+    (_, ), other = lobby(server.port, clients, 1)
+    twin = Client(server.port, token=a.token)  # the same player on a second socket
+    clients.append(twin)
+    joined(twin, other)
+    assert chat_until_limited(a, 3) == []
+    assert chat_until_limited(twin, 3) == ["chat_rate"]  # 5 per player, whatever the room

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.game import Action
 from laizi.server import protocol as p
-from laizi.server.chat import QUICK_PHRASES, ChatError, clean_text
+from laizi.server.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
 from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, OpError
 from laizi.server.hub import Hub
@@ -102,6 +102,11 @@ async def on_join(hub: Hub, conn: Conn, m: p.Join) -> None:
 
 
 async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
+    """Identify the connection. Its identity is fixed from then on: a later ``hello`` may
+    only rename the same player (its own token), never become someone else."""
+    if conn.player_id is not None and hub.auth.check(m.token) != conn.player_id:
+        raise ProtocolError("identity_locked", "this connection already has an identity; "
+                                               "open a new connection to be someone else")
     try:
         info = await hub.guest(m.token, m.nickname)
     except ValueError as exc:
@@ -291,10 +296,12 @@ async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
             text = clean_text(m.text)
     except ChatError as exc:
         raise ProtocolError(exc.code, str(exc)) from None
-    key = f"{room.code}:{conn.player_id}"
-    if not hub.chat_limiter.allow(key):
-        wait = hub.chat_limiter.retry_after(key)
-        raise ProtocolError("chat_rate", f"at most 5 chat messages per 10 seconds; wait {wait:.1f} s")
+    # The limit follows the player (every room, every socket) and the connection.
+    keys = (f"player:{conn.player_id}", f"conn:{conn.id}")
+    if not hub.chat_limiter.allow_all(keys):
+        wait = max(hub.chat_limiter.retry_after(k) for k in keys)
+        raise ProtocolError("chat_rate", f"at most {RATE_COUNT} chat messages per "
+                                         f"{RATE_WINDOW:g} seconds; wait {wait:.1f} s")
     entry = {"type": "chat", "from": conn.nickname, "player_id": conn.player_id,
              "seat": room.seat_of(conn.player_id), "text": text, "phrase": m.phrase,
              "t": time.time()}
