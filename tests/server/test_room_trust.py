@@ -67,3 +67,115 @@ def test_deals_without_a_fixed_seed_come_from_the_server(server: LiveServer,
         assert server.get(f"/api/rooms/{code}")[1]["fixed_deal"] is None
         hands.append(snap["view"]["hand"])
     assert hands[0] != hands[1]
+
+
+# ----------------------------------------------------------------- finding 5: the host
+def lobby(port: int, clients: list[Client], n: int = 3, **settings: Any) -> tuple[list[Client], str]:
+    """A lobby: its host (the creator) and ``n - 1`` others who joined."""
+    cs = [Client(port, f"h{i}") for i in range(n)]
+    clients += cs
+    cs[0].send({"type": "create", "settings": settings})
+    code = cs[0].until("joined")["room"]["code"]
+    for c in cs[1:]:
+        joined(c, code)
+    return cs, code
+
+
+def test_only_the_host_adds_bots_kicks_and_starts(server: LiveServer, clients: list[Client]) -> None:
+    (host, guest, spec), code = lobby(server.port, clients)
+    assert joined(Client(server.port, "peek"), code)["room"]["host"] == host.pid
+    guest.send({"type": "sit", "seat": 1})  # sitting is everyone's right
+    guest.until(lambda m: m["type"] == "room" and m["room"]["seats"][1]["player_id"] == guest.pid)
+    for intruder in (guest, spec):
+        for msg in ({"type": "bot", "seat": 2, "level": "random"}, {"type": "start"},
+                    {"type": "kick", "player_id": host.pid},
+                    {"type": "host", "player_id": intruder.pid}):
+            err = intruder.request(msg, "never")
+            assert err["type"] == "error" and err["code"] == "not_host", (msg, err)
+    # The host fills the seats and starts.
+    host.send({"type": "sit", "seat": 0})
+    for s in (2, 3):
+        host.send({"type": "bot", "seat": s, "level": "random"})
+    host.until(lambda m: m["type"] == "room" and all(x["player_id"] or x["bot"] for x in m["room"]["seats"]))
+    host.send({"type": "start"})
+    assert guest.until("snapshot")["seat"] == 1
+
+
+def test_kicked_player_loses_the_seat_and_cannot_return(server: LiveServer,
+                                                       clients: list[Client]) -> None:
+    (host, pest), code = lobby(server.port, clients, 2)
+    pest.send({"type": "sit", "seat": 2})
+    host.until(lambda m: m["type"] == "room" and m["room"]["seats"][2]["player_id"] == pest.pid)
+    host.send({"type": "kick", "player_id": pest.pid})
+    assert pest.until("kicked")["room"] == code
+    room = host.until(lambda m: m["type"] == "room" and m["room"]["seats"][2]["player_id"] is None)
+    assert pest.pid not in {s["player_id"] for s in room["room"]["seats"]}
+    err = pest.request({"type": "join", "room": code}, "joined")
+    assert err["type"] == "error" and err["code"] == "kicked"
+    again = Client(server.port, token=pest.token)  # a new socket is the same identity
+    clients.append(again)
+    assert again.request({"type": "join", "room": code}, "joined")["code"] == "kicked"
+
+
+def test_host_role_passes_on_when_the_host_leaves_or_hands_it(server: LiveServer,
+                                                             clients: list[Client]) -> None:
+    (host, a, b), code = lobby(server.port, clients)
+    b.send({"type": "sit", "seat": 3})
+    b.until(lambda m: m["type"] == "room" and m["room"]["seats"][3]["player_id"] == b.pid)
+    host.send({"type": "host", "player_id": a.pid})
+    assert a.until(lambda m: m["type"] == "room" and m["room"]["host"] == a.pid)
+    assert host.request({"type": "start"}, "never")["code"] == "not_host"
+    a.send({"type": "leave"})
+    a.until("left")
+    # The seated player comes first.
+    assert b.until(lambda m: m["type"] == "room" and m["room"]["host"] != a.pid)["room"]["host"] == b.pid
+    b.close()  # the host's socket goes away: the role passes on again
+    assert host.until(lambda m: m["type"] == "room" and m["room"]["host"] != b.pid)["room"]["host"] == host.pid
+    assert server.get(f"/api/rooms/{code}")[1]["host"] == host.pid
+
+
+def test_private_rooms_are_not_listed(server: LiveServer, clients: list[Client]) -> None:
+    (host,), code = lobby(server.port, clients, 1, private=True)
+    (host2,), public = lobby(server.port, clients, 1)
+    listed = {r["code"] for r in server.get("/api/rooms")[1]["rooms"]}
+    assert public in listed and code not in listed
+    visitor = Client(server.port, "v")
+    clients.append(visitor)
+    assert joined(visitor, code)["room"]["private"] is True  # the code still lets you in
+
+
+# ----------------------------------------------------------------- finding 13: identity, chat
+def chat_until_limited(c: Client, n: int) -> list[str]:
+    """Send ``n`` chat lines; the codes of the errors that came back."""
+    codes = []
+    for i in range(n):
+        c.send({"type": "chat", "text": f"line {i}"})
+        m = c.until(lambda m, i=i: m["type"] == "error" or (m["type"] == "chat" and m["text"] == f"line {i}"))
+        if m["type"] == "error":
+            codes.append(m["code"])
+    return codes
+
+
+def test_identity_cannot_change_mid_session(server: LiveServer, clients: list[Client]) -> None:
+    (a, b), code = lobby(server.port, clients, 2)
+    assert chat_until_limited(a, 5) == []
+    for hello in ({"type": "hello", "nickname": "someone else"},
+                  {"type": "hello", "token": b.token},
+                  {"type": "hello"}):
+        err = a.request(hello, "welcome")
+        assert err["type"] == "error" and err["code"] == "identity_locked", (hello, err)
+    assert chat_until_limited(a, 1) == ["chat_rate"]  # the limit did not reset
+    # Renaming oneself (own token) keeps the identity.
+    w = a.request({"type": "hello", "token": a.token, "nickname": "a2"}, "welcome")
+    assert w["type"] == "welcome" and w["player_id"] == a.pid and w["nickname"] == "a2"
+
+
+def test_chat_limit_follows_the_player_across_sockets_and_rooms(server: LiveServer,
+                                                               clients: list[Client]) -> None:
+    (a, _), code = lobby(server.port, clients, 2)
+    (_, ), other = lobby(server.port, clients, 1)
+    twin = Client(server.port, token=a.token)  # the same player on a second socket
+    clients.append(twin)
+    joined(twin, other)
+    assert chat_until_limited(a, 3) == []
+    assert chat_until_limited(twin, 3) == ["chat_rate"]  # 5 per player, whatever the room

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.game import Action
 from laizi.server import protocol as p
-from laizi.server.chat import QUICK_PHRASES, ChatError, clean_text
+from laizi.server.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
 from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, OpError
 from laizi.server.hub import Hub
@@ -105,6 +105,11 @@ async def on_join(hub: Hub, conn: Conn, m: p.Join) -> None:
 
 
 async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
+    """Identify the connection. Its identity is fixed from then on: a later ``hello`` may
+    only rename the same player (its own token), never become someone else."""
+    if conn.player_id is not None and hub.auth.check(m.token) != conn.player_id:
+        raise ProtocolError("identity_locked", "this connection already has an identity; "
+                                               "open a new connection to be someone else")
     try:
         info = await hub.guest(m.token, m.nickname)
     except ValueError as exc:
@@ -119,6 +124,11 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
 def _lobby_only(room: Room) -> None:
     if room.status != "lobby":
         raise ProtocolError("match_started", "the match has already started")
+
+
+def _host_only(conn: Conn, room: Room) -> None:
+    if not room.is_host(conn.player_id):
+        raise ProtocolError("not_host", "only the room's host can do that")
 
 
 async def on_sit(hub: Hub, conn: Conn, room: Room, m: p.Sit) -> None:
@@ -146,6 +156,7 @@ async def on_stand(hub: Hub, conn: Conn, room: Room, m: p.Stand) -> None:
 
 
 async def on_bot(hub: Hub, conn: Conn, room: Room, m: p.Bot) -> None:
+    _host_only(conn, room)
     _lobby_only(room)
     seat = room.seats[m.seat]
     if m.level is None:
@@ -165,10 +176,42 @@ async def on_bot(hub: Hub, conn: Conn, room: Room, m: p.Bot) -> None:
 
 
 async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
+    _host_only(conn, room)
     _lobby_only(room)
     if any(s.empty for s in room.seats):
         raise ProtocolError("seats_empty", "fill every seat (players or bots) before starting")
     await room.start_match()
+
+
+async def on_kick(hub: Hub, conn: Conn, room: Room, m: p.Kick) -> None:
+    _host_only(conn, room)
+    target = m.player_id
+    if target == conn.player_id:
+        raise ProtocolError("bad_kick", "you cannot kick yourself (leave instead)")
+    seat = room.seat_of(target)
+    conns = [c for c in room.conns if c.player_id == target]
+    if seat is None and not conns:
+        raise ProtocolError("not_in_room", "no such player in this room")
+    if seat is not None:
+        _lobby_only(room)  # a seated player cannot be pushed out of a match
+        room.seats[seat] = Seat()
+    room.banned.add(target)
+    for c in conns:
+        room.conns.discard(c)
+        c.room_code = None
+        c.seat = None
+        c.send({"type": "kicked", "room": room.code})
+    await room.save_room()
+    room.broadcast_lobby()
+
+
+async def on_host(hub: Hub, conn: Conn, room: Room, m: p.Host) -> None:
+    _host_only(conn, room)
+    if m.player_id not in room.present():
+        raise ProtocolError("not_in_room", "the new host must be in the room")
+    room.owner_id = m.player_id
+    await room.save_room()
+    room.broadcast_lobby()
 
 
 # ------------------------------------------------------------- game commands
@@ -256,10 +299,12 @@ async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
             text = clean_text(m.text)
     except ChatError as exc:
         raise ProtocolError(exc.code, str(exc)) from None
-    key = f"{room.code}:{conn.player_id}"
-    if not hub.chat_limiter.allow(key):
-        wait = hub.chat_limiter.retry_after(key)
-        raise ProtocolError("chat_rate", f"at most 5 chat messages per 10 seconds; wait {wait:.1f} s")
+    # The limit follows the player (every room, every socket) and the connection.
+    keys = (f"player:{conn.player_id}", f"conn:{conn.id}")
+    if not hub.chat_limiter.allow_all(keys):
+        wait = max(hub.chat_limiter.retry_after(k) for k in keys)
+        raise ProtocolError("chat_rate", f"at most {RATE_COUNT} chat messages per "
+                                         f"{RATE_WINDOW:g} seconds; wait {wait:.1f} s")
     entry = {"type": "chat", "from": conn.nickname, "player_id": conn.player_id,
              "seat": room.seat_of(conn.player_id), "text": text, "phrase": m.phrase,
              "t": time.time()}
@@ -288,9 +333,7 @@ async def on_leave(hub: Hub, conn: Conn, room: Room, m: p.Leave) -> None:
             if c.player_id == conn.player_id:
                 c.seat = None
         await room.after_change()
-    room.conns.discard(conn)
-    conn.room_code = None
-    conn.seat = None
+    await hub.detach(conn, room)
     conn.send({"type": "left", "room": room.code})
     room.broadcast_lobby()
 
@@ -318,4 +361,6 @@ ROOM_HANDLERS: dict[str, RoomHandler] = {
     "hints": on_hints,
     "chat": on_chat,
     "leave": on_leave,
+    "kick": on_kick,
+    "host": on_host,
 }

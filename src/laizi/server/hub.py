@@ -131,6 +131,8 @@ class Hub:
     def list_rooms(self) -> list[dict[str, Any]]:
         out = []
         for r in self.rooms.values():
+            if r.settings.private:
+                continue
             out.append({"code": r.code, "status": r.status, "preset": r.settings.preset,
                         "rounds": r.settings.rounds, "match_id": r.match_id,
                         "players": [s.nickname or (s.bot and f"bot:{s.bot}") or None for s in r.seats]})
@@ -178,12 +180,15 @@ class Hub:
         room = self.rooms.get(code)
         if room is None:
             raise ProtocolError("unknown_room", f"no room with code {code[:8]!r}")
+        if conn.player_id in room.banned:
+            raise ProtocolError("kicked", "the host removed you from this room")
         old = self.room_of(conn)
         if old is not None and old is not room:
-            async with old.lock:
-                old.conns.discard(conn)
-                old.broadcast_lobby()
+            await self.leave_room(conn, old)
         async with room.lock:
+            if room.owner_id is None:
+                room.owner_id = conn.player_id  # a room left without a host: the next one in
+                await room.save_room()
             conn.room_code = room.code
             room.conns.add(conn)
             seat = None if spectate else room.seat_of(conn.player_id)
@@ -198,12 +203,30 @@ class Hub:
                 room.send_snapshot(conn)
             room.broadcast_lobby()
 
+    async def leave_room(self, conn: Conn, room: Room) -> None:
+        async with room.lock:
+            await self.detach(conn, room)
+            room.broadcast_lobby()
+
+    async def detach(self, conn: Conn, room: Room) -> None:
+        """Take ``conn`` out of ``room`` (under its lock); the last connection of the host
+        hands the role on."""
+        room.conns.discard(conn)
+        if conn.room_code == room.code:
+            conn.room_code = None
+            conn.seat = None
+        pid = conn.player_id
+        if any(c.player_id == pid and not c.closed for c in room.conns):
+            return
+        if room.hand_on_host(pid):
+            await room.save_room()
+
     async def disconnected(self, conn: Conn) -> None:
         room = self.room_of(conn)
         if room is None:
             return
         async with room.lock:
-            room.conns.discard(conn)
+            await self.detach(conn, room)
             pid = conn.player_id
             seat = room.seat_of(pid)
             still = any(c.player_id == pid and not c.closed for c in room.conns)

@@ -3,12 +3,18 @@
 Client → server (``type``):
 
 - ``hello``      ``{token?, nickname?}``: identify (a valid token) or become a new guest.
-- ``create``     ``{settings}``: create a room (you join it); answer ``joined``.
+- ``create``     ``{settings}``: create a room (you join it and are its host: the host alone
+  adds bots, kicks and starts; the role passes on when the host leaves). ``settings.private``
+  rooms are not listed. ``settings.seed`` fixes the deal and is shown to everyone.
 - ``join``       ``{room, spectate?}``: join a room by code (as a spectator when ``spectate``
   or when the match has started and you hold no seat).
 - ``sit``        ``{seat}`` / ``stand`` ``{}``: take or leave a seat before the start.
 - ``bot``        ``{seat, level|null}``: put a bot of a level on an empty seat (or remove it).
-- ``start``      ``{}``: start the match (all four seats filled).
+  Host only.
+- ``start``      ``{}``: start the match (all four seats filled). Host only.
+- ``kick``       ``{player_id}``: remove a player (a seat before the start, or a spectator)
+  from the room; they cannot come back. Host only.
+- ``host``       ``{player_id}``: hand the host role to another player in the room. Host only.
 - ``action``     ``{seq, action, version?}``: a game action. ``seq`` must grow by one per
   client identity and room; an action is applied at most once.
 - ``resync``     ``{}``: ask for a snapshot.
@@ -86,6 +92,7 @@ class RoomSettings(_Msg):
     turn_seconds: float = Field(20.0, ge=TURN_SECONDS_MIN, le=TURN_SECONDS_MAX)
     bot_delay: float | None = Field(None, ge=0, le=10)
     seed: str | None = Field(None, max_length=64)
+    private: bool = False  # not listed by GET /api/rooms (joined by its code)
 
     @field_validator("options")
     @classmethod
@@ -173,6 +180,16 @@ class Leave(_Msg):
     type: Literal["leave"]
 
 
+class Kick(_Msg):
+    type: Literal["kick"]
+    player_id: str = Field(max_length=32)
+
+
+class Host(_Msg):
+    type: Literal["host"]
+    player_id: str = Field(max_length=32)
+
+
 class Ping(_Msg):
     type: Literal["ping"]
     t: float | None = Field(None, ge=-1e15, le=1e15)
@@ -180,12 +197,12 @@ class Ping(_Msg):
 
 ClientMessage = Annotated[
     Hello | Create | Join | Sit | Stand | Bot | Start | Action | Resync | Auto | Hints | Chat | Leave
-    | Ping,
+    | Ping | Kick | Host,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 TYPES = ("hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync",
-         "auto", "hints", "chat", "leave", "ping")
+         "auto", "hints", "chat", "leave", "ping", "kick", "host")
 
 
 def parse_client_message(raw: str | bytes) -> Any:

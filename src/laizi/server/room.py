@@ -24,8 +24,9 @@ from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, dumps, seed_from_text
 from laizi.server.protocol import RoomSettings
+from laizi.server.recorder import Recorder
 from laizi.server.seats import AUTO_BOT, Seat, SeatBot, bot_levels, hints_for_view
-from laizi.server.store import Progress, RoomRecord, Store
+from laizi.server.store import RoomRecord, Store
 
 __all__ = ["MAX_STREAM_GAP", "Room"]
 
@@ -33,8 +34,6 @@ log = logging.getLogger("laizi.server")
 
 MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot instead
 HINT_CACHE = 8        # (version, seat) hint texts kept per room
-
-
 def _bot_seed(seed: bytes, seat: int) -> int:
     return random.Random(seed + bytes([seat])).randrange(2**31)
 
@@ -60,18 +59,40 @@ class Room:
         self.bots: dict[int, SeatBot] = {}
         self.deadlines: dict[int, float] = {}
         self.next_hand_at: float | None = None
-        self.persisted_events = 0
-        self.persisted_ops = 0
+        self.recorder = Recorder(code, store, self.broadcast)
         self.timer: asyncio.TimerHandle | None = None
         self._timer_task: asyncio.Task[None] | None = None
         self.chat_log: list[dict[str, Any]] = []
         self.bot_ready_at = 0.0  # bots wait bot_delay after the last change
-        self._op_meta: dict[int, dict[str, Any]] = {}
-        self._event_hand = 0
         self._hints: dict[tuple[int, int], str] = {}
-        self._saved_match: Any = None  # (scores, status, seats) last written to the match row
-        self._saved_room: Any = None   # (status, seats) last written to the room row
         self.rules: RuleSet = room_rules(settings)
+        self.banned: set[str] = set()  # players the host kicked out
+
+    # ------------------------------------------------------------- host
+    def is_host(self, player_id: str | None) -> bool:
+        return player_id is not None and player_id == self.owner_id
+
+    def present(self) -> list[str]:
+        """Players with a live connection here: seated ones in seat order, then the others."""
+        live = [c for c in sorted(self.conns, key=lambda c: c.id) if not c.closed and c.player_id]
+        ids = {c.player_id for c in live}
+        out = [s.player_id for s in self.seats
+               if s.player_id in ids and not s.escaped and s.player_id is not None]
+        for c in live:
+            if c.player_id is not None and c.player_id not in out:
+                out.append(c.player_id)
+        return out
+
+    def hand_on_host(self, leaving: str | None) -> bool:
+        """The host left: the role passes to a player still here (seated ones first).
+        True when the host changed."""
+        if leaving is None or leaving != self.owner_id:
+            return False
+        for pid in self.present():
+            if pid != leaving:
+                self.owner_id = pid
+                return True
+        return False
 
     # ------------------------------------------------------------- settings
     @property
@@ -97,7 +118,8 @@ class Room:
             d["auto"] = bool(self.game and self.game.match.auto[i])
             seats.append(d)
         return {
-            "code": self.code, "status": self.status, "owner": self.owner_id,
+            "code": self.code, "status": self.status, "owner": self.owner_id, "host": self.owner_id,
+            "private": self.settings.private,
             # A fixed deal (a seed chosen by the creator) is announced to everyone and cannot
             # be hidden: whoever knows the seed knows every wall and hand.
             "settings": self.settings.model_dump(), "fixed_deal": self.settings.seed,
@@ -190,82 +212,20 @@ class Room:
                 c.send(msg)
 
     # ------------------------------------------------------------- persistence
-    def _progress(self, g: GameSession, mid: int) -> Progress:
-        """The rows for what happened since the last successful write."""
-        ops = g.journal[self.persisted_ops:]
-        events = g.log[self.persisted_events:]
-        op_base = self.persisted_ops
-        ev_base = self.persisted_events
-        hand_rows: list[dict[str, Any]] = []
-        ev_hands = []
-        h = self._event_hand
-        for ev in events:
-            if ev["type"] == "start_hand":
-                h = ev["hand"]
-                hand_rows.append({"number": ev["hand"], "dealer": ev["dealer"],
-                                  "commitment": ev["commitment"]})
-            elif ev["type"] == "end_hand":
-                hand_rows.append({"number": ev["hand"], "end": ev})
-            ev_hands.append(h)
-        seats_json = [s.to_json() for s in self.seats]
-        scores = g.match.score_values()
-        over = g.over
-        status = "finished" if over else "playing"
-        # The match and room rows change rarely (hand ends, escapes, 托管 seats, the
-        # end): they are only rewritten when what they hold changed.
-        match_state = (scores, status, seats_json)
-        room_state = (self.status, seats_json)
-        action_rows = []
-        for i, op in enumerate(ops):
-            meta = self._op_meta.get(op_base + i) or {}
-            action_rows.append({
-                "match_id": mid, "n": op_base + i + 1, "seat": op.get("seat", -1), "action": op,
-                "source": meta.get("source", "server"), "player_id": meta.get("player_id"),
-                "client_seq": meta.get("seq"), "version": meta.get("v", 0)})
-        return Progress(
-            match_id=mid, room_code=self.code, actions=action_rows,
-            events=[{"match_id": mid, "n": ev_base + i + 1, "hand": ev_hands[i], "kind": ev["type"],
-                     "data": ev} for i, ev in enumerate(events)],
-            hands=hand_rows,
-            escapes=[(ev["seat"], ev["deltas"]) for ev in events if ev["type"] == "escape"],
-            hand_no=g.hand_no, seat_pids=[s.player_id for s in self.seats],
-            match_values=({"scores": scores, "status": status, "seats": seats_json}
-                          if match_state != self._saved_match else None),
-            over=over,
-            room_values=({"status": self.status, "seats": seats_json}
-                         if room_state != self._saved_room else None),
-        )
-
     async def persist(self) -> None:
         """Write the journal and the events not yet stored (awaited: durable before shown)."""
-        g = self.game
-        mid = self.match_id
-        if g is None or mid is None:
-            return
-        if len(g.journal) == self.persisted_ops and len(g.log) == self.persisted_events:
-            return
-        p = self._progress(g, mid)
-        await self.store.write_progress(p)
-        # Durable: only now does the room count it as stored.
-        for i in range(len(p.actions)):
-            self._op_meta.pop(self.persisted_ops + i, None)
-        self.persisted_ops += len(p.actions)
-        self.persisted_events += len(p.events)
-        if p.events:
-            self._event_hand = p.events[-1]["hand"]
-        if p.match_values is not None:
-            self._saved_match = (p.match_values["scores"], p.match_values["status"],
-                                 p.match_values["seats"])
-        if p.room_values is not None:
-            self._saved_room = (p.room_values["status"], p.room_values["seats"])
+        if self.game is not None and self.match_id is not None:
+            await self.recorder.persist(self.game, self.match_id, [s.to_json() for s in self.seats],
+                                        [s.player_id for s in self.seats], self.status)
 
     def note_op(self, meta: dict[str, Any]) -> None:
         """Attach who/why to the journal entry just appended (stored with it)."""
         assert self.game is not None
-        self._op_meta[len(self.game.journal) - 1] = meta
+        self.recorder.note_op(len(self.game.journal) - 1, meta)
 
     async def save_room(self) -> None:
-        await self.store.save_room(self.record())
+        rec = self.record()
+        await self.recorder.durably(lambda: self.store.save_room(rec))
 
     # ------------------------------------------------------------- match
     async def start_match(self) -> None:
@@ -275,10 +235,9 @@ class Room:
             if s.bot:
                 self.bots[i] = SeatBot(s.bot, _bot_seed(seed, i))
         self.status = "playing"
-        self.match_id = await self.store.create_match(
-            self.record(), self.rules.model_dump(mode="json"), seed, self.settings.max_hands)
-        self.persisted_events = 0
-        self.persisted_ops = 0
+        rec, rules = self.record(), self.rules.model_dump(mode="json")
+        self.match_id = await self.recorder.durably(
+            lambda: self.store.create_match(rec, rules, seed, self.settings.max_hands))
         await self.persist()
         for c in self.conns:
             c.seat = self.seat_of(c.player_id)
@@ -312,10 +271,7 @@ class Room:
             raise RuntimeError(f"room {rec.code}: replay differs from the stored event log")
         room.rules = rules
         room.game = game
-        room.persisted_ops = len(m.journal)
-        room.persisted_events = min(stored, len(game.log))
-        hands = [ev for ev in game.log[:room.persisted_events] if ev["type"] == "start_hand"]
-        room._event_hand = hands[-1]["hand"] if hands else 0
+        room.recorder.resume(game, len(m.journal), stored)
         room.last_seq = dict(m.last_seq)
         now = time.monotonic()
         for i, seat in enumerate(room.seats):
