@@ -8,7 +8,9 @@ from typing import Any
 from laizi.rules import RuleSet
 from laizi.server.protocol import RoomSettings
 
-__all__ = ["ServerConfig", "room_rules"]
+__all__ = ["FINISHED_LINGER", "ServerConfig", "room_rules"]
+
+FINISHED_LINGER = 30.0  # seconds a finished room stays in memory before it lives only in the database
 
 
 @dataclass
@@ -25,6 +27,7 @@ class ServerConfig:
     bot_tick_budget: float = 0.005  # ... or once this many seconds of them have passed
     gc_freeze: bool = True          # keep long-lived objects out of the cyclic GC's sight
     gc_interval: float = 1.0        # seconds between collect-and-freeze passes (0: start-up only)
+    finished_linger: float = FINISHED_LINGER
 
 
 def room_rules(settings: RoomSettings) -> RuleSet:

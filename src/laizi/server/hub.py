@@ -45,7 +45,8 @@ class Hub:
         self.chat_limiter = RateLimiter()
         self.db_label = normalize_url(cfg.db_url).split("@")[-1]
         self.started = False
-        self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0}
+        self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0,
+                                          "rooms_evicted": 0}
         self.freezer = HeapFreezer(cfg.gc_interval)
 
     @property
@@ -105,7 +106,23 @@ class Hub:
 
     def _room_kw(self) -> dict[str, Any]:
         """What a room is given of the hub."""
-        return {"cfg": self.cfg, "store": self.store, "stats": self.stats}
+        return {"cfg": self.cfg, "store": self.store, "stats": self.stats,
+                "on_finished": self._finished}
+
+    def _finished(self, room: Room) -> None:
+        """A match ended: its room leaves memory after ``finished_linger`` seconds."""
+        asyncio.get_running_loop().call_later(self.cfg.finished_linger, self._evict, room.code)
+
+    def _evict(self, code: str) -> None:
+        room = self.rooms.get(code)
+        if room is None or room.status != "finished":
+            return
+        if room.lock.locked():  # a command is running: try again shortly
+            asyncio.get_running_loop().call_later(1.0, self._evict, code)
+            return
+        del self.rooms[code]
+        room.close()
+        self.stats["rooms_evicted"] += 1
 
     # ------------------------------------------------------------- players
     async def guest(self, token: str | None, nickname: Any) -> dict[str, Any]:
@@ -140,8 +157,16 @@ class Hub:
         return out[:ROOM_LIST_MAX]
 
     async def room_info(self, code: str) -> dict[str, Any] | None:
-        room = self.rooms.get(code.upper())
-        return None if room is None else room.lobby_json()
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room.lobby_json()
+        if len(code) > CODE_LEN:
+            return None
+        rec = await asyncio.to_thread(self.store.load_room, code)
+        if rec is None:
+            return None
+        return Room.stored_json(rec)
 
     async def replay(self, match_id: int) -> dict[str, Any] | None:
         def load() -> dict[str, Any] | None:
@@ -179,6 +204,10 @@ class Hub:
         code = code.strip().upper()
         room = self.rooms.get(code)
         if room is None:
+            info = await self.room_info(code)
+            if info is not None and info["status"] == "finished":
+                raise ProtocolError("room_finished", f"room {code} has finished; see the replay of "
+                                                     f"match {info['match_id']}")
             raise ProtocolError("unknown_room", f"no room with code {code[:8]!r}")
         if conn.player_id in room.banned:
             raise ProtocolError("kicked", "the host removed you from this room")

@@ -34,6 +34,10 @@ log = logging.getLogger("laizi.server")
 
 MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot instead
 HINT_CACHE = 8        # (version, seat) hint texts kept per room
+def _ignore(msg: dict[str, Any]) -> None:
+    pass
+
+
 def _bot_seed(seed: bytes, seat: int) -> int:
     return random.Random(seed + bytes([seat])).randrange(2**31)
 
@@ -67,6 +71,20 @@ class Room:
         self._hints: dict[tuple[int, int], str] = {}
         self.rules: RuleSet = room_rules(settings)
         self.banned: set[str] = set()  # players the host kicked out
+
+    def close(self) -> None:
+        """Let go of everything (the room leaves memory; it lives on in the database)."""
+        self.cancel_timer()
+        for c in self.conns:
+            if c.room_code == self.code:
+                c.room_code = None
+                c.seat = None
+        self.conns.clear()
+        self.game = None
+        self.bots.clear()
+        self._hints.clear()
+        self.on_finished = None
+        self.recorder.notify = _ignore
 
     # ------------------------------------------------------------- host
     def is_host(self, player_id: str | None) -> bool:
@@ -127,6 +145,16 @@ class Room:
             "seats": seats, "match_id": self.match_id,
             "spectators": sum(1 for c in self.conns if c.seat is None and not c.closed),
         }
+
+    @staticmethod
+    def stored_json(rec: RoomRecord) -> dict[str, Any]:
+        """Room info of a room that is only in the database (a finished one)."""
+        settings = RoomSettings(**rec.settings)
+        seats = [{**d, "seat": i, "connected": False, "auto": False} for i, d in enumerate(rec.seats)]
+        return {"code": rec.code, "status": rec.status, "owner": rec.owner_id, "host": rec.owner_id,
+                "private": settings.private, "settings": settings.model_dump(),
+                "fixed_deal": settings.seed, "rules": room_rules(settings).model_dump(mode="json"),
+                "seats": seats, "match_id": rec.match_id, "spectators": 0}
 
     def broadcast(self, msg: dict[str, Any]) -> None:
         text = dumps(msg)
