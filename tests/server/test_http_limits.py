@@ -7,6 +7,7 @@ tracebacks for all of these client mistakes."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import socket
 import subprocess
@@ -276,7 +277,8 @@ def forged(pid: str, age_seconds: float, gen: int = 0) -> str:
         def get_timestamp(self) -> int:
             return int(time.time() - age_seconds)
 
-    ser = itsdangerous.URLSafeTimedSerializer(SECRET, salt="laizi-guest-v2", signer=OldSigner)
+    ser = itsdangerous.URLSafeTimedSerializer(SECRET, salt="laizi-guest-v2", signer=OldSigner,
+                                              signer_kwargs={"digest_method": hashlib.sha256})
     return str(ser.dumps({"pid": pid, "g": gen}))
 
 

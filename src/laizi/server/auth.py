@@ -1,6 +1,6 @@
 """Guest identities: no passwords, a signed token (itsdangerous) names the player across reconnects.
 
-A token is ``{pid, g}`` signed with the server's secret and a timestamp:
+A token is ``{pid, g}`` signed (HMAC-SHA256) with the server's secret and a timestamp:
 
 - it **expires** :data:`TOKEN_TTL_SECONDS` after it was issued (every ``hello`` and every
   ``POST /api/guest`` with a valid token hands out a fresh one, so a player who comes back
@@ -13,6 +13,7 @@ A token is ``{pid, g}`` signed with the server's secret and a timestamp:
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import unicodedata
 from typing import Any
@@ -53,7 +54,8 @@ class GuestAuth:
     """Signs and checks guest tokens. The secret is stored in the database so tokens survive restarts."""
 
     def __init__(self, secret: str, ttl: int = TOKEN_TTL_SECONDS) -> None:
-        self._s = URLSafeTimedSerializer(secret, salt="laizi-guest-v2")
+        self._s = URLSafeTimedSerializer(secret, salt="laizi-guest-v2",
+                                         signer_kwargs={"digest_method": hashlib.sha256})
         self.ttl = ttl
         self._gen: dict[str, int] = {}  # player id -> current token generation (absent: 0)
 

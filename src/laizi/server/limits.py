@@ -21,15 +21,13 @@ import re
 from typing import Any
 
 __all__ = [
-    "MAX_BODY_BYTES", "MAX_INT_DIGITS", "MAX_JSON_DEPTH", "REPLAY_BURST", "REPLAY_PER_MINUTE",
-    "JSONInputError", "loads_strict",
+    "MAX_BODY_BYTES", "MAX_INT_DIGITS", "MAX_JSON_DEPTH", "JSONInputError", "json_depth",
+    "loads_strict",
 ]
 
 MAX_BODY_BYTES = 64 * 1024   # a POST body (/api/score, /api/guest, /api/token/rotate)
 MAX_JSON_DEPTH = 32          # nested arrays/objects in any JSON input
 MAX_INT_DIGITS = 30          # digits of a JSON integer (anything longer is not a count or a seat)
-REPLAY_PER_MINUTE = 30       # replay requests per client IP per minute ...
-REPLAY_BURST = 10            # ... with bursts of this many
 
 
 class JSONInputError(ValueError):
