@@ -40,13 +40,15 @@ class Hub:
         self.cfg = cfg
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, str] = {}  # id -> nickname
+        self.conns: set[Conn] = set()      # every open WebSocket
         self._store: Store | None = None
         self._auth: GuestAuth | None = None
         self.chat_limiter = RateLimiter()
         self.db_label = normalize_url(cfg.db_url).split("@")[-1]
         self.started = False
         self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0,
-                                          "rooms_evicted": 0}
+                                          "rooms_evicted": 0, "conns_dropped": 0,
+                                          "conns_refused": 0}
         self.freezer = HeapFreezer(cfg.gc_interval)
 
     @property
@@ -91,6 +93,7 @@ class Hub:
         if self._store is not None:
             out.update(self._store.stats())
         out["gc_frozen"] = gc.get_freeze_count()
+        out["connections"] = len(self.conns)
         return out
 
     def _load(self) -> None:
@@ -182,6 +185,10 @@ class Hub:
         return await asyncio.to_thread(load)
 
     # ------------------------------------------------------------- rooms and connections
+    def conns_of(self, player_id: str) -> int:
+        """Open connections identified as ``player_id``."""
+        return sum(1 for c in self.conns if c.player_id == player_id and not c.closed)
+
     def room_of(self, conn: Conn) -> Room | None:
         room = self.rooms.get(conn.room_code) if conn.room_code else None
         return room if room is not None and conn in room.conns else None
