@@ -141,6 +141,7 @@ async def on_create(hub: Hub, conn: Conn, m: p.Create) -> None:
 
 
 async def on_join(hub: Hub, conn: Conn, m: p.Join) -> None:
+    hub.limits.check("join", conn.peer, conn.player_id)
     await hub.join(conn, m.room, m.spectate)
 
 
@@ -152,7 +153,9 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
                                                "open a new connection to be someone else")
     first = conn.player_id is None
     try:
-        info = await hub.guest(m.token, m.nickname)
+        info = await hub.guest(m.token, m.nickname, peer=conn.peer)
+    except ProtocolError:
+        raise
     except ValueError as exc:
         raise ProtocolError("bad_nickname", str(exc)) from None
     if first and hub.conns_of(info["player_id"]) >= hub.cfg.max_conns_per_player:
