@@ -94,6 +94,8 @@ def run_outage(db_url: str, tmp: Path, down: Callable[[LiveServer], None],
             assert snap["last_seq"] == max(acks[i], default=0)
             c.seq = snap["last_seq"]
         play(clients, 120, lambda: bool((clients[0].last or {}).get("view", {}).get("match_over")))
+        if not (clients[0].last or {}).get("view", {}).get("match_over"):  # another seat saw it first
+            clients[0].until(lambda m: m["type"] in ("update", "snapshot") and m["view"].get("match_over"))
         final = clients[0].last
         assert final is not None and final["view"]["match_over"] and sum(final["view"]["scores"]) == 0
     finally:

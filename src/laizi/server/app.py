@@ -44,7 +44,7 @@ from laizi.server.auth import GEN_KEY_PREFIX
 from laizi.server.config import ServerConfig
 from laizi.server.handlers import serve_ws
 from laizi.server.hub import Hub
-from laizi.server.limits import MAX_BODY_BYTES, JSONInputError, loads_strict
+from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.middleware import HttpGuard
 from laizi.server.replays import ReplayError, ReplayService
 from laizi.server.replays import stream as replay_stream

@@ -20,7 +20,7 @@ from laizi.game import Action
 from laizi.server import protocol as p
 from laizi.server.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
 from laizi.server.connection import Conn
-from laizi.server.engine import GameSession, OpError
+from laizi.server.engine import GameSession, OpError, dumps
 from laizi.server.hub import Hub
 from laizi.server.middleware import new_request_id
 from laizi.server.protocol import ProtocolError, parse_client_message
@@ -36,40 +36,83 @@ SENDER_DRAIN = 2.0  # seconds a closing connection's queue may take to flush
 
 async def serve_ws(hub: Hub, ws: WebSocket) -> None:
     await ws.accept()
-    conn = Conn(ws, queue_max=hub.cfg.send_queue_max, msg_rate=hub.cfg.msg_rate)
+    if len(hub.conns) >= hub.cfg.max_connections:
+        hub.stats["conns_refused"] += 1
+        with contextlib.suppress(Exception):
+            await ws.send_text(dumps({"type": "error", "code": "server_full",
+                                      "message": "the server is full; try again later"}))
+            await ws.close(code=1013)
+        return
+    peer = ws.client.host if ws.client else ""
+    conn = Conn(ws, queue_max=hub.cfg.send_queue_max, queue_bytes=hub.cfg.send_queue_bytes,
+                msg_rate=hub.cfg.msg_rate, peer=peer)
+    task = asyncio.current_task()
+    assert task is not None
+    conn.on_drop = lambda: _cut(hub, ws, task)
+    hub.conns.add(conn)
     sender = asyncio.ensure_future(conn.sender())
+    hello_timer = asyncio.get_running_loop().call_later(hub.cfg.hello_timeout, _hello_deadline, conn)
     try:
-        while not conn.closed:
-            try:
-                msg = await ws.receive()
-            except (WebSocketDisconnect, RuntimeError):
-                break
-            if msg["type"] == "websocket.disconnect":
-                break
-            raw = msg.get("text")
-            if raw is None:
-                raw = msg.get("bytes")
-            if raw is None:
-                continue
-            if not conn.throttle():
-                conn.error("rate_limited", "too many messages; slow down")
-                continue
-            try:
-                await dispatch(hub, conn, parse_client_message(raw))
-            except ProtocolError as exc:
-                hub.stats["errors"] += 1
-                conn.error(exc.code, exc.message)
-            except Exception:  # noqa: BLE001 - one bad command must not drop the socket
-                hub.stats["errors"] += 1
-                rid = new_request_id()  # in the log and the client's error frame
-                log.exception("conn %s: command failed (request %s)", conn.id, rid)
-                conn.send({"type": "error", "code": "internal", "request_id": rid,
-                           "message": f"the server could not process that message (request {rid})"})
+        await _receive_loop(hub, conn, ws)
+    except asyncio.CancelledError:
+        if not conn.dropped:
+            raise
+        task.uncancel()  # we cut this socket ourselves (a client that does not read)
     finally:
+        hello_timer.cancel()
+        hub.conns.discard(conn)
         await hub.disconnected(conn)
         conn.close()
-        with contextlib.suppress(Exception):
+        if conn.dropped:
+            sender.cancel()
+        with contextlib.suppress(BaseException):
             await asyncio.wait_for(sender, SENDER_DRAIN)
+
+
+async def _receive_loop(hub: Hub, conn: Conn, ws: WebSocket) -> None:
+    while not conn.closed:
+        try:
+            msg = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            break
+        if msg["type"] == "websocket.disconnect":
+            break
+        raw = msg.get("text")
+        if raw is None:
+            raw = msg.get("bytes")
+        if raw is None:
+            continue
+        if not conn.throttle():
+            conn.error("rate_limited", "too many messages; slow down")
+            continue
+        try:
+            await dispatch(hub, conn, parse_client_message(raw))
+        except ProtocolError as exc:
+            hub.stats["errors"] += 1
+            conn.error(exc.code, exc.message)
+        except Exception:  # noqa: BLE001 - one bad command must not drop the socket
+            hub.stats["errors"] += 1
+            rid = new_request_id()  # in the log and the client's error frame
+            log.exception("conn %s: command failed (request %s)", conn.id, rid)
+            conn.send({"type": "error", "code": "internal", "request_id": rid,
+                       "message": f"the server could not process that message (request {rid})"})
+
+
+def _hello_deadline(conn: Conn) -> None:
+    if conn.player_id is None and not conn.closed:
+        conn.error("hello_timeout", "no hello: closing")
+        conn.close()
+
+
+def _cut(hub: Hub, ws: WebSocket, task: asyncio.Task[Any]) -> None:
+    """Cut a dropped connection's socket now: abort the transport under uvicorn (its
+    protocol's bound ``send`` is what Starlette holds), else cancel the connection's task."""
+    hub.stats["conns_dropped"] += 1
+    transport = getattr(getattr(getattr(ws, "_send", None), "__self__", None), "transport", None)
+    if isinstance(transport, asyncio.BaseTransport) and hasattr(transport, "abort"):
+        transport.abort()
+    else:
+        task.cancel()
 
 
 async def dispatch(hub: Hub, conn: Conn, m: Any) -> None:
@@ -101,6 +144,7 @@ async def on_create(hub: Hub, conn: Conn, m: p.Create) -> None:
 
 
 async def on_join(hub: Hub, conn: Conn, m: p.Join) -> None:
+    hub.limits.check("join", conn.peer, conn.player_id)
     await hub.join(conn, m.room, m.spectate)
 
 
@@ -110,10 +154,18 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
     if conn.player_id is not None and hub.auth.check(m.token) != conn.player_id:
         raise ProtocolError("identity_locked", "this connection already has an identity; "
                                                "open a new connection to be someone else")
+    first = conn.player_id is None
     try:
-        info = await hub.guest(m.token, m.nickname)
+        info = await hub.guest(m.token, m.nickname, peer=conn.peer)
+    except ProtocolError:
+        raise
     except ValueError as exc:
         raise ProtocolError("bad_nickname", str(exc)) from None
+    if first and hub.conns_of(info["player_id"]) >= hub.cfg.max_conns_per_player:
+        conn.error("too_many_connections", f"at most {hub.cfg.max_conns_per_player} connections "
+                                           "per player; close another one first")
+        conn.close()
+        return
     conn.player_id = info["player_id"]
     conn.nickname = info["nickname"]
     conn.send({"type": "welcome", **info, "bot_levels": hub.bot_levels(),

@@ -20,6 +20,7 @@ from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.db import normalize_url
 from laizi.server.engine import hand_frames
+from laizi.server.limits import Limits
 from laizi.server.protocol import ProtocolError, RoomSettings
 from laizi.server.room import Room
 from laizi.server.runtime import HeapFreezer, warm_up
@@ -40,13 +41,17 @@ class Hub:
         self.cfg = cfg
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, str] = {}  # id -> nickname
+        self.conns: set[Conn] = set()      # every open WebSocket
         self._store: Store | None = None
         self._auth: GuestAuth | None = None
         self.chat_limiter = RateLimiter()
+        exempt = {*cfg.rate_exempt, *filter(None, os.environ.get("LAIZI_RATE_EXEMPT", "").split(","))}
+        self.limits = Limits(frozenset(a.strip() for a in exempt))
         self.db_label = normalize_url(cfg.db_url).split("@")[-1]
         self.started = False
         self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0,
-                                          "rooms_evicted": 0}
+                                          "rooms_evicted": 0, "conns_dropped": 0,
+                                          "conns_refused": 0}
         self.freezer = HeapFreezer(cfg.gc_interval)
 
     @property
@@ -91,6 +96,7 @@ class Hub:
         if self._store is not None:
             out.update(self._store.stats())
         out["gc_frozen"] = gc.get_freeze_count()
+        out["connections"] = len(self.conns)
         return out
 
     def _load(self) -> None:
@@ -125,7 +131,9 @@ class Hub:
         self.stats["rooms_evicted"] += 1
 
     # ------------------------------------------------------------- players
-    async def guest(self, token: str | None, nickname: Any) -> dict[str, Any]:
+    async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
+        """The identity a token names (renamed to ``nickname`` if given), else a new guest
+        (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
         pid = self.auth.check(token) if token else None
         nick = None
         if nickname is not None and nickname != "":
@@ -135,6 +143,8 @@ class Hub:
                 self.players[pid] = nick
                 await self.store.set_nickname(pid, nick)
             return {"player_id": pid, "nickname": self.players[pid], "token": self.auth.issue(pid)}
+        if peer is not None:
+            self.limits.check("guest", peer)
         pid = new_player_id()
         nick = nick or f"游客{secrets.randbelow(9000) + 1000}"
         self.players[pid] = nick
@@ -182,6 +192,10 @@ class Hub:
         return await asyncio.to_thread(load)
 
     # ------------------------------------------------------------- rooms and connections
+    def conns_of(self, player_id: str) -> int:
+        """Open connections identified as ``player_id``."""
+        return sum(1 for c in self.conns if c.player_id == player_id and not c.closed)
+
     def room_of(self, conn: Conn) -> Room | None:
         room = self.rooms.get(conn.room_code) if conn.room_code else None
         return room if room is not None and conn in room.conns else None
@@ -191,6 +205,7 @@ class Hub:
             room_rules(settings)
         except LaiziError as exc:
             raise ProtocolError("bad_settings", str(exc)) from None
+        self.limits.check("room", conn.peer, conn.player_id)
         for _ in range(100):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
             if code not in self.rooms:
