@@ -85,6 +85,39 @@ def _load_generations(engine: Any) -> list[tuple[str, str]]:
     return [(k, v) for k, v in rows]
 
 
+async def _replay(request: Request, replays: ReplayService) -> Response:
+    """GET /api/matches/{id}/replay[?hand=N|?index=1] (laizi.server.replays)."""
+    try:
+        mid = int(request.path_params["match_id"])
+        if not 1 <= mid <= 2**31 - 1:
+            raise ValueError
+    except ValueError:
+        return _error(request, "bad match id")
+    q = request.query_params
+    try:
+        hand = int(q["hand"]) if "hand" in q else None
+        if hand is not None and not 0 <= hand <= 10_000:
+            raise ValueError
+    except ValueError:
+        return _error(request, "bad hand number")
+    client = request.client.host if request.client else "?"
+    try:
+        data = await replays.get(mid, client, hand=hand, index=q.get("index") in ("1", "true"))
+    except ReplayError as exc:
+        resp = _error(request, exc.message, exc.status)
+        if exc.retry_after is not None:
+            resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
+        return resp
+    if data is None:
+        return _error(request, "unknown match" if hand is None else "unknown hand", 404)
+    gzip_ok = "gzip" in request.headers.get("accept-encoding", "")
+    headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
+    if gzip_ok:
+        headers.update({"Content-Encoding": "gzip", "Content-Length": str(len(data))})
+    return StreamingResponse(replay_stream(data, gzip_ok), media_type="application/json",
+                             headers=headers)
+
+
 def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     """Build the app. ``config`` fields: see :class:`laizi.server.config.ServerConfig`."""
     cfg = ServerConfig(db_url=db_url, **config)
@@ -150,35 +183,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         return JSONResponse(info)
 
     async def api_replay(request: Request) -> Response:
-        try:
-            mid = int(request.path_params["match_id"])
-            if not 1 <= mid <= 2**31 - 1:
-                raise ValueError
-        except ValueError:
-            return _error(request, "bad match id")
-        q = request.query_params
-        try:
-            hand = int(q["hand"]) if "hand" in q else None
-            if hand is not None and not 0 <= hand <= 10_000:
-                raise ValueError
-        except ValueError:
-            return _error(request, "bad hand number")
-        client = request.client.host if request.client else "?"
-        try:
-            data = await replays.get(mid, client, hand=hand, index=q.get("index") in ("1", "true"))
-        except ReplayError as exc:
-            resp = _error(request, exc.message, exc.status)
-            if exc.retry_after is not None:
-                resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
-            return resp
-        if data is None:
-            return _error(request, "unknown match" if hand is None else "unknown hand", 404)
-        gzip_ok = "gzip" in request.headers.get("accept-encoding", "")
-        headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
-        if gzip_ok:
-            headers.update({"Content-Encoding": "gzip", "Content-Length": str(len(data))})
-        return StreamingResponse(replay_stream(data, gzip_ok), media_type="application/json",
-                                 headers=headers)
+        return await _replay(request, replays)
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"ok": True, "rooms": len(hub.rooms),
