@@ -71,6 +71,7 @@ class Room:
         self._hints: dict[tuple[int, int], str] = {}
         self.rules: RuleSet = room_rules(settings)
         self.banned: set[str] = set()  # players the host kicked out
+        self.idle_since: float | None = time.monotonic()  # no connection since (None: someone here)
 
     def close(self) -> None:
         """Let go of everything (the room leaves memory; it lives on in the database)."""
