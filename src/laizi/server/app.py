@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket
 from laizi.server.config import ServerConfig
 from laizi.server.handlers import serve_ws
 from laizi.server.hub import Hub
+from laizi.server.protocol import ProtocolError
 
 __all__ = ["create_app"]
 
@@ -78,8 +79,11 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
             if not isinstance(data, dict):
                 raise ValueError("expected a JSON object {nickname}")
             token = data.get("token")
-            out = await hub.guest(token if isinstance(token, str) else None, data.get("nickname"))
+            out = await hub.guest(token if isinstance(token, str) else None, data.get("nickname"),
+                                  peer=request.client.host if request.client else "")
             return JSONResponse(out)
+        except ProtocolError as exc:  # a rate limit
+            return JSONResponse({"error": exc.message, "code": exc.code}, status_code=429)
         except ValueError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
 
