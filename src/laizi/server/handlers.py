@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -91,8 +92,10 @@ async def _receive_loop(hub: Hub, conn: Conn, ws: WebSocket) -> None:
             conn.error(exc.code, exc.message)
         except Exception:  # noqa: BLE001 - one bad command must not drop the socket
             hub.stats["errors"] += 1
-            log.exception("conn %s: command failed", conn.id)
-            conn.error("internal", "the server could not process that message")
+            rid = secrets.token_hex(4)  # in the log and in the client's error: one story
+            log.exception("conn %s: command failed (request %s)", conn.id, rid)
+            conn.send({"type": "error", "code": "internal", "request_id": rid,
+                       "message": f"the server could not process that message (request {rid})"})
 
 
 def _hello_deadline(conn: Conn) -> None:

@@ -254,7 +254,7 @@ class Room:
 
     async def save_room(self) -> None:
         rec = self.record()
-        await self.recorder.durably(lambda: self.store.save_room(rec))
+        await self.recorder.durably(lambda retry: self.store.save_room(rec))
 
     # ------------------------------------------------------------- match
     async def start_match(self) -> None:
@@ -266,7 +266,7 @@ class Room:
         self.status = "playing"
         rec, rules = self.record(), self.rules.model_dump(mode="json")
         self.match_id = await self.recorder.durably(
-            lambda: self.store.create_match(rec, rules, seed, self.settings.max_hands))
+            lambda retry: self.store.create_match(rec, rules, seed, self.settings.max_hands))
         await self.persist()
         for c in self.conns:
             c.seat = self.seat_of(c.player_id)

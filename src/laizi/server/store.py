@@ -152,31 +152,35 @@ class Store:
         """Insert a match row for room ``r`` (its status becomes ``playing``); its id."""
 
         def write(s: Session) -> int:
+            row = s.get(db.RoomRow, r.code)
+            if row is None:
+                row = db.RoomRow(code=r.code, owner_id=r.owner_id, settings=r.settings, seats=r.seats)
+                s.add(row)
+                s.flush()
             m = db.MatchRow(room_code=r.code, status="playing", rules=rules, seed=seed.hex(),
                             max_hands=max_hands, seats=r.seats, scores=[0, 0, 0, 0],
                             penalties=[0, 0, 0, 0])
             s.add(m)
             s.flush()
-            row = s.get(db.RoomRow, r.code)
-            if row is None:
-                s.add(db.RoomRow(code=r.code, owner_id=r.owner_id, status="playing",
-                                 settings=r.settings, seats=r.seats, match_id=m.id))
-            else:
-                row.status = "playing"
-                row.match_id = m.id
-                row.seats = r.seats
+            row.status = "playing"
+            row.match_id = m.id
+            row.seats = r.seats
             return m.id
 
         out: int = await self.writer.write(write)
         return out
 
-    async def write_progress(self, p: Progress) -> None:
-        """Store one command's progress in one transaction (raises when the write fails)."""
+    async def write_progress(self, p: Progress, *, retry: bool = False) -> None:
+        """Store one command's progress in one transaction (raises when the write fails).
+        ``retry``: an earlier attempt failed, perhaps after its commit went through (a
+        connection lost on the way back): if its last row is there, it did."""
 
         def write(s: Session) -> None:
             # Core executemany inserts: the hot path of every action (no ORM unit of work).
             # Flush first: an ORM write earlier in the same batch must not land after these.
             s.flush()
+            if retry and _stored_already(s, p):
+                return
             _write_progress(s, p)
 
         await self.writer.write(write)
@@ -232,6 +236,19 @@ def _match(s: Session, match_id: int, *, resume: bool) -> MatchRecord | None:
             if pid is not None and seq is not None:
                 rec.last_seq[pid] = int(seq)
     return rec
+
+
+def _stored_already(s: Session, p: Progress) -> bool:
+    """Whether ``p`` was committed (it is one transaction: its last row tells)."""
+    if p.actions:
+        table, n = ACTIONS, p.actions[-1]["n"]
+    elif p.events:
+        table, n = EVENTS, p.events[-1]["n"]
+    else:
+        return False
+    found = s.connection().execute(
+        select(table.c.n).where(table.c.match_id == p.match_id, table.c.n == n)).first()
+    return found is not None
 
 
 def _write_progress(s: Session, p: Progress) -> None:
