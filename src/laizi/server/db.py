@@ -87,6 +87,7 @@ class RoomRow(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[Any]] = mapped_column(JSON)
     match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    banned: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # player ids kicked out
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 

@@ -168,7 +168,8 @@ class Room:
     def record(self) -> RoomRecord:
         return RoomRecord(code=self.code, owner_id=self.owner_id, status=self.status,
                           settings=self.settings.model_dump(),
-                          seats=[s.to_json() for s in self.seats], match_id=self.match_id)
+                          seats=[s.to_json() for s in self.seats], match_id=self.match_id,
+                          banned=sorted(self.banned))
 
     # ------------------------------------------------------------- frames
     def frame(self, conn: Conn, kind: str = "update") -> str | None:
@@ -286,6 +287,7 @@ class Room:
         room.status = rec.status
         room.seats = [Seat.from_json(d) for d in rec.seats]
         room.match_id = rec.match_id
+        room.banned = set(rec.banned)
         m = rec.match
         if rec.status != "playing" or m is None:
             return room

@@ -38,6 +38,7 @@ class RoomRecord:
     seats: list[dict[str, Any]]
     match_id: int | None = None
     match: MatchRecord | None = None
+    banned: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -137,9 +138,11 @@ class Store:
             row = s.get(db.RoomRow, r.code)
             if row is None:
                 s.add(db.RoomRow(code=r.code, owner_id=r.owner_id, status=r.status,
-                                 settings=r.settings, seats=r.seats, match_id=r.match_id))
+                                 settings=r.settings, seats=r.seats, match_id=r.match_id,
+                                 banned=r.banned))
             else:
                 row.owner_id = r.owner_id
+                row.banned = r.banned
                 row.status = r.status
                 row.seats = r.seats
                 row.match_id = r.match_id
@@ -192,8 +195,7 @@ class Store:
         with Session(self.engine) as s:
             rows = s.scalars(select(db.RoomRow).where(db.RoomRow.status.in_(("lobby", "playing"))))
             for r in list(rows):
-                rec = RoomRecord(code=r.code, owner_id=r.owner_id, status=r.status,
-                                 settings=dict(r.settings), seats=list(r.seats), match_id=r.match_id)
+                rec = _room(r)
                 if r.status == "playing" and r.match_id is not None:
                     rec.match = _match(s, r.match_id, resume=True)
                 out.append(rec)
@@ -205,13 +207,17 @@ class Store:
             r = s.get(db.RoomRow, code)
             if r is None:
                 return None
-            return RoomRecord(code=r.code, owner_id=r.owner_id, status=r.status,
-                              settings=dict(r.settings), seats=list(r.seats), match_id=r.match_id)
+            return _room(r)
 
     def load_match(self, match_id: int) -> MatchRecord | None:
         """A match with its journal (for a replay)."""
         with Session(self.engine) as s:
             return _match(s, match_id, resume=False)
+
+
+def _room(r: db.RoomRow) -> RoomRecord:
+    return RoomRecord(code=r.code, owner_id=r.owner_id, status=r.status, settings=dict(r.settings),
+                      seats=list(r.seats), match_id=r.match_id, banned=list(r.banned or []))
 
 
 def _match(s: Session, match_id: int, *, resume: bool) -> MatchRecord | None:
