@@ -23,7 +23,7 @@ pytestmark = pytest.mark.timeout(120)
 def test_limits_are_named_constants_and_the_defaults() -> None:
     cfg = config.ServerConfig()
     assert cfg.send_queue_max == config.SEND_QUEUE_MAX == 1000
-    assert cfg.send_queue_bytes == config.SEND_QUEUE_BYTES == 1 << 20
+    assert cfg.send_queue_bytes == config.SEND_QUEUE_BYTES == 1 << 18
     assert cfg.max_connections == config.MAX_CONNECTIONS
     assert cfg.max_conns_per_player == config.MAX_CONNS_PER_PLAYER
     assert cfg.hello_timeout == config.HELLO_TIMEOUT <= 10

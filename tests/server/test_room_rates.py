@@ -81,3 +81,16 @@ def test_new_guests_are_limited_per_address(server: LiveServer) -> None:
     finally:
         for c in opened:
             c.close()
+
+
+def test_http_guests_share_the_address_limit(server: LiveServer) -> None:
+    for i in range(limits.GUESTS_PER_IP.count):
+        status, body = server.post("/api/guest", {"nickname": f"h{i}"})
+        assert status == 200, body
+    status, body = server.post("/api/guest", {"nickname": "one more"})
+    assert status == 429 and body["code"] == "too_many_guests" and "wait" in body["error"]
+    c = Client(server.port, hello=False)
+    try:
+        assert c.hello("ws too")["code"] == "too_many_guests"
+    finally:
+        c.close()

@@ -46,6 +46,7 @@ from laizi.server.handlers import serve_ws
 from laizi.server.hub import Hub
 from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.middleware import HttpGuard
+from laizi.server.protocol import ProtocolError
 from laizi.server.replays import ReplayError, ReplayService
 from laizi.server.replays import stream as replay_stream
 
@@ -73,9 +74,9 @@ async def _json_body(request: Request) -> Any:
         raise ValueError(f"input: {exc}") from None
 
 
-def _error(request: Request, message: str, status: int = 400) -> JSONResponse:
+def _error(request: Request, message: str, status: int = 400, **extra: Any) -> JSONResponse:
     rid = request.scope.get("state", {}).get("request_id")
-    return JSONResponse({"error": message, "request_id": rid}, status_code=status)
+    return JSONResponse({"error": message, **extra, "request_id": rid}, status_code=status)
 
 
 def _load_generations(engine: Any) -> list[tuple[str, str]]:
@@ -140,8 +141,11 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
             if not isinstance(data, dict):
                 raise ValueError("expected a JSON object {nickname}")
             token = data.get("token")
-            out = await hub.guest(token if isinstance(token, str) else None, data.get("nickname"))
+            out = await hub.guest(token if isinstance(token, str) else None, data.get("nickname"),
+                                  peer=request.client.host if request.client else "")
             return JSONResponse({**out, "expires_in": int(hub.auth.ttl)})
+        except ProtocolError as exc:  # a rate limit
+            return _error(request, exc.message, 429, code=exc.code)
         except ValueError as exc:
             return _error(request, str(exc))
 

@@ -9,16 +9,17 @@ from laizi.rules import RuleSet
 from laizi.server.protocol import RoomSettings
 
 __all__ = [
-    "FINISHED_LINGER", "HELLO_TIMEOUT", "MAX_CONNECTIONS", "MAX_CONNS_PER_PLAYER", "SEND_QUEUE_BYTES",
+    "FINISHED_LINGER", "HELLO_TIMEOUT", "LOBBY_IDLE", "MAX_CONNECTIONS", "MAX_CONNS_PER_PLAYER", "SEND_QUEUE_BYTES",
     "SEND_QUEUE_MAX", "ServerConfig", "room_rules",
 ]
 
 FINISHED_LINGER = 30.0     # seconds a finished room stays in memory before it lives only in the database
 SEND_QUEUE_MAX = 1000      # frames queued for a connection that does not read: then it is dropped
-SEND_QUEUE_BYTES = 1 << 20 # ... or this many bytes of them (a dropped seat resyncs on reconnect)
-MAX_CONNECTIONS = 2000     # WebSockets open at once, in total
+SEND_QUEUE_BYTES = 1 << 18 # ... or this many characters of them (a dropped seat resyncs on reconnect)
+MAX_CONNECTIONS = 3000     # WebSockets open at once, in total (bench_server: 4 per room)
 MAX_CONNS_PER_PLAYER = 4   # ... per identity (a player's tabs and devices)
 HELLO_TIMEOUT = 5.0        # seconds a new socket has to say hello before it is closed
+LOBBY_IDLE = 600.0         # seconds an empty lobby is kept before it is closed (and leaves memory)
 
 
 @dataclass
@@ -40,6 +41,7 @@ class ServerConfig:
     gc_freeze: bool = True          # keep long-lived objects out of the cyclic GC's sight
     gc_interval: float = 1.0        # seconds between collect-and-freeze passes (0: start-up only)
     finished_linger: float = FINISHED_LINGER
+    lobby_idle: float = LOBBY_IDLE
     rate_exempt: tuple[str, ...] = ()  # client addresses not rate-limited (load tests)
 
 

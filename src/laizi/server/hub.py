@@ -53,6 +53,7 @@ class Hub:
                                           "rooms_evicted": 0, "conns_dropped": 0,
                                           "conns_refused": 0}
         self.freezer = HeapFreezer(cfg.gc_interval)
+        self._sweeper: asyncio.Future[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -78,12 +79,15 @@ class Hub:
         warm_up()
         if self.cfg.gc_freeze:
             self.freezer.start()
+        self._sweeper = asyncio.ensure_future(self._sweep_lobbies())
         for room in self.rooms.values():
             if room.status == "playing":
                 room.schedule()
 
     async def stop(self) -> None:
         self.freezer.stop()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             room.cancel_timer()
         if self._store is not None:
@@ -118,6 +122,29 @@ class Hub:
     def _finished(self, room: Room) -> None:
         """A match ended: its room leaves memory after ``finished_linger`` seconds."""
         asyncio.get_running_loop().call_later(self.cfg.finished_linger, self._evict, room.code)
+
+    async def _sweep_lobbies(self) -> None:
+        """Close lobbies nobody has been in for ``lobby_idle`` seconds (abandoned rooms
+        must not pile up in memory); a closed room cannot be joined again."""
+        while True:
+            await asyncio.sleep(min(60.0, self.cfg.lobby_idle))
+            now = time.monotonic()
+            for room in [r for r in self.rooms.values() if r.status == "lobby"]:
+                if room.conns or room.idle_since is None or now - room.idle_since < self.cfg.lobby_idle:
+                    continue
+                try:
+                    async with room.lock:
+                        if room.conns or room.status != "lobby":
+                            continue
+                        room.status = "closed"
+                        await room.save_room()
+                except Exception:  # noqa: BLE001 - tried again on the next sweep
+                    log.exception("room %s: could not close an idle lobby", room.code)
+                    room.status = "lobby"
+                    continue
+                self.rooms.pop(room.code, None)
+                room.close()
+                self.stats["rooms_evicted"] += 1
 
     def _evict(self, code: str) -> None:
         room = self.rooms.get(code)
@@ -223,6 +250,8 @@ class Hub:
             if info is not None and info["status"] == "finished":
                 raise ProtocolError("room_finished", f"room {code} has finished; see the replay of "
                                                      f"match {info['match_id']}")
+            if info is not None and info["status"] == "closed":
+                raise ProtocolError("room_closed", f"room {code} was closed: nobody was in it")
             raise ProtocolError("unknown_room", f"no room with code {code[:8]!r}")
         if conn.player_id in room.banned:
             raise ProtocolError("kicked", "the host removed you from this room")
@@ -230,6 +259,7 @@ class Hub:
         if old is not None and old is not room:
             await self.leave_room(conn, old)
         async with room.lock:
+            room.idle_since = None
             if room.owner_id is None:
                 room.owner_id = conn.player_id  # a room left without a host: the next one in
                 await room.save_room()
@@ -259,6 +289,8 @@ class Hub:
         if conn.room_code == room.code:
             conn.room_code = None
             conn.seat = None
+        if not room.conns:
+            room.idle_since = time.monotonic()
         pid = conn.player_id
         if any(c.player_id == pid and not c.closed for c in room.conns):
             return
