@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
+import struct
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -105,14 +107,38 @@ def _hello_deadline(conn: Conn) -> None:
 
 
 def _cut(hub: Hub, ws: WebSocket, task: asyncio.Task[Any]) -> None:
-    """Cut a dropped connection's socket now: abort the transport under uvicorn (its
-    protocol's bound ``send`` is what Starlette holds), else cancel the connection's task."""
+    """Cut a dropped connection's socket now. ASGI has no way to abort a connection (a
+    close waits behind the frames the peer does not read, and the socket would linger),
+    so the transport is found behind the ``send`` callable uvicorn gave us; failing that,
+    the connection's task is cancelled (our queue is freed either way)."""
     hub.stats["conns_dropped"] += 1
-    transport = getattr(getattr(getattr(ws, "_send", None), "__self__", None), "transport", None)
-    if isinstance(transport, asyncio.BaseTransport) and hasattr(transport, "abort"):
+    transport = _transport_of(getattr(ws, "_send", None))
+    if transport is not None:
+        sock = transport.get_extra_info("socket")
+        if sock is not None:  # reset, not a close: the kernel drops the unread frames too
+            with contextlib.suppress(Exception):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         transport.abort()
     else:
         task.cancel()
+
+
+def _transport_of(send: Any, depth: int = 0) -> Any:
+    """The transport (asyncio's or uvloop's) behind an ASGI ``send``: uvicorn's protocol
+    (the bound method's owner), possibly inside Starlette's wrappers (closures), a few
+    levels deep; None if there is none."""
+    t = getattr(getattr(send, "__self__", None), "transport", None)
+    if callable(getattr(t, "abort", None)) and callable(getattr(t, "get_extra_info", None)):
+        return t
+    if depth < 4:
+        for cell in getattr(send, "__closure__", None) or ():
+            with contextlib.suppress(ValueError):  # an empty cell
+                inner = cell.cell_contents
+                if callable(inner):
+                    found = _transport_of(inner, depth + 1)
+                    if found is not None:
+                        return found
+    return None
 
 
 async def dispatch(hub: Hub, conn: Conn, m: Any) -> None:
