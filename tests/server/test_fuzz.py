@@ -14,7 +14,7 @@ size at start (observed: 73 MB at start, at most 84 MB).
 Every batch of 25 frames ends with a ping whose pong proves the server processed the
 batch, so the count is of frames the server handled, not merely sent. The server runs
 with ``--msg-rate 2000`` so the frames reach the parser instead of the per-socket
-throttle (40 a second by default, test_http_limits covers).
+throttle (40 a second by default; test_http_limits covers that).
 """
 
 from __future__ import annotations
