@@ -1,0 +1,86 @@
+"""A person plays a whole hand by tapping, against bots, at the three sizes players use.
+
+At every step: the own hand, the action bar and the claim prompt lie inside the viewport, the page
+never scrolls sideways, and no Content-Security-Policy violation happens. A claim or a win offered
+is taken. Screenshots of the table mid-hand, a claim window and the settlement are written to
+tests/web/screens (or $LAIZI_SCREENS_DIR). The settlement stays open after the next deal arrives
+and closes with 继续.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from webhelpers import SIZES, act_once, new_page, outside, overflow_x, screens_dir, start_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
+
+
+def _check_layout(page: Any, where: str) -> None:
+    for testid in ("own-hand", "action-bar", "claim-prompt", "cancel-auto"):
+        bad = outside(page, testid)
+        assert bad is None, f"{where}: {bad} lies outside the viewport"
+    assert overflow_x(page) <= 0, f"{where}: the page scrolls sideways"
+
+
+def _touch_targets(page: Any) -> list[str]:
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#game button, #actions button, #hand .tile.clickable')]
+             .filter(e => e.offsetParent !== null)
+             .map(e => [e, e.getBoundingClientRect()])
+             .filter(([e, r]) => r.width < 40 || r.height < 40)
+             .map(([e, r]) => `${e.id || e.dataset.act || e.className} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tuple[int, int]) -> None:
+    w, h = size
+    out = screens_dir()
+    page = new_page(browser, server, f"玩家{w}", size)
+    start_table(page, seat=0)
+    for s in range(4):
+        assert page.locator(f'[data-testid="seat-{s}"]').count() == 1
+        assert page.locator(f'[data-testid="river-{s}"]').count() == 1
+    assert page.locator('[data-testid="wall-count"]').inner_text()
+    assert page.locator('[data-testid="laizi"].laizi .lz-badge').count() == 1   # the laizi is marked
+    assert page.locator("#hand .tile").count() == 14                           # the dealer's 14
+    assert not _touch_targets(page), _touch_targets(page)
+    moves: list[str] = []
+    shot_mid = shot_claim = False
+    deadline = time.time() + 150
+    while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
+        assert time.time() < deadline, f"the hand did not finish; moves {moves}"
+        _check_layout(page, f"{w}x{h} after {len(moves)} moves")
+        if page.locator('[data-testid="claim-prompt"]:not(.hidden)').count() and not shot_claim:
+            if page.locator("#actions button").count():
+                page.screenshot(path=str(out / f"claim_{w}x{h}.png"))
+                shot_claim = True
+                assert page.locator('[data-testid="claim-prompt"] .tile.big').count() == 1
+        done = act_once(page)
+        if done:
+            moves.append(done)
+            if len(moves) == 6 and not shot_mid:
+                page.wait_for_timeout(250)
+                page.screenshot(path=str(out / f"table_{w}x{h}.png"))
+                shot_mid = True
+        else:
+            page.wait_for_timeout(60)
+    assert "discard" in moves
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(out / f"settlement_{w}x{h}.png"))
+    settle = page.locator('[data-testid="settlement"]')
+    assert settle.locator("#hand-result").count() == 1
+    assert settle.locator("table.pay tr").count() == 5          # header + four seats
+    bad = outside(page, "continue")
+    assert bad is None, bad
+    if size == SIZES[0]:
+        # The server deals the next hand after --hand-pause (2 s): the panel stays, and says so.
+        page.wait_for_selector("#settle-next:not(.hidden)", timeout=8000)
+        assert settle.is_visible()
+    page.click('[data-testid="continue"]')
+    assert not settle.is_visible()
+    assert page.evaluate("window.__csp") == []
+    assert page.errors == []
+    page.context.close()
