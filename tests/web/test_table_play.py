@@ -57,7 +57,7 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
             if page.locator("#actions button").count():
                 page.screenshot(path=str(out / f"claim_{w}x{h}.png"))
                 shot_claim = True
-                assert page.locator('[data-testid="claim-prompt"] .tile.big').count() == 1
+                assert page.locator('[data-testid="claim-prompt"] .tile.t-big').count() == 1
         done = act_once(page)
         if done:
             moves.append(done)

@@ -37,7 +37,7 @@ const ZH = {
   raw_json: "原始 JSON", load_example: "示例", win_tile: "胡的牌", by: "方式", from_seat: "放冲者座位",
   melds_lines: "副露（每行一个，如 peng 9p from 3）", spk: "杠出的红中/赖子", players_json: "其他玩家（JSON，可选）",
   after_kong: "杠上开花", by_discard: "放冲", by_self_draw: "自摸", by_rob_kong: "抢杠", seat_n: "{0}号位",
-  lobby_hint: "输入昵称，创建房间或加入朋友的房间。",
+  lobby_hint: "输入昵称，创建房间或加入朋友的房间。", fixed_deal: "固定牌局（种子 {0}）：牌墙由房间设置决定",
 };
 const EN = {
   title: "Wuhan Mahjong · Red-Dragon Laizi", lobby: "Lobby", calc: "Calculator", lang: "中文",
@@ -77,7 +77,7 @@ const EN = {
   raw_json: "Raw JSON", load_example: "Example", win_tile: "Winning tile", by: "By", from_seat: "Discarder seat",
   melds_lines: "Melds (one per line, e.g. peng 9p from 3)", spk: "Red-dragon/laizi kongs laid out", players_json: "Other players (JSON, optional)",
   after_kong: "After a kong", by_discard: "deal-in", by_self_draw: "self-draw", by_rob_kong: "robbing a kong", seat_n: "seat {0}",
-  lobby_hint: "Pick a nickname, create a room or join a friend's.",
+  lobby_hint: "Pick a nickname, create a room or join a friend's.", fixed_deal: "Fixed deal (seed {0}): the room settings decide the wall",
 };
 const BIG = {
   zh: { pengpeng: "碰碰胡", qingyise: "清一色", fengyise: "风一色", jiangyise: "将一色", quanqiuren: "全求人",

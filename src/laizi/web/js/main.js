@@ -86,6 +86,7 @@ function onFrame(m) {
   if (m.last_seq != null) net.noteSeq(m.last_seq);
   S.deadlineAt = m.deadline != null ? Date.now() + m.deadline * 1000 : null;
   S.hintsData = m.hints !== undefined ? m.hints : null;
+  S.fixedDeal = m.fixed_deal || null;
   if (!prev || prev.hand_no !== m.view.hand_no || JSON.stringify(prev.legal) !== JSON.stringify(m.view.legal)) S.selected = null;
   const quiet = m.type === "snapshot";
   for (const ev of m.events || []) onEvent(ev, quiet);
@@ -138,7 +139,7 @@ function deadlineLeft() {
 function ctx() {
   return {
     me: S.seat, seats: S.room && S.room.seats, live: true, deadlineLeft: deadlineLeft(),
-    selected: S.selected, onTile, lastLine: S.lastLine,
+    selected: S.selected, onTile, lastLine: S.lastLine, fixedDeal: S.fixedDeal,
   };
 }
 
@@ -254,21 +255,22 @@ function renderHints(v) {
 }
 
 // ------------------------------------------------------------------ settlement
+function fillSettlement(v) {
+  const seats = S.room && S.room.seats;
+  renderSettlement($("settle-body"), v, { seats, me: S.seat });
+  const mb = $("match-body");
+  mb.textContent = "";
+  if (v.match_over) renderMatchResult(mb, v, { seats, me: S.seat });
+  $("btn-lobby").classList.toggle("hidden", !v.match_over);
+}
+
 function renderSettlementState(v) {
   if (v.phase === "over" && "result" in v && !S.settleClosed.has(v.hand_no) && S.settleHand !== v.hand_no) {
     S.settleHand = v.hand_no;
     S.settleView = v;
-    const seats = S.room && S.room.seats;
-    renderSettlement($("settle-body"), v, { seats, me: S.seat });
-    const mb = $("match-body");
-    mb.textContent = "";
-    if (v.match_over) renderMatchResult(mb, v, { seats, me: S.seat });
-    $("btn-lobby").classList.toggle("hidden", !v.match_over);
+    fillSettlement(v);
     $("settlement").classList.remove("hidden");
     $("overlay-close").focus({ preventScroll: true });
-  }
-  if (S.settleHand != null && S.settleView && v.match_over && S.settleView !== v) {
-    S.settleView = v;
   }
   updateSettleNext();
 }
@@ -371,7 +373,8 @@ function wire() {
     renderPhrases();
     loadPresets();
     if (S.room && S.room.status === "lobby") renderRoom();
-    if (S.view) { S.settleHand = null; if (!$("settlement").classList.contains("hidden")) S.settleClosed.delete(S.view.hand_no); render(); }
+    if (S.settleHand != null && S.settleView) fillSettlement(S.settleView);
+    if (S.view) render();
   });
   setInterval(tick, 250);
 }

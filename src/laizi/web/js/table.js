@@ -57,6 +57,7 @@ export function buildTable(root, { live }) {
   div("claim-tile", claim);
   div("claim-timer", claim);
   div("last-event", center);
+  div("fixed-deal hidden", center);
   return table;
 }
 
@@ -162,12 +163,12 @@ export function renderTable(table, v, ctx) {
     indSlot.textContent = "";
     indSlot.dataset.tile = v.indicator;
     indSlot.dataset.lang = document.documentElement.lang;
-    const ind = tileEl(v.indicator, { size: "center" });
+    const ind = tileEl(v.indicator, { size: "mid" });
     if (ctx.live) ind.id = "indicator";
     indSlot.appendChild(ind);
     const lzSlot = table.querySelector(".lz-slot");
     lzSlot.textContent = "";
-    const lz = tileEl(laizi, { size: "center", laizi });
+    const lz = tileEl(laizi, { size: "mid", laizi });
     lz.dataset.testid = "laizi";
     if (ctx.live) lz.id = "laizi-tile";
     lzSlot.appendChild(lz);
@@ -190,6 +191,9 @@ export function renderTable(table, v, ctx) {
   }
   const last = table.querySelector(".last-event");
   setText(last, ctx.lastLine || "");
+  const fixed = table.querySelector(".fixed-deal");
+  fixed.classList.toggle("hidden", !ctx.fixedDeal);
+  setText(fixed, ctx.fixedDeal ? t("fixed_deal", String(ctx.fixedDeal).slice(0, 16)) : "");
 }
 
 function renderHand(box, v, ctx) {

@@ -142,11 +142,11 @@ export const TILE_CODES = [];
 for (const s of "mps") for (let n = 1; n <= 9; n++) TILE_CODES.push(`${n}${s}`);
 for (let n = 1; n <= 7; n++) TILE_CODES.push(`${n}z`);
 
-/** A tile element. code null → a back. opts: size ("hand"|"river"|"meld"|"back"|"big"),
+/** A tile element. code null → a back. opts: size ("hand"|"river"|"meld"|"back"|"mid"|"big", class t-<size>),
  *  laizi (the laizi code; the tile is marked when it matches), sideways, extra classes. */
 export function tileEl(code, opts = {}) {
   const span = document.createElement("span");
-  span.className = `tile ${opts.size || "river"}`;
+  span.className = `tile t-${opts.size || "river"}`;
   if (code) {
     span.dataset.tile = code;
     span.classList.add(`s-${code[1]}`);
