@@ -37,6 +37,7 @@ const ZH = {
   raw_json: "原始 JSON", load_example: "示例", win_tile: "胡的牌", by: "方式", from_seat: "放冲者座位",
   melds_lines: "副露（每行一个，如 peng 9p from 3）", spk: "杠出的红中/赖子", players_json: "其他玩家（JSON，可选）",
   after_kong: "杠上开花", by_discard: "放冲", by_self_draw: "自摸", by_rob_kong: "抢杠", seat_n: "{0}号位",
+  tiles_title: "牌面", tiles_intro: "每张牌都是本项目绘制的 SVG，不依赖中文字体。带金边和星标的是赖子。",
   lobby_hint: "输入昵称，创建房间或加入朋友的房间。", fixed_deal: "固定牌局（种子 {0}）：牌墙由房间设置决定",
 };
 const EN = {
@@ -77,6 +78,7 @@ const EN = {
   raw_json: "Raw JSON", load_example: "Example", win_tile: "Winning tile", by: "By", from_seat: "Discarder seat",
   melds_lines: "Melds (one per line, e.g. peng 9p from 3)", spk: "Red-dragon/laizi kongs laid out", players_json: "Other players (JSON, optional)",
   after_kong: "After a kong", by_discard: "deal-in", by_self_draw: "self-draw", by_rob_kong: "robbing a kong", seat_n: "seat {0}",
+  tiles_title: "Tiles", tiles_intro: "Every face is an SVG drawn by this project: no CJK font needed. The laizi carries a gold border and a star.",
   lobby_hint: "Pick a nickname, create a room or join a friend's.", fixed_deal: "Fixed deal (seed {0}): the room settings decide the wall",
 };
 const BIG = {
