@@ -50,8 +50,8 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def live_server(tmp: Path, *extra: str) -> Iterator[str]:
-    port = free_port()
+def live_server(tmp: Path, *extra: str, port: int | None = None) -> Iterator[str]:
+    port = port or free_port()
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(port),
@@ -90,9 +90,15 @@ def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, 
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     if csp:
         def add_csp(route: Any) -> None:
-            resp = route.fetch()
+            try:
+                resp = route.fetch()
+            except Exception:  # noqa: BLE001 - the server is down (restart tests): fail the request
+                with contextlib.suppress(Exception):
+                    route.abort()
+                return
             headers = {**resp.headers, "content-security-policy": CSP}
-            route.fulfill(response=resp, headers=headers)
+            with contextlib.suppress(Exception):  # the page closed meanwhile
+                route.fulfill(response=resp, headers=headers)
         page.route(lambda url: url.startswith(base) and "/api/" not in url, add_csp)
         page.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
                              " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")

@@ -139,7 +139,7 @@ function deadlineLeft() {
 function ctx() {
   return {
     me: S.seat, seats: S.room && S.room.seats, live: true, deadlineLeft: deadlineLeft(),
-    selected: S.selected, onTile, lastLine: S.lastLine, fixedDeal: S.fixedDeal,
+    selected: S.selected, onTile, lastLine: S.lastLine, fixedDeal: S.fixedDeal, hint: recommended(),
   };
 }
 
@@ -232,13 +232,22 @@ function renderStatus(v) {
   }
 }
 
+function recommended() {
+  const h = S.hintsData;
+  if (!S.hints || !Array.isArray(h)) return null;
+  const r = h.find(x => x.recommended);
+  return r && r.action ? r.action : null;
+}
+
 function renderHints(v) {
   const box = $("hintbox");
-  for (const e of document.querySelectorAll("#hand .tile.hint")) e.classList.remove("hint");
   const h = S.hintsData;
   if (!S.hints || !Array.isArray(h) || !h.length || !(v.legal || []).length) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
   box.textContent = "";
+  const rec = recommended();
+  box.dataset.recType = rec ? rec.type : "";
+  box.dataset.recTile = rec && rec.tile ? rec.tile : "";
   for (const x of h.slice(0, 3)) {
     const d = document.createElement("div");
     let line = `${x.recommended ? "★ " : ""}${x.action ? actionLabel(x.action) : ""}`;
@@ -247,10 +256,6 @@ function renderHints(v) {
     if (x.shanten_after != null && x.kind === "claim") line += ` · ${t("shanten", x.shanten_after)}`;
     d.textContent = line;
     box.appendChild(d);
-    if (x.recommended && x.action && x.action.tile && x.action.type === "discard") {
-      const tiles = document.querySelectorAll(`#hand .tile[data-tile="${x.action.tile}"]`);
-      if (tiles.length) tiles[tiles.length - 1].classList.add("hint");
-    }
   }
 }
 

@@ -32,9 +32,8 @@ export function buildTable(root, { live }) {
     if (p === 0 && live) {
       const hand = div("hand", seat, "own-hand");
       hand.id = "hand";
-    } else {
-      div("concealed", seat);
     }
+    div("concealed", seat);
     const river = div(`river rpos-${POS_NAMES[p]}`, table);
     river.dataset.pos = String(p);
   }
@@ -133,11 +132,12 @@ export function renderTable(table, v, ctx) {
     }
     // concealed tiles
     const handEl = seatEl.querySelector(".hand");
+    const box = seatEl.querySelector(".concealed");
+    box.textContent = "";
     if (handEl && ctx.live && s === ctx.me && v.hand) {
       renderHand(handEl, v, ctx);
     } else {
-      const box = seatEl.querySelector(".concealed") || handEl;
-      box.textContent = "";
+      if (handEl) handEl.textContent = "";
       box.classList.toggle("open", !!pl.hand);
       if (pl.hand) for (const c of pl.hand) box.appendChild(tileEl(c, { size: p === 0 ? "hand" : "meld", laizi }));
       else for (let i = 0; i < pl.concealed; i++) box.appendChild(tileEl(null, { size: p === 0 ? "meld" : "back" }));
@@ -211,6 +211,8 @@ function renderHand(box, v, ctx) {
   const list = drawn ? tiles.concat([drawn]) : tiles;
   box.textContent = "";
   box.classList.toggle("my-turn", Object.keys(tapActs).length > 0);
+  const hint = ctx.hint && tapActs[ctx.hint.tile] && tapActs[ctx.hint.tile].type === ctx.hint.type ? ctx.hint.tile : null;
+  const hintAt = hint ? list.lastIndexOf(hint) : -1;
   list.forEach((c, i) => {
     const isDrawn = drawn != null && i === list.length - 1;
     const e = tileEl(c, { size: "hand", laizi: v.laizi });
@@ -223,6 +225,7 @@ function renderHand(box, v, ctx) {
       e.setAttribute("role", "button");
       e.setAttribute("aria-label", actionLabel(a));
       if (ctx.selected === i) e.classList.add("raised");
+      if (i === hintAt) e.classList.add("hint");
       e.addEventListener("click", () => ctx.onTile(i, a));
       e.addEventListener("keydown", ev => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ctx.onTile(i, a, true); } });
     }
