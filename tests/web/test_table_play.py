@@ -39,7 +39,8 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
     w, h = size
     out = screens_dir()
     page = new_page(browser, server, f"玩家{w}", size)
-    start_table(page, seat=0)
+    desktop = size == SIZES[2]
+    start_table(page, seat=0, hands=1 if desktop else None)  # desktop: a one-hand match
     for s in range(4):
         assert page.locator(f'[data-testid="seat-{s}"]').count() == 1
         assert page.locator(f'[data-testid="river-{s}"]').count() == 1
@@ -79,8 +80,26 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
         # The server deals the next hand after --hand-pause (2 s): the panel stays, and says so.
         page.wait_for_selector("#settle-next:not(.hidden)", timeout=8000)
         assert settle.is_visible()
-    page.click('[data-testid="continue"]')
-    assert not settle.is_visible()
+    if size == SIZES[1]:
+        # One tap re-derives the wall from the revealed seed and checks the commitment.
+        page.click("#btn-settle-fair")
+        page.click("#verify-btn")
+        page.wait_for_selector("#verify-result.ok", timeout=10000)
+        assert "验证通过" in page.inner_text("#verify-result")
+        page.screenshot(path=str(out / f"fairness_{w}x{h}.png"))
+        page.click('[data-close="sheet-fair"]')
+    if desktop:
+        # The match is over: ranking and the per-hand table, and the way back to the lobby.
+        assert settle.locator("#match-result").count() == 1
+        assert settle.locator(".ranking li").count() == 4
+        assert settle.locator("#scoretable tr").count() == 3      # header, hand 1, total
+        page.screenshot(path=str(out / f"result_{w}x{h}.png"))
+        page.click("#btn-lobby")
+        page.wait_for_selector("#lobby:not(.hidden)")
+        assert not settle.is_visible()
+    else:
+        page.click('[data-testid="continue"]')
+        assert not settle.is_visible()
     assert page.evaluate("window.__csp") == []
     assert page.errors == []
     page.context.close()

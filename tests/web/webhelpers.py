@@ -111,7 +111,9 @@ def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, 
     return page
 
 
-def create_room(page: Any) -> str:
+def create_room(page: Any, hands: int | None = None) -> str:
+    if hands:
+        page.fill("#c-hands", str(hands))
     page.click("#btn-create")
     page.wait_for_selector("#roomview:not(.hidden)")
     poll(page, "() => document.getElementById('room-code').textContent.length >= 4")
@@ -130,8 +132,8 @@ def add_bots(page: Any, seats: list[int], level: str = "random") -> None:
         page.wait_for_selector(f'button[data-unbot="{s}"]')
 
 
-def start_table(page: Any, seat: int = 0, level: str = "random") -> str:
-    code = create_room(page)
+def start_table(page: Any, seat: int = 0, level: str = "random", hands: int | None = None) -> str:
+    code = create_room(page, hands)
     sit(page, seat)
     add_bots(page, [s for s in range(4) if s != seat], level)
     page.click("#btn-start")
@@ -187,3 +189,36 @@ def outside(page: Any, testid: str) -> str | None:
 
 def overflow_x(page: Any) -> int:
     return int(page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth"))
+
+
+def bot_match(base: str, hands: int = 1, level: str = "random") -> tuple[str, int]:
+    """A room with four bots playing `hands` hands to the end, made over the WebSocket protocol;
+    returns (room code, match id) once the match is over."""
+    import asyncio
+    import json
+
+    import websockets
+
+    async def run() -> tuple[str, int]:
+        async with websockets.connect(base.replace("http", "ws") + "/ws") as ws:
+            async def until(pred: Any, timeout: float = 60) -> dict[str, Any]:
+                end = time.time() + timeout
+                while True:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, end - time.time())))
+                    if m.get("type") == "error":
+                        raise AssertionError(m)
+                    if pred(m):
+                        return dict(m)
+
+            await ws.send(json.dumps({"type": "hello", "nickname": "bots"}))
+            await until(lambda m: m["type"] == "welcome")
+            await ws.send(json.dumps({"type": "create", "settings": {"max_hands": hands}}))
+            code = (await until(lambda m: m["type"] == "joined"))["room"]["code"]
+            for seat in range(4):
+                await ws.send(json.dumps({"type": "bot", "seat": seat, "level": level}))
+            await until(lambda m: m["type"] == "room" and all(s["bot"] for s in m["room"]["seats"]))
+            await ws.send(json.dumps({"type": "start"}))
+            m = await until(lambda m: m["type"] in ("update", "snapshot") and m["view"].get("match_over"), 120)
+            return str(code), int(m["match_id"])
+
+    return asyncio.run(run())

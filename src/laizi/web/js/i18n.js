@@ -37,6 +37,10 @@ const ZH = {
   raw_json: "原始 JSON", load_example: "示例", win_tile: "胡的牌", by: "方式", from_seat: "放冲者座位",
   melds_lines: "副露（每行一个，如 peng 9p from 3）", spk: "杠出的红中/赖子", players_json: "其他玩家（JSON，可选）",
   after_kong: "杠上开花", by_discard: "放冲", by_self_draw: "自摸", by_rob_kong: "抢杠", seat_n: "{0}号位",
+  max_hands: "局数上限", no_limit: "不限",
+  winner_seat: "胡牌者", remove: "移除", spk_short: "杠出", meld_type: "副露类型", meld_hint: "选好类型和来源后点下方的牌", melds: "副露",
+  reason_not_a_win: "不成胡牌型", reason_holds_special: "手里还有红中", reason_not_open: "没有开口", reason_two_laizi_small: "两个赖子不能胡屁胡",
+  reason_pair_not_258: "将不是二五八", reason_jianzi_on_discard: "见字胡不能胡别人打的牌", reason_below_minimum: "番数不够起胡",
   tiles_title: "牌面", tiles_intro: "每张牌都是本项目绘制的 SVG，不依赖中文字体。带金边和星标的是赖子。",
   lobby_hint: "输入昵称，创建房间或加入朋友的房间。", fixed_deal: "固定牌局（种子 {0}）：牌墙由房间设置决定",
 };
@@ -78,6 +82,10 @@ const EN = {
   raw_json: "Raw JSON", load_example: "Example", win_tile: "Winning tile", by: "By", from_seat: "Discarder seat",
   melds_lines: "Melds (one per line, e.g. peng 9p from 3)", spk: "Red-dragon/laizi kongs laid out", players_json: "Other players (JSON, optional)",
   after_kong: "After a kong", by_discard: "deal-in", by_self_draw: "self-draw", by_rob_kong: "robbing a kong", seat_n: "seat {0}",
+  max_hands: "Max hands", no_limit: "none",
+  winner_seat: "Winner", remove: "Remove", spk_short: "Laid-out kongs", meld_type: "Meld type", meld_hint: "Pick the type and the seat it came from, then tap a tile below", melds: "Melds",
+  reason_not_a_win: "not a winning shape", reason_holds_special: "still holds a red dragon", reason_not_open: "the hand is not open", reason_two_laizi_small: "two laizi cannot win a small hand",
+  reason_pair_not_258: "the pair is not 2, 5 or 8", reason_jianzi_on_discard: "this wait cannot win on a discard", reason_below_minimum: "below the minimum",
   tiles_title: "Tiles", tiles_intro: "Every face is an SVG drawn by this project: no CJK font needed. The laizi carries a gold border and a star.",
   lobby_hint: "Pick a nickname, create a room or join a friend's.", fixed_deal: "Fixed deal (seed {0}): the room settings decide the wall",
 };

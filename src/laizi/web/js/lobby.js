@@ -130,6 +130,7 @@ function createRoom() {
     preset: $("c-preset").value || "kaikoufan", rounds: +$("c-rounds").value || 1,
     claim_seconds: +$("c-claim").value || 8, turn_seconds: +$("c-turn").value || 20, options,
   };
+  if (+$("c-hands").value > 0) settings.max_hands = +$("c-hands").value;
   send({ type: "create", settings });
 }
 

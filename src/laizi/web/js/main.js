@@ -347,7 +347,9 @@ function wire() {
   $("menu-lang").addEventListener("click", toggleLang);
   $("btn-menu").addEventListener("click", () => openSheet("sheet-menu"));
   $("btn-chat-open").addEventListener("click", () => { unread = 0; delete $("btn-chat-open").dataset.unread; openSheet("sheet-chat"); });
-  $("btn-fair").addEventListener("click", () => { renderFair($("fair-body"), S.view, lastOver); openSheet("sheet-fair"); });
+  const openFair = () => { renderFair($("fair-body"), S.view, lastOver); openSheet("sheet-fair"); };
+  $("btn-fair").addEventListener("click", openFair);
+  $("btn-settle-fair").addEventListener("click", openFair);
   for (const b of document.querySelectorAll("[data-close]")) b.addEventListener("click", () => closeSheet(b.dataset.close));
   for (const s of document.querySelectorAll(".sheet")) s.addEventListener("click", e => { if (e.target === s) closeSheet(s.id); });
   document.addEventListener("keydown", e => { if (e.key === "Escape") for (const s of document.querySelectorAll(".sheet")) closeSheet(s.id); });
