@@ -221,4 +221,7 @@ def bot_match(base: str, hands: int = 1, level: str = "random") -> tuple[str, in
             m = await until(lambda m: m["type"] in ("update", "snapshot") and m["view"].get("match_over"), 120)
             return str(code), int(m["match_id"])
 
-    return asyncio.run(run())
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as ex:  # Playwright's sync API owns this thread's event loop
+        return ex.submit(lambda: asyncio.run(run())).result()

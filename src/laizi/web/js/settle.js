@@ -86,8 +86,10 @@ export function renderMatchResult(body, v, { seats, me }) {
   el("h2", "settle-title", t("result_title"), body).id = "match-result";
   const order = [0, 1, 2, 3].sort((a, b) => (v.scores[b] - v.scores[a]) || a - b);
   const rank = el("ol", "ranking", null, body);
-  order.forEach(s => {
+  rank.setAttribute("aria-label", t("rank"));
+  order.forEach((s, i) => {
     const li = el("li", s === me ? "mine" : null, null, rank);
+    el("span", "rk-no", String(i + 1), li);
     el("span", "rk-name", seatName(seats, s, me), li);
     el("span", v.scores[s] > 0 ? "pos" : v.scores[s] < 0 ? "neg" : "", fmt(v.scores[s]), li);
   });
