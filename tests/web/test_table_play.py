@@ -9,6 +9,7 @@ and closes with 继续.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 from webhelpers import SIZES, act_once, new_page, outside, overflow_x, screens_dir, start_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
+CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def _check_layout(page: Any, where: str) -> None:
@@ -48,6 +50,20 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
     assert page.locator('[data-testid="laizi"].laizi .lz-badge').count() == 1   # the laizi is marked
     assert page.locator("#hand .tile").count() == 14                           # the dealer's 14
     assert not _touch_targets(page), _touch_targets(page)
+    if size == SIZES[0]:
+        # English mode: nothing Chinese left on the table (player names aside).
+        page.click("#btn-menu")
+        page.click("#menu-lang")
+        page.click('[data-close="sheet-menu"]')
+        text = page.evaluate("""() => { const c = document.getElementById('game').cloneNode(true);
+            c.querySelectorAll('.pname').forEach(e => e.remove());
+            return c.textContent + ' ' + [...c.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')).join(' '); }""")
+        text = text.replace(f"玩家{w}", "")  # the player's own (Chinese) nickname is user text
+        assert "East" in text and not CJK.search(text), CJK.findall(text)[:10]
+        page.screenshot(path=str(out / f"table_en_{w}x{h}.png"))
+        page.click("#btn-menu")
+        page.click("#menu-lang")
+        page.click('[data-close="sheet-menu"]')
     moves: list[str] = []
     shot_mid = shot_claim = False
     deadline = time.time() + 150

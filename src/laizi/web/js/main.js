@@ -99,9 +99,11 @@ function onFrame(m) {
 
 const CLAIMS = new Set(["chi", "peng", "kong", "ankong", "addkong", "special_kong", "laizi_kong"]);
 function onEvent(ev, quiet) {
-  const dealer = S.view ? S.view.dealer : 0;
-  const line = describe(ev, S.room && S.room.seats, ev.type === "start_hand" ? ev.dealer : dealer);
-  if (line) { S.log.push(line); if (S.log.length > 120) S.log.shift(); S.lastLine = line; }
+  const dealer = ev.type === "start_hand" ? ev.dealer : S.view ? S.view.dealer : 0;
+  if (describe(ev, null, dealer)) { // kept as events: the words follow the language of the moment
+    S.log.push({ ev, dealer });
+    if (S.log.length > 120) S.log.shift();
+  }
   if (quiet) return;
   if (ev.type === "discard") sfx("discard");
   else if (ev.type === "draw" && ev.seat === S.seat) sfx("draw");
@@ -131,6 +133,8 @@ function flushAnnouncements() {
 }
 
 // ------------------------------------------------------------------ rendering
+function logLine(item) { return item ? describe(item.ev, S.room && S.room.seats, item.dealer) || "" : ""; }
+
 function deadlineLeft() {
   if (S.deadlineAt == null) return null;
   return Math.max(0, Math.ceil((S.deadlineAt - Date.now()) / 1000));
@@ -139,7 +143,7 @@ function deadlineLeft() {
 function ctx() {
   return {
     me: S.seat, seats: S.room && S.room.seats, live: true, deadlineLeft: deadlineLeft(),
-    selected: S.selected, onTile, lastLine: S.lastLine, fixedDeal: S.fixedDeal, hint: recommended(),
+    selected: S.selected, onTile, lastLine: logLine(S.log[S.log.length - 1]), fixedDeal: S.fixedDeal, hint: recommended(),
   };
 }
 
@@ -171,7 +175,7 @@ function render() {
   mt.appendChild(scoreTable(v, S.room && S.room.seats, S.seat));
   const log = $("log");
   log.textContent = "";
-  for (const line of S.log.slice(-40)) { const d = document.createElement("div"); d.textContent = line; log.appendChild(d); }
+  for (const item of S.log.slice(-40)) { const d = document.createElement("div"); d.textContent = logLine(item); log.appendChild(d); }
   log.scrollTop = log.scrollHeight;
   const rl = $("replay-link");
   rl.classList.toggle("hidden", !v.match_over);

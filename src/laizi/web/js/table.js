@@ -139,7 +139,7 @@ export function renderTable(table, v, ctx) {
     } else {
       if (handEl) handEl.textContent = "";
       box.classList.toggle("open", !!pl.hand);
-      if (pl.hand) for (const c of pl.hand) box.appendChild(tileEl(c, { size: p === 0 ? "hand" : "meld", laizi }));
+      if (pl.hand) for (const c of pl.hand) box.appendChild(tileEl(c, { size: "meld", laizi }));
       else for (let i = 0; i < pl.concealed; i++) box.appendChild(tileEl(null, { size: p === 0 ? "meld" : "back" }));
     }
     // river (claimed tiles already left it); the latest discard highlighted
