@@ -17,7 +17,18 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))  # webhelpers
 
 from webhelpers import (  # noqa: E402
-    ARGS, CHROMIUM, act_once, create_room, live_server, new_page, outside, poll, sit, start_table,
+    ARGS,
+    CHROMIUM,
+    act_once,
+    add_bots,
+    create_room,
+    free_port,
+    live_server,
+    new_page,
+    outside,
+    poll,
+    sit,
+    start_table,
 )
 
 pytestmark = [
@@ -160,7 +171,6 @@ def test_hints_show_the_recommended_move(browser: Any, server: str) -> None:
 def test_reload_mid_hand_resumes_the_same_seat(browser: Any, server: str) -> None:
     page = new_page(browser, server, "重连")
     create_room(page)
-    from webhelpers import add_bots
     add_bots(page, [0, 2, 3])
     sit(page, 1)
     page.click("#btn-start")
@@ -205,8 +215,6 @@ def test_connection_lost_overlay_blocks_input_until_resynced(browser: Any, tmp_p
     """The server goes away mid-hand: the overlay covers the table (a tap lands on it, not on a
     tile); the same server comes back on the same port and database: the overlay goes once the
     table is resynced, with the same hand."""
-    from webhelpers import free_port
-
     port = free_port()
     with live_server(tmp_path, port=port) as base:
         page = new_page(browser, base, "断线")

@@ -70,11 +70,11 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
     while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
         assert time.time() < deadline, f"the hand did not finish; moves {moves}"
         _check_layout(page, f"{w}x{h} after {len(moves)} moves")
-        if page.locator('[data-testid="claim-prompt"]:not(.hidden)').count() and not shot_claim:
-            if page.locator("#actions button").count():
-                page.screenshot(path=str(out / f"claim_{w}x{h}.png"))
-                shot_claim = True
-                assert page.locator('[data-testid="claim-prompt"] .tile.t-big').count() == 1
+        if (not shot_claim and page.locator('[data-testid="claim-prompt"]:not(.hidden)').count()
+                and page.locator("#actions button").count()):
+            page.screenshot(path=str(out / f"claim_{w}x{h}.png"))
+            shot_claim = True
+            assert page.locator('[data-testid="claim-prompt"] .tile.t-big').count() == 1
         done = act_once(page)
         if done:
             moves.append(done)
