@@ -160,7 +160,11 @@ function onTile(i, a, direct) {
 function render() {
   const v = S.view;
   if (!v) return;
-  if (!table) { table = buildTable($("game-table"), { live: true }); applyI18n(table); }
+  if (!table) {
+    table = buildTable($("game-table"), { live: true });
+    applyI18n(table);
+    table.querySelector(".seat.pos-bottom").appendChild($("actions")); // anchored just above the own hand
+  }
   renderTable(table, v, ctx());
   flushAnnouncements();
   renderActions(v);
