@@ -66,7 +66,7 @@ net.on("left", () => {
   showPage("lobby"); loadRooms();
 });
 net.on("error", m => {
-  if (m.code === "unknown_room") {
+  if (m.code === "unknown_room" || m.code === "room_finished") {
     S.wantRoom = null; save("laizi.room", null); history.replaceState(null, "", "/"); showPage("lobby"); net.markSynced();
   }
   if (m.code === "stale_seq") {
