@@ -38,11 +38,11 @@ def test_replay_viewer_steps_through_a_hand(browser: Any, server: str) -> None:
     assert page.input_value("#rp-pos") == str(total)
     assert overflow_x(page) <= 0
     page.screenshot(path=str(screens_dir() / "replay_844x390.png"))
-    page.click("#langbtn")  # English: no Chinese left on the table
+    page.click("#rp-lang")  # English: no Chinese left on the table
     poll(page, "() => document.documentElement.lang === 'en'")
     text = page.inner_text("#rp-table")
     assert not CJK.search(text), CJK.findall(text)[:10]
-    page.click("#langbtn")
+    page.click("#rp-lang")
     page.context.close()
 
 

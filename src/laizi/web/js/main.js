@@ -20,8 +20,9 @@ function showPage(id) {
   const inGame = id === "game";
   $("game").classList.toggle("hidden", !inGame);
   $("pages").classList.toggle("hidden", inGame);
-  $("topbar").classList.toggle("hidden", inGame);
+  $("topbar").classList.toggle("hidden", inGame || id === "replay");
   document.body.classList.toggle("in-game", inGame);
+  document.body.classList.toggle("in-replay", id === "replay");
 }
 
 // ------------------------------------------------------------------ protocol

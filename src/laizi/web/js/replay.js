@@ -1,6 +1,6 @@
 // Replay viewer: a finished match's public frames on the same table layout, with names, Chinese
 // (or English) labels and step / play / scrub controls.
-import { t, onLang, applyI18n } from "./i18n.js";
+import { t, onLang, applyI18n, toggleLang } from "./i18n.js";
 import { buildTable, renderTable } from "./table.js";
 import { describe } from "./words.js";
 
@@ -51,6 +51,7 @@ export async function openReplay(mid) {
   $("rp-next").addEventListener("click", () => go(RP.pos + 1));
   $("rp-last").addEventListener("click", () => go(frames().length - 1));
   $("rp-play").addEventListener("click", play);
+  $("rp-lang").addEventListener("click", toggleLang);
   $("rp-pos").addEventListener("input", e => go(+e.target.value));
   document.addEventListener("keydown", e => {
     if (e.key === "ArrowRight") go(RP.pos + 1);
