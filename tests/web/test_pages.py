@@ -126,3 +126,16 @@ def test_copy_link_and_qr_code(browser: Any, server: str) -> None:
     assert overflow_x(page) <= 0
     page.screenshot(path=str(screens_dir() / "room_390x844.png"))
     page.context.close()
+
+
+def test_service_worker_precaches_the_client(browser: Any, server: str) -> None:
+    ctx = browser.new_context(service_workers="allow")
+    page = ctx.new_page()
+    page.goto(server + "/")
+    ok = poll(page, """async () => { const r = await navigator.serviceWorker.getRegistration('/static/');
+        if (!r || !r.active) return false;
+        const c = await caches.open('laizi-static-v1');
+        return !!(await c.match('/static/js/main.js')) && !!(await c.match('/static/vendor/qrcode.mjs')); }""",
+              timeout=20)
+    assert ok
+    ctx.close()
