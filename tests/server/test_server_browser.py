@@ -33,6 +33,7 @@ from webhelpers import (  # noqa: E402
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.timeout(300),
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"system Chromium not found at {CHROMIUM} "
                        "(apt-get install chromium)"),

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from webhelpers import bot_match, new_page, outside, overflow_x, poll, screens_dir
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from webhelpers import ARGS, CHROMIUM, new_page, screens_dir, start_table
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(120)]
 
 LATIN_ONLY = "/usr/share/fonts/truetype/dejavu"
 

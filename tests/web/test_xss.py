@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from webhelpers import CSP, add_bots, create_room, new_page, poll, sit
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(120)]
 
 # '<img src=x a="</th><th>"onerror="/*</th><th>*/window.__x=1">' once joined by the old table.
 HOSTILE = ['<img src=x a="', '"onerror="/*', '*/window.__x=1">']

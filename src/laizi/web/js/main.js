@@ -1,7 +1,7 @@
 // Boot and wiring: protocol messages → state → views. No globals beyond module scope.
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
-import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, tileName } from "./i18n.js";
+import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel } from "./i18n.js";
 import { buildTable, renderTable } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
@@ -423,4 +423,3 @@ function boot() {
 }
 
 boot();
-export { tileName };
