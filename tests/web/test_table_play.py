@@ -119,3 +119,18 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
     assert page.evaluate("window.__csp") == []
     assert page.errors == []
     page.context.close()
+
+
+def test_swipe_up_discards_at_once(browser: Any, server: str) -> None:
+    page = new_page(browser, server, "滑动", SIZES[0])
+    start_table(page, seat=0)
+    tile = page.locator("#hand .tile.clickable").last
+    code = tile.get_attribute("data-tile")
+    box = tile.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y - 60, steps=4)
+    page.mouse.up()
+    page.wait_for_selector(f'[data-testid="river-0"] .tile[data-tile="{code}"]')
+    page.context.close()

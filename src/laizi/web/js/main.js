@@ -2,7 +2,7 @@
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel } from "./i18n.js";
-import { buildTable, renderTable } from "./table.js";
+import { buildTable, renderTable, updateTimers } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
@@ -400,7 +400,7 @@ function tick() {
   const left = deadlineLeft();
   if (left === lastShown || !S.view) return;
   lastShown = left;
-  renderTable(table, S.view, ctx());
+  if (table) updateTimers(table, S.view, ctx());
   renderStatus(S.view);
   updateSettleNext();
 }

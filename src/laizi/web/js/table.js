@@ -137,7 +137,7 @@ export function renderTable(table, v, ctx) {
     if (handEl && ctx.live && s === ctx.me && v.hand) {
       renderHand(handEl, v, ctx);
     } else {
-      if (handEl) handEl.textContent = "";
+      if (handEl) { handEl.textContent = ""; handEl.dataset.key = ""; }
       box.classList.toggle("open", !!pl.hand);
       if (pl.hand) for (const c of pl.hand) box.appendChild(tileEl(c, { size: "meld", laizi }));
       else for (let i = 0; i < pl.concealed; i++) box.appendChild(tileEl(null, { size: p === 0 ? "meld" : "back" }));
@@ -188,6 +188,7 @@ export function renderTable(table, v, ctx) {
     setText(claim.querySelector(".claim-timer"), ctx.deadlineLeft != null && (v.legal || []).length ? t("timer", ctx.deadlineLeft) : "");
   } else {
     claim.querySelector(".claim-tile").dataset.tile = "";
+    setText(claim.querySelector(".claim-timer"), "");
   }
   const last = table.querySelector(".last-event");
   setText(last, ctx.lastLine || "");
@@ -209,6 +210,10 @@ function renderHand(box, v, ctx) {
     drawn = v.last_draw;
   }
   const list = drawn ? tiles.concat([drawn]) : tiles;
+  // Unchanged hand, choices and selection: keep the elements (a rebuild mid-tap loses the tap).
+  const key = JSON.stringify([list, tapActs, ctx.selected, ctx.hint, v.laizi, document.documentElement.lang]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
   box.textContent = "";
   box.classList.toggle("my-turn", Object.keys(tapActs).length > 0);
   const hint = ctx.hint && tapActs[ctx.hint.tile] && tapActs[ctx.hint.tile].type === ctx.hint.type ? ctx.hint.tile : null;
@@ -226,9 +231,29 @@ function renderHand(box, v, ctx) {
       e.setAttribute("aria-label", actionLabel(a));
       if (ctx.selected === i) e.classList.add("raised");
       if (i === hintAt) e.classList.add("hint");
-      e.addEventListener("click", () => ctx.onTile(i, a));
+      let downY = null;
+      let swiped = false;
+      e.addEventListener("pointerdown", ev => {
+        downY = ev.clientY;
+        swiped = false;
+        try { e.setPointerCapture(ev.pointerId); } catch (err) { /* synthetic events */ }
+      });
+      e.addEventListener("pointerup", ev => { // a swipe up discards at once
+        if (downY != null && downY - ev.clientY > 30) { swiped = true; ctx.onTile(i, a, true); }
+        downY = null;
+      });
+      e.addEventListener("click", () => { if (!swiped) ctx.onTile(i, a); });
       e.addEventListener("keydown", ev => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ctx.onTile(i, a, true); } });
     }
     box.appendChild(e);
   });
+}
+
+/** Once a second: only the countdown texts change (rebuilding the hand would swallow taps). */
+export function updateTimers(table, v, ctx) {
+  const left = ctx.deadlineLeft;
+  const badge = table.querySelector(".seat.me .b-timer");
+  if (badge) badge.textContent = left == null ? "" : t("timer", left);
+  const claim = table.querySelector(".claim-timer");
+  if (claim) claim.textContent = left != null && v.phase === "claim" && (v.legal || []).length ? t("timer", left) : "";
 }
