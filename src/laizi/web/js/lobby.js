@@ -91,7 +91,7 @@ export async function loadRooms() {
     const code = document.createElement("b");
     code.textContent = r.code;
     const info = document.createElement("span");
-    info.textContent = `${presetName(r.preset)} · ${r.status} · ${r.players.map(p => p || "—").join(", ")}`;
+    info.textContent = `${presetName(r.preset)} · ${t(`st_${r.status}`)} · ${r.players.map(p => p || "—").join(", ")}`;
     row.append(code, info,
       btn(t("join"), () => joinCode(r.code, false)),
       btn(t("spectate"), () => joinCode(r.code, true)));

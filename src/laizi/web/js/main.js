@@ -388,6 +388,7 @@ function wire() {
   onLang(() => {
     renderPhrases();
     loadPresets();
+    if (!S.room) loadRooms();
     if (S.room && S.room.status === "lobby") renderRoom();
     if (S.settleHand != null && S.settleView) fillSettlement(S.settleView);
     if (S.view) render();
