@@ -40,7 +40,7 @@ net.on("welcome", m => {
 net.on("joined", m => {
   const newRoom = !S.room || S.room.code !== m.room.code;
   S.room = m.room; S.seat = m.seat; S.wantRoom = m.room.code; S.v = 0;
-  if (newRoom) { S.log = []; S.settleClosed = new Set(); S.view = null; S.seq = 0; }
+  if (newRoom) { S.log = []; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; lastOver = null; }
   save("laizi.room", m.room.code);
   if (location.pathname !== `/room/${m.room.code}`) history.replaceState(null, "", `/room/${m.room.code}`);
   $("chatlog").textContent = "";
