@@ -162,8 +162,11 @@ def test_hints_show_the_recommended_move(browser: Any, server: str) -> None:
     assert "★" in page.inner_text("#hintbox")
     rec_type = page.get_attribute("#hintbox", "data-rec-type")
     if rec_type in ("discard", "laizi_kong", "special_kong"):  # a tile tap: that tile glows
-        assert page.locator("#hand .tile.hint").count() == 1
-        assert page.get_attribute("#hand .tile.hint", "data-tile") == page.get_attribute("#hintbox", "data-rec-tile")
+        rec_tile = page.get_attribute("#hintbox", "data-rec-tile")
+        page.wait_for_timeout(300)
+        glow = page.evaluate("() => [...document.querySelectorAll('#hand .tile.hint')].map(e => e.dataset.tile)")
+        tiles = page.evaluate("() => [...document.querySelectorAll('#hand .tile')].map(e => e.dataset.tile + (e.classList.contains('clickable') ? '*' : ''))")
+        assert glow == [rec_tile], (glow, rec_type, rec_tile, tiles, page.inner_text("#hintbox"))
     else:
         assert rec_type, "no recommended move"
     page.context.close()

@@ -216,7 +216,7 @@ function renderHand(box, v, ctx) {
   box.dataset.key = key;
   box.textContent = "";
   box.classList.toggle("my-turn", Object.keys(tapActs).length > 0);
-  const hint = ctx.hint && tapActs[ctx.hint.tile] && tapActs[ctx.hint.tile].type === ctx.hint.type ? ctx.hint.tile : null;
+  const hint = ctx.hint && ctx.hint.tile && tapActs[ctx.hint.tile] ? ctx.hint.tile : null;
   const hintAt = hint ? list.lastIndexOf(hint) : -1;
   list.forEach((c, i) => {
     const isDrawn = drawn != null && i === list.length - 1;
