@@ -237,3 +237,23 @@ def test_connection_lost_overlay_blocks_input_until_resynced(browser: Any, tmp_p
         after = [t.get_attribute("data-tile") for t in page.locator("#hand .tile").all()]
         assert after == before
         page.context.close()
+
+
+def test_only_the_host_configures_and_can_kick(browser: Any, server: str) -> None:
+    host = new_page(browser, server, "房主")
+    code = create_room(host)
+    guest = new_page(browser, server, "客人")
+    guest.fill("#j-code", code)
+    guest.click("#btn-join")
+    guest.wait_for_selector("#roomview:not(.hidden)")
+    sit(guest, 1)
+    assert guest.locator("button[data-bot]").count() == 0          # no bots for a guest
+    assert guest.locator("#btn-start").is_disabled()
+    assert guest.inner_text("#btn-start") == "等待房主开始"
+    host.wait_for_selector('button[data-kick="1"]')
+    assert host.locator("button[data-bot]").count() == 3
+    host.click('button[data-kick="1"]')
+    guest.wait_for_selector("#lobby:not(.hidden)")
+    assert "房主" in guest.inner_text("#error")
+    host.context.close()
+    guest.context.close()

@@ -131,6 +131,7 @@ function createRoom() {
     claim_seconds: +$("c-claim").value || 8, turn_seconds: +$("c-turn").value || 20, options,
   };
   if (+$("c-hands").value > 0) settings.max_hands = +$("c-hands").value;
+  if ($("c-private").checked) settings.private = true;
   send({ type: "create", settings });
 }
 
@@ -163,6 +164,8 @@ export function renderRoom() {
     + (r.spectators ? ` · ${t("spectators", r.spectators)}` : "");
   const list = $("seats");
   list.textContent = "";
+  const host = r.host || r.owner;
+  const isHost = !!S.pid && S.pid === host;
   r.seats.forEach((s, i) => {
     const li = document.createElement("li");
     li.className = "seat-row";
@@ -177,7 +180,7 @@ export function renderRoom() {
     else if (s.player_id) who.textContent = s.nickname + (s.connected ? "" : " ⚡");
     else { who.textContent = t("empty"); who.classList.add("muted"); }
     if (mine) { const star = document.createElement("b"); star.textContent = " ★"; who.appendChild(star); }
-    if (s.player_id && s.player_id === r.owner) {
+    if (s.player_id && s.player_id === host) {
       const h = document.createElement("span"); h.className = "badge"; h.textContent = t("host"); who.appendChild(h);
     }
     li.append(wind, who);
@@ -185,16 +188,22 @@ export function renderRoom() {
     btns.className = "seat-btns";
     if (r.status === "lobby") {
       if (!s.player_id && !s.bot) {
-        btns.append(btn(t("sit"), () => send({ type: "sit", seat: i }), { sit: String(i) }),
-          btn(t("add_bot"), () => send({ type: "bot", seat: i, level: $("botlevel").value }), { bot: String(i) }));
+        btns.append(btn(t("sit"), () => send({ type: "sit", seat: i }), { sit: String(i) }));
+        if (isHost) btns.append(btn(t("add_bot"), () => send({ type: "bot", seat: i, level: $("botlevel").value }), { bot: String(i) }));
       }
       if (mine) btns.append(btn(t("stand"), () => send({ type: "stand" })));
-      if (s.bot) btns.append(btn(t("remove_bot"), () => send({ type: "bot", seat: i, level: null }), { unbot: String(i) }));
+      if (s.bot && isHost) btns.append(btn(t("remove_bot"), () => send({ type: "bot", seat: i, level: null }), { unbot: String(i) }));
+      if (isHost && s.player_id && !mine) {
+        btns.append(btn(t("make_host"), () => send({ type: "host", player_id: s.player_id }), { host: String(i) }),
+          btn(t("kick"), () => send({ type: "kick", player_id: s.player_id }), { kick: String(i) }));
+      }
     }
     li.appendChild(btns);
     list.appendChild(li);
   });
-  $("btn-start").disabled = r.seats.some(s => !s.player_id && !s.bot);
+  $("btn-start").disabled = !isHost || r.seats.some(s => !s.player_id && !s.bot);
+  $("btn-start").textContent = isHost ? t("start") : t("wait_host");
+  $("botlevel").disabled = !isHost;
   const link = roomLink();
   if ($("qr").dataset.text !== link) renderQr($("qr"), link);
 }

@@ -59,13 +59,15 @@ net.on("snapshot", onFrame);
 net.on("ack", m => net.noteSeq(m.seq));
 net.on("chat", m => addChat(m, false));
 net.on("pong", () => {});
-net.on("left", () => {
+net.on("kicked", () => { showError(t("kicked")); leftRoom(); });
+net.on("left", () => leftRoom());
+function leftRoom() {
   S.room = null; S.view = null; S.wantRoom = null; S.seat = null;
   save("laizi.room", null);
   closeSettlement();
   history.replaceState(null, "", "/");
   showPage("lobby"); loadRooms();
-});
+}
 net.on("error", m => {
   if (m.code === "unknown_room" || m.code === "room_finished") {
     S.wantRoom = null; save("laizi.room", null); history.replaceState(null, "", "/"); showPage("lobby"); net.markSynced();
