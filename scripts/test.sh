@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what the tests need on a fresh
 # machine — Chromium, PostgreSQL, Redis and the Noto CJK fonts from Debian, the Python
-# packages into .venv — starts a PRIVATE PostgreSQL server (temporary directory, own
-# port, 127.0.0.1 only; stopped and removed when the tests end), then runs the whole
-# pytest suite. The machine's own PostgreSQL configuration and clusters are never touched.
+# packages into .venv — then runs the whole pytest suite. PostgreSQL tests run on a
+# private cluster of their own (temporary directory, own port, 127.0.0.1 only; stopped
+# and removed when the tests end); the machine's PostgreSQL configuration and clusters
+# are never touched.
 # Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/core -x`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,31 +45,13 @@ fi
 log "installing laizi and test dependencies into .venv"
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench]'
 
-# The newest PostgreSQL binaries, for tests that run a cluster of their own (conftest pg_cluster).
+# PostgreSQL tests start their own PRIVATE cluster (tests/server/conftest.py pg_cluster:
+# initdb in a temporary directory, own port, 127.0.0.1 only, removed at the end) with the
+# newest binaries; LAIZI_TEST_PG_URL, when set, points them at an existing database
+# instead (e.g. one from `eval "$(bash scripts/start_postgres.sh start)"`).
 if [ -z "${LAIZI_PG_BIN:-}" ]; then
   pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
   if [ -n "$pg_bin" ]; then export LAIZI_PG_BIN="$pg_bin"; fi
-fi
-
-PG_DIR=""
-cleanup() {
-  if [ -n "$PG_DIR" ]; then
-    log "stopping the private PostgreSQL server"
-    bash scripts/start_postgres.sh stop "$PG_DIR" || true
-  fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-if [ -z "${LAIZI_TEST_PG_URL:-}" ] && [ -f scripts/start_postgres.sh ]; then
-  log "starting a private PostgreSQL server on loopback"
-  if vars=$(bash scripts/start_postgres.sh start) && [ -n "$vars" ]; then
-    eval "$vars"
-    PG_DIR="$LAIZI_TEST_PG_DIR"
-    echo "LAIZI_TEST_PG_URL=$LAIZI_TEST_PG_URL (data in $PG_DIR)" >&2
-  else
-    log "PostgreSQL could not be started: its tests will be skipped"
-  fi
 fi
 
 log "running the tests"

@@ -99,8 +99,13 @@ class PgCluster:
     def remove(self) -> None:
         import shutil
 
-        self.stop()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        try:
+            self.stop()
+            if (self.data / "postmaster.pid").exists():  # did not stop in time: no mercy
+                self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w",
+                          "stop", check=False)
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -113,8 +118,10 @@ def pg_cluster() -> Iterator[PgCluster]:
     except Exception as exc:  # noqa: BLE001 - reported as a skip with the reason
         c.remove()
         pytest.skip(f"could not start a private PostgreSQL cluster: {exc}")
-    yield c
-    c.remove()
+    try:
+        yield c
+    finally:
+        c.remove()
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ from typing import Any
 import anyio
 from starlette.testclient import TestClient
 
-FAST = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 30.0}
+FAST = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 30.0,
+        "rate_exempt": ("testclient",)}  # rate limits have their own tests
 
 
 class WS:
@@ -127,9 +128,12 @@ uvicorn.run(create_app(db_url=db, **cfg), host="127.0.0.1", port=port, log_level
 
 class LiveServer:
     """``laizi serve`` in a subprocess (``cfg``: :class:`ServerConfig` fields, passed to
-    ``create_app`` under uvicorn exactly as ``laizi serve`` does; none: the CLI itself)."""
+    ``create_app`` under uvicorn exactly as ``laizi serve`` does; none: the CLI itself).
+    Loopback is exempt from the per-address rate limits unless ``rate_limited``."""
 
-    def __init__(self, db_url: str, tmp: Any, port: int | None = None, **cfg: Any) -> None:
+    def __init__(self, db_url: str, tmp: Any, port: int | None = None, *, rate_limited: bool = False,
+                 **cfg: Any) -> None:
+        self.rate_limited = rate_limited
         self.db_url = db_url
         self.port = port or free_port()
         self.cfg = cfg
@@ -148,6 +152,8 @@ class LiveServer:
         import urllib.request
 
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if not self.rate_limited:
+            env["LAIZI_RATE_EXEMPT"] = "127.0.0.1"
         if self.cfg:
             cmd = [sys.executable, "-c", _SERVE, self.db_url, str(self.port), json.dumps(self.cfg)]
         else:

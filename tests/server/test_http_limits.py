@@ -335,3 +335,25 @@ def test_rotation_survives_a_restart(tmp_path: Path) -> None:
     finally:
         srv2.stop()
     assert tracebacks(srv.log_text() + srv2.log_text()) == 0
+
+
+def test_ws_frames_past_the_rate_are_throttled_not_fatal(srv: LiveServer) -> None:
+    """40 frames a second per socket (burst 80): a flood gets rate_limited errors, then the
+    socket works again."""
+    c = WS(srv)
+    for i in range(200):
+        c.send({"type": "ping", "t": i})
+    codes: list[str] = []
+    pongs = 0
+    deadline = time.time() + 10
+    while pongs + len(codes) < 200 and time.time() < deadline:
+        m = json.loads(c.ws.recv(timeout=5))
+        if m["type"] == "pong":
+            pongs += 1
+        elif m["type"] == "error":
+            codes.append(m["code"])
+    assert set(codes) == {"rate_limited"} and 75 <= pongs < 200, (pongs, len(codes))
+    time.sleep(1.0)
+    c.send({"type": "ping", "t": -1})
+    assert c.until("pong")["t"] == -1
+    c.close()

@@ -53,10 +53,12 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, 
     s = LiveServer(tmp_path_factory.mktemp("replay"),
                    args=["--bot-delay", "0", "--hand-pause", "0"]).start()
     try:
-        with websockets_sync.connect(s.ws_url, max_size=2**24) as ws:
-            send(ws, type="hello", nickname="builder")
-            until(ws, lambda m: m["type"] == "welcome")
-            mids = [bot_match(ws, 16) for _ in range(LONG_MATCHES)]
+        mids = []
+        for i in range(LONG_MATCHES):  # one builder each (a player may create 5 rooms a minute)
+            with websockets_sync.connect(s.ws_url, max_size=2**24) as ws:
+                send(ws, type="hello", nickname=f"builder{i}")
+                until(ws, lambda m: m["type"] == "welcome")
+                mids.append(bot_match(ws, 16))
         yield s, mids
     finally:
         s.stop()

@@ -13,7 +13,7 @@ import pytest
 from srvhelpers import Client, LiveServer, close_all, connect, game_frame, new_room, room_state
 from starlette.testclient import TestClient
 
-from laizi.server.config import FINISHED_LINGER
+from laizi.server.config import FINISHED_LINGER, LOBBY_IDLE
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -79,3 +79,26 @@ def _evicted_and_freed(client: TestClient, hub: Any) -> None:
     assert game() is None, "the finished match is still referenced"  # freed without a GC pass
     gc.collect()
     assert room() is None
+
+
+def test_abandoned_lobbies_are_closed(tmp_path: Path) -> None:
+    assert LOBBY_IDLE >= 60
+    srv = LiveServer(str(tmp_path / "idle.db"), tmp_path, lobby_idle=0.5).start()
+    a = Client(srv.port, "a")
+    keep = Client(srv.port, "k")
+    try:
+        code = a.request({"type": "create", "settings": {}}, "joined")["room"]["code"]
+        kept = keep.request({"type": "create", "settings": {}}, "joined")["room"]["code"]
+        a.request({"type": "leave"}, "left")
+        deadline = time.time() + 10
+        while srv.get("/healthz")[1]["stats"]["rooms_evicted"] < 1 and time.time() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.0)
+        assert srv.get("/healthz")[1]["rooms"] == 1  # the room with someone in it stays
+        assert {r["code"] for r in srv.get("/api/rooms")[1]["rooms"]} == {kept}
+        assert srv.get(f"/api/rooms/{code}")[1]["status"] == "closed"
+        assert a.request({"type": "join", "room": code}, "joined")["code"] == "room_closed"
+    finally:
+        a.close()
+        keep.close()
+        srv.stop()

@@ -179,3 +179,25 @@ def test_chat_limit_follows_the_player_across_sockets_and_rooms(server: LiveServ
     joined(twin, other)
     assert chat_until_limited(a, 3) == []
     assert chat_until_limited(twin, 3) == ["chat_rate"]  # 5 per player, whatever the room
+
+
+def test_a_kick_survives_a_restart(tmp_path_factory: pytest.TempPathFactory) -> None:
+    tmp = tmp_path_factory.mktemp("kick")
+    srv = LiveServer(str(tmp / "kick.db"), tmp).start()
+    opened: list[Client] = []
+    try:
+        (host, pest), code = lobby(srv.port, opened, 2)
+        host.send({"type": "kick", "player_id": pest.pid})
+        pest.until("kicked")
+        srv.kill()
+        srv.start()
+        again = Client(srv.port, token=pest.token)
+        opened.append(again)
+        assert again.request({"type": "join", "room": code}, "joined")["code"] == "kicked"
+        boss = Client(srv.port, token=host.token)
+        opened.append(boss)
+        assert joined(boss, code)["room"]["host"] == host.pid
+    finally:
+        for c in opened:
+            c.close()
+        srv.stop()

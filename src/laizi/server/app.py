@@ -44,8 +44,9 @@ from laizi.server.auth import GEN_KEY_PREFIX
 from laizi.server.config import ServerConfig
 from laizi.server.handlers import serve_ws
 from laizi.server.hub import Hub
-from laizi.server.limits import MAX_BODY_BYTES, JSONInputError, loads_strict
+from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.middleware import HttpGuard
+from laizi.server.protocol import ProtocolError
 from laizi.server.replays import ReplayError, ReplayService
 from laizi.server.replays import stream as replay_stream
 
@@ -73,9 +74,9 @@ async def _json_body(request: Request) -> Any:
         raise ValueError(f"input: {exc}") from None
 
 
-def _error(request: Request, message: str, status: int = 400) -> JSONResponse:
+def _error(request: Request, message: str, status: int = 400, **extra: Any) -> JSONResponse:
     rid = request.scope.get("state", {}).get("request_id")
-    return JSONResponse({"error": message, "request_id": rid}, status_code=status)
+    return JSONResponse({"error": message, **extra, "request_id": rid}, status_code=status)
 
 
 def _load_generations(engine: Any) -> list[tuple[str, str]]:
@@ -83,6 +84,39 @@ def _load_generations(engine: Any) -> list[tuple[str, str]]:
         rows = s.execute(select(db.Meta.key, db.Meta.value)
                          .where(db.Meta.key.like(GEN_KEY_PREFIX + "%"))).all()
     return [(k, v) for k, v in rows]
+
+
+async def _replay(request: Request, replays: ReplayService) -> Response:
+    """GET /api/matches/{id}/replay[?hand=N|?index=1] (laizi.server.replays)."""
+    try:
+        mid = int(request.path_params["match_id"])
+        if not 1 <= mid <= 2**31 - 1:
+            raise ValueError
+    except ValueError:
+        return _error(request, "bad match id")
+    q = request.query_params
+    try:
+        hand = int(q["hand"]) if "hand" in q else None
+        if hand is not None and not 0 <= hand <= 10_000:
+            raise ValueError
+    except ValueError:
+        return _error(request, "bad hand number")
+    client = request.client.host if request.client else "?"
+    try:
+        data = await replays.get(mid, client, hand=hand, index=q.get("index") in ("1", "true"))
+    except ReplayError as exc:
+        resp = _error(request, exc.message, exc.status)
+        if exc.retry_after is not None:
+            resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
+        return resp
+    if data is None:
+        return _error(request, "unknown match" if hand is None else "unknown hand", 404)
+    gzip_ok = "gzip" in request.headers.get("accept-encoding", "")
+    headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
+    if gzip_ok:
+        headers.update({"Content-Encoding": "gzip", "Content-Length": str(len(data))})
+    return StreamingResponse(replay_stream(data, gzip_ok), media_type="application/json",
+                             headers=headers)
 
 
 def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
@@ -107,8 +141,11 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
             if not isinstance(data, dict):
                 raise ValueError("expected a JSON object {nickname}")
             token = data.get("token")
-            out = await hub.guest(token if isinstance(token, str) else None, data.get("nickname"))
+            out = await hub.guest(token if isinstance(token, str) else None, data.get("nickname"),
+                                  peer=request.client.host if request.client else "")
             return JSONResponse({**out, "expires_in": int(hub.auth.ttl)})
+        except ProtocolError as exc:  # a rate limit
+            return _error(request, exc.message, 429, code=exc.code)
         except ValueError as exc:
             return _error(request, str(exc))
 
@@ -150,35 +187,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         return JSONResponse(info)
 
     async def api_replay(request: Request) -> Response:
-        try:
-            mid = int(request.path_params["match_id"])
-            if not 1 <= mid <= 2**31 - 1:
-                raise ValueError
-        except ValueError:
-            return _error(request, "bad match id")
-        q = request.query_params
-        try:
-            hand = int(q["hand"]) if "hand" in q else None
-            if hand is not None and not 0 <= hand <= 10_000:
-                raise ValueError
-        except ValueError:
-            return _error(request, "bad hand number")
-        client = request.client.host if request.client else "?"
-        try:
-            data = await replays.get(mid, client, hand=hand, index=q.get("index") in ("1", "true"))
-        except ReplayError as exc:
-            resp = _error(request, exc.message, exc.status)
-            if exc.retry_after is not None:
-                resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
-            return resp
-        if data is None:
-            return _error(request, "unknown match" if hand is None else "unknown hand", 404)
-        gzip_ok = "gzip" in request.headers.get("accept-encoding", "")
-        headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
-        if gzip_ok:
-            headers.update({"Content-Encoding": "gzip", "Content-Length": str(len(data))})
-        return StreamingResponse(replay_stream(data, gzip_ok), media_type="application/json",
-                                 headers=headers)
+        return await _replay(request, replays)
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"ok": True, "rooms": len(hub.rooms),

@@ -76,6 +76,12 @@ class RateLimiter:
             q.append(now)
         return True
 
+    def forget_last(self, key: str) -> None:
+        """Take back the last event counted for ``key``."""
+        q = self._hits.get(key)
+        if q:
+            q.pop()
+
     def sweep(self, now: float | None = None) -> None:
         """Forget the keys with no event in the window (bounded memory)."""
         now = self.clock() if now is None else now

@@ -8,9 +8,18 @@ from typing import Any
 from laizi.rules import RuleSet
 from laizi.server.protocol import RoomSettings
 
-__all__ = ["FINISHED_LINGER", "ServerConfig", "room_rules"]
+__all__ = [
+    "FINISHED_LINGER", "HELLO_TIMEOUT", "LOBBY_IDLE", "MAX_CONNECTIONS", "MAX_CONNS_PER_PLAYER", "SEND_QUEUE_BYTES",
+    "SEND_QUEUE_MAX", "ServerConfig", "room_rules",
+]
 
-FINISHED_LINGER = 30.0  # seconds a finished room stays in memory before it lives only in the database
+FINISHED_LINGER = 30.0     # seconds a finished room stays in memory before it lives only in the database
+SEND_QUEUE_MAX = 1000      # frames queued for a connection that does not read: then it is dropped
+SEND_QUEUE_BYTES = 1 << 18 # ... or this many characters of them (a dropped seat resyncs on reconnect)
+MAX_CONNECTIONS = 3000     # WebSockets open at once, in total (bench_server: 4 per room)
+MAX_CONNS_PER_PLAYER = 4   # ... per identity (a player's tabs and devices)
+HELLO_TIMEOUT = 5.0        # seconds a new socket has to say hello before it is closed
+LOBBY_IDLE = 600.0         # seconds an empty lobby is kept before it is closed (and leaves memory)
 
 
 @dataclass
@@ -21,13 +30,19 @@ class ServerConfig:
     disconnect_grace: float = 5.0   # a disconnected player goes to 托管 after this
     turn_seconds: float = 20.0      # default turn timer (rooms may override)
     secret: str | None = None       # token signing key (default: stored in the database)
-    send_queue_max: int = 1000      # frames queued for one connection before it is dropped
+    send_queue_max: int = SEND_QUEUE_MAX
+    send_queue_bytes: int = SEND_QUEUE_BYTES
+    max_connections: int = MAX_CONNECTIONS
+    max_conns_per_player: int = MAX_CONNS_PER_PLAYER
+    hello_timeout: float = HELLO_TIMEOUT
     msg_rate: float = 40.0          # client frames per second (burst 2x) before throttling
     bot_steps_per_tick: int = 8     # bot moves per timer callback before yielding
     bot_tick_budget: float = 0.005  # ... or once this many seconds of them have passed
     gc_freeze: bool = True          # keep long-lived objects out of the cyclic GC's sight
     gc_interval: float = 1.0        # seconds between collect-and-freeze passes (0: start-up only)
     finished_linger: float = FINISHED_LINGER
+    lobby_idle: float = LOBBY_IDLE
+    rate_exempt: tuple[str, ...] = ()  # client addresses not rate-limited (load tests)
 
 
 def room_rules(settings: RoomSettings) -> RuleSet:

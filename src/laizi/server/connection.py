@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -24,8 +25,8 @@ class Conn:
 
     _ids = 0
 
-    def __init__(self, ws: WebSocket | None, *, queue_max: int = 1000, msg_rate: float = 40.0,
-                 peer: str = "") -> None:
+    def __init__(self, ws: WebSocket | None, *, queue_max: int = 1000,
+                 queue_bytes: int = 1 << 20, msg_rate: float = 40.0, peer: str = "") -> None:
         Conn._ids += 1
         self.id = Conn._ids
         self.ws = ws
@@ -39,6 +40,10 @@ class Conn:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.queue_max = queue_max
+        self.queue_bytes = queue_bytes
+        self.queued_bytes = 0
+        self.dropped = False
+        self.on_drop: Callable[[], None] | None = None  # cut the socket (set by its owner)
         self.msg_rate = msg_rate
         self._tokens = msg_rate * 2
         self._last = time.monotonic()
@@ -47,11 +52,28 @@ class Conn:
         """Queue a frame: a message, or its JSON text."""
         if self.closed:
             return
-        if self.queue.qsize() >= self.queue_max:
-            log.warning("conn %s: send queue full, closing", self.id)
-            self.close()
+        text = msg if isinstance(msg, str) else dumps(msg)
+        if self.queue.qsize() >= self.queue_max or self.queued_bytes + len(text) > self.queue_bytes:
+            log.warning("conn %s: send queue full (%d frames, %d bytes); dropped",
+                        self.id, self.queue.qsize(), self.queued_bytes)
+            self.drop()
             return
-        self.queue.put_nowait(msg if isinstance(msg, str) else dumps(msg))
+        self.queued_bytes += len(text)
+        self.queue.put_nowait(text)
+
+    def drop(self) -> None:
+        """Give up on a client that does not read: forget its queue and cut the socket at
+        once (no close handshake: it would wait behind the unread frames)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+        self.queue.put_nowait(None)
+        if self.on_drop is not None:
+            self.on_drop()
 
     def error(self, code: str, message: str, ref: Any = None) -> None:
         msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -82,9 +104,11 @@ class Conn:
                 item = await self.queue.get()
                 if item is None:
                     break
+                self.queued_bytes -= len(item)
                 await self.ws.send_text(item)
         except Exception:  # noqa: BLE001 - the socket went away
             self.closed = True
         finally:
-            with contextlib.suppress(Exception):
-                await self.ws.close()
+            if not self.dropped:
+                with contextlib.suppress(Exception):
+                    await self.ws.close()

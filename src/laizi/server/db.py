@@ -83,10 +83,11 @@ class RoomRow(Base):
     __tablename__ = "rooms"
     code: Mapped[str] = mapped_column(String(8), primary_key=True)
     owner_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby|playing|finished
+    status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby|playing|finished|closed
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[Any]] = mapped_column(JSON)
     match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    banned: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # player ids kicked out
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 

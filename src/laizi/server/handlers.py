@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
+import struct
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -20,7 +22,7 @@ from laizi.game import Action
 from laizi.server import protocol as p
 from laizi.server.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
 from laizi.server.connection import Conn
-from laizi.server.engine import GameSession, OpError
+from laizi.server.engine import GameSession, OpError, dumps
 from laizi.server.hub import Hub
 from laizi.server.middleware import new_request_id
 from laizi.server.protocol import ProtocolError, parse_client_message
@@ -36,40 +38,107 @@ SENDER_DRAIN = 2.0  # seconds a closing connection's queue may take to flush
 
 async def serve_ws(hub: Hub, ws: WebSocket) -> None:
     await ws.accept()
-    conn = Conn(ws, queue_max=hub.cfg.send_queue_max, msg_rate=hub.cfg.msg_rate)
+    if len(hub.conns) >= hub.cfg.max_connections:
+        hub.stats["conns_refused"] += 1
+        with contextlib.suppress(Exception):
+            await ws.send_text(dumps({"type": "error", "code": "server_full",
+                                      "message": "the server is full; try again later"}))
+            await ws.close(code=1013)
+        return
+    peer = ws.client.host if ws.client else ""
+    conn = Conn(ws, queue_max=hub.cfg.send_queue_max, queue_bytes=hub.cfg.send_queue_bytes,
+                msg_rate=hub.cfg.msg_rate, peer=peer)
+    task = asyncio.current_task()
+    assert task is not None
+    conn.on_drop = lambda: _cut(hub, ws, task)
+    hub.conns.add(conn)
     sender = asyncio.ensure_future(conn.sender())
+    hello_timer = asyncio.get_running_loop().call_later(hub.cfg.hello_timeout, _hello_deadline, conn)
     try:
-        while not conn.closed:
-            try:
-                msg = await ws.receive()
-            except (WebSocketDisconnect, RuntimeError):
-                break
-            if msg["type"] == "websocket.disconnect":
-                break
-            raw = msg.get("text")
-            if raw is None:
-                raw = msg.get("bytes")
-            if raw is None:
-                continue
-            if not conn.throttle():
-                conn.error("rate_limited", "too many messages; slow down")
-                continue
-            try:
-                await dispatch(hub, conn, parse_client_message(raw))
-            except ProtocolError as exc:
-                hub.stats["errors"] += 1
-                conn.error(exc.code, exc.message)
-            except Exception:  # noqa: BLE001 - one bad command must not drop the socket
-                hub.stats["errors"] += 1
-                rid = new_request_id()  # in the log and the client's error frame
-                log.exception("conn %s: command failed (request %s)", conn.id, rid)
-                conn.send({"type": "error", "code": "internal", "request_id": rid,
-                           "message": f"the server could not process that message (request {rid})"})
+        await _receive_loop(hub, conn, ws)
+    except asyncio.CancelledError:
+        if not conn.dropped:
+            raise
+        task.uncancel()  # we cut this socket ourselves (a client that does not read)
     finally:
+        hello_timer.cancel()
+        hub.conns.discard(conn)
         await hub.disconnected(conn)
         conn.close()
-        with contextlib.suppress(Exception):
+        if conn.dropped:
+            sender.cancel()
+        with contextlib.suppress(BaseException):
             await asyncio.wait_for(sender, SENDER_DRAIN)
+
+
+async def _receive_loop(hub: Hub, conn: Conn, ws: WebSocket) -> None:
+    while not conn.closed:
+        try:
+            msg = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            break
+        if msg["type"] == "websocket.disconnect":
+            break
+        raw = msg.get("text")
+        if raw is None:
+            raw = msg.get("bytes")
+        if raw is None:
+            continue
+        if not conn.throttle():
+            conn.error("rate_limited", "too many messages; slow down")
+            continue
+        try:
+            await dispatch(hub, conn, parse_client_message(raw))
+        except ProtocolError as exc:
+            hub.stats["errors"] += 1
+            conn.error(exc.code, exc.message)
+        except Exception:  # noqa: BLE001 - one bad command must not drop the socket
+            hub.stats["errors"] += 1
+            rid = new_request_id()  # in the log and the client's error frame
+            log.exception("conn %s: command failed (request %s)", conn.id, rid)
+            conn.send({"type": "error", "code": "internal", "request_id": rid,
+                       "message": f"the server could not process that message (request {rid})"})
+
+
+def _hello_deadline(conn: Conn) -> None:
+    if conn.player_id is None and not conn.closed:
+        conn.error("hello_timeout", "no hello: closing")
+        conn.close()
+
+
+def _cut(hub: Hub, ws: WebSocket, task: asyncio.Task[Any]) -> None:
+    """Cut a dropped connection's socket now. ASGI has no way to abort a connection (a
+    close waits behind the frames the peer does not read, and the socket would linger),
+    so the transport is found behind the ``send`` callable uvicorn gave us; failing that,
+    the connection's task is cancelled (our queue is freed either way)."""
+    hub.stats["conns_dropped"] += 1
+    transport = _transport_of(getattr(ws, "_send", None))
+    if transport is not None:
+        sock = transport.get_extra_info("socket")
+        if sock is not None:  # reset, not a close: the kernel drops the unread frames too
+            with contextlib.suppress(Exception):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        transport.abort()
+    else:
+        task.cancel()
+
+
+def _transport_of(send: Any, depth: int = 0) -> Any:
+    """The transport (asyncio's or uvloop's) behind an ASGI ``send``: uvicorn's protocol
+    (the bound method's owner), possibly inside Starlette's wrappers (closures), a few
+    levels deep; None if there is none."""
+    t = getattr(getattr(send, "__self__", None), "transport", None)
+    if callable(getattr(t, "abort", None)) and callable(getattr(t, "get_extra_info", None)):
+        return t
+    if depth < 4:
+        for cell in getattr(send, "__closure__", None) or ():
+            with contextlib.suppress(ValueError):  # an empty cell
+                inner = cell.cell_contents
+                if callable(inner):
+                    found = _transport_of(inner, depth + 1)
+                    if found is not None:
+                        return found
+    return None
 
 
 async def dispatch(hub: Hub, conn: Conn, m: Any) -> None:
@@ -101,6 +170,7 @@ async def on_create(hub: Hub, conn: Conn, m: p.Create) -> None:
 
 
 async def on_join(hub: Hub, conn: Conn, m: p.Join) -> None:
+    hub.limits.check("join", conn.peer, conn.player_id)
     await hub.join(conn, m.room, m.spectate)
 
 
@@ -110,10 +180,18 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
     if conn.player_id is not None and hub.auth.check(m.token) != conn.player_id:
         raise ProtocolError("identity_locked", "this connection already has an identity; "
                                                "open a new connection to be someone else")
+    first = conn.player_id is None
     try:
-        info = await hub.guest(m.token, m.nickname)
+        info = await hub.guest(m.token, m.nickname, peer=conn.peer)
+    except ProtocolError:
+        raise
     except ValueError as exc:
         raise ProtocolError("bad_nickname", str(exc)) from None
+    if first and hub.conns_of(info["player_id"]) >= hub.cfg.max_conns_per_player:
+        conn.error("too_many_connections", f"at most {hub.cfg.max_conns_per_player} connections "
+                                           "per player; close another one first")
+        conn.close()
+        return
     conn.player_id = info["player_id"]
     conn.nickname = info["nickname"]
     conn.send({"type": "welcome", **info, "bot_levels": hub.bot_levels(),

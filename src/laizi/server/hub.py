@@ -20,6 +20,7 @@ from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.db import normalize_url
 from laizi.server.engine import hand_frames
+from laizi.server.limits import Limits
 from laizi.server.protocol import ProtocolError, RoomSettings
 from laizi.server.room import Room
 from laizi.server.runtime import HeapFreezer, warm_up
@@ -40,14 +41,19 @@ class Hub:
         self.cfg = cfg
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, str] = {}  # id -> nickname
+        self.conns: set[Conn] = set()      # every open WebSocket
         self._store: Store | None = None
         self._auth: GuestAuth | None = None
         self.chat_limiter = RateLimiter()
+        exempt = {*cfg.rate_exempt, *filter(None, os.environ.get("LAIZI_RATE_EXEMPT", "").split(","))}
+        self.limits = Limits(frozenset(a.strip() for a in exempt))
         self.db_label = normalize_url(cfg.db_url).split("@")[-1]
         self.started = False
         self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0,
-                                          "rooms_evicted": 0}
+                                          "rooms_evicted": 0, "conns_dropped": 0,
+                                          "conns_refused": 0}
         self.freezer = HeapFreezer(cfg.gc_interval)
+        self._sweeper: asyncio.Future[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -73,12 +79,15 @@ class Hub:
         warm_up()
         if self.cfg.gc_freeze:
             self.freezer.start()
+        self._sweeper = asyncio.ensure_future(self._sweep_lobbies())
         for room in self.rooms.values():
             if room.status == "playing":
                 room.schedule()
 
     async def stop(self) -> None:
         self.freezer.stop()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             room.cancel_timer()
         if self._store is not None:
@@ -91,6 +100,7 @@ class Hub:
         if self._store is not None:
             out.update(self._store.stats())
         out["gc_frozen"] = gc.get_freeze_count()
+        out["connections"] = len(self.conns)
         return out
 
     def _load(self) -> None:
@@ -113,6 +123,29 @@ class Hub:
         """A match ended: its room leaves memory after ``finished_linger`` seconds."""
         asyncio.get_running_loop().call_later(self.cfg.finished_linger, self._evict, room.code)
 
+    async def _sweep_lobbies(self) -> None:
+        """Close lobbies nobody has been in for ``lobby_idle`` seconds (abandoned rooms
+        must not pile up in memory); a closed room cannot be joined again."""
+        while True:
+            await asyncio.sleep(min(60.0, self.cfg.lobby_idle))
+            now = time.monotonic()
+            for room in [r for r in self.rooms.values() if r.status == "lobby"]:
+                if room.conns or room.idle_since is None or now - room.idle_since < self.cfg.lobby_idle:
+                    continue
+                try:
+                    async with room.lock:
+                        if room.conns or room.status != "lobby":
+                            continue
+                        room.status = "closed"
+                        await room.save_room()
+                except Exception:  # noqa: BLE001 - tried again on the next sweep
+                    log.exception("room %s: could not close an idle lobby", room.code)
+                    room.status = "lobby"
+                    continue
+                self.rooms.pop(room.code, None)
+                room.close()
+                self.stats["rooms_evicted"] += 1
+
     def _evict(self, code: str) -> None:
         room = self.rooms.get(code)
         if room is None or room.status != "finished":
@@ -125,7 +158,9 @@ class Hub:
         self.stats["rooms_evicted"] += 1
 
     # ------------------------------------------------------------- players
-    async def guest(self, token: str | None, nickname: Any) -> dict[str, Any]:
+    async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
+        """The identity a token names (renamed to ``nickname`` if given), else a new guest
+        (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
         pid = self.auth.check(token) if token else None
         nick = None
         if nickname is not None and nickname != "":
@@ -135,6 +170,8 @@ class Hub:
                 self.players[pid] = nick
                 await self.store.set_nickname(pid, nick)
             return {"player_id": pid, "nickname": self.players[pid], "token": self.auth.issue(pid)}
+        if peer is not None:
+            self.limits.check("guest", peer)
         pid = new_player_id()
         nick = nick or f"游客{secrets.randbelow(9000) + 1000}"
         self.players[pid] = nick
@@ -182,6 +219,10 @@ class Hub:
         return await asyncio.to_thread(load)
 
     # ------------------------------------------------------------- rooms and connections
+    def conns_of(self, player_id: str) -> int:
+        """Open connections identified as ``player_id``."""
+        return sum(1 for c in self.conns if c.player_id == player_id and not c.closed)
+
     def room_of(self, conn: Conn) -> Room | None:
         room = self.rooms.get(conn.room_code) if conn.room_code else None
         return room if room is not None and conn in room.conns else None
@@ -191,6 +232,7 @@ class Hub:
             room_rules(settings)
         except LaiziError as exc:
             raise ProtocolError("bad_settings", str(exc)) from None
+        self.limits.check("room", conn.peer, conn.player_id)
         for _ in range(100):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
             if code not in self.rooms:
@@ -208,6 +250,8 @@ class Hub:
             if info is not None and info["status"] == "finished":
                 raise ProtocolError("room_finished", f"room {code} has finished; see the replay of "
                                                      f"match {info['match_id']}")
+            if info is not None and info["status"] == "closed":
+                raise ProtocolError("room_closed", f"room {code} was closed: nobody was in it")
             raise ProtocolError("unknown_room", f"no room with code {code[:8]!r}")
         if conn.player_id in room.banned:
             raise ProtocolError("kicked", "the host removed you from this room")
@@ -215,6 +259,7 @@ class Hub:
         if old is not None and old is not room:
             await self.leave_room(conn, old)
         async with room.lock:
+            room.idle_since = None
             if room.owner_id is None:
                 room.owner_id = conn.player_id  # a room left without a host: the next one in
                 await room.save_room()
@@ -244,6 +289,8 @@ class Hub:
         if conn.room_code == room.code:
             conn.room_code = None
             conn.seat = None
+        if not room.conns:
+            room.idle_since = time.monotonic()
         pid = conn.player_id
         if any(c.player_id == pid and not c.closed for c in room.conns):
             return

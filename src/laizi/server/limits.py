@@ -1,96 +1,65 @@
-"""Input limits of the server and a strict JSON reader shared by every entry point.
+"""Rate limits on what costs the server memory or lets a stranger guess: new guests, new
+rooms and joins, per client address and per identity (sliding windows, :class:`RateLimiter`).
 
-Every value a client (or a file given to ``laizi score``) sends goes through
-:func:`loads_strict` before anything else looks at it:
-
-- nesting deeper than :data:`MAX_JSON_DEPTH` is refused *before* parsing (no
-  ``RecursionError``, no stack walk of a hostile 4,000-level frame);
-- ``NaN``, ``Infinity`` and ``-Infinity`` (which Python's ``json`` accepts, JSON does not)
-  are refused, and so are numbers that overflow a float (``1e999``);
-- integers longer than :data:`MAX_INT_DIGITS` digits are refused.
-
-The constants here are the HTTP-side limits; docs/security.md lists them with the
-WebSocket, room and database limits.
+Addresses listed in ``ServerConfig.rate_exempt`` or ``LAIZI_RATE_EXEMPT`` (comma-separated;
+e.g. a load test on loopback) are not limited by address.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import re
-from typing import Any
+from dataclasses import dataclass
 
-__all__ = [
-    "MAX_BODY_BYTES", "MAX_INT_DIGITS", "MAX_JSON_DEPTH", "JSONInputError", "json_depth",
-    "loads_strict",
-]
+from laizi.server.chat import RateLimiter
+from laizi.server.protocol import ProtocolError
 
-MAX_BODY_BYTES = 64 * 1024   # a POST body (/api/score, /api/guest, /api/token/rotate)
-MAX_JSON_DEPTH = 32          # nested arrays/objects in any JSON input
-MAX_INT_DIGITS = 30          # digits of a JSON integer (anything longer is not a count or a seat)
+__all__ = ["GUESTS_PER_IP", "JOINS_PER_IP", "JOINS_PER_PLAYER", "ROOMS_PER_IP", "ROOMS_PER_PLAYER",
+           "Limit", "Limits"]
 
 
-class JSONInputError(ValueError):
-    """Input that is not acceptable JSON; the message is meant for the client."""
+@dataclass(frozen=True)
+class Limit:
+    count: int
+    window: float  # seconds
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+GUESTS_PER_IP = Limit(30, 60.0)      # new guest identities from one address
+ROOMS_PER_IP = Limit(20, 60.0)       # rooms created from one address
+ROOMS_PER_PLAYER = Limit(5, 60.0)    # ... by one player
+JOINS_PER_IP = Limit(120, 60.0)      # join attempts (right or wrong codes) from one address
+JOINS_PER_PLAYER = Limit(30, 60.0)   # ... by one player
+
+# action -> (error code, noun, limit per address, limit per player)
+_RULES: dict[str, tuple[str, str, Limit, Limit | None]] = {
+    "guest": ("too_many_guests", "new guests", GUESTS_PER_IP, None),
+    "room": ("too_many_rooms", "new rooms", ROOMS_PER_IP, ROOMS_PER_PLAYER),
+    "join": ("too_many_joins", "joins", JOINS_PER_IP, JOINS_PER_PLAYER),
+}
 
 
-def json_depth(text: str) -> int:
-    """The deepest nesting of arrays/objects in ``text`` (strings ignored), without parsing."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    if len(brackets) <= 1:
-        return len(brackets)
-    depth = deepest = 0
-    for ch in brackets:
-        if ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-        else:
-            depth -= 1
-    return deepest
+class Limits:
+    def __init__(self, exempt: frozenset[str] = frozenset()) -> None:
+        self.exempt = exempt
+        self._by_ip = {a: RateLimiter(r[2].count, r[2].window) for a, r in _RULES.items()}
+        self._by_player = {a: RateLimiter(r[3].count, r[3].window)
+                           for a, r in _RULES.items() if r[3] is not None}
 
-
-def _bad_constant(name: str) -> Any:
-    raise JSONInputError(f"{name} is not a JSON number (numbers must be finite)")
-
-
-def _float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise JSONInputError(f"number {text[:24]} is out of range (numbers must be finite)")
-    return value
-
-
-def _int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise JSONInputError(f"integer with {len(text)} digits is out of range")
-    return int(text)
-
-
-def loads_strict(data: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """Parse JSON text, refusing deep nesting and non-finite or huge numbers.
-
-    Raises :class:`JSONInputError` (a ``ValueError``) with a one-line message.
-    """
-    if isinstance(data, bytes | bytearray):
-        try:
-            data = bytes(data).decode("utf-8")
-        except UnicodeDecodeError:
-            raise JSONInputError("not UTF-8 text") from None
-    depth = json_depth(data)
-    if depth > max_depth:
-        raise JSONInputError(f"JSON nested {depth} levels deep (at most {max_depth})")
-    try:
-        return json.loads(data, parse_constant=_bad_constant, parse_float=_float, parse_int=_int)
-    except JSONInputError:
-        raise
-    except RecursionError:  # pragma: no cover - the depth check comes first
-        raise JSONInputError(f"JSON nested too deeply (at most {max_depth})") from None
-    except json.JSONDecodeError as exc:
-        raise JSONInputError(f"bad JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
-        raise JSONInputError(f"bad JSON: {str(exc)[:120]}") from None
+    def check(self, action: str, ip: str, player: str | None = None) -> None:
+        """Count one ``action``; raise :class:`ProtocolError` (nothing counted) when the
+        address or the player is over its limit."""
+        code, noun, ip_limit, player_limit = _RULES[action]
+        checks: list[tuple[RateLimiter, str, str]] = []
+        if ip not in self.exempt:
+            checks.append((self._by_ip[action], ip, f"{ip_limit.count} {noun} per "
+                                                    f"{ip_limit.window:g} s from one address"))
+        if player is not None and player_limit is not None:
+            checks.append((self._by_player[action], player, f"{player_limit.count} {noun} per "
+                                                            f"{player_limit.window:g} s per player"))
+        for limiter, key, what in checks:
+            if not limiter.allow_all((key,)):
+                # Undo the ones already counted: a refused attempt counts nowhere.
+                for prev, pkey, _ in checks:
+                    if prev is limiter:
+                        break
+                    prev.forget_last(pkey)
+                wait = limiter.retry_after(key)
+                raise ProtocolError(code, f"at most {what}; wait {wait:.1f} s")

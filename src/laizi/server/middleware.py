@@ -5,7 +5,7 @@ For each HTTP request it
 - gives the request an id (``X-Request-ID`` on the response, ``request_id`` in JSON error
   bodies); a real internal error is logged once, with its traceback and that id, and the
   client gets ``500 {"error": ..., "request_id": ...}``;
-- refuses a body larger than :data:`~laizi.server.limits.MAX_BODY_BYTES`: at once from its
+- refuses a body larger than :data:`~laizi.server.inputs.MAX_BODY_BYTES`: at once from its
   ``Content-Length``, and otherwise (chunked) as soon as the bytes read pass the limit —
   the rest is never read;
 - adds the security headers (:data:`SECURITY_HEADERS`: a Content-Security-Policy that
@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from laizi.server.limits import MAX_BODY_BYTES
+from laizi.server.inputs import MAX_BODY_BYTES
 
 __all__ = ["CSP", "SECURITY_HEADERS", "HttpGuard", "new_request_id"]
 

@@ -25,9 +25,16 @@ Client → server (``type``):
   takes the seat).
 - ``ping``       ``{}``.
 
-Server → client: ``welcome``, ``joined``, ``room`` (lobby state), ``update`` (a new
-version: seat-filtered events + the seat's view), ``snapshot`` (resync), ``ack``,
-``chat``, ``error`` ``{code, message, ref?}``, ``pong``.
+Server → client: ``welcome``, ``joined``, ``room`` (lobby state: ``host``, ``private``,
+``fixed_deal``), ``update`` (a new version: seat-filtered events + the seat's view),
+``snapshot`` (resync), ``ack`` (sent only once the action is stored), ``chat``, ``left``,
+``kicked``, ``paused`` / ``resumed`` (the room waits for its database), ``error``
+``{code, message, ref?}``, ``pong``.
+
+A connection says ``hello`` once (within ``HELLO_TIMEOUT`` seconds); its identity is then
+fixed. Limits (``laizi.server.config``, ``laizi.server.limits``): a client that does not read
+is dropped when its queue is full; connections in total and per player are capped; new
+guests, rooms and joins are rate-limited per address and per player.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from laizi.server.limits import JSONInputError, loads_strict
+from laizi.server.inputs import JSONInputError, loads_strict
 
 __all__ = [
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",

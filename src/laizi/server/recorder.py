@@ -56,28 +56,36 @@ class Recorder:
         """Attach who/why to journal entry ``index`` (stored with it)."""
         self._op_meta[index] = meta
 
-    async def durably(self, write: Callable[[], Awaitable[T]]) -> T:
-        """Run a database write until it succeeds. While the database is away (a transient
-        failure) the caller waits — a room holds its lock meanwhile, so no command, bot
-        move or timer runs and nothing is acknowledged; the connections are told
-        (``paused``) and told again when it goes on (``resumed``)."""
+    async def durably(self, write: Callable[[bool], Awaitable[T]]) -> T:
+        """Run a database write until it succeeds (``write(retry)``: ``retry`` is True from
+        the second attempt on, when the first may have committed without saying so).
+
+        While the writes fail the caller waits — a room holds its lock meanwhile, so no
+        command, bot move or timer runs and nothing is acknowledged; the connections are
+        told (``paused``) and told again when it goes on (``resumed``). A failure the
+        database recovers from (disk full, server gone) is logged once per pause; any
+        other is a bug, logged with its traceback, and the room waits all the same rather
+        than show what is not stored."""
         delay = RETRY_FIRST
+        attempt = 0
         while True:
             try:
-                out = await write()
+                out = await write(attempt > 0)
                 break
             except Exception as exc:
-                if not transient(exc):
-                    raise
                 if not self.paused:
                     self.paused = True
-                    log.warning("room %s: database write failed (%s); paused, retrying",
-                                self.code, type(exc).__name__)
+                    if transient(exc):
+                        log.warning("room %s: database write failed (%s: %s); paused, retrying",
+                                    self.code, type(exc).__name__, str(exc).splitlines()[0][:200])
+                    else:
+                        log.exception("room %s: database write failed; paused, retrying", self.code)
                     self.notify({"type": "paused", "room": self.code, "reason": "storage",
                                  "message": "the game's database is not answering; the table "
                                             "waits and goes on by itself"})
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_MAX)
+                attempt += 1
         if self.paused:
             self.paused = False
             log.warning("room %s: database back; resumed", self.code)
@@ -90,7 +98,7 @@ class Recorder:
         if len(g.journal) == self.persisted_ops and len(g.log) == self.persisted_events:
             return
         p = self._progress(g, mid, seats, seat_pids, room_status)
-        await self.durably(lambda: self.store.write_progress(p))
+        await self.durably(lambda retry: self.store.write_progress(p, retry=retry))
         # Durable: only now does the room count it as stored.
         for i in range(len(p.actions)):
             self._op_meta.pop(self.persisted_ops + i, None)

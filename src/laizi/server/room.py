@@ -71,6 +71,7 @@ class Room:
         self._hints: dict[tuple[int, int], str] = {}
         self.rules: RuleSet = room_rules(settings)
         self.banned: set[str] = set()  # players the host kicked out
+        self.idle_since: float | None = time.monotonic()  # no connection since (None: someone here)
 
     def close(self) -> None:
         """Let go of everything (the room leaves memory; it lives on in the database)."""
@@ -167,7 +168,8 @@ class Room:
     def record(self) -> RoomRecord:
         return RoomRecord(code=self.code, owner_id=self.owner_id, status=self.status,
                           settings=self.settings.model_dump(),
-                          seats=[s.to_json() for s in self.seats], match_id=self.match_id)
+                          seats=[s.to_json() for s in self.seats], match_id=self.match_id,
+                          banned=sorted(self.banned))
 
     # ------------------------------------------------------------- frames
     def frame(self, conn: Conn, kind: str = "update") -> str | None:
@@ -253,7 +255,7 @@ class Room:
 
     async def save_room(self) -> None:
         rec = self.record()
-        await self.recorder.durably(lambda: self.store.save_room(rec))
+        await self.recorder.durably(lambda retry: self.store.save_room(rec))
 
     # ------------------------------------------------------------- match
     async def start_match(self) -> None:
@@ -265,7 +267,7 @@ class Room:
         self.status = "playing"
         rec, rules = self.record(), self.rules.model_dump(mode="json")
         self.match_id = await self.recorder.durably(
-            lambda: self.store.create_match(rec, rules, seed, self.settings.max_hands))
+            lambda retry: self.store.create_match(rec, rules, seed, self.settings.max_hands))
         await self.persist()
         for c in self.conns:
             c.seat = self.seat_of(c.player_id)
@@ -285,6 +287,7 @@ class Room:
         room.status = rec.status
         room.seats = [Seat.from_json(d) for d in rec.seats]
         room.match_id = rec.match_id
+        room.banned = set(rec.banned)
         m = rec.match
         if rec.status != "playing" or m is None:
             return room

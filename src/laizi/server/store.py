@@ -38,6 +38,7 @@ class RoomRecord:
     seats: list[dict[str, Any]]
     match_id: int | None = None
     match: MatchRecord | None = None
+    banned: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -137,9 +138,11 @@ class Store:
             row = s.get(db.RoomRow, r.code)
             if row is None:
                 s.add(db.RoomRow(code=r.code, owner_id=r.owner_id, status=r.status,
-                                 settings=r.settings, seats=r.seats, match_id=r.match_id))
+                                 settings=r.settings, seats=r.seats, match_id=r.match_id,
+                                 banned=r.banned))
             else:
                 row.owner_id = r.owner_id
+                row.banned = r.banned
                 row.status = r.status
                 row.seats = r.seats
                 row.match_id = r.match_id
@@ -152,31 +155,35 @@ class Store:
         """Insert a match row for room ``r`` (its status becomes ``playing``); its id."""
 
         def write(s: Session) -> int:
+            row = s.get(db.RoomRow, r.code)
+            if row is None:
+                row = db.RoomRow(code=r.code, owner_id=r.owner_id, settings=r.settings, seats=r.seats)
+                s.add(row)
+                s.flush()
             m = db.MatchRow(room_code=r.code, status="playing", rules=rules, seed=seed.hex(),
                             max_hands=max_hands, seats=r.seats, scores=[0, 0, 0, 0],
                             penalties=[0, 0, 0, 0])
             s.add(m)
             s.flush()
-            row = s.get(db.RoomRow, r.code)
-            if row is None:
-                s.add(db.RoomRow(code=r.code, owner_id=r.owner_id, status="playing",
-                                 settings=r.settings, seats=r.seats, match_id=m.id))
-            else:
-                row.status = "playing"
-                row.match_id = m.id
-                row.seats = r.seats
+            row.status = "playing"
+            row.match_id = m.id
+            row.seats = r.seats
             return m.id
 
         out: int = await self.writer.write(write)
         return out
 
-    async def write_progress(self, p: Progress) -> None:
-        """Store one command's progress in one transaction (raises when the write fails)."""
+    async def write_progress(self, p: Progress, *, retry: bool = False) -> None:
+        """Store one command's progress in one transaction (raises when the write fails).
+        ``retry``: an earlier attempt failed, perhaps after its commit went through (a
+        connection lost on the way back): if its last row is there, it did."""
 
         def write(s: Session) -> None:
             # Core executemany inserts: the hot path of every action (no ORM unit of work).
             # Flush first: an ORM write earlier in the same batch must not land after these.
             s.flush()
+            if retry and _stored_already(s, p):
+                return
             _write_progress(s, p)
 
         await self.writer.write(write)
@@ -188,8 +195,7 @@ class Store:
         with Session(self.engine) as s:
             rows = s.scalars(select(db.RoomRow).where(db.RoomRow.status.in_(("lobby", "playing"))))
             for r in list(rows):
-                rec = RoomRecord(code=r.code, owner_id=r.owner_id, status=r.status,
-                                 settings=dict(r.settings), seats=list(r.seats), match_id=r.match_id)
+                rec = _room(r)
                 if r.status == "playing" and r.match_id is not None:
                     rec.match = _match(s, r.match_id, resume=True)
                 out.append(rec)
@@ -201,13 +207,17 @@ class Store:
             r = s.get(db.RoomRow, code)
             if r is None:
                 return None
-            return RoomRecord(code=r.code, owner_id=r.owner_id, status=r.status,
-                              settings=dict(r.settings), seats=list(r.seats), match_id=r.match_id)
+            return _room(r)
 
     def load_match(self, match_id: int) -> MatchRecord | None:
         """A match with its journal (for a replay)."""
         with Session(self.engine) as s:
             return _match(s, match_id, resume=False)
+
+
+def _room(r: db.RoomRow) -> RoomRecord:
+    return RoomRecord(code=r.code, owner_id=r.owner_id, status=r.status, settings=dict(r.settings),
+                      seats=list(r.seats), match_id=r.match_id, banned=list(r.banned or []))
 
 
 def _match(s: Session, match_id: int, *, resume: bool) -> MatchRecord | None:
@@ -232,6 +242,19 @@ def _match(s: Session, match_id: int, *, resume: bool) -> MatchRecord | None:
             if pid is not None and seq is not None:
                 rec.last_seq[pid] = int(seq)
     return rec
+
+
+def _stored_already(s: Session, p: Progress) -> bool:
+    """Whether ``p`` was committed (it is one transaction: its last row tells)."""
+    if p.actions:
+        table, n = ACTIONS, p.actions[-1]["n"]
+    elif p.events:
+        table, n = EVENTS, p.events[-1]["n"]
+    else:
+        return False
+    found = s.connection().execute(
+        select(table.c.n).where(table.c.match_id == p.match_id, table.c.n == n)).first()
+    return found is not None
 
 
 def _write_progress(s: Session, p: Progress) -> None:
