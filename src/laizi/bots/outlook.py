@@ -65,6 +65,23 @@ class Features:
     openings: int  # the seat's opening melds (开口)
 
 
+_SEEN: dict[tuple[tuple[int, ...], int, int], tuple[int, tuple[int, ...]]] = {}
+_SEEN_MAX = 50_000
+
+
+def _shanten_improving(nat: list[int], wilds: int, n: int) -> tuple[int, tuple[int, ...]]:
+    """(2/5/8-pair shanten, improving kinds) of a 3n+1 hand, memoised by hand."""
+    key = (tuple(nat), wilds, n)
+    got = _SEEN.get(key)
+    if got is None:
+        sh = max(0, shanten258(nat, wilds, n))
+        got = (sh, tuple(improving_258(nat, wilds, n, sh)))
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[key] = got
+    return got
+
+
 def improving_258(nat: list[int], wilds: int, n: int, sh: int) -> list[int]:
     """Kinds whose draw lowers the 2/5/8-pair shanten ``sh`` of ``nat`` (3n+1 tiles)."""
     cands = set(near_kinds(nat))
@@ -91,11 +108,10 @@ def features(view: SeatView, hand: Sequence[int], *, n_sets: int | None = None,
     n = 4 - len(melds) if n_sets is None else n_sets
     op = sum(1 for m in melds if m.opens) if openings is None else openings
     nat, wilds = natural(view, hand)
-    sh = max(0, shanten258(nat, wilds, n))
-    imp = improving_258(nat, wilds, n, sh)
+    sh, imp = _shanten_improving(nat, wilds, n)
     unseen = view.unseen()
     live = sum(unseen[k] for k in imp)
-    return Features(sh, tuple(imp), live, view.wall_remaining, op)
+    return Features(sh, imp, live, view.wall_remaining, op)
 
 
 def win_keys(f: Features) -> list[str]:
