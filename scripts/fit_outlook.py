@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from laizi.bots.outlook import DATA_FILE
+from laizi.bots.outlook import DATA_FILE, design
 from laizi.bots.outlook_fit import Position, Recorder, fit, settle
 from laizi.bots.registry import make_bot
 from laizi.rules import RuleSet
@@ -48,6 +48,27 @@ def _job(args: tuple[str, str, list[int]]) -> list[Position]:
     return recorded_hands(*args)
 
 
+def smooth_models(positions: list[Position]) -> tuple[list[float], list[float]]:
+    """Logistic (win) and least-squares (points) coefficients over :func:`design`."""
+    import numpy as np
+
+    x = np.array([design(p.features) for p in positions if p.features is not None])
+    y = np.array([float(p.won) for p in positions if p.features is not None])
+    pts = np.array([p.points for p in positions if p.features is not None])
+    w = np.zeros(x.shape[1])
+    ridge = 1e-3 * np.eye(x.shape[1])
+    for _ in range(30):  # Newton / IRLS
+        mu = 1.0 / (1.0 + np.exp(-(x @ w)))
+        grad = x.T @ (y - mu) - ridge @ w
+        hess = (x * (mu * (1 - mu))[:, None]).T @ x + ridge
+        step = np.linalg.solve(hess, grad)
+        w += step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    lin = np.linalg.solve(x.T @ x + ridge, x.T @ pts)
+    return [float(v) for v in w], [float(v) for v in lin]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=4000)
@@ -69,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"hands": args.hands, "seed": args.seed, "preset": args.preset,
             "bots": "strong x4", "positions": len(positions),
             "script": "scripts/fit_outlook.py"}
-    model = fit(positions, meta)
+    logit, linear = smooth_models(positions)
+    model = fit(positions, meta, logit, linear)
     args.out.write_text(json.dumps(model, separators=(",", ":"), sort_keys=True) + "\n",
                         encoding="utf-8")
     print(f"{len(positions)} positions from {args.hands} hands in {time.time() - t0:.0f} s "

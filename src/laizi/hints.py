@@ -14,6 +14,30 @@ Each entry has ``action`` (the action's JSON, ready to send back), ``label``,
 ``recommended`` (exactly one entry is), and ``kind`` (``discard``, ``kong``,
 ``win``, ``claim``, ``pass``). The recommendation is the ``strong`` bot's choice.
 
+**Numbers** (:mod:`laizi.bots.outlook`, a model fitted on simulated hands and checked
+for calibration on fresh ones; every figure from the seat's view only). Discards,
+kongs, claims and pass carry, for the hand they leave (claims: after the claim and
+its best discard, ``then_discard``):
+
+- ``shanten_258``: shanten with a 2/5/8 pair (0 = ready); ``shanten`` keeps its old
+  meaning (any pair);
+- ``improving``: ``[{"tile", "copies", "unseen"}]`` — the tiles that lower it (when
+  ready: the winning tiles), copies not in the seat's own hand and melds, and copies
+  still unseen; ``improving_tiles`` / ``improving_unseen`` their sums;
+- ``win_prob``: the chance to win the hand before the wall runs out;
+- ``expected_points``: the seat's expected settlement for the hand (losses included);
+- discards: ``danger`` = ``{"feed_prob", "cost", "expected_loss", "level"}`` — the
+  chance the tile is won on at once, the mean loss if it is, their product, and
+  ``low`` / ``medium`` / ``high``; ``counts_as_kong`` for a laizi or special tile;
+- claims: ``vs_pass`` = the differences in ``win_prob`` and ``expected_points``;
+- wins: ``win_prob`` 1 and, when scored, ``expected_points`` = what the win pays;
+- ``reason``: ``{"zh", "en"}`` — the same in words, e.g. ``一向听，进张 12 张（还剩 9 张），
+  和牌率 31%，期望 +18 分；此牌危险度低``.
+
+The chances and points assume the rest of the hand is played about as well as the
+``strong`` bot plays it (the fit's players) under the kaikoufan preset; for other
+presets they are an approximation.
+
 :func:`hand_hints` is the same for a hand given as text (``laizi hint``).
 """
 

@@ -8,10 +8,11 @@ bots, kaikoufan, seeded: ``scripts/fit_outlook.py``), shipped as package data
 **Win model.** A 3n+1 hand (after a discard, a claim's discard, or before a draw) is
 described by :class:`Features`: its shanten with a 2/5/8 pair (small hands need one),
 the unseen copies of the tiles that lower it, the tiles left in the wall, and the
-seat's openings (an unopened hand cannot win in most presets).  The fitted table
-gives, per cell, how often a seat in that situation went on to win the hand and its
-mean settlement for the hand (the net points, losses to other winners included);
-sparse cells back off to coarser ones (shrinkage towards the parent's estimate).
+seat's openings (an unopened hand cannot win in most presets).  A logistic model over
+those (:func:`design`) gives the chance that a seat in that situation goes on to win
+the hand, and a linear one its mean settlement for the hand (the net points, losses
+to other winners included).  The file also keeps the raw cell counts (``win``: per
+cell ``[n, wins, points]``), from which :meth:`Model.win` gives the table estimate.
 
 **Danger model.** Per opponent, the chance that a discarded tile is won on at once,
 by the tile's category (honour, 1/9, 2/5/8, other), the stage of the hand, the
@@ -25,6 +26,7 @@ the rest of the hand is played about as well as the ``strong`` bot plays it.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -35,7 +37,7 @@ from laizi.bots.base import SeatView
 from laizi.bots.greedy import natural, near_kinds
 
 __all__ = [
-    "DATA_FILE", "Danger", "Features", "Outlook", "danger_key", "danger_of", "features",
+    "DATA_FILE", "Danger", "Features", "Outlook", "danger_key", "danger_of", "design", "features",
     "hand_outlook", "improving_258", "load_model", "win_keys",
 ]
 
@@ -114,6 +116,23 @@ def features(view: SeatView, hand: Sequence[int], *, n_sets: int | None = None,
     return Features(sh, imp, live, view.wall_remaining, op)
 
 
+def design(f: Features) -> list[float]:
+    """The smooth win model's inputs for ``f`` (a logistic model for the chance, a
+    linear one for the points, over the same inputs): shanten steps, the wall's
+    fraction and log(1 + live copies), their interactions, and the openings."""
+    sh = min(f.shanten, MAX_SHANTEN)
+    s1, s2, s3 = float(sh == 1), float(sh == 2), float(sh >= 3)
+    w = max(0.0, min(1.0, f.wall / 84.0))
+    lv = math.log1p(f.live)
+    u = float(f.openings == 0)
+    o2, o3 = float(f.openings == 2), float(f.openings >= 3)
+    return [1.0, s1, s2, s3, float(sh >= 4),
+            w, w * s1, w * s2, w * s3,
+            lv, lv * s1, lv * s2, lv * s3, w * lv,
+            u, u * w, u * float(sh == 0), u * lv,
+            o2, o3, (o2 + o3) * w, (o2 + o3) * float(sh == 0)]
+
+
 def win_keys(f: Features) -> list[str]:
     """The model's cells for ``f``, finest first (each coarser one its parent)."""
     sh = min(f.shanten, MAX_SHANTEN)
@@ -145,6 +164,8 @@ class Model:
     def __init__(self, data: dict[str, Any]) -> None:
         self.meta: dict[str, Any] = data.get("meta", {})
         self._win: dict[str, list[float]] = data["win"]
+        self._logit: list[float] = data["logit"]
+        self._linear: list[float] = data["linear"]
         self._feed: dict[str, list[float]] = data["feed"]
         self._cost: dict[str, list[float]] = data["cost"]
         self._cache: dict[str, tuple[float, float]] = {}
@@ -167,6 +188,13 @@ class Model:
                 p = (wins + SHRINK * p) / (n + SHRINK)
                 pts = (total + SHRINK * pts) / (n + SHRINK)
         self._cache[keys[0]] = (p, pts)
+        return p, pts
+
+    def smooth(self, x: Sequence[float]) -> tuple[float, float]:
+        """(chance to win, mean settlement) from the smooth models (:func:`design`)."""
+        z = sum(a * b for a, b in zip(self._logit, x, strict=True))
+        p = 1.0 / (1.0 + math.exp(-z)) if z > -50 else 0.0
+        pts = sum(a * b for a, b in zip(self._linear, x, strict=True))
         return p, pts
 
     def feed(self, keys: Sequence[str]) -> float:
@@ -236,7 +264,7 @@ def hand_outlook(view: SeatView, hand: Sequence[int], *, n_sets: int | None = No
         f_key = Features(f.shanten, f.improving, f.live, f.wall, 1)  # may win unopened
     else:
         f_key = f
-    p, pts = load_model().win(win_keys(f_key))
+    p, pts = load_model().smooth(design(f_key))
     return Outlook(f, p, pts)
 
 

@@ -15,11 +15,18 @@ only the bot's views, like every bot.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from laizi.bots.base import Bot, SeatView
-from laizi.bots.outlook import danger_key, danger_of, features, hand_outlook, win_keys
+from laizi.bots.outlook import (
+    Features,
+    danger_key,
+    danger_of,
+    features,
+    hand_outlook,
+    win_keys,
+)
 from laizi.game.actions import Action, tile_from_str
 
 __all__ = ["Position", "Recorder", "calibration", "fit", "settle"]
@@ -40,7 +47,7 @@ class Position:
     points: float = 0.0
     fed: int | None = None  # the opponent who won on this very discard
     feed_cost: float = 0.0  # the discarder's loss then
-    extra: dict[str, Any] = field(default_factory=dict)
+    features: Features | None = None
 
 
 class Recorder(Bot):
@@ -71,7 +78,7 @@ class Recorder(Bot):
                 continue
             op = sum(1 for m in view.melds[s] if m.opens)
             rows.append((s, danger_key(k, view.wall_remaining, op, k in view.rivers[s]), op))
-        pos = Position(view.seat, k, win_keys(f), rows, f.openings)
+        pos = Position(view.seat, k, win_keys(f), rows, f.openings, features=f)
         if self.predict:
             o = hand_outlook(view, hand)
             pos.predicted = (o.win_prob, o.expected_points)
@@ -109,9 +116,12 @@ def _add(table: dict[str, list[float]], key: str, values: Sequence[float]) -> No
             cell[i] += v
 
 
-def fit(positions: Sequence[Position], meta: dict[str, Any]) -> dict[str, Any]:
+def fit(positions: Sequence[Position], meta: dict[str, Any],
+        logit: Sequence[float] = (), linear: Sequence[float] = ()) -> dict[str, Any]:
     """The model's tables from settled positions: per cell ``[n, wins, points]``
-    (win), ``[n, fed]`` (feed) and ``[n, loss]`` (cost); numbers rounded."""
+    (win), ``[n, fed]`` (feed) and ``[n, loss]`` (cost); numbers rounded. ``logit``
+    and ``linear``: the smooth models' coefficients (fitted by the caller, e.g. with
+    numpy: ``scripts/fit_outlook.py``)."""
     win: dict[str, list[float]] = {}
     feed: dict[str, list[float]] = {}
     cost: dict[str, list[float]] = {}
@@ -127,6 +137,8 @@ def fit(positions: Sequence[Position], meta: dict[str, Any]) -> dict[str, Any]:
                 _add(cost, "", (1, p.feed_cost))
     return {
         "meta": meta,
+        "logit": [round(x, 6) for x in logit],
+        "linear": [round(x, 4) for x in linear],
         "win": {k: [int(v[0]), int(v[1]), round(v[2], 1)] for k, v in sorted(win.items())},
         "feed": {k: [int(v[0]), int(v[1])] for k, v in sorted(feed.items())},
         "cost": {k: [int(v[0]), round(v[1], 1)] for k, v in sorted(cost.items())},
