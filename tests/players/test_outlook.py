@@ -276,3 +276,20 @@ def test_hints_are_fast_enough_for_the_server() -> None:
     assert times[len(times) // 2] < 0.02
     assert hand_outlook(views[0], _discard_one(views[0]) if views[0].phase == "turn"
                         else views[0].hand).win_prob >= 0.0
+
+
+def test_improving_258_matches_trying_every_tile() -> None:
+    from laizi.analysis.profiles import shanten258
+    from laizi.bots.outlook import _improving_258_slow
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        n = rng.choice([4, 4, 3, 2, 1])
+        wilds = rng.choice([0, 0, 0, 1, 2])
+        pool = [k for k in range(34) for _ in range(4)]
+        rng.shuffle(pool)
+        nat = [0] * 34
+        for k in pool[:3 * n + 1 - wilds]:
+            nat[k] += 1
+        sh = max(0, shanten258(nat, wilds, n))
+        assert improving_258(list(nat), wilds, n, sh) == _improving_258_slow(list(nat), wilds, n, sh)

@@ -7,8 +7,10 @@ bots, kaikoufan, seeded: ``scripts/fit_outlook.py``), shipped as package data
 
 **Win model.** A 3n+1 hand (after a discard, a claim's discard, or before a draw) is
 described by :class:`Features`: its shanten with a 2/5/8 pair (small hands need one),
-the unseen copies of the tiles that lower it, the tiles left in the wall, and the
-seat's openings (an unopened hand cannot win in most presets).  A logistic model over
+the unseen copies of the tiles that lower it, the tiles left in the wall, the
+seat's openings (an unopened hand cannot win in most presets), the fan already on
+the table (kongs, laid-aside tiles: they double what is won and lost), the dealer
+and the laizi held.  A logistic model over
 those (:func:`design`) gives the chance that a seat in that situation goes on to win
 the hand, and a linear one its mean settlement for the hand (the net points, losses
 to other winners included).  The file also keeps the raw cell counts (``win``: per
@@ -28,16 +30,17 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
-from laizi.analysis.profiles import JIANG_KINDS, shanten258
+from laizi.analysis.profiles import JIANG_KINDS, sets_missing, shanten258, suit_keys
 from laizi.bots.base import SeatView
 from laizi.bots.greedy import natural, near_kinds
 
 __all__ = [
     "DATA_FILE", "Danger", "Features", "Outlook", "danger_key", "danger_of", "design", "features",
+    "kong_fan",
     "hand_outlook", "improving_258", "load_model", "win_keys",
 ]
 
@@ -65,6 +68,10 @@ class Features:
     live: int  # unseen copies of those kinds
     wall: int  # tiles left in the wall
     openings: int  # the seat's opening melds (开口)
+    fan: int = 0  # the seat's fan from kongs and laid-aside tiles (they double both ways)
+    others_fan: int = 0  # the same, summed over the other seats
+    dealer: bool = False
+    wilds: int = 0  # laizi held
 
 
 _SEEN: dict[tuple[tuple[int, ...], int, int], tuple[int, tuple[int, ...]]] = {}
@@ -85,11 +92,33 @@ def _shanten_improving(nat: list[int], wilds: int, n: int) -> tuple[int, tuple[i
 
 
 def improving_258(nat: list[int], wilds: int, n: int, sh: int) -> list[int]:
-    """Kinds whose draw lowers the 2/5/8-pair shanten ``sh`` of ``nat`` (3n+1 tiles)."""
-    cands = set(near_kinds(nat))
-    cands.update(JIANG_KINDS)
+    """Kinds whose draw lowers the 2/5/8-pair shanten ``sh`` of ``nat`` (3n+1 tiles).
+
+    Candidates are the kinds near the held ones (held, or a suited neighbour within
+    two) and the 2/5/8 kinds (a pair).  A 2/5/8 kind with nothing held near it can
+    only start the pair, and then every such kind does the same: one check decides
+    them all (the sets from the hand as it is, the pair one tile short).
+    """
+    near = near_kinds(nat)
     out = []
-    for k in sorted(cands):
+    for k in near:
+        if nat[k] >= 4:
+            continue
+        nat[k] += 1
+        if shanten258(nat, wilds, n) < sh:
+            out.append(k)
+        nat[k] -= 1
+    near_set = set(near)
+    lone = [j for j in JIANG_KINDS if j not in near_set]
+    if lone and sets_missing(suit_keys(nat), n) - wilds < sh:
+        out.extend(lone)
+    return sorted(out)
+
+
+def _improving_258_slow(nat: list[int], wilds: int, n: int, sh: int) -> list[int]:
+    """:func:`improving_258` by trying every candidate (the tests' reference)."""
+    out = []
+    for k in sorted(set(near_kinds(nat)) | set(JIANG_KINDS)):
         if nat[k] >= 4:
             continue
         nat[k] += 1
@@ -113,7 +142,25 @@ def features(view: SeatView, hand: Sequence[int], *, n_sets: int | None = None,
     sh, imp = _shanten_improving(nat, wilds, n)
     unseen = view.unseen()
     live = sum(unseen[k] for k in imp)
-    return Features(sh, imp, live, view.wall_remaining, op)
+    others = sum(kong_fan(view, s) for s in range(4) if s != view.seat)
+    return Features(sh, imp, live, view.wall_remaining, op, kong_fan(view, view.seat), others,
+                    view.seat == view.dealer, wilds)
+
+
+def kong_fan(view: SeatView, seat: int) -> int:
+    """A seat's fan from its kongs and laid-aside special tiles and laizi (public)."""
+    lz = view.setup.laizi
+    f = 0
+    for m in view.melds[seat]:
+        if m.type in ("kong", "addkong"):
+            f += 1
+        elif m.type == "ankong":
+            f += 2
+    for t in view.special_kongs[seat]:
+        f += 2 if t == lz else 1
+    for t in view.special_discards[seat]:
+        f += 2 if t == lz else 1
+    return f
 
 
 def design(f: Features) -> list[float]:
@@ -126,11 +173,16 @@ def design(f: Features) -> list[float]:
     lv = math.log1p(f.live)
     u = float(f.openings == 0)
     o2, o3 = float(f.openings == 2), float(f.openings >= 3)
+    fz = min(f.fan, 6) / 2.0
+    ofz = min(f.others_fan, 8) / 4.0
+    s0 = float(sh == 0)
     return [1.0, s1, s2, s3, float(sh >= 4),
             w, w * s1, w * s2, w * s3,
             lv, lv * s1, lv * s2, lv * s3, w * lv,
-            u, u * w, u * float(sh == 0), u * lv,
-            o2, o3, (o2 + o3) * w, (o2 + o3) * float(sh == 0)]
+            u, u * w, u * s0, u * lv,
+            o2, o3, (o2 + o3) * w, (o2 + o3) * s0,
+            fz, fz * s0, fz * w, ofz, ofz * w, float(f.dealer), float(f.dealer) * s0,
+            float(f.wilds == 0), float(f.wilds >= 2), float(f.wilds == 0) * s0]
 
 
 def win_keys(f: Features) -> list[str]:
@@ -261,7 +313,7 @@ def hand_outlook(view: SeatView, hand: Sequence[int], *, n_sets: int | None = No
     """The outlook of the seat's 3n+1 concealed ``hand`` (see :func:`features`)."""
     f = features(view, hand, n_sets=n_sets, openings=openings)
     if f.openings == 0 and view.rules.jiayu_hands:
-        f_key = Features(f.shanten, f.improving, f.live, f.wall, 1)  # may win unopened
+        f_key = replace(f, openings=1)  # may win unopened
     else:
         f_key = f
     p, pts = load_model().smooth(design(f_key))
