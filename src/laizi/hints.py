@@ -123,9 +123,15 @@ def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
         out["discard"] = {"ok": False, "reason": "never_claimed", "total": 0, "big_hands": []}
         return out
     worst: dict[str, Any] | None = None
+    tried: set[PlayerTable] = set()
     for d in range(4):
         if d == me or (from_seat is not None and d != from_seat):
             continue
+        if d != view.dealer:
+            # Two discarders with the same table, neither the dealer, pay alike.
+            if players[d] in tried:
+                continue
+            tried.add(players[d])
         ctx = WinContext(rules=view.rules, setup=view.setup, dealer=view.dealer, winner=me,
                          tile=tile, by="discard", players=players, from_seat=d)
         r = score(ctx)
