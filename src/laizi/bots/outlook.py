@@ -21,6 +21,12 @@ by the tile's category (honour, 1/9, 2/5/8, other), the stage of the hand, the
 opponent's openings and whether the tile is in that opponent's river; and the mean
 loss of the discarder when it feeds a win.
 
+**Calibration** (``tests/players/test_outlook_calibration.py``: 240 hands of a seed
+the model never saw, 9,574 positions): mean predicted win chance 0.243 vs 0.248
+observed, every decile within 0.032 (0.07 → 0.62 observed from the lowest decile to
+the highest); expected points −1.5 vs −0.6 overall, every quintile within 22 (−66 →
++121 observed); chance to feed a win 0.017 vs 0.016, every quintile within 0.007.
+
 Everything here reads the :class:`~laizi.views.SeatView` only.  The figures assume
 the rest of the hand is played about as well as the ``strong`` bot plays it.
 """
@@ -39,9 +45,8 @@ from laizi.bots.base import SeatView
 from laizi.bots.greedy import natural, near_kinds
 
 __all__ = [
-    "DATA_FILE", "Danger", "Features", "Outlook", "danger_key", "danger_of", "design", "features",
-    "kong_fan",
-    "hand_outlook", "improving_258", "load_model", "win_keys",
+    "DATA_FILE", "Danger", "Features", "Model", "Outlook", "danger_key", "danger_of", "design",
+    "features", "hand_outlook", "improving_258", "kong_fan", "load_model", "win_keys",
 ]
 
 DATA_FILE = "outlook.json"
@@ -166,7 +171,8 @@ def kong_fan(view: SeatView, seat: int) -> int:
 def design(f: Features) -> list[float]:
     """The smooth win model's inputs for ``f`` (a logistic model for the chance, a
     linear one for the points, over the same inputs): shanten steps, the wall's
-    fraction and log(1 + live copies), their interactions, and the openings."""
+    fraction and log(1 + live copies), their interactions, the openings, the fan on
+    the table (own and the others'), the dealer and the laizi held."""
     sh = min(f.shanten, MAX_SHANTEN)
     s1, s2, s3 = float(sh == 1), float(sh == 2), float(sh >= 3)
     w = max(0.0, min(1.0, f.wall / 84.0))
@@ -211,7 +217,8 @@ def danger_key(kind: int, wall: int, openings: int, in_river: bool) -> list[str]
 
 # ------------------------------------------------------------------------ the model
 class Model:
-    """The fitted tables with shrinkage: ``win(keys)`` → (chance, mean points)."""
+    """The fitted model: :meth:`smooth` (what the hints use) and :meth:`feed` /
+    :meth:`cost` (danger); :meth:`win` is the raw table estimate with shrinkage."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.meta: dict[str, Any] = data.get("meta", {})
