@@ -293,3 +293,26 @@ def test_improving_258_matches_trying_every_tile() -> None:
             nat[k] += 1
         sh = max(0, shanten258(nat, wilds, n))
         assert improving_258(list(nat), wilds, n, sh) == _improving_258_slow(list(nat), wilds, n, sh)
+
+
+def test_the_fit_is_reproducible_and_the_shipped_model_says_where_it_came_from() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    from laizi.bots.outlook import load_model
+    from laizi.bots.outlook_fit import fit
+
+    pytest.importorskip("numpy")
+    path = Path(__file__).resolve().parents[2] / "scripts" / "fit_outlook.py"
+    spec = importlib.util.spec_from_file_location("fit_outlook", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    models = []
+    for _ in range(2):
+        pos = mod.recorded_hands("kaikoufan", "tiny-fit", list(range(6)))
+        models.append(fit(pos, {"seed": "tiny-fit"}, *mod.smooth_models(pos)))
+    assert models[0] == models[1] and models[0]["win"][""][0] == len(pos)
+    meta = load_model().meta
+    assert meta["seed"] == "outlook-fit" and meta["hands"] >= 8000
+    assert meta["positions"] >= 100_000
