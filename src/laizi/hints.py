@@ -353,6 +353,8 @@ def _claim_hints(v: SeatView, scores: bool = True) -> list[dict[str, Any]]:
         e: dict[str, Any] = {"action": a.to_json(), "shanten_before": before}
         if a.type == "ron":
             e.update(_win_entry(v, a, f"胡 win on {_TILE[t or 0]}", scores))
+        elif a.type == "tsumo":  # the haidi tile
+            e.update(_win_entry(v, a, "海底自摸 haidi self-drawn win", scores))
         elif a.type == "pass":
             e.update(kind="pass", label="pass", shanten_after=before, value=0.0)
             if passing is not None:
