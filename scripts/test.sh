@@ -1,23 +1,40 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what the tests need on a fresh
-# machine — Chromium and PostgreSQL from Debian, the Python packages into .venv —
-# starts a PostgreSQL server on loopback, then runs the whole pytest suite.
+# machine — Chromium, PostgreSQL, Redis and the Noto CJK fonts from Debian, the Python
+# packages into .venv — then runs the whole pytest suite. PostgreSQL tests run on a
+# private cluster of their own (temporary directory, own port, 127.0.0.1 only; stopped
+# and removed when the tests end); the machine's PostgreSQL configuration and clusters
+# are never touched.
 # Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/core -x`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 log() { printf '\n== %s\n' "$*" >&2; }
 
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
-command -v pg_ctlcluster >/dev/null 2>&1 || [ -d /usr/lib/postgresql ] || need_apt+=(postgresql)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
+  || need_apt+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+if command -v dpkg-query >/dev/null 2>&1; then
+  have_pkg fonts-noto-cjk || need_apt+=(fonts-noto-cjk)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     log "installing ${need_apt[*]} (apt)"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+    # Package scripts would start system PostgreSQL/Redis services: a temporary
+    # policy-rc.d (only when the machine has none) tells invoke-rc.d not to.
+    own_policy=0
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+      printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; own_policy=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null || true
+    if [ "$own_policy" = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
   else
-    log "missing ${need_apt[*]}: browser/PostgreSQL tests will be skipped"
+    log "missing ${need_apt[*]}: the tests that need them will be skipped"
   fi
 fi
 
@@ -28,14 +45,13 @@ fi
 log "installing laizi and test dependencies into .venv"
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench,ray]'
 
-if [ -z "${LAIZI_TEST_PG_URL:-}" ] && [ -f scripts/start_postgres.sh ]; then
-  log "starting PostgreSQL on loopback"
-  if url=$(bash scripts/start_postgres.sh | tail -n 1) && [ -n "$url" ]; then
-    export LAIZI_TEST_PG_URL="$url"
-    echo "LAIZI_TEST_PG_URL=$LAIZI_TEST_PG_URL" >&2
-  else
-    log "PostgreSQL could not be started: its tests will be skipped"
-  fi
+# PostgreSQL tests start their own PRIVATE cluster (tests/server/conftest.py pg_cluster:
+# initdb in a temporary directory, own port, 127.0.0.1 only, removed at the end) with the
+# newest binaries; LAIZI_TEST_PG_URL, when set, points them at an existing database
+# instead (e.g. one from `eval "$(bash scripts/start_postgres.sh start)"`).
+if [ -z "${LAIZI_PG_BIN:-}" ]; then
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+  if [ -n "$pg_bin" ]; then export LAIZI_PG_BIN="$pg_bin"; fi
 fi
 
 log "running the tests"

@@ -32,7 +32,7 @@ from laizi.bots.base import Bot, SeatView
 from laizi.bots.registry import make_bot
 from laizi.game.actions import Action
 from laizi.rules import RuleSet
-from laizi.sim import bot_seed, play_hand, sim_hand_seed
+from laizi.sim import bot_seed, record_hand, sim_hand_seed
 
 __all__ = ["ArenaResult", "DealRecord", "arena", "play_deal", "rotation_seats"]
 
@@ -98,7 +98,7 @@ def play_deal(rules: RuleSet, lineup: Sequence[str], seed: int | str, deal: int,
             inner = bot_factory(name, bot_seed(seed, 4 * deal + r, place))
             by_seat[seats[place]] = _Timed(inner, rec.times[place])
         bots = [by_seat[s] for s in range(4)]
-        _, hand = play_hand(rules, bots, seed=wall_seed, dealer=deal % 4, index=deal,
+        _, hand = record_hand(rules, bots, seed=wall_seed, dealer=deal % 4, index=deal,
                             count_refusals=False)
         rec.payments.append([float(hand.payments[seats[p]]) for p in range(4)])
         win = place_of[hand.winner] if hand.winner is not None else None

@@ -22,7 +22,7 @@ R = TypeVar("R")
 IN_FLIGHT_PER_CPU = 4
 
 
-class RayUnavailableError(RuntimeError):
+class RayUnavailableError(ValueError):
     """Ray is not installed (``pip install 'laizi[ray]'``) or the cluster can't be reached."""
 
 
@@ -34,10 +34,31 @@ def _ray() -> Any:
     return ray
 
 
+#: Seconds to wait for a cluster address to accept a connection before giving up.
+CONNECT_TIMEOUT = 5.0
+
+
+def _check_reachable(address: str) -> None:
+    """Fail fast (Ray itself retries for minutes) when ``host:port`` takes no connection."""
+    import socket
+
+    hostport = address.split("://", 1)[-1]
+    if hostport == "auto" or ":" not in hostport:
+        return
+    host, _, port = hostport.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except (OSError, ValueError) as exc:
+        raise RayUnavailableError(f"no Ray cluster answers at {address!r} ({exc})") from exc
+
+
 def ray_map(fn: Callable[[J], R], jobs: Sequence[J], *, address: str | None = None,
             num_cpus: int | None = None) -> Iterator[R]:
     """``fn(job)`` for every job on Ray, yielded in job order."""
     ray = _ray()
+    if address is not None:
+        _check_reachable(address)
     started = False
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,

@@ -1,6 +1,29 @@
-"""Exception classes. Every error a user can cause is a specific ``ValueError`` subclass."""
+"""Exception classes. Every error a user can cause is a specific ``ValueError`` subclass.
+
+::
+
+    LaiziError (ValueError)
+    ├── TileParseError        bad tile notation
+    ├── RuleError             unknown preset or option, bad option value
+    ├── MeldParseError        bad meld notation
+    ├── IllegalHandError      a hand that cannot exist
+    └── GameError             the game engine's errors
+        ├── ActionError       an action that cannot exist (unknown type, missing tile)
+        │   └── ActionParseError   text or JSON that is not an action
+        ├── IllegalActionError     a real action that is not legal now (state unchanged)
+        ├── MatchOverError    an action on a finished hand or match
+        ├── WallError         a wall that cannot be dealt (wrong tiles, bad arrangement)
+        ├── LogError          a log that cannot be read
+        └── ReplayError       a log that differs from what the engine produces
+"""
 
 from __future__ import annotations
+
+__all__ = [
+    "ActionError", "ActionParseError", "GameError", "IllegalActionError", "IllegalHandError",
+    "LaiziError", "LogError", "MatchOverError", "MeldParseError", "ReplayError", "RuleError",
+    "TileParseError", "WallError",
+]
 
 
 class LaiziError(ValueError):
@@ -32,3 +55,52 @@ class IllegalHandError(LaiziError):
         self.field = field
         self.message = message
         super().__init__(f"{field}: {message}")
+
+
+class GameError(LaiziError):
+    """Base class of the game engine's errors."""
+
+
+class ActionError(GameError):
+    """An action that cannot exist: an unknown type, a missing or extra tile."""
+
+
+class ActionParseError(ActionError):
+    """Text (``"chi 345m"``) or JSON (``{"type": "peng", "tile": "5m"}``) that is not an action."""
+
+    def __init__(self, text: object, message: str) -> None:
+        self.text = text
+        self.message = message
+        super().__init__(f"bad action {text!r}: {message}")
+
+
+class IllegalActionError(GameError):
+    """An action that is not legal for that seat right now; the state is unchanged."""
+
+    def __init__(self, seat: int, action: object, message: str) -> None:
+        self.seat = seat
+        self.action = action
+        self.message = message
+        super().__init__(f"seat {seat}: {message}")
+
+
+class MatchOverError(GameError):
+    """An action on a hand or match that has already ended."""
+
+
+class WallError(GameError):
+    """A wall that cannot be dealt: not four of each kind, or an impossible arrangement."""
+
+
+class LogError(GameError):
+    """A log that cannot be read (bad JSON, unknown event, missing field)."""
+
+
+class ReplayError(GameError):
+    """A log whose recorded events differ from what the engine produces when replaying it."""
+
+    def __init__(self, v: int | None, message: str) -> None:
+        self.v = v
+        self.message = message
+        where = f"event v={v}: " if v is not None else ""
+        super().__init__(f"{where}{message}")

@@ -10,15 +10,24 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from laizi.errors import RuleError
 from laizi.tiles import GREEN, NORTH, RED, Tile
 
-__all__ = ["OPTION_SETS", "PRESETS", "RuleSet", "TableSetup", "preset_names"]
+__all__ = ["LEGACY_OPTIONS", "OPTION_RANGES", "OPTION_SETS", "PRESETS", "RuleSet", "TableSetup", "preset_names"]
+
+# Options that were removed, with the one value they ever had (old logs and rooms carry them).
+LEGACY_OPTIONS: dict[str, Any] = {"seating_ceremony": False, "rounds_per_wind": 4}
+
+MAX_POINTS = 100_000  # any point option (minimum, caps, escape penalty)
+MAX_CLAIM_SECONDS = 600.0
+MAX_FAN = 10
+MAX_ROUNDS = 1_000_000  # long matches capped by max_hands (simulations, tests)
 
 # Honour cycle for indicator → laizi: 东 南 西 北 中 发 白 (then 东 again).
 _HONOR_CYCLE = (27, 28, 29, 30, 33, 32, 31)
@@ -26,10 +35,20 @@ _HONOR_CYCLE = (27, 28, 29, 30, 33, 32, 31)
 SpecialTiles = Literal["zhong", "zhong_fa", "zhong_pizi"]
 
 
-class RuleSet(BaseModel):
-    """Every rule option (RULES.md). Build with :meth:`preset`; options are keyword-only."""
+# Numeric options and their ranges (RuleError beyond them; NaN and infinities are rejected).
+Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
 
-    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+
+class RuleSet(BaseModel):
+    """Every rule option (RULES.md). Build with :meth:`preset`; options are keyword-only.
+
+    Values are checked strictly: each option has its type (no ``"16"`` for 16, no ``1``
+    for ``True``), numbers their range (``OPTION_RANGES``) and must be finite.
+    ``repr`` is pasteable and short: the preset and the options that differ from it.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True, strict=True,
+                              allow_inf_nan=False)
 
     preset_name: str = "kaikoufan"
     # §3 special tiles
@@ -40,7 +59,7 @@ class RuleSet(BaseModel):
     # §5 claims
     win_priority: Literal["dealer", "discarder"] = "dealer"
     guoshou: bool = False
-    claim_seconds: float = 8.0
+    claim_seconds: Annotated[float, Field(gt=0, le=MAX_CLAIM_SECONDS)] = 8.0
     # §6 winning
     jianzi_hu: bool = True
     luan_feng_jiang: bool = True
@@ -48,36 +67,48 @@ class RuleSet(BaseModel):
     # §7 scoring
     big_stack: Literal["double", "add"] = "double"
     big_factor: Literal["multiply", "fan"] = "multiply"  # ×1.5 (default) or +1 fan (jiayu)
-    small_hand_fan: int = 0  # jiayu: a small hand carries +1 fan of its own
+    small_hand_fan: Annotated[int, Field(ge=0, le=MAX_FAN)] = 0  # jiayu: +1 fan of its own
     opening_fan: Literal["once", "per_opening", "none"] = "once"
     kong_avoids_sunshine: bool = False
     selfdraw_bonus_on_gangkai_haidi: bool = False
-    min_points: int = 16
+    min_points: Points = 16
     min_rule: Literal["each", "any", "two_sum"] = "each"
-    cap: int = 300
-    golden: int = 400
-    sunshine: int = 500
-    ha: int = 600
+    cap: Points = 300
+    golden: Points = 400
+    sunshine: Points = 500
+    ha: Points = 600
     sunshine_double: bool = False
     fanbao: bool = False
     quanqiuren_liability: Literal["unless_ready", "always", "none"] = "unless_ready"
     liable_pays: Literal["sum", "golden"] = "sum"
     # §9 match
-    escape_penalty: int = 400
-    seating_ceremony: bool = False
-    rounds: int = 1  # match length in rounds (圈)
-    rounds_per_wind: Literal[4, 5] = 4
+    escape_penalty: Points = 400
+    rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 1  # match length in rounds (圈)
 
-    @model_validator(mode="after")
-    def _check(self) -> RuleSet:
-        for name in ("min_points", "cap", "golden", "sunshine", "ha", "escape_penalty"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0")
-        if self.rounds < 1:
-            raise ValueError("rounds must be >= 1")
-        if self.claim_seconds <= 0:
-            raise ValueError("claim_seconds must be > 0")
-        return self
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_legacy(cls, data: Any) -> Any:
+        """Accept rule sets saved before the unused options ``seating_ceremony`` (online
+        play seats at random) and ``rounds_per_wind`` (a match counts rounds) were
+        removed, as long as they hold the only value the engine ever played."""
+        if isinstance(data, dict) and any(k in data for k in LEGACY_OPTIONS):
+            data = dict(data)
+            for name, value in LEGACY_OPTIONS.items():
+                if name in data:
+                    got = data.pop(name)
+                    if got != value or type(got) is not type(value):
+                        raise ValueError(f"option {name!r} was removed; only {value!r} is supported")
+        return data
+
+    def __repr__(self) -> str:
+        ref = _reference(self.preset_name)
+        diffs = [f"{name}={getattr(self, name)!r}" for name in type(self).model_fields
+                 if name != "preset_name" and getattr(self, name) != getattr(ref, name)]
+        if self.preset_name in PRESETS:
+            return f"RuleSet.preset({', '.join([repr(self.preset_name), *diffs])})"
+        return f"RuleSet({', '.join([f'preset_name={self.preset_name!r}', *diffs])})"
+
+    __str__ = __repr__
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -92,6 +123,18 @@ class RuleSet(BaseModel):
         return self._build({**self.model_dump(), **overrides})
 
     @classmethod
+    def from_dict(cls, data: Any) -> RuleSet:
+        """A rule set from its saved form (``model_dump``, the ``rules`` of a log or a
+        room; removed options with their old value are accepted). Raises
+        :class:`RuleError` with a one-line message."""
+        if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+            raise RuleError("rules must be an object of options")
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise _rule_error(exc) from None
+
+    @classmethod
     def _build(cls, values: dict[str, Any]) -> RuleSet:
         unknown = [k for k in values if k not in cls.model_fields]
         if unknown:
@@ -99,9 +142,7 @@ class RuleSet(BaseModel):
         try:
             return cls(**values)
         except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"]) or "rules"
-            raise RuleError(f"bad value for rule option {field!r}: {err['msg']}") from None
+            raise _rule_error(exc) from None
 
     # ------------------------------------------------------------ derivation
     def base_special_kinds(self) -> frozenset[int]:
@@ -148,6 +189,16 @@ class RuleSet(BaseModel):
             pizi = frozenset({self.pred(read), read})
             special |= pizi
         return TableSetup(laizi=lz, special=frozenset(special), pizi=pizi, indicator=ind)
+
+
+def _rule_error(exc: ValidationError) -> RuleError:
+    """The first problem of a validation error, in one line."""
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"]) or "rules"
+    if err["type"] == "extra_forbidden":
+        return RuleError(f"unknown rule option {field!r}")
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    return RuleError(f"bad value for rule option {field!r}: {msg}")
 
 
 def _step(kind: int, direction: int) -> int:
@@ -202,3 +253,23 @@ OPTION_SETS: dict[str, dict[str, Any]] = {
 
 def preset_names() -> list[str]:
     return list(PRESETS)
+
+
+@functools.lru_cache(maxsize=16)
+def _reference(name: str) -> RuleSet:
+    """What a rule set's repr is relative to: its preset, else the defaults."""
+    return RuleSet.preset(name) if name in PRESETS else RuleSet()
+
+
+#: The numeric options: name -> (lowest, highest, lowest excluded). Every one must be finite.
+OPTION_RANGES: dict[str, tuple[float, float, bool]] = {
+    "claim_seconds": (0.0, MAX_CLAIM_SECONDS, True),
+    "small_hand_fan": (0, MAX_FAN, False),
+    "min_points": (0, MAX_POINTS, False),
+    "cap": (0, MAX_POINTS, False),
+    "golden": (0, MAX_POINTS, False),
+    "sunshine": (0, MAX_POINTS, False),
+    "ha": (0, MAX_POINTS, False),
+    "escape_penalty": (0, MAX_POINTS, False),
+    "rounds": (1, MAX_ROUNDS, False),
+}

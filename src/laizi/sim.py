@@ -22,6 +22,9 @@ from typing import Any
 
 from laizi.bots.base import Bot, SeatView
 from laizi.bots.registry import make_bot
+from laizi.game.actions import Action
+from laizi.game.enums import Phase
+from laizi.game.play import Policy, play_hand
 from laizi.game.state import HandState
 from laizi.game.wall import hand_seed
 from laizi.rules import RuleSet
@@ -30,12 +33,16 @@ from laizi.scoring.model import BIG_HAND_IDS
 __all__ = [
     "HandRecord",
     "SimResult",
+    "bot_policy",
     "bot_seed",
-    "play_hand",
+    "record_hand",
     "run_hands",
     "sim_hand_seed",
     "simulate",
 ]
+
+# enum members as module constants (member lookup is slow on the hot path)
+_TURN = Phase.TURN
 
 CHUNK = 25  # hands per work unit (results are merged in hand order)
 
@@ -81,7 +88,19 @@ class HandRecord:
                 self.decisions, self.refusal_reasons)
 
 
-def play_hand(
+def bot_policy(bots: Sequence[Bot]) -> Policy:
+    """Four bots (seat 0-3) as one policy for :func:`laizi.game.play.play_hand` /
+    :func:`~laizi.game.play.play_match`; a bot is asked only when it has a choice."""
+
+    def policy(state: HandState, seat: int, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        return bots[seat].act(SeatView.from_state(state, seat, legal))
+
+    return policy
+
+
+def record_hand(
     rules: RuleSet,
     bots: Sequence[Bot],
     *,
@@ -90,29 +109,28 @@ def play_hand(
     index: int = 0,
     count_refusals: bool = True,
 ) -> tuple[HandState, HandRecord]:
-    """Play one stand-alone hand to its end; the state keeps the full event log."""
+    """Play one stand-alone hand to its end and record it; the state keeps the full
+    event log. A bot is asked only when it has a choice."""
     st = HandState.new(rules, dealer, seed=seed, hand_no=1)
     refusals = [0, 0, 0, 0]
     reasons: dict[str, int] = {}
     decisions = 0
-    while not st.over:
-        for seat in st.to_act():
-            if st.over:
-                break
-            legal = st.legal_actions(seat)
-            if not legal:
-                continue
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                action = bots[seat].act(SeatView.from_state(st, seat, legal, copy=False))
-                decisions += 1
-            if count_refusals and st.phase == "turn" and legal[0].type != "tsumo":
-                why = st.tsumo_refusal()
-                if why is not None:
-                    refusals[seat] += 1
-                    reasons[why] = reasons.get(why, 0) + 1
-            st.apply(seat, action)
+
+    def policy(state: HandState, seat: int, legal: list[Action]) -> Action:
+        nonlocal decisions
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            action = bots[seat].act(SeatView.from_state(state, seat, legal, copy=False))
+            decisions += 1
+        if count_refusals and state.phase == _TURN and legal[0].type != "tsumo":
+            why = state.tsumo_refusal()
+            if why is not None:
+                refusals[seat] += 1
+                reasons[why] = reasons.get(why, 0) + 1
+        return action
+
+    play_hand(st, policy)
     res = st.result
     if res is None:
         rec = HandRecord(index, dealer, None, None, None, [], [0.0] * 4, None, False, False,
@@ -144,8 +162,8 @@ def run_hands(
     lines: list[str] = []
     for i in indices:
         bots = [bot_factory(bot_names[s], bot_seed(seed, i, s)) for s in range(4)]
-        st, rec = play_hand(rules, bots, seed=sim_hand_seed(seed, i), dealer=i % 4, index=i,
-                            count_refusals=count_refusals)
+        st, rec = record_hand(rules, bots, seed=sim_hand_seed(seed, i), dealer=i % 4, index=i,
+                              count_refusals=count_refusals)
         records.append(rec)
         if want_log:
             lines.extend(json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in st.log)
@@ -187,57 +205,12 @@ class SimResult:
         return [r.payments[r.winner] for r in self.records if r.winner is not None]
 
     def to_json(self, *, timing: bool = True) -> dict[str, Any]:
+        """The statistics as one JSON object (``timing``: add workers and speed)."""
         n = max(1, self.hands)
         recs = self.records
         wins = [r for r in recs if r.winner is not None]
-        big: dict[str, int] = {b: 0 for b in BIG_HAND_IDS}
-        for r in wins:
-            for b in r.big_hands:
-                big[b] = big.get(b, 0) + 1
-        big = {k: v for k, v in big.items() if v}
         totals = self.winner_totals()
-        liability: dict[str, int] = {}
-        for r in wins:
-            if r.liable is not None:
-                kind = ("qianggang" if r.by == "rob_kong"
-                        else "qingyise" if "qingyise" in r.big_hands else "quanqiuren")
-                liability[kind] = liability.get(kind, 0) + 1
-        hist = {f"{lo}-{hi}": 0 for lo, hi in zip(_PAY_BUCKETS, _PAY_BUCKETS[1:], strict=False)}
-        hist[f"{_PAY_BUCKETS[-1]}+"] = 0
-        for t in totals:
-            for lo, hi in zip(_PAY_BUCKETS, _PAY_BUCKETS[1:], strict=False):
-                if lo <= t < hi:
-                    hist[f"{lo}-{hi}"] += 1
-                    break
-            else:
-                hist[f"{_PAY_BUCKETS[-1]}+"] += 1
-        seats = []
-        for s in range(4):
-            sw = [r for r in wins if r.winner == s]
-            pays = [r.payments[s] for r in recs]
-            seat_big: dict[str, int] = {}
-            for r in sw:
-                for b in r.big_hands:
-                    seat_big[b] = seat_big.get(b, 0) + 1
-            points = sum(pays)
-            seats.append({
-                "seat": s,
-                "bot": self.bots[s],
-                "wins": len(sw),
-                "win_rate": len(sw) / n,
-                "self_draw_wins": sum(1 for r in sw if r.by == "self_draw"),
-                "discard_wins": sum(1 for r in sw if r.by == "discard"),
-                "rob_kong_wins": sum(1 for r in sw if r.by == "rob_kong"),
-                "big_hand_wins": sum(1 for r in sw if r.big_hands),
-                "big_hands": dict(sorted(seat_big.items())),
-                "dealt_in": sum(1 for r in wins if r.from_seat == s and r.by == "discard"),
-                "liable": sum(1 for r in wins if r.liable == s),
-                "refusals": sum(r.refusals[s] for r in recs),
-                "points": _num(points),
-                "points_per_hand": points / n,
-                "max_win": _num(max(pays, default=0.0)),
-                "max_loss": _num(min(pays, default=0.0)),
-            })
+        liability = _liability(wins)
         out: dict[str, Any] = {
             "hands": self.hands,
             "preset": self.preset,
@@ -247,30 +220,52 @@ class SimResult:
             "wins": len(wins),
             "win_rate": len(wins) / n,
             "draw_rate": (self.hands - len(wins)) / n,
-            "self_draw_wins": sum(1 for r in wins if r.by == "self_draw"),
-            "discard_wins": sum(1 for r in wins if r.by == "discard"),
-            "rob_kong_wins": sum(1 for r in wins if r.by == "rob_kong"),
+            **_win_kinds(wins),
             "small_hands": sum(1 for r in wins if not r.big_hands),
-            "big_hands": big,
+            "big_hands": {k: v for k, v in _big_hand_counts(wins, BIG_HAND_IDS).items() if v},
             "big_hand_rate": sum(1 for r in wins if r.big_hands) / max(1, len(wins)),
             "refusals": sum(sum(r.refusals) for r in recs),
             "refusal_reasons": _merge_reasons(recs),
             "payment_avg": (sum(totals) / len(totals)) if totals else 0.0,
             "payment_max": _num(max(totals, default=0.0)),
             "payment_min": _num(min(totals, default=0.0)),
-            "payment_histogram": hist,
+            "payment_histogram": _histogram(totals),
             "capped": sum(1 for r in wins if r.capped),
             "topped_out": sum(1 for r in wins if r.topped_out),
             "liability": dict(sorted(liability.items())),
             "liability_events": sum(liability.values()),
             "decisions_per_hand": sum(r.decisions for r in recs) / n,
-            "seats": seats,
+            "seats": [self._seat_json(s, wins) for s in range(4)],
         }
         if timing:
             out["workers"] = self.workers
             out["seconds"] = round(self.seconds, 3)
             out["hands_per_second"] = round(self.hands / self.seconds, 1) if self.seconds else 0.0
         return out
+
+    def _seat_json(self, s: int, wins: list[HandRecord]) -> dict[str, Any]:
+        """One seat's figures."""
+        n = max(1, self.hands)
+        recs = self.records
+        sw = [r for r in wins if r.winner == s]
+        pays = [r.payments[s] for r in recs]
+        points = sum(pays)
+        return {
+            "seat": s,
+            "bot": self.bots[s],
+            "wins": len(sw),
+            "win_rate": len(sw) / n,
+            **_win_kinds(sw),
+            "big_hand_wins": sum(1 for r in sw if r.big_hands),
+            "big_hands": dict(sorted(_big_hand_counts(sw, ()).items())),
+            "dealt_in": sum(1 for r in wins if r.from_seat == s and r.by == "discard"),
+            "liable": sum(1 for r in wins if r.liable == s),
+            "refusals": sum(r.refusals[s] for r in recs),
+            "points": _num(points),
+            "points_per_hand": points / n,
+            "max_win": _num(max(pays, default=0.0)),
+            "max_loss": _num(min(pays, default=0.0)),
+        }
 
     def points_by_bot(self) -> dict[str, float]:
         """Average points per hand-seat of each bot level."""
@@ -280,6 +275,49 @@ class SimResult:
             tot[name] = tot.get(name, 0.0) + sum(r.payments[s] for r in self.records)
             cnt[name] = cnt.get(name, 0) + self.hands
         return {k: tot[k] / max(1, cnt[k]) for k in tot}
+
+
+def _win_kinds(wins: list[HandRecord]) -> dict[str, int]:
+    """Wins by self-draw, on a discard, by robbing a kong."""
+    return {
+        "self_draw_wins": sum(1 for r in wins if r.by == "self_draw"),
+        "discard_wins": sum(1 for r in wins if r.by == "discard"),
+        "rob_kong_wins": sum(1 for r in wins if r.by == "rob_kong"),
+    }
+
+
+def _big_hand_counts(wins: list[HandRecord], ids: Sequence[str]) -> dict[str, int]:
+    """How often each big hand was won (``ids`` first, in their order, from zero)."""
+    big: dict[str, int] = {b: 0 for b in ids}
+    for r in wins:
+        for b in r.big_hands:
+            big[b] = big.get(b, 0) + 1
+    return big
+
+
+def _liability(wins: list[HandRecord]) -> dict[str, int]:
+    """Wins paid by a liable seat, by kind (抢杠, 清一色 or 全求人)."""
+    out: dict[str, int] = {}
+    for r in wins:
+        if r.liable is not None:
+            kind = ("qianggang" if r.by == "rob_kong"
+                    else "qingyise" if "qingyise" in r.big_hands else "quanqiuren")
+            out[kind] = out.get(kind, 0) + 1
+    return out
+
+
+def _histogram(totals: list[float]) -> dict[str, int]:
+    """Winners' takings in the buckets of ``_PAY_BUCKETS``."""
+    hist = {f"{lo}-{hi}": 0 for lo, hi in zip(_PAY_BUCKETS, _PAY_BUCKETS[1:], strict=False)}
+    hist[f"{_PAY_BUCKETS[-1]}+"] = 0
+    for t in totals:
+        for lo, hi in zip(_PAY_BUCKETS, _PAY_BUCKETS[1:], strict=False):
+            if lo <= t < hi:
+                hist[f"{lo}-{hi}"] += 1
+                break
+        else:
+            hist[f"{_PAY_BUCKETS[-1]}+"] += 1
+    return hist
 
 
 def _merge_reasons(recs: list[HandRecord]) -> dict[str, int]:
@@ -312,11 +350,15 @@ def simulate(
     log_writer: Callable[[list[str]], None] | None = None,
     progress: Callable[[int], None] | None = None,
     count_refusals: bool = True,
+    ray: bool = False,
+    ray_address: str | None = None,
 ) -> SimResult:
     """Play ``hands`` hands and return their statistics.
 
     ``bots``: four bot names (seat 0-3). ``workers`` > 1 uses that many processes;
-    the result does not depend on it. ``log_writer`` receives each chunk's JSON log
+    ``ray=True`` spreads the hands over a Ray cluster (``ray_address``, or a local
+    instance when it is ``None``; :mod:`laizi.distributed`); the result depends on
+    neither. ``log_writer`` receives each chunk's JSON log
     lines in hand order (``log_lines`` collects them instead). ``progress`` is
     called with the number of hands just finished.
     """
@@ -344,10 +386,18 @@ def simulate(
         if progress is not None:
             progress(len(recs))
 
-    if workers == 1 or hands <= CHUNK:
+    if ray:
+        from laizi.distributed import ray_map
+
+        rules_d = rules.model_dump()
+        jobs = [(rules_d, names, seed, idx, want_log, count_refusals)
+                for idx in _chunks(hands, CHUNK)]
+        for tuples, lines in ray_map(_worker, jobs, address=ray_address):
+            take([HandRecord(*t) for t in tuples], lines)
+    elif workers == 1 or hands <= CHUNK:
         for idx in _chunks(hands, CHUNK):
             recs, lines = run_hands(rules, names, seed, idx, want_log=want_log,
-                                    count_refusals=count_refusals)
+                                      count_refusals=count_refusals)
             take(recs, lines)
     else:
         import multiprocessing as mp

@@ -1,7 +1,12 @@
+import math
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from laizi.errors import RuleError
-from laizi.rules import PRESETS, RuleSet
+from laizi.rules import OPTION_RANGES, OPTION_SETS, PRESETS, RuleSet
 from laizi.tiles import Tile
 
 
@@ -81,3 +86,100 @@ def test_option_sets_apply():
     assert (r.cap, r.golden, r.sunshine, r.ha) == (1000, 1500, 2500, 5500)
     assert r.min_points == 64
     assert RuleSet.preset("kaikoufan", **OPTION_SETS["s0_strict"]).sunshine_double
+
+
+# ------------------------------------------------------------------ ranges (issue 9, finding 9)
+NON_FINITE = [math.nan, math.inf, -math.inf]
+
+
+def _numeric_fields() -> set[str]:
+    out = set()
+    for name, f in RuleSet.model_fields.items():
+        if f.annotation in (int, float):
+            out.add(name)
+    return out
+
+
+def test_every_numeric_option_has_a_range() -> None:
+    assert _numeric_fields() == set(OPTION_RANGES)
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_RANGES))
+def test_option_range_table(name: str) -> None:
+    lo, hi, lo_excluded = OPTION_RANGES[name]
+    is_float = RuleSet.model_fields[name].annotation is float
+    bad: list[object] = [*NON_FINITE, hi + 1, lo - 1, "1", True, None]
+    if lo_excluded:
+        bad.append(lo)
+    if not is_float:
+        bad.append(float(lo) + 0.5)
+    for value in bad:
+        with pytest.raises(RuleError, match=name):
+            RuleSet.preset("kaikoufan", **{name: value})
+        with pytest.raises(ValidationError):  # direct construction checks the same
+            RuleSet(**{name: value})
+    good = [hi, lo + (1 if lo_excluded else 0), (lo + hi) // 2]
+    for value in good:
+        assert getattr(RuleSet.preset("kaikoufan", **{name: value}), name) == value
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(sorted(OPTION_RANGES)),
+       value=st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                       st.integers(min_value=-10**12, max_value=10**12)))
+def test_numeric_options_accept_exactly_their_range(name: str, value: float) -> None:
+    lo, hi, lo_excluded = OPTION_RANGES[name]
+    is_float = RuleSet.model_fields[name].annotation is float
+    in_range = (math.isfinite(value) and (lo < value if lo_excluded else lo <= value)
+                and value <= hi and (is_float or isinstance(value, int)))
+    if in_range:
+        r = RuleSet.preset("jiayu", **{name: value})
+        assert getattr(r, name) == value and math.isfinite(getattr(r, name))
+    else:
+        with pytest.raises(RuleError):
+            RuleSet.preset("jiayu", **{name: value})
+
+
+@pytest.mark.parametrize("name", ["fanbao", "guoshou", "jiayu_hands"])
+def test_bool_options_are_strict(name: str) -> None:
+    for value in (1, "yes", None):
+        with pytest.raises(RuleError, match=name):
+            RuleSet.preset("kaikoufan", **{name: value})
+
+
+# ------------------------------------------------------------------ repr
+def test_repr_is_compact_and_pasteable() -> None:
+    assert repr(RuleSet.preset("jiayu")) == "RuleSet.preset('jiayu')"
+    r = RuleSet.preset("kaikoufan", guoshou=True, cap=500)
+    assert repr(r) == "RuleSet.preset('kaikoufan', guoshou=True, cap=500)"
+    assert str(r) == repr(r)
+    cases = [RuleSet.preset(p) for p in PRESETS]
+    cases += [RuleSet.preset(p, **opts) for p in PRESETS for opts in OPTION_SETS.values()]
+    for rules in cases:  # a preset plus a few options: short
+        assert len(repr(rules)) < 120, repr(rules)
+    # odd ones (a name that is no preset; a preset's name with the default options)
+    cases += [RuleSet(preset_name="house", min_points=8), RuleSet(preset_name="jiayu")]
+    for rules in cases:
+        again = eval(repr(rules), {"RuleSet": RuleSet})  # noqa: S307 - the repr is code
+        assert again == rules, repr(rules)
+
+
+# ------------------------------------------------------------------ saved form
+def test_from_dict_round_trip_and_errors() -> None:
+    import json
+
+    for name in PRESETS:
+        r = RuleSet.preset(name, guoshou=True)
+        assert RuleSet.from_dict(r.model_dump()) == r
+        assert RuleSet.from_dict(json.loads(json.dumps(r.model_dump(mode="json")))) == r
+        legacy = {**r.model_dump(mode="json"), "seating_ceremony": False, "rounds_per_wind": 4}
+        assert RuleSet.from_dict(legacy) == r
+    bad: list[tuple[object, str]] = [
+        (None, "object"), ([1], "object"), ({1: 2}, "object"), ({"x": 1}, "unknown rule option 'x'"),
+        ({"claim_seconds": math.nan}, "claim_seconds"), ({"cap": "300"}, "cap"),
+        ({"seating_ceremony": True}, "seating_ceremony"), ({"rounds_per_wind": 5}, "rounds_per_wind"),
+    ]
+    for data, word in bad:
+        with pytest.raises(RuleError, match=word) as info:
+            RuleSet.from_dict(data)
+        assert "\n" not in str(info.value)

@@ -59,3 +59,18 @@ def test_unicode_and_chinese_display():
 @given(st.lists(st.integers(0, 4), min_size=34, max_size=34))
 def test_counts_round_trip(counts):
     assert counts_from_str(counts_to_str(counts)) == counts
+
+
+def test_one_tile_name_table() -> None:
+    import laizi.game.actions as actions
+    import laizi.game.wall as wall
+    from laizi.tiles import NUM_KINDS, TILE_STR, tile_from_str
+
+    assert len(TILE_STR) == NUM_KINDS == 34
+    assert actions.TILE_STR is TILE_STR and wall._TILE_STR is TILE_STR
+    assert actions.tile_from_str is tile_from_str
+    for k, name in enumerate(TILE_STR):
+        assert name == str(Tile(k)) and tile_from_str(name) == k
+    assert tile_from_str("中") == 33 and tile_from_str("五万") == 4
+    with pytest.raises(TileParseError):
+        tile_from_str("0m")

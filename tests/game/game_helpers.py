@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from laizi.game import PASS, Action, HandState, arrange_wall
-from laizi.game.actions import tile_from_str
 from laizi.game.events import project
 from laizi.rules import RuleSet
 from laizi.tiles import Tile
@@ -15,10 +14,7 @@ PRESETS = ("kaikoufan", "kaikoufan_fa", "qipisilai", "koukoufan", "jiayu")
 
 def act(text: str) -> Action:
     """``"discard 5m"``, ``"chi 3m"`` (lowest tile), ``"peng 5m"``, ``"tsumo"``, ``"pass"``."""
-    parts = text.split()
-    if len(parts) == 1:
-        return Action(parts[0])  # type: ignore[arg-type]
-    return Action(parts[0], tile_from_str(parts[1]))  # type: ignore[arg-type]
+    return Action.parse(text)
 
 
 def hand(

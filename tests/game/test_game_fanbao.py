@@ -36,7 +36,7 @@ def test_kept_suit_makes_seat_liable() -> None:
     st.apply(0, Action("discard", t("1z")))
     assert st.fanbao[1] == 0  # held 9s, discarded a wind, not ready
     # A 清一色 win by seat 1 is then paid by seat 0 alone.
-    res = st._score(1, t("5s"), "self_draw", None, counts_from_str("4445s"))
+    res = st.checker.score(st, 1, t("5s"), "self_draw", None, counts_from_str("4445s"))
     assert "qingyise" in res.big_hands
     assert res.liable == 0
 
@@ -45,5 +45,5 @@ def test_without_option_the_feeder_pays() -> None:
     st = _setup(fanbao=False)
     st.apply(0, Action("discard", t("1z")))
     assert st.fanbao == [None, None, None, None]
-    res = st._score(1, t("5s"), "self_draw", None, counts_from_str("4445s"))
+    res = st.checker.score(st, 1, t("5s"), "self_draw", None, counts_from_str("4445s"))
     assert res.liable == 3  # 正包: the feeder of the third opening

@@ -333,7 +333,7 @@ def test_jianzi_refused_on_discard(jianzi: bool) -> None:
     do(s, 1, "discard 4z")
     do(s, 2, "discard 5z")
     hand_counts = list(s.hands[1])
-    res = s._score(1, t("5z"), "discard", 2, hand_counts)
+    res = s.checker.score(s, 1, t("5z"), "discard", 2, hand_counts)
     if jianzi:
         assert res.reason == "jianzi_on_discard"
         assert 1 not in s.to_act()

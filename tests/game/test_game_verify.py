@@ -7,10 +7,11 @@ import random
 from pathlib import Path
 
 import pytest
+from policies import random_policy
 
 from laizi.cli import main
 from laizi.game import Match
-from laizi.game.play import play_match, random_policy
+from laizi.game.play import play_match
 from laizi.game.replay import dump_log, parse_log
 from laizi.game.verify import verify_events
 from laizi.game.wall import commitment, derive_wall, hand_seed
@@ -175,7 +176,7 @@ def test_replay_cli(log_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_replay_cli_single_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from laizi.game.play import random_hand
+    from policies import random_hand
 
     h = random_hand(RuleSet.preset("jiayu"), 5, greedy=True)
     p = tmp_path / "hand.jsonl"

@@ -40,3 +40,103 @@ def client(make_app: Callable[..., Any]) -> Iterator[TestClient]:
             yield c
         finally:
             close_all()
+
+
+# ------------------------------------------------------------------ PostgreSQL
+PG_BIN = Path(os.environ.get("LAIZI_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+class PgCluster:
+    """A private PostgreSQL cluster: initdb in a temporary directory, its own port, loopback
+    only, trust auth; stopped and removed at the end. Nothing of the machine's set-up changes."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        from srvhelpers import free_port
+
+        self.dir = Path(tempfile.mkdtemp(prefix="laizi-pg-"))
+        self.data = self.dir / "data"
+        self.port = free_port()
+        self.user = "laizi"
+
+    def _run(self, *args: str, check: bool = True) -> Any:
+        import subprocess
+
+        cmd = list(args)
+        if os.geteuid() == 0:  # initdb and postgres refuse to run as root
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=120)
+
+    def init(self) -> None:
+        import shutil
+
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres", "postgres")
+        self._run(str(PG_BIN / "initdb"), "-D", str(self.data), "-U", self.user, "-A", "trust",
+                  "--no-sync", "-E", "UTF8")
+        self.start()
+        self._run(str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user,
+                  "laizi")
+
+    def start(self) -> None:
+        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-o", opts, "-l",
+                  str(self.dir / "pg.log"), "-w", "start")
+
+    def stop(self) -> None:
+        self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop",
+                  check=False)
+
+    def ready(self) -> bool:
+        r = self._run(str(PG_BIN / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port), check=False)
+        return bool(r.returncode == 0)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://{self.user}@127.0.0.1:{self.port}/laizi"
+
+    def remove(self) -> None:
+        import shutil
+
+        try:
+            self.stop()
+            if (self.data / "postmaster.pid").exists():  # did not stop in time: no mercy
+                self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w",
+                          "stop", check=False)
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PgCluster]:
+    if not (PG_BIN / "initdb").exists():
+        pytest.skip(f"no PostgreSQL binaries in {PG_BIN}")
+    c = PgCluster()
+    try:
+        c.init()
+    except Exception as exc:  # noqa: BLE001 - reported as a skip with the reason
+        c.remove()
+        pytest.skip(f"could not start a private PostgreSQL cluster: {exc}")
+    try:
+        yield c
+    finally:
+        c.remove()
+
+
+@pytest.fixture
+def pg_url(request: pytest.FixtureRequest) -> str:
+    """A clean PostgreSQL database (the server creates the schema): ``LAIZI_TEST_PG_URL``
+    when set, else one on the private cluster."""
+    from laizi.server import db
+
+    url = os.environ.get("LAIZI_TEST_PG_URL")
+    if not url:
+        cluster: PgCluster = request.getfixturevalue("pg_cluster")
+        if not cluster.ready():
+            cluster.start()
+        url = cluster.url
+    eng = db.make_engine(url)
+    db.Base.metadata.drop_all(eng)
+    eng.dispose()
+    return url

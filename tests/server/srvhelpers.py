@@ -10,7 +10,8 @@ from typing import Any
 import anyio
 from starlette.testclient import TestClient
 
-FAST = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 30.0}
+FAST = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 30.0,
+        "rate_exempt": ("testclient",)}  # rate limits have their own tests
 
 
 class WS:
@@ -103,3 +104,228 @@ def room_state(ws: WS, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]
 def game_frame(ws: WS, pred: Callable[[dict[str, Any]], bool] = lambda m: True,
                timeout: float = 10.0) -> dict[str, Any]:
     return ws.until(lambda m: m["type"] in ("update", "snapshot") and pred(m), timeout)
+
+
+# ------------------------------------------------------------------ a real server process
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+_SERVE = """
+import json, sys
+import uvicorn
+from laizi.server.app import create_app
+db, port, cfg = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
+uvicorn.run(create_app(db_url=db, **cfg), host="127.0.0.1", port=port, log_level="warning",
+            ws="websockets-sansio", ws_max_size=64 * 1024, lifespan="on")
+"""
+
+
+class LiveServer:
+    """``laizi serve`` in a subprocess (``cfg``: :class:`ServerConfig` fields, passed to
+    ``create_app`` under uvicorn exactly as ``laizi serve`` does; none: the CLI itself).
+    Loopback is exempt from the per-address rate limits unless ``rate_limited``."""
+
+    def __init__(self, db_url: str, tmp: Any, port: int | None = None, *, rate_limited: bool = False,
+                 **cfg: Any) -> None:
+        self.rate_limited = rate_limited
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.cfg = cfg
+        self.log = tmp / f"server-{self.port}.log"
+        self.proc: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        import os
+        import subprocess
+        import sys
+        import time
+        import urllib.request
+
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if not self.rate_limited:
+            env["LAIZI_RATE_EXEMPT"] = "127.0.0.1"
+        if self.cfg:
+            cmd = [sys.executable, "-c", _SERVE, self.db_url, str(self.port), json.dumps(self.cfg)]
+        else:
+            cmd = [sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port",
+                   str(self.port), "--db", self.db_url, "--bot-delay", "0"]
+        with open(self.log, "ab") as fh:
+            self.proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.1)
+        raise RuntimeError("server did not start: " + self.log.read_text()[-2000:])
+
+    def kill(self) -> None:
+        import signal
+
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        import subprocess
+
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def get(self, path: str) -> tuple[int, Any]:
+        return http(self.url + path)
+
+    def post(self, path: str, body: Any) -> tuple[int, Any]:
+        return http(self.url + path, body)
+
+
+def http(url: str, body: Any = None) -> tuple[int, Any]:
+    """(status, parsed JSON) of a GET (or a POST of ``body``)."""
+    import urllib.error
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+class Client:
+    """A real WebSocket client (``websockets``) of a :class:`LiveServer`."""
+
+    def __init__(self, port: int, nickname: str | None = None, token: str | None = None,
+                 hello: bool = True) -> None:
+        from websockets.sync.client import connect as ws_connect
+
+        # Entered as a context manager (websockets >= 17.1 deprecates a bare connect()).
+        self._stack = contextlib.ExitStack()
+        self.ws = self._stack.enter_context(
+            ws_connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22))
+        self.last: dict[str, Any] | None = None
+        self.seq = 0
+        self.token = ""
+        self.pid = ""
+        self.frames: list[dict[str, Any]] = []
+        if hello:
+            self.hello(nickname, token)
+
+    def hello(self, nickname: str | None = None, token: str | None = None) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "hello"}
+        if nickname:
+            msg["nickname"] = nickname
+        if token:
+            msg["token"] = token
+        self.send(msg)
+        w = self.until(lambda m: m["type"] in ("welcome", "error"))
+        if w["type"] == "welcome":
+            self.token = w["token"]
+            self.pid = w["player_id"]
+        return w
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(msg))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        m: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.frames.append(m)
+        if m["type"] in ("update", "snapshot"):
+            self.last = m
+        return m
+
+    def until(self, pred: Any, timeout: float = 10) -> dict[str, Any]:
+        import time
+
+        end = time.monotonic() + timeout
+        while True:
+            m = self.recv(max(0.01, end - time.monotonic()))
+            if pred(m) if callable(pred) else m.get("type") == pred:
+                return m
+
+    def request(self, msg: dict[str, Any], want: str = "", timeout: float = 10) -> dict[str, Any]:
+        """Send ``msg``; the next frame of type ``want`` or an ``error``."""
+        self.send(msg)
+        return self.until(lambda m: m["type"] in (want, "error"), timeout)
+
+    def drain(self, wait: float = 0.02) -> None:
+        try:
+            while True:
+                self.recv(wait)
+        except TimeoutError:
+            pass
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self._stack.close()
+
+
+def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    for kind in ("tsumo", "ron", "pass"):
+        for a in legal:
+            if a["type"] == kind:
+                return a
+    discards = [a for a in legal if a["type"] == "discard"]
+    return discards[-1] if discards else legal[0]
+
+
+def step(clients: list[Client]) -> bool:
+    """One round of reading and acting; False when the match is over."""
+    import time
+
+    for c in clients:
+        c.drain()
+    acted = False
+    for c in clients:
+        if c.last and c.last["view"].get("match_over"):
+            return False
+        legal = (c.last or {}).get("view", {}).get("legal") or []
+        if legal and c.last is not None and getattr(c, "acted_v", None) != c.last["v"]:
+            c.acted_v = c.last["v"]  # type: ignore[attr-defined]
+            c.seq += 1
+            c.send({"type": "action", "seq": c.seq, "action": choose(legal), "version": c.last["v"]})
+            acted = True
+    if not acted:
+        time.sleep(0.01)
+    return True
+
+
+def seated_room(port: int, n_players: int = 4, bots: str = "random", **settings: Any) -> tuple[list[Client], str]:
+    """A started room: ``n_players`` real clients on seats 0.., bots on the rest."""
+    clients = [Client(port, f"p{i}") for i in range(n_players)]
+    c0 = clients[0]
+    c0.send({"type": "create", "settings": settings})
+    code = c0.until("joined")["room"]["code"]
+    for i, c in enumerate(clients):
+        if i:
+            c.send({"type": "join", "room": code})
+            c.until("joined")
+        c.send({"type": "sit", "seat": i})
+        c.until(lambda m, i=i, pid=c.pid: m["type"] == "room"
+                and m["room"]["seats"][i]["player_id"] == pid)
+    for s in range(n_players, 4):
+        c0.send({"type": "bot", "seat": s, "level": bots})
+        c0.until(lambda m, s=s: m["type"] == "room" and m["room"]["seats"][s]["bot"])
+    c0.send({"type": "start"})
+    for c in clients:
+        c.until("snapshot")
+    return clients, code

@@ -1,149 +1,24 @@
 """Persistence: a server killed mid-hand (SIGKILL) and restarted resumes every match at the
-same event with the same scores, on SQLite and on PostgreSQL (``LAIZI_TEST_PG_URL``)."""
+same event with the same scores, on SQLite and on PostgreSQL (``LAIZI_TEST_PG_URL``, else a private cluster)."""
 
 from __future__ import annotations
 
 import contextlib
-import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
+from srvhelpers import Client, LiveServer, step
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
 pytestmark = pytest.mark.timeout(240)
 
-PG_URL = os.environ.get("LAIZI_TEST_PG_URL")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    def __init__(self, db_url: str, port: int, tmp: Path) -> None:
-        self.db_url = db_url
-        self.port = port
-        self.log = tmp / f"server-{port}.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        with open(self.log, "ab") as fh:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--db", self.db_url, "--bot-delay", "0"],
-                stdout=fh, stderr=subprocess.STDOUT, env=env)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start: " + self.log.read_text()[-2000:])
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-
-
-class Client:
-    def __init__(self, port: int, nickname: str | None = None, token: str | None = None) -> None:
-        # Entered as a context manager (websockets >= 17.1 deprecates a bare connect()).
-        self._stack = contextlib.ExitStack()
-        self.ws = self._stack.enter_context(
-            websockets_sync.connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22))
-        hello: dict[str, Any] = {"type": "hello"}
-        if nickname:
-            hello["nickname"] = nickname
-        if token:
-            hello["token"] = token
-        self.send(hello)
-        w = self.until(lambda m: m["type"] == "welcome")
-        self.token = w["token"]
-        self.pid = w["player_id"]
-        self.last: dict[str, Any] | None = None
-        self.seq = 0
-
-    def send(self, msg: dict[str, Any]) -> None:
-        self.ws.send(json.dumps(msg))
-
-    def recv(self, timeout: float = 10) -> dict[str, Any]:
-        m = json.loads(self.ws.recv(timeout=timeout))
-        if m["type"] in ("update", "snapshot"):
-            self.last = m
-        return m
-
-    def until(self, pred: Any, timeout: float = 10) -> dict[str, Any]:
-        while True:
-            m = self.recv(timeout)
-            if pred(m):
-                return m
-
-    def drain(self) -> None:
-        try:
-            while True:
-                self.recv(0.02)
-        except TimeoutError:
-            pass
-
-    def close(self) -> None:
-        self._stack.close()
-
-
-def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
-    for kind in ("tsumo", "ron", "pass"):
-        for a in legal:
-            if a["type"] == kind:
-                return a
-    discards = [a for a in legal if a["type"] == "discard"]
-    return discards[-1] if discards else legal[0]
-
-
-def step(clients: list[Client]) -> bool:
-    """One round of reading and acting; False when the match is over."""
-    for c in clients:
-        c.drain()
-    acted = False
-    for c in clients:
-        if c.last and c.last["view"].get("match_over"):
-            return False
-        legal = (c.last or {}).get("view", {}).get("legal") or []
-        if legal and getattr(c, "acted_v", None) != c.last["v"]:  # type: ignore[index]
-            c.acted_v = c.last["v"]  # type: ignore[index,attr-defined]
-            c.seq += 1
-            c.send({"type": "action", "seq": c.seq, "action": choose(legal), "version": c.last["v"]})  # type: ignore[index]
-            acted = True
-    if not acted:
-        time.sleep(0.01)
-    return True
-
 
 def run_restart(db_url: str, tmp: Path) -> None:
-    port = free_port()
-    server = Server(db_url, port, tmp)
+    server = LiveServer(db_url, tmp)
     server.start()
+    port = server.port
     clients: list[Client] = []
     try:
         clients = [Client(port, f"p{i}") for i in range(4)]
@@ -218,12 +93,6 @@ def test_restart_resumes_match_sqlite(tmp_path: Path) -> None:
     run_restart(str(tmp_path / "restart.db"), tmp_path)
 
 
-def test_restart_resumes_match_postgres(tmp_path: Path) -> None:
-    if not PG_URL:
-        pytest.skip("LAIZI_TEST_PG_URL is not set (run scripts/start_postgres.sh and export its URL)")
-    from laizi.server import db
-
-    eng = db.make_engine(PG_URL)
-    db.Base.metadata.drop_all(eng)  # a clean schema: the server creates it on start
-    eng.dispose()
-    run_restart(PG_URL, tmp_path)
+@pytest.mark.slow
+def test_restart_resumes_match_postgres(pg_url: str, tmp_path: Path) -> None:
+    run_restart(pg_url, tmp_path)

@@ -12,16 +12,17 @@ calls :meth:`SeatControl.play_auto` to do both until a human seat must decide.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from laizi.bots.base import Bot, SeatView
 from laizi.bots.registry import make_bot
 from laizi.game.actions import Action
+from laizi.game.match import Match
+from laizi.views import seat_view
 
 if TYPE_CHECKING:
-    from laizi.game.match import Match
-    from laizi.game.state import HandState
+    from laizi.views.project import Game
 
 __all__ = ["SeatControl"]
 
@@ -62,25 +63,23 @@ class SeatControl:
         self._check(seat)
         return self.auto[seat]
 
-    def decide(self, state: HandState, seat: int) -> Action:
-        """The bot's action for ``seat`` (its view only)."""
+    def decide(self, view: SeatView) -> Action:
+        """The bot's action for the seat of ``view`` (a seat's snapshot: its view only)."""
+        seat = view.seat
         bot = self.bots.get(seat)
         if bot is None:
             bot = self.bots[seat] = make_bot(self.default_bot, self.seed * 4 + seat)
-        legal = state.legal_actions(seat)
-        if len(legal) == 1:
-            return legal[0]
-        return bot.act(SeatView.from_state(state, seat, legal))
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return bot.act(view)
 
-    def pending(self, state: HandState) -> list[int]:
-        """Auto-played seats that must act now."""
-        return [s for s in state.to_act() if self.auto[s]]
+    def pending(self, to_act: Sequence[int]) -> list[int]:
+        """Auto-played seats among those that must act now (``to_act``)."""
+        return [s for s in to_act if self.auto[s]]
 
-    def play_auto(self, game: Match | HandState, *, across_hands: bool = False) -> int:
+    def play_auto(self, game: Game, *, across_hands: bool = False) -> int:
         """Apply bot actions until a non-auto seat must act or the hand (with
         ``across_hands``: the match) ends; returns the number of actions applied."""
-        from laizi.game.match import Match
-
         n = 0
         start = game.hand_no
         while True:
@@ -94,9 +93,9 @@ class SeatControl:
                 if game.over:
                     return n
                 state = game
-            seats = self.pending(state)
+            seats = self.pending(state.to_act())
             if not seats:
                 return n
             seat = seats[0]
-            game.apply(seat, self.decide(state, seat))
+            game.apply(seat, self.decide(seat_view(state, seat)))
             n += 1

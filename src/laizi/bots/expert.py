@@ -1,6 +1,8 @@
 """The ``expert`` bot: determinized Monte Carlo search over the seat's view.
 
-At a decision with a real choice the bot
+At a decision with a real choice — by default the claims (吃/碰/杠 or pass) and the
+turns that offer a kong, where the choice moves fan and payments by tens of points;
+with ``search="all"`` every discard too — the bot
 
 1. picks a few **candidates**: the ``strong`` bot's choice, the discards that keep the
    hand closest to ready (fewest shanten, most unseen improving tiles), every kong on
@@ -11,8 +13,9 @@ At a decision with a real choice the bot
    :class:`~laizi.bots.base.SeatView` alone, so nothing outside the view can leak in;
 3. plays every candidate out in every world with the engine itself
    (:func:`laizi.game.position.position`: real claims, kongs, scoring, caps and
-   liability) and fast ``greedy`` policies at all four seats, with the same world and
-   the same policy seeds for each candidate (common random numbers);
+   liability), its own seat then played by ``strong`` and the others by the fast
+   ``greedy``, with the same world and the same policy seeds for each candidate
+   (common random numbers);
 4. keeps the ``strong`` choice unless another candidate has the highest mean
    settlement points for its seat *and* beats the ``strong`` choice by more than
    ``z`` standard errors of their paired per-world difference (and by ``margin``):
@@ -56,8 +59,16 @@ class ExpertConfig:
     playout_steps: int = 400  # safety bound on a playout's decisions
     #: Engine steps (actions applied in playouts) one decision may spend: no new world is
     #: started past it. A count, not a clock, so decisions stay deterministic; ~25 µs a
-    #: step on one core puts a decision at ≤ ~100-200 ms.
-    step_budget: int = 4000
+    #: step on one core (more with the strong policy) keeps a decision near ≤ 200 ms.
+    step_budget: int = 1500
+    #: Which decisions are searched: ``"open"`` — claims and kongs, where the choice moves
+    #: fan and payments by tens of points and a few worlds tell them apart; ``"all"`` —
+    #: discards too (their differences are small against the playouts' noise).
+    search: str = "open"
+    #: The policy that plays the bot's own seat after the first move in a playout
+    #: (``"strong"``: the candidates are judged as strong would go on; ``"greedy"``:
+    #: cheaper). The other seats are always ``greedy``.
+    own_policy: str = "strong"
 
 
 _WIN_TYPES = ("tsumo", "ron")
@@ -89,6 +100,9 @@ class ExpertBot(Bot):
                 return a
         default = self.strong.act(view)
         if view.phase not in ("turn", "claim"):
+            return default
+        if self.config.search == "open" and view.phase == "turn" and not any(
+                a.type in _KONG_TYPES for a in legal):
             return default
         cands = self._candidates(view, default)
         if len(cands) < 2:
@@ -246,7 +260,9 @@ class ExpertBot(Bot):
 
     def _playout(self, st: HandState, view: SeatView, first: Action, seed: int) -> float:
         me = view.seat
-        bots = [GreedyBot(seed + s) for s in range(4)]
+        bots: list[Bot] = [GreedyBot(seed + s) for s in range(4)]
+        if self.config.own_policy == "strong":
+            bots[me] = StrongBot(seed + me)
         applied = False
         steps = 0
         applies = 0

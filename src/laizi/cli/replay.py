@@ -8,8 +8,8 @@ from typing import Any
 
 from laizi.game.errors import GameError
 from laizi.game.events import Event, project
+from laizi.game.match import Match
 from laizi.game.replay import load_log, replay_all
-from laizi.game.state import HandState
 from laizi.tiles import parse_tiles, tiles_to_str
 
 NAME = "replay"
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"replay check FAILED: {exc}")
             return 1
         for i, g in enumerate(games, 1):
-            kind = "hand" if isinstance(g, HandState) else "match"
+            kind = "match" if isinstance(g, Match) else "hand"
             print(f"# game {i} ({kind}) replays identically · state hash {g.hash()}")
     for line in describe(events, seat=args.seat, draws=not args.no_draws):
         print(line)

@@ -19,6 +19,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from laizi.scoring.request import score_json
+    from laizi.server.inputs import JSONInputError, loads_strict
 
     try:
         if args.file == "-":
@@ -29,11 +30,13 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"laizi score: error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"laizi score: error: input: {args.file} is not UTF-8 text", file=sys.stderr)
+        return 2
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(f"laizi score: error: input: bad JSON at line {exc.lineno} column {exc.colno}: {exc.msg}",
-              file=sys.stderr)
+        data = loads_strict(text)
+    except JSONInputError as exc:
+        print(f"laizi score: error: input: {exc}", file=sys.stderr)
         return 2
     try:
         out = score_json(data)

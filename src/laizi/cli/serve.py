@@ -18,6 +18,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seconds a bot waits before it acts (default 0.6)")
     p.add_argument("--hand-pause", type=float, default=None,
                    help="seconds between a hand's end and the next deal (default 4)")
+    p.add_argument("--msg-rate", type=float, default=None,
+                   help="WebSocket frames per second one connection may send (burst twice "
+                        "that) before it is throttled (default 40)")
     p.add_argument("--ws-deflate", action="store_true",
                    help="compress WebSocket frames (permessage-deflate; off by default: "
                         "frames are small and compression costs more CPU than it saves)")
@@ -38,11 +41,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"laizi serve: error: missing dependency {exc.name!r}; "
               "install the server extra: pip install 'laizi[server]'")
         return 2
-    kwargs = {}
+    kwargs: dict[str, float] = {}
+    for name, value, top in (("--bot-delay", args.bot_delay, 10.0),
+                             ("--hand-pause", args.hand_pause, 60.0)):
+        if value is not None and not 0 <= value <= top:  # also refuses nan
+            print(f"laizi serve: error: {name} must be from 0 to {top:g} seconds")
+            return 2
     if args.bot_delay is not None:
         kwargs["bot_delay"] = args.bot_delay
     if args.hand_pause is not None:
         kwargs["hand_pause"] = args.hand_pause
+    if args.msg_rate is not None:
+        if not 0 < args.msg_rate <= 100_000:
+            print("laizi serve: error: --msg-rate must be from 0 to 100000")
+            return 2
+        kwargs["msg_rate"] = args.msg_rate
     app = create_app(db_url=args.db, **kwargs)
     print(f"laizi serve: http://{args.host}:{args.port}/  (database: {app.state.hub.db_label})",
           flush=True)

@@ -19,6 +19,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "strong,greedy,greedy,random); one name means all four")
     p.add_argument("--seed", default="0", help="simulation seed (default 0)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="spread the hands over Ray (a cluster ADDRESS, or a local instance "
+                        "when none is given; needs pip install 'laizi[ray]'); same results "
+                        "as --workers")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="draw payments and big hands (needs matplotlib)")
     p.add_argument("--log", metavar="FILE", help="write every hand's event log (JSON lines)")
@@ -54,6 +58,16 @@ def run(args: argparse.Namespace) -> int:
             print("laizi sim: error: --plot needs matplotlib (pip install 'laizi[plot]')",
                   file=sys.stderr)
             return 2
+    ray_kw: dict[str, Any] = {}
+    if args.ray is not None:
+        from laizi.distributed import RayUnavailableError, _ray
+
+        try:
+            _ray()
+        except RayUnavailableError as exc:
+            print(f"laizi sim: error: {exc}", file=sys.stderr)
+            return 2
+        ray_kw = {"ray": True, "ray_address": args.ray or None}
     log_fh = None
     if args.log:
         try:
@@ -87,10 +101,11 @@ def run(args: argparse.Namespace) -> int:
                 res = simulate(args.hands, rules=rules, bots=names, seed=_seed(args.seed),
                                workers=args.workers,
                                log_writer=write if log_fh else None,
-                               progress=lambda k: prog.advance(task, k))
+                               progress=lambda k: prog.advance(task, k), **ray_kw)
         else:
             res = simulate(args.hands, rules=rules, bots=names, seed=_seed(args.seed),
-                           workers=args.workers, log_writer=write if log_fh else None)
+                           workers=args.workers, log_writer=write if log_fh else None,
+                           **ray_kw)
     finally:
         if log_fh is not None:
             log_fh.close()

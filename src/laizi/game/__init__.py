@@ -10,23 +10,34 @@ Driving a game::
         for seat in m.to_act():
             legal = m.legal_actions(seat)
             m.apply(seat, legal[0])
+
+Actions have a text form (``Action.parse("chi 345m")`` / ``str(action)``); errors are
+specific :class:`ValueError` subclasses (:mod:`laizi.errors`); the 22 event kinds and
+their fields are in :mod:`laizi.game.events`.
 """
 
 from laizi.game.actions import ACTION_TYPES, PASS, TSUMO, Action, ActionType
+from laizi.game.enums import DrawReason, EndReason, Phase
 from laizi.game.errors import (
+    ActionError,
+    ActionParseError,
     GameError,
     IllegalActionError,
     LogError,
     MatchOverError,
     ReplayError,
+    WallError,
 )
-from laizi.game.events import Event, project
+from laizi.game.events import EVENT_SCHEMAS, EVENT_TYPES, AnyEvent, Event, EventType, project
 from laizi.game.match import Match
-from laizi.game.state import HandState, Phase
+from laizi.game.state import HandState
 from laizi.game.wall import arrange_wall, commitment, derive_wall, hand_seed, new_seed
+from laizi.game.wincheck import WinCheck
 
 __all__ = [
-    "ACTION_TYPES", "PASS", "TSUMO", "Action", "ActionType", "Event", "GameError", "HandState",
-    "IllegalActionError", "LogError", "Match", "MatchOverError", "Phase", "ReplayError",
-    "arrange_wall", "commitment", "derive_wall", "hand_seed", "new_seed", "project",
+    "ACTION_TYPES", "EVENT_SCHEMAS", "EVENT_TYPES", "PASS", "TSUMO", "Action", "ActionError",
+    "ActionParseError", "ActionType", "AnyEvent", "DrawReason", "EndReason", "Event",
+    "EventType", "GameError", "HandState", "IllegalActionError", "LogError", "Match",
+    "MatchOverError", "Phase", "ReplayError", "WallError", "WinCheck", "arrange_wall",
+    "commitment", "derive_wall", "hand_seed", "new_seed", "project",
 ]

@@ -18,17 +18,21 @@ type                    meaning                                                `
 ======================  =====================================================  ==========
 
 JSON: ``{"type": "chi", "tile": "3m"}``; ``tile`` is omitted when there is none.
+Text: ``Action.parse("chi 345m")`` / ``str(action)``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import operator
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from laizi.errors import LaiziError
-from laizi.tiles import Tile
+from laizi.errors import ActionError, ActionParseError, TileParseError
+from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles, tile_from_str
 
-__all__ = ["ACT", "ACTION_TYPES", "Action", "ActionType", "PASS", "TSUMO"]
+__all__ = ["ACT", "ACTION_TYPES", "TILE_STR", "Action", "ActionType", "PASS", "TSUMO",
+           "tile_from_str"]
 
 ActionType = Literal[
     "discard", "tsumo", "ankong", "addkong", "special_kong", "laizi_kong",
@@ -37,37 +41,79 @@ ActionType = Literal[
 ACTION_TYPES: tuple[str, ...] = get_args(ActionType)
 _NO_TILE = frozenset({"tsumo", "pass"})
 
-# Tile strings, precomputed (hot path of event building).
-TILE_STR: tuple[str, ...] = tuple(str(Tile(k)) for k in range(34))
-_TILE_INDEX = {s: k for k, s in enumerate(TILE_STR)}
 
-
-def tile_str(kind: int) -> str:
-    return TILE_STR[kind]
-
-
-def tile_from_str(text: str) -> int:
-    k = _TILE_INDEX.get(text)
-    if k is None:
-        return Tile.parse(text).index
-    return k
+def _is_run_start(kind: int) -> bool:
+    """A suited tile 1-7: the lowest tile of a run."""
+    return kind < 27 and kind % 9 <= 6
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One decision of one seat. ``tile`` is a kind 0-33 (see the module table)."""
+    """One decision of one seat. ``tile`` is a kind 0-33 (see the module table).
+
+    Text form: ``str(action)`` (``"discard 5m"``, ``"chi 345m"``, ``"pass"``) and
+    :meth:`parse` are inverses; ``repr`` is pasteable (``Action.parse('peng 7z')``).
+    """
 
     type: ActionType
     tile: int | None = None
 
     def __post_init__(self) -> None:
         if self.type not in ACTION_TYPES:
-            raise LaiziError(f"unknown action type {self.type!r}")
+            raise ActionError(f"unknown action type {self.type!r} (one of {', '.join(ACTION_TYPES)})")
+        tile = self.tile
         if self.type in _NO_TILE:
-            if self.tile is not None:
-                raise LaiziError(f"action {self.type!r} takes no tile")
-        elif self.tile is None or not 0 <= self.tile < 34:
-            raise LaiziError(f"action {self.type!r} needs a tile 0-33")
+            if tile is not None:
+                raise ActionError(f"action {self.type!r} takes no tile")
+            return
+        if type(tile) is not int and tile is not None and not isinstance(tile, bool):
+            with contextlib.suppress(TypeError):  # another integer type (numpy): as an int
+                object.__setattr__(self, "tile", operator.index(tile))
+            tile = self.tile
+        if type(tile) is not int or not 0 <= tile < NUM_KINDS:
+            raise ActionError(f"action {self.type!r} needs a tile kind 0-{NUM_KINDS - 1}")
+
+    # ------------------------------------------------------------------ text
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """An action from its text form: ``"discard 5m"``, ``"peng 中"``, ``"chi 345m"``
+        (or the run's lowest tile, ``"chi 3m"``), ``"tsumo"``, ``"pass"``.
+        Raises :class:`~laizi.errors.ActionParseError`."""
+        if not isinstance(text, str):
+            raise ActionParseError(text, "expected a string such as 'discard 5m'")
+        parts = text.split()
+        if not parts:
+            raise ActionParseError(text, "empty")
+        kind = parts[0].lower()
+        if kind not in ACTION_TYPES:
+            raise ActionParseError(text, f"unknown action type {parts[0]!r} "
+                                         f"(one of {', '.join(ACTION_TYPES)})")
+        if kind in _NO_TILE:
+            if len(parts) > 1:
+                raise ActionParseError(text, f"{kind!r} takes no tile")
+            return TSUMO if kind == "tsumo" else PASS
+        if len(parts) != 2:
+            raise ActionParseError(text, f"{kind!r} needs one tile, e.g. '{kind} 5m'")
+        try:
+            tiles = [t.index for t in parse_tiles(parts[1])]
+        except TileParseError as exc:
+            raise ActionParseError(text, exc.message) from None
+        if kind == "chi":
+            return cls("chi", _run_start(text, tiles))
+        if len(tiles) != 1:
+            raise ActionParseError(text, f"{kind!r} needs exactly one tile, got {len(tiles)}")
+        return cls(kind, tiles[0])  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        if self.tile is None:
+            return self.type
+        if self.type == "chi" and _is_run_start(self.tile):
+            t = Tile(self.tile)
+            return f"chi {t.number}{t.number + 1}{t.number + 2}{t.suit}"
+        return f"{self.type} {TILE_STR[self.tile]}"
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
@@ -77,27 +123,26 @@ class Action:
 
     @classmethod
     def from_json(cls, data: Any) -> Action:
+        """An action from its JSON form; raises :class:`~laizi.errors.ActionParseError`."""
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-            raise LaiziError(f"bad action {data!r}: expected an object with a 'type'")
+            raise ActionParseError(data, "expected an object with a 'type'")
         tile = data.get("tile")
         if tile is not None:
             if isinstance(tile, int) and not isinstance(tile, bool):
                 kind = tile
             elif isinstance(tile, str):
-                kind = tile_from_str(tile)
+                try:
+                    kind = tile_from_str(tile)
+                except TileParseError as exc:
+                    raise ActionParseError(data, exc.message) from None
             else:
-                raise LaiziError(f"bad action tile {tile!r}")
+                raise ActionParseError(data, f"bad tile {tile!r}")
         else:
             kind = None
-        return cls(data["type"], kind)
-
-    def __str__(self) -> str:
-        if self.tile is None:
-            return self.type
-        if self.type == "chi":
-            t = Tile(self.tile)
-            return f"chi {t.number}{t.number + 1}{t.number + 2}{t.suit}"
-        return f"{self.type} {TILE_STR[self.tile]}"
+        try:
+            return cls(data["type"], kind)
+        except ActionError as exc:
+            raise ActionParseError(data, str(exc)) from None
 
     # ---------------------------------------------------------- constructors
     @classmethod
@@ -109,11 +154,22 @@ class Action:
         return cls("chi", int(lowest))
 
 
+def _run_start(text: str, tiles: list[int]) -> int:
+    """The lowest tile of a chi written as a run (``345m``) or as its lowest tile."""
+    if len(tiles) == 1:
+        return tiles[0]
+    ordered = sorted(tiles)
+    if len(tiles) != 3 or ordered != list(range(ordered[0], ordered[0] + 3)) \
+            or not _is_run_start(ordered[0]):
+        raise ActionParseError(text, "a chi is a run of three suited tiles, e.g. 'chi 345m'")
+    return ordered[0]
+
+
 PASS = Action("pass")
 TSUMO = Action("tsumo")
 
 # Interned actions per (type, kind) for the hot path: ACT["discard"][k].
 ACT: dict[str, tuple[Action, ...]] = {
-    t: tuple(Action(t, k) for k in range(34))  # type: ignore[arg-type]
+    t: tuple(Action(t, k) for k in range(NUM_KINDS))  # type: ignore[arg-type]
     for t in ACTION_TYPES if t not in _NO_TILE
 }

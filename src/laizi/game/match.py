@@ -30,6 +30,7 @@ from fractions import Fraction
 from typing import Any
 
 from laizi.game.actions import Action
+from laizi.game.enums import EndReason
 from laizi.game.errors import GameError, IllegalActionError, MatchOverError
 from laizi.game.events import Event
 from laizi.game.state import HandState
@@ -86,6 +87,7 @@ class Match:
         self.auto = [False] * 4
         self.escaped = [False] * 4
         self.over = False
+        self.end_reason: EndReason | None = None  # why the match ended (once over)
         self.log: list[Event] = [] if log is None else log
         self.hand: HandState | None = None
         self.history: list[dict[str, Any]] = []  # per finished hand: winner, deltas, dealer
@@ -167,19 +169,20 @@ class Match:
             "scores": self.score_values(), "next_dealer": self.dealer,
             "deal_passes": self.deal_passes,
         })
-        reason = None
+        reason: EndReason | None = None
         if self.deal_passes >= 4 * self.rules.rounds:
-            reason = "rounds"
+            reason = EndReason.ROUNDS
         elif self.max_hands is not None and self.hand_no >= self.max_hands:
-            reason = "max_hands"
+            reason = EndReason.MAX_HANDS
         if reason is not None:
             self._end(reason)
         elif self.auto_next:
             self.start_next_hand()
 
-    def _end(self, reason: str) -> None:
+    def _end(self, reason: EndReason) -> None:
         self.over = True
-        self._emit({"type": "end_match", "reason": reason, "scores": self.score_values(),
+        self.end_reason = reason
+        self._emit({"type": "end_match", "reason": reason.value, "scores": self.score_values(),
                     "hands": self.hand_no})
 
     # ------------------------------------------------------------ seats

@@ -1,19 +1,20 @@
-"""Driving games without players: a random legal-play policy, a minimal auto-play
-policy for escaped or disconnected seats, and fast hand/match generators."""
+"""Driving games without players: the auto-play policy for escaped or disconnected
+seats, and the loops that play a hand or a match with a policy.
+
+A *policy* is a function ``(state, seat, legal actions) -> action``; the bots in
+:mod:`laizi.bots` are the real players (``laizi.sim`` wraps them into a policy).
+"""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
-from laizi.analysis import shanten
 from laizi.game.actions import PASS, Action
+from laizi.game.errors import GameError
 from laizi.game.match import Match
 from laizi.game.state import HandState
-from laizi.rules import RuleSet
 
-__all__ = ["Policy", "auto_action", "greedy_policy", "play_hand", "play_match", "random_policy",
-           "random_hand"]
+__all__ = ["Policy", "auto_action", "play_hand", "play_match"]
 
 # (state, seat, legal actions) -> chosen action
 Policy = Callable[[HandState, int, list[Action]], Action]
@@ -25,7 +26,7 @@ def auto_action(state: HandState, seat: int) -> Action:
     tile (else the highest legal discard)."""
     legal = state.legal_actions(seat)
     if not legal:
-        raise ValueError(f"seat {seat} has nothing to decide")
+        raise GameError(f"seat {seat} has nothing to decide")
     for a in legal:
         if a.type in _WIN:
             return a
@@ -39,77 +40,8 @@ def auto_action(state: HandState, seat: int) -> Action:
     return discards[-1] if discards else legal[0]
 
 
-def random_policy(rng: random.Random, *, win: float = 1.0, claim: float = 0.5,
-                  kong: float = 0.8) -> Policy:
-    """Random legal play: takes a win with probability ``win``, a chi/peng/kong claim
-    with ``claim``, an own-turn kong with ``kong``; otherwise a random discard or pass."""
-
-    def choose(state: HandState, seat: int, legal: list[Action]) -> Action:
-        wins = [a for a in legal if a.type in _WIN]
-        if wins and rng.random() < win:
-            return wins[0]
-        claims = [a for a in legal if a.type in ("chi", "peng", "kong")]
-        if claims and rng.random() < claim:
-            return rng.choice(claims)
-        kongs = [a for a in legal if a.type in ("ankong", "addkong", "special_kong", "laizi_kong")]
-        if kongs and rng.random() < kong:
-            return rng.choice(kongs)
-        rest = [a for a in legal if a.type in ("discard", "pass")]
-        if not rest:
-            rest = legal
-        return rng.choice(rest)
-
-    return choose
-
-
-def greedy_policy(rng: random.Random, *, claim: float = 0.7) -> Policy:
-    """A stronger random bot (more wins in simulations): always wins, always kongs,
-    claims with probability ``claim``, discards a special tile first, else a tile whose
-    removal leaves the lowest shanten (laizi as wilds; ties broken at random)."""
-
-    def choose(state: HandState, seat: int, legal: list[Action]) -> Action:
-        for a in legal:
-            if a.type in _WIN:
-                return a
-        kongs = [a for a in legal if a.type in ("ankong", "addkong", "special_kong", "laizi_kong", "kong")]
-        if kongs:
-            return rng.choice(kongs)
-        claims = [a for a in legal if a.type in ("chi", "peng")]
-        if claims and rng.random() < claim:
-            return rng.choice(claims)
-        discards = [a for a in legal if a.type == "discard"]
-        if not discards:
-            return PASS if PASS in legal else legal[0]
-        special = state.setup.special
-        for a in discards:
-            if a.tile in special:
-                return a
-        lz = state.setup.laizi
-        h = list(state.hands[seat])
-        wild = h[lz]
-        h[lz] = 0
-        best: list[Action] = []
-        best_v = 99
-        for a in discards:
-            k = a.tile
-            assert k is not None
-            if k == lz:
-                v = shanten(h, wild - 1) + 1  # keep laizi unless nothing else
-            else:
-                h[k] -= 1
-                v = shanten(h, wild)
-                h[k] += 1
-            if v < best_v:
-                best, best_v = [a], v
-            elif v == best_v:
-                best.append(a)
-        return rng.choice(best)
-
-    return choose
-
-
 def play_hand(state: HandState, policy: Policy, *, max_steps: int = 10_000) -> HandState:
-    """Play a hand to its end with one policy for every seat."""
+    """Play a hand to its end, asking ``policy`` for every decision of every seat."""
     steps = 0
     while not state.over:
         for seat in state.to_act():
@@ -125,6 +57,7 @@ def play_hand(state: HandState, policy: Policy, *, max_steps: int = 10_000) -> H
 
 
 def play_match(match: Match, policy: Policy, *, max_steps: int = 1_000_000) -> Match:
+    """Play a match to its end (dealing each next hand) with ``policy`` for every seat."""
     steps = 0
     while not match.over:
         hand = match.hand
@@ -142,15 +75,3 @@ def play_match(match: Match, policy: Policy, *, max_steps: int = 1_000_000) -> M
         if steps > max_steps:
             raise RuntimeError("match did not terminate")
     return match
-
-
-def random_hand(rules: RuleSet, seed: int, *, dealer: int | None = None,
-                greedy: bool = False) -> HandState:
-    """One hand played by :func:`random_policy` (or :func:`greedy_policy`), fully
-    reproducible from ``seed``."""
-    rng = random.Random(seed)
-    wall_seed = rng.randbytes(32)
-    d = rng.randrange(4) if dealer is None else dealer
-    state = HandState.new(rules, d, seed=wall_seed, hand_no=1)
-    policy = greedy_policy(rng) if greedy else random_policy(rng)
-    return play_hand(state, policy)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from laizi.game.enums import Phase
 from laizi.game.state import HandState
 from laizi.game.wall import DEAD_START, INDICATOR_POS, LIVE_START, WALL_SIZE
 from laizi.rules import RuleSet
@@ -99,20 +100,10 @@ def position(
     st.special_discards = [list(x) for x in special_discards]
     st.front = front
     st.back = back
-    st.phase = "turn"
+    st.phase = Phase.TURN
     st.turn = turn
     st.last_draw = last_draw
     st.after_claim = after_claim
     st.after_kong = after_kong
-    _reset_caches(st)
+    st.forget_caches()
     return st
-
-
-def _reset_caches(st: HandState) -> None:
-    """Forget what the deal computed for the synthetic hands (turn actions, win checks)."""
-    for name, empty in (("_turn_cache", None), ("_tsumo_cache", None), ("_last_fail", None),
-                        ("_last_shape", False)):
-        if hasattr(HandState, name) or name in getattr(HandState, "__slots__", ()):
-            setattr(st, name, empty)
-    st._ron_results = {}
-    st._waits_memo = {}

@@ -16,15 +16,14 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
+from laizi.errors import RuleError
 from laizi.game.actions import TSUMO, Action, tile_from_str
 from laizi.game.errors import GameError, LogError, ReplayError
 from laizi.game.events import ACTION_EVENTS, Event
 from laizi.game.match import Match
 from laizi.game.state import HandState
 from laizi.game.wall import wall_from_str
-from laizi.rules import RuleSet
+from laizi.rules import LEGACY_OPTIONS, RuleSet
 
 __all__ = ["dump_log", "load_log", "parse_log", "replay", "replay_all", "split_logs"]
 
@@ -97,8 +96,8 @@ def _rules(data: Any) -> RuleSet:
     if not isinstance(data, dict):
         raise LogError("start event without rules")
     try:
-        return RuleSet(**data)
-    except (ValidationError, TypeError) as exc:
+        return RuleSet.from_dict(data)
+    except RuleError as exc:
         raise LogError(f"bad rules in the log: {exc}") from None
 
 
@@ -171,7 +170,7 @@ def replay(events: Sequence[Event]) -> Match | HandState:
     while i < n:
         e = events[i]
         if i < len(log):
-            if log[i] != e:
+            if log[i] != e and log[i] != _without_legacy(e):
                 raise ReplayError(e.get("v"), _diff(log[i], e))
             i += 1
             continue
@@ -201,6 +200,14 @@ def replay(events: Sequence[Event]) -> Match | HandState:
 def replay_all(events: Sequence[Event]) -> list[Match | HandState]:
     """Replay every log of a file (see :func:`split_logs`)."""
     return [replay(part) for part in split_logs(events)]
+
+
+def _without_legacy(e: Event) -> Event:
+    """A start event as the engine writes it now: without removed rule options."""
+    rules = e.get("rules")
+    if not isinstance(rules, dict) or not any(k in rules for k in LEGACY_OPTIONS):
+        return e
+    return {**e, "rules": {k: v for k, v in rules.items() if k not in LEGACY_OPTIONS}}
 
 
 def _diff(expected: Event, got: Event) -> str:

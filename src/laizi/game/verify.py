@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from laizi.game.actions import TILE_STR, tile_from_str
 from laizi.game.events import Event
 from laizi.game.wall import (
     DEAD_START,
@@ -24,7 +23,7 @@ from laizi.game.wall import (
     derive_wall,
     wall_to_str,
 )
-from laizi.tiles import parse_tiles
+from laizi.tiles import TILE_STR, parse_tiles, tile_from_str
 
 __all__ = ["HandCheck", "VerifyReport", "verify_events"]
 

@@ -32,8 +32,8 @@ import secrets
 import struct
 from collections.abc import Iterable, Mapping, Sequence
 
-from laizi.errors import LaiziError
-from laizi.tiles import Tile, parse_tiles
+from laizi.errors import WallError
+from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles
 
 __all__ = [
     "DEAD_START", "HAND_SIZES_OFFSET", "INDICATOR_POS", "LIVE_START", "WALL_SIZE",
@@ -47,8 +47,8 @@ LIVE_START = 54
 DEAD_START = 135
 HAND_SIZES_OFFSET = (0, 14, 27, 40)  # dealer, 下家, 对家, 上家
 _DOMAIN = b"laizi-wall-v1"
-_TILE_STR = tuple(str(Tile(k)) for k in range(34))
-_SORTED = tuple(k for k in range(34) for _ in range(4))
+_TILE_STR = TILE_STR  # old private name
+_SORTED = tuple(k for k in range(NUM_KINDS) for _ in range(4))
 # rejection bound of the unbiased draw from n: the largest multiple of n below 2**32
 _LIMIT = tuple((1 << 32) - ((1 << 32) % n) if n else 0 for n in range(WALL_SIZE + 1))
 
@@ -107,7 +107,7 @@ def deal_slices(dealer: int) -> dict[int, tuple[int, int]]:
 
 def wall_to_str(wall: Sequence[int]) -> str:
     """The wall in order, two characters per tile: ``"5m1z9p…"``."""
-    return "".join([_TILE_STR[k] for k in wall])
+    return "".join([TILE_STR[k] for k in wall])
 
 
 def wall_from_str(text: str) -> tuple[int, ...]:
@@ -118,13 +118,13 @@ def wall_from_str(text: str) -> tuple[int, ...]:
 
 def check_wall(wall: Sequence[int]) -> None:
     if len(wall) != WALL_SIZE:
-        raise LaiziError(f"a wall has {WALL_SIZE} tiles, got {len(wall)}")
-    counts = [0] * 34
+        raise WallError(f"a wall has {WALL_SIZE} tiles, got {len(wall)}")
+    counts = [0] * NUM_KINDS
     for k in wall:
         counts[k] += 1
-    bad = [k for k in range(34) if counts[k] != 4]
+    bad = [k for k in range(NUM_KINDS) if counts[k] != 4]
     if bad:
-        raise LaiziError(f"a wall holds four of each kind; {Tile(bad[0])} appears {counts[bad[0]]} times")
+        raise WallError(f"a wall holds four of each kind; {Tile(bad[0])} appears {counts[bad[0]]} times")
 
 
 def _tiles(spec: str | Iterable[int]) -> list[int]:
@@ -148,12 +148,12 @@ def arrange_wall(
     wall positions (e.g. ``{122: "5s"}``: the first haidi tile when no kong was made).
     Unnamed tiles fill the remaining places in kind order.
     """
-    counts = [4] * 34
+    counts = [4] * NUM_KINDS
     def take(ts: list[int]) -> list[int]:
         for t in ts:
             counts[t] -= 1
             if counts[t] < 0:
-                raise LaiziError(f"arrange_wall: more than four {Tile(t)}")
+                raise WallError(f"arrange_wall: more than four {Tile(t)}")
         return ts
 
     seat_tiles = [take(_tiles(h)) for h in hands]
@@ -165,9 +165,9 @@ def arrange_wall(
     fixed: dict[int, int] = {}
     for pos, t in (at or {}).items():
         if not LIVE_START <= pos <= DEAD_START:
-            raise LaiziError(f"arrange_wall: position {pos} is not in the live wall")
+            raise WallError(f"arrange_wall: position {pos} is not in the live wall")
         fixed[pos] = take([t if isinstance(t, int) else Tile.parse(t).index])[0]
-    pool = [k for k in range(34) for _ in range(counts[k])]
+    pool = [k for k in range(NUM_KINDS) for _ in range(counts[k])]
     # Fill the hands first from the pool's end (so fronts drawn later stay predictable).
     wall: list[int] = [0] * WALL_SIZE
     slices = deal_slices(dealer)
@@ -175,13 +175,13 @@ def arrange_wall(
         a, b = slices[seat]
         need = (b - a) - len(seat_tiles[seat])
         if need < 0:
-            raise LaiziError(f"arrange_wall: seat {seat} gets {b - a} tiles, {len(seat_tiles[seat])} given")
+            raise WallError(f"arrange_wall: seat {seat} gets {b - a} tiles, {len(seat_tiles[seat])} given")
         fill = [pool.pop() for _ in range(need)]
         wall[a:b] = seat_tiles[seat] + fill
     wall[INDICATOR_POS] = ind[0]
     free = [p for p in range(LIVE_START, DEAD_START + 1) if p not in fixed]
     if len(fr) + len(bk) > len(free):
-        raise LaiziError("arrange_wall: too many front/back tiles")
+        raise WallError("arrange_wall: too many front/back tiles")
     back_pos = free[len(free) - len(bk):][::-1] if bk else []
     for p, t in zip(back_pos, bk, strict=True):
         wall[p] = t

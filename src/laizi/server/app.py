@@ -4,36 +4,56 @@ Routes:
 
 - ``GET /`` lobby and table (single page), ``GET /calc`` score calculator,
   ``GET /replay/{match_id}`` replay viewer, ``/static/*`` assets (``laizi/web``);
-- ``POST /api/guest`` ``{nickname}`` → ``{token, player_id, nickname}``;
+- ``POST /api/guest`` ``{nickname, token?}`` → ``{token, player_id, nickname, expires_in}``
+  (a valid ``token`` keeps the identity and is exchanged for a fresh one);
+- ``POST /api/token/rotate`` ``{token}`` → a new token; every older token of that player
+  stops working (:mod:`laizi.server.auth`);
 - ``GET /api/presets``, ``GET /api/rooms``, ``GET /api/rooms/{code}``;
 - ``POST /api/score``: the SCORE_API.md calculator (same ``score_json`` as ``laizi score``);
-- ``GET /api/matches/{id}/replay``: a finished hand's public log (hands still in play
-  are cut off at their start, nothing hidden is ever returned);
+- ``GET /api/matches/{id}/replay[?hand=N|?index=1]``: a match's finished hands, their
+  public log (hands still in play are cut off at their start, nothing hidden is ever
+  returned); built off the event loop, cached, rate-limited (:mod:`laizi.server.replays`);
 - ``GET /healthz``: liveness plus counters (actions, errors, GC passes, database batches);
 - ``WS /ws``: the game protocol (:mod:`laizi.server.protocol`).
+
+Every HTTP response carries the security headers and an ``X-Request-ID``; bodies are
+limited while they stream in (:mod:`laizi.server.middleware`). JSON errors are
+``{"error": message, "request_id": id}``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from laizi.server.rooms import Hub, ServerConfig
+from laizi.server import db
+from laizi.server.auth import GEN_KEY_PREFIX
+from laizi.server.config import ServerConfig
+from laizi.server.handlers import serve_ws
+from laizi.server.hub import Hub
+from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
+from laizi.server.middleware import HttpGuard
+from laizi.server.protocol import ProtocolError
+from laizi.server.replays import ReplayError, ReplayService
+from laizi.server.replays import stream as replay_stream
 
 __all__ = ["create_app"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-MAX_BODY = 64 * 1024
+MAX_BODY = MAX_BODY_BYTES
 
 
 def _page(name: str):  # type: ignore[no-untyped-def]
@@ -44,19 +64,66 @@ def _page(name: str):  # type: ignore[no-untyped-def]
 
 
 async def _json_body(request: Request) -> Any:
+    """The request's JSON body (the middleware already stopped it at MAX_BODY bytes)."""
     body = await request.body()
     if len(body) > MAX_BODY:
         raise ValueError(f"request body larger than {MAX_BODY} bytes")
     try:
-        return json.loads(body or b"null")
-    except ValueError as exc:
-        raise ValueError(f"input: bad JSON: {exc}") from None
+        return loads_strict(body or b"null")
+    except JSONInputError as exc:
+        raise ValueError(f"input: {exc}") from None
+
+
+def _error(request: Request, message: str, status: int = 400, **extra: Any) -> JSONResponse:
+    rid = request.scope.get("state", {}).get("request_id")
+    return JSONResponse({"error": message, **extra, "request_id": rid}, status_code=status)
+
+
+def _load_generations(engine: Any) -> list[tuple[str, str]]:
+    with Session(engine) as s:
+        rows = s.execute(select(db.Meta.key, db.Meta.value)
+                         .where(db.Meta.key.like(GEN_KEY_PREFIX + "%"))).all()
+    return [(k, v) for k, v in rows]
+
+
+async def _replay(request: Request, replays: ReplayService) -> Response:
+    """GET /api/matches/{id}/replay[?hand=N|?index=1] (laizi.server.replays)."""
+    try:
+        mid = int(request.path_params["match_id"])
+        if not 1 <= mid <= 2**31 - 1:
+            raise ValueError
+    except ValueError:
+        return _error(request, "bad match id")
+    q = request.query_params
+    try:
+        hand = int(q["hand"]) if "hand" in q else None
+        if hand is not None and not 0 <= hand <= 10_000:
+            raise ValueError
+    except ValueError:
+        return _error(request, "bad hand number")
+    client = request.client.host if request.client else "?"
+    try:
+        data = await replays.get(mid, client, hand=hand, index=q.get("index") in ("1", "true"))
+    except ReplayError as exc:
+        resp = _error(request, exc.message, exc.status)
+        if exc.retry_after is not None:
+            resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
+        return resp
+    if data is None:
+        return _error(request, "unknown match" if hand is None else "unknown hand", 404)
+    gzip_ok = "gzip" in request.headers.get("accept-encoding", "")
+    headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
+    if gzip_ok:
+        headers.update({"Content-Encoding": "gzip", "Content-Length": str(len(data))})
+    return StreamingResponse(replay_stream(data, gzip_ok), media_type="application/json",
+                             headers=headers)
 
 
 def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
-    """Build the app. ``config`` fields: see :class:`laizi.server.rooms.ServerConfig`."""
+    """Build the app. ``config`` fields: see :class:`laizi.server.config.ServerConfig`."""
     cfg = ServerConfig(db_url=db_url, **config)
     hub = Hub(cfg)
+    replays = ReplayService(cfg.db_url)
 
     async def api_score(request: Request) -> Response:
         from laizi.errors import LaiziError
@@ -65,10 +132,8 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         try:
             data = await _json_body(request)
             return JSONResponse(score_json(data))
-        except LaiziError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
-        except ValueError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
+        except (LaiziError, ValueError) as exc:
+            return _error(request, str(exc))
 
     async def api_guest(request: Request) -> Response:
         try:
@@ -76,10 +141,32 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
             if not isinstance(data, dict):
                 raise ValueError("expected a JSON object {nickname}")
             token = data.get("token")
-            out = await hub.guest(token if isinstance(token, str) else None, data.get("nickname"))
-            return JSONResponse(out)
+            out = await hub.guest(token if isinstance(token, str) else None, data.get("nickname"),
+                                  peer=request.client.host if request.client else "")
+            return JSONResponse({**out, "expires_in": int(hub.auth.ttl)})
+        except ProtocolError as exc:  # a rate limit
+            return _error(request, exc.message, 429, code=exc.code)
         except ValueError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
+            return _error(request, str(exc))
+
+    async def api_rotate(request: Request) -> Response:
+        try:
+            data = await _json_body(request)
+        except ValueError as exc:
+            return _error(request, str(exc))
+        token = data.get("token") if isinstance(data, dict) else None
+        pid = hub.auth.check(token)
+        if pid is None or pid not in hub.players:
+            return _error(request, "unknown, expired or revoked token", 401)
+        new_token, gen = hub.auth.rotate(pid)
+        key = hub.auth.gen_key(pid)
+
+        def write(s: Session) -> None:
+            s.merge(db.Meta(key=key, value=str(gen)))
+
+        await hub.store.writer.write(write)
+        return JSONResponse({"token": new_token, "player_id": pid, "nickname": hub.players[pid],
+                             "expires_in": int(hub.auth.ttl)})
 
     async def api_presets(request: Request) -> Response:
         from laizi.rules import PRESETS, RuleSet
@@ -96,31 +183,28 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     async def api_room(request: Request) -> Response:
         info = await hub.room_info(request.path_params["code"])
         if info is None:
-            return JSONResponse({"error": "unknown room"}, status_code=404)
+            return _error(request, "unknown room", 404)
         return JSONResponse(info)
 
     async def api_replay(request: Request) -> Response:
-        try:
-            mid = int(request.path_params["match_id"])
-        except ValueError:
-            return JSONResponse({"error": "bad match id"}, status_code=400)
-        data = await hub.replay(mid)
-        if data is None:
-            return JSONResponse({"error": "unknown match"}, status_code=404)
-        return JSONResponse(data)
+        return await _replay(request, replays)
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "rooms": len(hub.rooms), "stats": hub.health_stats()})
+        return JSONResponse({"ok": True, "rooms": len(hub.rooms),
+                             "stats": {**hub.health_stats(),
+                                       **{f"replay_{k}": v for k, v in replays.cache_info().items()}}})
 
     async def ws_endpoint(websocket: WebSocket) -> None:
-        await hub.serve_ws(websocket)
+        await serve_ws(hub, websocket)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        hub.auth.load_generations(await asyncio.to_thread(_load_generations, hub.store.engine))
         try:
             yield
         finally:
+            replays.close()
             await hub.stop()
 
     routes = [
@@ -130,6 +214,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         Route("/room/{code}", _page("index.html")),
         Route("/api/score", api_score, methods=["POST"]),
         Route("/api/guest", api_guest, methods=["POST"]),
+        Route("/api/token/rotate", api_rotate, methods=["POST"]),
         Route("/api/presets", api_presets),
         Route("/api/rooms", api_rooms),
         Route("/api/rooms/{code}", api_room),
@@ -138,6 +223,8 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(HttpGuard, max_body=MAX_BODY)])
     app.state.hub = hub
+    app.state.replays = replays
     return app

@@ -12,6 +12,7 @@ __all__ = ["MAX_CHARS", "QUICK_PHRASES", "ChatError", "RateLimiter", "clean_text
 MAX_CHARS = 140
 RATE_COUNT = 5
 RATE_WINDOW = 10.0
+SWEEP_AT = 10_000  # keys held before the expired ones are swept
 
 # id -> (中文, English)
 QUICK_PHRASES: dict[str, tuple[str, str]] = {
@@ -54,15 +55,38 @@ class RateLimiter:
         self.clock = clock
         self._hits: dict[str, deque[float]] = {}
 
-    def allow(self, key: str) -> bool:
-        now = self.clock()
+    def _recent(self, key: str, now: float) -> deque[float]:
         q = self._hits.setdefault(key, deque())
         while q and now - q[0] >= self.window:
             q.popleft()
-        if len(q) >= self.count:
+        return q
+
+    def allow(self, key: str) -> bool:
+        return self.allow_all((key,))
+
+    def allow_all(self, keys: tuple[str, ...]) -> bool:
+        """Count one event against every key, if each is under its limit (else none)."""
+        now = self.clock()
+        if len(self._hits) > SWEEP_AT:
+            self.sweep(now)
+        qs = [self._recent(k, now) for k in keys]
+        if any(len(q) >= self.count for q in qs):
             return False
-        q.append(now)
+        for q in qs:
+            q.append(now)
         return True
+
+    def forget_last(self, key: str) -> None:
+        """Take back the last event counted for ``key``."""
+        q = self._hits.get(key)
+        if q:
+            q.pop()
+
+    def sweep(self, now: float | None = None) -> None:
+        """Forget the keys with no event in the window (bounded memory)."""
+        now = self.clock() if now is None else now
+        for k in [k for k, q in self._hits.items() if not q or now - q[-1] >= self.window]:
+            del self._hits[k]
 
     def retry_after(self, key: str) -> float:
         q = self._hits.get(key)

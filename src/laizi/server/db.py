@@ -54,7 +54,7 @@ __all__ = [
     "Meta", "PlayerRow", "RoomRow", "ScoreRow", "Writer", "make_engine", "migrate", "normalize_url",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: actions.client_seq BIGINT
 
 
 def _now() -> datetime:
@@ -83,10 +83,11 @@ class RoomRow(Base):
     __tablename__ = "rooms"
     code: Mapped[str] = mapped_column(String(8), primary_key=True)
     owner_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby|playing|finished
+    status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby|playing|finished|closed
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[Any]] = mapped_column(JSON)
     match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    banned: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)  # player ids kicked out
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
@@ -132,7 +133,8 @@ class ActionRow(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     source: Mapped[str] = mapped_column(String(16))  # player|bot|auto|escape
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    client_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The client's sequence number: the protocol allows 1..2**31 (``protocol.Action.seq``).
+    client_seq: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     version: Mapped[int] = mapped_column(Integer)  # room version after the action
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
@@ -213,6 +215,7 @@ def migrate(engine: Engine) -> None:
                 if col.name not in have:
                     coltype = col.type.compile(dialect=engine.dialect)
                     conn.execute(text(f'ALTER TABLE {table.name} ADD COLUMN "{col.name}" {coltype}'))
+            _widen_integers(conn, insp, table)
         row = conn.execute(select(Meta.value).where(Meta.key == "schema_version")).scalar()
         if row is None:
             conn.execute(insert(Meta).values(key="schema_version", value=str(SCHEMA_VERSION)))
@@ -221,9 +224,16 @@ def migrate(engine: Engine) -> None:
                          .values(value=str(SCHEMA_VERSION)))
 
 
-def get_meta(engine: Engine, key: str) -> str | None:
-    with Session(engine) as s:
-        return s.scalar(select(Meta.value).where(Meta.key == key))
+def _widen_integers(conn: Any, insp: Any, table: Any) -> None:
+    """On PostgreSQL, widen INTEGER columns the model declares BIGINT (SQLite's are 64-bit)."""
+    if conn.dialect.name != "postgresql":
+        return
+    have = {c["name"]: c["type"] for c in insp.get_columns(table.name)}
+    for col in table.columns:
+        old = have.get(col.name)
+        if (isinstance(col.type, BigInteger) and old is not None
+                and not isinstance(old, BigInteger) and isinstance(old, Integer)):
+            conn.execute(text(f'ALTER TABLE {table.name} ALTER COLUMN "{col.name}" TYPE BIGINT'))
 
 
 def set_meta_if_missing(engine: Engine, key: str, value: str) -> str:
@@ -269,13 +279,6 @@ class Writer:
         fut: asyncio.Future[Any] = loop.create_future()
         self._q.put((fn, fut, loop))
         return fut
-
-    def write_sync(self, fn: WriteFn) -> Any:
-        """Run ``fn`` in its own transaction from the calling thread (startup, tests)."""
-        with self.sessions() as s:
-            out = fn(s)
-            s.commit()
-            return out
 
     def flush(self, timeout: float = 10.0) -> None:
         """Block until every write queued so far is committed."""

@@ -3,12 +3,18 @@
 Client → server (``type``):
 
 - ``hello``      ``{token?, nickname?}``: identify (a valid token) or become a new guest.
-- ``create``     ``{settings}``: create a room (you join it); answer ``joined``.
+- ``create``     ``{settings}``: create a room (you join it and are its host: the host alone
+  adds bots, kicks and starts; the role passes on when the host leaves). ``settings.private``
+  rooms are not listed. ``settings.seed`` fixes the deal and is shown to everyone.
 - ``join``       ``{room, spectate?}``: join a room by code (as a spectator when ``spectate``
   or when the match has started and you hold no seat).
 - ``sit``        ``{seat}`` / ``stand`` ``{}``: take or leave a seat before the start.
 - ``bot``        ``{seat, level|null}``: put a bot of a level on an empty seat (or remove it).
-- ``start``      ``{}``: start the match (all four seats filled).
+  Host only.
+- ``start``      ``{}``: start the match (all four seats filled). Host only.
+- ``kick``       ``{player_id}``: remove a player (a seat before the start, or a spectator)
+  from the room; they cannot come back. Host only.
+- ``host``       ``{player_id}``: hand the host role to another player in the room. Host only.
 - ``action``     ``{seq, action, version?}``: a game action. ``seq`` must grow by one per
   client identity and room; an action is applied at most once.
 - ``resync``     ``{}``: ask for a snapshot.
@@ -19,22 +25,36 @@ Client → server (``type``):
   takes the seat).
 - ``ping``       ``{}``.
 
-Server → client: ``welcome``, ``joined``, ``room`` (lobby state), ``update`` (a new
-version: seat-filtered events + the seat's view), ``snapshot`` (resync), ``ack``,
-``chat``, ``error`` ``{code, message, ref?}``, ``pong``.
+Server → client: ``welcome``, ``joined``, ``room`` (lobby state: ``host``, ``private``,
+``fixed_deal``), ``update`` (a new version: seat-filtered events + the seat's view),
+``snapshot`` (resync), ``ack`` (sent only once the action is stored), ``chat``, ``left``,
+``kicked``, ``paused`` / ``resumed`` (the room waits for its database), ``error``
+``{code, message, ref?}``, ``pong``.
+
+A connection says ``hello`` once (within ``HELLO_TIMEOUT`` seconds); its identity is then
+fixed. Limits (``laizi.server.config``, ``laizi.server.limits``): a client that does not read
+is dropped when its queue is full; connections in total and per player are capped; new
+guests, rooms and joins are rate-limited per address and per player.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from laizi.server.inputs import JSONInputError, loads_strict
 
 __all__ = [
-    "MAX_FRAME_BYTES", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
+    "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
 MAX_FRAME_BYTES = 8192
+MAX_FRAME_DEPTH = 8          # nesting of a frame (the deepest valid one, create.settings.options, is 3)
+MAX_OPTIONS = 64             # entries in create.settings.options
+SEQ_MAX = 2**31              # action seq and version (actions.client_seq is BIGINT)
+CLAIM_SECONDS_MIN, CLAIM_SECONDS_MAX = 0.5, 120.0   # room claim window
+TURN_SECONDS_MIN, TURN_SECONDS_MAX = 0.5, 600.0     # room turn timer
 BOT_LEVELS = ("random", "greedy", "strong")
 
 
@@ -46,7 +66,28 @@ class ProtocolError(ValueError):
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+def _check_option(key: object, value: object) -> None:
+    """A rule option override: a short name and one finite JSON scalar (RuleSet checks ranges)."""
+    if not isinstance(key, str) or not 0 < len(key) <= 40:
+        raise ValueError("option names are 1-40 characters")
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if abs(value) > 10**9:
+            raise ValueError(f"option {key!r} is out of range")
+        return
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")) or abs(value) > 1e9:
+            raise ValueError(f"option {key!r} must be a finite number")
+        return
+    if isinstance(value, str):
+        if len(value) > 32:
+            raise ValueError(f"option {key!r} is too long")
+        return
+    raise ValueError(f"option {key!r} must be a number, true/false or text")
 
 
 class RoomSettings(_Msg):
@@ -54,10 +95,29 @@ class RoomSettings(_Msg):
     options: dict[str, Any] = Field(default_factory=dict)
     rounds: int = Field(1, ge=1, le=16)
     max_hands: int | None = Field(None, ge=1, le=400)
-    claim_seconds: float | None = Field(None, gt=0, le=120)
-    turn_seconds: float = Field(20.0, gt=0, le=600)
+    claim_seconds: float | None = Field(None, ge=CLAIM_SECONDS_MIN, le=CLAIM_SECONDS_MAX)
+    turn_seconds: float = Field(20.0, ge=TURN_SECONDS_MIN, le=TURN_SECONDS_MAX)
     bot_delay: float | None = Field(None, ge=0, le=10)
     seed: str | None = Field(None, max_length=64)
+    private: bool = False  # not listed by GET /api/rooms (joined by its code)
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if len(value) > MAX_OPTIONS:
+            raise ValueError(f"at most {MAX_OPTIONS} options")
+        for key, item in value.items():
+            _check_option(key, item)
+        claim = value.get("claim_seconds")
+        if claim is not None and (isinstance(claim, bool) or not isinstance(claim, int | float)
+                                  or not CLAIM_SECONDS_MIN <= claim <= CLAIM_SECONDS_MAX):
+            raise ValueError(f"options.claim_seconds must be a number from {CLAIM_SECONDS_MIN} "
+                             f"to {CLAIM_SECONDS_MAX}")
+        rounds = value.get("rounds")
+        if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
+                                   or not 1 <= rounds <= 16):
+            raise ValueError("options.rounds must be an integer from 1 to 16")
+        return value
 
 
 class Hello(_Msg):
@@ -98,9 +158,9 @@ class Start(_Msg):
 
 class Action(_Msg):
     type: Literal["action"]
-    seq: int = Field(ge=1, le=2**31)
-    action: dict[str, Any]
-    version: int | None = None
+    seq: int = Field(ge=1, le=SEQ_MAX)
+    action: dict[str, Any] = Field(max_length=16)
+    version: int | None = Field(None, ge=0, le=SEQ_MAX)
 
 
 class Resync(_Msg):
@@ -127,37 +187,50 @@ class Leave(_Msg):
     type: Literal["leave"]
 
 
+class Kick(_Msg):
+    type: Literal["kick"]
+    player_id: str = Field(max_length=32)
+
+
+class Host(_Msg):
+    type: Literal["host"]
+    player_id: str = Field(max_length=32)
+
+
 class Ping(_Msg):
     type: Literal["ping"]
-    t: float | None = None
+    t: float | None = Field(None, ge=-1e15, le=1e15)
 
 
 ClientMessage = Annotated[
     Hello | Create | Join | Sit | Stand | Bot | Start | Action | Resync | Auto | Hints | Chat | Leave
-    | Ping,
+    | Ping | Kick | Host,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 TYPES = ("hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync",
-         "auto", "hints", "chat", "leave", "ping")
+         "auto", "hints", "chat", "leave", "ping", "kick", "host")
 
 
 def parse_client_message(raw: str | bytes) -> Any:
-    """Parse and validate one client frame; raise :class:`ProtocolError` with a clear message."""
-    if isinstance(raw, bytes):
+    """Parse and validate one client frame; raise :class:`ProtocolError` with a clear message.
+
+    Every client mistake (binary or non-UTF-8 data, bad JSON, nesting deeper than
+    :data:`MAX_FRAME_DEPTH`, ``NaN``/``Infinity``/overflowing numbers, wrong types, values
+    out of range) is a :class:`ProtocolError`, never another exception.
+    """
+    if isinstance(raw, bytes | bytearray):
         if len(raw) > MAX_FRAME_BYTES:
             raise ProtocolError("frame_too_large", f"frame larger than {MAX_FRAME_BYTES} bytes")
         try:
-            raw = raw.decode("utf-8")
+            raw = bytes(raw).decode("utf-8")
         except UnicodeDecodeError:
             raise ProtocolError("bad_frame", "frame is not UTF-8 text") from None
-    if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
+    if len(raw) > MAX_FRAME_BYTES or len(raw.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
         raise ProtocolError("frame_too_large", f"frame larger than {MAX_FRAME_BYTES} bytes")
     try:
-        import json
-
-        data = json.loads(raw)
-    except ValueError as exc:
+        data = loads_strict(raw, MAX_FRAME_DEPTH)
+    except JSONInputError as exc:
         raise ProtocolError("bad_json", f"frame is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_frame", "a frame must be a JSON object")
@@ -171,4 +244,4 @@ def parse_client_message(raw: str | bytes) -> Any:
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"][1:]) or "frame"
-        raise ProtocolError("bad_message", f"{t}: {loc}: {err['msg']}") from None
+        raise ProtocolError("bad_message", f"{t}: {loc[:64]}: {str(err['msg'])[:160]}") from None

@@ -26,7 +26,7 @@ from laizi.game.events import Event
 from laizi.game.match import Match
 from laizi.rules import RuleSet
 from laizi.tui.words import Lang, W, bot_name, position_name
-from laizi.views import events_for, view
+from laizi.views import events_for, seat_view, view
 
 __all__ = ["HandRecord", "Session"]
 
@@ -121,7 +121,7 @@ class Session:
         hand = self.match.hand
         if self.match.over or hand is None or hand.over:
             return None
-        seats = self.control.pending(hand)
+        seats = self.control.pending(hand.to_act())
         return seats[0] if seats else None
 
     def step_bot(self) -> bool:
@@ -131,7 +131,7 @@ class Session:
             return False
         hand = self.match.hand
         assert hand is not None
-        self.match.apply(seat, self.control.decide(hand, seat))
+        self.match.apply(seat, self.control.decide(seat_view(hand, seat)))
         self.moves += 1
         return True
 
@@ -144,7 +144,7 @@ class Session:
         """What the 托管 bot would play for the human now."""
         hand = self.match.hand
         assert hand is not None
-        return self.control.decide(hand, self.human)
+        return self.control.decide(seat_view(hand, self.human))
 
     def set_auto(self, on: bool) -> None:
         if self.match.over:

@@ -1,0 +1,444 @@
+"""The WebSocket command loop and one handler per client message type (an explicit table).
+
+:func:`serve_ws` reads frames, parses them (:mod:`laizi.server.protocol`) and calls the
+handler for the frame's type. ``hello``, ``ping``, ``create`` and ``join`` need no room;
+every other command runs under its room's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import struct
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from laizi.game import Action
+from laizi.server import protocol as p
+from laizi.server.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
+from laizi.server.connection import Conn
+from laizi.server.engine import GameSession, OpError, dumps
+from laizi.server.hub import Hub
+from laizi.server.middleware import new_request_id
+from laizi.server.protocol import ProtocolError, parse_client_message
+from laizi.server.room import Room
+from laizi.server.seats import Seat
+
+__all__ = ["CONN_HANDLERS", "ROOM_HANDLERS", "dispatch", "serve_ws"]
+
+log = logging.getLogger("laizi.server")
+
+SENDER_DRAIN = 2.0  # seconds a closing connection's queue may take to flush
+
+
+async def serve_ws(hub: Hub, ws: WebSocket) -> None:
+    await ws.accept()
+    if len(hub.conns) >= hub.cfg.max_connections:
+        hub.stats["conns_refused"] += 1
+        with contextlib.suppress(Exception):
+            await ws.send_text(dumps({"type": "error", "code": "server_full",
+                                      "message": "the server is full; try again later"}))
+            await ws.close(code=1013)
+        return
+    peer = ws.client.host if ws.client else ""
+    conn = Conn(ws, queue_max=hub.cfg.send_queue_max, queue_bytes=hub.cfg.send_queue_bytes,
+                msg_rate=hub.cfg.msg_rate, peer=peer)
+    task = asyncio.current_task()
+    assert task is not None
+    conn.on_drop = lambda: _cut(hub, ws, task)
+    hub.conns.add(conn)
+    sender = asyncio.ensure_future(conn.sender())
+    hello_timer = asyncio.get_running_loop().call_later(hub.cfg.hello_timeout, _hello_deadline, conn)
+    try:
+        await _receive_loop(hub, conn, ws)
+    except asyncio.CancelledError:
+        if not conn.dropped:
+            raise
+        task.uncancel()  # we cut this socket ourselves (a client that does not read)
+    finally:
+        hello_timer.cancel()
+        hub.conns.discard(conn)
+        await hub.disconnected(conn)
+        conn.close()
+        if conn.dropped:
+            sender.cancel()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(sender, SENDER_DRAIN)
+
+
+async def _receive_loop(hub: Hub, conn: Conn, ws: WebSocket) -> None:
+    while not conn.closed:
+        try:
+            msg = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            break
+        if msg["type"] == "websocket.disconnect":
+            break
+        raw = msg.get("text")
+        if raw is None:
+            raw = msg.get("bytes")
+        if raw is None:
+            continue
+        if not conn.throttle():
+            conn.error("rate_limited", "too many messages; slow down")
+            continue
+        try:
+            await dispatch(hub, conn, parse_client_message(raw))
+        except ProtocolError as exc:
+            hub.stats["errors"] += 1
+            conn.error(exc.code, exc.message)
+        except Exception:  # noqa: BLE001 - one bad command must not drop the socket
+            hub.stats["errors"] += 1
+            rid = new_request_id()  # in the log and the client's error frame
+            log.exception("conn %s: command failed (request %s)", conn.id, rid)
+            conn.send({"type": "error", "code": "internal", "request_id": rid,
+                       "message": f"the server could not process that message (request {rid})"})
+
+
+def _hello_deadline(conn: Conn) -> None:
+    if conn.player_id is None and not conn.closed:
+        conn.error("hello_timeout", "no hello: closing")
+        conn.close()
+
+
+def _cut(hub: Hub, ws: WebSocket, task: asyncio.Task[Any]) -> None:
+    """Cut a dropped connection's socket now. ASGI has no way to abort a connection (a
+    close waits behind the frames the peer does not read, and the socket would linger),
+    so the transport is found behind the ``send`` callable uvicorn gave us; failing that,
+    the connection's task is cancelled (our queue is freed either way)."""
+    hub.stats["conns_dropped"] += 1
+    transport = _transport_of(getattr(ws, "_send", None))
+    if transport is not None:
+        sock = transport.get_extra_info("socket")
+        if sock is not None:  # reset, not a close: the kernel drops the unread frames too
+            with contextlib.suppress(Exception):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        transport.abort()
+    else:
+        task.cancel()
+
+
+def _transport_of(send: Any, depth: int = 0) -> Any:
+    """The transport (asyncio's or uvloop's) behind an ASGI ``send``: uvicorn's protocol
+    (the bound method's owner), possibly inside Starlette's wrappers (closures), a few
+    levels deep; None if there is none."""
+    t = getattr(getattr(send, "__self__", None), "transport", None)
+    if callable(getattr(t, "abort", None)) and callable(getattr(t, "get_extra_info", None)):
+        return t
+    if depth < 4:
+        for cell in getattr(send, "__closure__", None) or ():
+            with contextlib.suppress(ValueError):  # an empty cell
+                inner = cell.cell_contents
+                if callable(inner):
+                    found = _transport_of(inner, depth + 1)
+                    if found is not None:
+                        return found
+    return None
+
+
+async def dispatch(hub: Hub, conn: Conn, m: Any) -> None:
+    """Run the handler of ``m.type``: from :data:`CONN_HANDLERS` (no room needed) or
+    :data:`ROOM_HANDLERS` (under the lock of the connection's room)."""
+    t: str = m.type
+    if t not in BEFORE_HELLO and conn.player_id is None:
+        raise ProtocolError("hello_first", "say hello first (with your token or a nickname)")
+    conn_handler = CONN_HANDLERS.get(t)
+    if conn_handler is not None:
+        await conn_handler(hub, conn, m)
+        return
+    handler = ROOM_HANDLERS[t]
+    room = hub.room_of(conn)
+    if room is None:
+        raise ProtocolError("no_room", "join a room first")
+    async with room.lock:
+        if conn not in room.conns:  # left while waiting
+            raise ProtocolError("no_room", "join a room first")
+        await handler(hub, conn, room, m)
+
+
+async def on_ping(hub: Hub, conn: Conn, m: p.Ping) -> None:
+    conn.send({"type": "pong", "t": m.t})
+
+
+async def on_create(hub: Hub, conn: Conn, m: p.Create) -> None:
+    await hub.create_room(conn, m.settings)
+
+
+async def on_join(hub: Hub, conn: Conn, m: p.Join) -> None:
+    hub.limits.check("join", conn.peer, conn.player_id)
+    await hub.join(conn, m.room, m.spectate)
+
+
+async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
+    """Identify the connection. Its identity is fixed from then on: a later ``hello`` may
+    only rename the same player (its own token), never become someone else."""
+    if conn.player_id is not None and hub.auth.check(m.token) != conn.player_id:
+        raise ProtocolError("identity_locked", "this connection already has an identity; "
+                                               "open a new connection to be someone else")
+    first = conn.player_id is None
+    try:
+        info = await hub.guest(m.token, m.nickname, peer=conn.peer)
+    except ProtocolError:
+        raise
+    except ValueError as exc:
+        raise ProtocolError("bad_nickname", str(exc)) from None
+    if first and hub.conns_of(info["player_id"]) >= hub.cfg.max_conns_per_player:
+        conn.error("too_many_connections", f"at most {hub.cfg.max_conns_per_player} connections "
+                                           "per player; close another one first")
+        conn.close()
+        return
+    conn.player_id = info["player_id"]
+    conn.nickname = info["nickname"]
+    conn.send({"type": "welcome", **info, "bot_levels": hub.bot_levels(),
+               "phrases": {k: list(v) for k, v in QUICK_PHRASES.items()}})
+
+
+# ------------------------------------------------------------- lobby commands
+def _lobby_only(room: Room) -> None:
+    if room.status != "lobby":
+        raise ProtocolError("match_started", "the match has already started")
+
+
+def _host_only(conn: Conn, room: Room) -> None:
+    if not room.is_host(conn.player_id):
+        raise ProtocolError("not_host", "only the room's host can do that")
+
+
+async def on_sit(hub: Hub, conn: Conn, room: Room, m: p.Sit) -> None:
+    _lobby_only(room)
+    seat = room.seats[m.seat]
+    if seat.player_id == conn.player_id:
+        return
+    if not seat.empty:
+        raise ProtocolError("seat_taken", f"seat {m.seat} is taken")
+    old = room.seat_of(conn.player_id)
+    if old is not None:
+        room.seats[old] = Seat()
+    room.seats[m.seat] = Seat(player_id=conn.player_id, nickname=conn.nickname)
+    await room.save_room()
+    room.broadcast_lobby()
+
+
+async def on_stand(hub: Hub, conn: Conn, room: Room, m: p.Stand) -> None:
+    _lobby_only(room)
+    old = room.seat_of(conn.player_id)
+    if old is not None:
+        room.seats[old] = Seat()
+        await room.save_room()
+    room.broadcast_lobby()
+
+
+async def on_bot(hub: Hub, conn: Conn, room: Room, m: p.Bot) -> None:
+    _host_only(conn, room)
+    _lobby_only(room)
+    seat = room.seats[m.seat]
+    if m.level is None:
+        if seat.bot is None:
+            raise ProtocolError("no_bot", f"no bot on seat {m.seat}")
+        room.seats[m.seat] = Seat()
+    else:
+        levels = hub.bot_levels()
+        if m.level not in levels:
+            raise ProtocolError("bad_bot", f"unknown bot level {m.level!r} "
+                                            f"(choose from {', '.join(levels)})")
+        if seat.player_id is not None:
+            raise ProtocolError("seat_taken", f"seat {m.seat} is taken by a player")
+        room.seats[m.seat] = Seat(bot=m.level, nickname=f"bot·{m.level}")
+    await room.save_room()
+    room.broadcast_lobby()
+
+
+async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
+    _host_only(conn, room)
+    _lobby_only(room)
+    if any(s.empty for s in room.seats):
+        raise ProtocolError("seats_empty", "fill every seat (players or bots) before starting")
+    await room.start_match()
+
+
+async def on_kick(hub: Hub, conn: Conn, room: Room, m: p.Kick) -> None:
+    _host_only(conn, room)
+    target = m.player_id
+    if target == conn.player_id:
+        raise ProtocolError("bad_kick", "you cannot kick yourself (leave instead)")
+    seat = room.seat_of(target)
+    conns = [c for c in room.conns if c.player_id == target]
+    if seat is None and not conns:
+        raise ProtocolError("not_in_room", "no such player in this room")
+    if seat is not None:
+        _lobby_only(room)  # a seated player cannot be pushed out of a match
+        room.seats[seat] = Seat()
+    room.banned.add(target)
+    for c in conns:
+        room.conns.discard(c)
+        c.room_code = None
+        c.seat = None
+        c.send({"type": "kicked", "room": room.code})
+    await room.save_room()
+    room.broadcast_lobby()
+
+
+async def on_host(hub: Hub, conn: Conn, room: Room, m: p.Host) -> None:
+    _host_only(conn, room)
+    if m.player_id not in room.present():
+        raise ProtocolError("not_in_room", "the new host must be in the room")
+    room.owner_id = m.player_id
+    await room.save_room()
+    room.broadcast_lobby()
+
+
+# ------------------------------------------------------------- game commands
+def _game(conn: Conn, room: Room) -> tuple[GameSession, int]:
+    g = room.game
+    if g is None or room.status == "lobby":
+        raise ProtocolError("not_started", "the match has not started")
+    seat = room.seat_of(conn.player_id)
+    if seat is None or conn.seat is None:
+        raise ProtocolError("not_seated", "spectators cannot act")
+    return g, seat
+
+
+async def on_action(hub: Hub, conn: Conn, room: Room, m: p.Action) -> None:
+    g, seat = _game(conn, room)
+    pid = conn.player_id
+    assert pid is not None
+    last = room.last_seq.get(pid, 0)
+    if m.seq <= last:
+        if m.seq == last:
+            conn.send({"type": "ack", "seq": m.seq, "duplicate": True, "v": g.stream_v(seat)})
+            return
+        raise ProtocolError("stale_seq", f"sequence number {m.seq} is stale (last applied {last})")
+    if g.over:
+        raise ProtocolError("match_over", "the match is over")
+    cur_v = g.stream_v(seat)
+    if m.version is not None and m.version != cur_v:
+        conn.error("stale_version", f"your table is at version {m.version}, the server at "
+                                    f"{cur_v}; resynchronising", ref=m.seq)
+        room.send_snapshot(conn)
+        return
+    try:
+        action = Action.from_json(m.action)
+    except ValueError as exc:
+        raise ProtocolError("bad_action", str(exc)) from None
+    before = set(g.to_act())
+    if g.match.auto[seat] and not room.seats[seat].escaped:
+        g.set_auto(seat, False)  # acting again ends 托管
+        room.note_op({"source": "player", "player_id": pid})
+    try:
+        g.act(seat, action)
+    except OpError as exc:
+        room.push_updates()
+        raise ProtocolError(exc.code, str(exc)) from None
+    room.last_seq[pid] = m.seq
+    room.note_op({"source": "player", "player_id": pid, "seq": m.seq, "v": g.stream_v(seat)})
+    room.reset_deadlines(before - {seat})
+    hub.stats["actions"] += 1
+    await room.after_change()
+    conn.send({"type": "ack", "seq": m.seq, "v": g.stream_v(seat)})
+
+
+async def on_resync(hub: Hub, conn: Conn, room: Room, m: p.Resync) -> None:
+    conn.send({"type": "room", "room": room.lobby_json()})
+    room.send_snapshot(conn)
+
+
+async def on_auto(hub: Hub, conn: Conn, room: Room, m: p.Auto) -> None:
+    g, seat = _game(conn, room)
+    if room.seats[seat].escaped:
+        raise ProtocolError("escaped", "you left this match")
+    if g.set_auto(seat, m.on):
+        room.note_op({"source": "player", "player_id": conn.player_id})
+        if not m.on:
+            room.reset_deadlines(set(g.to_act()) - {seat})
+        await room.after_change()
+        room.broadcast_lobby()
+
+
+async def on_hints(hub: Hub, conn: Conn, room: Room, m: p.Hints) -> None:
+    conn.hints = m.on
+    if room.game is not None:
+        room.send_snapshot(conn)
+
+
+async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
+    if (m.text is None) == (m.phrase is None):
+        raise ProtocolError("bad_chat", "send either text or a quick phrase")
+    try:
+        if m.phrase is not None:
+            if m.phrase not in QUICK_PHRASES:
+                raise ChatError("bad_phrase", f"unknown quick phrase {m.phrase!r}")
+            text = QUICK_PHRASES[m.phrase][0]
+        else:
+            text = clean_text(m.text)
+    except ChatError as exc:
+        raise ProtocolError(exc.code, str(exc)) from None
+    # The limit follows the player (every room, every socket) and the connection.
+    keys = (f"player:{conn.player_id}", f"conn:{conn.id}")
+    if not hub.chat_limiter.allow_all(keys):
+        wait = max(hub.chat_limiter.retry_after(k) for k in keys)
+        raise ProtocolError("chat_rate", f"at most {RATE_COUNT} chat messages per "
+                                         f"{RATE_WINDOW:g} seconds; wait {wait:.1f} s")
+    entry = {"type": "chat", "from": conn.nickname, "player_id": conn.player_id,
+             "seat": room.seat_of(conn.player_id), "text": text, "phrase": m.phrase,
+             "t": time.time()}
+    room.chat_log.append(entry)
+    del room.chat_log[:-100]
+    await room.store.add_chat(room.code, conn.player_id, conn.nickname, text, m.phrase)
+    room.broadcast(entry)
+
+
+async def on_leave(hub: Hub, conn: Conn, room: Room, m: p.Leave) -> None:
+    seat = room.seat_of(conn.player_id)
+    g = room.game
+    if room.status == "lobby":
+        if seat is not None:
+            room.seats[seat] = Seat()
+            await room.save_room()
+    elif room.status == "playing" and seat is not None and g is not None and not g.over:
+        # Escape: penalty, and a bot takes the seat for good.
+        before = set(g.to_act())
+        g.escape(seat)
+        room.note_op({"source": "escape", "player_id": conn.player_id})
+        room.seats[seat].escaped = True
+        room.seats[seat].disconnected_at = None
+        room.reset_deadlines(before - {seat})
+        for c in room.conns:
+            if c.player_id == conn.player_id:
+                c.seat = None
+        await room.after_change()
+    await hub.detach(conn, room)
+    conn.send({"type": "left", "room": room.code})
+    room.broadcast_lobby()
+
+
+ConnHandler = Callable[[Hub, Conn, Any], Awaitable[None]]
+RoomHandler = Callable[[Hub, Conn, Room, Any], Awaitable[None]]
+
+BEFORE_HELLO = frozenset({"hello", "ping"})  # what a connection may send before saying hello
+
+CONN_HANDLERS: dict[str, ConnHandler] = {
+    "hello": on_hello,
+    "ping": on_ping,
+    "create": on_create,
+    "join": on_join,
+}
+
+ROOM_HANDLERS: dict[str, RoomHandler] = {
+    "sit": on_sit,
+    "stand": on_stand,
+    "bot": on_bot,
+    "start": on_start,
+    "action": on_action,
+    "resync": on_resync,
+    "auto": on_auto,
+    "hints": on_hints,
+    "chat": on_chat,
+    "leave": on_leave,
+    "kick": on_kick,
+    "host": on_host,
+}

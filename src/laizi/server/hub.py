@@ -1,0 +1,312 @@
+"""The hub: every room in memory, the store, guest identities, the WebSocket connections'
+whereabouts (which room each is in)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import os
+import secrets
+import string
+import time
+from typing import Any
+
+from laizi.errors import LaiziError
+from laizi.rules import RuleSet
+from laizi.server.auth import GuestAuth, clean_nickname, new_player_id
+from laizi.server.chat import RateLimiter
+from laizi.server.config import ServerConfig, room_rules
+from laizi.server.connection import Conn
+from laizi.server.db import normalize_url
+from laizi.server.engine import hand_frames
+from laizi.server.limits import Limits
+from laizi.server.protocol import ProtocolError, RoomSettings
+from laizi.server.room import Room
+from laizi.server.runtime import HeapFreezer, warm_up
+from laizi.server.seats import bot_levels
+from laizi.server.store import Store
+
+__all__ = ["CODE_ALPHABET", "CODE_LEN", "Hub"]
+
+log = logging.getLogger("laizi.server")
+
+CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
+CODE_LEN = 5
+ROOM_LIST_MAX = 200  # rooms listed by GET /api/rooms
+
+
+class Hub:
+    def __init__(self, cfg: ServerConfig) -> None:
+        self.cfg = cfg
+        self.rooms: dict[str, Room] = {}
+        self.players: dict[str, str] = {}  # id -> nickname
+        self.conns: set[Conn] = set()      # every open WebSocket
+        self._store: Store | None = None
+        self._auth: GuestAuth | None = None
+        self.chat_limiter = RateLimiter()
+        exempt = {*cfg.rate_exempt, *filter(None, os.environ.get("LAIZI_RATE_EXEMPT", "").split(","))}
+        self.limits = Limits(frozenset(a.strip() for a in exempt))
+        self.db_label = normalize_url(cfg.db_url).split("@")[-1]
+        self.started = False
+        self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0,
+                                          "rooms_evicted": 0, "conns_dropped": 0,
+                                          "conns_refused": 0}
+        self.freezer = HeapFreezer(cfg.gc_interval)
+        self._sweeper: asyncio.Future[None] | None = None
+
+    @property
+    def store(self) -> Store:
+        assert self._store is not None, "the hub is not started"
+        return self._store
+
+    @property
+    def auth(self) -> GuestAuth:
+        assert self._auth is not None, "the hub is not started"
+        return self._auth
+
+    # ------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        if self.started:
+            return
+        self._store = await Store.open(self.cfg.db_url)
+        secret = self.cfg.secret or os.environ.get("LAIZI_SECRET")
+        if not secret:
+            secret = await self.store.meta_default("token_secret", secrets.token_hex(32))
+        self._auth = GuestAuth(secret)
+        await asyncio.to_thread(self._load)
+        self.started = True
+        warm_up()
+        if self.cfg.gc_freeze:
+            self.freezer.start()
+        self._sweeper = asyncio.ensure_future(self._sweep_lobbies())
+        for room in self.rooms.values():
+            if room.status == "playing":
+                room.schedule()
+
+    async def stop(self) -> None:
+        self.freezer.stop()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for room in self.rooms.values():
+            room.cancel_timer()
+        if self._store is not None:
+            await self._store.close()
+        self.started = False
+
+    def health_stats(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.stats)
+        out.update(gc_passes=self.freezer.passes, gc_max_ms=self.freezer.max_ms)
+        if self._store is not None:
+            out.update(self._store.stats())
+        out["gc_frozen"] = gc.get_freeze_count()
+        out["connections"] = len(self.conns)
+        return out
+
+    def _load(self) -> None:
+        """Rebuild every unfinished room; matches in progress are replayed from the journal."""
+        self.players.update(self.store.load_players())
+        for rec in self.store.load_unfinished_rooms():
+            try:
+                room = Room.resume(rec, **self._room_kw())
+            except Exception:  # noqa: BLE001 - a broken room must not stop the server
+                log.exception("room %s could not be resumed", rec.code)
+                continue
+            self.rooms[room.code] = room
+
+    def _room_kw(self) -> dict[str, Any]:
+        """What a room is given of the hub."""
+        return {"cfg": self.cfg, "store": self.store, "stats": self.stats,
+                "on_finished": self._finished}
+
+    def _finished(self, room: Room) -> None:
+        """A match ended: its room leaves memory after ``finished_linger`` seconds."""
+        asyncio.get_running_loop().call_later(self.cfg.finished_linger, self._evict, room.code)
+
+    async def _sweep_lobbies(self) -> None:
+        """Close lobbies nobody has been in for ``lobby_idle`` seconds (abandoned rooms
+        must not pile up in memory); a closed room cannot be joined again."""
+        while True:
+            await asyncio.sleep(min(60.0, self.cfg.lobby_idle))
+            now = time.monotonic()
+            for room in [r for r in self.rooms.values() if r.status == "lobby"]:
+                if room.conns or room.idle_since is None or now - room.idle_since < self.cfg.lobby_idle:
+                    continue
+                try:
+                    async with room.lock:
+                        if room.conns or room.status != "lobby":
+                            continue
+                        room.status = "closed"
+                        await room.save_room()
+                except Exception:  # noqa: BLE001 - tried again on the next sweep
+                    log.exception("room %s: could not close an idle lobby", room.code)
+                    room.status = "lobby"
+                    continue
+                self.rooms.pop(room.code, None)
+                room.close()
+                self.stats["rooms_evicted"] += 1
+
+    def _evict(self, code: str) -> None:
+        room = self.rooms.get(code)
+        if room is None or room.status != "finished":
+            return
+        if room.lock.locked():  # a command is running: try again shortly
+            asyncio.get_running_loop().call_later(1.0, self._evict, code)
+            return
+        del self.rooms[code]
+        room.close()
+        self.stats["rooms_evicted"] += 1
+
+    # ------------------------------------------------------------- players
+    async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
+        """The identity a token names (renamed to ``nickname`` if given), else a new guest
+        (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
+        pid = self.auth.check(token) if token else None
+        nick = None
+        if nickname is not None and nickname != "":
+            nick = clean_nickname(nickname)
+        if pid is not None and pid in self.players:
+            if nick and nick != self.players[pid]:
+                self.players[pid] = nick
+                await self.store.set_nickname(pid, nick)
+            return {"player_id": pid, "nickname": self.players[pid], "token": self.auth.issue(pid)}
+        if peer is not None:
+            self.limits.check("guest", peer)
+        pid = new_player_id()
+        nick = nick or f"游客{secrets.randbelow(9000) + 1000}"
+        self.players[pid] = nick
+        await self.store.add_player(pid, nick)
+        return {"player_id": pid, "nickname": nick, "token": self.auth.issue(pid)}
+
+    def bot_levels(self) -> list[str]:
+        return bot_levels()
+
+    # ------------------------------------------------------------- queries
+    def list_rooms(self) -> list[dict[str, Any]]:
+        out = []
+        for r in self.rooms.values():
+            if r.settings.private:
+                continue
+            out.append({"code": r.code, "status": r.status, "preset": r.settings.preset,
+                        "rounds": r.settings.rounds, "match_id": r.match_id,
+                        "players": [s.nickname or (s.bot and f"bot:{s.bot}") or None for s in r.seats]})
+        out.sort(key=lambda d: (d["status"] != "lobby", d["code"]))
+        return out[:ROOM_LIST_MAX]
+
+    async def room_info(self, code: str) -> dict[str, Any] | None:
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room.lobby_json()
+        if len(code) > CODE_LEN:
+            return None
+        rec = await asyncio.to_thread(self.store.load_room, code)
+        if rec is None:
+            return None
+        return Room.stored_json(rec)
+
+    async def replay(self, match_id: int) -> dict[str, Any] | None:
+        def load() -> dict[str, Any] | None:
+            m = self.store.load_match(match_id)
+            if m is None:
+                return None
+            frames = hand_frames(RuleSet(**m.rules), bytes.fromhex(m.seed), m.journal,
+                                 max_hands=m.max_hands)
+            return {"match_id": m.id, "room": m.room_code, "status": m.status,
+                    "seats": m.seats, "scores": m.scores,
+                    "hands": [{"hand": h, "frames": f} for h, f in sorted(frames.items())]}
+
+        return await asyncio.to_thread(load)
+
+    # ------------------------------------------------------------- rooms and connections
+    def conns_of(self, player_id: str) -> int:
+        """Open connections identified as ``player_id``."""
+        return sum(1 for c in self.conns if c.player_id == player_id and not c.closed)
+
+    def room_of(self, conn: Conn) -> Room | None:
+        room = self.rooms.get(conn.room_code) if conn.room_code else None
+        return room if room is not None and conn in room.conns else None
+
+    async def create_room(self, conn: Conn, settings: RoomSettings) -> None:
+        try:
+            room_rules(settings)
+        except LaiziError as exc:
+            raise ProtocolError("bad_settings", str(exc)) from None
+        self.limits.check("room", conn.peer, conn.player_id)
+        for _ in range(100):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
+            if code not in self.rooms:
+                break
+        room = Room(code, settings, conn.player_id, **self._room_kw())
+        self.rooms[code] = room
+        await room.save_room()
+        await self.join(conn, code, False)
+
+    async def join(self, conn: Conn, code: str, spectate: bool) -> None:
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is None:
+            info = await self.room_info(code)
+            if info is not None and info["status"] == "finished":
+                raise ProtocolError("room_finished", f"room {code} has finished; see the replay of "
+                                                     f"match {info['match_id']}")
+            if info is not None and info["status"] == "closed":
+                raise ProtocolError("room_closed", f"room {code} was closed: nobody was in it")
+            raise ProtocolError("unknown_room", f"no room with code {code[:8]!r}")
+        if conn.player_id in room.banned:
+            raise ProtocolError("kicked", "the host removed you from this room")
+        old = self.room_of(conn)
+        if old is not None and old is not room:
+            await self.leave_room(conn, old)
+        async with room.lock:
+            room.idle_since = None
+            if room.owner_id is None:
+                room.owner_id = conn.player_id  # a room left without a host: the next one in
+                await room.save_room()
+            conn.room_code = room.code
+            room.conns.add(conn)
+            seat = None if spectate else room.seat_of(conn.player_id)
+            conn.seat = seat if room.game is not None else None
+            conn.sent_v = 0
+            if seat is not None and room.status == "playing":
+                room.seats[seat].disconnected_at = None
+                room.schedule()
+            conn.send({"type": "joined", "room": room.lobby_json(), "seat": seat,
+                       "chat": room.chat_log[-30:]})
+            if room.game is not None:
+                room.send_snapshot(conn)
+            room.broadcast_lobby()
+
+    async def leave_room(self, conn: Conn, room: Room) -> None:
+        async with room.lock:
+            await self.detach(conn, room)
+            room.broadcast_lobby()
+
+    async def detach(self, conn: Conn, room: Room) -> None:
+        """Take ``conn`` out of ``room`` (under its lock); the last connection of the host
+        hands the role on."""
+        room.conns.discard(conn)
+        if conn.room_code == room.code:
+            conn.room_code = None
+            conn.seat = None
+        if not room.conns:
+            room.idle_since = time.monotonic()
+        pid = conn.player_id
+        if any(c.player_id == pid and not c.closed for c in room.conns):
+            return
+        if room.hand_on_host(pid):
+            await room.save_room()
+
+    async def disconnected(self, conn: Conn) -> None:
+        room = self.room_of(conn)
+        if room is None:
+            return
+        async with room.lock:
+            await self.detach(conn, room)
+            pid = conn.player_id
+            seat = room.seat_of(pid)
+            still = any(c.player_id == pid and not c.closed for c in room.conns)
+            if seat is not None and not still and room.status == "playing":
+                room.seats[seat].disconnected_at = time.monotonic()
+                room.schedule()
+            room.broadcast_lobby()

@@ -1,0 +1,298 @@
+"""Every SQL statement the server runs: rooms, matches (the action journal and the event
+log), hands, scores, players, chat — written through :class:`laizi.server.db.Writer`
+(group commit; a caller awaits its write before it shows anything it describes) and
+read back to resume rooms after a restart and to build replays."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from laizi.server import db
+
+__all__ = ["MatchRecord", "Progress", "RoomRecord", "Store"]
+
+_TABLES = db.Base.metadata.tables
+ACTIONS = _TABLES["actions"]
+EVENTS = _TABLES["events"]
+HANDS = _TABLES["hands"]
+SCORES = _TABLES["scores"]
+MATCHES = _TABLES["matches"]
+ROOMS = _TABLES["rooms"]
+
+
+@dataclass
+class RoomRecord:
+    """A room row (and, for a room in play, its match as stored)."""
+
+    code: str
+    owner_id: str | None
+    status: str
+    settings: dict[str, Any]
+    seats: list[dict[str, Any]]
+    match_id: int | None = None
+    match: MatchRecord | None = None
+    banned: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MatchRecord:
+    """A match as stored: enough to rebuild it (rules, seed, journal) and to check the rebuild."""
+
+    id: int
+    room_code: str
+    status: str
+    rules: dict[str, Any]
+    seed: str
+    max_hands: int | None
+    seats: list[Any]
+    scores: list[Any]
+    journal: list[dict[str, Any]]
+    stored_events: int = 0
+    last_event: dict[str, Any] | None = None
+    last_seq: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Progress:
+    """What one command added to a match: new journal entries and events, hands started or
+    ended, escapes, and the match / room rows when what they hold changed."""
+
+    match_id: int
+    room_code: str
+    actions: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    hands: list[dict[str, Any]]           # {"number", "dealer", "commitment"} or {"number", "end"}
+    escapes: list[tuple[int, list[Any]]]  # (escaping seat, deltas)
+    hand_no: int
+    seat_pids: list[str | None]
+    match_values: dict[str, Any] | None   # new scores/status/seats (None: unchanged)
+    over: bool
+    room_values: dict[str, Any] | None    # new status/seats (None: unchanged)
+
+
+class Store:
+    """The database of one server: an engine, a writer thread, and the statements."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.writer = db.Writer(engine)
+
+    @classmethod
+    async def open(cls, url: str) -> Store:
+        engine = db.make_engine(url)
+        await asyncio.to_thread(db.migrate, engine)
+        return cls(engine)
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self.writer.flush)
+        self.writer.close()
+        self.engine.dispose()
+
+    def stats(self) -> dict[str, Any]:
+        w = self.writer
+        return {"db_batches": w.batches, "db_writes": w.writes, "db_busy_s": round(w.busy_seconds, 2)}
+
+    async def meta_default(self, key: str, value: str) -> str:
+        """The value stored under ``key``, storing ``value`` there first if there is none."""
+        return await asyncio.to_thread(db.set_meta_if_missing, self.engine, key, value)
+
+    # ------------------------------------------------------------- players
+    def load_players(self) -> dict[str, str]:
+        with Session(self.engine) as s:
+            return {p.id: p.nickname for p in s.scalars(select(db.PlayerRow))}
+
+    async def add_player(self, pid: str, nickname: str) -> None:
+        def write(s: Session) -> None:
+            s.add(db.PlayerRow(id=pid, nickname=nickname))
+
+        await self.writer.write(write)
+
+    async def set_nickname(self, pid: str, nickname: str) -> None:
+        def write(s: Session) -> None:
+            p = s.get(db.PlayerRow, pid)
+            if p is not None:
+                p.nickname = nickname
+                p.last_seen = datetime.now(UTC)
+
+        await self.writer.write(write)
+
+    # ------------------------------------------------------------- chat
+    async def add_chat(self, room_code: str, pid: str | None, nickname: str, text: str,
+                       phrase: str | None) -> None:
+        def write(s: Session) -> None:
+            s.add(db.ChatRow(room_code=room_code, player_id=pid, nickname=nickname, text=text,
+                             phrase=phrase))
+
+        await self.writer.write(write)
+
+    # ------------------------------------------------------------- rooms and matches
+    async def save_room(self, r: RoomRecord) -> None:
+        def write(s: Session) -> None:
+            row = s.get(db.RoomRow, r.code)
+            if row is None:
+                s.add(db.RoomRow(code=r.code, owner_id=r.owner_id, status=r.status,
+                                 settings=r.settings, seats=r.seats, match_id=r.match_id,
+                                 banned=r.banned))
+            else:
+                row.owner_id = r.owner_id
+                row.banned = r.banned
+                row.status = r.status
+                row.seats = r.seats
+                row.match_id = r.match_id
+                row.updated_at = datetime.now(UTC)
+
+        await self.writer.write(write)
+
+    async def create_match(self, r: RoomRecord, rules: dict[str, Any], seed: bytes,
+                           max_hands: int | None) -> int:
+        """Insert a match row for room ``r`` (its status becomes ``playing``); its id."""
+
+        def write(s: Session) -> int:
+            row = s.get(db.RoomRow, r.code)
+            if row is None:
+                row = db.RoomRow(code=r.code, owner_id=r.owner_id, settings=r.settings, seats=r.seats)
+                s.add(row)
+                s.flush()
+            m = db.MatchRow(room_code=r.code, status="playing", rules=rules, seed=seed.hex(),
+                            max_hands=max_hands, seats=r.seats, scores=[0, 0, 0, 0],
+                            penalties=[0, 0, 0, 0])
+            s.add(m)
+            s.flush()
+            row.status = "playing"
+            row.match_id = m.id
+            row.seats = r.seats
+            return m.id
+
+        out: int = await self.writer.write(write)
+        return out
+
+    async def write_progress(self, p: Progress, *, retry: bool = False) -> None:
+        """Store one command's progress in one transaction (raises when the write fails).
+        ``retry``: an earlier attempt failed, perhaps after its commit went through (a
+        connection lost on the way back): if its last row is there, it did."""
+
+        def write(s: Session) -> None:
+            # Core executemany inserts: the hot path of every action (no ORM unit of work).
+            # Flush first: an ORM write earlier in the same batch must not land after these.
+            s.flush()
+            if retry and _stored_already(s, p):
+                return
+            _write_progress(s, p)
+
+        await self.writer.write(write)
+
+    # ------------------------------------------------------------- reading back
+    def load_unfinished_rooms(self) -> list[RoomRecord]:
+        """Every room in the lobby or in play, with the journal of the match in play."""
+        out = []
+        with Session(self.engine) as s:
+            rows = s.scalars(select(db.RoomRow).where(db.RoomRow.status.in_(("lobby", "playing"))))
+            for r in list(rows):
+                rec = _room(r)
+                if r.status == "playing" and r.match_id is not None:
+                    rec.match = _match(s, r.match_id, resume=True)
+                out.append(rec)
+        return out
+
+    def load_room(self, code: str) -> RoomRecord | None:
+        """One room row (any status), without its match."""
+        with Session(self.engine) as s:
+            r = s.get(db.RoomRow, code)
+            if r is None:
+                return None
+            return _room(r)
+
+    def load_match(self, match_id: int) -> MatchRecord | None:
+        """A match with its journal (for a replay)."""
+        with Session(self.engine) as s:
+            return _match(s, match_id, resume=False)
+
+
+def _room(r: db.RoomRow) -> RoomRecord:
+    return RoomRecord(code=r.code, owner_id=r.owner_id, status=r.status, settings=dict(r.settings),
+                      seats=list(r.seats), match_id=r.match_id, banned=list(r.banned or []))
+
+
+def _match(s: Session, match_id: int, *, resume: bool) -> MatchRecord | None:
+    m = s.get(db.MatchRow, match_id)
+    if m is None:
+        return None
+    journal = [a.action for a in s.scalars(
+        select(db.ActionRow).where(db.ActionRow.match_id == m.id).order_by(db.ActionRow.n))]
+    rec = MatchRecord(id=m.id, room_code=m.room_code, status=m.status, rules=dict(m.rules),
+                      seed=m.seed, max_hands=m.max_hands, seats=list(m.seats),
+                      scores=list(m.scores), journal=journal)
+    if resume:
+        rec.stored_events = s.scalar(select(func.count()).select_from(db.EventRow)
+                                     .where(db.EventRow.match_id == m.id)) or 0
+        last = list(s.scalars(select(db.EventRow.data).where(db.EventRow.match_id == m.id)
+                              .order_by(db.EventRow.n.desc()).limit(1)))
+        rec.last_event = last[0] if last else None
+        for pid, seq in s.execute(
+                select(db.ActionRow.player_id, func.max(db.ActionRow.client_seq))
+                .where(db.ActionRow.match_id == m.id, db.ActionRow.player_id.is_not(None))
+                .group_by(db.ActionRow.player_id)):
+            if pid is not None and seq is not None:
+                rec.last_seq[pid] = int(seq)
+    return rec
+
+
+def _stored_already(s: Session, p: Progress) -> bool:
+    """Whether ``p`` was committed (it is one transaction: its last row tells)."""
+    if p.actions:
+        table, n = ACTIONS, p.actions[-1]["n"]
+    elif p.events:
+        table, n = EVENTS, p.events[-1]["n"]
+    else:
+        return False
+    found = s.connection().execute(
+        select(table.c.n).where(table.c.match_id == p.match_id, table.c.n == n)).first()
+    return found is not None
+
+
+def _write_progress(s: Session, p: Progress) -> None:
+    conn = s.connection()
+    mid = p.match_id
+    if p.actions:
+        conn.execute(ACTIONS.insert(), p.actions)
+    if p.events:
+        conn.execute(EVENTS.insert(), p.events)
+    now = datetime.now(UTC)
+    for hr in p.hands:
+        end = hr.get("end")
+        if end is None:
+            conn.execute(HANDS.insert(), [{"match_id": mid, "number": hr["number"],
+                                           "dealer": hr["dealer"], "commitment": hr["commitment"]}])
+            continue
+        conn.execute(
+            update(HANDS).where(HANDS.c.match_id == mid, HANDS.c.number == hr["number"])
+            .values(seed=end.get("seed"), ended_at=now,
+                    result={"winner": end.get("winner"), "deltas": end.get("deltas"),
+                            "hands": end.get("hands")}))
+        score_rows = [{"match_id": mid, "hand": hr["number"], "seat": seat,
+                       "player_id": p.seat_pids[seat], "kind": "hand", "delta": d}
+                      for seat, d in enumerate(end.get("deltas") or [])]
+        if score_rows:
+            conn.execute(SCORES.insert(), score_rows)
+    for seat, deltas in p.escapes:
+        conn.execute(SCORES.insert(), [
+            {"match_id": mid, "hand": p.hand_no, "seat": st, "player_id": p.seat_pids[st],
+             "kind": f"escape{seat}", "delta": d} for st, d in enumerate(deltas)])
+    if p.match_values is not None:
+        values = dict(p.match_values)
+        if p.over:
+            values["result"] = {"scores": values["scores"]}
+        conn.execute(update(MATCHES).where(MATCHES.c.id == mid).values(**values))
+        if p.over:
+            conn.execute(update(MATCHES).where(MATCHES.c.id == mid, MATCHES.c.finished_at.is_(None))
+                         .values(finished_at=now))
+    if p.room_values is not None:
+        conn.execute(update(ROOMS).where(ROOMS.c.code == p.room_code)
+                     .values(**p.room_values, updated_at=now))

@@ -1,0 +1,165 @@
+// Words: Chinese by default, a complete English mode (remembered in localStorage).
+const ZH = {
+  title: "武汉麻将 · 红中赖子杠", lobby: "大厅", calc: "算分器", lang: "English",
+  nickname: "昵称", save: "确定", create_room: "创建房间", join_room: "加入房间", room_code: "房间号",
+  preset: "玩法", rounds: "圈数", claim_seconds: "抢牌秒数", turn_seconds: "出牌秒数", options: "规则选项 (JSON)",
+  join: "加入", spectate: "观战", open_rooms: "房间列表", no_rooms: "暂无房间", seat: "座位",
+  sit: "坐下", stand: "起身", add_bot: "加机器人", remove_bot: "移除机器人", start: "开始",
+  empty: "空位", bot: "机器人", host: "房主", leave: "离开", chat: "聊天", send: "发送",
+  auto: "托管", auto_on: "托管中", cancel_auto: "取消托管", hints: "提示", replay: "回放", spectator: "观战中",
+  winds: ["东", "南", "西", "北"], dealer: "庄", wall_left: "剩余 {0} 张", indicator: "翻牌", laizi: "赖子",
+  your_turn: "请出牌（点两下打出）", waiting: "等待其他玩家…", match_table: "比分表", hand_no: "第 {0} 局",
+  round_of: "第 {0}/{1} 圈", total: "合计", hand_over: "本局结束", match_over: "比赛结束", continue: "继续",
+  next_started: "下一局已开始", back_lobby: "回大厅", drawn: "荒庄（流局）", payments: "得分",
+  reconnecting: "连接已断开，正在重连…", connected: "已连接", conn_lost: "连接已断开", conn_lost_sub: "正在重连并同步牌局…",
+  discard: "打出", tsumo: "自摸", ron: "胡", peng: "碰", chi: "吃", kong: "杠", ankong: "暗杠",
+  addkong: "蓄杠", special_kong: "红中杠", laizi_kong: "赖子杠", pizi_kong: "痞子杠", pass: "过",
+  sound: "声音", voice: "语音", level: "等级", menu: "菜单",
+  escape_confirm: "比赛进行中，离开将被扣逃跑分，确定吗？", copy_link: "复制链接", copied: "链接已复制",
+  copy_failed: "无法复制，请手动复制：{0}", share_title: "扫码加入房间", room_rules: "{0} · {1} 圈",
+  fairness: "公平性", fair_intro: "每局开始前服务器公布牌墙的承诺（哈希）；本局结束后公开种子，任何人都可以据此重新推导整副牌墙并核对。",
+  commitment: "承诺", seed: "种子", verify: "验证本局", verify_ok: "验证通过：牌墙由种子推导，与承诺一致，翻牌为第 54 张",
+  verify_bad: "验证失败：{0}", verify_wait: "种子在本局结束后公开", verify_unavailable: "此浏览器不支持验证（需要安全连接）",
+  close: "关闭", win_by: { self_draw: "自摸", discard: "放冲", rob_kong: "抢杠" },
+  win_line: "{0} 胡牌 · {1}", from_line: "{0} 放冲", liable: "承包", hard: "硬胡", soft: "软胡",
+  small_hand: "屁胡", big_hands: "大胡", gangkai: "杠上开花", haidi: "海底捞月", topped: "封顶",
+  fan: "番", winner_fan: "胡家 {0} 番", claim_title: "{0} 打出", hand_result: "结算", result_title: "比赛结果",
+  rank: "名次", player: "玩家", score: "分数", bot_name: "机器人", you: "你",
+  chat_ph: "说点什么…", quick: "快捷语", events: "牌局记录", prev: "上一步", next: "下一步", play: "播放", pause: "暂停",
+  first: "开头", last: "结尾", replay_of: "回放 · 比赛 {0}", hand_sel: "局", step: "第 {0}/{1} 步",
+  install: "安装到主屏幕", shanten: "向听 {0}", waits: "听 {0} 张", recommended: "推荐",
+  timer: "{0} 秒", spectators: "观众 {0}", rules: "规则", version: "版本",
+  ev_start_hand: "第 {0} 局开始 · 庄家 {1} · 翻牌 {2} → 赖子 {3}", ev_discard: "{0} 打出 {1}",
+  ev_claim: "{0} {1} {2}", ev_win: "{0} 胡牌！{1} · {2}", ev_drawn: "荒庄", ev_auto_on: "{0} 托管",
+  ev_auto_off: "{0} 取消托管", ev_escape: "{0} 逃跑（扣 {1} 分）", ev_end_match: "比赛结束",
+  calc_title: "算分器", calc_submit: "算分", pick_hint: "点选牌加入手牌，点手牌中的牌移除", clear: "清空",
+  target: "加入到", t_hand: "手牌", t_win: "胡的牌", result: "结果", ok_win: "可以胡", not_win: "不能胡",
+  raw_json: "原始 JSON", load_example: "示例", win_tile: "胡的牌", by: "方式", from_seat: "放冲者座位",
+  melds_lines: "副露（每行一个，如 peng 9p from 3）", spk: "杠出的红中/赖子", players_json: "其他玩家（JSON，可选）",
+  after_kong: "杠上开花", by_discard: "放冲", by_self_draw: "自摸", by_rob_kong: "抢杠", seat_n: "{0}号位",
+  make_host: "转让房主", kick: "踢出", wait_host: "等待房主开始", private_room: "私密房间（不列出）", kicked: "你已被房主请出房间",
+  st_lobby: "等待中", st_playing: "对局中", st_finished: "已结束",
+  more_options: "更多规则选项", max_hands: "局数上限", no_limit: "不限",
+  winner_seat: "胡牌者", remove: "移除", spk_short: "杠出", meld_type: "副露类型", meld_hint: "选好类型和来源后点下方的牌", melds: "副露",
+  reason_not_a_win: "不成胡牌型", reason_holds_special: "手里还有红中", reason_not_open: "没有开口", reason_two_laizi_small: "两个赖子不能胡屁胡",
+  reason_pair_not_258: "将不是二五八", reason_jianzi_on_discard: "见字胡不能胡别人打的牌", reason_below_minimum: "番数不够起胡",
+  tiles_title: "牌面", tiles_intro: "每张牌都是本项目绘制的 SVG，不依赖中文字体。带金边和星标的是赖子。",
+  lobby_hint: "输入昵称，创建房间或加入朋友的房间。", fixed_deal: "固定牌局（种子 {0}）：牌墙由房间设置决定",
+};
+const EN = {
+  title: "Wuhan Mahjong · Red-Dragon Laizi", lobby: "Lobby", calc: "Calculator", lang: "中文",
+  nickname: "Nickname", save: "OK", create_room: "Create room", join_room: "Join room", room_code: "Room code",
+  preset: "Rules", rounds: "Rounds", claim_seconds: "Claim seconds", turn_seconds: "Turn seconds", options: "Rule options (JSON)",
+  join: "Join", spectate: "Watch", open_rooms: "Rooms", no_rooms: "No rooms yet", seat: "Seat",
+  sit: "Sit", stand: "Stand up", add_bot: "Add bot", remove_bot: "Remove bot", start: "Start",
+  empty: "empty", bot: "bot", host: "host", leave: "Leave", chat: "Chat", send: "Send",
+  auto: "Auto-play", auto_on: "Auto-playing", cancel_auto: "Stop auto-play", hints: "Hints", replay: "Replay", spectator: "Watching",
+  winds: ["East", "South", "West", "North"], dealer: "Dealer", wall_left: "{0} tiles left", indicator: "Indicator", laizi: "Laizi",
+  your_turn: "Your turn (tap a tile twice)", waiting: "Waiting for others…", match_table: "Match table", hand_no: "Hand {0}",
+  round_of: "Round {0}/{1}", total: "Total", hand_over: "Hand over", match_over: "Match over", continue: "Continue",
+  next_started: "The next hand has started", back_lobby: "Back to lobby", drawn: "Drawn hand (wall exhausted)", payments: "Payments",
+  reconnecting: "Disconnected, reconnecting…", connected: "Connected", conn_lost: "Connection lost", conn_lost_sub: "Reconnecting and resyncing the table…",
+  discard: "Discard", tsumo: "Self-draw", ron: "Win", peng: "Pung", chi: "Chow", kong: "Kong", ankong: "Concealed kong",
+  addkong: "Added kong", special_kong: "Red-dragon kong", laizi_kong: "Laizi kong", pizi_kong: "Pizi kong", pass: "Pass",
+  sound: "Sound", voice: "Voice", level: "Level", menu: "Menu",
+  escape_confirm: "The match is running: leaving charges the escape penalty. Leave?", copy_link: "Copy link", copied: "Link copied",
+  copy_failed: "Could not copy, copy it by hand: {0}", share_title: "Scan to join the room", room_rules: "{0} · {1} round(s)",
+  fairness: "Fairness", fair_intro: "Before each hand the server publishes a commitment (hash) to the wall; after the hand it reveals the seed, from which anyone can re-derive the whole wall and check it.",
+  commitment: "Commitment", seed: "Seed", verify: "Verify this hand", verify_ok: "Verified: the wall derives from the seed, matches the commitment, and the indicator is tile 54",
+  verify_bad: "Verification failed: {0}", verify_wait: "The seed is revealed when the hand ends", verify_unavailable: "This browser cannot verify (needs a secure context)",
+  close: "Close", win_by: { self_draw: "self-draw", discard: "deal-in", rob_kong: "robbing a kong" },
+  win_line: "{0} wins · {1}", from_line: "dealt in by {0}", liable: "Liable", hard: "hard win", soft: "soft win",
+  small_hand: "small hand", big_hands: "Big hands", gangkai: "win after kong", haidi: "last tile", topped: "capped",
+  fan: "fan", winner_fan: "winner {0} fan", claim_title: "{0} discarded", hand_result: "Settlement", result_title: "Match result",
+  rank: "Rank", player: "Player", score: "Score", bot_name: "bot", you: "you",
+  chat_ph: "Say something…", quick: "Quick phrases", events: "Game log", prev: "Back", next: "Step", play: "Play", pause: "Pause",
+  first: "Start", last: "End", replay_of: "Replay · match {0}", hand_sel: "Hand", step: "step {0}/{1}",
+  install: "Install", shanten: "{0} from ready", waits: "{0} tiles wait", recommended: "recommended",
+  timer: "{0}s", spectators: "{0} watching", rules: "Rules", version: "version",
+  ev_start_hand: "Hand {0} · dealer {1} · indicator {2} → laizi {3}", ev_discard: "{0} discards {1}",
+  ev_claim: "{0}: {1} {2}", ev_win: "{0} wins! {1} · {2}", ev_drawn: "Drawn hand", ev_auto_on: "{0} auto-play on",
+  ev_auto_off: "{0} auto-play off", ev_escape: "{0} left the match (-{1})", ev_end_match: "Match over",
+  calc_title: "Score calculator", calc_submit: "Score", pick_hint: "Tap tiles to add them; tap a tile in the hand to remove it", clear: "Clear",
+  target: "Add to", t_hand: "Hand", t_win: "Winning tile", result: "Result", ok_win: "Valid win", not_win: "Not a win",
+  raw_json: "Raw JSON", load_example: "Example", win_tile: "Winning tile", by: "By", from_seat: "Discarder seat",
+  melds_lines: "Melds (one per line, e.g. peng 9p from 3)", spk: "Red-dragon/laizi kongs laid out", players_json: "Other players (JSON, optional)",
+  after_kong: "After a kong", by_discard: "deal-in", by_self_draw: "self-draw", by_rob_kong: "robbing a kong", seat_n: "seat {0}",
+  make_host: "Make host", kick: "Kick", wait_host: "Waiting for the host", private_room: "Private room (not listed)", kicked: "The host removed you from the room",
+  st_lobby: "waiting", st_playing: "playing", st_finished: "finished",
+  more_options: "More rule options", max_hands: "Max hands", no_limit: "none",
+  winner_seat: "Winner", remove: "Remove", spk_short: "Laid-out kongs", meld_type: "Meld type", meld_hint: "Pick the type and the seat it came from, then tap a tile below", melds: "Melds",
+  reason_not_a_win: "not a winning shape", reason_holds_special: "still holds a red dragon", reason_not_open: "the hand is not open", reason_two_laizi_small: "two laizi cannot win a small hand",
+  reason_pair_not_258: "the pair is not 2, 5 or 8", reason_jianzi_on_discard: "this wait cannot win on a discard", reason_below_minimum: "below the minimum",
+  tiles_title: "Tiles", tiles_intro: "Every face is an SVG drawn by this project: no CJK font needed. The laizi carries a gold border and a star.",
+  lobby_hint: "Pick a nickname, create a room or join a friend's.", fixed_deal: "Fixed deal (seed {0}): the room settings decide the wall",
+};
+const BIG = {
+  zh: { pengpeng: "碰碰胡", qingyise: "清一色", fengyise: "风一色", jiangyise: "将一色", quanqiuren: "全求人",
+    gangkai: "杠上开花", qianggang: "抢杠", haidi: "海底捞月", menqing: "门前清", qidui: "七对" },
+  en: { pengpeng: "all pungs", qingyise: "full flush", fengyise: "all honours", jiangyise: "all 2-5-8", quanqiuren: "all melded",
+    gangkai: "win after kong", qianggang: "robbing a kong", haidi: "last tile", menqing: "concealed hand", qidui: "seven pairs" },
+};
+const PRESETS = { zh: { kaikoufan: "开口番", koukoufan: "口口番" }, en: { kaikoufan: "open-fan", koukoufan: "every-meld fan" } };
+const DICT = { zh: ZH, en: EN };
+const NUM_CN = "一二三四五六七八九";
+const SUIT_CN = { m: "万", p: "筒", s: "条" };
+const HONOR_CN = ["东", "南", "西", "北", "白板", "发财", "红中"];
+const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
+const HONOR_EN = ["East", "South", "West", "North", "White", "Green", "Red"];
+
+let lang = "zh";
+try { lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
+const listeners = [];
+
+export function getLang() { return lang; }
+export function onLang(fn) { listeners.push(fn); }
+export function setLang(l) {
+  lang = l === "en" ? "en" : "zh";
+  try { localStorage.setItem("laizi.lang", lang); } catch (e) { /* ignore */ }
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  applyI18n();
+  for (const fn of listeners) fn(lang);
+}
+export function toggleLang() { setLang(lang === "zh" ? "en" : "zh"); }
+
+/** The word for a key in the current language; {0}, {1}… replaced by args. */
+export function t(key, ...args) {
+  let s = DICT[lang][key];
+  if (s === undefined) s = ZH[key] ?? key;
+  if (typeof s !== "string") return s;
+  return s.replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? ""));
+}
+
+export function applyI18n(root = document) {
+  for (const e of root.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+  for (const e of root.querySelectorAll("[data-i18n-ph]")) e.placeholder = t(e.dataset.i18nPh);
+  for (const e of root.querySelectorAll("[data-i18n-label]")) e.setAttribute("aria-label", t(e.dataset.i18nLabel));
+  for (const e of root.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
+}
+
+export function tileName(code) {
+  if (!code) return lang === "zh" ? "牌背" : "tile back";
+  const n = +code[0], s = code[1];
+  if (s === "z") return lang === "zh" ? HONOR_CN[n - 1] : HONOR_EN[n - 1];
+  return lang === "zh" ? `${NUM_CN[n - 1]}${SUIT_CN[s]}` : `${n} ${SUIT_EN[s]}`;
+}
+
+/** 吃 五六七条 / Chow 5-6-7 Bamboo (chi tiles name the lowest tile of the run). */
+export function runName(low) {
+  const n = +low[0], s = low[1];
+  if (lang === "zh") return `${NUM_CN[n - 1]}${NUM_CN[n]}${NUM_CN[n + 1]}${SUIT_CN[s]}`;
+  return `${n}-${n + 1}-${n + 2} ${SUIT_EN[s]}`;
+}
+
+export function actionLabel(a) {
+  if (a.type === "chi") return `${t("chi")} ${runName(a.tile)}`;
+  if (a.type === "pass" || a.type === "tsumo" || a.type === "ron") return t(a.type);
+  if (a.type === "discard") return `${t("discard")} ${tileName(a.tile)}`;
+  return a.tile ? `${t(a.type)} ${tileName(a.tile)}` : t(a.type);
+}
+
+/** The wind of a seat: the dealer is 东, the others follow counter-clockwise. */
+export function windOf(seat, dealer) { return t("winds")[(seat - (dealer || 0) + 4) % 4]; }
+export function bigHandName(id) { return BIG[lang][id] || id; }
+export function presetName(id) { return PRESETS[lang][id] || id; }
+export function winBy(by) { return (t("win_by") || {})[by] || by; }

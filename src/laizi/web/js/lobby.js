@@ -1,0 +1,209 @@
+// Lobby (nickname, create, join, room list) and the room before the start (seats, bots, link, QR).
+import { S } from "./state.js";
+import { send } from "./net.js";
+import { t, windOf, presetName } from "./i18n.js";
+import qrcode from "../vendor/qrcode.mjs";
+
+const $ = id => document.getElementById(id);
+
+function btn(label, onClick, data = {}) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  for (const [k, v] of Object.entries(data)) b.dataset[k] = v;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+export function showError(msg) {
+  const e = $("error");
+  e.textContent = msg;
+  e.classList.remove("hidden");
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => e.classList.add("hidden"), 5000);
+}
+
+export function toast(msg) {
+  const e = $("toast");
+  e.textContent = msg;
+  e.classList.remove("hidden");
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => e.classList.add("hidden"), 2500);
+}
+
+export function roomLink() { return `${location.origin}/room/${S.room ? S.room.code : ""}`; }
+
+export async function copyLink() {
+  const url = roomLink();
+  try {
+    await navigator.clipboard.writeText(url);
+    toast(t("copied"));
+  } catch (e) {
+    toast(t("copy_failed", url));
+  }
+}
+
+/** The room link as a QR code (qrcode-generator, vendored), drawn as SVG rects — no innerHTML. */
+export function renderQr(box, text) {
+  box.textContent = "";
+  const qr = qrcode(0, "M");
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount();
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `-2 -2 ${n + 4} ${n + 4}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", text);
+  const bg = document.createElementNS(NS, "rect");
+  for (const [k, v] of Object.entries({ x: -2, y: -2, width: n + 4, height: n + 4, fill: "#fff" })) bg.setAttribute(k, v);
+  svg.appendChild(bg);
+  let d = "";
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c)) d += `M${c} ${r}h1v1h-1z`;
+  const path = document.createElementNS(NS, "path");
+  path.setAttribute("d", d);
+  path.setAttribute("fill", "#000");
+  svg.appendChild(path);
+  box.appendChild(svg);
+  box.dataset.text = text;
+}
+
+export async function loadPresets() {
+  try {
+    const d = await (await fetch("/api/presets")).json();
+    const sel = $("c-preset");
+    sel.textContent = "";
+    for (const p of d.presets) sel.add(new Option(presetName(p), p));
+    S.botLevels = d.bot_levels || S.botLevels;
+    fillBotLevels();
+  } catch (e) { /* offline */ }
+}
+
+export async function loadRooms() {
+  let d;
+  try { d = await (await fetch("/api/rooms")).json(); } catch (e) { return; }
+  const box = $("roomlist");
+  box.textContent = "";
+  if (!d.rooms || !d.rooms.length) { box.textContent = t("no_rooms"); return; }
+  for (const r of d.rooms) {
+    const row = document.createElement("div");
+    row.className = "row room-row";
+    const code = document.createElement("b");
+    code.textContent = r.code;
+    const info = document.createElement("span");
+    info.textContent = `${presetName(r.preset)} · ${t(`st_${r.status}`)} · ${r.players.map(p => p || "—").join(", ")}`;
+    row.append(code, info,
+      btn(t("join"), () => joinCode(r.code, false)),
+      btn(t("spectate"), () => joinCode(r.code, true)));
+    if (r.match_id && r.status === "finished") {
+      const a = document.createElement("a");
+      a.href = `/replay/${r.match_id}`;
+      a.textContent = t("replay");
+      row.appendChild(a);
+    }
+    box.appendChild(row);
+  }
+}
+
+export function fillBotLevels() {
+  const sel = $("botlevel");
+  const cur = sel.value;
+  sel.textContent = "";
+  for (const l of S.botLevels) sel.add(new Option(l, l));
+  if (cur && S.botLevels.includes(cur)) sel.value = cur;
+  else if (S.botLevels.includes("greedy")) sel.value = "greedy";
+}
+
+export function joinCode(code, spectate) {
+  S.wantRoom = code;
+  S.wantSpectate = spectate;
+  send({ type: "join", room: code, spectate });
+}
+
+function createRoom() {
+  let options = {};
+  const raw = $("c-options").value.trim();
+  if (raw) {
+    try { options = JSON.parse(raw); } catch (e) { showError(`${t("options")}: ${e.message}`); return; }
+  }
+  const settings = {
+    preset: $("c-preset").value || "kaikoufan", rounds: +$("c-rounds").value || 1,
+    claim_seconds: +$("c-claim").value || 8, turn_seconds: +$("c-turn").value || 20, options,
+  };
+  if (+$("c-hands").value > 0) settings.max_hands = +$("c-hands").value;
+  if ($("c-private").checked) settings.private = true;
+  send({ type: "create", settings });
+}
+
+export function saveNick() {
+  const n = $("nick").value.trim();
+  if (!n) return;
+  S.nick = n;
+  try { localStorage.setItem("laizi.nick", n); } catch (e) { /* ignore */ }
+  send({ type: "hello", token: S.token, nickname: n });
+}
+
+export function initLobby() {
+  $("btn-nick").addEventListener("click", saveNick);
+  $("nick").addEventListener("keydown", e => { if (e.key === "Enter") saveNick(); });
+  $("btn-create").addEventListener("click", createRoom);
+  const join = spectate => { const c = $("j-code").value.trim().toUpperCase(); if (c) joinCode(c, spectate); };
+  $("btn-join").addEventListener("click", () => join(false));
+  $("btn-watch").addEventListener("click", () => join(true));
+  $("j-code").addEventListener("keydown", e => { if (e.key === "Enter") join(false); });
+  $("btn-start").addEventListener("click", () => send({ type: "start" }));
+  $("btn-copy").addEventListener("click", copyLink);
+}
+
+/** The room before the start: seats with sit/stand/bot buttons. */
+export function renderRoom() {
+  const r = S.room;
+  if (!r) return;
+  $("room-code").textContent = r.code;
+  $("room-rules").textContent = t("room_rules", presetName(r.settings.preset), r.settings.rounds)
+    + (r.spectators ? ` · ${t("spectators", r.spectators)}` : "");
+  const list = $("seats");
+  list.textContent = "";
+  const host = r.host || r.owner;
+  const isHost = !!S.pid && S.pid === host;
+  r.seats.forEach((s, i) => {
+    const li = document.createElement("li");
+    li.className = "seat-row";
+    li.dataset.seat = String(i);
+    const wind = document.createElement("span");
+    wind.className = "wind";
+    wind.textContent = windOf(i, 0);
+    const who = document.createElement("span");
+    who.className = "who";
+    const mine = !!S.pid && s.player_id === S.pid;
+    if (s.bot && !s.player_id) who.textContent = `${t("bot")} · ${s.bot}`;
+    else if (s.player_id) who.textContent = s.nickname + (s.connected ? "" : " ⚡");
+    else { who.textContent = t("empty"); who.classList.add("muted"); }
+    if (mine) { const star = document.createElement("b"); star.textContent = " ★"; who.appendChild(star); }
+    if (s.player_id && s.player_id === host) {
+      const h = document.createElement("span"); h.className = "badge"; h.textContent = t("host"); who.appendChild(h);
+    }
+    li.append(wind, who);
+    const btns = document.createElement("span");
+    btns.className = "seat-btns";
+    if (r.status === "lobby") {
+      if (!s.player_id && !s.bot) {
+        btns.append(btn(t("sit"), () => send({ type: "sit", seat: i }), { sit: String(i) }));
+        if (isHost) btns.append(btn(t("add_bot"), () => send({ type: "bot", seat: i, level: $("botlevel").value }), { bot: String(i) }));
+      }
+      if (mine) btns.append(btn(t("stand"), () => send({ type: "stand" })));
+      if (s.bot && isHost) btns.append(btn(t("remove_bot"), () => send({ type: "bot", seat: i, level: null }), { unbot: String(i) }));
+      if (isHost && s.player_id && !mine) {
+        btns.append(btn(t("make_host"), () => send({ type: "host", player_id: s.player_id }), { host: String(i) }),
+          btn(t("kick"), () => send({ type: "kick", player_id: s.player_id }), { kick: String(i) }));
+      }
+    }
+    li.appendChild(btns);
+    list.appendChild(li);
+  });
+  $("btn-start").disabled = !isHost || r.seats.some(s => !s.player_id && !s.bot);
+  $("btn-start").textContent = isHost ? t("start") : t("wait_host");
+  $("botlevel").disabled = !isHost;
+  const link = roomLink();
+  if ($("qr").dataset.text !== link) renderQr($("qr"), link);
+}

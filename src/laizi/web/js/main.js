@@ -1,0 +1,428 @@
+// Boot and wiring: protocol messages → state → views. No globals beyond module scope.
+import { S, store, save } from "./state.js";
+import * as net from "./net.js";
+import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel } from "./i18n.js";
+import { buildTable, renderTable, updateTimers } from "./table.js";
+import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
+import { renderFair } from "./fair.js";
+import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
+import { describe } from "./words.js";
+import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, showError, toast, copyLink } from "./lobby.js";
+import { openReplay } from "./replay.js";
+
+const $ = id => document.getElementById(id);
+let table = null;
+let lastOver = null;       // the view of the last finished hand (fairness panel)
+let unread = 0;
+
+function showPage(id) {
+  for (const p of ["lobby", "roomview", "replay"]) $(p).classList.toggle("hidden", p !== id);
+  const inGame = id === "game";
+  $("game").classList.toggle("hidden", !inGame);
+  $("pages").classList.toggle("hidden", inGame);
+  $("topbar").classList.toggle("hidden", inGame || id === "replay");
+  document.body.classList.toggle("in-game", inGame);
+  document.body.classList.toggle("in-replay", id === "replay");
+}
+
+// ------------------------------------------------------------------ protocol
+net.on("welcome", m => {
+  S.token = m.token; S.pid = m.player_id; S.nick = m.nickname;
+  S.botLevels = m.bot_levels || []; S.phrases = m.phrases || {};
+  save("laizi.token", m.token); save("laizi.nick", m.nickname);
+  $("nick").value = m.nickname;
+  $("me").textContent = m.nickname;
+  fillBotLevels(); renderPhrases();
+  if (S.wantRoom) net.send({ type: "join", room: S.wantRoom, spectate: S.wantSpectate });
+  else net.markSynced();
+});
+
+net.on("joined", m => {
+  const newRoom = !S.room || S.room.code !== m.room.code;
+  S.room = m.room; S.seat = m.seat; S.wantRoom = m.room.code; S.v = 0;
+  if (newRoom) { S.log = []; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; lastOver = null; }
+  save("laizi.room", m.room.code);
+  if (location.pathname !== `/room/${m.room.code}`) history.replaceState(null, "", `/room/${m.room.code}`);
+  $("chatlog").textContent = "";
+  for (const c of m.chat || []) addChat(c, true);
+  if (m.room.status === "lobby" || !m.room.match_id) { showPage("roomview"); renderRoom(); net.markSynced(); }
+});
+
+net.on("room", m => {
+  S.room = m.room;
+  if (m.room.status === "lobby") { showPage("roomview"); renderRoom(); }
+  else if (S.view) render();
+});
+
+net.on("update", onFrame);
+net.on("snapshot", onFrame);
+net.on("ack", m => net.noteSeq(m.seq));
+net.on("chat", m => addChat(m, false));
+net.on("pong", () => {});
+net.on("kicked", () => { showError(t("kicked")); leftRoom(); });
+net.on("left", () => leftRoom());
+function leftRoom() {
+  S.room = null; S.view = null; S.wantRoom = null; S.seat = null;
+  save("laizi.room", null);
+  closeSettlement();
+  history.replaceState(null, "", "/");
+  showPage("lobby"); loadRooms();
+}
+net.on("error", m => {
+  if (m.code === "unknown_room" || m.code === "room_finished") {
+    S.wantRoom = null; save("laizi.room", null); history.replaceState(null, "", "/"); showPage("lobby"); net.markSynced();
+  }
+  if (m.code === "stale_seq") {
+    const last = /last applied (\d+)/.exec(m.message || "");
+    if (last) net.noteSeq(+last[1]);
+  }
+  showError(`${m.code}: ${m.message}`);
+});
+
+function onFrame(m) {
+  if (m.type === "update" && m.events && m.events.length && m.events[0].v !== S.v + 1 && S.v !== 0) {
+    net.send({ type: "resync" });
+    return;
+  }
+  const prev = S.view;
+  S.v = m.v; S.seat = m.seat; S.view = m.view; S.matchId = m.match_id;
+  if (m.last_seq != null) net.noteSeq(m.last_seq);
+  S.deadlineAt = m.deadline != null ? Date.now() + m.deadline * 1000 : null;
+  S.hintsData = m.hints !== undefined ? m.hints : null;
+  S.fixedDeal = m.fixed_deal || null;
+  if (!prev || prev.hand_no !== m.view.hand_no || JSON.stringify(prev.legal) !== JSON.stringify(m.view.legal)) S.selected = null;
+  const quiet = m.type === "snapshot";
+  for (const ev of m.events || []) onEvent(ev, quiet);
+  if (m.view.phase === "over" && m.view.seed) lastOver = m.view;
+  if (!prev || !prev.legal || !prev.legal.length) { if ((m.view.legal || []).length && !quiet) sfx("turn"); }
+  showPage("game");
+  render();
+  net.markSynced();
+}
+
+const CLAIMS = new Set(["chi", "peng", "kong", "ankong", "addkong", "special_kong", "laizi_kong"]);
+function onEvent(ev, quiet) {
+  const dealer = ev.type === "start_hand" ? ev.dealer : S.view ? S.view.dealer : 0;
+  if (describe(ev, null, dealer)) { // kept as events: the words follow the language of the moment
+    S.log.push({ ev, dealer });
+    if (S.log.length > 120) S.log.shift();
+  }
+  if (quiet) return;
+  if (ev.type === "discard") sfx("discard");
+  else if (ev.type === "draw" && ev.seat === S.seat) sfx("draw");
+  else if (CLAIMS.has(ev.type)) { sfx("claim"); speak(ev.type); announce(ev.seat, t(ev.type)); }
+  else if (ev.type === "win") {
+    sfx("win");
+    speak(ev.by === "self_draw" ? "tsumo" : "win");
+    announce(ev.seat, ev.by === "self_draw" ? t("tsumo") : t("ron"));
+  }
+}
+
+function announce(seat, word) {
+  const pending = announce.q || (announce.q = []);
+  pending.push([seat, word]);
+}
+
+function flushAnnouncements() {
+  for (const [seat, word] of announce.q || []) {
+    const el = table && table.querySelector(`.seat[data-seat="${seat}"] .announce`);
+    if (!el) continue;
+    el.textContent = `${word}!`;
+    el.classList.remove("show");
+    void el.offsetWidth;
+    el.classList.add("show");
+  }
+  announce.q = [];
+}
+
+// ------------------------------------------------------------------ rendering
+function logLine(item) { return item ? describe(item.ev, S.room && S.room.seats, item.dealer) || "" : ""; }
+
+function deadlineLeft() {
+  if (S.deadlineAt == null) return null;
+  return Math.max(0, Math.ceil((S.deadlineAt - Date.now()) / 1000));
+}
+
+function ctx() {
+  return {
+    me: S.seat, seats: S.room && S.room.seats, live: true, deadlineLeft: deadlineLeft(),
+    selected: S.selected, onTile, lastLine: logLine(S.log[S.log.length - 1]), fixedDeal: S.fixedDeal, hint: recommended(),
+  };
+}
+
+function onTile(i, a, direct) {
+  if (direct || S.selected === i) {
+    S.selected = null;
+    net.act(a);
+  } else {
+    S.selected = i;
+  }
+  render();
+}
+
+function render() {
+  const v = S.view;
+  if (!v) return;
+  if (!table) {
+    table = buildTable($("game-table"), { live: true });
+    applyI18n(table);
+    table.querySelector(".seat.pos-bottom").appendChild($("actions")); // anchored just above the own hand
+  }
+  renderTable(table, v, ctx());
+  flushAnnouncements();
+  renderActions(v);
+  renderStatus(v);
+  renderHints(v);
+  renderSettlementState(v);
+  $("ver").textContent = String(S.v);
+  $("auto-toggle").checked = !!(v.auto && S.seat != null && v.auto[S.seat]);
+  $("auto-toggle").disabled = S.seat == null;
+  const mt = $("matchtable");
+  mt.textContent = "";
+  mt.appendChild(scoreTable(v, S.room && S.room.seats, S.seat));
+  const log = $("log");
+  log.textContent = "";
+  for (const item of S.log.slice(-40)) { const d = document.createElement("div"); d.textContent = logLine(item); log.appendChild(d); }
+  log.scrollTop = log.scrollHeight;
+  const rl = $("replay-link");
+  rl.classList.toggle("hidden", !v.match_over);
+  if (v.match_over) rl.href = `/replay/${S.matchId}`;
+  if (!$("sheet-fair").classList.contains("hidden")) renderFair($("fair-body"), v, lastOver);
+}
+
+const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "pass"];
+function renderActions(v) {
+  const box = $("actions");
+  box.textContent = "";
+  const auto = v.auto && S.seat != null && v.auto[S.seat];
+  if (auto) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "cancel-auto";
+    b.dataset.testid = "cancel-auto";
+    b.textContent = t("cancel_auto");
+    b.addEventListener("click", () => net.send({ type: "auto", on: false }));
+    box.appendChild(b);
+  }
+  const legal = (v.legal || []).filter(a => ORDER.includes(a.type));
+  legal.sort((a, b) => ORDER.indexOf(a.type) - ORDER.indexOf(b.type));
+  for (const a of legal) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = actionLabel(a);
+    b.dataset.act = a.type;
+    if (a.tile) b.dataset.tile = a.tile;
+    b.className = `act act-${a.type}` + (a.type === "ron" || a.type === "tsumo" ? " win" : "");
+    b.addEventListener("click", () => net.act(a));
+    box.appendChild(b);
+  }
+  box.classList.toggle("empty", !box.childElementCount);
+}
+
+function renderStatus(v) {
+  const el = $("status-line");
+  el.textContent = "";
+  const left = deadlineLeft();
+  let text = "";
+  if (S.seat == null) text = t("spectator");
+  else if ((v.legal || []).some(a => a.type === "discard")) {
+    text = t("your_turn");
+    const s = document.createElement("span");
+    s.id = "your-turn";
+    s.textContent = text;
+    el.appendChild(s);
+    text = "";
+  } else if ((v.legal || []).length) text = "";
+  else if (v.phase !== "over") text = t("waiting");
+  if (text) el.append(text);
+  if (left != null && (v.legal || []).length) {
+    const c = document.createElement("span");
+    c.className = "countdown";
+    c.textContent = ` ${t("timer", left)}`;
+    el.appendChild(c);
+  }
+}
+
+function recommended() {
+  const h = S.hintsData;
+  if (!S.hints || !Array.isArray(h)) return null;
+  const r = h.find(x => x.recommended);
+  return r && r.action ? r.action : null;
+}
+
+function renderHints(v) {
+  const box = $("hintbox");
+  const h = S.hintsData;
+  if (!S.hints || !Array.isArray(h) || !h.length || !(v.legal || []).length) { box.classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  box.textContent = "";
+  const rec = recommended();
+  box.dataset.recType = rec ? rec.type : "";
+  box.dataset.recTile = rec && rec.tile ? rec.tile : "";
+  for (const x of h.slice(0, 3)) {
+    const d = document.createElement("div");
+    let line = `${x.recommended ? "★ " : ""}${x.action ? actionLabel(x.action) : ""}`;
+    if (x.shanten != null) line += ` · ${t("shanten", x.shanten)}`;
+    if (x.unseen_total) line += ` · ${t("waits", x.unseen_total)}`;
+    if (x.shanten_after != null && x.kind === "claim") line += ` · ${t("shanten", x.shanten_after)}`;
+    d.textContent = line;
+    box.appendChild(d);
+  }
+}
+
+// ------------------------------------------------------------------ settlement
+function fillSettlement(v) {
+  const seats = S.room && S.room.seats;
+  renderSettlement($("settle-body"), v, { seats, me: S.seat });
+  const mb = $("match-body");
+  mb.textContent = "";
+  if (v.match_over) renderMatchResult(mb, v, { seats, me: S.seat });
+  $("btn-lobby").classList.toggle("hidden", !v.match_over);
+}
+
+function renderSettlementState(v) {
+  if (v.phase === "over" && "result" in v && !S.settleClosed.has(v.hand_no) && S.settleHand !== v.hand_no) {
+    S.settleHand = v.hand_no;
+    S.settleView = v;
+    fillSettlement(v);
+    $("settlement").classList.remove("hidden");
+    $("overlay-close").focus({ preventScroll: true });
+  }
+  updateSettleNext();
+}
+
+function updateSettleNext() {
+  const v = S.view;
+  const p = $("settle-next");
+  if (S.settleHand == null || !v || v.hand_no === S.settleHand) { p.classList.add("hidden"); return; }
+  const left = deadlineLeft();
+  p.textContent = t("next_started") + (left != null && (v.legal || []).length ? ` · ${t("timer", left)}` : "");
+  p.classList.remove("hidden");
+}
+
+function closeSettlement() {
+  if (S.settleHand != null) S.settleClosed.add(S.settleHand);
+  S.settleHand = null;
+  $("settlement").classList.add("hidden");
+}
+
+// ------------------------------------------------------------------ chat
+function addChat(m, old) {
+  const d = document.createElement("div");
+  const pair = m.phrase && S.phrases[m.phrase];
+  const text = pair ? pair[getLang() === "zh" ? 0 : 1] : m.text;
+  const b = document.createElement("b");
+  b.textContent = m.from;
+  d.append(b, `: ${text}`);
+  $("chatlog").appendChild(d);
+  $("chatlog").scrollTop = $("chatlog").scrollHeight;
+  if (!old && $("sheet-chat").classList.contains("hidden") && !$("game").classList.contains("hidden")) {
+    unread += 1;
+    $("btn-chat-open").dataset.unread = String(unread);
+    toast(`${m.from}: ${text}`);
+  }
+}
+
+function sendChat() {
+  const v = $("chat-input").value.trim();
+  if (!v) return;
+  if (net.send({ type: "chat", text: v })) $("chat-input").value = "";
+}
+
+function renderPhrases() {
+  const box = $("phrases");
+  box.textContent = "";
+  for (const [id, pair] of Object.entries(S.phrases)) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "phrase";
+    b.textContent = pair[getLang() === "zh" ? 0 : 1];
+    b.addEventListener("click", () => net.send({ type: "chat", phrase: id }));
+    box.appendChild(b);
+  }
+}
+
+// ------------------------------------------------------------------ sheets, menu
+function openSheet(id) { $(id).classList.remove("hidden"); }
+function closeSheet(id) { $(id).classList.add("hidden"); }
+
+function leaveRoom() {
+  if (S.room && S.room.status === "playing" && S.seat != null && !(S.view && S.view.match_over)
+      && !window.confirm(t("escape_confirm"))) return;
+  net.send({ type: "leave" });
+  closeSheet("sheet-menu");
+}
+
+function wire() {
+  $("langbtn").addEventListener("click", toggleLang);
+  $("menu-lang").addEventListener("click", toggleLang);
+  $("btn-menu").addEventListener("click", () => openSheet("sheet-menu"));
+  $("btn-chat-open").addEventListener("click", () => { unread = 0; delete $("btn-chat-open").dataset.unread; openSheet("sheet-chat"); });
+  const openFair = () => { renderFair($("fair-body"), S.view, lastOver); openSheet("sheet-fair"); };
+  $("btn-fair").addEventListener("click", openFair);
+  $("btn-settle-fair").addEventListener("click", openFair);
+  for (const b of document.querySelectorAll("[data-close]")) b.addEventListener("click", () => closeSheet(b.dataset.close));
+  for (const s of document.querySelectorAll(".sheet")) s.addEventListener("click", e => { if (e.target === s) closeSheet(s.id); });
+  document.addEventListener("keydown", e => { if (e.key === "Escape") for (const s of document.querySelectorAll(".sheet")) closeSheet(s.id); });
+  $("btn-chat").addEventListener("click", sendChat);
+  $("chat-input").addEventListener("keydown", e => { if (e.key === "Enter") sendChat(); });
+  $("auto-toggle").addEventListener("change", () => net.send({ type: "auto", on: $("auto-toggle").checked }));
+  $("hints-toggle").checked = S.hints;
+  $("hints-toggle").addEventListener("change", () => {
+    S.hints = $("hints-toggle").checked;
+    save("laizi.hints", S.hints ? "1" : "0");
+    net.send({ type: "hints", on: S.hints });
+    if (S.view) render();
+  });
+  $("sound-toggle").checked = soundEnabled();
+  $("sound-toggle").addEventListener("change", () => setSound($("sound-toggle").checked));
+  $("voice-toggle").checked = voiceEnabled();
+  $("voice-toggle").addEventListener("change", () => setVoice($("voice-toggle").checked));
+  $("menu-copy").addEventListener("click", copyLink);
+  $("btn-leave").addEventListener("click", leaveRoom);
+  $("btn-leave2").addEventListener("click", leaveRoom);
+  $("overlay-close").addEventListener("click", closeSettlement);
+  $("btn-lobby").addEventListener("click", () => { closeSettlement(); net.send({ type: "leave" }); });
+  store.on("conn", () => {
+    $("conn-lost").classList.toggle("hidden", S.conn !== "lost");
+    if (S.conn === "ok" && S.room && S.hints) net.send({ type: "hints", on: true });
+  });
+  onLang(() => {
+    renderPhrases();
+    loadPresets();
+    if (!S.room) loadRooms();
+    if (S.room && S.room.status === "lobby") renderRoom();
+    if (S.settleHand != null && S.settleView) fillSettlement(S.settleView);
+    if (S.view) render();
+  });
+  setInterval(tick, 250);
+}
+
+let lastShown = null;
+function tick() {
+  const left = deadlineLeft();
+  if (left === lastShown || !S.view) return;
+  lastShown = left;
+  if (table) updateTimers(table, S.view, ctx());
+  renderStatus(S.view);
+  updateSettleNext();
+}
+
+function boot() {
+  setLang(getLang());
+  initLobby();
+  wire();
+  $("nick").value = S.nick;
+  const rp = /^\/replay\/(\d+)/.exec(location.pathname);
+  if (rp) { showPage("replay"); openReplay(rp[1]); return; }
+  const rm = /^\/room\/([A-Za-z0-9]+)/.exec(location.pathname);
+  S.wantRoom = rm ? rm[1].toUpperCase() : null;
+  showPage("lobby");
+  loadPresets();
+  loadRooms();
+  net.connect();
+  setInterval(() => { if (!S.room && !$("lobby").classList.contains("hidden")) loadRooms(); }, 5000);
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/static/sw.js").catch(() => {});
+}
+
+boot();

@@ -1,0 +1,79 @@
+// Protocol client: one WebSocket, JSON frames (src/laizi/server/protocol.py), hello on every
+// (re)connect, action sequence numbers kept per room and identity, gap detection → resync.
+import { S, store } from "./state.js";
+
+let ws = null;
+let retry = 0;
+const handlers = {};
+
+export function on(type, fn) { handlers[type] = fn; }
+
+function emitStatus(status) {
+  S.conn = status;
+  store.emit("conn");
+}
+
+export function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const sock = new WebSocket(`${proto}//${location.host}/ws`);
+  ws = sock;
+  emitStatus(S.everConnected ? "lost" : "connecting");
+  sock.addEventListener("open", () => {
+    retry = 0;
+    const hello = { type: "hello" };
+    if (S.token) hello.token = S.token;
+    if (S.nick) hello.nickname = S.nick;
+    sock.send(JSON.stringify(hello));
+  });
+  sock.addEventListener("message", ev => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch (e) { return; }
+    if (!m || typeof m.type !== "string") return;
+    const fn = handlers[m.type];
+    if (fn) fn(m);
+  });
+  sock.addEventListener("close", () => {
+    if (ws !== sock) return;
+    emitStatus("lost");
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 250 * retry);
+  });
+}
+
+/** Mark the connection usable again (after welcome, or after the resync that follows a join). */
+export function markSynced() {
+  S.everConnected = true;
+  emitStatus("ok");
+}
+
+export function isOpen() { return !!ws && ws.readyState === 1; }
+
+export function send(msg) {
+  if (!isOpen()) return false;
+  ws.send(JSON.stringify(msg));
+  return true;
+}
+
+function seqKey() { return `laizi.seq.${S.room && S.room.code}.${S.pid}`; }
+
+export function noteSeq(n) {
+  if (n == null || n <= S.seq) return;
+  S.seq = n;
+  try { localStorage.setItem(seqKey(), String(n)); } catch (e) { /* ignore */ }
+}
+
+function nextSeq() {
+  let stored = 0;
+  try { stored = +(localStorage.getItem(seqKey()) || 0); } catch (e) { /* ignore */ }
+  S.seq = Math.max(S.seq, stored) + 1;
+  try { localStorage.setItem(seqKey(), String(S.seq)); } catch (e) { /* ignore */ }
+  return S.seq;
+}
+
+export function act(action) {
+  if (S.conn !== "ok") return false;
+  return send({ type: "action", seq: nextSeq(), action, version: S.v });
+}
+
+/** Test hook and a real need on flaky networks: drop the socket, the client reconnects. */
+export function dropConnection() { if (ws) ws.close(); }

@@ -1,0 +1,62 @@
+// Replay viewer: a finished match's public frames on the same table layout, with names, Chinese
+// (or English) labels and step / play / scrub controls.
+import { t, onLang, applyI18n, toggleLang } from "./i18n.js";
+import { buildTable, renderTable } from "./table.js";
+import { describe } from "./words.js";
+
+const $ = id => document.getElementById(id);
+const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null };
+
+function frames() { return RP.data && RP.data.hands[RP.hand] ? RP.data.hands[RP.hand].frames : []; }
+
+function go(i) {
+  const f = frames();
+  if (!f.length) return;
+  RP.pos = Math.max(0, Math.min(f.length - 1, i));
+  $("rp-pos").value = String(RP.pos);
+  $("rp-label").textContent = t("step", RP.pos + 1, f.length);
+  const v = f[RP.pos];
+  const seats = RP.seats.map((s, k) => ({ ...s, connected: true, seat: k }));
+  renderTable(RP.table, v, { me: null, seats, live: false, lastLine: v.event ? describe(v.event, seats, v.dealer) : "" });
+}
+
+function select() {
+  RP.hand = +$("rp-hand").value || 0;
+  $("rp-pos").max = String(Math.max(0, frames().length - 1));
+  go(0);
+}
+
+function play() {
+  if (RP.timer) { clearInterval(RP.timer); RP.timer = null; $("rp-play").textContent = t("play"); return; }
+  $("rp-play").textContent = t("pause");
+  RP.timer = setInterval(() => { if (RP.pos >= frames().length - 1) play(); else go(RP.pos + 1); }, 700);
+}
+
+export async function openReplay(mid) {
+  $("rp-title").textContent = t("replay_of", mid);
+  RP.table = buildTable($("rp-table"), { live: false });
+  applyI18n($("rp-table"));
+  let r;
+  try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/replay`); } catch (e) { $("rp-label").textContent = String(e); return; }
+  const data = await r.json();
+  if (!r.ok) { $("rp-label").textContent = data.error || "replay"; return; }
+  RP.data = data;
+  RP.seats = data.seats;
+  const sel = $("rp-hand");
+  sel.textContent = "";
+  data.hands.forEach((h, i) => sel.add(new Option(String(h.hand), String(i))));
+  sel.addEventListener("change", select);
+  $("rp-first").addEventListener("click", () => go(0));
+  $("rp-prev").addEventListener("click", () => go(RP.pos - 1));
+  $("rp-next").addEventListener("click", () => go(RP.pos + 1));
+  $("rp-last").addEventListener("click", () => go(frames().length - 1));
+  $("rp-play").addEventListener("click", play);
+  $("rp-lang").addEventListener("click", toggleLang);
+  $("rp-pos").addEventListener("input", e => go(+e.target.value));
+  document.addEventListener("keydown", e => {
+    if (e.key === "ArrowRight") go(RP.pos + 1);
+    if (e.key === "ArrowLeft") go(RP.pos - 1);
+  });
+  onLang(() => { $("rp-title").textContent = t("replay_of", mid); go(RP.pos); });
+  select();
+}

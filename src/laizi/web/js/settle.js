@@ -1,0 +1,114 @@
+// Settlement (结算) of a hand and the match result. The panel stays until the player presses
+// 继续 — a new deal arriving does not close it (the server starts the next hand by itself; the
+// panel then says so and shows the player's own countdown, when the server gives one).
+import { t, tileName, windOf, bigHandName, winBy } from "./i18n.js";
+import { tileEl } from "./tiles.js";
+
+function el(tag, cls, text, parent) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text != null) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function fmt(x) { const r = Math.round(x * 10) / 10; return (r > 0 ? "+" : "") + r; }
+
+export function seatName(seats, s, me) {
+  const seat = seats && seats[s];
+  let name = seat ? (seat.bot && !seat.player_id ? `${t("bot_name")}·${seat.bot}` : seat.nickname) : "";
+  if (!name) name = t("seat_n", s + 1);
+  if (s === me) name += ` (${t("you")})`;
+  return name;
+}
+
+/** Fill body with the settlement of the finished hand in view v. */
+export function renderSettlement(body, v, { seats, me }) {
+  body.textContent = "";
+  const res = v.result;
+  el("h2", "settle-title", `${t("hand_result")} · ${t("hand_no", v.hand_no)}`, body).id = "hand-result";
+  if (!res) {
+    el("p", "settle-line", t("drawn"), body);
+  } else {
+    const sc = res.score || {};
+    const who = `${windOf(res.winner, v.dealer)} ${seatName(seats, res.winner, me)}`;
+    let how = winBy(res.by);
+    if (res.by === "discard" && res.from != null) how = t("from_line", `${windOf(res.from, v.dealer)} ${seatName(seats, res.from, me)}`);
+    el("p", "settle-winner", t("win_line", who, how), body);
+    const tags = [];
+    if (sc.big_hands && sc.big_hands.length) tags.push(`${t("big_hands")}: ${sc.big_hands.map(bigHandName).join(" · ")}`);
+    else tags.push(t("small_hand"));
+    tags.push(sc.hard ? t("hard") : t("soft"));
+    if (res.after_kong && !(sc.big_hands || []).includes("gangkai")) tags.push(t("gangkai"));
+    if (res.haidi && !(sc.big_hands || []).includes("haidi")) tags.push(t("haidi"));
+    if (sc.winner_fan != null) tags.push(t("winner_fan", sc.winner_fan));
+    if (sc.topped_out) tags.push(t("topped"));
+    if (sc.liable != null) tags.push(`${t("liable")}: ${seatName(seats, sc.liable, me)}`);
+    const tagBox = el("div", "settle-tags", null, body);
+    for (const x of tags) el("span", "tag", x, tagBox);
+    // the winning hand laid out with its melds
+    const p = v.players[res.winner];
+    const hand = el("div", "settle-hand", null, body);
+    hand.id = "winning-hand";
+    if (p.hand) for (const c of p.hand) hand.appendChild(tileEl(c, { size: "meld", laizi: v.laizi }));
+    if (res.by !== "self_draw" || !(p.hand || []).includes(res.tile)) {
+      const w = tileEl(res.tile, { size: "meld", laizi: v.laizi, cls: "win-tile" });
+      hand.appendChild(w);
+    }
+    for (const m of p.melds) {
+      const box = el("span", "meld", null, hand);
+      for (const c of m.tiles) box.appendChild(tileEl(c, { size: "meld", laizi: v.laizi }));
+    }
+    for (const c of p.special_kongs) hand.appendChild(tileEl(c, { size: "meld", laizi: v.laizi, cls: "spk-tile" }));
+    el("p", "muted", `${t("win_tile")}: ${tileName(res.tile)}`, body);
+  }
+  // every seat's fan and payment
+  const table = el("table", "grid pay", null, body);
+  const head = el("tr", null, null, table);
+  el("th", null, t("player"), head);
+  el("th", null, t("fan"), head);
+  el("th", null, t("payments"), head);
+  el("th", null, t("total"), head);
+  const pays = v.payments || [0, 0, 0, 0];
+  for (let s = 0; s < 4; s++) {
+    const tr = el("tr", s === me ? "mine" : null, null, table);
+    el("td", null, `${windOf(s, v.dealer)} ${seatName(seats, s, me)}`, tr);
+    const sc = res && res.score;
+    const fan = !sc ? "" : s === res.winner ? String(sc.winner_fan ?? "") : String((sc.loser_fan || [])[s] ?? "");
+    el("td", null, fan, tr);
+    el("td", pays[s] > 0 ? "pos" : pays[s] < 0 ? "neg" : "", fmt(pays[s]), tr);
+    el("td", null, String(v.scores ? v.scores[s] : ""), tr);
+  }
+}
+
+/** The match result: ranking and the per-hand table. */
+export function renderMatchResult(body, v, { seats, me }) {
+  el("h2", "settle-title", t("result_title"), body).id = "match-result";
+  const order = [0, 1, 2, 3].sort((a, b) => (v.scores[b] - v.scores[a]) || a - b);
+  const rank = el("ol", "ranking", null, body);
+  rank.setAttribute("aria-label", t("rank"));
+  order.forEach((s, i) => {
+    const li = el("li", s === me ? "mine" : null, null, rank);
+    el("span", "rk-no", String(i + 1), li);
+    el("span", "rk-name", seatName(seats, s, me), li);
+    el("span", v.scores[s] > 0 ? "pos" : v.scores[s] < 0 ? "neg" : "", fmt(v.scores[s]), li);
+  });
+  body.appendChild(scoreTable(v, seats, me));
+}
+
+export function scoreTable(v, seats, me) {
+  const table = el("table", "grid scores");
+  table.id = "scoretable";
+  const head = el("tr", null, null, table);
+  el("th", null, "#", head);
+  for (let s = 0; s < 4; s++) el("th", null, seatName(seats, s, me), head);
+  for (const h of v.history || []) {
+    const tr = el("tr", null, null, table);
+    el("td", null, String(h.hand), tr);
+    h.deltas.forEach(d => el("td", d > 0 ? "pos" : d < 0 ? "neg" : "", fmt(d), tr));
+  }
+  const tot = el("tr", "total", null, table);
+  el("th", null, t("total"), tot);
+  for (let s = 0; s < 4; s++) el("th", null, fmt(v.scores ? v.scores[s] : 0), tot);
+  return table;
+}

@@ -1,0 +1,26 @@
+// Client state: one object, plain data, with a tiny event emitter for the views.
+function load(key, fallback = null) {
+  try { return localStorage.getItem(key) ?? fallback; } catch (e) { return fallback; }
+}
+
+export const S = {
+  token: load("laizi.token"), pid: null, nick: load("laizi.nick", ""),
+  conn: "connecting", everConnected: false,
+  room: null, seat: null, v: 0, view: null, seq: 0, deadlineAt: null, matchId: null,
+  phrases: {}, botLevels: [], wantRoom: null, wantSpectate: false,
+  log: [], hints: load("laizi.hints") === "1", hintsData: null,
+  selected: null,        // index of the raised tile in the own hand
+  settleHand: null,      // hand number whose settlement is open (null: none)
+  settleClosed: new Set(),
+  settleView: null,      // the view of the finished hand shown in the settlement
+};
+
+const subs = {};
+export const store = {
+  on(ev, fn) { (subs[ev] = subs[ev] || []).push(fn); },
+  emit(ev, ...a) { for (const fn of subs[ev] || []) fn(...a); },
+};
+
+export function save(key, value) {
+  try { if (value == null) localStorage.removeItem(key); else localStorage.setItem(key, value); } catch (e) { /* ignore */ }
+}

@@ -1,0 +1,259 @@
+// The table view: four seats around a square table (own seat at the bottom, 下家 right, 对家 top,
+// 上家 left), rivers in front of each seat, melds and special kongs beside it, the centre with wall
+// count, hand/round, dealer, indicator and laizi. Used live (interactive) and by the replay viewer.
+import { t, tileName, windOf, actionLabel } from "./i18n.js";
+import { tileEl, tileRow } from "./tiles.js";
+
+const POS_NAMES = ["bottom", "right", "top", "left"];
+
+function div(cls, parent, testid) {
+  const d = document.createElement("div");
+  if (cls) d.className = cls;
+  if (testid) d.dataset.testid = testid;
+  if (parent) parent.appendChild(d);
+  return d;
+}
+
+/** Build the empty table skeleton inside root; returns the table element. */
+export function buildTable(root, { live }) {
+  root.textContent = "";
+  const table = div("table", root);
+  if (live) table.id = "table";
+  for (let p = 0; p < 4; p++) {
+    const seat = div(`seat pos-${POS_NAMES[p]}`, table);
+    seat.dataset.pos = String(p);
+    const plate = div("plate", seat);
+    div("wind", plate);
+    div("pname", plate);
+    div("pscore", plate);
+    div("badges", plate);
+    div("announce", seat);
+    div("melds", seat);
+    if (p === 0 && live) {
+      const hand = div("hand", seat, "own-hand");
+      hand.id = "hand";
+    }
+    div("concealed", seat);
+    const river = div(`river rpos-${POS_NAMES[p]}`, table);
+    river.dataset.pos = String(p);
+  }
+  const center = div("center", table);
+  const info = div("cinfo", center);
+  div("hand-no", info);
+  div("round-no", info);
+  const wall = div("wall", info);
+  wall.dataset.testid = "wall-count";
+  if (live) wall.id = "wall-count";
+  const tiles = div("ctiles", center);
+  const ind = div("ctile", tiles);
+  div("clabel", ind).dataset.i18n = "indicator";
+  div("ind-slot", ind);
+  const lz = div("ctile", tiles);
+  div("clabel", lz).dataset.i18n = "laizi";
+  div("lz-slot", lz);
+  const claim = div("claim hidden", center, live ? "claim-prompt" : null);
+  div("claim-title", claim);
+  div("claim-tile", claim);
+  div("claim-timer", claim);
+  div("last-event", center);
+  div("fixed-deal hidden", center);
+  return table;
+}
+
+function seatLabel(ctx, s) {
+  const seat = ctx.seats && ctx.seats[s];
+  if (!seat) return t("seat_n", s + 1);
+  if (seat.bot && !seat.player_id) return `${t("bot_name")}·${seat.bot}`;
+  return seat.nickname || t("seat_n", s + 1);
+}
+
+function meldEl(m, owner, laizi, me) {
+  const box = div("meld");
+  box.dataset.type = m.type;
+  const rel = m.from == null ? -1 : (m.from - owner + 4) % 4; // 1 = 下家 (right), 2 = 对家, 3 = 上家 (left)
+  let tiles = m.tiles.slice();
+  let hidden = [];
+  if (m.type === "ankong") hidden = owner === me ? [] : [0, 3];
+  let side = -1;
+  if (m.type === "chi") side = 0;
+  else if (rel === 3) side = 0;
+  else if (rel === 2) side = 1;
+  else if (rel === 1) side = 2;
+  tiles.forEach((c, i) => {
+    const e = tileEl(hidden.includes(i) ? null : c, { size: "meld", laizi, sideways: i === side });
+    if (m.type === "addkong" && i === 3) e.classList.add("stacked");
+    box.appendChild(e);
+  });
+  box.setAttribute("aria-label", `${t(m.type)} ${tileName(m.tile)}`);
+  return box;
+}
+
+function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
+
+/** Render a view into a table built by buildTable. ctx: {me, seats, live, deadlineLeft, onTile,
+ *  selected}. me is the seat shown at the bottom (null for spectators and replays → seat 0). */
+export function renderTable(table, v, ctx) {
+  const me = ctx.me == null ? 0 : ctx.me;
+  const laizi = v.laizi;
+  const acting = new Set(v.acting || []);
+  if (v.phase === "turn" && v.turn != null) acting.add(v.turn);
+  for (let s = 0; s < 4; s++) {
+    const p = (s - me + 4) % 4;
+    const seatEl = table.querySelector(`.seat[data-pos="${p}"]`);
+    const riverEl = table.querySelector(`.river[data-pos="${p}"]`);
+    const pl = v.players[s];
+    seatEl.dataset.seat = String(s);
+    seatEl.dataset.testid = `seat-${s}`;
+    riverEl.dataset.testid = `river-${s}`;
+    riverEl.dataset.seat = String(s);
+    seatEl.classList.toggle("me", ctx.live && s === ctx.me);
+    seatEl.classList.toggle("turn", acting.has(s) && v.phase !== "over");
+    seatEl.classList.toggle("dealer", v.dealer === s);
+    setText(seatEl.querySelector(".wind"), windOf(s, v.dealer));
+    setText(seatEl.querySelector(".pname"), seatLabel(ctx, s));
+    const sc = v.scores ? v.scores[s] : 0;
+    setText(seatEl.querySelector(".pscore"), String(Math.round(sc * 10) / 10));
+    const badges = seatEl.querySelector(".badges");
+    badges.textContent = "";
+    const addBadge = (txt, cls) => { const b = document.createElement("span"); b.className = `badge ${cls}`; b.textContent = txt; badges.appendChild(b); };
+    if (v.dealer === s) addBadge(t("dealer"), "b-dealer");
+    if (v.auto && v.auto[s]) addBadge(t("auto"), "b-auto");
+    if (ctx.seats && ctx.seats[s] && ctx.seats[s].player_id && !ctx.seats[s].connected && !(v.escaped && v.escaped[s])) addBadge("⚡", "b-off");
+    if (v.escaped && v.escaped[s]) addBadge(t("leave"), "b-off");
+    if (ctx.live && s === ctx.me && ctx.deadlineLeft != null && v.phase !== "over") addBadge(t("timer", ctx.deadlineLeft), "b-timer");
+    // melds and special kongs
+    const melds = seatEl.querySelector(".melds");
+    melds.textContent = "";
+    for (const m of pl.melds) melds.appendChild(meldEl(m, s, laizi, ctx.live ? ctx.me : null));
+    if (pl.special_kongs.length) {
+      const sk = tileRow(pl.special_kongs, { size: "meld", laizi }, "meld spk");
+      sk.setAttribute("aria-label", t("special_kong"));
+      melds.appendChild(sk);
+    }
+    // concealed tiles
+    const handEl = seatEl.querySelector(".hand");
+    const box = seatEl.querySelector(".concealed");
+    box.textContent = "";
+    if (handEl && ctx.live && s === ctx.me && v.hand) {
+      renderHand(handEl, v, ctx);
+    } else {
+      if (handEl) { handEl.textContent = ""; handEl.dataset.key = ""; }
+      box.classList.toggle("open", !!pl.hand);
+      if (pl.hand) for (const c of pl.hand) box.appendChild(tileEl(c, { size: "meld", laizi }));
+      else for (let i = 0; i < pl.concealed; i++) box.appendChild(tileEl(null, { size: p === 0 ? "meld" : "back" }));
+    }
+    // river (claimed tiles already left it); the latest discard highlighted
+    const river = pl.river.concat(pl.special_discards || []);
+    const old = riverEl.childElementCount;
+    riverEl.textContent = "";
+    river.forEach((c, i) => {
+      const e = tileEl(c, { size: "river", laizi });
+      if (i >= old && old > 0 && i === river.length - 1) e.classList.add("fresh");
+      riverEl.appendChild(e);
+    });
+    if (v.pending && v.turn === s && riverEl.lastElementChild) riverEl.lastElementChild.classList.add("last");
+  }
+  // centre
+  setText(table.querySelector(".hand-no"), t("hand_no", v.hand_no));
+  setText(table.querySelector(".round-no"), t("round_of", v.round, v.rounds));
+  setText(table.querySelector(".wall"), t("wall_left", v.wall_remaining));
+  table.querySelector(".wall").dataset.count = String(v.wall_remaining);
+  const indSlot = table.querySelector(".ind-slot");
+  if (indSlot.dataset.tile !== v.indicator || indSlot.dataset.lang !== document.documentElement.lang) {
+    indSlot.textContent = "";
+    indSlot.dataset.tile = v.indicator;
+    indSlot.dataset.lang = document.documentElement.lang;
+    const ind = tileEl(v.indicator, { size: "mid" });
+    if (ctx.live) ind.id = "indicator";
+    indSlot.appendChild(ind);
+    const lzSlot = table.querySelector(".lz-slot");
+    lzSlot.textContent = "";
+    const lz = tileEl(laizi, { size: "mid", laizi });
+    lz.dataset.testid = "laizi";
+    if (ctx.live) lz.id = "laizi-tile";
+    lzSlot.appendChild(lz);
+  }
+  // claim window: the claimed tile large in the centre
+  const claim = table.querySelector(".claim");
+  const showClaim = v.phase === "claim" && v.pending;
+  claim.classList.toggle("hidden", !showClaim);
+  if (showClaim) {
+    setText(claim.querySelector(".claim-title"), t("claim_title", `${windOf(v.turn, v.dealer)} ${seatLabel(ctx, v.turn)}`));
+    const slot = claim.querySelector(".claim-tile");
+    if (slot.dataset.tile !== v.pending) {
+      slot.textContent = "";
+      slot.dataset.tile = v.pending;
+      slot.appendChild(tileEl(v.pending, { size: "big", laizi }));
+    }
+    setText(claim.querySelector(".claim-timer"), ctx.deadlineLeft != null && (v.legal || []).length ? t("timer", ctx.deadlineLeft) : "");
+  } else {
+    claim.querySelector(".claim-tile").dataset.tile = "";
+    setText(claim.querySelector(".claim-timer"), "");
+  }
+  const last = table.querySelector(".last-event");
+  setText(last, ctx.lastLine || "");
+  const fixed = table.querySelector(".fixed-deal");
+  fixed.classList.toggle("hidden", !ctx.fixedDeal);
+  setText(fixed, ctx.fixedDeal ? t("fixed_deal", String(ctx.fixedDeal).slice(0, 16)) : "");
+}
+
+function renderHand(box, v, ctx) {
+  const legal = v.legal || [];
+  const tapActs = {};
+  for (const a of legal) {
+    if (a.type === "discard" || a.type === "laizi_kong" || a.type === "special_kong") tapActs[a.tile] = tapActs[a.tile] || a;
+  }
+  const tiles = v.hand.slice();
+  let drawn = null;
+  if (v.last_draw && tiles.includes(v.last_draw)) {
+    tiles.splice(tiles.lastIndexOf(v.last_draw), 1);
+    drawn = v.last_draw;
+  }
+  const list = drawn ? tiles.concat([drawn]) : tiles;
+  // Unchanged hand, choices and selection: keep the elements (a rebuild mid-tap loses the tap).
+  const key = JSON.stringify([list, tapActs, ctx.selected, ctx.hint, v.laizi, document.documentElement.lang]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.textContent = "";
+  box.classList.toggle("my-turn", Object.keys(tapActs).length > 0);
+  const hint = ctx.hint && ctx.hint.tile && tapActs[ctx.hint.tile] ? ctx.hint.tile : null;
+  const hintAt = hint ? list.lastIndexOf(hint) : -1;
+  list.forEach((c, i) => {
+    const isDrawn = drawn != null && i === list.length - 1;
+    const e = tileEl(c, { size: "hand", laizi: v.laizi });
+    e.dataset.index = String(i);
+    if (isDrawn) e.classList.add("drawn");
+    const a = tapActs[c];
+    if (a) {
+      e.classList.add("clickable");
+      e.tabIndex = 0;
+      e.setAttribute("role", "button");
+      e.setAttribute("aria-label", actionLabel(a));
+      if (ctx.selected === i) e.classList.add("raised");
+      if (i === hintAt) e.classList.add("hint");
+      let downY = null;
+      let swiped = false;
+      e.addEventListener("pointerdown", ev => {
+        downY = ev.clientY;
+        swiped = false;
+        try { e.setPointerCapture(ev.pointerId); } catch (err) { /* synthetic events */ }
+      });
+      e.addEventListener("pointerup", ev => { // a swipe up discards at once
+        if (downY != null && downY - ev.clientY > 30) { swiped = true; ctx.onTile(i, a, true); }
+        downY = null;
+      });
+      e.addEventListener("click", () => { if (!swiped) ctx.onTile(i, a); });
+      e.addEventListener("keydown", ev => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ctx.onTile(i, a, true); } });
+    }
+    box.appendChild(e);
+  });
+}
+
+/** Once a second: only the countdown texts change (rebuilding the hand would swallow taps). */
+export function updateTimers(table, v, ctx) {
+  const left = ctx.deadlineLeft;
+  const badge = table.querySelector(".seat.me .b-timer");
+  if (badge) badge.textContent = left == null ? "" : t("timer", left);
+  const claim = table.querySelector(".claim-timer");
+  if (claim) claim.textContent = left != null && v.phase === "claim" && (v.legal || []).length ? t("timer", left) : "";
+}

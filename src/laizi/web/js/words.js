@@ -1,0 +1,31 @@
+// One line of words per game event (log, replay caption), in the current language.
+import { t, tileName, windOf, runName, winBy } from "./i18n.js";
+
+function name(seats, s, dealer) {
+  const seat = seats && seats[s];
+  let n = "";
+  if (seat) n = seat.bot && !seat.player_id ? `${t("bot_name")}·${seat.bot}` : seat.nickname || "";
+  return `${windOf(s, dealer)}${n ? " " + n : ""}`;
+}
+
+export function describe(ev, seats, dealer) {
+  const who = ev.seat != null ? name(seats, ev.seat, dealer) : "";
+  switch (ev.type) {
+    case "start_hand":
+      return t("ev_start_hand", ev.hand, name(seats, ev.dealer, ev.dealer), tileName(ev.indicator), tileName(ev.laizi));
+    case "discard": return t("ev_discard", who, tileName(ev.tile));
+    case "chi": return t("ev_claim", who, t("chi"), runName(ev.run || ev.tile));
+    case "peng": case "kong": case "ankong": case "addkong": case "special_kong": case "laizi_kong":
+      return t("ev_claim", who, t(ev.type), tileName(ev.tile));
+    case "win": {
+      let how = winBy(ev.by);
+      if (ev.by === "discard" && ev.from != null) how = t("from_line", name(seats, ev.from, dealer));
+      return t("ev_win", who, tileName(ev.tile), how);
+    }
+    case "ryukyoku": case "drawn": return t("ev_drawn");
+    case "auto": return t(ev.on ? "ev_auto_on" : "ev_auto_off", who);
+    case "escape": return t("ev_escape", who, ev.penalty);
+    case "end_match": return t("ev_end_match");
+    default: return null;
+  }
+}

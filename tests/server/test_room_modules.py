@@ -1,0 +1,61 @@
+"""The server package's modules depend on each other one way (handlers → hub → room →
+store, connection), with no cycle; a connection knows no room or hub, a room no hub."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import laizi.server
+
+PKG = Path(laizi.server.__file__).parent
+MAX_LINES = 500
+
+
+def server_imports() -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for f in PKG.glob("*.py"):
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module.startswith("laizi.server."):
+                    deps.add(node.module.split(".")[2])
+                elif node.module == "laizi.server":
+                    deps.update(a.name for a in node.names)
+            elif isinstance(node, ast.Import):
+                deps.update(a.name.split(".")[2] for a in node.names if a.name.startswith("laizi.server."))
+        out[f.stem] = deps - {f.stem}
+    return out
+
+
+def test_no_import_cycle_in_the_server() -> None:
+    graph = server_imports()
+    done: set[str] = set()
+
+    def visit(mod: str, path: tuple[str, ...]) -> None:
+        assert mod not in path, " -> ".join((*path, mod))
+        if mod in done:
+            return
+        for dep in graph.get(mod, ()):
+            visit(dep, (*path, mod))
+        done.add(mod)
+
+    for mod in graph:
+        visit(mod, ())
+
+
+def test_dependencies_run_one_way() -> None:
+    g = server_imports()
+    assert not g["connection"] & {"hub", "room", "handlers", "store"}
+    assert not g["room"] & {"hub", "handlers"}
+    assert not g["store"] & {"hub", "room", "handlers", "connection", "engine"}
+    assert not g["hub"] & {"handlers"}
+    assert {"hub", "room"} <= g["handlers"] and "room" in g["hub"] and "store" in g["room"]
+
+
+def test_modules_stay_small() -> None:
+    mine = ("config", "runtime", "connection", "seats", "store", "recorder", "room", "hub",
+            "handlers", "limits", "chat", "db", "protocol")
+    for name in mine:
+        n = len((PKG / f"{name}.py").read_text().splitlines())
+        assert n <= MAX_LINES, (name, n)
