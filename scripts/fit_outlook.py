@@ -23,7 +23,7 @@ from laizi.bots.outlook import DATA_FILE, design
 from laizi.bots.outlook_fit import Position, Recorder, fit, settle
 from laizi.bots.registry import make_bot
 from laizi.rules import RuleSet
-from laizi.sim import bot_seed, play_hand, sim_hand_seed
+from laizi.sim import bot_seed, record_hand, sim_hand_seed
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "laizi" / "data" / DATA_FILE
 
@@ -37,7 +37,7 @@ def recorded_hands(preset: str, seed: str, indices: list[int], *,
         sink: list[Position] = []
         bots = [Recorder(make_bot("strong", bot_seed(seed, i, s)), sink, predict=predict)
                 for s in range(4)]
-        st, _rec = play_hand(rules, bots, seed=sim_hand_seed(seed, i), dealer=i % 4, index=i,
+        st, _rec = record_hand(rules, bots, seed=sim_hand_seed(seed, i), dealer=i % 4, index=i,
                              count_refusals=False)
         settle(sink, st.result, st.payments)
         out.extend(sink)

@@ -22,7 +22,7 @@ import pytest
 from laizi.bots.outlook_fit import Position, Recorder, calibration, settle
 from laizi.bots.registry import make_bot
 from laizi.rules import RuleSet
-from laizi.sim import bot_seed, play_hand, sim_hand_seed
+from laizi.sim import bot_seed, record_hand, sim_hand_seed
 
 HANDS = 240
 SEED = "calibration-check-1"  # not the fitting seed ("outlook-fit")
@@ -35,7 +35,7 @@ def _positions() -> list[Position]:
         sink: list[Position] = []
         bots = [Recorder(make_bot("strong", bot_seed(SEED, i, s)), sink, predict=True)
                 for s in range(4)]
-        st, _rec = play_hand(rules, bots, seed=sim_hand_seed(SEED, i), dealer=i % 4, index=i,
+        st, _rec = record_hand(rules, bots, seed=sim_hand_seed(SEED, i), dealer=i % 4, index=i,
                              count_refusals=False)
         settle(sink, st.result, st.payments)
         out.extend(sink)
