@@ -316,3 +316,22 @@ def test_the_fit_is_reproducible_and_the_shipped_model_says_where_it_came_from()
     meta = load_model().meta
     assert meta["seed"] == "outlook-fit" and meta["hands"] >= 8000
     assert meta["positions"] >= 100_000
+
+
+def test_old_keys_stay_beside_the_new_ones() -> None:
+    """The server sends these entries to clients: keys are only ever added."""
+    old_discard = {"kind", "action", "tile", "label", "shanten", "waits", "unseen_total",
+                   "reaches_minimum", "expected_payment", "value", "recommended"}
+    new_discard = {"shanten_258", "improving", "improving_tiles", "improving_unseen",
+                   "win_prob", "expected_points", "danger", "counts_as_kong", "reason"}
+    out = hand_hints("234m55s777s56p1z", laizi="6m", melds=["peng 9p from 3"])
+    for h in out["hints"]:
+        assert old_discard | new_discard <= set(h)
+    found = next(x for x in (_claim_state(s) for s in range(1, 40)) if x is not None)
+    st, me, tile = found
+    st.apply(st.turn, next(a for a in st.legal_actions(st.turn) if a.tile == tile))
+    for h in hints_for(SeatView.from_state(st, me)):
+        assert {"action", "kind", "label", "value", "recommended"} <= set(h)
+        if h["kind"] in ("claim", "pass"):
+            assert {"shanten_before", "shanten_after", "win_prob", "expected_points",
+                    "reason"} <= set(h)
