@@ -14,6 +14,30 @@ Each entry has ``action`` (the action's JSON, ready to send back), ``label``,
 ``recommended`` (exactly one entry is), and ``kind`` (``discard``, ``kong``,
 ``win``, ``claim``, ``pass``). The recommendation is the ``strong`` bot's choice.
 
+**Numbers** (:mod:`laizi.bots.outlook`, a model fitted on simulated hands and checked
+for calibration on fresh ones; every figure from the seat's view only). Discards,
+kongs, claims and pass carry, for the hand they leave (claims: after the claim and
+its best discard, ``then_discard``):
+
+- ``shanten_258``: shanten with a 2/5/8 pair (0 = ready); ``shanten`` keeps its old
+  meaning (any pair);
+- ``improving``: ``[{"tile", "copies", "unseen"}]`` — the tiles that lower it (when
+  ready: the winning tiles), copies not in the seat's own hand and melds, and copies
+  still unseen; ``improving_tiles`` / ``improving_unseen`` their sums;
+- ``win_prob``: the chance to win the hand before the wall runs out;
+- ``expected_points``: the seat's expected settlement for the hand (losses included);
+- discards: ``danger`` = ``{"feed_prob", "cost", "expected_loss", "level"}`` — the
+  chance the tile is won on at once, the mean loss if it is, their product, and
+  ``low`` / ``medium`` / ``high``; ``counts_as_kong`` for a laizi or special tile;
+- claims: ``vs_pass`` = the differences in ``win_prob`` and ``expected_points``;
+- wins: ``win_prob`` 1 and, when scored, ``expected_points`` = what the win pays;
+- ``reason``: ``{"zh", "en"}`` — the same in words, e.g. ``一向听，进张 12 张（还剩 9 张），
+  和牌率 31%，期望 +18 分；此牌危险度低``.
+
+The chances and points assume the rest of the hand is played about as well as the
+``strong`` bot plays it (the fit's players) under the kaikoufan preset; for other
+presets they are an approximation.
+
 :func:`hand_hints` is the same for a hand given as text (``laizi hint``).
 """
 
@@ -25,6 +49,15 @@ from typing import Any
 from laizi.analysis import waits as raw_waits
 from laizi.bots.evaluate import FENG, JIANG, HandEval
 from laizi.bots.greedy import natural
+from laizi.bots.outlook import danger_of, hand_outlook
+from laizi.bots.outlook_words import (
+    claim_reason,
+    discard_reason,
+    hand_reason,
+    kong_reason,
+    pass_reason,
+    win_reason,
+)
 from laizi.bots.strong import StrongBot
 from laizi.game.actions import Action
 from laizi.rules import RuleSet
@@ -57,14 +90,14 @@ def _candidates(view: SeatView, hand: Sequence[int]) -> list[int]:
 
 
 def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
-                 discarded: int | None = None) -> dict[str, Any]:
+                 discarded: int | None = None, from_seat: int | None = None) -> dict[str, Any]:
     """What a win on ``tile`` would pay, scored from the seat's view.
 
     ``hand``: the concealed counts before the winning tile (3n+1 tiles).
     ``discarded``: the tile just discarded to reach ``hand``; a special tile or laizi
     discarded counts as a kong (RULES.md §3-§4), so it is added to the seat's table.
     Returns ``self_draw`` and ``discard`` (the worst case over the possible
-    discarders) as ``{"ok", "reason", "total", "big_hands"}``.
+    discarders, or ``from_seat`` when given) as ``{"ok", "reason", "total", "big_hands"}``.
     """
     me = view.seat
     tiles = tuple(k for k in range(NUM_KINDS) for _ in range(hand[k]))
@@ -90,9 +123,15 @@ def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
         out["discard"] = {"ok": False, "reason": "never_claimed", "total": 0, "big_hands": []}
         return out
     worst: dict[str, Any] | None = None
+    tried: set[PlayerTable] = set()
     for d in range(4):
-        if d == me:
+        if d == me or (from_seat is not None and d != from_seat):
             continue
+        if d != view.dealer:
+            # Two discarders with the same table, neither the dealer, pay alike.
+            if players[d] in tried:
+                continue
+            tried.add(players[d])
         ctx = WinContext(rules=view.rules, setup=view.setup, dealer=view.dealer, winner=me,
                          tile=tile, by="discard", players=players, from_seat=d)
         r = score(ctx)
@@ -150,11 +189,50 @@ def hints_for(view: SeatView | Mapping[str, Any], rules: RuleSet | None = None, 
     if v.phase == "turn":
         entries = _turn_hints(v, bot, scores)
     else:
-        entries = _claim_hints(v)
+        entries = _claim_hints(v, scores)
     for e in entries:
         e["recommended"] = Action.from_json(e["action"]) == choice
     entries.sort(key=lambda e: (not e["recommended"], -float(e.get("value", 0.0))))
     return entries
+
+
+def _outlook_fields(v: SeatView, hand: Sequence[int], *, n_sets: int | None = None,
+                    openings: int | None = None) -> dict[str, Any]:
+    """The outlook figures of a 3n+1 ``hand`` (:func:`laizi.bots.outlook.hand_outlook`)."""
+    o = hand_outlook(v, hand, n_sets=n_sets, openings=openings)
+    imp = o.improving(v)
+    return {
+        "shanten_258": o.shanten,
+        "improving": [{"tile": _TILE[k], "copies": c, "unseen": u} for k, c, u in imp],
+        "improving_tiles": sum(c for _k, c, _u in imp),
+        "improving_unseen": sum(u for _k, _c, u in imp),
+        "win_prob": round(o.win_prob, 3),
+        "expected_points": round(o.expected_points, 1),
+    }
+
+
+def _danger_fields(v: SeatView, k: int) -> dict[str, Any]:
+    d = danger_of(v, k)
+    return {"feed_prob": round(d.feed_prob, 3), "cost": round(d.cost, 1),
+            "expected_loss": round(d.expected_loss, 1), "level": d.level}
+
+
+def _win_entry(v: SeatView, a: Action, label: str, scores: bool) -> dict[str, Any]:
+    """A win (self-drawn or on the discard): what it pays when the scorer is asked."""
+    total: float | None = None
+    if scores and a.type == "tsumo" and v.last_draw is not None:
+        hand = list(v.hand)
+        hand[v.last_draw] -= 1
+        sd = win_outcomes(v, hand, v.last_draw)["self_draw"]
+        total = float(sd["total"]) if sd["ok"] else None
+    elif scores and a.type == "ron" and v.phase == "claim" and v.pending is not None:
+        dc = win_outcomes(v, v.hand, v.pending, from_seat=v.turn)["discard"]
+        total = float(dc["total"]) if dc["ok"] else None
+    e: dict[str, Any] = {"kind": "win", "action": a.to_json(), "label": label, "value": 1e6,
+                         "win_prob": 1.0, "reason": win_reason(total)}
+    if total is not None:
+        e["expected_points"] = total
+    return e
 
 
 def _turn_hints(v: SeatView, bot: StrongBot, scores: bool) -> list[dict[str, Any]]:
@@ -169,51 +247,119 @@ def _turn_hints(v: SeatView, bot: StrongBot, scores: bool) -> list[dict[str, Any
     n = 4 - len(v.melds[v.seat])
     for a in v.legal:
         if a.type == "tsumo":
-            entries.append({"kind": "win", "action": a.to_json(), "label": "自摸 self-drawn win",
-                            "value": 1e6})
+            entries.append(_win_entry(v, a, "自摸 self-drawn win", scores))
         elif a.type == "discard":
-            k = a.tile or 0
-            hand = list(v.hand)
-            hand[k] -= 1
-            h_nat, h_wilds = natural(v, hand)
-            sh = HandEval(h_nat, h_wilds, n).shanten
-            ws = _wait_list(v, hand, unseen, with_scores=scores, discarded=k) if sh <= 0 else []
-            if sh <= 0 and not ws:
-                sh = 1  # no legal winning shape (258 pair, special tile…)
-            reach, pay = _summary(ws)
-            note = ""
-            if k == v.setup.laizi:
-                note = " (counts as a laizi kong)"
-            elif k in v.setup.special:
-                note = " (counts as a special kong)"
-            entries.append({
-                "kind": "discard", "action": a.to_json(), "tile": _TILE[k],
-                "label": f"discard {_TILE[k]}{note}",
-                "shanten": sh, "waits": ws, "unseen_total": sum(w["unseen"] for w in ws),
-                "reaches_minimum": reach, "expected_payment": round(pay, 1),
-                "value": round(values.get(k, 0.0), 3),
-            })
+            entries.append(_discard_entry(v, a, n, unseen, values, scores))
         else:
-            label = {"ankong": "暗杠 concealed kong", "addkong": "蓄杠 added kong",
-                     "special_kong": "special kong (lay aside)", "laizi_kong": "癞子杠 laizi kong"}
-            entries.append({"kind": "kong", "action": a.to_json(), "tile": _TILE[a.tile or 0],
-                            "label": f"{label.get(a.type, a.type)} {_TILE[a.tile or 0]}",
-                            "value": 0.0})
+            entries.append(_kong_entry(v, a))
     return entries
 
 
-def _claim_hints(v: SeatView) -> list[dict[str, Any]]:
+def _discard_entry(v: SeatView, a: Action, n: int, unseen: Sequence[int],
+                   values: Mapping[int, float], scores: bool) -> dict[str, Any]:
+    k = a.tile or 0
+    hand = list(v.hand)
+    hand[k] -= 1
+    h_nat, h_wilds = natural(v, hand)
+    sh = HandEval(h_nat, h_wilds, n).shanten
+    ws = _wait_list(v, hand, unseen, with_scores=scores, discarded=k) if sh <= 0 else []
+    if sh <= 0 and not ws:
+        sh = 1  # no legal winning shape (258 pair, special tile…)
+    reach, pay = _summary(ws)
+    note = ""
+    if k == v.setup.laizi:
+        note = " (counts as a laizi kong)"
+    elif k in v.setup.special:
+        note = " (counts as a special kong)"
+    e: dict[str, Any] = {
+        "kind": "discard", "action": a.to_json(), "tile": _TILE[k],
+        "label": f"discard {_TILE[k]}{note}",
+        "shanten": sh, "waits": ws, "unseen_total": sum(w["unseen"] for w in ws),
+        "reaches_minimum": reach, "expected_payment": round(pay, 1),
+        "value": round(values.get(k, 0.0), 3),
+    }
+    e.update(_outlook_fields(v, hand))
+    e["danger"] = _danger_fields(v, k)
+    e["counts_as_kong"] = bool(note)
+    e["reason"] = discard_reason(e)
+    return e
+
+
+_KONG_LABEL = {"ankong": "暗杠 concealed kong", "addkong": "蓄杠 added kong",
+               "special_kong": "special kong (lay aside)", "laizi_kong": "癞子杠 laizi kong"}
+
+
+def _kong_entry(v: SeatView, a: Action) -> dict[str, Any]:
+    k = a.tile or 0
+    e: dict[str, Any] = {"kind": "kong", "action": a.to_json(), "tile": _TILE[k],
+                         "label": f"{_KONG_LABEL.get(a.type, a.type)} {_TILE[k]}", "value": 0.0}
+    hand = list(v.hand)
+    n_sets = None
+    if a.type == "ankong":
+        hand[k] -= 4
+        n_sets = 3 - len(v.melds[v.seat])
+    else:
+        hand[k] -= 1
+    if min(hand) >= 0 and (n_sets is None or n_sets >= 0):
+        e.update(_outlook_fields(v, hand, n_sets=n_sets))
+        e["reason"] = kong_reason(e)
+    return e
+
+
+def _after_claim(v: SeatView, a: Action, t: int) -> list[int]:
+    """The concealed counts after claim ``a`` of ``t`` (before the discard it needs)."""
+    c = list(v.hand)
+    if a.type == "kong":
+        c[t] -= 3
+    elif a.type == "peng":
+        c[t] -= 2
+    else:
+        base = a.tile or 0
+        for x in (base, base + 1, base + 2):
+            if x != t:
+                c[x] -= 1
+    return c
+
+
+def _claim_outlook(v: SeatView, a: Action, t: int) -> dict[str, Any]:
+    """The best outlook after a claim (and, for peng/chi, the discard that follows)."""
+    c = _after_claim(v, a, t)
+    n_sets = 3 - len(v.melds[v.seat])
+    openings = sum(1 for m in v.melds[v.seat] if m.opens) + 1
+    if a.type == "kong":  # a replacement tile follows: the hand is already 3n+1
+        return _outlook_fields(v, c, n_sets=n_sets, openings=openings)
+    best: dict[str, Any] | None = None
+    for k in range(NUM_KINDS):
+        if c[k] <= 0:
+            continue
+        c[k] -= 1
+        f = _outlook_fields(v, c, n_sets=n_sets, openings=openings)
+        c[k] += 1
+        if best is None or f["expected_points"] > best["expected_points"]:
+            f["then_discard"] = _TILE[k]
+            best = f
+    assert best is not None
+    return best
+
+
+def _claim_hints(v: SeatView, scores: bool = True) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     t = v.pending
     nat, wilds = natural(v)
     n = 4 - len(v.melds[v.seat])
     before = HandEval(nat, wilds, n).shanten
+    passing = _outlook_fields(v, v.hand) if sum(v.hand) % 3 == 1 else None
     for a in v.legal:
         e: dict[str, Any] = {"action": a.to_json(), "shanten_before": before}
         if a.type == "ron":
-            e.update(kind="win", label=f"胡 win on {_TILE[t or 0]}", value=1e6)
+            e.update(_win_entry(v, a, f"胡 win on {_TILE[t or 0]}", scores))
+        elif a.type == "tsumo":  # the haidi tile
+            e.update(_win_entry(v, a, "海底自摸 haidi self-drawn win", scores))
         elif a.type == "pass":
             e.update(kind="pass", label="pass", shanten_after=before, value=0.0)
+            if passing is not None:
+                e.update(passing)
+                e["reason"] = pass_reason(e)
         else:
             c = list(nat)
             if a.type == "kong":
@@ -228,6 +374,14 @@ def _claim_hints(v: SeatView) -> list[dict[str, Any]]:
             after = HandEval(c, wilds, n - 1).shanten
             e.update(kind="claim", label=str(a), shanten_after=after,
                      value=float(before - after))
+            if t is not None:
+                e.update(_claim_outlook(v, a, t))
+                if passing is not None:
+                    e["vs_pass"] = {
+                        "win_prob": round(e["win_prob"] - passing["win_prob"], 3),
+                        "expected_points": round(e["expected_points"] - passing["expected_points"], 1),
+                    }
+                e["reason"] = claim_reason(e, passing)
         entries.append(e)
     return entries
 
@@ -245,13 +399,19 @@ def hand_hints(
     dealer: int = 0,
     visible: str = "",
     scores: bool = True,
+    wall: int = 60,
+    others: Mapping[int, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
     """Hints for a hand given in notation (no table around it).
 
     With 3n+2 tiles (14 with no melds) every discard is rated; with 3n+1 tiles the
-    hand's own waits are listed. ``visible``: other tiles already seen (rivers…),
-    for the unseen counts.
+    hand's own waits and outlook are listed. ``visible``: other tiles already seen
+    (rivers…), for the unseen counts (put in the next seat's river); ``wall``: tiles
+    left in the wall; ``others``: the other seats' melds (seat → melds), which make
+    them able to win (an unopened hand cannot) and so make discards dangerous.
     """
+    if not 0 <= wall <= 136:
+        raise ValueError(f"the wall must hold 0-136 tiles, not {wall}")
     rules = rules or RuleSet.preset(preset)
     ind = Tile.parse(indicator).index if indicator else None
     lz = Tile.parse(laizi).index if laizi else None
@@ -273,8 +433,15 @@ def hand_hints(
         seen[t.index] += 1
     all_melds: list[list[Meld]] = [[], [], [], []]
     all_melds[seat] = meld_objs
+    for s, ms in (others or {}).items():
+        if not 0 <= s <= 3 or s == seat:
+            raise ValueError(f"other seats' melds need a seat 0-3 other than {seat}, not {s}")
+        all_melds[s] = [Meld.parse(m) for m in ms]
+        if len(all_melds[s]) > 4:
+            raise ValueError(f"seat {s} has more than four melds")
+    on_table_melds = [t for ms in all_melds for m in ms for t in m.tiles()]
     for k in range(NUM_KINDS):
-        on_table = counts[k] + seen[k] + sum(m.tiles().count(k) for m in meld_objs)
+        on_table = counts[k] + seen[k] + on_table_melds.count(k)
         if on_table > 4:
             raise ValueError(f"more than four {_TILE[k]} in hand, melds and visible tiles")
     rivers: list[list[int]] = [[], [], [], []]
@@ -286,7 +453,8 @@ def hand_hints(
     view = SeatView(
         seat=seat, rules=rules, setup=setup, dealer=dealer, phase=phase, turn=seat,
         hand=counts, melds=all_melds, rivers=rivers, special_kongs=[[], [], [], []],
-        special_discards=[[], [], [], []], hand_sizes=[13, 13, 13, 13], wall_remaining=60,
+        special_discards=[[], [], [], []], wall_remaining=wall,
+        hand_sizes=[sum(counts) if s == seat else 13 - 3 * len(all_melds[s]) for s in range(4)],
         legal=legal, indicator=ind,
     )
     out: dict[str, Any] = {
@@ -305,4 +473,6 @@ def hand_hints(
         out["waits"] = ws
         out["reaches_minimum"] = reach
         out["expected_payment"] = round(pay, 1)
+        out.update(_outlook_fields(view, counts))
+        out["reason"] = hand_reason(out)
     return out
