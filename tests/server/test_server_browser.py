@@ -160,6 +160,9 @@ def test_hints_show_the_recommended_move(browser: Any, server: str) -> None:
     page.click('[data-close="sheet-menu"]')
     page.wait_for_selector("#hintbox:not(.hidden)")
     assert "★" in page.inner_text("#hintbox")
+    # the reasoning in words carries the numbers: a win chance in per cent
+    why = page.inner_text("#hintbox .hint-why")
+    assert "%" in why, why
     rec_type = page.get_attribute("#hintbox", "data-rec-type")
     if rec_type in ("discard", "laizi_kong", "special_kong"):  # a tile tap: that tile glows
         rec_tile = page.get_attribute("#hintbox", "data-rec-tile")

@@ -266,6 +266,14 @@ function renderHints(v) {
     if (x.unseen_total) line += ` · ${t("waits", x.unseen_total)}`;
     if (x.shanten_after != null && x.kind === "claim") line += ` · ${t("shanten", x.shanten_after)}`;
     d.textContent = line;
+    // the reasoning in words, with the numbers (win chance, expected points, danger)
+    const why = x.reason && x.reason[document.documentElement.lang.startsWith("zh") ? "zh" : "en"];
+    if (why) {
+      const r = document.createElement("div");
+      r.className = "hint-why";
+      r.textContent = why;
+      d.appendChild(r);
+    }
     box.appendChild(d);
   }
 }
