@@ -62,12 +62,12 @@ from laizi.bots.strong import StrongBot
 from laizi.game.actions import Action
 from laizi.rules import RuleSet
 from laizi.scoring import Meld, PlayerTable, WinContext, score
-from laizi.tiles import NUM_KINDS, Tile, parse_tiles
+from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles
 from laizi.views import SeatView
 
 __all__ = ["hand_hints", "hints_for", "win_outcomes"]
 
-_TILE = tuple(str(Tile(k)) for k in range(NUM_KINDS))
+_TILE = TILE_STR  # the one tile-string table (laizi.tiles)
 
 
 def _as_view(view: SeatView | Mapping[str, Any], rules: RuleSet | None) -> SeatView:

@@ -20,10 +20,11 @@ index      action
 from __future__ import annotations
 
 from laizi.game.actions import Action
+from laizi.tiles import NUM_KINDS
 
 __all__ = ["ACTION_SIZE", "action_to_index", "index_to_action"]
 
-DISCARD, ANKONG, ADDKONG, SPECIAL = 0, 34, 68, 102
+DISCARD, ANKONG, ADDKONG, SPECIAL = 0, NUM_KINDS, 2 * NUM_KINDS, 3 * NUM_KINDS
 LAIZI_KONG, TSUMO, RON, KONG, PENG, CHI, PASS = 136, 137, 138, 139, 140, 141, 144
 ACTION_SIZE = 145
 

@@ -32,7 +32,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 from laizi.env.actions import ACTION_SIZE, action_to_index, index_to_action
 from laizi.game import HandState, Match
 from laizi.rules import RuleSet
-from laizi.tiles import Tile
+from laizi.tiles import NUM_KINDS, Tile
 from laizi.views import SeatView, seat_view
 
 __all__ = ["OBS_SIZE", "LaiziEnv", "encode", "env", "raw_env"]
@@ -42,14 +42,14 @@ _PHASES = ("turn", "claim", "rob", "haidi", "over")
 # per relative seat: melds 34, river 34, special kongs, special discards, concealed,
 # opened, openings, dealer: 4 × 74
 # phase 5, wall 1
-OBS_SIZE = 6 * 34 + 4 * 74 + 5 + 1
+OBS_SIZE = 6 * NUM_KINDS + 4 * 74 + 5 + 1
 
 
 def encode(v: SeatView) -> np.ndarray:
     """The observation vector of a seat's view."""
     o = np.zeros(OBS_SIZE, dtype=np.int16)
-    o[0:34] = v.hand
-    o[34 + v.setup.laizi] = 1
+    o[0:NUM_KINDS] = v.hand
+    o[NUM_KINDS + v.setup.laizi] = 1
     for k in v.setup.special:
         o[68 + k] = 1
     if v.indicator is not None:
@@ -66,7 +66,7 @@ def encode(v: SeatView) -> np.ndarray:
             for k in m.tiles():
                 o[off + k] += 1
         for k in v.rivers[s]:
-            o[off + 34 + k] += 1
+            o[off + NUM_KINDS + k] += 1
         o[off + 68] = len(v.special_kongs[s])
         o[off + 69] = len(v.special_discards[s])
         o[off + 70] = v.hand_sizes[s]
@@ -247,7 +247,7 @@ class LaiziEnv(AECEnv):  # type: ignore[misc]
                  f"laizi {Tile(v.laizi)}"]
         for s in range(4):
             counts = v.revealed.hands[s]
-            hand = "".join(str(Tile(k)) for k in range(34) for _ in range(counts[k]))
+            hand = "".join(str(Tile(k)) for k in range(NUM_KINDS) for _ in range(counts[k]))
             melds = " ".join(str(m) for m in v.melds[s])
             lines.append(f"{s}: {hand} | {melds} | river {''.join(str(Tile(k)) for k in v.rivers[s])}")
         return "\n".join(lines)

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from laizi.errors import IllegalHandError, LaiziError
 from laizi.rules import RuleSet, TableSetup
 from laizi.scoring.model import Meld, PlayerTable, ScoreResult, WinBy, WinContext
-from laizi.tiles import Tile, parse_tiles
+from laizi.tiles import NUM_KINDS, Tile, parse_tiles
 
 __all__ = ["context_from_json", "result_to_json", "score_json"]
 
@@ -210,7 +210,7 @@ def _melds_of(melds_data: Any, seat: int, setup: TableSetup) -> list[Meld]:
 
 def _check_table(players: list[PlayerTable], winner: int, win: _Win, setup: TableSetup) -> None:
     """Checks on the whole table: copies per kind, the winner's 14 tiles, kongs, the robbed peng."""
-    on_table = [0] * 34
+    on_table = [0] * NUM_KINDS
     for p in players:
         for t in p.hand + p.special_kongs + p.special_discards:
             on_table[t] += 1

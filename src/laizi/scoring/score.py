@@ -13,7 +13,7 @@ from laizi.scoring.model import (
 )
 from laizi.scoring.patterns import PATTERNS
 from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS, Reading
-from laizi.tiles import Tile
+from laizi.tiles import NUM_KINDS, Tile
 
 __all__ = ["score", "readings", "seat_fan", "is_open_for_sunshine"]
 
@@ -25,11 +25,11 @@ def readings(ctx: WinContext) -> list[Reading]:
     """Every distinct way the winner's tiles make a winning shape (check 1)."""
     table = ctx.players[ctx.winner]
     laizi = ctx.setup.laizi
-    counts = [0] * 34
+    counts = [0] * NUM_KINDS
     for t in table.hand:
         counts[t] += 1
     counts[ctx.tile] += 1
-    meld_counts = [0] * 34
+    meld_counts = [0] * NUM_KINDS
     meld_kinds: set[int] = set()
     for m in table.melds:
         for t in m.tiles():
@@ -60,10 +60,10 @@ def readings(ctx: WinContext) -> list[Reading]:
                     kinds.update(g.kinds())
                 add(Reading("regular", wild == 0, frozenset(kinds), d))
         if rules.jiayu_hands and not table.melds and seven_pairs_wilds(nat, wild):
-            kinds = {k for k in range(34) if nat[k]}
+            kinds = {k for k in range(NUM_KINDS) if nat[k]}
             add(Reading("qidui", wild == 0, frozenset(kinds)))
     if rules.luan_feng_jiang:
-        natural_kinds = {k for k in range(34) if counts[k] and k != laizi} | meld_kinds
+        natural_kinds = {k for k in range(NUM_KINDS) if counts[k] and k != laizi} | meld_kinds
         for shape, category in (("luan_feng", FENG_KINDS), ("luan_jiang", JIANG_KINDS)):
             if not natural_kinds <= category:
                 continue
@@ -317,7 +317,7 @@ def score(ctx: WinContext) -> ScoreResult:
     """Check and score a declared win (RULES.md §6-§7)."""
     rules = ctx.rules
     table = ctx.players[ctx.winner]
-    counts = [0] * 34
+    counts = [0] * NUM_KINDS
     for t in table.hand:
         counts[t] += 1
     counts[ctx.tile] += 1
