@@ -104,6 +104,7 @@ def drive_match(preset: str, seed: int, *, max_hands: int = 3, views_every: int 
     return m
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
@@ -204,6 +205,7 @@ def test_event_streams_hide_other_seats() -> None:
     assert any(e["type"] == "secret" for e in full)
 
 
+@pytest.mark.slow
 def test_replay_determinism_1000_hands() -> None:
     hashes = []
     wins = 0

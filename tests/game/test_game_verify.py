@@ -75,6 +75,7 @@ def match_log(hands: int, seed: int) -> list[dict[str, object]]:
     return m.log
 
 
+@pytest.mark.slow
 def test_verify_10000_hands() -> None:
     events = match_log(10_000, 1)
     report = verify_events(events)

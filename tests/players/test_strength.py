@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from laizi.sim import simulate
 
 HANDS = 1000  # × 2 arrangements = 2,000 hands per comparison
@@ -26,6 +28,7 @@ def duplicate(a: str, b: str, seed: int = SEED, hands: int = HANDS) -> dict[str,
     return total
 
 
+@pytest.mark.slow
 def test_strong_beats_greedy_over_2000_hands() -> None:
     t0 = time.perf_counter()
     pts = duplicate("strong", "greedy")
@@ -33,6 +36,7 @@ def test_strong_beats_greedy_over_2000_hands() -> None:
     assert pts["strong"] > pts["greedy"]
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_over_2000_hands() -> None:
     t0 = time.perf_counter()
     pts = duplicate("greedy", "random")

@@ -89,6 +89,7 @@ def run_restart(db_url: str, tmp: Path) -> None:
         server.stop()
 
 
+@pytest.mark.slow
 def test_restart_resumes_match_sqlite(tmp_path: Path) -> None:
     run_restart(str(tmp_path / "restart.db"), tmp_path)
 
