@@ -80,6 +80,7 @@ class Progress:
     match_values: dict[str, Any] | None   # new scores/status/seats (None: unchanged)
     over: bool
     room_values: dict[str, Any] | None    # new status/seats (None: unchanged)
+    escaped: frozenset[int] = frozenset()  # seats whose player escaped (their bot plays on)
 
 
 class Store:
@@ -315,8 +316,10 @@ def _hand_score_rows(p: Progress, number: int, end: dict[str, Any],
     rows = []
     for seat, d in enumerate(end.get("deltas") or []):
         won = winner == seat
+        # A hand finished by the bot of an escaped player is not that player's hand.
+        pid = None if seat in p.escaped else p.seat_pids[seat]
         rows.append({"match_id": p.match_id, "hand": number, "seat": seat,
-                     "player_id": p.seat_pids[seat], "kind": "hand", "delta": d,
+                     "player_id": pid, "kind": "hand", "delta": d,
                      "won": int(won), "self_draw": int(won and self_draw),
                      "big": big if won and big else None,
                      "liable_paid": float(-d) if liable == seat and d < 0 else 0.0})
