@@ -216,3 +216,18 @@ def test_brute_force_is_limited(tmp_path: Path) -> None:
         assert call(srv, "/api/account/login", {"username": "tao2", "password": PW})[0] == 200
     finally:
         srv.stop()
+
+
+def test_expired_sessions_are_forgotten() -> None:
+    from laizi.server import auth as auth_mod
+
+    a = GuestAuth("k" * 32)
+    old = auth_mod.SESSION_SWEEP_AT
+    a._sweep_at = 5
+    try:
+        for i in range(5):
+            a.open_session(f"p_{i}", ttl=-1)  # already over
+        sid, _ = a.open_session("p_live")
+        assert a.sessions_of("p_live") == 1 and len(a._sessions) == 1
+    finally:
+        auth_mod.SESSION_SWEEP_AT = old

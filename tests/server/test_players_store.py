@@ -25,11 +25,12 @@ from laizi.server.store import RoomRecord, Store
 PIDS = ["p_a", "p_b", "p_c", None]  # seat 3: a bot
 
 
-async def play_match(store: Store, code: str, seed: str, rated: bool, escape_at: int | None = None) -> int:
+async def play_match(store: Store, code: str, seed: str, rated: bool, escape_at: int | None = None,
+                     fixed_deal: str | None = None) -> int:
     rules = RuleSet.preset("kaikoufan")
     seats: list[dict[str, Any]] = [{"player_id": p, "nickname": p or "", "bot": None if p else "greedy",
                                     "escaped": False} for p in PIDS]
-    settings = {"preset": "kaikoufan", "rated": rated, "seed": None, "max_hands": 8}
+    settings = {"preset": "kaikoufan", "rated": rated, "seed": fixed_deal, "max_hands": 8}
     rec = RoomRecord(code=code, owner_id="p_a", status="playing", settings=settings, seats=seats)
     g = GameSession(rules, seed_from_text(seed), max_hands=8)
     mid = await store.create_match(rec, rules.model_dump(mode="json"), seed_from_text(seed), 8)
@@ -118,3 +119,27 @@ def test_figures_and_ratings_sqlite(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_figures_and_ratings_postgres(pg_url: str) -> None:
     run(pg_url)
+
+
+def test_a_fixed_deal_is_never_rated(tmp_path: Path) -> None:
+    url = str(tmp_path / "fx.db")
+
+    async def go() -> int:
+        store = await Store.open(url)
+        await store.add_player("p_a", "a")
+        try:
+            return await play_match(store, "FIXED", "s10", rated=True, fixed_deal="known seed")
+        finally:
+            await store.close()
+
+    mid = asyncio.run(go())
+    eng = db.make_engine(url)
+    try:
+        with eng.connect() as conn:
+            assert leaderboard(conn) == []
+            prof = profile(conn, "p_a")
+    finally:
+        eng.dispose()
+    assert prof is not None and prof["figures"]["matches"] == 1
+    assert prof["figures"]["rated_matches"] == 0 and prof["rating"] is None
+    assert prof["recent"][0]["match_id"] == mid and not prof["recent"][0]["rated"]

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pwdlib import PasswordHash
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -124,6 +124,9 @@ class Accounts:
         """Registered players and live sessions from the database (at start, in a thread)."""
         now = datetime.now(UTC)
         with Session(self.hub.store.engine) as s:
+            # Sessions past their end are of no use to anyone: the table does not grow forever.
+            s.execute(delete(db.SessionRow).where(db.SessionRow.expires_at < now))
+            s.commit()
             self.hub.auth.accounts.update(s.scalars(select(db.AccountRow.player_id)))
             rows = s.execute(select(db.SessionRow.id_hash, db.SessionRow.player_id,
                                     db.SessionRow.expires_at)

@@ -38,6 +38,7 @@ TOKEN_TTL_SECONDS = 30 * 24 * 3600  # a guest token is valid for 30 days after i
 TOKEN_MAX_CHARS = 512
 GEN_KEY_PREFIX = "tg:"  # laizi_meta key of a player's token generation
 SESSION_TTL_SECONDS = 14 * 24 * 3600  # a login session ends 14 days after the login
+SESSION_SWEEP_AT = 10_000  # live sessions in memory before the expired ones are dropped
 
 
 def session_hash(session_id: str) -> str:
@@ -74,6 +75,7 @@ class GuestAuth:
         self.ttl = ttl
         self._gen: dict[str, int] = {}  # player id -> current token generation (absent: 0)
         self._sessions: dict[str, tuple[str, float]] = {}  # session hash -> (player id, ends at)
+        self._sweep_at = SESSION_SWEEP_AT
         self.accounts: set[str] = set()  # player ids with an account (their tokens need a session)
 
     # ------------------------------------------------------------- tokens
@@ -127,7 +129,11 @@ class GuestAuth:
     def open_session(self, player_id: str, ttl: float = SESSION_TTL_SECONDS) -> tuple[str, float]:
         """A new session of ``player_id``: its id and when it ends (epoch seconds)."""
         sid = secrets.token_urlsafe(18)
-        ends = time.time() + ttl
+        now = time.time()
+        if len(self._sessions) >= self._sweep_at:  # forget expired sessions (bounded memory)
+            self._sessions = {h: v for h, v in self._sessions.items() if v[1] > now}
+            self._sweep_at = max(SESSION_SWEEP_AT, 2 * len(self._sessions))
+        ends = now + ttl
         self._sessions[session_hash(sid)] = (player_id, ends)
         return sid, ends
 
