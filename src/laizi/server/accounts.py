@@ -49,6 +49,7 @@ LOGINS_PER_IP = Limit(20, 300.0)        # login attempts from one address per 5 
 LOGINS_PER_USERNAME = Limit(5, 300.0)   # ... at one username (right or wrong password)
 REGISTERS_PER_IP = Limit(10, 3600.0)    # accounts created from one address per hour
 PASSWORD_CHANGES_PER_PLAYER = Limit(5, 300.0)
+HASHES_AT_ONCE = 2  # argon2 hashes computed at the same time (each takes a core for ~0.4 s)
 
 COMMON_PASSWORDS = frozenset({
     "password", "password1", "password123", "12345678", "123456789", "1234567890", "87654321",
@@ -113,6 +114,7 @@ class Accounts:
         self.hub = hub
         self.hasher = PasswordHash.recommended()
         self._dummy: str | None = None  # hashed once: an unknown username costs a verify too
+        self._slots = asyncio.Semaphore(HASHES_AT_ONCE)  # the game's threads keep a core
         self.login_ip = RateLimiter(LOGINS_PER_IP.count, LOGINS_PER_IP.window)
         self.login_name = RateLimiter(LOGINS_PER_USERNAME.count, LOGINS_PER_USERNAME.window)
         self.register_ip = RateLimiter(REGISTERS_PER_IP.count, REGISTERS_PER_IP.window)
@@ -153,16 +155,21 @@ class Accounts:
         return out, row
 
     async def _hash(self, password: str) -> str:
-        return await asyncio.to_thread(self.hasher.hash, password)
+        async with self._slots:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _check(self, password: str, hashed: str) -> bool:
+        async with self._slots:
+            return bool(await asyncio.to_thread(self.hasher.verify, password, hashed))
 
     async def _verify(self, password: str, hashed: str | None) -> bool:
         if hashed is None:
             if self._dummy is None:
                 self._dummy = await self._hash("no such user: equal time")
-            await asyncio.to_thread(self.hasher.verify, password, self._dummy)
+            await self._check(password, self._dummy)
             return False
         try:
-            return bool(await asyncio.to_thread(self.hasher.verify, password, hashed))
+            return await self._check(password, hashed)
         except Exception:  # noqa: BLE001 - an unreadable stored hash never logs anyone in
             return False
 
