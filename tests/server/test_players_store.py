@@ -71,11 +71,16 @@ def run(url: str) -> None:
     try:
         with eng.connect() as conn:
             profs = {pid: profile(conn, pid) for pid in PIDS if pid}
+            page1 = profile(conn, "p_a", limit=1)
+            page2 = profile(conn, "p_a", limit=1, before=m3)
             board = leaderboard(conn)
             finals = {r.id: [float(x) for x in r.scores] for r in conn.execute(
                 db.Base.metadata.tables["matches"].select())}
     finally:
         eng.dispose()
+    assert page1 is not None and [m["match_id"] for m in page1["recent"]] == [m3]
+    assert page2 is not None and [m["match_id"] for m in page2["recent"]] == [m2]
+    assert page2["figures"]["matches"] == 3  # the figures do not depend on the page
     total_big = total_liable = total_tsumo = 0
     for seat, pid in enumerate(PIDS[:3]):
         assert pid is not None
