@@ -13,6 +13,7 @@ Routes:
 - ``GET /api/matches/{id}/replay[?hand=N|?index=1]``: a match's finished hands, their
   public log (hands still in play are cut off at their start, nothing hidden is ever
   returned); built off the event loop, cached, rate-limited (:mod:`laizi.server.replays`);
+- accounts, profiles and the leaderboard: :mod:`laizi.server.playerapi`;
 - ``GET /healthz``: liveness plus counters (actions, errors, GC passes, database batches);
 - ``WS /ws``: the game protocol (:mod:`laizi.server.protocol`).
 
@@ -40,12 +41,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from laizi.server import db
+from laizi.server.accounts import Accounts
 from laizi.server.auth import GEN_KEY_PREFIX
 from laizi.server.config import ServerConfig
 from laizi.server.handlers import serve_ws
 from laizi.server.hub import Hub
 from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.middleware import HttpGuard
+from laizi.server.playerapi import player_routes
 from laizi.server.protocol import ProtocolError
 from laizi.server.replays import ReplayError, ReplayService
 from laizi.server.replays import stream as replay_stream
@@ -124,6 +127,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     cfg = ServerConfig(db_url=db_url, **config)
     hub = Hub(cfg)
     replays = ReplayService(cfg.db_url)
+    accounts = Accounts(hub)
 
     async def api_score(request: Request) -> Response:
         from laizi.errors import LaiziError
@@ -158,7 +162,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         pid = hub.auth.check(token)
         if pid is None or pid not in hub.players:
             return _error(request, "unknown, expired or revoked token", 401)
-        new_token, gen = hub.auth.rotate(pid)
+        new_token, gen = hub.auth.rotate(pid, hub.auth.session_of(token))
         key = hub.auth.gen_key(pid)
 
         def write(s: Session) -> None:
@@ -201,6 +205,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
         hub.auth.load_generations(await asyncio.to_thread(_load_generations, hub.store.engine))
+        await asyncio.to_thread(accounts.load)
         try:
             yield
         finally:
@@ -220,6 +225,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         Route("/api/rooms/{code}", api_room),
         Route("/api/matches/{match_id}/replay", api_replay),
         Route("/healthz", healthz),
+        *player_routes(hub, accounts),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
@@ -227,4 +233,5 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
                     middleware=[Middleware(HttpGuard, max_body=MAX_BODY)])
     app.state.hub = hub
     app.state.replays = replays
+    app.state.accounts = accounts
     return app

@@ -9,25 +9,41 @@ A token is ``{pid, g}`` signed (HMAC-SHA256) with the server's secret and a time
   by one and every token of an older generation is refused from then on (no grace period;
   connections already identified keep their identity until they close). The generations
   live in the database (``laizi_meta`` rows ``tg:<player id>``) so a restart keeps them.
+
+A registered player's token also names a **session** ``s`` (:mod:`laizi.server.accounts`):
+such a token is only valid while its session is — a session ends when it expires
+(:data:`SESSION_TTL_SECONDS` after the login), when its holder logs out, and for every
+session of the player at once on "log out everywhere" or a password change. A token
+without a session never names a registered player (a guest who registers keeps its
+player id, and its old guest tokens stop working).
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 import unicodedata
 from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 __all__ = [
-    "TOKEN_MAX_CHARS", "TOKEN_TTL_SECONDS", "GuestAuth", "clean_nickname", "new_player_id",
+    "SESSION_TTL_SECONDS", "TOKEN_MAX_CHARS", "TOKEN_TTL_SECONDS", "GuestAuth", "clean_nickname",
+    "new_player_id", "session_hash",
 ]
 
 NICK_MAX = 16
 TOKEN_TTL_SECONDS = 30 * 24 * 3600  # a guest token is valid for 30 days after it was issued
 TOKEN_MAX_CHARS = 512
 GEN_KEY_PREFIX = "tg:"  # laizi_meta key of a player's token generation
+SESSION_TTL_SECONDS = 14 * 24 * 3600  # a login session ends 14 days after the login
+SESSION_SWEEP_AT = 10_000  # live sessions in memory before the expired ones are dropped
+
+
+def session_hash(session_id: str) -> str:
+    """What the database keeps of a session id (the id itself is only in the token)."""
+    return hashlib.sha256(session_id.encode()).hexdigest()
 
 
 def new_player_id() -> str:
@@ -58,15 +74,23 @@ class GuestAuth:
                                          signer_kwargs={"digest_method": hashlib.sha256})
         self.ttl = ttl
         self._gen: dict[str, int] = {}  # player id -> current token generation (absent: 0)
+        self._sessions: dict[str, tuple[str, float]] = {}  # session hash -> (player id, ends at)
+        self._sweep_at = SESSION_SWEEP_AT
+        self.accounts: set[str] = set()  # player ids with an account (their tokens need a session)
 
     # ------------------------------------------------------------- tokens
-    def issue(self, player_id: str) -> str:
-        """A fresh token of the player's current generation."""
-        return str(self._s.dumps({"pid": player_id, "g": self._gen.get(player_id, 0)}))
+    def issue(self, player_id: str, session: str | None = None) -> str:
+        """A fresh token of the player's current generation (of ``session``, if given)."""
+        data: dict[str, Any] = {"pid": player_id, "g": self._gen.get(player_id, 0)}
+        if session is not None:
+            data["s"] = session
+        return str(self._s.dumps(data))
 
-    def check(self, token: object) -> str | None:
-        """The player id a token names, or None when it is missing, forged, malformed,
-        expired or of a rotated-out generation."""
+    def reissue(self, token: object, player_id: str) -> str:
+        """A fresh token for the holder of ``token`` (same player, same session)."""
+        return self.issue(player_id, self.session_of(token))
+
+    def _payload(self, token: object) -> tuple[str, str | None] | None:
         if not isinstance(token, str) or not token or len(token) > TOKEN_MAX_CHARS:
             return None
         try:
@@ -77,19 +101,70 @@ class GuestAuth:
             return None
         if not isinstance(data, dict):
             return None
-        pid, gen = data.get("pid"), data.get("g")
+        pid, gen, sid = data.get("pid"), data.get("g"), data.get("s")
         if not isinstance(pid, str) or not isinstance(gen, int) or isinstance(gen, bool):
             return None
         if gen != self._gen.get(pid, 0):
             return None
-        return pid
+        if sid is not None and not isinstance(sid, str):
+            return None
+        if sid is not None or pid in self.accounts:
+            live = self._sessions.get(session_hash(sid)) if sid else None
+            if live is None or live[0] != pid or live[1] <= time.time():
+                return None
+        return pid, sid
 
-    def rotate(self, player_id: str) -> tuple[str, int]:
-        """Revoke every token of ``player_id``; return a new token and the new generation
-        (the caller stores the generation with :meth:`gen_row`)."""
+    def check(self, token: object) -> str | None:
+        """The player id a token names, or None when it is missing, forged, malformed,
+        expired, of a rotated-out generation, or of a session that ended."""
+        p = self._payload(token)
+        return None if p is None else p[0]
+
+    def session_of(self, token: object) -> str | None:
+        """The session id of a valid token (None: a guest's token, or not valid)."""
+        p = self._payload(token)
+        return None if p is None else p[1]
+
+    # ------------------------------------------------------------- sessions
+    def open_session(self, player_id: str, ttl: float = SESSION_TTL_SECONDS) -> tuple[str, float]:
+        """A new session of ``player_id``: its id and when it ends (epoch seconds)."""
+        sid = secrets.token_urlsafe(18)
+        now = time.time()
+        if len(self._sessions) >= self._sweep_at:  # forget expired sessions (bounded memory)
+            self._sessions = {h: v for h, v in self._sessions.items() if v[1] > now}
+            self._sweep_at = max(SESSION_SWEEP_AT, 2 * len(self._sessions))
+        ends = now + ttl
+        self._sessions[session_hash(sid)] = (player_id, ends)
+        return sid, ends
+
+    def end_session(self, session_id: str) -> None:
+        self._sessions.pop(session_hash(session_id), None)
+
+    def end_sessions(self, player_id: str, keep: str | None = None) -> list[str]:
+        """End every session of ``player_id`` (but ``keep``); the hashes ended."""
+        keep_h = session_hash(keep) if keep else None
+        gone = [h for h, (pid, _) in self._sessions.items() if pid == player_id and h != keep_h]
+        for h in gone:
+            del self._sessions[h]
+        return gone
+
+    def sessions_of(self, player_id: str) -> int:
+        now = time.time()
+        return sum(1 for pid, ends in self._sessions.values() if pid == player_id and ends > now)
+
+    def load_sessions(self, rows: list[tuple[str, str, float]]) -> None:
+        """Restore live sessions from ``(hash, player id, ends at)`` rows."""
+        now = time.time()
+        for h, pid, ends in rows:
+            if ends > now:
+                self._sessions[h] = (pid, ends)
+
+    def rotate(self, player_id: str, session: str | None = None) -> tuple[str, int]:
+        """Revoke every token of ``player_id``; return a new token (of ``session``, for a
+        registered player) and the new generation (the caller stores it)."""
         gen = self._gen.get(player_id, 0) + 1
         self._gen[player_id] = gen
-        return self.issue(player_id), gen
+        return self.issue(player_id, session), gen
 
     # ------------------------------------------------------------- persistence
     @staticmethod

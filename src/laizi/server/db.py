@@ -33,7 +33,9 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -50,11 +52,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 __all__ = [
-    "SCHEMA_VERSION", "ActionRow", "Base", "ChatRow", "EventRow", "HandRow", "MatchRow",
-    "Meta", "PlayerRow", "RoomRow", "ScoreRow", "Writer", "make_engine", "migrate", "normalize_url",
+    "SCHEMA_VERSION", "AccountRow", "ActionRow", "Base", "ChatRow", "EventRow", "HandRow",
+    "MatchPlayerRow", "MatchRow", "Meta", "PlayerRow", "RatingChangeRow", "RatingRow", "RoomRow",
+    "ScoreRow", "SessionRow", "Writer", "make_engine", "migrate", "normalize_url",
 ]
 
-SCHEMA_VERSION = 2  # 2: actions.client_seq BIGINT
+# 2: actions.client_seq BIGINT; 3: accounts, sessions, match_players, ratings, per-hand figures
+SCHEMA_VERSION = 3
 
 
 def _now() -> datetime:
@@ -161,6 +165,85 @@ class ScoreRow(Base):
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     kind: Mapped[str] = mapped_column(String(16), default="hand")  # hand|escape
     delta: Mapped[float] = mapped_column(JSON)
+    # Per-hand figures of this seat (schema 3; NULL on rows stored before): it won the hand,
+    # by self-draw, the big hands (大胡) it won with (comma-separated), what it paid as the
+    # liable seat (包).
+    won: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    self_draw: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    big: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    liable_paid: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+Index("ix_scores_player", ScoreRow.player_id, ScoreRow.kind)
+
+
+class AccountRow(Base):
+    """A registered player: a username and a password hash for a player id (a guest who
+    registers keeps its id, so its history stays its own)."""
+
+    __tablename__ = "accounts"
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    username: Mapped[str] = mapped_column(String(32))
+    username_key: Mapped[str] = mapped_column(String(32), unique=True)  # NFKC + casefold
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    password_changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class SessionRow(Base):
+    """A login session: the SHA-256 of its id (the id itself is only in the signed token)."""
+
+    __tablename__ = "sessions"
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class MatchPlayerRow(Base):
+    """Who sat where in a finished match, the final score and place (1-4, ties share)."""
+
+    __tablename__ = "match_players"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    escaped: Mapped[int] = mapped_column(Integer, default=0)
+    score: Mapped[float] = mapped_column(Float)
+    place: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[int] = mapped_column(Integer, default=0)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RatingRow(Base):
+    """A player's current skill rating (openskill Plackett-Luce); ``ordinal`` = mu - 3 sigma,
+    the leaderboard's order (indexed)."""
+
+    __tablename__ = "ratings"
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float, index=True)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RatingChangeRow(Base):
+    """One player's rating before and after one rated match (applied once per match)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("match_id", "player_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
 
 
 class ChatRow(Base):
@@ -216,6 +299,8 @@ def migrate(engine: Engine) -> None:
                     coltype = col.type.compile(dialect=engine.dialect)
                     conn.execute(text(f'ALTER TABLE {table.name} ADD COLUMN "{col.name}" {coltype}'))
             _widen_integers(conn, insp, table)
+            for idx in table.indexes:  # an index added to a table that already existed
+                idx.create(conn, checkfirst=True)
         row = conn.execute(select(Meta.value).where(Meta.key == "schema_version")).scalar()
         if row is None:
             conn.execute(insert(Meta).values(key="schema_version", value=str(SCHEMA_VERSION)))

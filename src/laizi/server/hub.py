@@ -169,7 +169,8 @@ class Hub:
             if nick and nick != self.players[pid]:
                 self.players[pid] = nick
                 await self.store.set_nickname(pid, nick)
-            return {"player_id": pid, "nickname": self.players[pid], "token": self.auth.issue(pid)}
+            return {"player_id": pid, "nickname": self.players[pid],
+                    "token": self.auth.reissue(token, pid)}  # accounts: keeps the session
         if peer is not None:
             self.limits.check("guest", peer)
         pid = new_player_id()

@@ -100,6 +100,7 @@ class RoomSettings(_Msg):
     bot_delay: float | None = Field(None, ge=0, le=10)
     seed: str | None = Field(None, max_length=64)
     private: bool = False  # not listed by GET /api/rooms (joined by its code)
+    rated: bool = False    # players' ratings change with the result (laizi.server.ratings)
 
     @field_validator("options")
     @classmethod

@@ -156,4 +156,5 @@ class Recorder:
             over=over,
             room_values=({"status": room_status, "seats": seats_json}
                          if room_state != self._saved_room else None),
+            escaped=frozenset(i for i, st in enumerate(seats_json) if st.get("escaped")),
         )

@@ -6,6 +6,7 @@ read back to resume rooms after a restart and to build replays."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -15,6 +16,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from laizi.server import db
+from laizi.server.ratings import apply_match, places
+
+log = logging.getLogger("laizi.server")
 
 __all__ = ["MatchRecord", "Progress", "RoomRecord", "Store"]
 
@@ -25,6 +29,7 @@ HANDS = _TABLES["hands"]
 SCORES = _TABLES["scores"]
 MATCHES = _TABLES["matches"]
 ROOMS = _TABLES["rooms"]
+MATCH_PLAYERS = _TABLES["match_players"]
 
 
 @dataclass
@@ -75,6 +80,7 @@ class Progress:
     match_values: dict[str, Any] | None   # new scores/status/seats (None: unchanged)
     over: bool
     room_values: dict[str, Any] | None    # new status/seats (None: unchanged)
+    escaped: frozenset[int] = frozenset()  # seats whose player escaped (their bot plays on)
 
 
 class Store:
@@ -260,6 +266,7 @@ def _stored_already(s: Session, p: Progress) -> bool:
 def _write_progress(s: Session, p: Progress) -> None:
     conn = s.connection()
     mid = p.match_id
+    wins = {e["hand"]: e["data"] for e in p.events if e["kind"] == "win"}
     if p.actions:
         conn.execute(ACTIONS.insert(), p.actions)
     if p.events:
@@ -276,9 +283,7 @@ def _write_progress(s: Session, p: Progress) -> None:
             .values(seed=end.get("seed"), ended_at=now,
                     result={"winner": end.get("winner"), "deltas": end.get("deltas"),
                             "hands": end.get("hands")}))
-        score_rows = [{"match_id": mid, "hand": hr["number"], "seat": seat,
-                       "player_id": p.seat_pids[seat], "kind": "hand", "delta": d}
-                      for seat, d in enumerate(end.get("deltas") or [])]
+        score_rows = _hand_score_rows(p, hr["number"], end, wins.get(hr["number"]))
         if score_rows:
             conn.execute(SCORES.insert(), score_rows)
     for seat, deltas in p.escapes:
@@ -293,6 +298,54 @@ def _write_progress(s: Session, p: Progress) -> None:
         if p.over:
             conn.execute(update(MATCHES).where(MATCHES.c.id == mid, MATCHES.c.finished_at.is_(None))
                          .values(finished_at=now))
+            _match_players(conn, p, values)  # history and ratings (laizi.server.players, .ratings)
     if p.room_values is not None:
         conn.execute(update(ROOMS).where(ROOMS.c.code == p.room_code)
                      .values(**p.room_values, updated_at=now))
+
+
+def _hand_score_rows(p: Progress, number: int, end: dict[str, Any],
+                     win: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The ``scores`` rows of a hand's end: each seat's delta and its figures (won, by
+    self-draw, the big hands won with, what it paid as the liable seat)."""
+    winner = end.get("winner")
+    score = (win or {}).get("score") or {}
+    liable = score.get("liable")
+    self_draw = (win or {}).get("by") == "self_draw"
+    big = ",".join(str(b) for b in score.get("big_hands") or [])[:200]
+    rows = []
+    for seat, d in enumerate(end.get("deltas") or []):
+        won = winner == seat
+        # A hand finished by the bot of an escaped player is not that player's hand.
+        pid = None if seat in p.escaped else p.seat_pids[seat]
+        rows.append({"match_id": p.match_id, "hand": number, "seat": seat,
+                     "player_id": pid, "kind": "hand", "delta": d,
+                     "won": int(won), "self_draw": int(won and self_draw),
+                     "big": big if won and big else None,
+                     "liable_paid": float(-d) if liable == seat and d < 0 else 0.0})
+    return rows
+
+
+def _match_players(conn: Any, p: Progress, values: dict[str, Any]) -> None:
+    """A finished match: who sat where, final score and place; the ratings of a rated room."""
+    seats = values.get("seats") or []
+    scores = [float(x) for x in values.get("scores") or []]
+    if len(seats) != 4 or len(scores) != 4:
+        return
+    if conn.execute(select(func.count()).select_from(MATCH_PLAYERS)
+                    .where(MATCH_PLAYERS.c.match_id == p.match_id)).scalar():
+        return  # stored already
+    settings = conn.execute(select(ROOMS.c.settings).where(ROOMS.c.code == p.room_code)).scalar()
+    settings = settings if isinstance(settings, dict) else {}
+    rated = bool(settings.get("rated")) and settings.get("seed") is None
+    place = places(scores)
+    humans = [(st.get("player_id"), place[i]) for i, st in enumerate(seats)
+              if st.get("player_id") and not st.get("bot")]
+    rated = rated and len({h[0] for h in humans}) >= 2
+    conn.execute(MATCH_PLAYERS.insert(), [
+        {"match_id": p.match_id, "seat": i, "player_id": st.get("player_id"), "bot": st.get("bot"),
+         "escaped": int(bool(st.get("escaped"))), "score": scores[i], "place": place[i],
+         "rated": int(rated and bool(st.get("player_id")) and not st.get("bot"))}
+        for i, st in enumerate(seats)])
+    if rated:
+        apply_match(conn, p.match_id, humans)

@@ -1,6 +1,7 @@
 // Words: Chinese by default, a complete English mode (remembered in localStorage).
 const ZH = {
   title: "武汉麻将 · 红中赖子杠", lobby: "大厅", calc: "算分器", lang: "English",
+  leaderboard: "排行榜", account: "账号", rated_room: "排位（计积分）",  // players (accounts, ratings)
   nickname: "昵称", save: "确定", create_room: "创建房间", join_room: "加入房间", room_code: "房间号",
   preset: "玩法", rounds: "圈数", claim_seconds: "抢牌秒数", turn_seconds: "出牌秒数", options: "规则选项 (JSON)",
   join: "加入", spectate: "观战", open_rooms: "房间列表", no_rooms: "暂无房间", seat: "座位",
@@ -48,6 +49,7 @@ const ZH = {
 };
 const EN = {
   title: "Wuhan Mahjong · Red-Dragon Laizi", lobby: "Lobby", calc: "Calculator", lang: "中文",
+  leaderboard: "Leaderboard", account: "Account", rated_room: "Rated (ratings change)",  // players
   nickname: "Nickname", save: "OK", create_room: "Create room", join_room: "Join room", room_code: "Room code",
   preset: "Rules", rounds: "Rounds", claim_seconds: "Claim seconds", turn_seconds: "Turn seconds", options: "Rule options (JSON)",
   join: "Join", spectate: "Watch", open_rooms: "Rooms", no_rooms: "No rooms yet", seat: "Seat",

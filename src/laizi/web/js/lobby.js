@@ -132,6 +132,7 @@ function createRoom() {
   };
   if (+$("c-hands").value > 0) settings.max_hands = +$("c-hands").value;
   if ($("c-private").checked) settings.private = true;
+  if ($("c-rated") && $("c-rated").checked) settings.rated = true;  // players: rated room
   send({ type: "create", settings });
 }
 

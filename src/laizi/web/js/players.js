@@ -1,0 +1,228 @@
+// Account (login, register, log out, change password), profile and leaderboard pages.
+// The account token is the same kind the game's WebSocket hello takes: it is kept in
+// localStorage "laizi.token" (a guest who registers keeps its player id and history).
+// User text only through textContent (CSP and XSS rules of the client, see README).
+
+const W = {
+  zh: {
+    title: "武汉麻将", lobby: "大厅", leaderboard: "排行榜", account: "账号", login: "登录",
+    register: "注册", username: "用户名", password: "密码",
+    register_hint: "用户名 3–20 个字母、数字或 _ - .；密码 8–128 个字符。以游客身份玩过的战绩会保留。",
+    logged_in_as: "已登录：", my_profile: "我的战绩", logout: "退出登录", logout_all: "退出所有设备",
+    change_password: "修改密码", old_password: "当前密码", new_password: "新密码", recent: "最近对局",
+    match: "对局", place: "名次", score: "得分", rating_change: "积分变化", replay: "回放",
+    no_matches: "还没有打完的对局。", board_hint: "排位房间的积分（openskill：μ − 3σ）；机器人不计分。",
+    player: "玩家", rating: "积分", matches: "局数", board_empty: "还没有排位对局。",
+    hands: "手数", wins: "胡牌", win_rate: "胡牌率", self_draw_share: "自摸占比", big_hands: "大胡",
+    points_per_hand: "平均每手得分", liability_paid: "包牌支付", escapes: "逃跑", firsts: "第一名",
+    average_place: "平均名次", rated_matches: "排位局数", guest: "游客", registered: "注册玩家",
+    rank: "排名", unrated: "未参加排位", done_login: "登录成功", done_register: "注册成功",
+    done_password: "密码已修改", done_logout: "已退出", watch: "观看", since: "加入于",
+  },
+  en: {
+    title: "Wuhan Mahjong", lobby: "Lobby", leaderboard: "Leaderboard", account: "Account", login: "Log in",
+    register: "Register", username: "Username", password: "Password",
+    register_hint: "Username: 3–20 letters, digits or _ - .; password: 8–128 characters. What you played as a guest stays yours.",
+    logged_in_as: "Logged in as ", my_profile: "My profile", logout: "Log out", logout_all: "Log out everywhere",
+    change_password: "Change password", old_password: "Current password", new_password: "New password",
+    recent: "Recent matches", match: "Match", place: "Place", score: "Score", rating_change: "Rating change",
+    replay: "Replay", no_matches: "No finished matches yet.",
+    board_hint: "Ratings of rated rooms (openskill: μ − 3σ); bots are not rated.",
+    player: "Player", rating: "Rating", matches: "Matches", board_empty: "No rated matches yet.",
+    hands: "Hands", wins: "Wins", win_rate: "Win rate", self_draw_share: "Self-draw share", big_hands: "Big hands",
+    points_per_hand: "Points per hand", liability_paid: "Liability paid", escapes: "Escapes", firsts: "Firsts",
+    average_place: "Average place", rated_matches: "Rated matches", guest: "Guest", registered: "Registered",
+    rank: "Rank", unrated: "Not rated yet", done_login: "Logged in", done_register: "Registered",
+    done_password: "Password changed", done_logout: "Logged out", watch: "Watch", since: "Since",
+  },
+};
+let lang = "zh";
+try { lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
+const t = k => W[lang][k] ?? k;
+const $ = id => document.getElementById(id);
+
+function load(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
+function save(key, value) {
+  try { if (value == null) localStorage.removeItem(key); else localStorage.setItem(key, value); } catch (e) { /* ignore */ }
+}
+
+function show(msg, ok = false) {
+  const el = $(ok ? "p-ok" : "p-error");
+  const other = $(ok ? "p-error" : "p-ok");
+  other.classList.add("hidden");
+  el.textContent = msg;
+  el.classList.remove("hidden");
+  if (!ok) setTimeout(() => el.classList.add("hidden"), 6000);
+}
+
+async function api(path, body = null, token = null) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = "Bearer " + token;
+  const r = await fetch(path, body === null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) throw new Error((data && data.error) || ("HTTP " + r.status));
+  return data;
+}
+
+function signedIn(out) {
+  save("laizi.token", out.token);
+  if (out.nickname) save("laizi.nick", out.nickname);
+}
+
+// ------------------------------------------------------------------ account
+async function renderAccount() {
+  $("v-account").classList.remove("hidden");
+  const token = load("laizi.token");
+  let me = null;
+  if (token) { try { me = await api("/api/account/me", null, token); } catch (e) { me = null; } }
+  const inAcc = !!(me && me.registered);
+  $("acc-in").classList.toggle("hidden", !inAcc);
+  $("acc-out").classList.toggle("hidden", inAcc);
+  $("me").textContent = me ? (me.username || me.nickname) : "";
+  if (inAcc) {
+    $("acc-name").textContent = me.username;
+    $("acc-profile").href = "/players/" + encodeURIComponent(me.player_id);
+  }
+}
+
+function wireAccount() {
+  $("f-login").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    try {
+      signedIn(await api("/api/account/login", { username: $("l-user").value, password: $("l-pass").value }));
+      $("l-pass").value = "";
+      show(t("done_login"), true);
+      await renderAccount();
+    } catch (e) { show(e.message); }
+  });
+  $("f-register").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const body = { username: $("r-user").value, password: $("r-pass").value };
+    const guest = load("laizi.token");
+    if (guest) body.token = guest;
+    try {
+      let out;
+      try { out = await api("/api/account/register", body); } catch (e) {
+        if (!guest || !/guest token|registered already/.test(e.message)) throw e;
+        delete body.token;  // a stale or registered token: register a new player instead
+        out = await api("/api/account/register", body);
+      }
+      signedIn(out);
+      $("r-pass").value = "";
+      show(t("done_register"), true);
+      await renderAccount();
+    } catch (e) { show(e.message); }
+  });
+  $("btn-logout").addEventListener("click", () => logout("/api/account/logout"));
+  $("btn-logout-all").addEventListener("click", () => logout("/api/account/logout-all"));
+  $("f-password").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    try {
+      const out = await api("/api/account/password", { old_password: $("c-old").value, new_password: $("c-new").value }, load("laizi.token"));
+      save("laizi.token", out.token);
+      $("c-old").value = ""; $("c-new").value = "";
+      show(t("done_password"), true);
+    } catch (e) { show(e.message); }
+  });
+}
+
+async function logout(path) {
+  try { await api(path, {}, load("laizi.token")); } catch (e) { /* ended already */ }
+  save("laizi.token", null);
+  show(t("done_logout"), true);
+  await renderAccount();
+}
+
+// ------------------------------------------------------------------ profile
+const pct = x => x == null ? "–" : (Math.round(x * 1000) / 10) + "%";
+const num = x => x == null ? "–" : String(Math.round(x * 100) / 100);
+
+function cell(tr, text, cls = "") {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (cls) td.className = cls;
+  tr.appendChild(td);
+  return td;
+}
+
+async function renderProfile(pid) {
+  $("v-profile").classList.remove("hidden");
+  let p;
+  try { p = await api("/api/players/" + encodeURIComponent(pid)); } catch (e) { show(e.message); return; }
+  $("pf-name").textContent = p.nickname + (p.username ? " (@" + p.username + ")" : "");
+  $("pf-sub").textContent = (p.registered ? t("registered") : t("guest")) + (p.since ? " · " + t("since") + " " + p.since.slice(0, 10) : "");
+  $("pf-rating").textContent = p.rating
+    ? `${t("rating")} ${num(p.rating.rating)} · ${t("rank")} ${p.rating.rank} · μ ${num(p.rating.mu)} σ ${num(p.rating.sigma)}`
+    : t("unrated");
+  const f = p.figures;
+  const rows = [
+    ["matches", f.matches], ["hands", f.hands], ["wins", f.wins], ["win_rate", pct(f.win_rate)],
+    ["self_draw_share", pct(f.self_draw_share)], ["big_hands", f.big_hands],
+    ["points_per_hand", num(f.points_per_hand)], ["liability_paid", num(f.liability_paid)],
+    ["escapes", f.escapes], ["firsts", f.firsts], ["average_place", num(f.average_place)],
+    ["rated_matches", f.rated_matches],
+  ];
+  const dl = $("pf-figures");
+  dl.replaceChildren();
+  for (const [k, v] of rows) {
+    const d = document.createElement("div");
+    d.dataset.key = k;
+    const dt = document.createElement("dt"); dt.textContent = t(k);
+    const dd = document.createElement("dd"); dd.textContent = String(v);
+    d.append(dt, dd);
+    dl.appendChild(d);
+  }
+  const body = $("pf-matches").tBodies[0];
+  body.replaceChildren();
+  for (const m of p.recent) {
+    const tr = document.createElement("tr");
+    cell(tr, "#" + m.match_id + " · " + m.room);
+    cell(tr, String(m.place) + (m.escaped ? " ⚑" : ""));
+    cell(tr, num(m.score), "num");
+    const ch = m.rating_change;
+    cell(tr, ch == null ? "–" : (ch > 0 ? "+" : "") + num(ch), ch > 0 ? "num up" : ch < 0 ? "num down" : "num");
+    const td = cell(tr, "");
+    const a = document.createElement("a");
+    a.href = m.replay; a.textContent = t("watch");
+    td.appendChild(a);
+    body.appendChild(tr);
+  }
+  $("pf-none").classList.toggle("hidden", p.recent.length > 0);
+}
+
+// ------------------------------------------------------------------ leaderboard
+async function renderBoard() {
+  $("v-board").classList.remove("hidden");
+  let data;
+  try { data = await api("/api/leaderboard?limit=100"); } catch (e) { show(e.message); return; }
+  const body = $("lb").tBodies[0];
+  body.replaceChildren();
+  for (const r of data.players) {
+    const tr = document.createElement("tr");
+    cell(tr, String(r.rank));
+    const td = cell(tr, "");
+    const a = document.createElement("a");
+    a.href = "/players/" + encodeURIComponent(r.player_id);
+    a.textContent = r.nickname || r.username || r.player_id;
+    td.appendChild(a);
+    cell(tr, num(r.rating), "num");
+    cell(tr, String(r.matches), "num");
+    body.appendChild(tr);
+  }
+  $("lb-none").classList.toggle("hidden", data.players.length > 0);
+}
+
+// ------------------------------------------------------------------ start
+function start() {
+  document.documentElement.lang = lang === "en" ? "en" : "zh-CN";
+  for (const el of document.querySelectorAll("[data-w]")) el.textContent = t(el.dataset.w);
+  const path = location.pathname;
+  wireAccount();
+  if (path.startsWith("/players/")) renderProfile(decodeURIComponent(path.slice(9)));
+  else if (path === "/leaderboard") renderBoard();
+  else renderAccount();
+  document.body.dataset.ready = "1";
+}
+
+start();
