@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from laizi.game.enums import Phase
 from laizi.game.state import HandState
 from laizi.game.wall import DEAD_START, INDICATOR_POS, LIVE_START, WALL_SIZE
 from laizi.rules import RuleSet
@@ -99,7 +100,7 @@ def position(
     st.special_discards = [list(x) for x in special_discards]
     st.front = front
     st.back = back
-    st.phase = "turn"
+    st.phase = Phase.TURN
     st.turn = turn
     st.last_draw = last_draw
     st.after_claim = after_claim

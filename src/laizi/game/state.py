@@ -136,7 +136,7 @@ class HandState(ClaimWindow):
             check_wall(wall_t)
             if seed is not None and derive_wall(seed) != wall_t:
                 raise GameError("the wall does not derive from the seed")
-        self = cls.__new__(cls)
+        self = cls()  # a bare state (no __init__; a compiled class has no usable __new__)
         self.rules = rules
         self.dealer = dealer
         self.hand_no = hand_no
@@ -419,6 +419,6 @@ class HandState(ClaimWindow):
 
     def clone(self) -> HandState:
         """An independent copy (with its own copy of the log)."""
-        c = HandState.__new__(HandState)
+        c = HandState()  # bare, filled by _copy_into
         self._copy_into(c)
         return c

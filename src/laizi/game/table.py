@@ -47,16 +47,21 @@ def meld_json(m: Meld) -> dict[str, Any]:
     return d
 
 
+# every attribute of a hand: HandTable.__slots__, and what _copy_into copies (a module
+# constant, since a compiled HandTable is a native class without a __slots__ attribute)
+_FIELDS = (
+    "rules", "setup", "dealer", "hand_no", "seed", "wall", "commitment", "front", "back",
+    "hands", "melds", "rivers", "special_kongs", "special_discards",
+    "phase", "turn", "last_draw", "after_claim", "after_kong", "haidi_n", "pending",
+    "options", "responses", "guoshou", "result", "payments", "log", "log_start",
+    "_special", "_turn_cache", "_tsumo", "_ron_results", "fanbao", "_checker",
+)
+
+
 class HandTable:
     """The state of one hand's table (see :class:`laizi.game.state.HandState`)."""
 
-    __slots__ = (
-        "rules", "setup", "dealer", "hand_no", "seed", "wall", "commitment", "front", "back",
-        "hands", "melds", "rivers", "special_kongs", "special_discards",
-        "phase", "turn", "last_draw", "after_claim", "after_kong", "haidi_n", "pending",
-        "options", "responses", "guoshou", "result", "payments", "log", "log_start",
-        "_special", "_turn_cache", "_tsumo", "_ron_results", "fanbao", "_checker",
-    )
+    __slots__ = _FIELDS
 
     rules: RuleSet
     setup: TableSetup
@@ -298,7 +303,7 @@ class HandTable:
 
     def _copy_into(self, c: HandTable) -> None:
         """Make ``c`` (a bare instance) an independent copy of this state."""
-        for name in HandTable.__slots__:
+        for name in _FIELDS:
             setattr(c, name, getattr(self, name))
         c.hands = [list(h) for h in self.hands]
         c.melds = [list(m) for m in self.melds]
