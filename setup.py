@@ -32,11 +32,10 @@ def _compiled_options() -> dict[str, Any]:
 
     hot = runpy.run_path(str(ROOT / "src" / "laizi" / "compiled.py"))["HOT_MODULES"]
     paths = ["src/" + name.replace(".", "/") + ".py" for name in hot]
-    # a build directory of its own, emptied first: a pure build never picks up an
-    # extension module left from a compiled one, nor a compiled build one from an
+    # a build directory of its own, its lib emptied first: a pure build never picks up
+    # an extension module left from a compiled one, nor a compiled build one from an
     # earlier module list
-    base = ROOT / "build" / "mypyc"
-    shutil.rmtree(base / "lib", ignore_errors=True)
+    base = _fresh_build_base("mypyc")
     ext = mypycify(
         paths,
         opt_level=os.environ.get("LAIZI_COMPILE_OPT", "3"),
@@ -47,8 +46,17 @@ def _compiled_options() -> dict[str, Any]:
             "options": {"build": {"build_base": str(base)}}}
 
 
+def _fresh_build_base(name: str) -> Path:
+    """``build/<name>``, without the ``lib*`` trees of earlier builds (setuptools copies
+    whatever it finds there into the wheel)."""
+    base = ROOT / "build" / name
+    for old in base.glob("lib*"):
+        shutil.rmtree(old, ignore_errors=True)
+    return base
+
+
 def _pure_options() -> dict[str, Any]:
-    return {"options": {"build": {"build_base": str(ROOT / "build" / "pure")}}}
+    return {"options": {"build": {"build_base": str(_fresh_build_base("pure"))}}}
 
 
 setup(**(_compiled_options() if _compile_requested() else _pure_options()))

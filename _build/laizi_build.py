@@ -24,33 +24,33 @@ COMPILE_REQUIRES = ["mypy>=1.10", "mypy_extensions>=1.0"]
 
 _TRUE = ("1", "true", "yes", "on")
 
+# Read once: the hooks below set LAIZI_COMPILE for setup.py themselves (only
+# build_wheel may compile; metadata, sdist and editable builds are pure).
+_ENV_COMPILE = os.environ.get("LAIZI_COMPILE", "").strip().lower() in _TRUE
+os.environ["LAIZI_COMPILE"] = "0"
+
 
 def _compile(config_settings: dict[str, Any] | None) -> bool:
     setting = (config_settings or {}).get("compile")
     if setting is not None:
         return str(setting).strip().lower() in _TRUE
-    return os.environ.get("LAIZI_COMPILE", "").strip().lower() in _TRUE
+    return _ENV_COMPILE
 
 
 def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
-    compile_ = _compile(config_settings)
-    os.environ["LAIZI_COMPILE"] = "0"  # mypyc is not installed yet; setup.py need not compile
     reqs = list(_orig.get_requires_for_build_wheel(_strip(config_settings)))
-    if compile_:
+    if _compile(config_settings):
         reqs += COMPILE_REQUIRES
     return reqs
-
-
-def prepare_metadata_for_build_wheel(metadata_directory: str,
-                                     config_settings: dict[str, Any] | None = None) -> str:
-    os.environ["LAIZI_COMPILE"] = "0"  # the metadata is the same; compile only in build_wheel
-    return _orig.prepare_metadata_for_build_wheel(metadata_directory, _strip(config_settings))
 
 
 def build_wheel(wheel_directory: str, config_settings: dict[str, Any] | None = None,
                 metadata_directory: str | None = None) -> str:
     os.environ["LAIZI_COMPILE"] = "1" if _compile(config_settings) else "0"
-    return _orig.build_wheel(wheel_directory, _strip(config_settings), metadata_directory)
+    try:
+        return _orig.build_wheel(wheel_directory, _strip(config_settings), metadata_directory)
+    finally:
+        os.environ["LAIZI_COMPILE"] = "0"
 
 
 def build_editable(wheel_directory: str, config_settings: dict[str, Any] | None = None,
@@ -58,13 +58,7 @@ def build_editable(wheel_directory: str, config_settings: dict[str, Any] | None 
     if _compile(config_settings):
         print("laizi: editable installs are always pure Python (LAIZI_COMPILE ignored); "
               "build the compiled core with `LAIZI_COMPILE=1 pip install .`")
-    os.environ["LAIZI_COMPILE"] = "0"
     return _orig.build_editable(wheel_directory, _strip(config_settings), metadata_directory)
-
-
-def build_sdist(sdist_directory: str, config_settings: dict[str, Any] | None = None) -> str:
-    os.environ["LAIZI_COMPILE"] = "0"  # an sdist is sources only
-    return _orig.build_sdist(sdist_directory, _strip(config_settings))
 
 
 def _strip(config_settings: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -23,18 +23,24 @@ from importlib.machinery import EXTENSION_SUFFIXES
 __all__ = ["BUILD", "COMPILED", "HOT_MODULES", "compiled_modules", "describe", "installed_compiled"]
 
 # The modules the compiled build compiles, in layer order. A compiled class can only
-# be subclassed by a compiled class (unless it allows interpreted subclasses), and a
-# compiled module calls functions of other compiled modules directly (they cannot be
-# monkeypatched): hence whole layers go in together.
+# be subclassed by a compiled class (unless it allows interpreted subclasses, as
+# ``Bot`` does), and a compiled module calls functions of other compiled modules
+# directly (they cannot be monkeypatched): hence whole layers go in together.
+# Left pure on purpose: ``tiles`` and ``game.actions``, whose constructors (``Tile``,
+# ``Action``) check public input themselves — compiled, a native class rejects a
+# wrong type (a float, a numpy integer) with a TypeError before that check runs —
+# and ``rules`` (a pydantic model).
+_PATTERNS = ("fengyise", "gangkai", "haidi", "jiangyise", "menqing", "pengpeng",
+             "qianggang", "qidui", "qingyise", "quanqiuren")
 HOT_MODULES: tuple[str, ...] = (
     "laizi.analysis.fast",
     "laizi.analysis.decompose",
     "laizi.analysis.profiles",
     "laizi.scoring.model",
     "laizi.scoring.reading",
+    *(f"laizi.scoring.patterns.{p}" for p in _PATTERNS),
     "laizi.scoring.score",
     "laizi.game.wall",
-    "laizi.game.actions",
     "laizi.game.wincheck",
     "laizi.game.table",
     "laizi.game.claims",
@@ -48,6 +54,7 @@ HOT_MODULES: tuple[str, ...] = (
     "laizi.bots.greedy",
     "laizi.bots.strong",
     "laizi.bots.random_bot",
+    "laizi.bots.registry",
     "laizi.sim",
 )
 
