@@ -33,7 +33,7 @@ def test_expected_build_is_loaded() -> None:
     expected = os.environ.get("LAIZI_EXPECT_BUILD")
     if expected is None:
         pytest.skip("LAIZI_EXPECT_BUILD not set (scripts/test.sh sets it)")
-    assert compiled.BUILD == expected
+    assert expected == compiled.BUILD
     if expected == "compiled":
         # every hot module is loaded compiled, from an installed package (not src/)
         assert compiled.compiled_modules() == compiled.HOT_MODULES
@@ -45,8 +45,8 @@ def test_expected_build_is_loaded() -> None:
 def test_build_flag_matches_the_loaded_modules() -> None:
     loaded = compiled.compiled_modules()
     assert loaded == compiled.installed_compiled()
-    assert compiled.COMPILED == bool(loaded)
-    assert compiled.BUILD == ("compiled" if loaded else "pure")
+    assert bool(loaded) == compiled.COMPILED
+    assert ("compiled" if loaded else "pure") == compiled.BUILD
     for name in compiled.HOT_MODULES:
         mod = importlib.import_module(name)
         is_ext = any((mod.__file__ or "").endswith(s) for s in EXTENSION_SUFFIXES)

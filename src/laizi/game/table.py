@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from laizi.game.actions import Action
 from laizi.game.enums import DrawReason, Phase
@@ -26,13 +26,13 @@ from laizi.tiles import NUM_KINDS, TILE_STR, counts_to_str
 __all__ = ["HAIDI_WALL", "KONG_MIN_WALL", "HandTable"]
 
 # enum members as module constants (member lookup is slow on the hot path)
-_HAIDI = Phase.HAIDI
-_OVER = Phase.OVER
-_ROB = Phase.ROB
-_TURN = Phase.TURN
+_HAIDI: Final = Phase.HAIDI
+_OVER: Final = Phase.OVER
+_ROB: Final = Phase.ROB
+_TURN: Final = Phase.TURN
 
-HAIDI_WALL = 14  # the haidi phase starts when a normal draw is due with this many left
-KONG_MIN_WALL = 15  # a kong needs at least this many tiles in the wall (RULES.md §8)
+HAIDI_WALL: Final = 14  # the haidi phase starts when a normal draw is due with this many left
+KONG_MIN_WALL: Final = 15  # a kong needs at least this many tiles in the wall (RULES.md §8)
 
 
 def ordered_str(tiles: Sequence[int]) -> str:
@@ -49,7 +49,7 @@ def meld_json(m: Meld) -> dict[str, Any]:
 
 # every attribute of a hand: HandTable.__slots__, and what _copy_into copies (a module
 # constant, since a compiled HandTable is a native class without a __slots__ attribute)
-_FIELDS = (
+_FIELDS: Final = (
     "rules", "setup", "dealer", "hand_no", "seed", "wall", "commitment", "front", "back",
     "hands", "melds", "rivers", "special_kongs", "special_discards",
     "phase", "turn", "last_draw", "after_claim", "after_kong", "haidi_n", "pending",

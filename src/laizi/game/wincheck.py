@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 from laizi.analysis.decompose import seven_pairs_wilds
 from laizi.analysis.fast import can_win, waits  # unchecked hot path
@@ -27,13 +27,13 @@ from laizi.tiles import NUM_KINDS
 
 __all__ = ["NO_WIN", "Table", "WinCheck", "WinChecker"]
 
-_FENG = FENG_KINDS
-_JIANG = JIANG_KINDS
-_NOT_FENG = tuple(k for k in range(NUM_KINDS) if k not in _FENG)
-_NOT_JIANG = tuple(k for k in range(NUM_KINDS) if k not in _JIANG)
+_FENG: Final = FENG_KINDS
+_JIANG: Final = JIANG_KINDS
+_NOT_FENG: Final = tuple(k for k in range(NUM_KINDS) if k not in _FENG)
+_NOT_JIANG: Final = tuple(k for k in range(NUM_KINDS) if k not in _JIANG)
 
-_TRIPLET_COST = (0, 2, 1, 0, 2)  # wilds to make only triplets of c copies
-_PAIR_COST = (2, 1, 0, 2, 1)  # wilds to make triplets plus the pair from c copies
+_TRIPLET_COST: Final = (0, 2, 1, 0, 2)  # wilds to make only triplets of c copies
+_PAIR_COST: Final = (2, 1, 0, 2, 1)  # wilds to make triplets plus the pair from c copies
 
 
 class Table(Protocol):
@@ -67,8 +67,8 @@ class WinCheck:
         return self.result is not None
 
 
-NO_WIN = WinCheck()
-_SHAPE_ONLY = WinCheck(shape=True)  # complete shape, rejected before scoring
+NO_WIN: Final = WinCheck()
+_SHAPE_ONLY: Final = WinCheck(shape=True)  # complete shape, rejected before scoring
 
 
 def _pengpeng_possible(nat: Sequence[int], wild: int) -> bool:

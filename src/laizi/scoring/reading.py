@@ -10,16 +10,16 @@ its shape: the regular decompositions, the ``jiayu`` 七对 reading and the loos
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from laizi.analysis.decompose import Decomposition
 from laizi.scoring.model import PlayerTable, WinContext
 
 Shape = Literal["regular", "luan_feng", "luan_jiang", "qidui"]
 
-FENG_KINDS = frozenset({27, 28, 29, 30, 31, 32})  # winds, 白, 发
-JIANG_KINDS = frozenset(k for k in range(27) if k % 9 in (1, 4, 7))
-SUIT_KINDS: tuple[frozenset[int], ...] = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
+FENG_KINDS: Final = frozenset({27, 28, 29, 30, 31, 32})  # winds, 白, 发
+JIANG_KINDS: Final = frozenset(k for k in range(27) if k % 9 in (1, 4, 7))
+SUIT_KINDS: Final[tuple[frozenset[int], ...]] = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
 
 
 @dataclass(frozen=True, slots=True)

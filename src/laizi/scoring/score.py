@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from laizi.analysis.decompose import decompositions, has_sets_only, seven_pairs_wilds
 from laizi.analysis.fast import can_win
 from laizi.scoring.model import (
@@ -17,7 +19,7 @@ from laizi.tiles import Tile
 
 __all__ = ["score", "readings", "seat_fan", "is_open_for_sunshine"]
 
-WAIVES_258 = frozenset({"pengpeng", "qingyise", "fengyise", "jiangyise", "qidui"})
+WAIVES_258: Final = frozenset({"pengpeng", "qingyise", "fengyise", "jiangyise", "qidui"})
 
 
 # ----------------------------------------------------------------------------- readings

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from laizi.game.actions import TILE_STR, Action, tile_from_str
 from laizi.rules import RuleSet, TableSetup
@@ -279,7 +279,7 @@ def match_view(match: Match, seat: int | None, *, copy: bool = True, reveal: boo
 
 
 # ---------------------------------------------------------------------- JSON
-_MELD_TYPES = frozenset({"chi", "peng", "kong", "addkong", "ankong"})
+_MELD_TYPES: Final = frozenset({"chi", "peng", "kong", "addkong", "ankong"})
 
 
 def meld_to_json(m: Meld, *, tiles_as_list: bool = False) -> dict[str, Any]:
