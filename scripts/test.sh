@@ -52,8 +52,9 @@ if [ "$rc" = 5 ]; then
 fi
 
 # The compiled build: the tests of the engine's behaviour (not the browser,
-# PostgreSQL, terminal-UI and tooling ones), with the import check
-# (tests/test_compiled.py: every hot module is loaded compiled).
+# PostgreSQL, terminal-UI and tooling ones, nor those marked slow, which the pure
+# pass ran), with the import check (tests/test_compiled.py: every hot module is
+# loaded compiled). About 2-3 minutes, plus the build when the sources changed.
 COMPILED_TESTS=(tests/test_compiled.py tests/core tests/game tests/scoring tests/players
                 tests/server/test_server_privacy.py tests/test_architecture.py)
 COMPILED_SKIP=(
@@ -76,7 +77,7 @@ if [ "$want_compiled" = 1 ]; then
     if [ "$brc" = 0 ]; then
       log "running the engine tests on the compiled build"
       LAIZI_EXPECT_BUILD=compiled .venv-compiled/bin/python -m pytest -q -p no:cacheprovider \
-        "${COMPILED_SKIP[@]}" "${COMPILED_TESTS[@]}"
+        -m "not slow" "${COMPILED_SKIP[@]}" "${COMPILED_TESTS[@]}"
       crc=$?
     else
       echo "the compiled build failed" >&2

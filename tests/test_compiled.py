@@ -113,3 +113,31 @@ def test_editable_install_ignores_the_compile_request(tmp_path: Path) -> None:
         capture_output=True, text=True, cwd=tmp_path)
     assert probe.returncode == 0, probe.stderr
     assert Path(probe.stdout.strip()).resolve() == ROOT / "src" / "laizi" / "__init__.py"
+
+
+def test_backend_compiles_only_on_request() -> None:
+    # the backend reads LAIZI_COMPILE when imported: run it in a fresh interpreter
+    code = ("import sys; sys.path.insert(0, '_build'); import laizi_build as b, os; "
+            "print(b._compile(None), b._compile({'compile': '0'}), b._compile({'compile': 'yes'}), "
+            "os.environ['LAIZI_COMPILE'])")
+    for env_value, expected in (("1", "True False True 0"), ("", "False False True 0"),
+                                ("no", "False False True 0")):
+        env = dict(os.environ, LAIZI_COMPILE=env_value)
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              cwd=ROOT, env=env)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.split() == expected.split()
+
+
+def test_hand_str_is_counts_to_str() -> None:
+    # the engine's own copy (compiled with it) writes exactly what tiles writes
+    import random
+
+    from laizi.game.table import hand_str
+    from laizi.tiles import counts_to_str
+
+    rng = random.Random(13)
+    hands = [[0] * 34, [4] * 34] + [[rng.choice((0, 0, 0, 1, 2, 3, 4)) for _ in range(34)]
+                                    for _ in range(2000)]
+    for counts in hands:
+        assert hand_str(counts) == counts_to_str(counts)

@@ -21,7 +21,7 @@ from laizi.game.wincheck import NO_WIN, WinCheck, WinChecker
 from laizi.rules import RuleSet, TableSetup
 from laizi.scoring import Meld, ScoreResult
 from laizi.scoring.model import WinBy
-from laizi.tiles import NUM_KINDS, TILE_STR, counts_to_str
+from laizi.tiles import NUM_KINDS, SUITS, TILE_STR
 
 __all__ = ["HAIDI_WALL", "KONG_MIN_WALL", "HandTable"]
 
@@ -38,6 +38,22 @@ KONG_MIN_WALL: Final = 15  # a kong needs at least this many tiles in the wall (
 def ordered_str(tiles: Sequence[int]) -> str:
     """Tiles in mpsz notation, one name per tile, in their order."""
     return "".join(TILE_STR[k] for k in tiles)
+
+
+_DIGIT: Final = tuple(str(n + 1) for n in range(9))
+
+
+def hand_str(counts: Sequence[int]) -> str:
+    """``laizi.tiles.counts_to_str(counts)`` (the same string: digits ascending, one per
+    copy, each suit's letter after its digits), here so that the compiled build
+    writes the end-of-hand events without calling into the pure ``tiles`` module."""
+    parts: list[str] = []
+    for s in range(4):
+        base = 9 * s
+        digits = "".join([_DIGIT[n] * counts[base + n] for n in range(7 if s == 3 else 9)])
+        if digits:
+            parts.append(digits + SUITS[s])
+    return "".join(parts)
 
 
 def meld_json(m: Meld) -> dict[str, Any]:
@@ -215,7 +231,7 @@ class HandTable:
         self._emit({
             "type": "win", "seat": w, "by": by, "from": from_seat, "tile": TILE_STR[tile],
             "after_kong": after_kong, "haidi": haidi,
-            "hand": counts_to_str(self.hands[w]),
+            "hand": hand_str(self.hands[w]),
             "melds": [meld_json(m) for m in self.melds[w]],
             "score": res.to_dict(),
         })
@@ -233,7 +249,7 @@ class HandTable:
             "type": "end_hand", "hand": self.hand_no,
             "seed": None if self.seed is None else self.seed.hex(),
             "wall": wall_to_str(self.wall),
-            "hands": [counts_to_str(h) for h in self.hands],
+            "hands": [hand_str(h) for h in self.hands],
             "deltas": list(self.payments or [0.0] * 4),
             "winner": None if self.result is None else self.result["winner"],
         })
