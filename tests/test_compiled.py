@@ -141,3 +141,27 @@ def test_hand_str_is_counts_to_str() -> None:
                                     for _ in range(2000)]
     for counts in hands:
         assert hand_str(counts) == counts_to_str(counts)
+
+
+def test_states_and_values_pickle_and_copy() -> None:
+    # the compiled classes too (frozen dataclasses restore through their constructor)
+    import copy
+    import pickle
+
+    from laizi.game.state import HandState
+    from laizi.rules import RuleSet
+    from laizi.scoring.model import Meld
+    from laizi.views import seat_view
+
+    st = HandState.new(RuleSet.preset("kaikoufan"), 0, seed=b"c" * 32)
+    for _ in range(12):  # into the hand: caches and win checks filled
+        seat = st.to_act()[0]
+        st.apply(seat, st.legal_actions(seat)[-1])
+    for twin in (pickle.loads(pickle.dumps(st)), copy.deepcopy(st), st.clone()):
+        assert twin is not st and twin.hash() == st.hash()
+        assert twin.legal_actions(twin.to_act()[0]) == st.legal_actions(st.to_act()[0])
+    view = seat_view(st, 1)
+    assert pickle.loads(pickle.dumps(view)) == view
+    meld = Meld("peng", 3, 1)
+    assert pickle.loads(pickle.dumps(meld)) == meld and copy.copy(meld) == meld
+    assert hash(copy.deepcopy(meld)) == hash(meld)

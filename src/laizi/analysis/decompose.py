@@ -10,8 +10,8 @@ copy of a kind.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Final, Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Final, Literal
 
 from laizi.tiles import NUM_KINDS
 
@@ -30,6 +30,11 @@ class Group:
     kind: int | None
     wilds: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
+
     def kinds(self) -> list[int]:
         """The kinds this group's tiles represent (empty for an all-wild group)."""
         if self.kind is None:
@@ -46,6 +51,11 @@ class Decomposition:
 
     groups: tuple[Group, ...]
     code: tuple[int, ...] | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
 
     @property
     def pair(self) -> Group:

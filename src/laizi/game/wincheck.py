@@ -14,8 +14,10 @@ kept on the side; the caller decides what to cache.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final, Protocol
+from dataclasses import dataclass, fields
+from typing import Any, Final, Protocol
+
+from mypy_extensions import mypyc_attr
 
 from laizi.analysis.decompose import seven_pairs_wilds
 from laizi.analysis.fast import can_win, waits  # unchecked hot path
@@ -60,6 +62,11 @@ class WinCheck:
     result: ScoreResult | None = None
     refused: ScoreResult | None = None
     shape: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
 
     @property
     def ok(self) -> bool:
@@ -106,6 +113,7 @@ def _expand(counts: Sequence[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
+@mypyc_attr(serializable=True)  # pickled with a HandState: restored without __init__
 class WinChecker:
     """The win checks of one hand (its rules and laizi), with a per-hand memo of waits."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Final, Literal
 
 from laizi.errors import MeldParseError
@@ -44,6 +44,11 @@ class Meld:
     type: MeldType
     tile: int
     from_seat: int | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
 
     @classmethod
     def parse(cls, text: str) -> Meld:
@@ -125,6 +130,11 @@ class PlayerTable:
     ready: bool = False
     fanbao: bool = False
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
+
     @property
     def opened(self) -> bool:
         return any(m.opens for m in self.melds)
@@ -144,6 +154,11 @@ class WinContext:
     from_seat: int | None = None
     after_kong: bool = False
     haidi: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
 
 
 @dataclass(slots=True)

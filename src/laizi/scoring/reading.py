@@ -9,8 +9,8 @@ its shape: the regular decompositions, the ``jiayu`` 七对 reading and the loos
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final, Literal
+from dataclasses import dataclass, fields
+from typing import Any, Final, Literal
 
 from laizi.analysis.decompose import Decomposition
 from laizi.scoring.model import PlayerTable, WinContext
@@ -36,6 +36,11 @@ class Reading:
     hard: bool
     kinds: frozenset[int]
     decomposition: Decomposition | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
 
     def pair_258_natural(self) -> bool:
         """Check 5's pair: a suited 2/5/8 holding at least one natural tile."""
