@@ -14,6 +14,13 @@ Each timing is the best of ``--repeat`` rounds (ours and the reference alternate
 which damps noise from other processes).  The input checks of the public functions
 (:mod:`laizi.analysis.checked`) are timed against the unchecked ones as well.  Table loading is timed separately
 (first call); ``--build`` also times building the tables from scratch.
+
+Pure vs compiled, side by side: when both the pure build (``.venv/bin/python``) and
+the mypyc-compiled build (``.venv-compiled/bin/python``, made by
+``bash scripts/build_compiled.sh``) are there, this script runs itself once in each
+(``--pure`` / ``--compiled`` name other interpreters, ``--no-builds`` skips it) and
+prints both builds' figures in one table, with the compiled targets ×6 / ×40 / ×20
+against the reference.
 """
 
 from __future__ import annotations
@@ -21,10 +28,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from importlib import metadata
+from pathlib import Path
+from typing import Any
 
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
@@ -38,6 +48,11 @@ except metadata.PackageNotFoundError:  # pragma: no cover
     MAHJONG = "?"
 
 Counts = list[int]
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD_PYTHONS = {"pure": ROOT / ".venv" / "bin" / "python",
+                 "compiled": ROOT / ".venv-compiled" / "bin" / "python"}
+COMPILED_TARGETS = {"can_win": 6.0, "waits": 40.0, "shanten": 20.0}
 
 SETS = [(k, k, k) for k in range(NUM_KINDS)] + [(k, k + 1, k + 2) for k in range(27) if k % 9 <= 6]
 
@@ -101,7 +116,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--build", action="store_true",
                         help="also time building the tables from scratch (several seconds)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--pure", default=str(BUILD_PYTHONS["pure"]),
+                        help="interpreter with the pure build (default .venv/bin/python)")
+    parser.add_argument("--compiled", default=str(BUILD_PYTHONS["compiled"]),
+                        help="interpreter with the compiled build "
+                             "(default .venv-compiled/bin/python)")
+    parser.add_argument("--no-builds", action="store_true",
+                        help="only this interpreter's build (no pure-vs-compiled table)")
     args = parser.parse_args(argv)
+    if not args.no_builds and Path(args.pure).exists() and Path(args.compiled).exists():
+        return compare_builds(args)
 
     start = time.perf_counter()
     fast.load_tables()
@@ -173,6 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "input_checks": checks,
         "mismatches": mismatches,
         "python": sys.version.split()[0],
+        "build": _build(),
     }
     if args.json:
         print(json.dumps(result, indent=2))
@@ -190,6 +215,54 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{r['unchecked_us']:.2f} us unchecked")
         for m in mismatches:
             print("NOTE:", m)
+    return 0
+
+
+def _build() -> str:
+    from laizi.compiled import BUILD
+
+    return BUILD
+
+
+def compare_builds(args: argparse.Namespace) -> int:
+    """Run this benchmark in the pure and the compiled build; print them side by side."""
+    runs: dict[str, dict[str, Any]] = {}
+    for label in ("pure", "compiled"):
+        python = getattr(args, label)
+        cmd = [python, str(Path(__file__).resolve()), "--no-builds", "--json",
+               "--n", str(args.n), "--seed", str(args.seed), "--repeat", str(args.repeat)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT / "benchmarks"))
+        if proc.returncode != 0:
+            raise SystemExit(f"{label} build ({python}) failed:\n{proc.stderr}")
+        runs[label] = json.loads(proc.stdout)
+        if runs[label]["build"] != label:
+            raise SystemExit(f"{python} runs the {runs[label]['build']} build, not the {label} one")
+    rows = []
+    for p, c in zip(runs["pure"]["results"], runs["compiled"]["results"], strict=True):
+        name = p["function"]
+        rows.append({
+            "function": name, "pure_us": p["ours_us"], "compiled_us": c["ours_us"],
+            "ref_us": c["ref_us"], "speedup_pure": p["speedup"], "speedup_compiled": c["speedup"],
+            "compiled_over_pure": p["ours_us"] / c["ours_us"],
+            "target_compiled": COMPILED_TARGETS[name],
+            "met": c["speedup"] >= COMPILED_TARGETS[name],
+        })
+    mismatches = runs["pure"]["mismatches"] + runs["compiled"]["mismatches"]
+    if args.json:
+        print(json.dumps({"n": args.n, "repeat": args.repeat, "rows": rows,
+                          "mismatches": mismatches, "runs": runs}, indent=2))
+        return 0
+    print(f"{args.n} hands, best of {args.repeat} rounds; reference = mahjong {MAHJONG} "
+          f"(pure Python), timed in each build's process")
+    print(f"{'function':<10}{'pure us':>9}{'compiled us':>13}{'ref us':>9}{'c/p':>7}"
+          f"{'pure vs ref':>13}{'compiled vs ref':>17}{'target':>8}")
+    for r in rows:
+        print(f"{r['function']:<10}{r['pure_us']:>9.2f}{r['compiled_us']:>13.2f}{r['ref_us']:>9.2f}"
+              f"{r['compiled_over_pure']:>6.2f}x{r['speedup_pure']:>12.1f}x"
+              f"{r['speedup_compiled']:>16.1f}x{r['target_compiled']:>7.0f}x  "
+              f"{'ok' if r['met'] else 'MISSED'}")
+    for m in mismatches:
+        print("NOTE:", m)
     return 0
 
 

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what the tests need on a fresh
 # machine — Chromium, PostgreSQL, Redis and the Noto CJK fonts from Debian, the Python
-# packages into .venv — then runs the whole pytest suite. PostgreSQL tests run on a
-# private cluster of their own (temporary directory, own port, 127.0.0.1 only; stopped
-# and removed when the tests end); the machine's PostgreSQL configuration and clusters
-# are never touched.
-# Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/core -x`).
+# packages into .venv — then runs the whole pytest suite (the pure Python build).
+# PostgreSQL tests run on a private cluster of their own (temporary directory, own port,
+# 127.0.0.1 only; stopped and removed when the tests end); the machine's PostgreSQL
+# configuration and clusters are never touched. Then, on a full run, it builds the
+# mypyc-compiled core into .venv-compiled (scripts/build_compiled.sh; skipped when
+# unchanged) and runs the core, game, scoring, bot/sim/replay/view and privacy tests
+# against it.
+# Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/core -x`) and skip
+# the compiled pass; LAIZI_TEST_COMPILED=0 skips it, =1 runs it with arguments too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,10 +60,47 @@ fi
 
 log "running the tests"
 set +e
-.venv/bin/python -m pytest -q "$@"
+LAIZI_EXPECT_BUILD=pure .venv/bin/python -m pytest -q "$@"
 rc=$?
 set -e
 if [ "$rc" = 5 ]; then
   echo "no tests were collected" >&2
+fi
+
+# The compiled build: the tests of the engine's behaviour (not the browser,
+# PostgreSQL, terminal-UI and tooling ones, nor those marked slow, which the pure
+# pass ran), with the import check (tests/test_compiled.py: every hot module is
+# loaded compiled). About 2-3 minutes, plus the build when the sources changed.
+COMPILED_TESTS=(tests/test_compiled.py tests/core tests/game tests/scoring tests/players
+                tests/server/test_server_privacy.py tests/test_architecture.py)
+COMPILED_SKIP=(
+  # doctest cannot see compiled functions
+  --deselect tests/core/test_profiles.py::test_module_examples
+  # the terminal UI and the hints are not compiled
+  --ignore tests/players/test_tui.py --ignore tests/players/test_tui_app.py
+  --ignore tests/players/test_tui_words.py --ignore tests/players/test_hints.py
+)
+want_compiled=${LAIZI_TEST_COMPILED:-}
+[ -z "$want_compiled" ] && { [ $# -eq 0 ] && want_compiled=1 || want_compiled=0; }
+if [ "$want_compiled" = 1 ]; then
+  if ! command -v "${CC:-cc}" >/dev/null 2>&1; then
+    log "no C compiler: the compiled build is not tested"
+  else
+    log "building the compiled core (.venv-compiled)"
+    set +e
+    bash scripts/build_compiled.sh dev,server,rl,bench,plot
+    brc=$?
+    if [ "$brc" = 0 ]; then
+      log "running the engine tests on the compiled build"
+      LAIZI_EXPECT_BUILD=compiled .venv-compiled/bin/python -m pytest -q -p no:cacheprovider \
+        -m "not slow" "${COMPILED_SKIP[@]}" "${COMPILED_TESTS[@]}"
+      crc=$?
+    else
+      echo "the compiled build failed" >&2
+      crc=$brc
+    fi
+    set -e
+    [ "$rc" = 0 ] && rc=$crc
+  fi
 fi
 exit "$rc"

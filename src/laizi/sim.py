@@ -18,7 +18,7 @@ import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from laizi.bots.base import Bot, SeatView
 from laizi.bots.registry import make_bot
@@ -42,9 +42,9 @@ __all__ = [
 ]
 
 # enum members as module constants (member lookup is slow on the hot path)
-_TURN = Phase.TURN
+_TURN: Final = Phase.TURN
 
-CHUNK = 25  # hands per work unit (results are merged in hand order)
+CHUNK: Final = 25  # hands per work unit (results are merged in hand order)
 
 
 # ------------------------------------------------------------------------ seeds
@@ -179,7 +179,7 @@ def _worker(args: tuple[dict[str, Any], list[str], int | str, list[int], bool, b
 
 
 # ------------------------------------------------------------------------ statistics
-_PAY_BUCKETS = (0, 16, 32, 64, 128, 300, 600, 900, 1200, 1800)
+_PAY_BUCKETS: Final = (0, 16, 32, 64, 128, 300, 600, 900, 1200, 1800)
 
 
 @dataclass

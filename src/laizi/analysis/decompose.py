@@ -10,8 +10,8 @@ copy of a kind.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Final, Literal
 
 from laizi.tiles import NUM_KINDS
 
@@ -30,6 +30,11 @@ class Group:
     kind: int | None
     wilds: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
+
     def kinds(self) -> list[int]:
         """The kinds this group's tiles represent (empty for an all-wild group)."""
         if self.kind is None:
@@ -46,6 +51,11 @@ class Decomposition:
 
     groups: tuple[Group, ...]
     code: tuple[int, ...] | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
 
     @property
     def pair(self) -> Group:
@@ -98,16 +108,16 @@ def _group_key(g: Group) -> tuple[str, int, int]:
 
 
 # Group instances are immutable: share them instead of building one per search step.
-_TRIPLET = tuple(tuple(Group("triplet", k, need) for need in range(4)) for k in range(NUM_KINDS))
-_PAIR = tuple(tuple(Group("pair", k, need) for need in range(3)) for k in range(NUM_KINDS))
-_RUN = tuple(tuple(Group("run", k, need) for need in range(4)) for k in range(NUM_KINDS))
-_WILD_PAIR = Group("pair", None, 2)
-_WILD_TRIPLET = Group("triplet", None, 3)
+_TRIPLET: Final = tuple(tuple(Group("triplet", k, need) for need in range(4)) for k in range(NUM_KINDS))
+_PAIR: Final = tuple(tuple(Group("pair", k, need) for need in range(3)) for k in range(NUM_KINDS))
+_RUN: Final = tuple(tuple(Group("run", k, need) for need in range(4)) for k in range(NUM_KINDS))
+_WILD_PAIR: Final = Group("pair", None, 2)
+_WILD_TRIPLET: Final = Group("triplet", None, 3)
 # every shared group, ranked in canonical order (_group_key): a decomposition's code
-_GROUPS: tuple[Group, ...] = tuple(sorted(
+_GROUPS: Final[tuple[Group, ...]] = tuple(sorted(
     [g for table in (_TRIPLET, _PAIR, _RUN) for row in table for g in row]
     + [_WILD_PAIR, _WILD_TRIPLET], key=_group_key))
-_GID: dict[int, int] = {id(g): i for i, g in enumerate(_GROUPS)}
+_GID: Final[dict[int, int]] = {id(g): i for i, g in enumerate(_GROUPS)}
 
 
 def _search(

@@ -30,14 +30,15 @@ missing), never at import time.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from laizi.analysis._tables import MAX_SETS, SH_INF, Tables, exact_profile, load
 from laizi.tiles import NUM_KINDS
 
 __all__ = ["can_win", "waits", "shanten", "load_tables"]
 
-_P9 = tuple(5 ** (8 - i) for i in range(9))
-_P7 = tuple(5 ** (6 - i) for i in range(7))
+_P9: Final = tuple(5 ** (8 - i) for i in range(9))
+_P7: Final = tuple(5 ** (6 - i) for i in range(7))
 
 # Cache of the loaded tables (filled by load_tables() on the first call, never at
 # import time): the whole object, and the hot tables as module globals (read by
@@ -128,8 +129,8 @@ def _ok(e: int, wilds: int) -> bool:
 
 
 # _ok precomputed for small wild counts (e <= 8 * (3 * 8 + 14) + 4 < 320)
-_OK_WILDS = 16
-_OK = tuple(tuple(_ok(e, w) for e in range(320)) for w in range(_OK_WILDS))
+_OK_WILDS: Final = 16
+_OK: Final = tuple(tuple(_ok(e, w) for e in range(320)) for w in range(_OK_WILDS))
 
 
 def waits(counts: Sequence[int], wilds: int = 0, *, pair258: bool = False) -> list[int]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from laizi.analysis._tables import merge_profiles
 from laizi.analysis.fast import load_tables
@@ -55,13 +56,13 @@ Keys = tuple[int, int, int, int]
 Profile = tuple[int, ...]
 """Ten numbers, ``profile[p * 5 + m]``: tiles missing for ``m`` sets + ``p`` pairs."""
 
-P9 = tuple(5 ** (8 - i) for i in range(9))
-P7 = tuple(5 ** (6 - i) for i in range(7))
-PLACE: tuple[tuple[int, int], ...] = tuple(
+P9: Final = tuple(5 ** (8 - i) for i in range(9))
+P7: Final = tuple(5 ** (6 - i) for i in range(7))
+PLACE: Final[tuple[tuple[int, int], ...]] = tuple(
     (k // 9, P9[k % 9]) if k < 27 else (3, P7[k - 27]) for k in range(NUM_KINDS)
 )
 """kind -> (suit 0-3, place value of the kind in that suit's key)."""
-JIANG_KINDS = tuple(k for k in range(27) if k % 9 in (1, 4, 7))
+JIANG_KINDS: Final = tuple(k for k in range(27) if k % 9 in (1, 4, 7))
 """The suited 2, 5 and 8 (ascending): the kinds of a small hand's pair."""
 
 
@@ -96,13 +97,13 @@ def _classes(table: bytes, left: Sequence[Profile], right: Sequence[Profile]) ->
 # Documented caches (filled on first use, never at import time):
 _LOOKUP: _Lookup | None = None
 """The loaded tables."""
-_SETS_ONLY: dict[int, int] = {}
+_SETS_ONLY: Final[dict[int, int]] = {}
 """``(ab * nch + ch) * 5 + n`` -> missing tiles for ``n`` sets and no pair (at most
 ``nab * nch * 5`` entries)."""
-_UP_MOVES: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+_UP_MOVES: Final[dict[tuple[int, int], tuple[tuple[int, int], ...]]] = {}
 """``(suit, key)`` -> the near draws of that suit (see :meth:`HandEval.improving_draws`);
 cleared when it grows past ``_UP_MOVES_MAX``."""
-_UP_MOVES_MAX = 400_000
+_UP_MOVES_MAX: Final = 400_000
 
 
 def _lookup() -> _Lookup:
@@ -123,7 +124,7 @@ def suit_of(kind: int) -> int:
     return kind // 9 if kind < 27 else 3
 
 
-_DIGITS = bytes(range(48, 53)) + b"9" * 251
+_DIGITS: Final = bytes(range(48, 53)) + b"9" * 251
 
 
 def suit_keys(counts: Sequence[int]) -> Keys:

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+from mypy_extensions import mypyc_attr
+
 from laizi.game.actions import Action
 from laizi.views.snapshot import SeatView
 
 __all__ = ["Bot", "SeatView"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # bots written in Python subclass it
 class Bot(ABC):
     """A player: ``act(view) -> action``, one of ``view.legal``."""
 

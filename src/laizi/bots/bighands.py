@@ -11,6 +11,7 @@ characters, dots or bamboos), ``jiangyise`` (将一色) and ``fengyise`` (风一
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from laizi.analysis.profiles import suit_keys, suit_profile
 from laizi.bots.tuning import (
@@ -33,12 +34,12 @@ __all__ = [
     "target_distance",
 ]
 
-FENG = FENG_KINDS
+FENG: Final = FENG_KINDS
 """The kinds of 风一色: winds, 白 and 发 (红中 is a special tile)."""
-JIANG = JIANG_KINDS
+JIANG: Final = JIANG_KINDS
 """The kinds of 将一色: suited 2, 5 and 8."""
-_NOT_FENG = tuple(k for k in range(NUM_KINDS) if k not in FENG)
-_NOT_JIANG = tuple(k for k in range(NUM_KINDS) if k not in JIANG)
+_NOT_FENG: Final = tuple(k for k in range(NUM_KINDS) if k not in FENG)
+_NOT_JIANG: Final = tuple(k for k in range(NUM_KINDS) if k not in JIANG)
 
 
 def pengpeng_distance(counts: Sequence[int], wilds: int, n_sets: int) -> int:

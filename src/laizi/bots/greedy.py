@@ -12,6 +12,7 @@ Everything is table-driven (:mod:`laizi.analysis.profiles`); the scorer is never
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from laizi.analysis.fast import waits
 from laizi.analysis.profiles import HandEval, shanten_keys, suit_keys
@@ -45,7 +46,7 @@ def n_sets_of(view: SeatView, seat: int | None = None) -> int:
     return 4 - len(view.melds[view.seat if seat is None else seat])
 
 
-_NEAR: tuple[tuple[int, ...], ...] = tuple(
+_NEAR: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(x for x in range(k - 2, k + 3) if k - k % 9 <= x <= k - k % 9 + 8) if k < 27 else (k,)
     for k in range(NUM_KINDS)
 )
@@ -60,10 +61,10 @@ def near_kinds(counts: Sequence[int]) -> list[int]:
     return sorted(near)
 
 
-_IMPROVING: dict[tuple[tuple[int, int, int, int], int, int, int], list[int]] = {}
+_IMPROVING: Final[dict[tuple[tuple[int, int, int, int], int, int, int], list[int]]] = {}
 """Cache of :func:`improving_kinds` by (suit keys, wilds, sets, shanten bound); cleared
 past ``_IMPROVING_MAX`` entries."""
-_IMPROVING_MAX = 200_000
+_IMPROVING_MAX: Final = 200_000
 
 
 def improving_kinds(counts: Sequence[int], wilds: int, n: int, sh: int,
@@ -111,7 +112,7 @@ def tile_order_key(k: int) -> float:
     return 1.0 + min(n, 8 - n)
 
 
-_ORDER = tuple(tile_order_key(k) for k in range(NUM_KINDS))
+_ORDER: Final = tuple(tile_order_key(k) for k in range(NUM_KINDS))
 
 
 class GreedyBot(Bot):

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from laizi.bots.base import Bot
 
 __all__ = ["BOT_NAMES", "make_bot"]
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong", "expert")
+BOT_NAMES: Final[tuple[str, ...]] = ("random", "greedy", "strong", "expert")
 
 
 def _factories() -> dict[str, Callable[[int | None], Bot]]:

@@ -47,8 +47,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
 
 def _version() -> str:
     from laizi import __version__
+    from laizi.compiled import describe
 
-    return f"laizi {__version__}"
+    return f"laizi {__version__} ({describe()})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,6 +11,8 @@ and line (147/258/369; an honour: the same kind) unless the new win pays more.
 
 from __future__ import annotations
 
+from typing import Final
+
 from laizi.game.actions import ACT, PASS, Action
 from laizi.game.enums import Phase
 from laizi.game.table import KONG_MIN_WALL, HandTable
@@ -20,14 +22,14 @@ from laizi.tiles import TILE_STR
 __all__ = ["ClaimWindow", "guoshou_key"]
 
 # enum members as module constants (member lookup is slow on the hot path)
-_CLAIM = Phase.CLAIM
-_ROB = Phase.ROB
-_TURN = Phase.TURN
+_CLAIM: Final = Phase.CLAIM
+_ROB: Final = Phase.ROB
+_TURN: Final = Phase.TURN
 
-_RON = ACT["ron"]
-_KONG = ACT["kong"]
-_PENG = ACT["peng"]
-_CHI = ACT["chi"]
+_RON: Final = ACT["ron"]
+_KONG: Final = ACT["kong"]
+_PENG: Final = ACT["peng"]
+_CHI: Final = ACT["chi"]
 
 
 def guoshou_key(tile: int) -> int:

@@ -8,6 +8,7 @@ A *policy* is a function ``(state, seat, legal actions) -> action``; the bots in
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from laizi.game.actions import PASS, Action
 from laizi.game.errors import GameError
@@ -18,7 +19,7 @@ __all__ = ["Policy", "auto_action", "play_hand", "play_match"]
 
 # (state, seat, legal actions) -> chosen action
 Policy = Callable[[HandState, int, list[Action]], Action]
-_WIN = ("tsumo", "ron")
+_WIN: Final = ("tsumo", "ron")
 
 
 def auto_action(state: HandState, seat: int) -> Action:

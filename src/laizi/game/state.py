@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from laizi.game.actions import ACT, PASS, TSUMO, Action
 from laizi.game.claims import ClaimWindow, guoshou_key
@@ -78,18 +78,18 @@ from laizi.tiles import NUM_KINDS, TILE_STR
 __all__ = ["HAIDI_WALL", "KONG_MIN_WALL", "HandState", "Phase", "WinCheck", "guoshou_key"]
 
 # enum members as module constants (member lookup is slow on the hot path)
-_CLAIM = Phase.CLAIM
-_HAIDI = Phase.HAIDI
-_OVER = Phase.OVER
-_ROB = Phase.ROB
-_TURN = Phase.TURN
+_CLAIM: Final = Phase.CLAIM
+_HAIDI: Final = Phase.HAIDI
+_OVER: Final = Phase.OVER
+_ROB: Final = Phase.ROB
+_TURN: Final = Phase.TURN
 
-_DISCARD = ACT["discard"]
-_ANKONG = ACT["ankong"]
-_ADDKONG = ACT["addkong"]
-_SPECIAL_KONG = ACT["special_kong"]
-_LAIZI_KONG = ACT["laizi_kong"]
-_HAIDI_ACTIONS = (TSUMO, PASS)
+_DISCARD: Final = ACT["discard"]
+_ANKONG: Final = ACT["ankong"]
+_ADDKONG: Final = ACT["addkong"]
+_SPECIAL_KONG: Final = ACT["special_kong"]
+_LAIZI_KONG: Final = ACT["laizi_kong"]
+_HAIDI_ACTIONS: Final = (TSUMO, PASS)
 
 
 @functools.lru_cache(maxsize=64)
@@ -136,7 +136,7 @@ class HandState(ClaimWindow):
             check_wall(wall_t)
             if seed is not None and derive_wall(seed) != wall_t:
                 raise GameError("the wall does not derive from the seed")
-        self = cls.__new__(cls)
+        self = cls()  # a bare state (no __init__; a compiled class has no usable __new__)
         self.rules = rules
         self.dealer = dealer
         self.hand_no = hand_no
@@ -419,6 +419,6 @@ class HandState(ClaimWindow):
 
     def clone(self) -> HandState:
         """An independent copy (with its own copy of the log)."""
-        c = HandState.__new__(HandState)
+        c = HandState()  # bare, filled by _copy_into
         self._copy_into(c)
         return c

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from laizi.game.actions import Action
 from laizi.game.enums import DrawReason, Phase
@@ -21,23 +21,39 @@ from laizi.game.wincheck import NO_WIN, WinCheck, WinChecker
 from laizi.rules import RuleSet, TableSetup
 from laizi.scoring import Meld, ScoreResult
 from laizi.scoring.model import WinBy
-from laizi.tiles import NUM_KINDS, TILE_STR, counts_to_str
+from laizi.tiles import NUM_KINDS, SUITS, TILE_STR
 
 __all__ = ["HAIDI_WALL", "KONG_MIN_WALL", "HandTable"]
 
 # enum members as module constants (member lookup is slow on the hot path)
-_HAIDI = Phase.HAIDI
-_OVER = Phase.OVER
-_ROB = Phase.ROB
-_TURN = Phase.TURN
+_HAIDI: Final = Phase.HAIDI
+_OVER: Final = Phase.OVER
+_ROB: Final = Phase.ROB
+_TURN: Final = Phase.TURN
 
-HAIDI_WALL = 14  # the haidi phase starts when a normal draw is due with this many left
-KONG_MIN_WALL = 15  # a kong needs at least this many tiles in the wall (RULES.md §8)
+HAIDI_WALL: Final = 14  # the haidi phase starts when a normal draw is due with this many left
+KONG_MIN_WALL: Final = 15  # a kong needs at least this many tiles in the wall (RULES.md §8)
 
 
 def ordered_str(tiles: Sequence[int]) -> str:
     """Tiles in mpsz notation, one name per tile, in their order."""
     return "".join(TILE_STR[k] for k in tiles)
+
+
+_DIGIT: Final = tuple(str(n + 1) for n in range(9))
+
+
+def hand_str(counts: Sequence[int]) -> str:
+    """``laizi.tiles.counts_to_str(counts)`` (the same string: digits ascending, one per
+    copy, each suit's letter after its digits), here so that the compiled build
+    writes the end-of-hand events without calling into the pure ``tiles`` module."""
+    parts: list[str] = []
+    for s in range(4):
+        base = 9 * s
+        digits = "".join([_DIGIT[n] * counts[base + n] for n in range(7 if s == 3 else 9)])
+        if digits:
+            parts.append(digits + SUITS[s])
+    return "".join(parts)
 
 
 def meld_json(m: Meld) -> dict[str, Any]:
@@ -47,16 +63,21 @@ def meld_json(m: Meld) -> dict[str, Any]:
     return d
 
 
+# every attribute of a hand: HandTable.__slots__, and what _copy_into copies (a module
+# constant, since a compiled HandTable is a native class without a __slots__ attribute)
+_FIELDS: Final = (
+    "rules", "setup", "dealer", "hand_no", "seed", "wall", "commitment", "front", "back",
+    "hands", "melds", "rivers", "special_kongs", "special_discards",
+    "phase", "turn", "last_draw", "after_claim", "after_kong", "haidi_n", "pending",
+    "options", "responses", "guoshou", "result", "payments", "log", "log_start",
+    "_special", "_turn_cache", "_tsumo", "_ron_results", "fanbao", "_checker",
+)
+
+
 class HandTable:
     """The state of one hand's table (see :class:`laizi.game.state.HandState`)."""
 
-    __slots__ = (
-        "rules", "setup", "dealer", "hand_no", "seed", "wall", "commitment", "front", "back",
-        "hands", "melds", "rivers", "special_kongs", "special_discards",
-        "phase", "turn", "last_draw", "after_claim", "after_kong", "haidi_n", "pending",
-        "options", "responses", "guoshou", "result", "payments", "log", "log_start",
-        "_special", "_turn_cache", "_tsumo", "_ron_results", "fanbao", "_checker",
-    )
+    __slots__ = _FIELDS
 
     rules: RuleSet
     setup: TableSetup
@@ -210,7 +231,7 @@ class HandTable:
         self._emit({
             "type": "win", "seat": w, "by": by, "from": from_seat, "tile": TILE_STR[tile],
             "after_kong": after_kong, "haidi": haidi,
-            "hand": counts_to_str(self.hands[w]),
+            "hand": hand_str(self.hands[w]),
             "melds": [meld_json(m) for m in self.melds[w]],
             "score": res.to_dict(),
         })
@@ -228,7 +249,7 @@ class HandTable:
             "type": "end_hand", "hand": self.hand_no,
             "seed": None if self.seed is None else self.seed.hex(),
             "wall": wall_to_str(self.wall),
-            "hands": [counts_to_str(h) for h in self.hands],
+            "hands": [hand_str(h) for h in self.hands],
             "deltas": list(self.payments or [0.0] * 4),
             "winner": None if self.result is None else self.result["winner"],
         })
@@ -298,7 +319,7 @@ class HandTable:
 
     def _copy_into(self, c: HandTable) -> None:
         """Make ``c`` (a bare instance) an independent copy of this state."""
-        for name in HandTable.__slots__:
+        for name in _FIELDS:
             setattr(c, name, getattr(self, name))
         c.hands = [list(h) for h in self.hands]
         c.melds = [list(m) for m in self.melds]

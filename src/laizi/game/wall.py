@@ -31,6 +31,7 @@ import hmac
 import secrets
 import struct
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 from laizi.errors import WallError
 from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles
@@ -41,16 +42,16 @@ __all__ = [
     "wall_from_str", "wall_to_str",
 ]
 
-WALL_SIZE = 136
-INDICATOR_POS = 53
-LIVE_START = 54
-DEAD_START = 135
-HAND_SIZES_OFFSET = (0, 14, 27, 40)  # dealer, 下家, 对家, 上家
-_DOMAIN = b"laizi-wall-v1"
+WALL_SIZE: Final = 136
+INDICATOR_POS: Final = 53
+LIVE_START: Final = 54
+DEAD_START: Final = 135
+HAND_SIZES_OFFSET: Final = (0, 14, 27, 40)  # dealer, 下家, 对家, 上家
+_DOMAIN: Final = b"laizi-wall-v1"
 _TILE_STR = TILE_STR  # old private name
-_SORTED = tuple(k for k in range(NUM_KINDS) for _ in range(4))
+_SORTED: Final = tuple(k for k in range(NUM_KINDS) for _ in range(4))
 # rejection bound of the unbiased draw from n: the largest multiple of n below 2**32
-_LIMIT = tuple((1 << 32) - ((1 << 32) % n) if n else 0 for n in range(WALL_SIZE + 1))
+_LIMIT: Final = tuple((1 << 32) - ((1 << 32) % n) if n else 0 for n in range(WALL_SIZE + 1))
 
 
 def new_seed() -> bytes:

@@ -14,8 +14,10 @@ kept on the side; the caller decides what to cache.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, fields
+from typing import Any, Final, Protocol
+
+from mypy_extensions import mypyc_attr
 
 from laizi.analysis.decompose import seven_pairs_wilds
 from laizi.analysis.fast import can_win, waits  # unchecked hot path
@@ -27,13 +29,13 @@ from laizi.tiles import NUM_KINDS
 
 __all__ = ["NO_WIN", "Table", "WinCheck", "WinChecker"]
 
-_FENG = FENG_KINDS
-_JIANG = JIANG_KINDS
-_NOT_FENG = tuple(k for k in range(NUM_KINDS) if k not in _FENG)
-_NOT_JIANG = tuple(k for k in range(NUM_KINDS) if k not in _JIANG)
+_FENG: Final = FENG_KINDS
+_JIANG: Final = JIANG_KINDS
+_NOT_FENG: Final = tuple(k for k in range(NUM_KINDS) if k not in _FENG)
+_NOT_JIANG: Final = tuple(k for k in range(NUM_KINDS) if k not in _JIANG)
 
-_TRIPLET_COST = (0, 2, 1, 0, 2)  # wilds to make only triplets of c copies
-_PAIR_COST = (2, 1, 0, 2, 1)  # wilds to make triplets plus the pair from c copies
+_TRIPLET_COST: Final = (0, 2, 1, 0, 2)  # wilds to make only triplets of c copies
+_PAIR_COST: Final = (2, 1, 0, 2, 1)  # wilds to make triplets plus the pair from c copies
 
 
 class Table(Protocol):
@@ -61,14 +63,19 @@ class WinCheck:
     refused: ScoreResult | None = None
     shape: bool = False
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
+
     @property
     def ok(self) -> bool:
         """A legal win (its score is :attr:`result`)."""
         return self.result is not None
 
 
-NO_WIN = WinCheck()
-_SHAPE_ONLY = WinCheck(shape=True)  # complete shape, rejected before scoring
+NO_WIN: Final = WinCheck()
+_SHAPE_ONLY: Final = WinCheck(shape=True)  # complete shape, rejected before scoring
 
 
 def _pengpeng_possible(nat: Sequence[int], wild: int) -> bool:
@@ -106,6 +113,7 @@ def _expand(counts: Sequence[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
+@mypyc_attr(serializable=True)  # pickled with a HandState: restored without __init__
 class WinChecker:
     """The win checks of one hand (its rules and laizi), with a per-hand memo of waits."""
 

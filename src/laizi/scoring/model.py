@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Final, Literal
 
 from laizi.errors import MeldParseError
 from laizi.rules import RuleSet, TableSetup
@@ -19,22 +19,22 @@ MeldType = Literal["chi", "peng", "kong", "addkong", "ankong"]
 WinBy = Literal["discard", "self_draw", "rob_kong"]
 
 # RULES.md §6 order; big_hands lists are sorted in this order.
-BIG_HAND_IDS: tuple[str, ...] = (
+BIG_HAND_IDS: Final[tuple[str, ...]] = (
     "pengpeng", "qingyise", "fengyise", "jiangyise", "quanqiuren",
     "gangkai", "qianggang", "haidi", "menqing", "qidui",
 )
-BIG_HAND_NAMES: dict[str, str] = {
+BIG_HAND_NAMES: Final[dict[str, str]] = {
     "pengpeng": "碰碰胡", "qingyise": "清一色", "fengyise": "风一色", "jiangyise": "将一色",
     "quanqiuren": "全求人", "gangkai": "杠上开花", "qianggang": "抢杠", "haidi": "海底捞",
     "menqing": "门前清", "qidui": "七对",
 }
 # RULES.md §6 checks 1-7, in order.
-REASONS: tuple[str, ...] = (
+REASONS: Final[tuple[str, ...]] = (
     "not_a_win", "holds_special", "not_open", "two_laizi_small", "pair_not_258",
     "jianzi_on_discard", "below_minimum",
 )
 
-_MELD_RE = re.compile(r"^\s*(chi|peng|kong|addkong|ankong)\s+(\S+)(?:\s+from\s+(\S+))?\s*$")
+_MELD_RE: Final = re.compile(r"^\s*(chi|peng|kong|addkong|ankong)\s+(\S+)(?:\s+from\s+(\S+))?\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,11 @@ class Meld:
     type: MeldType
     tile: int
     from_seat: int | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
 
     @classmethod
     def parse(cls, text: str) -> Meld:
@@ -125,6 +130,11 @@ class PlayerTable:
     ready: bool = False
     fanbao: bool = False
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
+
     @property
     def opened(self) -> bool:
         return any(m.opens for m in self.melds)
@@ -144,6 +154,11 @@ class WinContext:
     from_seat: int | None = None
     after_kong: bool = False
     haidi: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
 
 
 @dataclass(slots=True)

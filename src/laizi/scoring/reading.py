@@ -9,17 +9,17 @@ its shape: the regular decompositions, the ``jiayu`` 七对 reading and the loos
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields
+from typing import Any, Final, Literal
 
 from laizi.analysis.decompose import Decomposition
 from laizi.scoring.model import PlayerTable, WinContext
 
 Shape = Literal["regular", "luan_feng", "luan_jiang", "qidui"]
 
-FENG_KINDS = frozenset({27, 28, 29, 30, 31, 32})  # winds, 白, 发
-JIANG_KINDS = frozenset(k for k in range(27) if k % 9 in (1, 4, 7))
-SUIT_KINDS: tuple[frozenset[int], ...] = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
+FENG_KINDS: Final = frozenset({27, 28, 29, 30, 31, 32})  # winds, 白, 发
+JIANG_KINDS: Final = frozenset(k for k in range(27) if k % 9 in (1, 4, 7))
+SUIT_KINDS: Final[tuple[frozenset[int], ...]] = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,11 @@ class Reading:
     hard: bool
     kinds: frozenset[int]
     decomposition: Decomposition | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy through the constructor: the compiled build's frozen
+        # (native) class cannot be restored attribute by attribute
+        return (type(self), tuple([getattr(self, f.name) for f in fields(self)]))
 
     def pair_258_natural(self) -> bool:
         """Check 5's pair: a suited 2/5/8 holding at least one natural tile."""

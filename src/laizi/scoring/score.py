@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from laizi.analysis.decompose import decompositions, has_sets_only, seven_pairs_wilds
 from laizi.analysis.fast import can_win
 from laizi.scoring.model import (
@@ -13,11 +15,11 @@ from laizi.scoring.model import (
 )
 from laizi.scoring.patterns import PATTERNS
 from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS, Reading
-from laizi.tiles import NUM_KINDS, Tile
+from laizi.tiles import NUM_KINDS, TILE_STR
 
 __all__ = ["score", "readings", "seat_fan", "is_open_for_sunshine"]
 
-WAIVES_258 = frozenset({"pengpeng", "qingyise", "fengyise", "jiangyise", "qidui"})
+WAIVES_258: Final = frozenset({"pengpeng", "qingyise", "fengyise", "jiangyise", "qidui"})
 
 
 # ----------------------------------------------------------------------------- readings
@@ -120,7 +122,7 @@ def seat_fan(ctx: WinContext, seat: int) -> list[tuple[str, int]]:
             special[t] = special.get(t, 0) + 1
     for t, n in sorted(special.items()):
         name = "红中杠" if t == 33 else ("发财杠" if t == 32 else "皮子杠")
-        items.append((f"{name} {Tile(t)} kong ×{n}", n))
+        items.append((f"{name} {TILE_STR[t]} kong ×{n}", n))  # str(Tile(t))
     if laizi_kongs:
         items.append((f"癞子杠 laizi kong ×{laizi_kongs}", 2 * laizi_kongs))
     if half:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from laizi.game.actions import TILE_STR, Action, tile_from_str
 from laizi.rules import RuleSet, TableSetup
@@ -117,34 +117,35 @@ class SeatView:
             sk, sd = state.special_kongs, state.special_discards
             acts = (state.legal_actions(seat) if legal is None
                     else legal if isinstance(legal, list) else list(legal))
-        # Field by field rather than through __init__ (the simulator's hot path);
-        # every field of the class is set here.
-        v = cls.__new__(cls)
-        v.seat = seat
-        v.rules = state.rules
-        v.setup = state.setup
-        v.dealer = state.dealer
-        v.phase = ph
-        v.turn = state.turn
-        v.hand = list(state.hands[seat])
-        v.melds = melds
-        v.rivers = rivers
-        v.special_kongs = sk
-        v.special_discards = sd
+        # Through __init__ (not ``cls.__new__`` and field by field: a compiled
+        # SeatView is a native class, which cannot be created that way).
         hs = state.hands
-        v.hand_sizes = [sum(hs[0]), sum(hs[1]), sum(hs[2]), sum(hs[3])]
-        v.wall_remaining = state.wall_remaining
-        v.legal = acts
-        v.pending = state.pending if (ph == "claim" or ph == "rob") else None
-        v.last_draw = state.last_draw if own_turn else None
-        v.after_claim = state.after_claim if own_turn else False
-        v.indicator = state.indicator
-        v._visible = None
-        v.hand_no = state.hand_no
-        v.commitment = state.commitment
-        v.spectator = False
-        v.answered = state.responses.get(seat)
-        v.revealed = None if ph != "over" else _reveal(state)
+        v = cls(
+            seat=seat,
+            rules=state.rules,
+            setup=state.setup,
+            dealer=state.dealer,
+            phase=ph,
+            turn=state.turn,
+            hand=list(hs[seat]),
+            melds=melds,
+            rivers=rivers,
+            special_kongs=sk,
+            special_discards=sd,
+            hand_sizes=[sum(hs[0]), sum(hs[1]), sum(hs[2]), sum(hs[3])],
+            wall_remaining=state.wall_remaining,
+            legal=acts,
+            pending=state.pending if (ph == "claim" or ph == "rob") else None,
+            last_draw=state.last_draw if own_turn else None,
+            after_claim=state.after_claim if own_turn else False,
+            indicator=state.indicator,
+            _visible=None,
+            hand_no=state.hand_no,
+            commitment=state.commitment,
+            spectator=False,
+            answered=state.responses.get(seat),
+            revealed=None if ph != "over" else _reveal(state),
+        )
         return v
 
     @classmethod
@@ -278,7 +279,7 @@ def match_view(match: Match, seat: int | None, *, copy: bool = True, reveal: boo
 
 
 # ---------------------------------------------------------------------- JSON
-_MELD_TYPES = frozenset({"chi", "peng", "kong", "addkong", "ankong"})
+_MELD_TYPES: Final = frozenset({"chi", "peng", "kong", "addkong", "ankong"})
 
 
 def meld_to_json(m: Meld, *, tiles_as_list: bool = False) -> dict[str, Any]:
