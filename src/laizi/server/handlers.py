@@ -274,12 +274,13 @@ async def on_kick(hub: Hub, conn: Conn, room: Room, m: p.Kick) -> None:
         _lobby_only(room)  # a seated player cannot be pushed out of a match
         room.seats[seat] = Seat()
     room.banned.add(target)
+    # durable before anyone is told: a kill -9 right after the "kicked" frame keeps the ban
+    await room.save_room()
     for c in conns:
         room.conns.discard(c)
         c.room_code = None
         c.seat = None
         c.send({"type": "kicked", "room": room.code})
-    await room.save_room()
     room.broadcast_lobby()
 
 
