@@ -42,7 +42,8 @@ class Flow:
         """May the next hand be dealt: everyone waited for pressed 继续, or time is up."""
         if self.next_hand_at is None:
             return False
-        return set(waiting) <= self.continued or now >= self.next_hand_at - 0.001
+        w = set(waiting)
+        return (bool(w) and w <= self.continued) or now >= self.next_hand_at - 0.001
 
     def dealt(self) -> None:
         self.next_hand_at = None

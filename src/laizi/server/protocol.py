@@ -38,7 +38,9 @@ Server → client: ``welcome``, ``joined``, ``room`` (lobby state: ``host``, ``p
 ``{seat, left}`` — the turn seat's public countdown, or ``{seat: null, left}`` for a claim
 window, which never says who may claim —, and between hands ``settle`` ``{left, waiting,
 continued}``), ``ack`` (sent only once the action is stored), ``chat``, ``left``,
-``kicked``, ``paused`` / ``resumed`` (the room waits for its database), ``error``
+``kicked``, ``paused`` / ``resumed`` (the room waits for its database), ``settle``
+``{left, waiting, continued}`` (someone pressed 继续, the next hand still waits), ``rematch``
+``{accepted, waiting}`` (someone accepted 再来一局), ``error``
 ``{code, message, ref?}``, ``pong``.
 
 A connection says ``hello`` once (within ``HELLO_TIMEOUT`` seconds); its identity is then

@@ -2,7 +2,7 @@
 // as the fallback (so an update is picked up at once, and the app shell opens offline).
 // Served as /static/sw.js its scope is /static/; serving it at /sw.js (server route) would let it
 // control the pages too.
-const CACHE = "laizi-static-v2";
+const CACHE = "laizi-static-v1";
 const ASSETS = [
   "/static/style.css", "/static/manifest.webmanifest", "/static/icons/icon.svg", "/static/icons/icon-192.png",
   "/static/js/main.js", "/static/js/net.js", "/static/js/state.js", "/static/js/i18n.js", "/static/js/tiles.js",

@@ -334,6 +334,9 @@ function renderSettlementState(v) {
 function updateSettleNext() {
   const v = S.view;
   const p = $("settle-next");
+  // the countdown also on the 继续 button itself (in sight on a landscape phone)
+  const secs = S.settle && S.settle.at != null && v && !v.match_over ? secondsTo(S.settle.at) : null;
+  $("overlay-close").textContent = secs == null ? t("continue") : `${t("continue")} (${secs})`;
   if (S.settleHand == null || !v) { p.classList.add("hidden"); return; }
   if (v.hand_no !== S.settleHand) {  // a spectator who kept the panel open
     p.textContent = t("next_started");
