@@ -457,8 +457,9 @@ class Room:
                     acted = True
                     break
                 if now >= self.deadlines.get(s, float("inf")):
-                    # a lapse: the bot plays this one move; repeated lapses → 托管
-                    if self.flow.lapse(s) and g.set_auto(s, True):
+                    # a lapse: the bot plays this one move; repeated turn lapses → 托管
+                    # (a claim window left to lapse is no sign of absence: not counted)
+                    if g.phase not in ("claim", "rob") and self.flow.lapse(s) and g.set_auto(s, True):
                         self.note_op({"source": "timeout"})
                     self._bot_move(s, "timeout")
                     acted = True
