@@ -259,3 +259,16 @@ def test_restart_in_the_middle_of_a_settlement(tmp_path_factory: pytest.TempPath
         for c in opened:
             c.close()
         srv.stop()
+
+
+def test_rematch_does_not_wait_for_a_player_who_left(server: LiveServer, opened: list[Client]) -> None:
+    cs, code = room_with(server, opened, 2, max_hands=1)
+    a, b = cs
+    play(cs, lambda: bool(a.last and view(a).get("match_over")) and bool(b.last and view(b).get("match_over")))
+    first = a.last["match_id"]  # type: ignore[index]
+    b.request({"type": "leave"}, "left")
+    a.send({"type": "rematch"})
+    snap = a.until("snapshot")
+    assert snap["match_id"] != first
+    room = a.request({"type": "resync"}, "room")["room"]
+    assert room["seats"][1]["bot"] and room["seats"][1]["player_id"] is None  # a bot took the seat

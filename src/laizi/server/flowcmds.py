@@ -73,14 +73,15 @@ async def on_rematch(hub: Any, conn: Conn, room: Room, m: p.Rematch) -> None:
             raise ProtocolError("not_host", "only the room's host can do that")
     else:
         room.flow.rematch.add(_seat(conn, room))
-    humans = {i for i, s in enumerate(room.seats) if s.human}
+    here = set(room.present())
+    humans = {i for i, s in enumerate(room.seats) if s.human and s.player_id in here}
     if not (m.force or humans <= room.flow.rematch):
         room.broadcast({"type": "rematch", "accepted": sorted(room.flow.rematch),
                         "waiting": sorted(humans)})
         return
     for i, s in enumerate(room.seats):
-        if s.escaped or s.empty:  # whoever left is replaced by a bot
-            room.seats[i] = Seat(bot=AUTO_BOT, nickname=f"bot·{AUTO_BOT}")
+        if s.escaped or s.empty or (s.human and s.player_id not in here):
+            room.seats[i] = Seat(bot=AUTO_BOT, nickname=f"bot·{AUTO_BOT}")  # whoever left: a bot
     await room.start_match()
 
 
