@@ -9,7 +9,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webhelpers import SIZES, act_once, add_bots, live_server, new_page, overflow_x, poll
+from webhelpers import (
+    SIZES,
+    act_once,
+    add_bots,
+    live_server,
+    new_page,
+    overflow_x,
+    poll,
+    screens_dir,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -59,6 +68,7 @@ def test_two_players_ready_continue_and_rematch(browser: Any, server: str) -> No
     guest.click('[data-testid="ready"]')
     host.wait_for_selector('li.seat-row[data-seat="1"] .b-ready')
     poll(host, "() => !document.getElementById('btn-start').disabled")
+    host.screenshot(path=str(screens_dir() / "flow_ready_844x390.png"))
     host.click("#btn-start")
     for p in (host, guest):
         p.wait_for_selector("#game:not(.hidden)")
