@@ -298,6 +298,10 @@ def step(clients: list[Client]) -> bool:
     for c in clients:
         if c.last and c.last["view"].get("match_over"):
             return False
+        view = (c.last or {}).get("view", {})
+        if view.get("phase") == "over" and getattr(c, "continued", None) != view.get("hand_no"):
+            c.continued = view.get("hand_no")  # type: ignore[attr-defined]
+            c.send({"type": "continue"})  # 继续 after the settlement
         legal = (c.last or {}).get("view", {}).get("legal") or []
         if legal and c.last is not None and getattr(c, "acted_v", None) != c.last["v"]:
             c.acted_v = c.last["v"]  # type: ignore[attr-defined]
@@ -322,6 +326,8 @@ def seated_room(port: int, n_players: int = 4, bots: str = "random", **settings:
         c.send({"type": "sit", "seat": i})
         c.until(lambda m, i=i, pid=c.pid: m["type"] == "room"
                 and m["room"]["seats"][i]["player_id"] == pid)
+        c.send({"type": "ready"})
+        c.until(lambda m, i=i: m["type"] == "room" and m["room"]["seats"][i]["ready"])
     for s in range(n_players, 4):
         c0.send({"type": "bot", "seat": s, "level": bots})
         c0.until(lambda m, s=s: m["type"] == "room" and m["room"]["seats"][s]["bot"])

@@ -195,7 +195,8 @@ async def control_room(url: str, rng: random.Random, out: dict[str, Any],
         while out["matches"] == 0 or not stop.is_set():
             while True:  # a new room (retried if the server asks us to wait)
                 await send(type="create", settings={"max_hands": CONTROL_HANDS, "rounds": 4,
-                                                    "turn_seconds": 600, "claim_seconds": 120})
+                                                    "turn_seconds": 600, "claim_seconds": 120,
+                                                    "continue_seconds": 0})
                 m = await recv()
                 while m["type"] not in ("joined", "error"):
                     m = await recv()

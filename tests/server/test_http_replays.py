@@ -82,6 +82,7 @@ class Player:
         send(self.ws, type="hello", nickname="timed")
         until(self.ws, lambda m: m["type"] == "welcome")
         send(self.ws, type="create", settings={"max_hands": 400, "rounds": 16, "turn_seconds": 600,
+                                               "continue_seconds": 0,
                                                "claim_seconds": 120})
         until(self.ws, lambda m: m["type"] == "joined")
         send(self.ws, type="sit", seat=0)

@@ -97,6 +97,8 @@ def test_only_the_host_adds_bots_kicks_and_starts(server: LiveServer, clients: l
     for s in (2, 3):
         host.send({"type": "bot", "seat": s, "level": "random"})
     host.until(lambda m: m["type"] == "room" and all(x["player_id"] or x["bot"] for x in m["room"]["seats"]))
+    guest.send({"type": "ready"})  # 准备: the host starts once every seated player is ready
+    host.until(lambda m: m["type"] == "room" and m["room"]["seats"][1]["ready"])
     host.send({"type": "start"})
     assert guest.until("snapshot")["seat"] == 1
 

@@ -68,6 +68,7 @@ def test_four_browsers_join_by_code_and_see_consistent_tables(browser: Any, serv
         p.click("#btn-join")
         p.wait_for_selector("#roomview:not(.hidden)")
         sit(p, i)
+        p.click('[data-testid="ready"]')  # 准备: the host starts once every seated player is ready
     poll(pages[0], "() => !document.getElementById('btn-start').disabled")
     pages[0].click("#btn-start")
     for p in pages:

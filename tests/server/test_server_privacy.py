@@ -111,6 +111,8 @@ def test_no_frame_leaks_hidden_information(make_app: Any, tmp_path: Any) -> None
                 ws.until("joined")
                 ws.send(type="sit", seat=i)
                 room_state(ws, seated(i))
+                ws.send(type="ready")
+                room_state(ws, lambda r, i=i: r["seats"][i]["ready"])
                 wss.append(ws)
             spec, _ = connect(client, "spectator")
             spec.send(type="join", room=code, spectate=True)

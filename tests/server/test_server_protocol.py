@@ -29,6 +29,8 @@ def four_players(client: Any, **settings: Any) -> tuple[list[WS], str]:
         ws.until("joined")
         ws.send(type="sit", seat=i)
         room_state(ws, lambda r, i=i: r["seats"][i]["player_id"] is not None)
+        ws.send(type="ready")  # 准备 (the host's start counts as the host's)
+        room_state(ws, lambda r, i=i: r["seats"][i]["ready"])
         wss.append(ws)
     owner.send(type="start")
     for ws in wss:
@@ -289,9 +291,10 @@ def test_chat_limits_and_quick_phrases(client: Any) -> None:
 
 def test_auto_play_timeout_and_escape(client: Any) -> None:
     wss, code = four_players(client, turn_seconds=0.5, claim_seconds=0.5)
-    # Nobody acts: the dealer times out, goes to 托管 and its bot plays.
-    up = game_frame(wss[1], lambda m: any(e["type"] == "auto" and e["on"] for e in m.get("events", [])),
-                    timeout=10)
+    # Nobody acts: the dealer's timer lapses again and again (each lapse plays one move), so it
+    # goes to 托管 (auto_after_lapses, 2 by default) and its bot plays.
+    up = game_frame(wss[1], lambda m: any(e["type"] == "auto" and e["on"] and e["seat"] == 0
+                                          for e in m.get("events", [])), timeout=20)
     assert up["view"]["auto"][0] is True
     # Seat 3 leaves for good: escape penalty, its bot takes the seat.
     wss[3].send(type="leave")

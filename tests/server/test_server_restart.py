@@ -33,6 +33,8 @@ def run_restart(db_url: str, tmp: Path) -> None:
             c.send({"type": "sit", "seat": i})
             c.until(lambda m, i=i, pid=c.pid: m["type"] == "room"
                     and m["room"]["seats"][i]["player_id"] == pid)
+            c.send({"type": "ready"})
+            c.until(lambda m, i=i: m["type"] == "room" and m["room"]["seats"][i]["ready"])
         c0.send({"type": "start"})
         for c in clients:
             c.until(lambda m: m["type"] == "snapshot")

@@ -3,8 +3,8 @@
 At every step: the own hand, the action bar and the claim prompt lie inside the viewport, the page
 never scrolls sideways, and no Content-Security-Policy violation happens. A claim or a win offered
 is taken. Screenshots of the table mid-hand, a claim window and the settlement are written to
-tests/web/screens (or $LAIZI_SCREENS_DIR). The settlement stays open after the next deal arrives
-and closes with 继续.
+tests/web/screens (or $LAIZI_SCREENS_DIR). The settlement stays open (the server deals the next
+hand only after 继续 or its countdown) and closes with 继续.
 """
 
 from __future__ import annotations
@@ -93,9 +93,10 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
     bad = outside(page, "continue")
     assert bad is None, bad
     if size == SIZES[0]:
-        # The server deals the next hand after --hand-pause (2 s): the panel stays, and says so.
+        # The server waits for 继续 (or its countdown): the panel stays and shows the countdown.
         page.wait_for_selector("#settle-next:not(.hidden)", timeout=8000)
-        assert settle.is_visible()
+        page.wait_for_timeout(2500)  # longer than --hand-pause: nothing is dealt meanwhile
+        assert settle.is_visible() and any(ch.isdigit() for ch in page.inner_text("#settle-next"))
     if size == SIZES[1]:
         # One tap re-derives the wall from the revealed seed and checks the commitment.
         page.click("#btn-settle-fair")
@@ -114,8 +115,8 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
         page.wait_for_selector("#lobby:not(.hidden)")
         assert not settle.is_visible()
     else:
-        page.click('[data-testid="continue"]')
-        assert not settle.is_visible()
+        page.click('[data-testid="continue"]')  # the next hand is dealt once every human pressed it
+        page.wait_for_selector('[data-testid="settlement"]', state="hidden")
     assert page.evaluate("window.__csp") == []
     assert page.errors == []
     page.context.close()

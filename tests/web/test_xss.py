@@ -44,6 +44,8 @@ def test_hostile_nicknames_render_as_text(browser: Any, server: str) -> None:
         p.click("#btn-join")
         p.wait_for_selector("#roomview:not(.hidden)")
         sit(p, i)
+        p.click('[data-testid="ready"]')  # 准备: the host starts once every seated player is ready
+        p.wait_for_selector(f'li.seat-row[data-seat="{i}"] .b-ready')
     add_bots(pages[0], [3])
     # The room's seats show the three names as text.
     seats_text = pages[0].inner_text("#seats")
@@ -57,6 +59,7 @@ def test_hostile_nicknames_render_as_text(browser: Any, server: str) -> None:
     for n in HOSTILE:
         assert n in listed
     _clean(watcher)
+    poll(pages[0], "() => !document.getElementById('btn-start').disabled")
     pages[0].click("#btn-start")
     for p in pages:
         p.wait_for_selector("#hand .tile")

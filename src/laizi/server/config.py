@@ -13,7 +13,7 @@ __all__ = [
     "SEND_QUEUE_MAX", "ServerConfig", "room_rules",
 ]
 
-FINISHED_LINGER = 30.0     # seconds a finished room stays in memory before it lives only in the database
+FINISHED_LINGER = 120.0    # seconds a finished room stays in memory (the time to agree on 再来一局), then only in the database
 SEND_QUEUE_MAX = 1000      # frames queued for a connection that does not read: then it is dropped
 SEND_QUEUE_BYTES = 1 << 18 # ... or this many characters of them (a dropped seat resyncs on reconnect)
 MAX_CONNECTIONS = 3000     # WebSockets open at once, in total (bench_server: 4 per room)

@@ -23,6 +23,7 @@ from laizi.server import protocol as p
 from laizi.server.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
 from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, OpError, dumps
+from laizi.server.flowcmds import FLOW_HANDLERS, unready_missing
 from laizi.server.hub import Hub
 from laizi.server.middleware import new_request_id
 from laizi.server.protocol import ProtocolError, parse_client_message
@@ -258,6 +259,10 @@ async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
     _lobby_only(room)
     if any(s.empty for s in room.seats):
         raise ProtocolError("seats_empty", "fill every seat (players or bots) before starting")
+    missing = unready_missing(room, conn.player_id)
+    if missing:
+        raise ProtocolError("not_ready", "every seated player must be ready (准备) first: seat "
+                                         + ", ".join(str(s) for s in missing))
     await room.start_match()
 
 
@@ -336,6 +341,7 @@ async def on_action(hub: Hub, conn: Conn, room: Room, m: p.Action) -> None:
         room.push_updates()
         raise ProtocolError(exc.code, str(exc)) from None
     room.last_seq[pid] = m.seq
+    room.flow.acted(seat)
     room.note_op({"source": "player", "player_id": pid, "seq": m.seq, "v": g.stream_v(seat)})
     room.reset_deadlines(before - {seat})
     hub.stats["actions"] += 1
@@ -352,6 +358,8 @@ async def on_auto(hub: Hub, conn: Conn, room: Room, m: p.Auto) -> None:
     g, seat = _game(conn, room)
     if room.seats[seat].escaped:
         raise ProtocolError("escaped", "you left this match")
+    if not m.on:
+        room.flow.acted(seat)
     if g.set_auto(seat, m.on):
         room.note_op({"source": "player", "player_id": conn.player_id})
         if not m.on:
@@ -442,4 +450,5 @@ ROOM_HANDLERS: dict[str, RoomHandler] = {
     "leave": on_leave,
     "kick": on_kick,
     "host": on_host,
+    **FLOW_HANDLERS,
 }

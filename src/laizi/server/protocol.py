@@ -11,7 +11,14 @@ Client → server (``type``):
 - ``sit``        ``{seat}`` / ``stand`` ``{}``: take or leave a seat before the start.
 - ``bot``        ``{seat, level|null}``: put a bot of a level on an empty seat (or remove it).
   Host only.
-- ``start``      ``{}``: start the match (all four seats filled). Host only.
+- ``ready``      ``{on?}``: ready (准备) or not before a match; standing up or leaving
+  clears it. Bots are always ready.
+- ``start``      ``{}``: start the match (all four seats filled, every seated human ready;
+  the host's own start counts as the host's ready). Host only.
+- ``continue``   ``{}``: 继续 after a hand's settlement. The next hand is dealt once every
+  seated human (not in 托管) pressed it, or after ``settings.continue_seconds``.
+- ``rematch``    ``{force?}``: 再来一局 after the match: a new match with the same seats
+  once every seated human accepted; ``force`` (host only) starts it at once.
 - ``kick``       ``{player_id}``: remove a player (a seat before the start, or a spectator)
   from the room; they cannot come back. Host only.
 - ``host``       ``{player_id}``: hand the host role to another player in the room. Host only.
@@ -27,8 +34,13 @@ Client → server (``type``):
 
 Server → client: ``welcome``, ``joined``, ``room`` (lobby state: ``host``, ``private``,
 ``fixed_deal``), ``update`` (a new version: seat-filtered events + the seat's view),
-``snapshot`` (resync), ``ack`` (sent only once the action is stored), ``chat``, ``left``,
-``kicked``, ``paused`` / ``resumed`` (the room waits for its database), ``error``
+``snapshot`` (resync; both carry ``deadline`` — the seat's own seconds left —, ``timer``
+``{seat, left}`` — the turn seat's public countdown, or ``{seat: null, left}`` for a claim
+window, which never says who may claim —, and between hands ``settle`` ``{left, waiting,
+continued}``), ``ack`` (sent only once the action is stored), ``chat``, ``left``,
+``kicked``, ``paused`` / ``resumed`` (the room waits for its database), ``settle``
+``{left, waiting, continued}`` (someone pressed 继续, the next hand still waits), ``rematch``
+``{accepted, waiting}`` (someone accepted 再来一局), ``error``
 ``{code, message, ref?}``, ``pong``.
 
 A connection says ``hello`` once (within ``HELLO_TIMEOUT`` seconds); its identity is then
@@ -56,6 +68,10 @@ SEQ_MAX = 2**31              # action seq and version (actions.client_seq is BIG
 CLAIM_SECONDS_MIN, CLAIM_SECONDS_MAX = 0.5, 120.0   # room claim window
 TURN_SECONDS_MIN, TURN_SECONDS_MAX = 0.5, 600.0     # room turn timer
 BOT_LEVELS = ("random", "greedy", "strong")
+CONTINUE_SECONDS = 15.0                             # settlement: the next hand is dealt after this ...
+CONTINUE_SECONDS_MIN, CONTINUE_SECONDS_MAX = 0.0, 300.0   # ... unless every seated human pressed 继续
+AUTO_AFTER_LAPSES = 2                               # timer lapses in a row that switch a seat to 托管
+AUTO_AFTER_LAPSES_MIN, AUTO_AFTER_LAPSES_MAX = 1, 20
 
 
 class ProtocolError(ValueError):
@@ -101,6 +117,8 @@ class RoomSettings(_Msg):
     seed: str | None = Field(None, max_length=64)
     private: bool = False  # not listed by GET /api/rooms (joined by its code)
     rated: bool = False    # players' ratings change with the result (laizi.server.ratings)
+    continue_seconds: float = Field(CONTINUE_SECONDS, ge=CONTINUE_SECONDS_MIN, le=CONTINUE_SECONDS_MAX)
+    auto_after_lapses: int = Field(AUTO_AFTER_LAPSES, ge=AUTO_AFTER_LAPSES_MIN, le=AUTO_AFTER_LAPSES_MAX)
 
     @field_validator("options")
     @classmethod
@@ -198,6 +216,20 @@ class Host(_Msg):
     player_id: str = Field(max_length=32)
 
 
+class Ready(_Msg):
+    type: Literal["ready"]
+    on: bool = True
+
+
+class Continue(_Msg):
+    type: Literal["continue"]
+
+
+class Rematch(_Msg):
+    type: Literal["rematch"]
+    force: bool = False
+
+
 class Ping(_Msg):
     type: Literal["ping"]
     t: float | None = Field(None, ge=-1e15, le=1e15)
@@ -205,12 +237,12 @@ class Ping(_Msg):
 
 ClientMessage = Annotated[
     Hello | Create | Join | Sit | Stand | Bot | Start | Action | Resync | Auto | Hints | Chat | Leave
-    | Ping | Kick | Host,
+    | Ping | Kick | Host | Ready | Continue | Rematch,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 TYPES = ("hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync",
-         "auto", "hints", "chat", "leave", "ping", "kick", "host")
+         "auto", "hints", "chat", "leave", "ping", "kick", "host", "ready", "continue", "rematch")
 
 
 def parse_client_message(raw: str | bytes) -> Any:

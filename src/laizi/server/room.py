@@ -1,12 +1,11 @@
-"""A room: lobby (seats, bots, settings), then one match with its timers and bots.
+"""A room: lobby (seats, bots, settings), then one match with its timers and bots; the
+flow around the match (ready, 继续, rematch, lapses) is :mod:`laizi.server.flow`.
 
 **A room processes its commands one at a time** (an :class:`asyncio.Lock` around every
-command, timer and bot move); rooms never wait for each other. A room knows its
-connections (to give them frames) and its store; it reaches the rest of the server only
-through the callbacks it is given.
-
-Order inside a command: apply to the engine → write the journal and the new events to
-the database (awaited) → send each connection its own frames → reschedule timers.
+command, timer and bot move); rooms never wait for each other. It reaches the rest of the
+server only through the callbacks it is given. Order inside a command: apply to the
+engine → write the journal and the new events to the database (awaited) → send each
+connection its own frames → reschedule timers.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from laizi.rules import RuleSet
 from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, dumps, seed_from_text
+from laizi.server.flow import Flow
 from laizi.server.protocol import RoomSettings
 from laizi.server.recorder import Recorder
 from laizi.server.seats import AUTO_BOT, Seat, SeatBot, bot_levels, hints_for_view
@@ -62,7 +62,7 @@ class Room:
         self.last_seq: dict[str, int] = {}
         self.bots: dict[int, SeatBot] = {}
         self.deadlines: dict[int, float] = {}
-        self.next_hand_at: float | None = None
+        self.flow = Flow(settings.continue_seconds, settings.auto_after_lapses)
         self.recorder = Recorder(code, store, self.broadcast)
         self.timer: asyncio.TimerHandle | None = None
         self._timer_task: asyncio.Task[None] | None = None
@@ -198,9 +198,9 @@ class Room:
         if events is None:
             events = stream.last(40)
         view = g.view_json(seat)
-        extra = ""
+        extra = self._timers_json(g)
         if seat is not None and conn.player_id is not None:
-            extra = f',"last_seq":{self.last_seq.get(conn.player_id, 0)}'
+            extra += f',"last_seq":{self.last_seq.get(conn.player_id, 0)}'
             if conn.hints:
                 extra += self._hints_json(g, seat)
         if self.settings.seed is not None:
@@ -209,6 +209,16 @@ class Room:
         return (f'{{"type":"{kind}","v":{v},"seat":{dumps(seat)},"view":{view},'
                 f'"match_id":{dumps(self.match_id)},"events":[{",".join(events)}],'
                 f'"deadline":{dumps(self.deadline_for(seat))}{extra}}}')
+
+    def _timers_json(self, g: GameSession) -> str:
+        """Public countdowns (:meth:`Flow.timers`) as extra frame keys."""
+        d = self.flow.timers(g.phase, g.hand_over, g.over, self.deadlines, self.waiting(), time.monotonic())
+        return "".join(f',"{k}":{dumps(v)}' for k, v in d.items())
+
+    def waiting(self) -> list[int]:
+        """Seats whose player must press 继续 (seated humans not in 托管)."""
+        g = self.game
+        return [s for s in range(4) if self.seats[s].human and not (g is not None and g.match.auto[s])]
 
     def send_snapshot(self, conn: Conn) -> None:
         msg = self.frame(conn, "snapshot")
@@ -260,6 +270,10 @@ class Room:
 
     # ------------------------------------------------------------- match
     async def start_match(self) -> None:
+        self.flow.new_match()
+        for s in self.seats:
+            s.ready = False  # the next match needs a new 准备 (or rematch vote)
+        self.bots.clear()
         seed = seed_from_text(self.settings.seed)
         self.game = GameSession(self.rules, seed, max_hands=self.settings.max_hands)
         for i, s in enumerate(self.seats):
@@ -337,13 +351,8 @@ class Room:
         now = time.monotonic()
         claimish = g.phase in ("claim", "rob", "haidi")
         dur = self.rules.claim_seconds if claimish else self.settings.turn_seconds
-        new: dict[int, float] = {}
-        for s in g.to_act():
-            if s in keep and s in self.deadlines:
-                new[s] = self.deadlines[s]
-            else:
-                new[s] = now + dur
-        self.deadlines = new
+        old = self.deadlines
+        self.deadlines = {s: old[s] if s in keep and s in old else now + dur for s in g.to_act()}
 
     # ------------------------------------------------------------- timers
     def cancel_timer(self) -> None:
@@ -356,9 +365,7 @@ class Room:
         grace = self.cfg.disconnect_grace
         due: float | None = None
         if g.hand_over:
-            if self.next_hand_at is None:
-                self.next_hand_at = now + self.cfg.hand_pause
-            due = self.next_hand_at
+            due = self.flow.arm(now, self.waiting(), self.cfg.hand_pause)
         else:
             for s in g.to_act():
                 if self.bot_controlled(s):
@@ -416,11 +423,8 @@ class Room:
                 self.note_op({"source": "disconnect"})
                 changed = True
         if g.hand_over:
-            if self.next_hand_at is not None and now >= self.next_hand_at - 0.001:
-                self.next_hand_at = None
-                g.next_hand()
-                self.note_op({"source": "server"})
-                self.reset_deadlines(set())
+            if self.flow.settled(now, self.waiting()):
+                self.deal_next()
                 changed = True
         elif self._bot_steps(g, now):
             changed = True
@@ -428,6 +432,15 @@ class Room:
             await self.after_change()
         else:
             self.schedule()
+
+    def deal_next(self) -> None:
+        """Deal the next hand (the settlement is over)."""
+        g = self.game
+        assert g is not None
+        self.flow.dealt()
+        g.next_hand()
+        self.note_op({"source": "server"})
+        self.reset_deadlines(set())
 
     def _bot_steps(self, g: GameSession, now: float) -> bool:
         """Play the bot-controlled and timed-out seats (a few moves, a small time budget)."""
@@ -444,9 +457,11 @@ class Room:
                     acted = True
                     break
                 if now >= self.deadlines.get(s, float("inf")):
-                    g.set_auto(s, True)  # timeout → 托管
-                    self.note_op({"source": "timeout"})
-                    self._bot_move(s, "auto")
+                    # a lapse: the bot plays this one move; repeated turn lapses → 托管
+                    # (a claim window left to lapse is no sign of absence: not counted)
+                    if g.phase not in ("claim", "rob") and self.flow.lapse(s) and g.set_auto(s, True):
+                        self.note_op({"source": "timeout"})
+                    self._bot_move(s, "timeout")
                     acted = True
                     break
             if not acted:
@@ -472,6 +487,8 @@ class Room:
         if g.over and self.status == "playing":
             self.status = "finished"
             self.deadlines = {}
+        if g.hand_over and not g.over:
+            self.flow.arm(time.monotonic(), self.waiting(), self.cfg.hand_pause)
         await self.persist()
         self.bot_ready_at = time.monotonic() + self.bot_delay
         self.push_updates()

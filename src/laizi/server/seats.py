@@ -34,15 +34,25 @@ class Seat:
     bot: str | None = None        # a bot sits here (level)
     escaped: bool = False         # the player left for good: its bot plays
     disconnected_at: float | None = None
+    ready: bool = False           # 准备 pressed for the next match (a bot is always ready)
 
     def to_json(self) -> dict[str, Any]:
         return {"player_id": self.player_id, "nickname": self.nickname, "bot": self.bot,
-                "escaped": self.escaped}
+                "escaped": self.escaped, "ready": self.is_ready}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Seat:
         return cls(player_id=d.get("player_id"), nickname=d.get("nickname", ""),
-                   bot=d.get("bot"), escaped=bool(d.get("escaped")))
+                   bot=d.get("bot"), escaped=bool(d.get("escaped")), ready=bool(d.get("ready")))
+
+    @property
+    def is_ready(self) -> bool:
+        return self.bot is not None or (self.player_id is not None and self.ready)
+
+    @property
+    def human(self) -> bool:
+        """A player (not a bot) still sitting here."""
+        return self.player_id is not None and self.bot is None and not self.escaped
 
     @property
     def empty(self) -> bool:

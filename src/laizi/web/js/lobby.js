@@ -133,6 +133,11 @@ function createRoom() {
   if (+$("c-hands").value > 0) settings.max_hands = +$("c-hands").value;
   if ($("c-private").checked) settings.private = true;
   if ($("c-rated") && $("c-rated").checked) settings.rated = true;  // players: rated room
+  const cont = $("c-continue").value.trim();
+  if (cont !== "" && Number.isFinite(+cont)) settings.continue_seconds = +cont;
+  if (+$("c-lapses").value > 0) settings.auto_after_lapses = +$("c-lapses").value;
+  const seed = $("c-seed").value.trim();
+  if (seed) settings.seed = seed;  // a fixed deal: announced to everyone in the room
   send({ type: "create", settings });
 }
 
@@ -184,6 +189,13 @@ export function renderRoom() {
     if (s.player_id && s.player_id === host) {
       const h = document.createElement("span"); h.className = "badge"; h.textContent = t("host"); who.appendChild(h);
     }
+    if (s.player_id && !s.bot) {
+      const rd = document.createElement("span");
+      rd.className = `badge ${s.ready ? "b-ready" : "b-unready"}`;
+      rd.dataset.ready = s.ready ? "1" : "0";
+      rd.textContent = s.ready ? t("is_ready") : t("not_ready");
+      who.appendChild(rd);
+    }
     li.append(wind, who);
     const btns = document.createElement("span");
     btns.className = "seat-btns";
@@ -192,7 +204,13 @@ export function renderRoom() {
         btns.append(btn(t("sit"), () => send({ type: "sit", seat: i }), { sit: String(i) }));
         if (isHost) btns.append(btn(t("add_bot"), () => send({ type: "bot", seat: i, level: $("botlevel").value }), { bot: String(i) }));
       }
-      if (mine) btns.append(btn(t("stand"), () => send({ type: "stand" })));
+      if (mine) {
+        const rb = btn(s.ready ? t("unready") : t("ready"), () => send({ type: "ready", on: !s.ready }));
+        rb.dataset.testid = "ready";
+        rb.classList.add(s.ready ? "ghost" : "primary");
+        rb.setAttribute("aria-pressed", s.ready ? "true" : "false");
+        btns.append(rb, btn(t("stand"), () => send({ type: "stand" })));
+      }
       if (s.bot && isHost) btns.append(btn(t("remove_bot"), () => send({ type: "bot", seat: i, level: null }), { unbot: String(i) }));
       if (isHost && s.player_id && !mine) {
         btns.append(btn(t("make_host"), () => send({ type: "host", player_id: s.player_id }), { host: String(i) }),
@@ -202,8 +220,10 @@ export function renderRoom() {
     li.appendChild(btns);
     list.appendChild(li);
   });
-  $("btn-start").disabled = !isHost || r.seats.some(s => !s.player_id && !s.bot);
-  $("btn-start").textContent = isHost ? t("start") : t("wait_host");
+  // the host's own start counts as its 准备; every other seated player must be ready
+  const unready = r.seats.some(s => s.player_id && !s.bot && !s.ready && s.player_id !== host);
+  $("btn-start").disabled = !isHost || r.seats.some(s => !s.player_id && !s.bot) || unready;
+  $("btn-start").textContent = !isHost ? t("wait_host") : unready ? t("need_ready") : t("start");
   $("botlevel").disabled = !isHost;
   const link = roomLink();
   if ($("qr").dataset.text !== link) renderQr($("qr"), link);

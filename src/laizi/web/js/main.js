@@ -59,6 +59,11 @@ net.on("snapshot", onFrame);
 net.on("ack", m => net.noteSeq(m.seq));
 net.on("chat", m => addChat(m, false));
 net.on("pong", () => {});
+net.on("settle", m => {  // someone pressed 继续 (the next hand waits for the others)
+  S.settle = { ...m, at: Date.now() + (m.left || 0) * 1000 };
+  updateSettleNext();
+});
+net.on("rematch", m => { S.rematch = m.accepted || []; if (S.view) fillSettleButtons(S.view); });
 net.on("kicked", () => { showError(t("kicked")); leftRoom(); });
 net.on("left", () => leftRoom());
 function leftRoom() {
@@ -85,7 +90,15 @@ function onFrame(m) {
     return;
   }
   const prev = S.view;
+  if (S.matchId != null && m.match_id !== S.matchId) {  // a rematch: a new match in this room
+    closeSettlement();
+    S.settleClosed = new Set(); S.log = []; lastOver = null;
+  }
   S.v = m.v; S.seat = m.seat; S.view = m.view; S.matchId = m.match_id;
+  const now = Date.now();
+  S.timer = m.timer ? { seat: m.timer.seat, at: now + m.timer.left * 1000 } : null;
+  S.settle = m.settle ? { ...m.settle, at: now + (m.settle.left || 0) * 1000 } : null;
+  S.rematch = m.rematch || null;
   if (m.last_seq != null) net.noteSeq(m.last_seq);
   S.deadlineAt = m.deadline != null ? Date.now() + m.deadline * 1000 : null;
   S.hintsData = m.hints !== undefined ? m.hints : null;
@@ -143,9 +156,14 @@ function deadlineLeft() {
   return Math.max(0, Math.ceil((S.deadlineAt - Date.now()) / 1000));
 }
 
+function secondsTo(at) { return at == null ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000)); }
+
+/** The public countdown: the turn seat's, or a claim window's (seat null). */
+function turnTimer() { return S.timer ? { seat: S.timer.seat, left: secondsTo(S.timer.at) } : null; }
+
 function ctx() {
   return {
-    me: S.seat, seats: S.room && S.room.seats, live: true, deadlineLeft: deadlineLeft(),
+    me: S.seat, seats: S.room && S.room.seats, live: true, deadlineLeft: deadlineLeft(), turnTimer: turnTimer(),
     selected: S.selected, onTile, lastLine: logLine(S.log[S.log.length - 1]), fixedDeal: S.fixedDeal, hint: recommended(),
   };
 }
@@ -193,17 +211,22 @@ function render() {
 const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "pass"];
 function renderActions(v) {
   const box = $("actions");
-  box.textContent = "";
   const auto = v.auto && S.seat != null && v.auto[S.seat];
-  if (auto) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "cancel-auto";
-    b.dataset.testid = "cancel-auto";
-    b.textContent = t("cancel_auto");
-    b.addEventListener("click", () => net.send({ type: "auto", on: false }));
-    box.appendChild(b);
+  // 取消托管 stays the same element while 托管 lasts (a button rebuilt at every frame would
+  // slip from under the finger); everything else is rebuilt
+  let cancel = box.querySelector(".cancel-auto");
+  for (const c of [...box.children]) if (c !== cancel) c.remove();
+  if (auto && !cancel) {
+    cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "cancel-auto";
+    cancel.dataset.testid = "cancel-auto";
+    cancel.addEventListener("click", () => net.send({ type: "auto", on: false }));
+    box.appendChild(cancel);
+  } else if (!auto && cancel) {
+    cancel.remove();
   }
+  if (auto) cancel.textContent = t("cancel_auto");
   const legal = (v.legal || []).filter(a => ORDER.includes(a.type));
   legal.sort((a, b) => ORDER.indexOf(a.type) - ORDER.indexOf(b.type));
   for (const a of legal) {
@@ -285,10 +308,27 @@ function fillSettlement(v) {
   const mb = $("match-body");
   mb.textContent = "";
   if (v.match_over) renderMatchResult(mb, v, { seats, me: S.seat });
-  $("btn-lobby").classList.toggle("hidden", !v.match_over);
+  fillSettleButtons(v);
+}
+
+/** 继续 while the match goes on; 再来一局 and 回大厅 once it is over. */
+function fillSettleButtons(v) {
+  const over = !!v.match_over;
+  $("btn-lobby").classList.toggle("hidden", !over);
+  const seated = S.seat != null;
+  const rm = $("btn-rematch");
+  rm.classList.toggle("hidden", !over || !seated);
+  const accepted = (S.rematch || []).includes(S.seat);
+  rm.disabled = accepted;
+  const humans = S.room ? S.room.seats.filter(s => s.player_id && !s.bot && !s.escaped).length : 0;
+  rm.textContent = accepted ? t("rematch_wait", (S.rematch || []).length, humans) : t("rematch");
+  const host = S.room && (S.room.host || S.room.owner);
+  $("btn-rematch-force").classList.toggle("hidden", !over || !S.pid || S.pid !== host || humans < 2);
+  $("overlay-close").classList.toggle("hidden", over);
 }
 
 function renderSettlementState(v) {
+  if (S.settleHand != null && S.seat != null && v.hand_no !== S.settleHand) closeSettlement();  // dealt
   if (v.phase === "over" && "result" in v && !S.settleClosed.has(v.hand_no) && S.settleHand !== v.hand_no) {
     S.settleHand = v.hand_no;
     S.settleView = v;
@@ -302,13 +342,36 @@ function renderSettlementState(v) {
 function updateSettleNext() {
   const v = S.view;
   const p = $("settle-next");
-  if (S.settleHand == null || !v || v.hand_no === S.settleHand) { p.classList.add("hidden"); return; }
-  const left = deadlineLeft();
-  p.textContent = t("next_started") + (left != null && (v.legal || []).length ? ` · ${t("timer", left)}` : "");
+  // the countdown also on the 继续 button itself (in sight on a landscape phone)
+  const secs = S.settle && S.settle.at != null && v && !v.match_over ? secondsTo(S.settle.at) : null;
+  $("overlay-close").textContent = secs == null ? t("continue") : `${t("continue")} (${secs})`;
+  if (S.settleHand == null || !v) { p.classList.add("hidden"); return; }
+  if (v.hand_no !== S.settleHand) {  // a spectator who kept the panel open
+    p.textContent = t("next_started");
+  } else if (S.settle && S.settle.at != null && !v.match_over) {
+    const mine = S.seat != null && (S.settle.continued || []).includes(S.seat);
+    p.textContent = t("settle_left", secondsTo(S.settle.at)) + (mine ? ` · ${t("wait_continue")}` : "");
+  } else { p.classList.add("hidden"); return; }
   p.classList.remove("hidden");
 }
 
+/** 继续: a seated player tells the server (the panel stays until the next deal); a spectator
+ * just closes the panel. */
+function pressContinue() {
+  const v = S.view;
+  if (S.seat != null && v && v.phase === "over" && !v.match_over && v.hand_no === S.settleHand) {
+    if (net.send({ type: "continue" })) {
+      S.settle = { ...(S.settle || {}), continued: [...new Set([...((S.settle || {}).continued || []), S.seat])] };
+      $("overlay-close").disabled = true;
+      updateSettleNext();
+    }
+    return;
+  }
+  closeSettlement();
+}
+
 function closeSettlement() {
+  $("overlay-close").disabled = false;
   if (S.settleHand != null) S.settleClosed.add(S.settleHand);
   S.settleHand = null;
   $("settlement").classList.add("hidden");
@@ -389,7 +452,9 @@ function wire() {
   $("menu-copy").addEventListener("click", copyLink);
   $("btn-leave").addEventListener("click", leaveRoom);
   $("btn-leave2").addEventListener("click", leaveRoom);
-  $("overlay-close").addEventListener("click", closeSettlement);
+  $("overlay-close").addEventListener("click", pressContinue);
+  $("btn-rematch").addEventListener("click", () => net.send({ type: "rematch" }));
+  $("btn-rematch-force").addEventListener("click", () => net.send({ type: "rematch", force: true }));
   $("btn-lobby").addEventListener("click", () => { closeSettlement(); net.send({ type: "leave" }); });
   store.on("conn", () => {
     $("conn-lost").classList.toggle("hidden", S.conn !== "lost");
@@ -408,7 +473,8 @@ function wire() {
 
 let lastShown = null;
 function tick() {
-  const left = deadlineLeft();
+  const pub = turnTimer();
+  const left = `${deadlineLeft()}/${pub ? pub.left : ""}/${S.settle ? secondsTo(S.settle.at) : ""}`;
   if (left === lastShown || !S.view) return;
   lastShown = left;
   if (table) updateTimers(table, S.view, ctx());

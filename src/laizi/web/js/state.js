@@ -13,6 +13,9 @@ export const S = {
   settleHand: null,      // hand number whose settlement is open (null: none)
   settleClosed: new Set(),
   settleView: null,      // the view of the finished hand shown in the settlement
+  timer: null,           // the public countdown {seat (null: a claim window), at}
+  settle: null,          // between hands: {left, waiting, continued, at}
+  rematch: null,         // after the match: the seats that accepted 再来一局
 };
 
 const subs = {};

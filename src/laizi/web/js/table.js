@@ -121,6 +121,9 @@ export function renderTable(table, v, ctx) {
     if (ctx.seats && ctx.seats[s] && ctx.seats[s].player_id && !ctx.seats[s].connected && !(v.escaped && v.escaped[s])) addBadge("⚡", "b-off");
     if (v.escaped && v.escaped[s]) addBadge(t("leave"), "b-off");
     if (ctx.live && s === ctx.me && ctx.deadlineLeft != null && v.phase !== "over") addBadge(t("timer", ctx.deadlineLeft), "b-timer");
+    else if (ctx.turnTimer && ctx.turnTimer.seat === s && ctx.turnTimer.left != null && v.phase !== "over") {
+      addBadge(t("timer", ctx.turnTimer.left), "b-timer b-public");  // the turn seat's public countdown
+    }
     // melds and special kongs
     const melds = seatEl.querySelector(".melds");
     melds.textContent = "";
@@ -185,7 +188,7 @@ export function renderTable(table, v, ctx) {
       slot.dataset.tile = v.pending;
       slot.appendChild(tileEl(v.pending, { size: "big", laizi }));
     }
-    setText(claim.querySelector(".claim-timer"), ctx.deadlineLeft != null && (v.legal || []).length ? t("timer", ctx.deadlineLeft) : "");
+    setText(claim.querySelector(".claim-timer"), claimLeft(v, ctx));
   } else {
     claim.querySelector(".claim-tile").dataset.tile = "";
     setText(claim.querySelector(".claim-timer"), "");
@@ -249,11 +252,22 @@ function renderHand(box, v, ctx) {
   });
 }
 
+/** The claim window's countdown: the seat's own deadline when it may claim, else the public
+ * window countdown (the same for everyone: it never says who may claim). */
+function claimLeft(v, ctx) {
+  if (v.phase !== "claim") return "";
+  if (ctx.deadlineLeft != null && (v.legal || []).length) return t("timer", ctx.deadlineLeft);
+  if (ctx.turnTimer && ctx.turnTimer.seat == null && ctx.turnTimer.left != null) return t("timer", ctx.turnTimer.left);
+  return "";
+}
+
 /** Once a second: only the countdown texts change (rebuilding the hand would swallow taps). */
 export function updateTimers(table, v, ctx) {
   const left = ctx.deadlineLeft;
   const badge = table.querySelector(".seat.me .b-timer");
   if (badge) badge.textContent = left == null ? "" : t("timer", left);
+  const pub = table.querySelector(".b-public");
+  if (pub && ctx.turnTimer && ctx.turnTimer.left != null) pub.textContent = t("timer", ctx.turnTimer.left);
   const claim = table.querySelector(".claim-timer");
-  if (claim) claim.textContent = left != null && v.phase === "claim" && (v.legal || []).length ? t("timer", left) : "";
+  if (claim) claim.textContent = claimLeft(v, ctx);
 }

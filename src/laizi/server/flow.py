@@ -1,0 +1,92 @@
+"""A room's match flow around the engine: ready-up before a match, the settlement pause
+between hands (继续), the rematch vote after the match, and timer lapses (托管 only after
+repeated ones).
+
+:class:`Flow` holds the state that is not part of the match journal (votes, lapses, the
+settlement deadline); nothing here touches the engine. The room asks it who must still
+press 继续, when the next hand is due, and whether a lapse turns a seat to 托管. Ready flags
+live on the seats (:class:`laizi.server.seats.Seat`, stored with the room) so a restarted
+server keeps them; the rest starts afresh after a restart: a room restored in the middle of
+a settlement waits a full ``continue_seconds`` again for the players to come back and
+press 继续.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Flow"]
+
+
+@dataclass
+class Flow:
+    continue_seconds: float
+    auto_after_lapses: int
+    continued: set[int] = field(default_factory=set)   # seats that pressed 继续 this settlement
+    rematch: set[int] = field(default_factory=set)     # seats that accepted 再来一局
+    lapses: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # timer lapses in a row
+    next_hand_at: float | None = None                  # when the next hand is dealt anyway
+
+    # ------------------------------------------------------------- settlement
+    def arm(self, now: float, waiting: Iterable[int], pause: float) -> float:
+        """A hand just ended: the next deal is due after ``continue_seconds`` when someone
+        must press 继续 (``waiting``), else after the server's short ``pause``."""
+        if self.next_hand_at is None:
+            self.continued = set()
+            self.next_hand_at = now + (self.continue_seconds if set(waiting) else pause)
+        return self.next_hand_at
+
+    def settled(self, now: float, waiting: Iterable[int]) -> bool:
+        """May the next hand be dealt: everyone waited for pressed 继续, or time is up."""
+        if self.next_hand_at is None:
+            return False
+        w = set(waiting)
+        return (bool(w) and w <= self.continued) or now >= self.next_hand_at - 0.001
+
+    def dealt(self) -> None:
+        self.next_hand_at = None
+        self.continued = set()
+
+    def settle_left(self, now: float) -> float | None:
+        if self.next_hand_at is None:
+            return None
+        return max(0.0, round(self.next_hand_at - now, 2))
+
+    # ------------------------------------------------------------- timers
+    def timers(self, phase: str, hand_over: bool, over: bool, deadlines: dict[int, float],
+               waiting: list[int], now: float) -> dict[str, Any]:
+        """The public countdowns of a frame: ``timer`` — the turn seat's deadline, or in a
+        claim window (``seat`` null) the window's end, never which seats may claim —,
+        between hands ``settle`` (seconds left, who must press 继续, who did), and after
+        the match ``rematch`` (the seats that accepted)."""
+        out: dict[str, Any] = {}
+        if deadlines and not hand_over:
+            window = phase in ("claim", "rob")
+            seat = None if window else min(deadlines)
+            end = max(deadlines.values()) if window else deadlines[min(deadlines)]
+            out["timer"] = {"seat": seat, "left": max(0.0, round(end - now, 2))}
+        if hand_over and not over:
+            out["settle"] = {"left": self.settle_left(now), "waiting": waiting,
+                             "continued": sorted(self.continued)}
+        if over:
+            out["rematch"] = sorted(self.rematch)
+        return out
+
+    def lapse(self, seat: int) -> bool:
+        """The seat's timer lapsed (one move is played for it); True when this lapse
+        switches it to 托管 (``auto_after_lapses`` in a row)."""
+        self.lapses[seat] += 1
+        return self.lapses[seat] >= self.auto_after_lapses
+
+    def acted(self, seat: int) -> None:
+        """The player decided by themselves (or ended 托管): the lapse count starts over."""
+        self.lapses[seat] = 0
+
+    # ------------------------------------------------------------- match
+    def new_match(self) -> None:
+        self.continued = set()
+        self.rematch = set()
+        self.lapses = [0, 0, 0, 0]
+        self.next_hand_at = None

@@ -1,0 +1,88 @@
+"""The match-flow commands (:mod:`laizi.server.flow`): ``ready`` before a match, ``continue``
+after a hand, ``rematch`` after the match. Registered in
+:data:`laizi.server.handlers.ROOM_HANDLERS`; each runs under its room's lock."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from laizi.server import protocol as p
+from laizi.server.connection import Conn
+from laizi.server.protocol import ProtocolError
+from laizi.server.room import Room
+from laizi.server.seats import AUTO_BOT, Seat
+
+__all__ = ["FLOW_HANDLERS", "on_continue", "on_ready", "on_rematch", "unready_missing"]
+
+
+def _seat(conn: Conn, room: Room) -> int:
+    seat = room.seat_of(conn.player_id)
+    if seat is None:
+        raise ProtocolError("not_seated", "take a seat first")
+    return seat
+
+
+def unready_missing(room: Room, host: str | None) -> list[int]:
+    """Seated humans not ready (the host's own start counts as the host's ready)."""
+    return [i for i, s in enumerate(room.seats)
+            if s.human and not s.is_ready and s.player_id != host]
+
+
+async def on_ready(hub: Any, conn: Conn, room: Room, m: p.Ready) -> None:
+    if room.status != "lobby":
+        raise ProtocolError("match_started", "the match has already started")
+    seat = _seat(conn, room)
+    if room.seats[seat].ready != m.on:
+        room.seats[seat].ready = m.on
+        await room.save_room()
+    room.broadcast_lobby()
+
+
+def _settle_msg(room: Room) -> dict[str, Any]:
+    g = room.game
+    assert g is not None
+    d = room.flow.timers(g.phase, g.hand_over, g.over, room.deadlines, room.waiting(), _now())
+    return {"type": "settle", **d.get("settle", {})}
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+async def on_continue(hub: Any, conn: Conn, room: Room, m: p.Continue) -> None:
+    g = room.game
+    if g is None or room.status != "playing" or not g.hand_over or g.over:
+        raise ProtocolError("not_between_hands", "there is no settlement to continue from")
+    seat = _seat(conn, room)
+    room.flow.arm(_now(), room.waiting(), room.cfg.hand_pause)
+    room.flow.continued.add(seat)
+    if room.flow.settled(_now(), room.waiting()):
+        room.deal_next()
+        await room.after_change()
+    else:
+        room.broadcast(_settle_msg(room))
+
+
+async def on_rematch(hub: Any, conn: Conn, room: Room, m: p.Rematch) -> None:
+    g = room.game
+    if g is None or room.status != "finished" or not g.over:
+        raise ProtocolError("not_finished", "a rematch is offered once the match is over")
+    if m.force:
+        if not room.is_host(conn.player_id):
+            raise ProtocolError("not_host", "only the room's host can do that")
+    else:
+        room.flow.rematch.add(_seat(conn, room))
+    here = set(room.present())
+    humans = {i for i, s in enumerate(room.seats) if s.human and s.player_id in here}
+    if not (m.force or humans <= room.flow.rematch):
+        room.broadcast({"type": "rematch", "accepted": sorted(room.flow.rematch),
+                        "waiting": sorted(humans)})
+        return
+    for i, s in enumerate(room.seats):
+        if s.escaped or s.empty or (s.human and s.player_id not in here):
+            room.seats[i] = Seat(bot=AUTO_BOT, nickname=f"bot·{AUTO_BOT}")  # whoever left: a bot
+    await room.start_match()
+
+
+FLOW_HANDLERS: dict[str, Any] = {"ready": on_ready, "continue": on_continue, "rematch": on_rematch}
