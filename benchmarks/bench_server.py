@@ -173,8 +173,10 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
             for c in cs:
                 await c.open()
             # Server bots wait about as long as the clients think.
+            # continue_seconds 0: the next hand follows after the hand pause (no 继续 wait)
             await cs[0].send({"type": "create", "settings": {"rounds": 16, "turn_seconds": 60,
-                                                             "claim_seconds": 30, "bot_delay": think}})
+                                                             "claim_seconds": 30, "bot_delay": think,
+                                                             "continue_seconds": 0}})
             code = (await cs[0].wait(lambda m: m["type"] == "joined"))["room"]["code"]
             for i, c in enumerate(cs):
                 if i:
@@ -182,6 +184,9 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
                     await c.wait(lambda m: m["type"] == "joined")
                 await c.send({"type": "sit", "seat": i})
                 await c.wait(lambda m, i=i: m["type"] == "room" and m["room"]["seats"][i]["player_id"])
+                await c.send({"type": "ready", "on": True})  # 准备: the host starts when all are
+                await c.wait(lambda m, i=i: m["type"] == "room"
+                             and m["room"]["seats"][i].get("ready", True))
             for i in range(humans, 4):
                 await cs[0].send({"type": "bot", "seat": i, "level": server_bot})
                 await cs[0].wait(lambda m, i=i: m["type"] == "room" and m["room"]["seats"][i]["bot"])

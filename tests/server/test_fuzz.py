@@ -40,7 +40,8 @@ CONTROL_ROOMS = 2
 CONTROL_HANDS = 6
 RSS_GROWTH_MB = 100  # the server may grow this much over its idle size (observed: +11 MB)
 TYPES = ["hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync", "auto",
-         "hints", "chat", "leave", "ping", "host", "kick", "nope", "", "ACTION"]
+         "hints", "chat", "leave", "ping", "host", "kick", "ready", "continue", "rematch",
+         "nope", "", "ACTION"]
 ODD_VALUES: list[Any] = [
     None, True, False, 0, -1, 1, 3, 4, 2**31, 2**31 - 1, 2**63, -2**63, 10**29, 1e308, -1e308,
     0.5, 1e-300, "", "x", "A" * 300, "\u0000\u202e", "游客", [], [1, 2], {}, {"a": {"b": []}},
@@ -74,13 +75,15 @@ def message(rng: random.Random) -> dict[str, Any]:
         "hello": {"nickname": rng.choice(["fz", "", "x" * 40, 5, None])},
         "create": {"settings": {rng.choice(["claim_seconds", "turn_seconds", "rounds", "max_hands",
                                             "bot_delay", "preset", "options", "seed", "private",
+                                            "rated", "continue_seconds", "auto_after_lapses",
                                             "zzz"]): odd(rng)}},
         "join": {"room": rng.choice(["ABCDE", "", "x" * 20, 5, "22222"]), "spectate": odd(rng)},
         "sit": {"seat": odd(rng)}, "bot": {"seat": odd(rng), "level": odd(rng)},
         "action": {"seq": odd(rng), "action": rng.choice([{"type": "discard", "tile": odd(rng)},
                                                           {"type": odd(rng)}, odd(rng)]),
                    "version": odd(rng)},
-        "auto": {"on": odd(rng)}, "hints": {"on": odd(rng)},
+        "auto": {"on": odd(rng)}, "hints": {"on": odd(rng)}, "ready": {"on": odd(rng)},
+        "rematch": {"force": odd(rng)},
         "chat": {rng.choice(["text", "phrase"]): odd(rng)}, "ping": {"t": odd(rng)},
     }.get(t, {})
     msg = {"type": t, **fields}
