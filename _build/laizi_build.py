@@ -20,7 +20,8 @@ from setuptools import build_meta as _orig
 from setuptools.build_meta import *  # noqa: F403 - the PEP 517 hooks not overridden here
 
 # the build requirements of the compiled build (mypyc ships inside mypy)
-COMPILE_REQUIRES = ["mypy>=1.10", "mypy_extensions>=1.0"]
+# (pydantic too: mypyc type-checks the sources, and rules.py subclasses its BaseModel)
+COMPILE_REQUIRES = ["mypy>=1.10", "mypy_extensions>=1.0", "pydantic>=2.6"]
 
 _TRUE = ("1", "true", "yes", "on")
 
