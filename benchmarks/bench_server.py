@@ -51,9 +51,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, db_url: str, extra: list[str] | None = None) -> subprocess.Popen[bytes]:
+def start_server(port: int, db_url: str, extra: list[str] | None = None,
+                 python: str | None = None) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(port),
+        [python or sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--db", db_url, "--bot-delay", "0", "--hand-pause", "0.5", *(extra or [])],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         # Every client comes from loopback: the per-address rate limits would stop the set-up.
@@ -281,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", default=None, help="database for the spawned server (default: temp SQLite)")
     ap.add_argument("--serve-args", default="",
                     help="extra arguments for the spawned `laizi serve` (e.g. \"--ws wsproto\")")
+    ap.add_argument("--server-python", default=None,
+                    help="interpreter of the spawned server (e.g. .venv-compiled/bin/python to "
+                         "load the compiled build; the clients stay in this one)")
     ap.add_argument("--json", action="store_true", help="print JSON lines only")
     args = ap.parse_args(argv)
     levels = [args.rooms or 100] if not args.find_max else [int(x) for x in args.levels.split(",")]
@@ -292,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         url = args.url
         if url is None:
             port = free_port()
-            proc = start_server(port, args.db or os.path.join(tmp, "bench.db"), shlex.split(args.serve_args))
+            proc = start_server(port, args.db or os.path.join(tmp, "bench.db"),
+                                shlex.split(args.serve_args), args.server_python)
             url = f"ws://127.0.0.1:{port}/ws"
         cpu0 = cpu_seconds(proc.pid) if proc is not None else None
         try:
