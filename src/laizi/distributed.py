@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["RayUnavailableError", "ray_map"]
+__all__ = ["RayUnavailableError", "ray_map", "require_ray"]
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -24,6 +24,12 @@ IN_FLIGHT_PER_CPU = 4
 
 class RayUnavailableError(ValueError):
     """Ray is not installed (``pip install 'laizi[ray]'``) or the cluster can't be reached."""
+
+
+def require_ray() -> None:
+    """Raise :class:`RayUnavailableError` (a ``ValueError``: the CLI prints it in one line)
+    unless Ray is installed."""
+    _ray()
 
 
 def _ray() -> Any:

@@ -63,13 +63,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
     use_ray = args.ray is not None
     if use_ray:
-        from laizi.distributed import RayUnavailableError, _ray
+        from laizi.distributed import require_ray
 
-        try:
-            _ray()
-        except RayUnavailableError as exc:
-            print(f"laizi arena: error: {exc}", file=sys.stderr)
-            return 2
+        require_ray()  # a one-line error (exit 2) without the optional extra
     kwargs: dict[str, Any] = dict(lineup=lineup, preset=args.preset, rules=rules,
                                   seed=_seed(args.seed), workers=args.workers, ray=use_ray,
                                   ray_address=args.ray or None)

@@ -60,13 +60,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
     ray_kw: dict[str, Any] = {}
     if args.ray is not None:
-        from laizi.distributed import RayUnavailableError, _ray
+        from laizi.distributed import require_ray
 
-        try:
-            _ray()
-        except RayUnavailableError as exc:
-            print(f"laizi sim: error: {exc}", file=sys.stderr)
-            return 2
+        require_ray()  # a one-line error (exit 2) without the optional extra
         ray_kw = {"ray": True, "ray_address": args.ray or None}
     log_fh = None
     if args.log:
