@@ -157,6 +157,8 @@ def run_rated_and_casual(srv: LiveServer, url: str) -> None:
     for i, c in enumerate((p1, p0)):  # p1 takes seat 0 this time
         c.send({"type": "sit", "seat": i})
         c.until(lambda m, i=i, pid=c.pid: m["type"] == "room" and m["room"]["seats"][i]["player_id"] == pid)
+        c.send({"type": "ready"})  # 准备: the host's start needs every seated human ready
+        c.until(lambda m, i=i: m["type"] == "room" and m["room"]["seats"][i]["ready"])
     for s in (2, 3):
         p0.send({"type": "bot", "seat": s, "level": "random"})
         p0.until(lambda m, s=s: m["type"] == "room" and m["room"]["seats"][s]["bot"])
