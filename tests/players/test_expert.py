@@ -5,43 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from positions import advance, hidden_shuffled, rebuild
 
 from laizi.bots.base import SeatView
 from laizi.bots.expert import ExpertBot, ExpertConfig
 from laizi.bots.registry import make_bot
-from laizi.game.position import PositionError, position
+from laizi.game.position import PositionError
 from laizi.game.state import HandState
 from laizi.rules import RuleSet
 
 FAST = ExpertConfig(worlds=3, max_candidates=3)
-
-
-def _advance(rules: RuleSet, seed: int, steps: int) -> HandState:
-    """A hand played by greedy bots for ``steps`` decisions (stopping at a turn decision)."""
-    st = HandState.new(rules, seed % 4, seed=seed.to_bytes(32, "big"))
-    bots = [make_bot("greedy", seed + s) for s in range(4)]
-    n = 0
-    while not st.over:
-        for seat in st.to_act():
-            legal = st.legal_actions(seat)
-            if n >= steps and st.phase == "turn" and len(legal) > 1:
-                return st
-            st.apply(seat, bots[seat].act(SeatView.from_state(st, seat, legal)))
-            n += 1
-            if st.over:
-                break
-    return st
-
-
-def _rebuild(st: HandState, hands: list[list[int]] | None = None,
-             live: list[int] | None = None) -> HandState:
-    return position(st.rules, dealer=st.dealer, indicator=st.indicator,
-                    hands=hands if hands is not None else st.hands, melds=st.melds,
-                    rivers=st.rivers, special_kongs=st.special_kongs,
-                    special_discards=st.special_discards,
-                    live_wall=live if live is not None else list(st.wall[st.front:st.back + 1]),
-                    turn=st.turn, last_draw=st.last_draw, after_claim=st.after_claim,
-                    after_kong=st.after_kong)
 
 
 def _finish(st: HandState, seed: int) -> list[float]:
@@ -59,10 +32,10 @@ def _finish(st: HandState, seed: int) -> list[float]:
 @pytest.mark.parametrize("seed", [3, 8, 21])
 def test_position_rebuilds_the_same_game(preset: str, seed: int) -> None:
     rules = RuleSet.preset(preset)
-    st = _advance(rules, seed, 12 + seed)
+    st = advance(rules, seed, 12 + seed)
     if st.over:
         pytest.skip("hand ended early")
-    twin = _rebuild(st)
+    twin = rebuild(st)
     assert twin.tile_total() == [4] * 34
     assert twin.wall_remaining == st.wall_remaining
     assert twin.legal_actions(st.turn) == st.legal_actions(st.turn)
@@ -70,45 +43,22 @@ def test_position_rebuilds_the_same_game(preset: str, seed: int) -> None:
 
 
 def test_position_refuses_a_table_that_does_not_add_up() -> None:
-    st = _advance(RuleSet.preset("kaikoufan"), 5, 10)
+    st = advance(RuleSet.preset("kaikoufan"), 5, 10)
     hands = [list(h) for h in st.hands]
     k = next(i for i in range(34) if hands[(st.turn + 1) % 4][i])
     hands[(st.turn + 1) % 4][k] -= 1  # a tile vanishes
     with pytest.raises(PositionError):
-        _rebuild(st, hands=hands)
-
-
-def _hidden_shuffled(st: HandState, seat: int, rng: random.Random) -> HandState:
-    """The same table seen from ``seat``, with every tile it cannot see dealt anew."""
-    pool: list[int] = []
-    for s in range(4):
-        if s != seat:
-            for k in range(34):
-                pool.extend([k] * st.hands[s][k])
-    live = list(st.wall[st.front:st.back + 1])
-    pool.extend(live)
-    rng.shuffle(pool)
-    hands = [list(h) for h in st.hands]
-    pos = 0
-    for s in range(4):
-        if s == seat:
-            continue
-        n = sum(st.hands[s])
-        hands[s] = [0] * 34
-        for k in pool[pos:pos + n]:
-            hands[s][k] += 1
-        pos += n
-    return _rebuild(st, hands=hands, live=pool[pos:])
+        rebuild(st, hands=hands)
 
 
 @pytest.mark.parametrize("seed", [4, 9, 17, 30])
 def test_expert_sees_only_its_view(seed: int) -> None:
     """Altering every hidden tile leaves the view — and so the expert's choice — unchanged."""
-    st = _advance(RuleSet.preset("kaikoufan"), seed, 8 + seed % 7)
+    st = advance(RuleSet.preset("kaikoufan"), seed, 8 + seed % 7)
     if st.over:
         pytest.skip("hand ended early")
     me = st.turn
-    other = _hidden_shuffled(st, me, random.Random(seed))
+    other = hidden_shuffled(st, me, random.Random(seed))
     assert other.hands != st.hands or other.wall != st.wall
     v1 = SeatView.from_state(st, me)
     v2 = SeatView.from_state(other, me)
@@ -120,7 +70,7 @@ def test_expert_sees_only_its_view(seed: int) -> None:
 
 
 def test_expert_is_deterministic_and_searches() -> None:
-    st = _advance(RuleSet.preset("kaikoufan"), 12, 14)
+    st = advance(RuleSet.preset("kaikoufan"), 12, 14)
     view = SeatView.from_state(st, st.turn)
     bot = ExpertBot(3, FAST)
     first = bot.act(view)

@@ -10,12 +10,12 @@ import sys
 import time
 
 import pytest
+from positions import advance, hidden_shuffled
 
 from laizi.bots.base import SeatView
 from laizi.bots.outlook import Features, danger_of, design, features, hand_outlook, improving_258
 from laizi.bots.registry import make_bot
 from laizi.cli import main
-from laizi.game.position import position
 from laizi.game.state import HandState
 from laizi.hints import hand_hints, hints_for
 from laizi.rules import RuleSet
@@ -24,56 +24,6 @@ from laizi.tiles import Tile, counts_from_str
 RULES = RuleSet.preset("kaikoufan")
 
 
-def _advance(seed: int, steps: int) -> HandState:
-    """A hand played by strong bots for ``steps`` decisions (stopping at a turn)."""
-    st = HandState.new(RULES, seed % 4, seed=seed.to_bytes(32, "big"))
-    bots = [make_bot("strong", seed + s) for s in range(4)]
-    n = 0
-    while not st.over:
-        for seat in st.to_act():
-            legal = st.legal_actions(seat)
-            if n >= steps and st.phase == "turn" and len(legal) > 1:
-                return st
-            st.apply(seat, bots[seat].act(SeatView.from_state(st, seat, legal)))
-            n += 1
-            if st.over:
-                break
-    return st
-
-
-def _rebuild(st: HandState, hands: list[list[int]], live: list[int]) -> HandState:
-    return position(st.rules, dealer=st.dealer, indicator=st.indicator, hands=hands,
-                    melds=st.melds, rivers=st.rivers, special_kongs=st.special_kongs,
-                    special_discards=st.special_discards, live_wall=live, turn=st.turn,
-                    last_draw=st.last_draw, after_claim=st.after_claim,
-                    after_kong=st.after_kong)
-
-
-def _hidden_shuffled(st: HandState, seat: int, rng: random.Random,
-                     keep: tuple[int, int] | None = None) -> HandState:
-    """The same table seen from ``seat`` with every tile it cannot see dealt anew
-    (``keep``: (seat, kind) — that seat still holds that kind)."""
-    pool: list[int] = []
-    for s in range(4):
-        if s != seat:
-            for k in range(34):
-                pool.extend([k] * st.hands[s][k])
-    pool.extend(st.wall[st.front:st.back + 1])
-    rng.shuffle(pool)
-    hands = [list(h) for h in st.hands]
-    pos = 0
-    for s in range(4):
-        if s == seat:
-            continue
-        n = sum(st.hands[s])
-        if keep is not None and keep[0] == s and keep[1] not in pool[pos:pos + n]:
-            j = pool.index(keep[1], pos + n)
-            pool[pos], pool[j] = pool[j], pool[pos]
-        hands[s] = [0] * 34
-        for k in pool[pos:pos + n]:
-            hands[s][k] += 1
-        pos += n
-    return _rebuild(st, hands, pool[pos:])
 
 
 # ------------------------------------------------------------------ the numbers
@@ -85,7 +35,7 @@ def test_features_of_a_known_hand() -> None:
     # drawing a 2/5/8 towards a new pair improves it.
     nat = counts_from_str("234m88s777s56p")
     assert Tile.parse("5m").index in improving_258(nat, 0, 3, 1)
-    st = _advance(3, 10)
+    st = advance(RULES, 3, 10, "strong")
     view = SeatView.from_state(st, st.turn)
     f = features(view, _discard_one(view))
     assert f.shanten >= 0 and f.wall == view.wall_remaining
@@ -146,7 +96,7 @@ def test_hint_entries_carry_the_numbers_and_reasons() -> None:
 
 
 def test_laizi_and_special_tiles_are_never_dangerous() -> None:
-    st = _advance(11, 20)
+    st = advance(RULES, 11, 20, "strong")
     view = SeatView.from_state(st, st.turn)
     assert danger_of(view, view.setup.laizi).feed_prob == 0.0
     for k in view.setup.special:
@@ -191,11 +141,11 @@ def test_claim_hints_compare_taking_with_passing() -> None:
 # ------------------------------------------------------------------ view only
 @pytest.mark.parametrize("seed", [4, 9, 17, 30, 41])
 def test_hints_see_only_the_view_on_a_turn(seed: int) -> None:
-    st = _advance(seed, 8 + seed % 9)
+    st = advance(RULES, seed, 8 + seed % 9, "strong")
     if st.over:
         pytest.skip("hand ended early")
     me = st.turn
-    other = _hidden_shuffled(st, me, random.Random(seed))
+    other = hidden_shuffled(st, me, random.Random(seed))
     assert other.hands != st.hands or other.wall != st.wall
     h1 = hints_for(SeatView.from_state(st, me))
     h2 = hints_for(SeatView.from_state(other, me))
@@ -209,7 +159,7 @@ def test_hints_see_only_the_view_in_a_claim_window() -> None:
         if found is None:
             continue
         st, me, tile = found
-        other = _hidden_shuffled(st, me, random.Random(seed), keep=(st.turn, tile))
+        other = hidden_shuffled(st, me, random.Random(seed), keep=(st.turn, tile))
         assert other.hands != st.hands
         for s in (st, other):
             s.apply(s.turn, next(a for a in s.legal_actions(s.turn) if a.tile == tile))
