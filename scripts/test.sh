@@ -22,6 +22,7 @@ need_apt=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
   || need_apt+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+command -v haproxy >/dev/null 2>&1 || need_apt+=(haproxy)
 if command -v dpkg-query >/dev/null 2>&1; then
   have_pkg fonts-noto-cjk || need_apt+=(fonts-noto-cjk)
 fi
@@ -47,7 +48,7 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 log "installing laizi and test dependencies into .venv"
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench,ray]'
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench,ray,cluster]'
 
 # PostgreSQL tests start their own PRIVATE cluster (tests/server/conftest.py pg_cluster:
 # initdb in a temporary directory, own port, 127.0.0.1 only, removed at the end) with the

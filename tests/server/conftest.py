@@ -140,3 +140,93 @@ def pg_url(request: pytest.FixtureRequest) -> str:
     db.Base.metadata.drop_all(eng)
     eng.dispose()
     return url
+
+
+# ----------------------------------------------------------------------- Redis
+class RedisServer:
+    """A private Redis: Debian's ``redis-server`` on its own port, loopback only, no
+    persistence, its files in a temporary directory; stopped and removed at the end."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        from srvhelpers import free_port
+
+        self.dir = Path(tempfile.mkdtemp(prefix="laizi-redis-"))
+        self.port = free_port()
+        self.proc: Any = None
+
+    def start(self) -> None:
+        import shutil
+        import socket
+        import subprocess
+        import time
+
+        exe = shutil.which("redis-server") or "/usr/bin/redis-server"
+        self.proc = subprocess.Popen(
+            [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.dir), "--protected-mode", "yes"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not answer on port {self.port}")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except Exception:  # noqa: BLE001 - did not stop in time: no mercy
+                self.proc.kill()
+                self.proc.wait(5)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def flush(self) -> None:
+        import socket
+
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
+            s.sendall(b"FLUSHALL\r\n")
+            s.recv(16)
+
+    def remove(self) -> None:
+        import shutil
+
+        try:
+            self.stop()
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    import shutil
+
+    if not (shutil.which("redis-server") or Path("/usr/bin/redis-server").exists()):
+        pytest.skip("no redis-server binary (apt-get install redis-server)")
+    r = RedisServer()
+    try:
+        r.start()
+    except Exception as exc:  # noqa: BLE001 - reported as a skip with the reason
+        r.remove()
+        pytest.skip(f"could not start a private Redis: {exc}")
+    try:
+        yield r
+    finally:
+        r.remove()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """An empty private Redis (flushed before each test)."""
+    redis_server.flush()
+    return redis_server.url
