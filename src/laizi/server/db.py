@@ -1,8 +1,9 @@
 """Persistence: SQLAlchemy 2 models and a batching writer.
 
 One schema for SQLite (default, a file) and PostgreSQL (``postgresql://`` URLs are
-mapped to the psycopg 3 driver). The schema is created on start and migrated by
-:func:`migrate` (additive: missing tables are created, missing columns added).
+mapped to the psycopg 3 driver). The schema is created and upgraded on start by
+:func:`migrate`: Alembic revisions in ``laizi/server/migrations`` (:mod:`laizi.server.schema`).
+Every module with tables on :class:`Base` is listed in :func:`laizi.server.models.all_models`.
 
 What is stored: players (guests), rooms (settings and seats), matches (rules,
 seed, running scores), hands (seed commitment, revealed seed, result), the
@@ -42,11 +43,8 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
-    insert,
-    inspect,
     select,
     text,
-    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -57,7 +55,9 @@ __all__ = [
     "ScoreRow", "SessionRow", "Writer", "make_engine", "migrate", "normalize_url",
 ]
 
-# 2: actions.client_seq BIGINT; 3: accounts, sessions, match_players, ratings, per-hand figures
+# The last schema version of the pre-Alembic migrate() (laizi_meta "schema_version"; frozen —
+# Alembic's revision 0001 is this schema): 2: actions.client_seq BIGINT; 3: accounts, sessions,
+# match_players, ratings, per-hand figures.
 SCHEMA_VERSION = 3
 
 
@@ -288,37 +288,18 @@ def make_engine(url: str) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Create missing tables and add missing (nullable) columns; record the schema version."""
-    Base.metadata.create_all(engine)
-    insp = inspect(engine)
-    with engine.begin() as conn:
-        for table in Base.metadata.sorted_tables:
-            have = {c["name"] for c in insp.get_columns(table.name)}
-            for col in table.columns:
-                if col.name not in have:
-                    coltype = col.type.compile(dialect=engine.dialect)
-                    conn.execute(text(f'ALTER TABLE {table.name} ADD COLUMN "{col.name}" {coltype}'))
-            _widen_integers(conn, insp, table)
-            for idx in table.indexes:  # an index added to a table that already existed
-                idx.create(conn, checkfirst=True)
-        row = conn.execute(select(Meta.value).where(Meta.key == "schema_version")).scalar()
-        if row is None:
-            conn.execute(insert(Meta).values(key="schema_version", value=str(SCHEMA_VERSION)))
-        elif int(row) < SCHEMA_VERSION:
-            conn.execute(update(Meta).where(Meta.key == "schema_version")
-                         .values(value=str(SCHEMA_VERSION)))
+    """Bring the schema to the newest Alembic revision (:func:`laizi.server.schema.upgrade`):
+    create it on an empty database, upgrade one made by an older laizi, keeping its rows."""
+    from laizi.server.schema import upgrade
+
+    upgrade(engine)
 
 
-def _widen_integers(conn: Any, insp: Any, table: Any) -> None:
-    """On PostgreSQL, widen INTEGER columns the model declares BIGINT (SQLite's are 64-bit)."""
-    if conn.dialect.name != "postgresql":
-        return
-    have = {c["name"]: c["type"] for c in insp.get_columns(table.name)}
-    for col in table.columns:
-        old = have.get(col.name)
-        if (isinstance(col.type, BigInteger) and old is not None
-                and not isinstance(old, BigInteger) and isinstance(old, Integer)):
-            conn.execute(text(f'ALTER TABLE {table.name} ALTER COLUMN "{col.name}" TYPE BIGINT'))
+@event.listens_for(Base.metadata, "after_drop")
+def _drop_version_stamp(_target: Any, connection: Any, **_kw: Any) -> None:
+    """Dropping the schema drops its Alembic stamp too, so a later :func:`migrate` creates
+    the schema again instead of taking the empty database for an up-to-date one."""
+    connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
 
 
 def set_meta_if_missing(engine: Engine, key: str, value: str) -> str:

@@ -1,0 +1,203 @@
+-- laizi schema version 3 (v3) on postgresql: Base.metadata.create_all of src/laizi/server/db.py at commit a8c936f
+-- (the pre-Alembic migrate() created this; kept as SQL so the upgrade test needs no old code)
+
+CREATE TABLE accounts (
+	player_id VARCHAR(32) NOT NULL, 
+	username VARCHAR(32) NOT NULL, 
+	username_key VARCHAR(32) NOT NULL, 
+	password_hash VARCHAR(256) NOT NULL, 
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	password_changed_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	PRIMARY KEY (player_id), 
+	UNIQUE (username_key)
+);
+
+CREATE TABLE chat (
+	id SERIAL NOT NULL, 
+	room_code VARCHAR(8) NOT NULL, 
+	player_id VARCHAR(32), 
+	nickname VARCHAR(32) NOT NULL, 
+	text VARCHAR(280) NOT NULL, 
+	phrase VARCHAR(32), 
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	PRIMARY KEY (id)
+);
+
+CREATE INDEX ix_chat_room_code ON chat (room_code);
+
+CREATE TABLE laizi_meta (
+	key VARCHAR(64) NOT NULL, 
+	value TEXT NOT NULL, 
+	PRIMARY KEY (key)
+);
+
+CREATE TABLE players (
+	id VARCHAR(32) NOT NULL, 
+	nickname VARCHAR(32) NOT NULL, 
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	last_seen TIMESTAMP WITH TIME ZONE NOT NULL, 
+	PRIMARY KEY (id)
+);
+
+CREATE TABLE ratings (
+	player_id VARCHAR(32) NOT NULL, 
+	mu FLOAT NOT NULL, 
+	sigma FLOAT NOT NULL, 
+	ordinal FLOAT NOT NULL, 
+	matches INTEGER NOT NULL, 
+	updated_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	PRIMARY KEY (player_id)
+);
+
+CREATE INDEX ix_ratings_ordinal ON ratings (ordinal);
+
+CREATE TABLE rooms (
+	code VARCHAR(8) NOT NULL, 
+	owner_id VARCHAR(32), 
+	status VARCHAR(16) NOT NULL, 
+	settings JSON NOT NULL, 
+	seats JSON NOT NULL, 
+	match_id INTEGER, 
+	banned JSON, 
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	updated_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	PRIMARY KEY (code)
+);
+
+CREATE TABLE sessions (
+	id_hash VARCHAR(64) NOT NULL, 
+	player_id VARCHAR(32) NOT NULL, 
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	expires_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	revoked_at TIMESTAMP WITH TIME ZONE, 
+	PRIMARY KEY (id_hash)
+);
+
+CREATE INDEX ix_sessions_player_id ON sessions (player_id);
+
+CREATE TABLE matches (
+	id SERIAL NOT NULL, 
+	room_code VARCHAR(8) NOT NULL, 
+	status VARCHAR(16) NOT NULL, 
+	rules JSON NOT NULL, 
+	seed VARCHAR(128) NOT NULL, 
+	max_hands INTEGER, 
+	seats JSON NOT NULL, 
+	scores JSON NOT NULL, 
+	penalties JSON NOT NULL, 
+	result JSON, 
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	finished_at TIMESTAMP WITH TIME ZONE, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(room_code) REFERENCES rooms (code)
+);
+
+CREATE INDEX ix_matches_room_code ON matches (room_code);
+
+CREATE TABLE actions (
+	id BIGSERIAL NOT NULL, 
+	match_id INTEGER NOT NULL, 
+	n INTEGER NOT NULL, 
+	seat INTEGER NOT NULL, 
+	action JSON NOT NULL, 
+	source VARCHAR(16) NOT NULL, 
+	player_id VARCHAR(32), 
+	client_seq BIGINT, 
+	version INTEGER NOT NULL, 
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	PRIMARY KEY (id), 
+	UNIQUE (match_id, n), 
+	FOREIGN KEY(match_id) REFERENCES matches (id)
+);
+
+CREATE INDEX ix_actions_match_id ON actions (match_id);
+
+CREATE TABLE events (
+	id BIGSERIAL NOT NULL, 
+	match_id INTEGER NOT NULL, 
+	n INTEGER NOT NULL, 
+	hand INTEGER NOT NULL, 
+	kind VARCHAR(32) NOT NULL, 
+	data JSON NOT NULL, 
+	PRIMARY KEY (id), 
+	UNIQUE (match_id, n), 
+	FOREIGN KEY(match_id) REFERENCES matches (id)
+);
+
+CREATE INDEX ix_events_match_id ON events (match_id);
+
+CREATE TABLE hands (
+	id SERIAL NOT NULL, 
+	match_id INTEGER NOT NULL, 
+	number INTEGER NOT NULL, 
+	dealer INTEGER, 
+	commitment VARCHAR(128), 
+	seed VARCHAR(128), 
+	result JSON, 
+	started_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	ended_at TIMESTAMP WITH TIME ZONE, 
+	PRIMARY KEY (id), 
+	UNIQUE (match_id, number), 
+	FOREIGN KEY(match_id) REFERENCES matches (id)
+);
+
+CREATE INDEX ix_hands_match_id ON hands (match_id);
+
+CREATE TABLE match_players (
+	id SERIAL NOT NULL, 
+	match_id INTEGER NOT NULL, 
+	seat INTEGER NOT NULL, 
+	player_id VARCHAR(32), 
+	bot VARCHAR(16), 
+	escaped INTEGER NOT NULL, 
+	score FLOAT NOT NULL, 
+	place INTEGER NOT NULL, 
+	rated INTEGER NOT NULL, 
+	finished_at TIMESTAMP WITH TIME ZONE NOT NULL, 
+	PRIMARY KEY (id), 
+	UNIQUE (match_id, seat), 
+	FOREIGN KEY(match_id) REFERENCES matches (id)
+);
+
+CREATE INDEX ix_match_players_match_id ON match_players (match_id);
+
+CREATE INDEX ix_match_players_player_id ON match_players (player_id);
+
+CREATE TABLE rating_changes (
+	id SERIAL NOT NULL, 
+	match_id INTEGER NOT NULL, 
+	player_id VARCHAR(32) NOT NULL, 
+	place INTEGER NOT NULL, 
+	mu_before FLOAT NOT NULL, 
+	sigma_before FLOAT NOT NULL, 
+	mu_after FLOAT NOT NULL, 
+	sigma_after FLOAT NOT NULL, 
+	PRIMARY KEY (id), 
+	UNIQUE (match_id, player_id), 
+	FOREIGN KEY(match_id) REFERENCES matches (id)
+);
+
+CREATE INDEX ix_rating_changes_match_id ON rating_changes (match_id);
+
+CREATE INDEX ix_rating_changes_player_id ON rating_changes (player_id);
+
+CREATE TABLE scores (
+	id SERIAL NOT NULL, 
+	match_id INTEGER NOT NULL, 
+	hand INTEGER NOT NULL, 
+	seat INTEGER NOT NULL, 
+	player_id VARCHAR(32), 
+	kind VARCHAR(16) NOT NULL, 
+	delta JSON NOT NULL, 
+	won INTEGER, 
+	self_draw INTEGER, 
+	big VARCHAR(200), 
+	liable_paid FLOAT, 
+	PRIMARY KEY (id), 
+	UNIQUE (match_id, hand, seat, kind), 
+	FOREIGN KEY(match_id) REFERENCES matches (id)
+);
+
+CREATE INDEX ix_scores_match_id ON scores (match_id);
+
+CREATE INDEX ix_scores_player ON scores (player_id, kind);
