@@ -27,15 +27,24 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from laizi.server import socialdb
 
-if TYPE_CHECKING:
-    from laizi.server.store import Progress
+
+class Progress(Protocol):
+    """What :func:`settle_progress` reads of :class:`laizi.server.store.Progress`."""
+
+    match_id: int
+    room_code: str
+    hands: list[dict[str, Any]]
+    escapes: list[tuple[int, list[Any]]]
+    hand_no: int
+    seat_pids: list[str | None]
+    escaped: frozenset[int]
 
 __all__ = [
     "DAILY_COINS", "HOUSE", "LEVELS", "WELCOME_COINS", "CoinError", "Level", "balances",
