@@ -46,14 +46,18 @@ def test_split_zero_sum_caps_and_shares() -> None:
         coins.split([-1, 0, 0, 0], [None] * 4)
 
 
-def _engine(tmp_path: Path):  # type: ignore[no-untyped-def]
-    eng = db.make_engine(str(tmp_path / "coins.db"))
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A migrated database: a SQLite file, or the private PostgreSQL cluster."""
+    url = str(tmp_path / "coins.db") if request.param == "sqlite" else request.getfixturevalue("pg_url")
+    eng = db.make_engine(url)
     db.migrate(eng)
-    return eng
+    yield eng
+    eng.dispose()
 
 
-def test_ledger_idempotent_daily_once_per_day(tmp_path: Path) -> None:
-    eng = _engine(tmp_path)
+def test_ledger_idempotent_daily_once_per_day(engine) -> None:  # type: ignore[no-untyped-def]
+    eng = engine
     day = date(2026, 11, 30)
     with eng.begin() as conn:
         assert coins.grant_welcome(conn, "p_a")
@@ -89,11 +93,10 @@ def test_ledger_idempotent_daily_once_per_day(tmp_path: Path) -> None:
             for e in reversed(entries):
                 running += e["delta"]
                 assert e["balance"] == running
-    eng.dispose()
 
 
-def test_broke_loser_pays_down_to_zero(tmp_path: Path) -> None:
-    eng = _engine(tmp_path)
+def test_broke_loser_pays_down_to_zero(engine) -> None:  # type: ignore[no-untyped-def]
+    eng = engine
     with eng.begin() as conn:
         coins.post(conn, [{"player_id": "p_poor", "delta": 250, "reason": "daily", "key": "t:1"}])
         coins.grant_welcome(conn, "p_rich")
@@ -101,7 +104,6 @@ def test_broke_loser_pays_down_to_zero(tmp_path: Path) -> None:
                            reason="hand", match_id=2, hand=1, key="h:2:1")
         assert got == [-250, 250, 0, 0]
         assert coins.balances(conn, ["p_poor"])["p_poor"] == 0
-    eng.dispose()
 
 
 def test_coins_api_welcome_daily_guest(tmp_path: Path) -> None:

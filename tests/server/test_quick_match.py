@@ -91,6 +91,8 @@ def test_two_players_and_bots_after_the_wait(srv: LiveServer) -> None:
     for c in (ca, cb):
         assert c.request({"type": "join", "room": code}, "joined")["seat"] in (qa["seat"], qb["seat"])
         c.until("snapshot")
+    st, out = call(srv, "POST", "/api/quick", ta, {"level": "novice"})
+    assert st == 409 and f"playing at room {code}" in out["error"]  # one table at a time
     play_out([ca, cb])
     mid = info["match_id"]
     time.sleep(0.5)

@@ -1,8 +1,8 @@
 """Quick match (快速开始): one waiting queue per level (场次, :data:`laizi.server.coins.LEVELS`).
 
 A player joins a level's queue (``POST /api/quick``); it must be registered for a coin
-level, hold the level's minimum balance, and have the game's WebSocket open (the table is
-announced on it). Four waiting players make a table at once; otherwise, when the first in
+level, hold the level's minimum balance, have the game's WebSocket open (the table is
+announced on it) and hold no seat in a match in play. Four waiting players make a table at once; otherwise, when the first in
 the queue has waited :attr:`QuickMatch.wait` seconds (``LAIZI_QUICK_WAIT``, default
 :data:`QUICK_WAIT`), everyone waiting sits down and bots fill the other seats. Seats are
 drawn at random (``secrets``).
@@ -106,6 +106,9 @@ class QuickMatch:
             if bal < level.min_balance:
                 raise QuickError(f"{level.label} needs {level.min_balance} coins; you have {bal} "
                                  "(claim the daily top-up)", 403)
+        busy = self._playing_at(pid)
+        if busy is not None:
+            raise QuickError(f"you are playing at room {busy}: finish or leave that match first", 409)
         if not self.presence.where([pid])[pid]["online"]:
             raise QuickError("connect to the game first (the table is announced on the "
                              "WebSocket)", 409)
@@ -114,6 +117,9 @@ class QuickMatch:
             self.seated.pop(pid, None)
             q = self.queues[level.name]
             q.append(Waiter(pid, self.hub.players.get(pid, "?"), time.monotonic()))
+            if len(q) >= 4:
+                online = self.presence.where(w.pid for w in q)
+                q[:] = [w for w in q if online[w.pid]["online"]]  # gone: no longer waiting
             if len(q) >= 4:
                 await self._table(level.name, [q.pop(0) for _ in range(4)])
             self._arm(level.name)
@@ -140,6 +146,13 @@ class QuickMatch:
 
     def queue_sizes(self) -> dict[str, int]:
         return {name: len(q) for name, q in self.queues.items()}
+
+    def _playing_at(self, pid: str) -> str | None:
+        """The room of a match in play where ``pid`` still holds a seat (not escaped)."""
+        for room in self.hub.rooms.values():
+            if room.status == "playing" and room.seat_of(pid) is not None:
+                return room.code
+        return None
 
     # ------------------------------------------------------------- queue
     def _drop(self, pid: str) -> bool:
