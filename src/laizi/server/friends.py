@@ -239,7 +239,7 @@ class Friends:
             raise FriendError("you cannot invite yourself")
         if not await asyncio.to_thread(self._are_friends, pid, who.pid):
             raise FriendError("you can only invite friends", 403)
-        here = self.presence.where([pid])[pid]["room"]
+        here = self.presence.where([pid], fresh=True)[pid]["room"]
         code = room.strip().upper() if isinstance(room, str) and room.strip() else here
         if code is None:
             raise FriendError("join or create a room first: invites are to the room you are in", 409)

@@ -10,20 +10,24 @@ callers.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from laizi.server.hub import Hub
 
-__all__ = ["LocalPresence", "Presence", "Whereabouts"]
+__all__ = ["SNAPSHOT_FROM", "SNAPSHOT_TTL", "LocalPresence", "Presence", "Whereabouts"]
+
+SNAPSHOT_TTL = 1.0   # seconds a presence map is reused ...
+SNAPSHOT_FROM = 200  # ... once this many connections are open (below, every answer is fresh)
 
 Whereabouts = dict[str, Any]  # {"online": bool, "room": code or None, "status": room status or None}
 
 
 class Presence(Protocol):
-    def where(self, pids: Iterable[str]) -> dict[str, Whereabouts]:
-        """Each player's whereabouts."""
+    def where(self, pids: Iterable[str], fresh: bool = False) -> dict[str, Whereabouts]:
+        """Each player's whereabouts (``fresh``: as of now, not a cached map)."""
         ...
 
     def push(self, pid: str, msg: dict[str, Any]) -> int:
@@ -32,25 +36,36 @@ class Presence(Protocol):
 
 
 class LocalPresence:
-    """Presence from one hub's connections."""
+    """Presence from one hub's connections. With :data:`SNAPSHOT_FROM` connections or more,
+    ``where`` reads a map of every online player built at most once per :data:`SNAPSHOT_TTL`
+    seconds (one pass over the connections, however many friend lists are asked for meanwhile)
+    unless asked for a ``fresh`` answer."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+        self._snap: dict[str, Whereabouts] = {}
+        self._snap_at = -1.0
 
-    def where(self, pids: Iterable[str]) -> dict[str, Whereabouts]:
-        want = set(pids)
-        out: dict[str, Whereabouts] = {p: {"online": False, "room": None, "status": None} for p in want}
+    def _snapshot(self, fresh: bool) -> dict[str, Whereabouts]:
+        now = time.monotonic()
+        if not fresh and len(self.hub.conns) >= SNAPSHOT_FROM and now - self._snap_at < SNAPSHOT_TTL:
+            return self._snap
+        snap: dict[str, Whereabouts] = {}
         for c in self.hub.conns:
             pid = c.player_id
-            if c.closed or pid not in want:
+            if c.closed or pid is None:
                 continue
-            w = out[pid]
-            w["online"] = True
+            w = snap.setdefault(pid, {"online": True, "room": None, "status": None})
             room = self.hub.rooms.get(c.room_code) if c.room_code else None
             if room is not None and w["room"] is None:
                 w["room"] = room.code
                 w["status"] = room.status
-        return out
+        self._snap, self._snap_at = snap, now
+        return snap
+
+    def where(self, pids: Iterable[str], fresh: bool = False) -> dict[str, Whereabouts]:
+        snap = self._snapshot(fresh)
+        return {p: dict(snap.get(p) or {"online": False, "room": None, "status": None}) for p in set(pids)}
 
     def push(self, pid: str, msg: dict[str, Any]) -> int:
         n = 0

@@ -109,7 +109,7 @@ class QuickMatch:
         busy = self._playing_at(pid)
         if busy is not None:
             raise QuickError(f"you are playing at room {busy}: finish or leave that match first", 409)
-        if not self.presence.where([pid])[pid]["online"]:
+        if not self.presence.where([pid], fresh=True)[pid]["online"]:
             raise QuickError("connect to the game first (the table is announced on the "
                              "WebSocket)", 409)
         async with self.lock:
@@ -118,7 +118,7 @@ class QuickMatch:
             q = self.queues[level.name]
             q.append(Waiter(pid, self.hub.players.get(pid, "?"), time.monotonic()))
             if len(q) >= 4:
-                online = self.presence.where(w.pid for w in q)
+                online = self.presence.where((w.pid for w in q), fresh=True)
                 q[:] = [w for w in q if online[w.pid]["online"]]  # gone: no longer waiting
             if len(q) >= 4:
                 await self._table(level.name, [q.pop(0) for _ in range(4)])
@@ -187,7 +187,7 @@ class QuickMatch:
         try:
             async with self.lock:
                 q = self.queues[name]
-                online = self.presence.where(w.pid for w in q)
+                online = self.presence.where((w.pid for w in q), fresh=True)
                 q[:] = [w for w in q if online[w.pid]["online"]]  # gone: no longer waiting
                 if q and time.monotonic() - q[0].since >= self.wait - 0.01:
                     await self._table(name, [q.pop(0) for _ in range(min(4, len(q)))])

@@ -9,7 +9,7 @@ import { joinCode, showError, toast } from "./lobby.js";
 import { api, w, SOC } from "./quick.js";
 
 const $ = id => document.getElementById(id);
-const POLL_MS = 5000;
+const POLL_MS = 6000;  // presence is polled (not pushed) while the panel is on screen
 
 let listing = null;   // GET /api/friends
 let invites = [];     // open invites to me

@@ -192,5 +192,12 @@ export function initQuick() {
   }).catch(() => {});
   renderCoins(null);
   // back in the lobby (a match ended, a room left): the balance may have changed
-  setInterval(() => { if (!S.room && !document.getElementById("lobby").classList.contains("hidden") && !document.hidden) refreshCoins(); }, 15000);
+  const lobby = $("lobby");
+  let shown = !lobby.classList.contains("hidden");
+  new MutationObserver(() => {
+    const now = !lobby.classList.contains("hidden") && !$("pages").classList.contains("hidden");
+    if (now && !shown) refreshCoins();
+    shown = now;
+  }).observe(lobby, { attributes: true, attributeFilter: ["class"] });
+  setInterval(() => { if (!S.room && !lobby.classList.contains("hidden") && !document.hidden) refreshCoins(); }, 15000);
 }
