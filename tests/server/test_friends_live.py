@@ -24,6 +24,23 @@ def srv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-unt
     s.stop()
 
 
+def srv_headers(srv: LiveServer, token: str) -> dict[str, str]:
+    """The headers of one more (refused) invite."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(srv.url + "/api/invites", data=json.dumps({"player": "amei"}).encode(),
+                                 method="POST", headers={"Content-Type": "application/json",
+                                                         "Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return {k.lower(): v for k, v in r.headers.items()}
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 429
+        return {k.lower(): v for k, v in exc.headers.items()}
+
+
 def names(listing: dict, key: str = "friends") -> set[str]:  # type: ignore[type-arg]
     return {f["username"] for f in listing[key]}
 
@@ -120,6 +137,7 @@ def test_friends_presence_invites(srv: LiveServer) -> None:
         assert call(srv, "POST", "/api/invites", tc, {"player": "amei"})[0] == 200, i
     st, out = call(srv, "POST", "/api/invites", tc, {"player": "amei"})
     assert st == 429 and "per minute" in out["error"]
+    assert 1 <= int(srv_headers(srv, tc)["retry-after"]) <= 60
 
     # remove: both sides lose the friendship; removing again is 404
     assert call(srv, "POST", "/api/friends/remove", tb, {"player": "amei"})[0] == 200

@@ -45,10 +45,11 @@ TARGET_MAX = 40                 # characters of a username / player id
 
 
 class FriendError(Exception):
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ class Friends:
         if not self.requests.allow(pid):
             wait = self.requests.retry_after(pid)
             raise FriendError(f"at most {FRIEND_REQUESTS_PER_HOUR} friend requests per hour; "
-                              f"wait {wait:.0f} s", 429)
+                              f"wait {wait:.0f} s", 429, wait)
         who = await asyncio.to_thread(self._find, target)
         if who.pid == pid:
             raise FriendError("you cannot befriend yourself")
@@ -250,7 +251,7 @@ class Friends:
             raise FriendError(f"you are not in room {r.code}", 409)
         if not self.invite_rate.allow(pid):
             wait = self.invite_rate.retry_after(pid)
-            raise FriendError(f"at most {INVITES_PER_MINUTE} invites per minute; wait {wait:.0f} s", 429)
+            raise FriendError(f"at most {INVITES_PER_MINUTE} invites per minute; wait {wait:.0f} s", 429, wait)
         now = datetime.now(UTC)
         ends = now + timedelta(seconds=self.invite_ttl)
 

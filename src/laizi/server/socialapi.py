@@ -150,7 +150,8 @@ def social_routes(hub: Hub, presence: Presence | None = None) -> tuple[Social, l
             except (_Refused, FriendError, QuickError, coins.CoinError) as exc:
                 resp = JSONResponse({"error": exc.message, "request_id": rid}, status_code=exc.status)
                 if exc.status == 429:
-                    resp.headers["Retry-After"] = "60"
+                    wait = getattr(exc, "retry_after", None) or 60.0
+                    resp.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
                 return resp
             return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
