@@ -14,6 +14,7 @@ Routes:
   public log (hands still in play are cut off at their start, nothing hidden is ever
   returned); built off the event loop, cached, rate-limited (:mod:`laizi.server.replays`);
 - accounts, profiles and the leaderboard: :mod:`laizi.server.playerapi`;
+- coins, quick match, friends and invites: :mod:`laizi.server.socialapi`;
 - ``GET /healthz``: liveness plus counters (actions, errors, GC passes, database batches);
 - ``WS /ws``: the game protocol (:mod:`laizi.server.protocol`).
 
@@ -52,6 +53,7 @@ from laizi.server.playerapi import player_routes
 from laizi.server.protocol import ProtocolError
 from laizi.server.replays import ReplayError, ReplayService
 from laizi.server.replays import stream as replay_stream
+from laizi.server.socialapi import social_routes
 
 __all__ = ["create_app"]
 
@@ -128,6 +130,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     hub = Hub(cfg)
     replays = ReplayService(cfg.db_url)
     accounts = Accounts(hub)
+    social, social_api = social_routes(hub)  # social: coins, quick match, friends, invites
 
     async def api_score(request: Request) -> Response:
         from laizi.errors import LaiziError
@@ -209,6 +212,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         try:
             yield
         finally:
+            social.quick.stop()
             replays.close()
             await hub.stop()
 
@@ -226,6 +230,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         Route("/api/matches/{match_id}/replay", api_replay),
         Route("/healthz", healthz),
         *player_routes(hub, accounts),
+        *social_api,
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
@@ -234,4 +239,5 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     app.state.hub = hub
     app.state.replays = replays
     app.state.accounts = accounts
+    app.state.social = social
     return app

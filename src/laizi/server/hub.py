@@ -243,6 +243,17 @@ class Hub:
         await room.save_room()
         await self.join(conn, code, False)
 
+    # social (quick match): a room opened by the server, not by a connection
+    async def open_room(self, settings: RoomSettings, owner_id: str | None = None) -> Room:
+        """A new room under a fresh code, stored, in memory; nobody is in it yet."""
+        room_rules(settings)
+        code = next(c for c in ("".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
+                                for _ in range(100)) if c not in self.rooms)
+        room = Room(code, settings, owner_id, **self._room_kw())
+        self.rooms[code] = room
+        await room.save_room()
+        return room
+
     async def join(self, conn: Conn, code: str, spectate: bool) -> None:
         code = code.strip().upper()
         room = self.rooms.get(code)

@@ -28,6 +28,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from laizi.server.accounts import AccountError, Accounts
+from laizi.server.coins import balances
 from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.players import MATCH_LIST_MAX, profile
 from laizi.server.ratings import LEADERBOARD_MAX, leaderboard
@@ -142,7 +143,10 @@ def player_routes(hub: Hub, accounts: Accounts) -> list[Route]:
 
         def load() -> dict[str, Any] | None:
             with hub.store.engine.connect() as conn:
-                return profile(conn, pid, limit, before)
+                out = profile(conn, pid, limit, before)
+                if out is not None:  # social: the balance of game coins (laizi.server.coins)
+                    out["coins"] = {"balance": balances(conn, [pid])[pid]}
+                return out
 
         out = await asyncio.to_thread(load)
         if out is None:

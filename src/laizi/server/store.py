@@ -15,7 +15,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from laizi.server import db
+from laizi.server import coins, db
 from laizi.server.ratings import apply_match, places
 
 log = logging.getLogger("laizi.server")
@@ -290,6 +290,7 @@ def _write_progress(s: Session, p: Progress) -> None:
         conn.execute(SCORES.insert(), [
             {"match_id": mid, "hand": p.hand_no, "seat": st, "player_id": p.seat_pids[st],
              "kind": f"escape{seat}", "delta": d} for st, d in enumerate(deltas)])
+    coins.settle_progress(conn, p)  # social: coin tables settle hands/escapes (same transaction)
     if p.match_values is not None:
         values = dict(p.match_values)
         if p.over:

@@ -3,6 +3,8 @@ import { S } from "./state.js";
 import { send } from "./net.js";
 import { t, windOf, presetName } from "./i18n.js";
 import qrcode from "../vendor/qrcode.mjs";
+import { initQuick } from "./quick.js";      // social: quick match, coins
+import { initFriends } from "./friends.js";  // social: friends, invites
 
 const $ = id => document.getElementById(id);
 
@@ -159,6 +161,8 @@ export function initLobby() {
   $("j-code").addEventListener("keydown", e => { if (e.key === "Enter") join(false); });
   $("btn-start").addEventListener("click", () => send({ type: "start" }));
   $("btn-copy").addEventListener("click", copyLink);
+  initQuick();    // social
+  initFriends();  // social
 }
 
 /** The room before the start: seats with sit/stand/bot buttons. */

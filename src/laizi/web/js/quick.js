@@ -1,0 +1,203 @@
+// Quick match (快速开始) and coins (游戏币) in the lobby: the levels (场次) with their stake and
+// minimum balance, the balance and the daily top-up, the queue's status; the table is announced
+// on the game's WebSocket ("quick_match") and joined like any room. Text via textContent only.
+import { S, store } from "./state.js";
+import * as net from "./net.js";
+import { getLang, onLang } from "./i18n.js";
+import { joinCode, showError, toast } from "./lobby.js";
+
+const $ = id => document.getElementById(id);
+
+const WORDS = {
+  zh: {
+    quick: "快速开始", coins: "游戏币", daily: "每日领取", daily_done: "今日已领取", cancel: "取消",
+    stake: "底注 {0}", free: "免费", min: "入场 {0}", guests_no: "需注册", need: "需 {0} 币",
+    waiting: "{0} 匹配中… {1} 人等待，{2} 秒后机器人补位", seated: "已入座 {0} · 房间 {1}",
+    got: "领取 {0} 游戏币", guest_coins: "游客无游戏币（注册后领取）", left: "已取消匹配",
+    friends: "好友", invites: "邀请", add_friend: "添加好友", friend_ph: "用户名或玩家ID",
+    need_account: "登录账号后可添加好友、邀请好友。", to_account: "去登录/注册",
+    online: "在线", offline: "离线", in_room: "房间 {0}", playing: "对局中", join: "加入", invite: "邀请",
+    accept: "接受", decline: "拒绝", remove: "删除", remove_q: "删除好友 {0}？", requested: "已发送好友请求",
+    wants: "{0} 请求加你为好友", pending: "等待 {0} 同意", invited: "已邀请 {0}", invite_from: "{0} 邀请你加入房间 {1}",
+    no_friends: "还没有好友", became: "{0} 已成为你的好友", declined_inv: "{0} 拒绝了邀请", invite_friends: "邀请好友",
+    no_online: "没有在线好友", in_here: "已在本房间",
+  },
+  en: {
+    quick: "Quick match", coins: "Coins", daily: "Daily coins", daily_done: "Claimed today", cancel: "Cancel",
+    stake: "stake {0}", free: "free", min: "min {0}", guests_no: "account", need: "needs {0}",
+    waiting: "{0}: searching… {1} waiting, bots in {2} s", seated: "Seated at {0} · room {1}",
+    got: "Got {0} coins", guest_coins: "Guests have no coins (register)", left: "Search cancelled",
+    friends: "Friends", invites: "Invites", add_friend: "Add friend", friend_ph: "username or player id",
+    need_account: "Log in to add and invite friends.", to_account: "Log in / register",
+    online: "online", offline: "offline", in_room: "room {0}", playing: "playing", join: "Join", invite: "Invite",
+    accept: "Accept", decline: "Decline", remove: "Remove", remove_q: "Remove friend {0}?", requested: "Friend request sent",
+    wants: "{0} wants to be your friend", pending: "waiting for {0}", invited: "Invited {0}", invite_from: "{0} invites you to room {1}",
+    no_friends: "No friends yet", became: "{0} is now your friend", declined_inv: "{0} declined the invite", invite_friends: "Invite friends",
+    no_online: "No friend online", in_here: "in this room",
+  },
+};
+const LEVEL_NAMES = { en: { novice: "Beginner", junior: "Junior", senior: "Senior" } };
+
+/** A word in the current language, {0}.. filled in. */
+export function w(key, ...args) {
+  const d = WORDS[getLang() === "en" ? "en" : "zh"];
+  return String(d[key] ?? WORDS.zh[key] ?? key).replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? ""));
+}
+
+/** Social state shared with friends.js. */
+export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null };
+
+/** A JSON API call with the player's token; throws an Error carrying the server's message. */
+export async function api(path, body = null) {
+  const headers = { "Content-Type": "application/json" };
+  if (S.token) headers.Authorization = "Bearer " + S.token;
+  const r = await fetch(path, body == null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
+  let out = null;
+  try { out = await r.json(); } catch (e) { out = null; }
+  if (!r.ok) {
+    const err = new Error((out && out.error) || `HTTP ${r.status}`);
+    err.status = r.status;
+    throw err;
+  }
+  return out;
+}
+
+function levelName(lv) { return getLang() === "en" ? (LEVEL_NAMES.en[lv.name] || lv.name) : lv.label; }
+
+function renderLevels() {
+  const box = $("levels");
+  box.textContent = "";
+  for (const lv of SOC.levels) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = `level-btn lv-${lv.name}`;
+    b.dataset.level = lv.name;
+    const name = document.createElement("b");
+    name.textContent = levelName(lv);
+    const info = document.createElement("small");
+    info.textContent = lv.stake ? w("stake", lv.stake) : w("free");
+    b.append(name, info);
+    if (lv.min_balance) {
+      const min = document.createElement("small");
+      min.textContent = w("min", lv.min_balance);
+      b.appendChild(min);
+    }
+    let why = "";
+    if (!lv.guests && !SOC.registered) why = w("guests_no");
+    else if (lv.min_balance && (SOC.balance ?? 0) < lv.min_balance) why = w("need", lv.min_balance);
+    if (why) {
+      b.disabled = true;
+      const n = document.createElement("small");
+      n.className = "why";
+      n.textContent = why;
+      b.appendChild(n);
+    }
+    b.addEventListener("click", () => enqueue(lv.name));
+    box.appendChild(b);
+  }
+}
+
+function renderCoins(d) {
+  $("quick-h").textContent = w("quick");
+  $("coins-label").textContent = w("coins");
+  $("coins-bal").textContent = d && d.registered ? String(d.balance) : "—";
+  $("coins-bal").title = d && !d.registered ? w("guest_coins") : "";
+  const daily = $("btn-daily");
+  daily.classList.toggle("hidden", !(d && d.registered));
+  daily.disabled = !!(d && d.daily && d.daily.claimed);
+  daily.textContent = daily.disabled ? w("daily_done") : `${w("daily")} +${d && d.daily ? d.daily.amount : ""}`;
+  $("btn-quick-leave").textContent = w("cancel");
+}
+
+/** Balance, levels and daily state from the server (after each welcome and every match). */
+export async function refreshCoins() {
+  if (!S.token) return;
+  try {
+    const d = await api("/api/coins?limit=5");
+    SOC.registered = d.registered; SOC.balance = d.balance; SOC.levels = d.levels; SOC.me = d.player_id;
+    renderCoins(d);
+    renderLevels();
+    store.emit("social");
+  } catch (e) {
+    if (e.status === 401) { SOC.registered = false; renderCoins(null); }
+  }
+}
+
+let pollTimer = null;
+function showQuick(q) {
+  SOC.quick = q;
+  const st = $("quick-status");
+  const leave = $("btn-quick-leave");
+  clearTimeout(pollTimer);
+  for (const b of document.querySelectorAll("#levels .level-btn")) {
+    const on = !!q && q.status === "waiting" && b.dataset.level === q.level;
+    b.classList.toggle("waiting", on);
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  if (q && q.status === "waiting") {
+    const lv = SOC.levels.find(l => l.name === q.level);
+    st.textContent = w("waiting", lv ? levelName(lv) : q.level, q.waiting, Math.ceil(q.bots_in));
+    leave.classList.remove("hidden");
+    pollTimer = setTimeout(pollQuick, 1000);  // the countdown; the table itself comes on the socket
+  } else {
+    leave.classList.add("hidden");
+    st.textContent = q && q.status === "seated" ? w("seated", q.level, q.room) : "";
+  }
+}
+
+async function pollQuick() {
+  try {
+    const q = await api("/api/quick");
+    showQuick(q);
+    if (q.status === "seated" && !S.room) joinCode(q.room, false);  // missed the push
+  } catch (e) { showQuick(null); }
+}
+
+async function enqueue(level) {
+  try {
+    showQuick(await api("/api/quick", { level }));
+    $("quick-status").scrollIntoView({ block: "nearest" });  // a phone held sideways: keep it in sight
+  } catch (e) { showError(e.message); }
+}
+
+async function leaveQueue() {
+  try { await api("/api/quick/leave", {}); toast(w("left")); } catch (e) { /* gone already */ }
+  showQuick(null);
+}
+
+async function claimDaily() {
+  try {
+    const d = await api("/api/coins/daily", {});
+    toast(w("got", d.granted));
+  } catch (e) { showError(e.message); }
+  refreshCoins();
+}
+
+export function initQuick() {
+  $("btn-daily").addEventListener("click", claimDaily);
+  $("btn-quick-leave").addEventListener("click", leaveQueue);
+  net.on("quick_match", m => {
+    showQuick({ status: "seated", level: m.label || m.level, room: m.room });
+    joinCode(m.room, false);
+  });
+  let wasOk = false;
+  store.on("conn", () => {  // after each welcome (the token is known): balance and levels
+    const ok = S.conn === "ok";
+    if (ok && !wasOk) refreshCoins();
+    wasOk = ok;
+  });
+  onLang(() => { refreshCoins(); showQuick(SOC.quick); });
+  fetch("/api/levels").then(r => r.json()).then(d => {
+    if (!SOC.levels.length) { SOC.levels = d.levels.map(l => ({ ...l, open: l.guests })); renderLevels(); }
+  }).catch(() => {});
+  renderCoins(null);
+  // back in the lobby (a match ended, a room left): the balance may have changed
+  const lobby = $("lobby");
+  let shown = !lobby.classList.contains("hidden");
+  new MutationObserver(() => {
+    const now = !lobby.classList.contains("hidden") && !$("pages").classList.contains("hidden");
+    if (now && !shown) refreshCoins();
+    shown = now;
+  }).observe(lobby, { attributes: true, attributeFilter: ["class"] });
+  setInterval(() => { if (!S.room && !lobby.classList.contains("hidden") && !document.hidden) refreshCoins(); }, 15000);
+}

@@ -1,0 +1,129 @@
+"""Playwright (system Chromium) on a live ``laizi serve``: two players register and log in (two
+browser contexts), one adds the other as a friend and the other accepts, both see each other
+online; one creates a room and invites the other from the room's invite panel, the invite
+appears in the invitee's lobby and accepting it joins the room; the daily top-up; then both
+press 快速开始 at 初级场 and are seated at one table with two bots after the wait — at a
+landscape phone and a desktop size."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webhelpers import create_room, live_server, new_page, overflow_x, poll, screens_dir
+
+pytestmark = pytest.mark.browser
+
+PW = "plum blossom 7"
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose quick-match queues seat players with bots after 2 s (env read at start)."""
+    env = {"LAIZI_QUICK_WAIT": "2", "LAIZI_QUICK_HANDS": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        with live_server(Path(tmp_path_factory.mktemp("social")), "--hand-pause", "2") as base:
+            for k, v in old.items():  # the subprocess has its copy; restore ours
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+            yield base
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def account(browser: Any, base: str, user: str, size: tuple[int, int]) -> Any:
+    """A new browser context: a guest registers as ``user`` and comes back to the lobby."""
+    page = new_page(browser, base, size=size)
+    page.click("#nav-account")
+    poll(page, "() => document.body.dataset.ready === '1'")
+    page.fill("#r-user", user)
+    page.fill("#r-pass", PW)
+    page.click("#btn-register")
+    poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")
+    page.goto(base + "/")
+    poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")
+    return page
+
+
+def shot(page: Any, name: str, tag: str) -> None:
+    assert overflow_x(page) <= 0, f"{name}: sideways overflow"
+    page.screenshot(path=str(screens_dir() / f"social-{name}-{tag}.png"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(844, 390), (390, 844), (1366, 900)])
+def test_friends_invite_quick_match(browser: Any, quick_server: str, size: tuple[int, int]) -> None:
+    base = quick_server
+    tag = f"{size[0]}x{size[1]}"
+    ua, ub = f"amei{size[0]}", f"bobo{size[0]}"
+    a = account(browser, base, ua, size)
+    b = account(browser, base, ub, size)
+    # the levels: all three open to an account with 5000 coins but 高级场 (needs 10000)
+    assert a.is_enabled('button[data-level="junior"]')
+    assert not a.is_enabled('button[data-level="senior"]')
+    # the daily top-up, once
+    a.click("#btn-daily")
+    poll(a, "() => document.getElementById('coins-bal').textContent === '7000'")
+    poll(a, "() => document.getElementById('btn-daily').disabled")
+
+    # errors show, then a friend request by username; b accepts
+    a.fill("#f-name", ua)
+    a.click("#btn-friend-add")
+    poll(a, "() => /yourself/.test(document.getElementById('error').textContent)")
+    a.fill("#f-name", ub)
+    a.click("#btn-friend-add")
+    poll(b, "u => document.querySelector(`button[data-accept='${u}']`)", ua)
+    shot(b, "request", tag)
+    b.click(f"button[data-accept='{ua}']")
+    poll(a, "u => document.querySelector(`#friends li[data-username='${u}'] .dot.on`)", ub, timeout=20)
+    poll(b, "u => document.querySelector(`#friends li[data-username='${u}'] .dot.on`)", ua, timeout=20)
+    shot(a, "friends", tag)
+
+    # a creates a room and invites b from the room's panel; b sees the invite and joins
+    code = create_room(a)
+    poll(a, "u => document.querySelector(`button[data-invite='${u}']`)", ub, timeout=20)
+    shot(a, "room-invite", tag)
+    a.click(f"button[data-invite='{ub}']")
+    poll(b, "c => document.querySelector(`button[data-accept-invite='${c}']`)", code, timeout=20)
+    shot(b, "invite", tag)
+    b.click(f"button[data-accept-invite='{code}']")
+    b.wait_for_selector("#roomview:not(.hidden)")
+    poll(b, "c => document.getElementById('room-code').textContent === c", code)
+    poll(a, "u => [...document.querySelectorAll('#room-friends li')].some(li => li.dataset.username === u"
+            " && !li.querySelector('button'))", ub, timeout=20)  # b is here now: no invite button
+    # b's presence in a's lobby list: in room `code`
+    for p in (a, b):
+        p.click("#btn-leave")
+        p.wait_for_selector("#lobby:not(.hidden)")
+
+    # quick match: both press 初级场; after the wait they sit at one table with two bots
+    a.click('button[data-level="junior"]')
+    poll(a, "() => /2/.test(document.getElementById('quick-status').textContent)"
+            " || /1/.test(document.getElementById('quick-status').textContent)")
+    shot(a, "quick-waiting", tag)
+    b.click('button[data-level="junior"]')
+    for p in (a, b):
+        p.wait_for_selector("#game:not(.hidden)", timeout=20000)
+        p.wait_for_selector("#hand .tile")
+    room_a = a.evaluate("() => location.pathname")
+    assert room_a == b.evaluate("() => location.pathname") and room_a.startswith("/room/")
+    info = a.evaluate("p => fetch('/api/rooms/' + p.split('/')[2]).then(r => r.json())", room_a)
+    assert sum(1 for s in info["seats"] if s["bot"]) == 2 and info["status"] == "playing"
+    shot(a, "quick-table", tag)
+    for p in (a, b):
+        assert p.evaluate("() => window.__csp") == []
+        assert not p.errors  # type: ignore[attr-defined]
+        with contextlib.suppress(Exception):
+            p.context.close()
