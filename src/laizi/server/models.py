@@ -15,9 +15,10 @@ __all__ = ["all_models"]
 
 def all_models() -> MetaData:
     """Import every model module and return the metadata they declare their tables on."""
-    from laizi.server import db  # players, rooms, matches, ..., accounts, ratings
-
-    # One line per model module, e.g.:
-    # from laizi.server import tournaments  # noqa: F401
+    # One line per model module:
+    from laizi.server import (
+        db,  # players, rooms, matches, ..., accounts, ratings
+        socialdb,  # noqa: F401 - coins ledger, coin tables, friends, invites
+    )
 
     return db.Base.metadata
