@@ -14,6 +14,7 @@ Routes:
   public log (hands still in play are cut off at their start, nothing hidden is ever
   returned); built off the event loop, cached, rate-limited (:mod:`laizi.server.replays`);
 - accounts, profiles and the leaderboard: :mod:`laizi.server.playerapi`;
+- avatars (``/api/avatars``, ``/api/avatar``, ``/avatars/{player_id}``): :mod:`laizi.server.avatars`;
 - ``GET /healthz``: liveness plus counters (actions, errors, GC passes, database batches);
 - ``WS /ws``: the game protocol (:mod:`laizi.server.protocol`).
 
@@ -43,6 +44,7 @@ from starlette.websockets import WebSocket
 from laizi.server import db
 from laizi.server.accounts import Accounts
 from laizi.server.auth import GEN_KEY_PREFIX
+from laizi.server.avatars import BODY_LIMITS, avatar_routes
 from laizi.server.config import ServerConfig
 from laizi.server.handlers import serve_ws
 from laizi.server.hub import Hub
@@ -226,11 +228,12 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         Route("/api/matches/{match_id}/replay", api_replay),
         Route("/healthz", healthz),
         *player_routes(hub, accounts),
+        *avatar_routes(hub),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(HttpGuard, max_body=MAX_BODY)])
+                    middleware=[Middleware(HttpGuard, max_body=MAX_BODY, path_limits=BODY_LIMITS)])
     app.state.hub = hub
     app.state.replays = replays
     app.state.accounts = accounts
