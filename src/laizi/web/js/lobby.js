@@ -3,6 +3,7 @@ import { S } from "./state.js";
 import { send } from "./net.js";
 import { t, windOf, presetName } from "./i18n.js";
 import qrcode from "../vendor/qrcode.mjs";
+import { avatarImg, showAvatar, mountMine } from "./avatar.js";
 
 const $ = id => document.getElementById(id);
 
@@ -150,6 +151,7 @@ export function saveNick() {
 }
 
 export function initLobby() {
+  mountMine($("nick"), () => S.pid);
   $("btn-nick").addEventListener("click", saveNick);
   $("nick").addEventListener("keydown", e => { if (e.key === "Enter") saveNick(); });
   $("btn-create").addEventListener("click", createRoom);
@@ -196,7 +198,9 @@ export function renderRoom() {
       rd.textContent = s.ready ? t("is_ready") : t("not_ready");
       who.appendChild(rd);
     }
-    li.append(wind, who);
+    const av = avatarImg();
+    showAvatar(av, s);
+    li.append(wind, av, who);
     const btns = document.createElement("span");
     btns.className = "seat-btns";
     if (r.status === "lobby") {
