@@ -7,6 +7,12 @@ Revision ``0001`` is the schema of the last pre-Alembic release (``laizi_meta``
 additive ``migrate()`` (versions 1-3) it adds what is missing and keeps every row; later
 revisions are ordinary Alembic revision files (``docs/server.md``, "Schema migrations").
 
+From a shell (operators: migrate before rolling new servers out; the server also does it)::
+
+    python -m laizi.server.migrations DB_URL current|upgrade|check
+
+(``check`` exits 1 when the models and the database differ, listing the differences.)
+
 On PostgreSQL the upgrade holds a transaction-scoped advisory lock, so several server
 processes starting at once on one database migrate it once, one after the other.
 """
@@ -17,14 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from alembic import command
+from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import BigInteger, Integer, text
+from sqlalchemy import BigInteger, Integer, MetaData, text
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["MIGRATIONS_DIR", "alembic_config", "compare_type", "current_revision", "head_revision",
-           "upgrade"]
+__all__ = ["MIGRATIONS_DIR", "alembic_config", "compare_type", "current_revision", "diffs",
+           "head_revision", "upgrade"]
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 # pg_advisory_xact_lock key of the migration ("laizi" in ASCII)
@@ -73,3 +80,12 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": PG_LOCK_KEY})
         command.upgrade(alembic_config(conn), revision)
+
+
+
+def diffs(engine: Engine, metadata: MetaData) -> list[Any]:
+    """What ``alembic revision --autogenerate`` would put in a new revision for this database
+    and these models (empty: they agree)."""
+    with engine.connect() as conn:
+        ctx = MigrationContext.configure(conn, opts={"compare_type": compare_type})
+        return list(compare_metadata(ctx, metadata))
