@@ -5,6 +5,8 @@ avatar in the room's seat list and on the table plate — at 844×390 and on a d
 from __future__ import annotations
 
 import io
+import json
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -92,4 +94,15 @@ def test_avatar_in_profile_lobby_and_table(browser: Any, server: str, tmp_path: 
     page.screenshot(path=str(shots / f"avatar_table_{tag}.png"))
     assert page.errors == []
     assert page.evaluate("window.__csp") == []
+
+    # someone else's profile: the avatar, no chooser
+    with urllib.request.urlopen(urllib.request.Request(
+            server + "/api/guest", data=json.dumps({"nickname": "other"}).encode(),
+            headers={"Content-Type": "application/json"})) as r:
+        other = json.loads(r.read())["player_id"]
+    page.goto(f"{server}/players/{other}")
+    poll(page, LOADED, "#pf-avatar")
+    page.wait_for_timeout(300)
+    assert page.locator("#pf-choose").is_hidden()
+    assert page.errors == []
     page.context.close()
