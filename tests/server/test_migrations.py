@@ -207,6 +207,29 @@ def test_dropping_the_schema_drops_the_stamp(tmp_path: Path) -> None:
         eng.dispose()
 
 
+def test_a_database_of_a_newer_laizi_is_left_alone(tmp_path: Path,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    url = str(tmp_path / "newer.db")
+    eng = db.make_engine(url)
+    try:
+        db.migrate(eng)
+        with eng.begin() as conn:  # as if a newer laizi had added a table in revision 9999
+            conn.execute(text("CREATE TABLE future_things (id INTEGER PRIMARY KEY)"))
+            conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+        with caplog.at_level("WARNING", logger="laizi.server"):
+            assert schema.upgrade(eng) is False
+        assert "revision 9999" in caplog.text
+
+        async def start_and_stop() -> None:  # an older server still starts on it
+            store = await Store.open(url)
+            await store.close()
+
+        asyncio.run(start_and_stop())
+        assert schema.current_revision(eng) == "9999"
+    finally:
+        eng.dispose()
+
+
 def model_modules() -> set[str]:
     """Modules under laizi.server whose classes derive from ``Base`` / ``db.Base``."""
     pkg = Path(laizi.server.__file__).parent

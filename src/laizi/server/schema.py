@@ -19,6 +19,7 @@ processes starting at once on one database migrate it once, one after the other.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,8 @@ from sqlalchemy.engine import Connection, Engine
 
 __all__ = ["MIGRATIONS_DIR", "alembic_config", "compare_type", "current_revision", "diffs",
            "head_revision", "upgrade"]
+
+log = logging.getLogger("laizi.server")
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 # pg_advisory_xact_lock key of the migration ("laizi" in ASCII)
@@ -73,14 +76,26 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
+def upgrade(engine: Engine, revision: str = "head") -> bool:
     """Bring the database to ``revision`` (default: the newest), in one transaction where the
-    backend has transactional DDL (PostgreSQL)."""
+    backend has transactional DDL (PostgreSQL). A database already at a revision this laizi
+    does not know — migrated by a newer laizi, e.g. during a rolling update — is left as it
+    is, with a warning: revisions are additive, so this version still runs on it. Returns
+    whether the upgrade ran."""
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": PG_LOCK_KEY})
-        command.upgrade(alembic_config(conn), revision)
-
+        cfg = alembic_config(conn)
+        at = MigrationContext.configure(conn).get_current_heads()
+        known = {r.revision for r in ScriptDirectory.from_config(cfg).walk_revisions()}
+        newer = [r for r in at if r not in known]
+        if newer:
+            log.warning("database schema is at revision %s, which this laizi does not know "
+                        "(its newest: %s); running on it without migrating",
+                        ", ".join(newer), head_revision())
+            return False
+        command.upgrade(cfg, revision)
+        return True
 
 
 def diffs(engine: Engine, metadata: MetaData) -> list[Any]:
