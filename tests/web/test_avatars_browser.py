@@ -106,3 +106,18 @@ def test_avatar_in_profile_lobby_and_table(browser: Any, server: str, tmp_path: 
     assert page.locator("#pf-choose").is_hidden()
     assert page.errors == []
     page.context.close()
+
+
+@pytest.mark.slow
+def test_the_chooser_passes_axe(browser: Any, server: str) -> None:
+    axe_mod = pytest.importorskip("axe_playwright_python.sync_playwright",
+                                  reason="axe-playwright-python not installed (pip install -e '.[dev]')")
+    page = new_page(browser, server, "无障碍头像", (844, 390), csp=False)
+    poll(page, LOADED, "a.my-avatar img.avatar")
+    page.click("a.my-avatar")
+    poll(page, "() => document.getElementById('pf-choose').dataset.ready === '1'")
+    results = axe_mod.Axe().run(page)
+    bad = [f"{v['impact']}: {v['id']} {v['help']}" for v in results.response["violations"]
+           if v.get("impact") in ("critical", "serious")]
+    assert bad == [], bad
+    page.context.close()
