@@ -136,8 +136,10 @@ def pg_url(request: pytest.FixtureRequest) -> str:
         if not cluster.ready():
             cluster.start()
         url = cluster.url
+    from laizi.server.models import all_models
+
     eng = db.make_engine(url)
-    db.Base.metadata.drop_all(eng)
+    all_models().drop_all(eng)  # every model module's tables, loaded or not yet
     eng.dispose()
     return url
 

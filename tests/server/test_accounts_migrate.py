@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from prealembic import as_pre_alembic
 from sqlalchemy import inspect, text
 
 from laizi.server import db
@@ -26,7 +27,7 @@ def downgrade_to_v2(url: str) -> None:
         for c in NEW_SCORE_COLUMNS:
             conn.execute(text(f'ALTER TABLE scores DROP COLUMN "{c}"'))
         conn.execute(text("UPDATE laizi_meta SET value = '2' WHERE key = 'schema_version'"))
-        conn.execute(text("DROP TABLE alembic_version"))  # version 2 predates Alembic
+        as_pre_alembic(conn)  # the old schema predates Alembic
         conn.execute(text("INSERT INTO players (id, nickname, created_at, last_seen) VALUES "
                           "('p_old', 'old', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"))
         conn.execute(text("INSERT INTO rooms (code, status, settings, seats, created_at, updated_at) "

@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic.autogenerate import compare_metadata
-from alembic.runtime.migration import MigrationContext
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
@@ -44,9 +42,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def schema_diffs(eng: Engine) -> list[Any]:
     """What ``alembic revision --autogenerate`` would put in a new revision."""
-    with eng.connect() as conn:
-        ctx = MigrationContext.configure(conn, opts={"compare_type": schema.compare_type})
-        return list(compare_metadata(ctx, all_models()))
+    return schema.diffs(eng, all_models())
 
 
 def load_legacy(eng: Engine, name: str) -> None:
@@ -211,6 +207,29 @@ def test_dropping_the_schema_drops_the_stamp(tmp_path: Path) -> None:
         eng.dispose()
 
 
+def test_a_database_of_a_newer_laizi_is_left_alone(tmp_path: Path,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    url = str(tmp_path / "newer.db")
+    eng = db.make_engine(url)
+    try:
+        db.migrate(eng)
+        with eng.begin() as conn:  # as if a newer laizi had added a table in revision 9999
+            conn.execute(text("CREATE TABLE future_things (id INTEGER PRIMARY KEY)"))
+            conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+        with caplog.at_level("WARNING", logger="laizi.server"):
+            assert schema.upgrade(eng) is False
+        assert "revision 9999" in caplog.text
+
+        async def start_and_stop() -> None:  # an older server still starts on it
+            store = await Store.open(url)
+            await store.close()
+
+        asyncio.run(start_and_stop())
+        assert schema.current_revision(eng) == "9999"
+    finally:
+        eng.dispose()
+
+
 def model_modules() -> set[str]:
     """Modules under laizi.server whose classes derive from ``Base`` / ``db.Base``."""
     pkg = Path(laizi.server.__file__).parent
@@ -240,3 +259,30 @@ def test_migrations_ship_with_the_package() -> None:
     assert (schema.MIGRATIONS_DIR / "env.py").is_file()
     assert (schema.MIGRATIONS_DIR / "script.py.mako").is_file()
     assert schema.head_revision()
+
+
+def test_the_command_line_checks_and_upgrades(tmp_path: Path) -> None:
+    url = str(tmp_path / "cli.db")
+    run = [sys.executable, "-m", "laizi.server.migrations", url]
+    out = subprocess.run([*run, "check"], capture_output=True, text=True)
+    assert out.returncode == 1 and "add_table players" in out.stdout, out.stdout + out.stderr
+    out = subprocess.run([*run, "upgrade"], capture_output=True, text=True, check=True)
+    head = schema.head_revision()
+    assert f"revision {head} (newest {head})" in out.stdout
+    out = subprocess.run([*run, "check"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(not (ROOT / "alembic.ini").is_file(), reason="not a source checkout")
+def test_the_developers_alembic_ini_works(tmp_path: Path) -> None:
+    import os
+
+    env = {**os.environ, "LAIZI_DB_URL": str(tmp_path / "dev.db")}
+    alembic = [sys.executable, "-m", "alembic", "-c", str(ROOT / "alembic.ini")]
+    subprocess.run([*alembic, "upgrade", "head"], env=env, capture_output=True, check=True)
+    out = subprocess.run([*alembic, "check"], env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and "No new upgrade operations detected" in out.stdout + out.stderr, \
+        out.stdout + out.stderr

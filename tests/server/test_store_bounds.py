@@ -8,6 +8,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from prealembic import as_pre_alembic
 from sqlalchemy import BigInteger, String, inspect, text
 from srvhelpers import Client, LiveServer, seated_room
 
@@ -90,7 +91,7 @@ def test_migrate_widens_an_old_postgres_client_seq(pg_url: str) -> None:
         db.migrate(eng)
         with eng.begin() as conn:
             conn.execute(text("ALTER TABLE actions ALTER COLUMN client_seq TYPE INTEGER"))
-            conn.execute(text("DROP TABLE alembic_version"))  # version 1 predates Alembic
+            as_pre_alembic(conn)  # the old schema predates Alembic
         db.migrate(eng)
         cols = {c["name"]: c["type"] for c in inspect(eng).get_columns("actions")}
         assert isinstance(cols["client_seq"], BigInteger)

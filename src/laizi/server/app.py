@@ -15,6 +15,7 @@ Routes:
   returned); built off the event loop, cached, rate-limited (:mod:`laizi.server.replays`);
 - accounts, profiles and the leaderboard: :mod:`laizi.server.playerapi`;
 - coins, quick match, friends and invites: :mod:`laizi.server.socialapi`;
+- avatars (``/api/avatars``, ``/api/avatar``, ``/avatars/{player_id}``): :mod:`laizi.server.avatars`;
 - ``GET /healthz``: liveness plus counters (actions, errors, GC passes, database batches);
 - ``WS /ws``: the game protocol (:mod:`laizi.server.protocol`).
 
@@ -44,6 +45,7 @@ from starlette.websockets import WebSocket
 from laizi.server import db
 from laizi.server.accounts import Accounts
 from laizi.server.auth import GEN_KEY_PREFIX
+from laizi.server.avatars import BODY_LIMITS, avatar_routes
 from laizi.server.config import ServerConfig
 from laizi.server.handlers import serve_ws
 from laizi.server.hub import Hub
@@ -231,11 +233,12 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         Route("/healthz", healthz),
         *player_routes(hub, accounts),
         *social_api,
+        *avatar_routes(hub),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(HttpGuard, max_body=MAX_BODY)])
+                    middleware=[Middleware(HttpGuard, max_body=MAX_BODY, path_limits=BODY_LIMITS)])
     app.state.hub = hub
     app.state.replays = replays
     app.state.accounts = accounts

@@ -38,6 +38,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -50,7 +51,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 __all__ = [
-    "SCHEMA_VERSION", "AccountRow", "ActionRow", "Base", "ChatRow", "EventRow", "HandRow",
+    "SCHEMA_VERSION", "AccountRow", "ActionRow", "AvatarRow", "Base", "ChatRow", "EventRow", "HandRow",
     "MatchPlayerRow", "MatchRow", "Meta", "PlayerRow", "RatingChangeRow", "RatingRow", "RoomRow",
     "ScoreRow", "SessionRow", "Writer", "make_engine", "migrate", "normalize_url",
 ]
@@ -244,6 +245,19 @@ class RatingChangeRow(Base):
     sigma_before: Mapped[float] = mapped_column(Float)
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
+
+
+class AvatarRow(Base):
+    """A player's avatar (:mod:`laizi.server.avatars`): one of the drawn set (``choice``) or
+    an uploaded picture, re-encoded (``image``, ``media_type``); ``etag`` names the version."""
+
+    __tablename__ = "avatars"
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    choice: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    image: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    media_type: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    etag: Mapped[str] = mapped_column(String(64))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
 class ChatRow(Base):

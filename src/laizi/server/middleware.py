@@ -5,7 +5,8 @@ For each HTTP request it
 - gives the request an id (``X-Request-ID`` on the response, ``request_id`` in JSON error
   bodies); a real internal error is logged once, with its traceback and that id, and the
   client gets ``500 {"error": ..., "request_id": ...}``;
-- refuses a body larger than :data:`~laizi.server.inputs.MAX_BODY_BYTES`: at once from its
+- refuses a body larger than :data:`~laizi.server.inputs.MAX_BODY_BYTES` (or the limit
+  ``path_limits`` gives its path, e.g. an avatar upload): at once from its
   ``Content-Length``, and otherwise (chunked) as soon as the bytes read pass the limit —
   the rest is never read;
 - adds the security headers (:data:`SECURITY_HEADERS`: a Content-Security-Policy that
@@ -20,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 from laizi.server.inputs import MAX_BODY_BYTES
@@ -58,9 +59,11 @@ class BodyTooLarge(Exception):
 class HttpGuard:
     """ASGI middleware: request ids, body limit, security headers, one log line per crash."""
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY_BYTES) -> None:
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY_BYTES,
+                 path_limits: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_body = max_body
+        self.path_limits = dict(path_limits or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -90,13 +93,14 @@ class HttpGuard:
             await send_wrapped({"type": "http.response.body", "body": body})
 
         method = scope.get("method", "GET")
-        too_large = f"request body larger than {self.max_body} bytes"
+        max_body = self.path_limits.get(scope.get("path", ""), self.max_body)
+        too_large = f"request body larger than {max_body} bytes"
         if method in _BODY_METHODS:
             length = _content_length(scope)
             if length is None and _has_header(scope, b"content-length"):
                 await error(400, "bad Content-Length")
                 return
-            if length is not None and length > self.max_body:
+            if length is not None and length > max_body:
                 await error(413, too_large)
                 return
         seen = 0
@@ -106,7 +110,7 @@ class HttpGuard:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_body:
+                if seen > max_body:
                     raise BodyTooLarge
             return message
 

@@ -7,24 +7,34 @@ Revision ``0001`` is the schema of the last pre-Alembic release (``laizi_meta``
 additive ``migrate()`` (versions 1-3) it adds what is missing and keeps every row; later
 revisions are ordinary Alembic revision files (``docs/server.md``, "Schema migrations").
 
+From a shell (operators: migrate before rolling new servers out; the server also does it)::
+
+    python -m laizi.server.migrations DB_URL current|upgrade|check
+
+(``check`` exits 1 when the models and the database differ, listing the differences.)
+
 On PostgreSQL the upgrade holds a transaction-scoped advisory lock, so several server
 processes starting at once on one database migrate it once, one after the other.
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 from alembic import command
+from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import BigInteger, Integer, text
+from sqlalchemy import BigInteger, Integer, MetaData, text
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["MIGRATIONS_DIR", "alembic_config", "compare_type", "current_revision", "head_revision",
-           "upgrade"]
+__all__ = ["MIGRATIONS_DIR", "alembic_config", "compare_type", "current_revision", "diffs",
+           "head_revision", "upgrade"]
+
+log = logging.getLogger("laizi.server")
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 # pg_advisory_xact_lock key of the migration ("laizi" in ASCII)
@@ -66,10 +76,31 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
+def upgrade(engine: Engine, revision: str = "head") -> bool:
     """Bring the database to ``revision`` (default: the newest), in one transaction where the
-    backend has transactional DDL (PostgreSQL)."""
+    backend has transactional DDL (PostgreSQL). A database already at a revision this laizi
+    does not know — migrated by a newer laizi, e.g. during a rolling update — is left as it
+    is, with a warning: revisions are additive, so this version still runs on it. Returns
+    whether the upgrade ran."""
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": PG_LOCK_KEY})
-        command.upgrade(alembic_config(conn), revision)
+        cfg = alembic_config(conn)
+        at = MigrationContext.configure(conn).get_current_heads()
+        known = {r.revision for r in ScriptDirectory.from_config(cfg).walk_revisions()}
+        newer = [r for r in at if r not in known]
+        if newer:
+            log.warning("database schema is at revision %s, which this laizi does not know "
+                        "(its newest: %s); running on it without migrating",
+                        ", ".join(newer), head_revision())
+            return False
+        command.upgrade(cfg, revision)
+        return True
+
+
+def diffs(engine: Engine, metadata: MetaData) -> list[Any]:
+    """What ``alembic revision --autogenerate`` would put in a new revision for this database
+    and these models (empty: they agree)."""
+    with engine.connect() as conn:
+        ctx = MigrationContext.configure(conn, opts={"compare_type": compare_type})
+        return list(compare_metadata(ctx, metadata))

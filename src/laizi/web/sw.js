@@ -8,7 +8,7 @@ const ASSETS = [
   "/static/js/main.js", "/static/js/net.js", "/static/js/state.js", "/static/js/i18n.js", "/static/js/tiles.js",
   "/static/js/table.js", "/static/js/settle.js", "/static/js/fair.js", "/static/js/sound.js", "/static/js/lobby.js",
   "/static/js/replay.js", "/static/js/words.js", "/static/js/calc.js", "/static/js/gallery.js",
-  "/static/vendor/qrcode.mjs",
+  "/static/vendor/qrcode.mjs", "/static/js/avatar.js", "/static/avatars/avatar.css", "/static/avatars/bot.svg",
 ];
 
 self.addEventListener("install", e => {

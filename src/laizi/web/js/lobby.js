@@ -5,6 +5,7 @@ import { t, windOf, presetName } from "./i18n.js";
 import qrcode from "../vendor/qrcode.mjs";
 import { initQuick } from "./quick.js";      // social: quick match, coins
 import { initFriends } from "./friends.js";  // social: friends, invites
+import { avatarImg, showAvatar, mountMine } from "./avatar.js";
 
 const $ = id => document.getElementById(id);
 
@@ -152,6 +153,7 @@ export function saveNick() {
 }
 
 export function initLobby() {
+  mountMine($("nick"), () => S.pid);
   $("btn-nick").addEventListener("click", saveNick);
   $("nick").addEventListener("keydown", e => { if (e.key === "Enter") saveNick(); });
   $("btn-create").addEventListener("click", createRoom);
@@ -200,7 +202,9 @@ export function renderRoom() {
       rd.textContent = s.ready ? t("is_ready") : t("not_ready");
       who.appendChild(rd);
     }
-    li.append(wind, who);
+    const av = avatarImg();
+    showAvatar(av, s);
+    li.append(wind, av, who);
     const btns = document.createElement("span");
     btns.className = "seat-btns";
     if (r.status === "lobby") {

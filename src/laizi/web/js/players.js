@@ -3,6 +3,8 @@
 // localStorage "laizi.token" (a guest who registers keeps its player id and history).
 // User text only through textContent (CSP and XSS rules of the client, see README).
 
+import { mountChooser, showAvatar } from "./avatar.js";
+
 const W = {
   zh: {
     title: "武汉麻将", lobby: "大厅", leaderboard: "排行榜", account: "账号", login: "登录",
@@ -155,6 +157,8 @@ async function renderProfile(pid) {
   $("pf-rating").textContent = p.rating
     ? `${t("rating")} ${num(p.rating.rating)} · ${t("rank")} ${p.rating.rank} · μ ${num(p.rating.mu)} σ ${num(p.rating.sigma)}`
     : t("unrated");
+  showAvatar($("pf-avatar"), { player_id: p.player_id || pid });
+  mountOwnChooser(pid);  // one's own profile: choose or upload an avatar
   const f = p.figures;
   const rows = [
     ["matches", f.matches], ["hands", f.hands], ["wins", f.wins], ["win_rate", pct(f.win_rate)],
@@ -189,6 +193,16 @@ async function renderProfile(pid) {
     body.appendChild(tr);
   }
   $("pf-none").classList.toggle("hidden", p.recent.length > 0);
+}
+
+async function mountOwnChooser(pid) {
+  const token = load("laizi.token");
+  if (!token) return;
+  let me = null;
+  try { me = await api("/api/account/me", null, token); } catch (e) { return; }
+  if (!me || me.player_id !== pid) return;
+  $("pf-choose").classList.remove("hidden");
+  await mountChooser($("pf-choose"), { token, pid, bigImg: $("pf-avatar"), onError: m => show(m), onSaved: m => show(m, true) });
 }
 
 // ------------------------------------------------------------------ leaderboard

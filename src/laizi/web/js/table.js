@@ -3,6 +3,7 @@
 // count, hand/round, dealer, indicator and laizi. Used live (interactive) and by the replay viewer.
 import { t, tileName, windOf, actionLabel } from "./i18n.js";
 import { tileEl, tileRow } from "./tiles.js";
+import { avatarImg, showAvatar } from "./avatar.js";
 
 const POS_NAMES = ["bottom", "right", "top", "left"];
 
@@ -23,6 +24,7 @@ export function buildTable(root, { live }) {
     const seat = div(`seat pos-${POS_NAMES[p]}`, table);
     seat.dataset.pos = String(p);
     const plate = div("plate", seat);
+    plate.appendChild(avatarImg());
     div("wind", plate);
     div("pname", plate);
     div("pscore", plate);
@@ -111,6 +113,7 @@ export function renderTable(table, v, ctx) {
     seatEl.classList.toggle("dealer", v.dealer === s);
     setText(seatEl.querySelector(".wind"), windOf(s, v.dealer));
     setText(seatEl.querySelector(".pname"), seatLabel(ctx, s));
+    showAvatar(seatEl.querySelector("img.avatar"), ctx.seats && ctx.seats[s]);
     const sc = v.scores ? v.scores[s] : 0;
     setText(seatEl.querySelector(".pscore"), String(Math.round(sc * 10) / 10));
     const badges = seatEl.querySelector(".badges");

@@ -1,7 +1,7 @@
 """social: coins ledger, coin tables, friends, invites
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 Create Date: 2026-11-30 21:51:58.354094
 
 Additive revisions only (new tables, new nullable columns, new indexes): a server of the
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0002'
-down_revision: str | Sequence[str] | None = '0001'
+revision: str = '0003'
+down_revision: str | Sequence[str] | None = '0002'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

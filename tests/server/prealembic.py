@@ -1,0 +1,18 @@
+"""Test helper: make a migrated database look like one the pre-Alembic ``migrate()`` left."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from sqlalchemy import MetaData
+
+
+def as_pre_alembic(conn: Any) -> None:
+    """Drop ``alembic_version`` and every table a revision after ``0001`` added (the frozen
+    version-3 tables of revision 0001 stay, with their rows), so the next ``migrate()``
+    upgrades the database as one made by the old additive code."""
+    v3 = set(import_module("laizi.server.migrations.versions.0001_schema_v3").V3.tables)
+    md = MetaData()
+    md.reflect(conn)
+    md.drop_all(conn, tables=[t for name, t in md.tables.items() if name not in v3])
