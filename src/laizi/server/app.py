@@ -52,6 +52,8 @@ from laizi.server.playerapi import player_routes
 from laizi.server.protocol import ProtocolError
 from laizi.server.replays import ReplayError, ReplayService
 from laizi.server.replays import stream as replay_stream
+from laizi.server.tournaments.api import tournament_routes  # hook (tournaments)
+from laizi.server.tournaments.director import Director  # hook (tournaments)
 
 __all__ = ["create_app"]
 
@@ -128,6 +130,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     hub = Hub(cfg)
     replays = ReplayService(cfg.db_url)
     accounts = Accounts(hub)
+    director = Director(hub)  # hook (tournaments)
 
     async def api_score(request: Request) -> Response:
         from laizi.errors import LaiziError
@@ -206,9 +209,11 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         await hub.start()
         hub.auth.load_generations(await asyncio.to_thread(_load_generations, hub.store.engine))
         await asyncio.to_thread(accounts.load)
+        await director.start()  # hook (tournaments): resumes running tournaments
         try:
             yield
         finally:
+            await director.stop()  # hook (tournaments)
             replays.close()
             await hub.stop()
 
@@ -226,6 +231,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         Route("/api/matches/{match_id}/replay", api_replay),
         Route("/healthz", healthz),
         *player_routes(hub, accounts),
+        *tournament_routes(hub, director),  # hook (tournaments)
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
@@ -234,4 +240,5 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     app.state.hub = hub
     app.state.replays = replays
     app.state.accounts = accounts
+    app.state.director = director  # hook (tournaments)
     return app
