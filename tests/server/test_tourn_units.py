@@ -11,7 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from laizi.game.wall import commitment, derive_wall, hand_seed
-from laizi.server.tournaments.duplicate import dup_points, hand_commitments, verify_round, verify_table
+from laizi.server.tournaments.duplicate import (
+    dup_points,
+    hand_commitments,
+    verify_round,
+    verify_table,
+)
 from laizi.server.tournaments.settings import SettingsError, parse_settings
 from laizi.server.tournaments.standings import rank
 from laizi.server.tournaments.swiss import random_tables, repeated, swiss_tables

@@ -429,7 +429,13 @@ def standings_of(s: Session, tid: int, st: TournamentSettings) -> list[dict[str,
             rounds.setdefault(tr.round, []).append(
                 {"entrants": tr.entrants, "hands": tr.hands,
                  "scores": [score.get((tr.round, tr.number, k), 0.0) for k in range(4)]})
-        for tabs in rounds.values():
-            for eid, pts in dup_points(tabs).items():
+        per_round: dict[int, dict[int, float]] = {}
+        for number, tabs in sorted(rounds.items()):
+            per_round[number] = dup_points(tabs)
+            for eid, pts in per_round[number].items():
                 dup[eid] = dup.get(eid, 0.0) + pts
+        out = rank(ents, res, dup)
+        for row in out:  # each round's duplicate points
+            row["dup_rounds"] = [round(per_round[n].get(row["entrant_id"], 0.0), 4) for n in per_round]
+        return out
     return rank(ents, res, dup)
