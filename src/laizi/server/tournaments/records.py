@@ -43,10 +43,12 @@ def tournaments(engine: Engine, status: str | None = None) -> list[dict[str, Any
         if status:
             q = q.where(TournamentRow.status == status)
         rows = list(s.scalars(q))
-        counts = dict(s.execute(
-            select(EntrantRow.tournament_id, func.count()).where(
-                EntrantRow.tournament_id.in_([r.id for r in rows]), EntrantRow.player_id.is_not(None))
-            .group_by(EntrantRow.tournament_id)).tuples().all()) if rows else {}
+        counts: dict[int, int] = {}
+        if rows:
+            counts = {tid: n for tid, n in s.execute(
+                select(EntrantRow.tournament_id, func.count()).where(
+                    EntrantRow.tournament_id.in_([r.id for r in rows]), EntrantRow.player_id.is_not(None))
+                .group_by(EntrantRow.tournament_id))}
         return [tournament_json(r, counts.get(r.id, 0)) for r in rows]
 
 
