@@ -225,7 +225,7 @@ function renderRounds(d) {
       const h = el("h3", t("table", { n: tab.number }));
       h.appendChild(el("span", t("st_" + tab.status), "t-tag"));
       if (tab.status !== "finished") h.appendChild(link("/room/" + tab.room, t("watch")));
-      if (tab.match_id) h.appendChild(link(tab.replay, t("replay")));
+      if (tab.match_id && tab.status === "finished") h.appendChild(link(tab.replay, t("replay")));
       box2.appendChild(h);
       for (const s of tab.seats) {
         const line = el("div", "", "t-seat");
