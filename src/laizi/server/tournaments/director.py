@@ -124,8 +124,11 @@ class Director:
         running = await self._read(lambda s: [t.id for t in s.scalars(
             select(TournamentRow).where(TournamentRow.status == "running"))])
         for tid in running:
-            async with self.lock:
-                await self._advance(tid)
+            try:
+                async with self.lock:
+                    await self._advance(tid)
+            except Exception:  # noqa: BLE001 - one tournament's trouble must not stop the others
+                log.exception("tournament %s: could not advance", tid)
 
     # ------------------------------------------------------------- operations
     async def create(self, organiser: str, settings: TournamentSettings) -> dict[str, Any]:
@@ -152,18 +155,18 @@ class Director:
             if t.status != "registration":
                 raise TournamentError(f"the tournament is {t.status}: registration is closed", 409)
 
-            def write(s: Session) -> int:
-                have = list(s.scalars(select(EntrantRow).where(EntrantRow.tournament_id == tid)))
-                if any(e.player_id == pid for e in have):
-                    raise TournamentError("you are registered already", 409)
-                if len(have) >= st.seats:
-                    raise TournamentError(f"the tournament is full ({st.seats} seats)", 409)
-                number = max((e.number for e in have), default=0) + 1
+            have = await self._read(lambda s: records.entrants(s, tid))
+            if any(e["player_id"] == pid for e in have):
+                raise TournamentError("you are registered already", 409)
+            if len(have) >= st.seats:
+                raise TournamentError(f"the tournament is full ({st.seats} seats)", 409)
+            number = max((e["number"] for e in have), default=0) + 1
+
+            def write(s: Session) -> None:
                 s.add(EntrantRow(tournament_id=tid, number=number, player_id=pid,
                                  nickname=nickname[:32], checked_in=0))
-                return number
 
-            number = await self._write(write)
+            await self._write(write)
         return {"ok": True, "number": number}
 
     async def unregister(self, tid: int, pid: str) -> dict[str, Any]:
@@ -172,15 +175,22 @@ class Director:
             if t.status != "registration":
                 raise TournamentError(f"the tournament is {t.status}: entries are fixed", 409)
 
+            if not await self._read(lambda s: self._entrant(s, tid, pid)):
+                raise TournamentError("you are not registered", 409)
+
             def write(s: Session) -> None:
                 e = s.scalar(select(EntrantRow).where(EntrantRow.tournament_id == tid,
                                                       EntrantRow.player_id == pid))
-                if e is None:
-                    raise TournamentError("you are not registered", 409)
-                s.delete(e)
+                if e is not None:
+                    s.delete(e)
 
             await self._write(write)
         return {"ok": True}
+
+    @staticmethod
+    def _entrant(s: Session, tid: int, pid: str) -> bool:
+        return s.scalar(select(EntrantRow.id).where(EntrantRow.tournament_id == tid,
+                                                    EntrantRow.player_id == pid)) is not None
 
     async def check_in(self, tid: int, pid: str) -> dict[str, Any]:
         async with self.lock:
@@ -188,12 +198,14 @@ class Director:
             if t.status != "registration":
                 raise TournamentError(f"the tournament is {t.status}: check-in is closed", 409)
 
+            if not await self._read(lambda s: self._entrant(s, tid, pid)):
+                raise TournamentError("register before checking in", 409)
+
             def write(s: Session) -> None:
                 e = s.scalar(select(EntrantRow).where(EntrantRow.tournament_id == tid,
                                                       EntrantRow.player_id == pid))
-                if e is None:
-                    raise TournamentError("register before checking in", 409)
-                e.checked_in = 1
+                if e is not None:
+                    e.checked_in = 1
 
             await self._write(write)
         return {"ok": True}

@@ -68,7 +68,7 @@ def detail(s: Session, tid: int, players: Mapping[str, str], viewer: str | None)
         if mine is not None and out["rounds"]:
             for tab in out["rounds"][-1]["tables"]:
                 for seat in tab["seats"]:
-                    if seat["entrant_id"] == mine["id"] and tab["status"] != "finished":
+                    if seat["entrant_id"] == mine["id"] and tab["status"] == "playing":  # its room is open
                         me["table"] = {"room": tab["room"], "seat": seat["seat"], "number": tab["number"]}
     out["me"] = me
     return out

@@ -224,7 +224,7 @@ function renderRounds(d) {
       const box2 = el("div", "", "t-table");
       const h = el("h3", t("table", { n: tab.number }));
       h.appendChild(el("span", t("st_" + tab.status), "t-tag"));
-      if (tab.status !== "finished") h.appendChild(link("/room/" + tab.room, t("watch")));
+      if (tab.status === "playing") h.appendChild(link("/room/" + tab.room, t("watch")));
       if (tab.match_id && tab.status === "finished") h.appendChild(link(tab.replay, t("replay")));
       box2.appendChild(h);
       for (const s of tab.seats) {
