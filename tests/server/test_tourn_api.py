@@ -81,6 +81,7 @@ def run_api(c: TestClient) -> None:
     assert d["status"] == "running" and tab is not None and len(d["rounds"]) == 1
     t1 = d["rounds"][0]["tables"][0]
     assert t1["seed"] is None and len(t1["commitments"]) == 1 and t1["status"] == "playing"
+    assert t1["live"]["hand"] == 1 and t1["live"]["scores"] == [0, 0, 0, 0]  # the table in play
     room = c.get(f"/api/rooms/{tab['room']}").json()
     assert room["private"] and room["status"] == "playing" and room["fixed_deal"] is None
     assert room["seats"][tab["seat"]]["player_id"] == d["me"]["player_id"]

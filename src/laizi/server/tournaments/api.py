@@ -135,6 +135,12 @@ def tournament_routes(hub: Hub, director: Director) -> list[Route]:
         out = await read(lambda s: views.detail(s, tid, hub.players, who))
         if out is None:
             raise TournamentError("unknown tournament", 404)
+        for rnd in out["rounds"][-1:]:  # live scores of the tables in play (read in the loop)
+            for tab in rnd["tables"]:
+                room = hub.rooms.get(tab["room"])
+                g = room.game if room is not None and room.match_id == tab["match_id"] else None
+                if tab["status"] == "playing" and g is not None:
+                    tab["live"] = {"scores": g.match.score_values(), "hand": g.hand_no}
         return out
 
     async def check(request: Request) -> Any:

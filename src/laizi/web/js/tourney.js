@@ -17,7 +17,7 @@ const W = {
     dup_on: "复式赛：各桌同一副牌，按同位置比较", bots_on: "机器人补位",
     verify_ok: "✓ 牌墙核验通过（{n}手）", verify_bad: "✗ 核验失败：", same_walls: "各桌牌墙相同",
     commitments: "牌墙承诺（开局前公布）", seeds: "种子（本轮结束后公布）", pending: "本轮结束后公布",
-    done: "已完成", created: "比赛已创建", by: "组织者：", starts: "开始：",
+    done: "已完成", created: "比赛已创建", by: "组织者：", starts: "开始：", live: "第{n}/{of}手（实时）",
   },
   en: {
     title: "Wuhan Mahjong", lobby: "Lobby", tournaments: "Tournaments", leaderboard: "Leaderboard", account: "Account",
@@ -34,6 +34,7 @@ const W = {
     verify_ok: "✓ walls verified ({n} hands)", verify_bad: "✗ check failed: ", same_walls: "same walls at every table",
     commitments: "Wall commitments (published before play)", seeds: "Seeds (published after the round)",
     pending: "published after the round", done: "Done", created: "Tournament created", by: "Organiser: ", starts: "Starts: ",
+    live: "hand {n}/{of} (live)",
   },
 };
 let lang = "zh";
@@ -227,11 +228,13 @@ function renderRounds(d) {
       if (tab.status === "playing") h.appendChild(link("/room/" + tab.room, t("watch")));
       if (tab.match_id && tab.status === "finished") h.appendChild(link(tab.replay, t("replay")));
       box2.appendChild(h);
+      if (tab.live) box2.appendChild(el("div", t("live", { n: tab.live.hand, of: d.settings.hands_per_round }), "muted"));
       for (const s of tab.seats) {
         const line = el("div", "", "t-seat");
         const name = el("span", s.nickname || "?");
         if (s.player_id && s.player_id === mePid) name.classList.add("me");
-        line.append(name, el("span", s.score == null ? "" : num(s.score)));
+        const score = s.score != null ? num(s.score) : tab.live ? num(tab.live.scores[s.seat]) : "";
+        line.append(name, el("span", score));
         box2.appendChild(line);
       }
       grid.appendChild(box2);
