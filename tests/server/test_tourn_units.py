@@ -65,6 +65,15 @@ def test_swiss_lets_leaders_meet_and_rounds_never_repeat() -> None:
     assert repeated(rounds) == 0
     # four entrants: a repeat cannot be avoided, the table is the standing order
     assert swiss_tables([3, 1, 2, 0], [frozenset({0, 1, 2, 3})]) == [[3, 1, 2, 0]]
+    # eight entrants who met in every way but one: the fresh table is still taken
+    eight = list(range(8))
+    every = [frozenset(c) for c in itertools.combinations(eight, 4)]
+    keep = frozenset({0, 2, 5, 7})
+    met8 = [g for g in every if g != keep]
+    tables = swiss_tables(eight, met8)
+    assert frozenset(tables[0]) == keep and sorted(x for t in tables for x in t) == eight
+    # out of search steps: the greedy seating still avoids what it can
+    assert swiss_tables(eight, [frozenset({0, 1, 2, 3})], budget=1)[0] == [0, 1, 2, 4]
 
 
 def test_random_round_one() -> None:

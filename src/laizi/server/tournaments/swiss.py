@@ -7,7 +7,8 @@ table of four that is new, the search goes back and tries the next combination
 (lexicographic in standing order, so leaders still meet as closely as possible). The
 search is exhaustive: a seating with no foursome repeated is found whenever one exists
 (within ``budget`` steps, far beyond what a field of 64 needs); when none exists (four
-entrants, for one), the tables are the standing order cut in fours.
+entrants, for one), each leader in turn takes the closest new four where one is left, else
+the next three in standing order.
 """
 
 from __future__ import annotations
@@ -66,9 +67,21 @@ def swiss_tables(order: Sequence[int], met: Iterable[frozenset[int]],
         found = search(tuple(order))
     except _OutOfBudget:
         found = None
-    if found is None:
-        return [list(order[i:i + 4]) for i in range(0, len(order), 4)]
-    return found
+    return found if found is not None else _greedy(tuple(order), seen)
+
+
+def _greedy(order: tuple[int, ...], seen: set[frozenset[int]]) -> list[list[int]]:
+    """No seating avoids every repeat (or the search ran out of steps): each leader in turn
+    takes the closest new four if there is one, else the next three in standing order."""
+    out: list[list[int]] = []
+    rest = order
+    while rest:
+        lead, others = rest[0], rest[1:]
+        picks = next((c for c in itertools.combinations(range(len(others)), 3)
+                      if frozenset((lead, *(others[i] for i in c))) not in seen), (0, 1, 2))
+        out.append([lead, *(others[i] for i in picks)])
+        rest = tuple(x for k, x in enumerate(others) if k not in picks)
+    return out
 
 
 def repeated(rounds: Sequence[Sequence[Sequence[int]]]) -> int:
