@@ -1,6 +1,7 @@
 """Tournaments against a real ``laizi serve`` subprocess: a 16-entrant, 3-round Swiss
-tournament (players on protocol clients, a no-show, bots) killed with SIGKILL in round 2
-and resumed to its final ranking; a duplicate tournament whose tables share every wall."""
+tournament (players on protocol clients, a no-show, one who leaves, bots) killed with
+SIGKILL in round 2 and resumed to its final ranking (SQLite and PostgreSQL); a duplicate
+tournament whose tables share every wall."""
 
 from __future__ import annotations
 
@@ -51,9 +52,11 @@ class Player(threading.Thread):
     plays (first winning or passing action, else a discard) and presses 继续; reconnects
     when the server goes away."""
 
-    def __init__(self, srv: LiveServer, tid: int, token: str) -> None:
+    def __init__(self, srv: LiveServer, tid: int, token: str, leave_at: int = 0) -> None:
         super().__init__(daemon=True)
         self.srv, self.tid, self.token = srv, tid, token
+        self.leave_at = leave_at  # leaves (离开) its n-th table after its first move there
+        self.left = False
         self.stop = threading.Event()
         self.rooms: list[str] = []
         self.actions = 0
@@ -136,6 +139,11 @@ class Player(threading.Thread):
                 c.seq = max(c.seq, int(c.last.get("last_seq") or 0)) + 1
                 c.send({"type": "action", "seq": c.seq, "action": choose(legal), "version": c.last["v"]})
                 self.actions += 1
+                if self.leave_at and len(self.rooms) == self.leave_at and not self.left:
+                    c.send({"type": "leave"})
+                    c.until("left")
+                    self.left = True
+                    return True
         return False
 
 
@@ -201,7 +209,7 @@ def run_swiss(db_path: str, tmp_path: Path) -> None:
         st, out = call(srv, "POST", f"/api/tournaments/{tid}/register", {}, guest["token"])
         assert st == 403 and "account" in out["error"]
         # four players on protocol clients; player4 checked in but never comes (a no-show)
-        players = [Player(srv, tid, t) for t in tokens[:4]]
+        players = [Player(srv, tid, t, leave_at=3 if i == 3 else 0) for i, t in enumerate(tokens[:4])]
         for p in players:
             p.start()
         st, out = call(srv, "POST", f"/api/tournaments/{tid}/start", {}, org)
@@ -265,7 +273,9 @@ def run_swiss(db_path: str, tmp_path: Path) -> None:
         (tmp_path / "players.txt").write_text(repr(([(r["nickname"], r["escapes"]) for r in present],
             [(p.rooms, p.errors[:2], p.trace) for p in players],
             [[(t["room"], [s["nickname"] for s in t["seats"]]) for t in r["tables"]] for r in rounds])))
-        assert all(r["escapes"] == 0 for r in present), (
+        assert players[3].left  # player3 left its round-3 table: an escape, charged like a no-show
+        assert [r["escapes"] for r in present if r["nickname"] == "player3"] == [1]
+        assert all(r["escapes"] == 0 for r in present if r["nickname"] != "player3"), (
             [(r["nickname"], r["escapes"]) for r in present],
             [(p.rooms, p.errors[:6]) for p in players],
             [[(t["room"], [s["nickname"] for s in t["seats"]]) for t in r["tables"]] for r in rounds])
