@@ -336,6 +336,17 @@ def test_duplicate_tournament_tables_share_every_wall(tmp_path: Path) -> None:
                 assert hands[0][1] == 0
                 for _n, dealer, _c, _s in hands:
                     assert sorted(position(s, dealer) for s in range(4)) == [0, 1, 2, 3]
+        # the comparison deal by deal: every table's result for each hand of the wall, against
+        # the field's average of the same hand of the same deal
+        for r in d["rounds"]:
+            assert [dl["hand"] for dl in r["deals"]] == [1, 2, 3]
+            for dl in r["deals"]:
+                assert len(dl["tables"]) == 4 and abs(sum(dl["par"])) < 1e-3
+                for pos in range(4):
+                    cells = [tab["positions"][pos] for tab in dl["tables"]]
+                    assert all((c["seat"] - tab["dealer"]) % 4 == pos
+                               for c, tab in zip(cells, dl["tables"], strict=True))
+                    assert abs(sum(c["diff"] for c in cells)) < 1e-2
         # the seat rotation of round 2 (Swiss, by the standings after round 1): table k seats
         # its leader at seat k-1, so the tables' leaders hold different hands of each deal
         final = d["final"]

@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session
 
 from laizi.server.tournaments import records
 from laizi.server.tournaments.director import settings_of, standings_of
-from laizi.server.tournaments.duplicate import verify_round
+from laizi.server.tournaments.duplicate import position, verify_round
+from laizi.server.tournaments.model import TableRow
 
 __all__ = ["detail", "verify"]
 
@@ -39,8 +40,40 @@ def _rounds(s: Session, tid: int, duplicate: bool, names: Mapping[int, dict[str,
                          "hands_played": len(hands)})
             checks.append({"number": t.number, "commitments": list(t.commitments),
                            "played": hands, "seed": t.seed if over else None})
-        out.append({"number": rnd.number, "status": rnd.status, "tables": tabs,
-                    "verify": verify_round(checks, duplicate)})
+        item = {"number": rnd.number, "status": rnd.status, "tables": tabs,
+                "verify": verify_round(checks, duplicate)}
+        if duplicate:
+            item["deals"] = deals([t for t in tables if t.round == rnd.number], names)
+        out.append(item)
+    return out
+
+
+def deals(tables: list[TableRow], names: Mapping[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The duplicate comparison of a round, deal by deal: each finished table's result for
+    each position of the wall (0: the dealer's hand, 1: 下家's, 2: 对家's, 3: 上家's), the
+    field's average (``par``) and each result's difference from it."""
+    rows: dict[int, list[tuple[int, int, list[Any], list[Any]]]] = {}
+    for t in tables:
+        for h in t.hands or []:
+            rows.setdefault(int(h["hand"]), []).append((t.number, int(h["dealer"]), h["deltas"], t.entrants))
+    out = []
+    for hand in sorted(rows):
+        by_pos: list[list[float]] = [[], [], [], []]
+        for _n, dealer, deltas, _e in rows[hand]:
+            for seat in range(4):
+                by_pos[position(seat, dealer)].append(float(deltas[seat]))
+        par = [sum(v) / len(v) for v in by_pos]
+        tabs = []
+        for number, dealer, deltas, ents in rows[hand]:
+            cells: list[dict[str, Any]] = [{} for _ in range(4)]
+            for seat in range(4):
+                pos = position(seat, dealer)
+                eid = int(ents[seat])
+                cells[pos] = {"seat": seat, "entrant_id": eid,
+                              "nickname": names.get(eid, {}).get("nickname"),
+                              "delta": float(deltas[seat]), "diff": round(float(deltas[seat]) - par[pos], 4)}
+            tabs.append({"number": number, "dealer": dealer, "positions": cells})
+        out.append({"hand": hand, "par": [round(x, 4) for x in par], "tables": tabs})
     return out
 
 

@@ -18,6 +18,7 @@ const W = {
     verify_ok: "✓ 牌墙核验通过（{n}手）", verify_bad: "✗ 核验失败：", same_walls: "各桌牌墙相同",
     commitments: "牌墙承诺（开局前公布）", seeds: "种子（本轮结束后公布）", pending: "本轮结束后公布",
     done: "已完成", created: "比赛已创建", by: "组织者：", starts: "开始：", live: "第{n}/{of}手（实时）",
+    per_deal: "逐手比较（同一副牌）", deal: "第{n}手", par: "平均", pos0: "庄家牌", pos1: "下家牌", pos2: "对家牌", pos3: "上家牌",
   },
   en: {
     title: "Wuhan Mahjong", lobby: "Lobby", tournaments: "Tournaments", leaderboard: "Leaderboard", account: "Account",
@@ -35,6 +36,8 @@ const W = {
     commitments: "Wall commitments (published before play)", seeds: "Seeds (published after the round)",
     pending: "published after the round", done: "Done", created: "Tournament created", by: "Organiser: ", starts: "Starts: ",
     live: "hand {n}/{of} (live)",
+    per_deal: "Deal by deal (the same walls)", deal: "Deal {n}", par: "par", pos0: "dealer's hand", pos1: "下家's hand",
+    pos2: "对家's hand", pos3: "上家's hand",
   },
 };
 let lang = "zh";
@@ -212,7 +215,41 @@ function renderVerify(card, r) {
   card.appendChild(det);
 }
 
+// The duplicate comparison: per deal, each table's result for each hand of the wall
+// (dealer's, 下家's, 对家's, 上家's) and its difference from the field's average.
+function renderDeals(card, deals, mePid) {
+  const det = el("details", "", "t-deals");
+  det.appendChild(el("summary", t("per_deal")));
+  for (const dl of deals) {
+    det.appendChild(el("div", `${t("deal", { n: dl.hand })} · ${t("par")} ${dl.par.map(num).join(" / ")}`, "t-deal-h"));
+    const wrap = el("div", "", "p-scroll");
+    const table = el("table", "", "p-table t-deal");
+    const head = el("tr");
+    for (const h of ["", t("pos0"), t("pos1"), t("pos2"), t("pos3")]) head.appendChild(el("th", h));
+    table.appendChild(el("thead")).appendChild(head);
+    const body = el("tbody");
+    for (const tab of dl.tables) {
+      const row = el("tr");
+      row.appendChild(el("td", t("table", { n: tab.number })));
+      for (const c of tab.positions) {
+        const td = el("td", `${c.nickname || "?"} ${num(c.delta)} (${c.diff > 0 ? "+" : ""}${num(c.diff)})`);
+        if (c.diff > 0) td.classList.add("up"); else if (c.diff < 0) td.classList.add("down");
+        if (mePid && names.get(c.entrant_id) === mePid) td.classList.add("me");
+        row.appendChild(td);
+      }
+      body.appendChild(row);
+    }
+    table.appendChild(body);
+    wrap.appendChild(table);
+    det.appendChild(wrap);
+  }
+  card.appendChild(det);
+}
+
+let names = new Map();
+
 function renderRounds(d) {
+  names = new Map(d.entrant_list.map(e => [e.id, e.player_id]));
   const box = $("o-rounds");
   box.replaceChildren();
   const mePid = d.me && d.me.player_id;
@@ -240,6 +277,7 @@ function renderRounds(d) {
       grid.appendChild(box2);
     }
     card.appendChild(grid);
+    if (r.deals && r.deals.length) renderDeals(card, r.deals, mePid);
     renderVerify(card, r);
     box.appendChild(card);
   }
