@@ -108,3 +108,35 @@ def test_tournament_api_sqlite(make_app: Callable[..., Any]) -> None:
 def test_tournament_api_postgres(make_app: Callable[..., Any], pg_url: str) -> None:
     with TestClient(make_app(pg_url)) as c:
         run_api(c)
+
+
+@pytest.mark.slow
+def test_director_resumes_a_start_cut_before_round_one(make_app: Callable[..., Any], tmp_path: Any) -> None:
+    """A server stopped between the start's first write (status running) and round 1's
+    seating seats round 1 when it comes back."""
+    import sqlite3
+
+    db = str(tmp_path / "cut.db")
+    with TestClient(make_app(db)) as c:
+        org = _account(c, "org2")
+        players = [_account(c, f"cut{i}") for i in range(4)]
+        tid = c.post("/api/tournaments", headers=org, json={"name": "断点", "seats": 4, "rounds": 1,
+                                                            "hands_per_round": 1}).json()["id"]
+        for h in players:
+            assert c.post(f"/api/tournaments/{tid}/register", headers=h).status_code == 200
+            assert c.post(f"/api/tournaments/{tid}/check-in", headers=h).status_code == 200
+    con = sqlite3.connect(db)  # what the start had written when the server went down
+    con.execute("UPDATE tournaments SET status = 'running' WHERE id = ?", (tid,))
+    con.commit()
+    con.close()
+    with TestClient(make_app(db)) as c:
+        end = time.monotonic() + 20
+        while True:
+            d = c.get(f"/api/tournaments/{tid}").json()
+            if d["rounds"] and d["rounds"][0]["tables"][0]["status"] == "playing":
+                break
+            assert time.monotonic() < end, d
+            time.sleep(0.2)
+        assert d["current_round"] == 1 and len(d["rounds"][0]["tables"]) == 1
+        seats = d["rounds"][0]["tables"][0]["seats"]
+        assert sorted(s["nickname"] for s in seats) == sorted(f"cut{i}" for i in range(4))

@@ -316,9 +316,14 @@ class Director:
             return t, records.table_rows(s, tid, t.current_round), records.entrants(s, tid)
 
         t, tables, ents = await self._read(load)
-        if t is None or not tables:
+        if t is None:
             return
         st = settings_of(t)
+        if t.current_round == 0:  # started, but stopped before round 1 was stored
+            await self._new_round(tid, st, 1)
+            return
+        if not tables:
+            return
         by_id = {e["id"]: e for e in ents}
         done = 0
         for tr in tables:
