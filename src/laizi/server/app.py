@@ -56,6 +56,8 @@ from laizi.server.protocol import ProtocolError
 from laizi.server.replays import ReplayError, ReplayService
 from laizi.server.replays import stream as replay_stream
 from laizi.server.socialapi import social_routes
+from laizi.server.tournaments.api import tournament_routes  # hook (tournaments)
+from laizi.server.tournaments.director import Director  # hook (tournaments)
 
 __all__ = ["create_app"]
 
@@ -133,6 +135,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     replays = ReplayService(cfg.db_url)
     accounts = Accounts(hub)
     social, social_api = social_routes(hub)  # social: coins, quick match, friends, invites
+    director = Director(hub)  # hook (tournaments)
 
     async def api_score(request: Request) -> Response:
         from laizi.errors import LaiziError
@@ -211,10 +214,12 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         await hub.start()
         hub.auth.load_generations(await asyncio.to_thread(_load_generations, hub.store.engine))
         await asyncio.to_thread(accounts.load)
+        await director.start()  # hook (tournaments): resumes running tournaments
         try:
             yield
         finally:
             social.quick.stop()
+            await director.stop()  # hook (tournaments)
             replays.close()
             await hub.stop()
 
@@ -234,6 +239,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         *player_routes(hub, accounts),
         *social_api,
         *avatar_routes(hub),
+        *tournament_routes(hub, director),  # hook (tournaments)
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
@@ -243,4 +249,5 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     app.state.replays = replays
     app.state.accounts = accounts
     app.state.social = social
+    app.state.director = director  # hook (tournaments)
     return app

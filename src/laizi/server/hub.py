@@ -322,3 +322,11 @@ class Hub:
                 room.seats[seat].disconnected_at = time.monotonic()
                 room.schedule()
             room.broadcast_lobby()
+
+    # ------------------------------------------------------------- hook: tournaments
+    def server_room(self, code: str, settings: RoomSettings, owner_id: str | None) -> Room:
+        """A room the server itself opens (a tournament table: laizi.server.tournaments);
+        the caller reserves its seats and starts its match."""
+        room = Room(code, settings, owner_id, **self._room_kw())
+        self.rooms[code] = room
+        return room

@@ -72,6 +72,7 @@ class Room:
         self.rules: RuleSet = room_rules(settings)
         self.banned: set[str] = set()  # players the host kicked out
         self.idle_since: float | None = time.monotonic()  # no connection since (None: someone here)
+        self.deal_seed: bytes | None = None  # hook (tournaments): the next match's secret seed
 
     def close(self) -> None:
         """Let go of everything (the room leaves memory; it lives on in the database)."""
@@ -274,7 +275,7 @@ class Room:
         for s in self.seats:
             s.ready = False  # the next match needs a new 准备 (or rematch vote)
         self.bots.clear()
-        seed = seed_from_text(self.settings.seed)
+        seed, self.deal_seed = self.deal_seed or seed_from_text(self.settings.seed), None  # hook (tournaments)
         self.game = GameSession(self.rules, seed, max_hands=self.settings.max_hands)
         for i, s in enumerate(self.seats):
             if s.bot:

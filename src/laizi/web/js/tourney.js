@@ -1,0 +1,314 @@
+// Tournament pages: the list and the create form (/tournaments), one tournament with its
+// actions, your table, standings, rounds, tables and the deal checks (/tournaments/{id}).
+// The account token is localStorage "laizi.token" (players.js). Text only via textContent.
+
+const W = {
+  zh: {
+    title: "武汉麻将", lobby: "大厅", tournaments: "比赛", leaderboard: "排行榜", account: "账号",
+    none_yet: "还没有比赛。", create: "创建比赛", login_first: "登录账号后才能创建或报名比赛。",
+    name: "名称", preset: "玩法", rounds: "轮数", hands: "每轮手数", seats: "名额", start_at: "开始时间",
+    bots_fill: "空位由机器人补齐", duplicate: "复式赛（各桌同牌）", standings: "排名", final: "最终排名",
+    entrants: "报名", register: "报名", unregister: "取消报名", check_in: "签到", start: "开始比赛",
+    cancel: "取消比赛", your_table: "你的牌桌", sit: "入座", watch: "观战", replay: "回放",
+    st_registration: "报名中", st_running: "进行中", st_finished: "已结束", st_cancelled: "已取消",
+    st_playing: "对局中", st_seating: "入座中", round: "第{n}轮", table: "第{n}桌",
+    points: "总分", dup_points: "复式分", best: "最大一手", h2h: "相互", escapes: "逃跑", player: "选手",
+    organiser: "组织者", checked_in: "已签到", rules_line: "{preset} · {rounds}轮 × 每轮{hands}手 · {seats}个名额",
+    dup_on: "复式赛：各桌同一副牌，按同位置比较", bots_on: "机器人补位",
+    verify_ok: "✓ 牌墙核验通过（{n}手）", verify_bad: "✗ 核验失败：", same_walls: "各桌牌墙相同",
+    commitments: "牌墙承诺（开局前公布）", seeds: "种子（本轮结束后公布）", pending: "本轮结束后公布",
+    done: "已完成", created: "比赛已创建", by: "组织者：", starts: "开始：", live: "第{n}/{of}手（实时）",
+    per_deal: "逐手比较（同一副牌）", deal: "第{n}手", par: "平均", pos0: "庄家牌", pos1: "下家牌", pos2: "对家牌", pos3: "上家牌",
+  },
+  en: {
+    title: "Wuhan Mahjong", lobby: "Lobby", tournaments: "Tournaments", leaderboard: "Leaderboard", account: "Account",
+    none_yet: "No tournaments yet.", create: "Create a tournament", login_first: "Log in with an account to create or enter tournaments.",
+    name: "Name", preset: "Rules", rounds: "Rounds", hands: "Hands per round", seats: "Seats", start_at: "Starts at",
+    bots_fill: "Bots fill empty seats", duplicate: "Duplicate (same walls at every table)", standings: "Standings",
+    final: "Final ranking", entrants: "Entrants", register: "Register", unregister: "Withdraw", check_in: "Check in",
+    start: "Start", cancel: "Cancel", your_table: "Your table", sit: "Sit down", watch: "Watch", replay: "Replay",
+    st_registration: "registration", st_running: "running", st_finished: "finished", st_cancelled: "cancelled",
+    st_playing: "playing", st_seating: "seating", round: "Round {n}", table: "Table {n}",
+    points: "Points", dup_points: "Duplicate", best: "Best hand", h2h: "H2H", escapes: "Escapes", player: "Player",
+    organiser: "Organiser", checked_in: "checked in", rules_line: "{preset} · {rounds} rounds × {hands} hands · {seats} seats",
+    dup_on: "Duplicate: every table plays the same walls, compared seat by seat", bots_on: "bots fill",
+    verify_ok: "✓ walls verified ({n} hands)", verify_bad: "✗ check failed: ", same_walls: "same walls at every table",
+    commitments: "Wall commitments (published before play)", seeds: "Seeds (published after the round)",
+    pending: "published after the round", done: "Done", created: "Tournament created", by: "Organiser: ", starts: "Starts: ",
+    live: "hand {n}/{of} (live)",
+    per_deal: "Deal by deal (the same walls)", deal: "Deal {n}", par: "par", pos0: "dealer's hand", pos1: "下家's hand",
+    pos2: "对家's hand", pos3: "上家's hand",
+  },
+};
+let lang = "zh";
+try { lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
+const t = (k, vars = {}) => (W[lang][k] ?? k).replace(/\{(\w+)\}/g, (_, v) => String(vars[v] ?? ""));
+const $ = id => document.getElementById(id);
+const token = () => { try { return localStorage.getItem("laizi.token"); } catch (e) { return null; } };
+const num = x => x == null ? "–" : String(Math.round(x * 100) / 100);
+
+function el(tag, text = "", cls = "") {
+  const e = document.createElement(tag);
+  if (text) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+function link(href, text, cls = "") { const a = el("a", text, cls); a.href = href; return a; }
+
+function show(msg, ok = false) {
+  const box = $(ok ? "p-ok" : "p-error");
+  $(ok ? "p-error" : "p-ok").classList.add("hidden");
+  box.textContent = msg;
+  box.classList.remove("hidden");
+  setTimeout(() => box.classList.add("hidden"), 6000);
+}
+
+async function api(path, body = null) {
+  const headers = { "Content-Type": "application/json" };
+  const tok = token();
+  if (tok) headers.Authorization = "Bearer " + tok;
+  const r = await fetch(path, body === null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) throw new Error((data && data.error) || ("HTTP " + r.status));
+  return data;
+}
+
+async function whoAmI() {
+  if (!token()) return null;
+  try { return await api("/api/account/me"); } catch (e) { return null; }
+}
+
+// ------------------------------------------------------------------ list + create
+async function renderList() {
+  $("v-list").classList.remove("hidden");
+  const [data, me, presets] = await Promise.all([
+    api("/api/tournaments").catch(e => { show(e.message); return { tournaments: [] }; }),
+    whoAmI(), api("/api/presets").catch(() => ({ presets: ["kaikoufan"] }))]);
+  $("me").textContent = me ? (me.username || me.nickname) : "";
+  const ul = $("t-list");
+  ul.replaceChildren();
+  for (const x of data.tournaments) {
+    const li = el("li");
+    li.append(link("/tournaments/" + x.id, x.name), el("span", t("st_" + x.status), "t-tag " + x.status),
+      el("span", `${x.entrants}/${x.settings.seats} · ${t("rules_line", { preset: x.settings.preset, rounds: x.settings.rounds, hands: x.settings.hands_per_round, seats: x.settings.seats })}`, "muted"));
+    if (x.settings.duplicate) li.append(el("span", t("duplicate"), "t-tag"));
+    ul.appendChild(li);
+  }
+  $("t-none").classList.toggle("hidden", data.tournaments.length > 0);
+  const acc = !!(me && me.registered);
+  $("f-create").classList.toggle("hidden", !acc);
+  $("c-login").classList.toggle("hidden", acc);
+  const sel = $("c-preset");
+  sel.replaceChildren(...presets.presets.map(p => { const o = el("option", p); o.value = p; return o; }));
+}
+
+function wireCreate() {
+  $("f-create").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const body = {
+      name: $("c-name").value, preset: $("c-preset").value,
+      rounds: Number($("c-rounds").value), hands_per_round: Number($("c-hands").value),
+      seats: Number($("c-seats").value), bots_fill: $("c-bots").checked, duplicate: $("c-dup").checked,
+    };
+    if ($("c-start").value) body.start_at = new Date($("c-start").value).toISOString();
+    try {
+      const out = await api("/api/tournaments", body);
+      show(t("created"), true);
+      location.href = "/tournaments/" + out.id;
+    } catch (e) { show(e.message); }
+  });
+}
+
+// ------------------------------------------------------------------ one tournament
+let timer = null;
+
+function actionButton(label, path, id) {
+  const b = el("button", t(label));
+  b.type = "button";
+  b.id = id;
+  b.addEventListener("click", async () => {
+    try { await api(path, {}); show(t("done"), true); } catch (e) { show(e.message); }
+    await renderOne();
+  });
+  return b;
+}
+
+function renderHead(d) {
+  $("o-name").textContent = d.name;
+  const s = d.settings;
+  let sub = `${t("st_" + d.status)} · ${t("by")}${d.organiser.nickname || d.organiser.player_id}`;
+  if (d.start_at) sub += ` · ${t("starts")}${new Date(d.start_at).toLocaleString()}`;
+  if (d.status === "running") sub += ` · ${t("round", { n: d.current_round })}/${s.rounds}`;
+  $("o-sub").textContent = sub;
+  let rules = t("rules_line", { preset: s.preset, rounds: s.rounds, hands: s.hands_per_round, seats: s.seats });
+  if (s.bots_fill) rules += " · " + t("bots_on");
+  if (s.duplicate) rules += " · " + t("dup_on");
+  $("o-rules").textContent = rules;
+  const box = $("o-actions");
+  box.replaceChildren();
+  const me = d.me;
+  const base = `/api/tournaments/${d.id}/`;
+  if (me && d.status === "registration") {
+    if (!me.registered) box.appendChild(actionButton("register", base + "register", "b-register"));
+    else {
+      if (!me.checked_in) box.appendChild(actionButton("check_in", base + "check-in", "b-checkin"));
+      box.appendChild(actionButton("unregister", base + "unregister", "b-unregister"));
+    }
+  }
+  if (me && me.organiser && d.status === "registration") box.appendChild(actionButton("start", base + "start", "b-start"));
+  if (me && me.organiser && (d.status === "registration" || d.status === "running")) box.appendChild(actionButton("cancel", base + "cancel", "b-cancel"));
+  const mine = $("o-table");
+  mine.replaceChildren();
+  mine.classList.toggle("hidden", !(me && me.table));
+  if (me && me.table) {
+    mine.append(el("span", `${t("your_table")}: ${t("table", { n: me.table.number })} · ${me.table.room}`),
+      link("/room/" + me.table.room, t("sit")));
+    mine.lastChild.id = "b-sit";
+  }
+}
+
+function renderStandings(d) {
+  const card = $("o-standings-card");
+  card.classList.toggle("hidden", !d.standings.length);
+  if (!d.standings.length) return;
+  $("o-standings-title").textContent = d.final ? t("final") : t("standings");
+  const dup = d.settings.duplicate;
+  const head = ["#", t("player"), ...(dup ? [t("dup_points")] : []), t("points"),
+    ...d.rounds.map(r => t("round", { n: r.number })), t("best"), t("escapes")];
+  const tr = el("tr");
+  head.forEach((h, i) => tr.appendChild(el("th", h, i > 1 ? "num" : "")));
+  $("o-standings").tHead.replaceChildren(tr);
+  const body = $("o-standings").tBodies[0];
+  body.replaceChildren();
+  const mePid = d.me && d.me.player_id;
+  for (const r of d.standings) {
+    const row = el("tr");
+    row.appendChild(el("td", String(r.rank)));
+    const who = el("td");
+    who.appendChild(r.player_id ? link("/players/" + encodeURIComponent(r.player_id), r.nickname) : el("span", r.nickname));
+    if (r.player_id && r.player_id === mePid) who.classList.add("me");
+    row.appendChild(who);
+    if (dup) row.appendChild(el("td", num(r.dup_points), "num"));
+    row.appendChild(el("td", num(r.points), "num"));
+    for (let i = 0; i < d.rounds.length; i++) row.appendChild(el("td", num(r.rounds[i]), "num"));
+    row.appendChild(el("td", num(r.best_hand), "num"));
+    row.appendChild(el("td", String(r.escapes), "num"));
+    body.appendChild(row);
+  }
+}
+
+function renderVerify(card, r) {
+  const v = r.verify;
+  const p = el("p", "", "t-verify " + (v.ok ? "ok" : "bad"));
+  p.textContent = v.ok ? t("verify_ok", { n: v.hands_checked }) : t("verify_bad") + v.problems.join("; ");
+  if (v.ok && v.same_walls && r.tables.length > 1) p.textContent += " · " + t("same_walls");
+  p.dataset.ok = v.ok ? "1" : "0";
+  card.appendChild(p);
+  const det = el("details");
+  det.appendChild(el("summary", t("commitments")));
+  for (const tab of r.tables) {
+    det.appendChild(el("div", `${t("table", { n: tab.number })}:`));
+    tab.commitments.forEach((c, i) => det.appendChild(el("div", `#${i + 1} ${c}`, "t-hash")));
+    det.appendChild(el("div", `${t("seeds")}: ${tab.seed || t("pending")}`, "t-hash"));
+  }
+  card.appendChild(det);
+}
+
+// The duplicate comparison: per deal, each table's result for each hand of the wall
+// (dealer's, 下家's, 对家's, 上家's) and its difference from the field's average.
+function renderDeals(card, deals, mePid) {
+  const det = el("details", "", "t-deals");
+  det.appendChild(el("summary", t("per_deal")));
+  for (const dl of deals) {
+    det.appendChild(el("div", `${t("deal", { n: dl.hand })} · ${t("par")} ${dl.par.map(num).join(" / ")}`, "t-deal-h"));
+    const wrap = el("div", "", "p-scroll");
+    const table = el("table", "", "p-table t-deal");
+    const head = el("tr");
+    for (const h of ["", t("pos0"), t("pos1"), t("pos2"), t("pos3")]) head.appendChild(el("th", h));
+    table.appendChild(el("thead")).appendChild(head);
+    const body = el("tbody");
+    for (const tab of dl.tables) {
+      const row = el("tr");
+      row.appendChild(el("td", t("table", { n: tab.number })));
+      for (const c of tab.positions) {
+        const td = el("td", `${c.nickname || "?"} ${num(c.delta)} (${c.diff > 0 ? "+" : ""}${num(c.diff)})`);
+        if (c.diff > 0) td.classList.add("up"); else if (c.diff < 0) td.classList.add("down");
+        if (mePid && names.get(c.entrant_id) === mePid) td.classList.add("me");
+        row.appendChild(td);
+      }
+      body.appendChild(row);
+    }
+    table.appendChild(body);
+    wrap.appendChild(table);
+    det.appendChild(wrap);
+  }
+  card.appendChild(det);
+}
+
+let names = new Map();
+
+function renderRounds(d) {
+  names = new Map(d.entrant_list.map(e => [e.id, e.player_id]));
+  const box = $("o-rounds");
+  box.replaceChildren();
+  const mePid = d.me && d.me.player_id;
+  for (const r of [...d.rounds].reverse()) {
+    const card = el("div", "", "card");
+    card.dataset.round = String(r.number);
+    card.appendChild(el("h2", `${t("round", { n: r.number })} · ${t("st_" + r.status)}`));
+    const grid = el("div", "", "t-tables");
+    for (const tab of r.tables) {
+      const box2 = el("div", "", "t-table");
+      const h = el("h3", t("table", { n: tab.number }));
+      h.appendChild(el("span", t("st_" + tab.status), "t-tag"));
+      if (tab.status === "playing") h.appendChild(link("/room/" + tab.room, t("watch")));
+      if (tab.match_id && tab.status === "finished") h.appendChild(link(tab.replay, t("replay")));
+      box2.appendChild(h);
+      if (tab.live) box2.appendChild(el("div", t("live", { n: tab.live.hand, of: d.settings.hands_per_round }), "muted"));
+      for (const s of tab.seats) {
+        const line = el("div", "", "t-seat");
+        const name = el("span", s.nickname || "?");
+        if (s.player_id && s.player_id === mePid) name.classList.add("me");
+        const score = s.score != null ? num(s.score) : tab.live ? num(tab.live.scores[s.seat]) : "";
+        line.append(name, el("span", score));
+        box2.appendChild(line);
+      }
+      grid.appendChild(box2);
+    }
+    card.appendChild(grid);
+    if (r.deals && r.deals.length) renderDeals(card, r.deals, mePid);
+    renderVerify(card, r);
+    box.appendChild(card);
+  }
+}
+
+async function renderOne() {
+  $("v-one").classList.remove("hidden");
+  const id = /^\/tournaments\/(\d+)/.exec(location.pathname)[1];
+  let d;
+  try { d = await api("/api/tournaments/" + id); } catch (e) { show(e.message); return; }
+  renderHead(d);
+  renderStandings(d);
+  renderRounds(d);
+  const ul = $("o-entrants");
+  ul.replaceChildren(...d.entrant_list.map(e => el("li", e.nickname + (e.checked_in && d.status === "registration" ? " ✓" : ""))));
+  document.body.dataset.status = d.status;
+  clearTimeout(timer);
+  if (d.status === "registration" || d.status === "running") timer = setTimeout(renderOne, 3000);
+}
+
+// ------------------------------------------------------------------ start
+async function start() {
+  document.documentElement.lang = lang === "en" ? "en" : "zh-CN";
+  for (const e of document.querySelectorAll("[data-w]")) e.textContent = t(e.dataset.w);
+  wireCreate();
+  if (/^\/tournaments\/\d+/.test(location.pathname)) {
+    const me = await whoAmI();
+    $("me").textContent = me ? (me.username || me.nickname) : "";
+    await renderOne();
+  } else await renderList();
+  document.body.dataset.ready = "1";
+}
+
+start();
