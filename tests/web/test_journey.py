@@ -23,6 +23,7 @@ from webhelpers import act_once, create_room, new_page, overflow_x, poll, screen
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "server"))
 from livesrv import LiveServer  # noqa: E402
+from srvhelpers import seated_room, step  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -237,3 +238,37 @@ def test_journey(browser: Any, jserver: str, size: tuple[int, int]) -> None:
                 p.context.close()
     print(f"journey {j.tag}: {time.monotonic() - t0:.1f} s")
     assert Path(screens_dir() / f"journey-replay-{j.tag}.png").stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_leaderboard_shows_avatars(browser: Any, jserver: str) -> None:
+    """After a rated match of two protocol clients (and two bots), the leaderboard shows each
+    player's avatar beside the name — the picture the profile API names, loaded."""
+    clients, _ = seated_room(int(jserver.rsplit(":", 1)[1]), 2, rated=True, max_hands=1)
+    end = time.monotonic() + 90
+    while step(clients):
+        assert time.monotonic() < end
+    pids = {c.pid for c in clients}
+    for c in clients:
+        c.close()
+    page = new_page(browser, jserver, size=(844, 390))
+    try:
+        page.goto(jserver + "/leaderboard")
+        poll(page, "() => document.querySelectorAll('#lb tbody tr').length === 2")
+        rows = poll(page, """() => { const rows = [...document.querySelectorAll('#lb tbody tr')].map(tr => {
+            const img = tr.querySelector('td.lb-who img.avatar'), a = tr.querySelector('td.lb-who a');
+            return img && a && !img.hidden && img.complete && img.naturalWidth > 0
+              && img.getBoundingClientRect().right <= a.getBoundingClientRect().left
+              ? [a.getAttribute('href'), img.getAttribute('src')] : null; });
+            return rows.every(Boolean) && rows; }""")
+        assert {href.rsplit("/", 1)[1] for href, _src in rows} == pids
+        for href, src in rows:
+            pid = href.rsplit("/", 1)[1]
+            prof = page.evaluate("p => fetch('/api/players/' + p).then(r => r.json())", pid)
+            assert src.split("?")[0] == prof["avatar"]["url"].split("?")[0] == f"/avatars/{pid}"
+        assert overflow_x(page) <= 0
+        page.screenshot(path=str(screens_dir() / "journey-leaderboard-844x390.png"))
+        assert page.evaluate("() => window.__csp") == []
+        assert not page.errors  # type: ignore[attr-defined]
+    finally:
+        page.context.close()

@@ -6,7 +6,8 @@
 - ``POST /api/account/logout``, ``POST /api/account/logout-all`` ``{token}``;
 - ``POST /api/account/password`` ``{token, old_password, new_password}``;
 - ``GET /api/account/me`` (``Authorization: Bearer <token>``);
-- ``GET /api/players/{id}[?limit=N&before=M]``: profile, figures, recent matches;
+- ``GET /api/players/{id}[?limit=N&before=M]``: profile (with ``avatar``: kind, choice, url), figures,
+  recent matches;
 - ``GET /api/leaderboard[?limit=N&offset=M]``: rated players by rating;
 - pages ``/account``, ``/players/{id}``, ``/leaderboard`` (``web/players.html``).
 

@@ -7,7 +7,8 @@ Everything is aggregated in SQL (SQLite and PostgreSQL alike) from
   those and count as hands without a win), and rows of kind ``escape<seat>`` (an escape of
   ``seat``: the player escaped when it sat on that seat);
 - ``match_players`` (one row per seat of each finished match: final score and place);
-- ``ratings`` / ``rating_changes`` (rated rooms, :mod:`laizi.server.ratings`).
+- ``ratings`` / ``rating_changes`` (rated rooms, :mod:`laizi.server.ratings`);
+- ``avatars`` (the picture shown beside the name, :mod:`laizi.server.avatars`).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from sqlalchemy import Float, String, Text, and_, case, cast, func, literal, sel
 from sqlalchemy.engine import Connection
 
 from laizi.server import db
+from laizi.server.avatars import DRAWN, default_choice
 from laizi.server.ratings import ordinal
 
-__all__ = ["MATCH_LIST_MAX", "profile"]
+__all__ = ["MATCH_LIST_MAX", "avatar_of", "profile"]
 
 MATCH_LIST_MAX = 100  # matches listed per request
 
@@ -30,6 +32,7 @@ SCORES = _T["scores"]
 MP = _T["match_players"]
 MATCHES = _T["matches"]
 CHANGES = _T["rating_changes"]
+AVATARS = _T["avatars"]
 
 
 def _ratio(a: float, b: float) -> float | None:
@@ -94,6 +97,19 @@ def match_list(conn: Connection, pid: str, limit: int = 20, before: int | None =
     return out
 
 
+def avatar_of(conn: Connection, pid: str) -> dict[str, Any]:
+    """The player's avatar as ``GET /api/avatar`` describes it: ``kind`` (``upload``, ``drawn``
+    or ``default``), ``choice`` (the drawn picture shown, or None for an upload) and ``url``
+    (``/avatars/{id}?v=<version>``: a new URL after each change, so caches never show an old one)."""
+    row = conn.execute(select(AVATARS.c.choice, AVATARS.c.etag, AVATARS.c.image.is_not(None).label("up"))
+                       .where(AVATARS.c.player_id == pid)).first()
+    if row is not None and row.up:
+        return {"kind": "upload", "choice": None, "url": f"/avatars/{pid}?v={row.etag}"}
+    choice = row.choice if row is not None and row.choice in DRAWN else None
+    shown = choice or default_choice(pid)
+    return {"kind": "drawn" if choice else "default", "choice": shown, "url": f"/avatars/{pid}?v=d-{shown}"}
+
+
 def profile(conn: Connection, pid: str, limit: int = 20, before: int | None = None) -> dict[str, Any] | None:
     """Everything shown of a player (None: no such player)."""
     players, accounts, ratings = _T["players"], _T["accounts"], _T["ratings"]
@@ -112,7 +128,7 @@ def profile(conn: Connection, pid: str, limit: int = 20, before: int | None = No
         rating = {"rating": round(r.ordinal, 2), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
                   "matches": r.matches, "rank": int(rank) + 1}
     return {"player_id": p.id, "nickname": p.nickname, "username": p.username,
-            "registered": p.username is not None,
+            "registered": p.username is not None, "avatar": avatar_of(conn, p.id),
             "since": p.created_at.isoformat() if p.created_at else None,
             "figures": {**_match_figures(conn, pid), **_hand_figures(conn, pid)},
             "rating": rating, "recent": match_list(conn, pid, limit, before)}

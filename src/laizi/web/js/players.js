@@ -3,7 +3,7 @@
 // localStorage "laizi.token" (a guest who registers keeps its player id and history).
 // User text only through textContent (CSP and XSS rules of the client, see README).
 
-import { mountChooser, showAvatar } from "./avatar.js";
+import { avatarImg, mountChooser, showAvatar } from "./avatar.js";
 
 const W = {
   zh: {
@@ -215,11 +215,13 @@ async function renderBoard() {
   for (const r of data.players) {
     const tr = document.createElement("tr");
     cell(tr, String(r.rank));
-    const td = cell(tr, "");
+    const td = cell(tr, "", "lb-who");
     const a = document.createElement("a");
     a.href = "/players/" + encodeURIComponent(r.player_id);
     a.textContent = r.nickname || r.username || r.player_id;
-    td.appendChild(a);
+    const img = avatarImg();  // the avatar beside the name
+    showAvatar(img, { player_id: r.player_id });
+    td.append(img, a);
     cell(tr, num(r.rating), "num");
     cell(tr, String(r.matches), "num");
     body.appendChild(tr);
