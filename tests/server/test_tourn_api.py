@@ -40,12 +40,12 @@ def run_api(c: TestClient) -> None:
 
     r = c.post("/api/tournaments", headers=org, json={
         "name": "小赛", "seats": 4, "rounds": 2, "hands_per_round": 1, "continue_seconds": 0,
-        "bot_delay": 0, "no_show_seconds": 600, "start_at": "2026-12-01T12:00:00Z"})
+        "bot_delay": 0, "no_show_seconds": 600, "start_at": "2099-12-01T12:00:00Z"})
     assert r.status_code == 200, r.text
     tid = r.json()["id"]
     listed = c.get("/api/tournaments").json()["tournaments"]
     assert listed[0]["id"] == tid and listed[0]["status"] == "registration"
-    assert listed[0]["start_at"].startswith("2026-12-01T12:00")
+    assert listed[0]["start_at"].startswith("2099-12-01T12:00")
     # check in before registering; register; twice; full
     r = c.post(f"/api/tournaments/{tid}/check-in", headers=players[0])
     assert r.status_code == 409 and "register" in r.json()["error"]

@@ -15,6 +15,12 @@ once from the table's secret seed (``Room.deal_seed``). An entrant not at the ta
 played by 托管 after the server's disconnect grace; one still absent ``no_show_seconds``
 after the table opened (counted again from a restart) escapes — the engine charges the
 escape penalty — as does a player who leaves the table.
+
+A tournament with a start time (``start_at``) starts by itself once that time has come and
+at least ``AUTO_START_MIN`` (4) players have checked in — as if its organiser had pressed
+start (the same rules: without bots, a multiple of four). Until then it stays open, and each
+tick looks again, so a late check-in starts it; the organiser may still start it earlier
+(:mod:`laizi.server.tournaments.autostart`).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from laizi.server import db
 from laizi.server.hub import CODE_ALPHABET, CODE_LEN
 from laizi.server.seats import Seat
 from laizi.server.tournaments import records
+from laizi.server.tournaments.autostart import AutoStarter, utc
 from laizi.server.tournaments.duplicate import dup_points, hand_commitments
 from laizi.server.tournaments.model import EntrantRow, RoundRow, TableRow, TournamentRow
 from laizi.server.tournaments.settings import TournamentSettings
@@ -84,6 +91,7 @@ class Director:
         self._opened: dict[str, float] = {}   # room code -> when the director saw it open
         self._no_show_done: set[str] = set()
         self.poll_seconds = POLL_SECONDS
+        self.auto = AutoStarter()
 
     @property
     def engine(self) -> Any:
@@ -120,7 +128,12 @@ class Director:
             await asyncio.sleep(self.poll_seconds)
 
     async def tick(self) -> None:
-        """Open tables not open yet, charge no-shows, record finished tables, advance rounds."""
+        """Start tournaments whose time has come; open tables not open yet, charge no-shows,
+        record finished tables, advance rounds."""
+        try:
+            await self.auto.run(self._read, self._start_on_time)
+        except Exception:  # noqa: BLE001 - tried again on the next tick
+            log.exception("tournament director: automatic starts failed")
         running = await self._read(lambda s: [t.id for t in s.scalars(
             select(TournamentRow).where(TournamentRow.status == "running"))])
         for tid in running:
@@ -135,7 +148,8 @@ class Director:
         def write(s: Session) -> int:
             t = TournamentRow(name=settings.name, organiser_id=organiser,
                               settings=settings.model_dump(mode="json", exclude={"name", "start_at"}),
-                              start_at=settings.start_at, status="registration")
+                              start_at=utc(settings.start_at) if settings.start_at else None,
+                              status="registration")
             s.add(t)
             s.flush()
             return t.id
@@ -226,6 +240,13 @@ class Director:
 
             await self._write(write)
         return {"ok": True}
+
+    async def _start_on_time(self, tid: int, organiser: str) -> dict[str, Any] | str:
+        """The start at ``start_at`` (autostart): the refusal's message instead of an error."""
+        try:
+            return await self.start_tournament(tid, organiser)
+        except TournamentError as exc:
+            return exc.message
 
     async def start_tournament(self, tid: int, pid: str) -> dict[str, Any]:
         async with self.lock:
