@@ -37,7 +37,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from laizi.analysis import shanten
+from laizi.bots import tuning as T
 from laizi.bots.base import Bot, SeatView
+from laizi.bots.expert_ready import ready_price
+from laizi.bots.expert_rules import block_action, hopeless
 from laizi.bots.greedy import GreedyBot
 from laizi.bots.strong import StrongBot
 from laizi.game.actions import Action
@@ -69,6 +72,40 @@ class ExpertConfig:
     #: (``"strong"``: the candidates are judged as strong would go on; ``"greedy"``:
     #: cheaper). The other seats are always ``greedy``.
     own_policy: str = "strong"
+    #: Price the discards that leave the hand ready exactly (:mod:`laizi.bots.expert_ready`)
+    #: and keep the best priced when ``strong`` goes ready.
+    ready_rule: bool = False
+    #: How much better (points) a ready discard must price than ``strong``'s choice.
+    ready_margin: float = 0.0
+    #: What a ready hand that does not win is expected to pay as a loser (points): a
+    #: higher win chance also saves it.
+    ready_loss: float = 0.0
+    # The ``strong`` core the expert plays with (its knobs, re-tuned against ``strong``
+    # itself in the arena; ``strong``'s own defaults were tuned against ``greedy``).
+    q: float = T.Q  # value kept per step of distance (regular hands)
+    q_big: float = T.Q  # … for big-hand targets
+    keep_two_for_big: bool = True  # keep a second laizi while a big hand is close
+    ready_defence: float = T.READY_DEFENCE  # weight of the "looks ready" penalty
+    kong_max_distance: int = 99  # kongs only this close to a win
+    #: ``q`` late in the hand (the wall at ``late_wall`` or less), moving linearly from
+    #: ``q`` (a full wall) — fewer draws left, each step of distance costs more. None: ``q``.
+    q_late: float | None = None
+    late_wall: int = 20
+    #: An unopened hand this far from ready (2/5/8-pair shanten) blocks instead of
+    #: playing to win (:func:`laizi.bots.expert_rules.block_action`). None: never.
+    fold_shanten: int | None = None
+    #: Declare every concealed/added kong and claim every exposed kong on offer.
+    kong_always: bool = False
+
+    def core(self, seed: int | None) -> StrongBot:
+        """The ``strong`` bot with these knobs."""
+        bot = StrongBot(seed)
+        bot.q = self.q
+        bot.q_big = self.q_big
+        bot.keep_two_for_big = self.keep_two_for_big
+        bot.ready_defence = self.ready_defence
+        bot.kong_max_distance = self.kong_max_distance
+        return bot
 
 
 _WIN_TYPES = ("tsumo", "ron")
@@ -83,7 +120,7 @@ class ExpertBot(Bot):
     def __init__(self, seed: int | None = None, config: ExpertConfig | None = None) -> None:
         self.seed = 0 if seed is None else seed
         self.config = config or ExpertConfig()
-        self.strong = StrongBot(seed)
+        self.strong = self.config.core(seed)
         self.searches = 0  # decisions that ran a search (for statistics)
         self._steps = 0
 
@@ -98,11 +135,25 @@ class ExpertBot(Bot):
         for a in legal:
             if a.type in _WIN_TYPES:
                 return a
+        if self.config.fold_shanten is not None and hopeless(view, self.config.fold_shanten):
+            return block_action(self.strong, view)
+        if self.config.kong_always:
+            for a in legal:
+                if a.type in ("ankong", "addkong", "kong"):
+                    return a
+        if self.config.q_late is not None:
+            self.strong.q = self._q_now(view.wall_remaining)
         default = self.strong.act(view)
         if view.phase not in ("turn", "claim"):
             return default
+        if view.phase == "turn" and default.type == "discard" and self.config.ready_rule:
+            default = self._ready_choice(view, default)
+        if self.config.search == "none":
+            return default
         if self.config.search == "open" and view.phase == "turn" and not any(
                 a.type in _KONG_TYPES for a in legal):
+            return default
+        if self.config.search == "kong" and not any(a.type in _KONG_TYPES for a in legal):
             return default
         cands = self._candidates(view, default)
         if len(cands) < 2:
@@ -122,6 +173,44 @@ class ExpertBot(Bot):
         if gain <= max(self.config.margin, self.config.z * sd / math.sqrt(n)):
             return default
         return cands[best]
+
+    def _q_now(self, wall: int) -> float:
+        c = self.config
+        assert c.q_late is not None
+        full = 82.0  # the wall after a deal (136 − 53 dealt − the indicator)
+        f = max(0.0, min(1.0, (wall - c.late_wall) / (full - c.late_wall)))
+        return c.q_late + f * (c.q - c.q_late)
+
+    # ---------------------------------------------------------- ready hands
+    def _ready_choice(self, view: SeatView, default: Action) -> Action:
+        """Among the discards that leave the hand ready, the best priced, when
+        ``strong``'s own choice leaves it ready too (else ``strong``'s choice)."""
+        lz = view.laizi
+        special = view.special
+        hand = list(view.hand)
+        priced: list[tuple[float, Action]] = []
+        default_value: float | None = None
+        seen: set[int] = set()
+        for a in view.legal:
+            k = a.tile
+            if a.type != "discard" or k is None or k == lz or k in special or k in seen:
+                continue
+            seen.add(k)
+            hand[k] -= 1
+            price = ready_price(view, hand, k)
+            hand[k] += 1
+            if price is None:
+                continue
+            value = price.win_prob * (price.payment + self.config.ready_loss) - price.danger
+            priced.append((value, a))
+            if a == default:
+                default_value = value
+        if default_value is None or len(priced) < 2:
+            return default
+        best_value, best = max(priced, key=lambda x: (x[0], x[1] == default))
+        if best_value > default_value + self.config.ready_margin:
+            return best
+        return default
 
     # ---------------------------------------------------------- candidates
     def _candidates(self, view: SeatView, default: Action) -> list[Action]:
@@ -262,7 +351,7 @@ class ExpertBot(Bot):
         me = view.seat
         bots: list[Bot] = [GreedyBot(seed + s) for s in range(4)]
         if self.config.own_policy == "strong":
-            bots[me] = StrongBot(seed + me)
+            bots[me] = self.config.core(seed + me)
         applied = False
         steps = 0
         applies = 0
