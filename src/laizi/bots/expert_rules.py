@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from laizi.analysis.profiles import shanten258
 from laizi.bots import tuning as T
 from laizi.bots.base import SeatView
-from laizi.bots.greedy import natural
-from laizi.bots.outlook import danger_of
+from laizi.bots.greedy import natural, tile_order_key, usefulness
+from laizi.bots.outlook import danger_of, improving_258
 from laizi.bots.strong import StrongBot
 from laizi.game.actions import Action
 from laizi.scoring.model import Meld
 
-__all__ = ["RuleParams", "block_action", "claim_choice", "hopeless"]
+__all__ = ["RuleParams", "acceptance_choice", "block_action", "claim_choice", "hopeless"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,3 +128,47 @@ def block_action(strong: StrongBot, view: SeatView) -> Action:
     order = {a: i for i, (_s, a) in enumerate(ranked)}
     return min(discards, key=lambda a: (round(danger_of(view, a.tile or 0).feed_prob, 3),
                                         order.get(a, 99)))
+
+
+def acceptance_choice(strong: StrongBot, view: SeatView, default: Action,
+                      tolerance: float = 0.0) -> Action:
+    """``strong``'s discard, or among the discards it values exactly as high (its ties,
+    broken there by a tile's connectivity alone) the one that leaves the hand closest
+    to ready with a 2/5/8 pair and then the most unseen tiles improving it: tile
+    acceptance decides. ``tolerance``: also the discards valued within this share of
+    the best."""
+    lz = view.setup.laizi
+    special = view.setup.special
+    discards = [a for a in view.legal if a.type == "discard" and a.tile is not None
+                and a.tile != lz and a.tile not in special]
+    if len(discards) < 2 or default not in discards:
+        return default
+    nat, wilds = natural(view)
+    ranked = strong.rank_discards_strong(view, discards, nat, wilds)
+    base = [(s - _tie(nat, a.tile or 0), a) for s, a in ranked]
+    top = max(b for b, _a in base)
+    tol = 1e-9 * max(1.0, abs(top)) + tolerance * abs(top)
+    tied = [a for b, a in base if b >= top - tol]
+    if len(tied) < 2 or default not in tied:
+        return default
+    n = 4 - len(view.melds[view.seat])
+    unseen = view.unseen()
+    order = {a: i for i, (_s, a) in enumerate(ranked)}
+    best: tuple[int, int, int, Action] | None = None
+    for a in tied:
+        k = a.tile or 0
+        nat[k] -= 1
+        sh = max(0, shanten258(nat, wilds, n))
+        live = sum(unseen[x] for x in improving_258(nat, wilds, n, sh))
+        nat[k] += 1
+        key = (-sh, live, -order[a], a)
+        if best is None or key[:3] > best[:3]:
+            best = key
+    assert best is not None
+    return best[3]
+
+
+def _tie(nat: list[int], k: int) -> float:
+    """``strong``'s tie-break term of discarding ``k`` (see ``rank_discards_strong``)."""
+    return (T.TIE_USEFULNESS * (T.USEFULNESS_CEILING - usefulness(nat, k))
+            + T.TIE_ORDER * (T.ORDER_CEILING - tile_order_key(k)))
