@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from positions import advance, hidden_shuffled
 
+from laizi.analysis.profiles import shanten258
 from laizi.arena import arena
 from laizi.bots.base import SeatView
 from laizi.bots.expert import ExpertBot, ExpertConfig
@@ -20,9 +21,12 @@ from laizi.bots.expert_rules import (
     block_action,
     claim_choice,
     hopeless,
+    strong_tie_break,
 )
+from laizi.bots.greedy import natural
 from laizi.bots.registry import make_bot
 from laizi.bots.strong import StrongBot
+from laizi.game.actions import Action
 from laizi.game.state import HandState
 from laizi.rules import RuleSet
 
@@ -71,20 +75,48 @@ def test_eager_opening_takes_every_claim_strong_takes_and_more() -> None:
     assert more >= 1
 
 
-def test_acceptance_choice_keeps_strongs_value() -> None:
-    """The tie-break only picks among discards ``strong`` values exactly as high, and
-    among them one leaving at least as many unseen improving tiles."""
+def _base_and_shanten(strong: StrongBot, view: SeatView) -> dict[Action, tuple[float, int]]:
+    """``strong``'s value of each discard without its tie-break, and the 2/5/8-pair
+    shanten it leaves."""
+    nat, wilds = natural(view)
+    n = 4 - len(view.melds[view.seat])
+    discards = [a for a in view.legal if a.type == "discard" and a.tile is not None
+                and a.tile != view.laizi and a.tile not in view.special]
+    out = {}
+    for s, a in strong.rank_discards_strong(view, discards, nat, wilds):
+        k = a.tile or 0
+        nat[k] -= 1
+        out[a] = (s - _tie_of(nat, k), shanten258(nat, wilds, n))
+        nat[k] += 1
+    return out
+
+
+def _tie_of(nat_after: list[int], k: int) -> float:
+    nat = list(nat_after)
+    nat[k] += 1
+    return strong_tie_break(nat, k)
+
+
+@pytest.mark.parametrize("tolerance", [0.0, 0.05])
+def test_acceptance_choice_keeps_strongs_value(tolerance: float) -> None:
+    """The tie-break picks among the discards ``strong`` values (nearly) as high as its
+    best, and never one leaving the small hand further from ready than its own choice."""
     changed = 0
     for _st, view in _views(range(4)):
         if view.phase != "turn" or not any(a.type == "discard" for a in view.legal):
             continue
         strong = StrongBot(1)
         default = strong.act(view)
-        if default.type != "discard":
+        if default.type != "discard" or default.tile in view.special:
             continue
-        got = acceptance_choice(strong, view, default)
+        got = acceptance_choice(strong, view, default, tolerance)
         assert got in view.legal and got.type == "discard"
-        changed += got != default
+        if got != default:
+            table = _base_and_shanten(strong, view)
+            top = max(v for v, _sh in table.values())
+            assert table[got][0] >= top - tolerance * abs(top) - 1e-9
+            assert table[got][1] <= table[default][1]
+            changed += 1
     assert changed >= 1
 
 

@@ -17,7 +17,8 @@ from laizi.bots.strong import StrongBot
 from laizi.game.actions import Action
 from laizi.scoring.model import Meld
 
-__all__ = ["RuleParams", "acceptance_choice", "block_action", "claim_choice", "hopeless"]
+__all__ = ["RuleParams", "acceptance_choice", "block_action", "claim_choice", "hopeless",
+           "strong_tie_break"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,7 @@ def acceptance_choice(strong: StrongBot, view: SeatView, default: Action,
         return default
     nat, wilds = natural(view)
     ranked = strong.rank_discards_strong(view, discards, nat, wilds)
-    base = [(s - _tie(nat, a.tile or 0), a) for s, a in ranked]
+    base = [(s - strong_tie_break(nat, a.tile or 0), a) for s, a in ranked]
     top = max(b for b, _a in base)
     tol = 1e-9 * max(1.0, abs(top)) + tolerance * abs(top)
     tied = [a for b, a in base if b >= top - tol]
@@ -168,7 +169,7 @@ def acceptance_choice(strong: StrongBot, view: SeatView, default: Action,
     return best[3]
 
 
-def _tie(nat: list[int], k: int) -> float:
+def strong_tie_break(nat: list[int], k: int) -> float:
     """``strong``'s tie-break term of discarding ``k`` (see ``rank_discards_strong``)."""
     return (T.TIE_USEFULNESS * (T.USEFULNESS_CEILING - usefulness(nat, k))
             + T.TIE_ORDER * (T.ORDER_CEILING - tile_order_key(k)))
