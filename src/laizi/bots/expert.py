@@ -1,10 +1,32 @@
-"""The ``expert`` bot: determinized Monte Carlo search over the seat's view.
+"""The ``expert`` bot: ``strong``'s valuation, better decisions where it is blind,
+and determinized Monte Carlo search where the stakes are large.
 
-At a decision with a real choice — by default the claims (吃/碰/杠 or pass) and the
-turns that offer a kong, where the choice moves fan and payments by tens of points;
-with ``search="all"`` every discard too — the bot
+**Default policy** (what ``laizi arena`` measures; cheap — decisions of
+milliseconds):
 
-1. picks a few **candidates**: the ``strong`` bot's choice, the discards that keep the
+- every win on offer is taken; forced moves cost nothing;
+- discards: ``strong`` values each discard by the best target it keeps (the small
+  hand, or a big hand: 碰碰胡, 清一色, 将一色 …) and breaks ties between discards of
+  equal value by the discarded tile's connectivity alone. Those ties are frequent —
+  whenever a big-hand target sets the value, every discard that keeps it is worth
+  the same whatever it does to the small hand. The expert chooses among those ties
+  and near-ties (within ``acceptance_tolerance``, 5 %, of the best value) by **tile
+  acceptance** instead (:func:`laizi.bots.expert_rules.acceptance_choice`): the one
+  that leaves the small hand closest to ready with a 2/5/8 pair, then the most
+  unseen tiles improving it — it keeps both roads to a win open;
+- claims, kongs, laizi and special tiles as ``strong`` (its core's knobs are in
+  :class:`ExpertConfig`).
+
+**Options** measured and left off (each a field of :class:`ExpertConfig`): exact
+pricing of ready hands by the scorer (``ready_rule``,
+:mod:`laizi.bots.expert_ready`), a claim rule with its own numbers
+(``unopened_discount``, ``claim_min_gain``), a block mode for hopeless hands
+(``fold_shanten``), a wall-dependent ``q`` (``q_late``) and the Monte Carlo search:
+
+**Search** (``search="open"``: claims and kong turns; ``"kong"``: kong decisions;
+``"all"``: every discard too). At such a decision the bot
+
+1. picks a few **candidates**: the default policy's choice, the discards that keep the
    hand closest to ready (fewest shanten, most unseen improving tiles), every kong on
    offer, and for a claim both taking and passing;
 2. samples ``worlds`` **determinizations**: the tiles it cannot see (other seats'
@@ -16,15 +38,16 @@ with ``search="all"`` every discard too — the bot
    liability), its own seat then played by ``strong`` and the others by the fast
    ``greedy``, with the same world and the same policy seeds for each candidate
    (common random numbers);
-4. keeps the ``strong`` choice unless another candidate has the highest mean
-   settlement points for its seat *and* beats the ``strong`` choice by more than
-   ``z`` standard errors of their paired per-world difference (and by ``margin``):
-   the search overrides the heuristic only where the evidence is clear.
+4. keeps the default choice unless another candidate has the highest mean
+   settlement points for its seat *and* beats it by more than ``z`` standard errors
+   of their paired per-world difference (and by ``margin``): the search overrides
+   the policy only where the evidence is clear.
 
-Wins on offer are always taken (as ``strong`` does); forced moves cost nothing. The
-randomness of a decision is seeded from the bot's seed and the view's public and own
-content, so a bot with a given seed makes the same choice for the same view, whatever
-the hidden tiles are.
+A hand's points vary by hundreds from one playout to the next, so a dozen worlds
+separate only large differences; in the arena the search did not pay for its time,
+hence ``search="none"`` by default. The randomness of a decision is seeded from the
+bot's seed and the view's public and own content, so a bot with a given seed makes
+the same choice for the same view, whatever the hidden tiles are.
 """
 
 from __future__ import annotations
@@ -37,7 +60,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from laizi.analysis import shanten
+from laizi.bots import tuning as T
 from laizi.bots.base import Bot, SeatView
+from laizi.bots.expert_ready import ready_price
+from laizi.bots.expert_rules import (
+    RuleParams,
+    acceptance_choice,
+    block_action,
+    claim_choice,
+    hopeless,
+)
 from laizi.bots.greedy import GreedyBot
 from laizi.bots.strong import StrongBot
 from laizi.game.actions import Action
@@ -50,7 +82,8 @@ __all__ = ["ExpertBot", "ExpertConfig"]
 
 @dataclass(frozen=True, slots=True)
 class ExpertConfig:
-    """Search settings (the defaults keep p99 within the server's turn timer)."""
+    """The expert's settings: its default policy (measured in ``laizi arena``) and the
+    options and search settings left off by default."""
 
     worlds: int = 12  # determinizations per decision (at most)
     max_candidates: int = 4  # actions compared at one decision
@@ -61,14 +94,58 @@ class ExpertConfig:
     #: started past it. A count, not a clock, so decisions stay deterministic; ~25 µs a
     #: step on one core (more with the strong policy) keeps a decision near ≤ 200 ms.
     step_budget: int = 1500
-    #: Which decisions are searched: ``"open"`` — claims and kongs, where the choice moves
-    #: fan and payments by tens of points and a few worlds tell them apart; ``"all"`` —
-    #: discards too (their differences are small against the playouts' noise).
-    search: str = "open"
+    #: Which decisions are searched: ``"none"`` (default: measured not to pay for its
+    #: time), ``"open"`` — claims and kong turns, where the choice moves fan and payments
+    #: by tens of points; ``"kong"`` — kong decisions only; ``"all"`` — discards too
+    #: (their differences are small against the playouts' noise).
+    search: str = "none"
     #: The policy that plays the bot's own seat after the first move in a playout
     #: (``"strong"``: the candidates are judged as strong would go on; ``"greedy"``:
     #: cheaper). The other seats are always ``greedy``.
     own_policy: str = "strong"
+    #: Price the discards that leave the hand ready exactly (:mod:`laizi.bots.expert_ready`)
+    #: and keep the best priced when ``strong`` goes ready.
+    ready_rule: bool = False
+    #: How much better (points) a ready discard must price than ``strong``'s choice.
+    ready_margin: float = 0.0
+    #: What a ready hand that does not win is expected to pay as a loser (points): a
+    #: higher win chance also saves it.
+    ready_loss: float = 0.0
+    # The ``strong`` core the expert plays with (its knobs, re-tuned against ``strong``
+    # itself in the arena; ``strong``'s own defaults were tuned against ``greedy``).
+    q: float = T.Q  # value kept per step of distance (regular hands)
+    q_big: float = T.Q  # … for big-hand targets
+    keep_two_for_big: bool = True  # keep a second laizi while a big hand is close
+    ready_defence: float = T.READY_DEFENCE  # weight of the "looks ready" penalty
+    kong_max_distance: int = 99  # kongs only this close to a win
+    #: ``q`` late in the hand (the wall at ``late_wall`` or less), moving linearly from
+    #: ``q`` (a full wall) — fewer draws left, each step of distance costs more. None: ``q``.
+    q_late: float | None = None
+    late_wall: int = 20
+    #: An unopened hand this far from ready (2/5/8-pair shanten) blocks instead of
+    #: playing to win (:func:`laizi.bots.expert_rules.block_action`). None: never.
+    fold_shanten: int | None = None
+    #: Declare every concealed/added kong and claim every exposed kong on offer.
+    kong_always: bool = False
+    #: Break ``strong``'s ties between discards by tile acceptance (unseen improving
+    #: tiles) instead of connectivity (:func:`laizi.bots.expert_rules.acceptance_choice`).
+    acceptance: bool = True
+    acceptance_tolerance: float = 0.05  # … among discards valued within this share of the best
+    #: Claims: the value an unopened hand keeps (it still has to open) and the gain a
+    #: claim must bring (:func:`laizi.bots.expert_rules.claim_choice`); ``strong``'s
+    #: own claim rule when both are ``strong``'s numbers.
+    unopened_discount: float = T.UNOPENED_DISCOUNT
+    claim_min_gain: float = T.CLAIM_MIN_GAIN
+
+    def core(self, seed: int | None) -> StrongBot:
+        """The ``strong`` bot with these knobs."""
+        bot = StrongBot(seed)
+        bot.q = self.q
+        bot.q_big = self.q_big
+        bot.keep_two_for_big = self.keep_two_for_big
+        bot.ready_defence = self.ready_defence
+        bot.kong_max_distance = self.kong_max_distance
+        return bot
 
 
 _WIN_TYPES = ("tsumo", "ron")
@@ -83,7 +160,12 @@ class ExpertBot(Bot):
     def __init__(self, seed: int | None = None, config: ExpertConfig | None = None) -> None:
         self.seed = 0 if seed is None else seed
         self.config = config or ExpertConfig()
-        self.strong = StrongBot(seed)
+        self.strong = self.config.core(seed)
+        c = self.config
+        self._claim_params: RuleParams | None = None
+        if (c.unopened_discount, c.claim_min_gain) != (T.UNOPENED_DISCOUNT, T.CLAIM_MIN_GAIN):
+            self._claim_params = RuleParams(unopened_discount=c.unopened_discount,
+                                            min_gain=c.claim_min_gain)
         self.searches = 0  # decisions that ran a search (for statistics)
         self._steps = 0
 
@@ -98,11 +180,31 @@ class ExpertBot(Bot):
         for a in legal:
             if a.type in _WIN_TYPES:
                 return a
-        default = self.strong.act(view)
+        if self.config.fold_shanten is not None and hopeless(view, self.config.fold_shanten):
+            return block_action(self.strong, view)
+        if self.config.kong_always:
+            for a in legal:
+                if a.type in ("ankong", "addkong", "kong"):
+                    return a
+        if self.config.q_late is not None:
+            self.strong.q = self._q_now(view.wall_remaining)
+        if view.phase == "claim" and self._claim_params is not None:
+            default = claim_choice(self.strong, view, self._claim_params)
+        else:
+            default = self.strong.act(view)
         if view.phase not in ("turn", "claim"):
+            return default
+        if view.phase == "turn" and default.type == "discard" and self.config.acceptance:
+            default = acceptance_choice(self.strong, view, default,
+                                        self.config.acceptance_tolerance)
+        if view.phase == "turn" and default.type == "discard" and self.config.ready_rule:
+            default = self._ready_choice(view, default)
+        if self.config.search == "none":
             return default
         if self.config.search == "open" and view.phase == "turn" and not any(
                 a.type in _KONG_TYPES for a in legal):
+            return default
+        if self.config.search == "kong" and not any(a.type in _KONG_TYPES for a in legal):
             return default
         cands = self._candidates(view, default)
         if len(cands) < 2:
@@ -122,6 +224,44 @@ class ExpertBot(Bot):
         if gain <= max(self.config.margin, self.config.z * sd / math.sqrt(n)):
             return default
         return cands[best]
+
+    def _q_now(self, wall: int) -> float:
+        c = self.config
+        assert c.q_late is not None
+        full = 82.0  # the wall after a deal (136 − 53 dealt − the indicator)
+        f = max(0.0, min(1.0, (wall - c.late_wall) / (full - c.late_wall)))
+        return c.q_late + f * (c.q - c.q_late)
+
+    # ---------------------------------------------------------- ready hands
+    def _ready_choice(self, view: SeatView, default: Action) -> Action:
+        """Among the discards that leave the hand ready, the best priced, when
+        ``strong``'s own choice leaves it ready too (else ``strong``'s choice)."""
+        lz = view.laizi
+        special = view.special
+        hand = list(view.hand)
+        priced: list[tuple[float, Action]] = []
+        default_value: float | None = None
+        seen: set[int] = set()
+        for a in view.legal:
+            k = a.tile
+            if a.type != "discard" or k is None or k == lz or k in special or k in seen:
+                continue
+            seen.add(k)
+            hand[k] -= 1
+            price = ready_price(view, hand, k)
+            hand[k] += 1
+            if price is None:
+                continue
+            value = price.win_prob * (price.payment + self.config.ready_loss) - price.danger
+            priced.append((value, a))
+            if a == default:
+                default_value = value
+        if default_value is None or len(priced) < 2:
+            return default
+        best_value, best = max(priced, key=lambda x: (x[0], x[1] == default))
+        if best_value > default_value + self.config.ready_margin:
+            return best
+        return default
 
     # ---------------------------------------------------------- candidates
     def _candidates(self, view: SeatView, default: Action) -> list[Action]:
@@ -262,7 +402,7 @@ class ExpertBot(Bot):
         me = view.seat
         bots: list[Bot] = [GreedyBot(seed + s) for s in range(4)]
         if self.config.own_policy == "strong":
-            bots[me] = StrongBot(seed + me)
+            bots[me] = self.config.core(seed + me)
         applied = False
         steps = 0
         applies = 0
