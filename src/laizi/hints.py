@@ -12,7 +12,8 @@
 
 Each entry has ``action`` (the action's JSON, ready to send back), ``label``,
 ``recommended`` (exactly one entry is), and ``kind`` (``discard``, ``kong``,
-``win``, ``claim``, ``pass``). The recommendation is the ``strong`` bot's choice.
+``win``, ``claim``, ``pass``). The recommendation is the ``expert`` bot's choice
+(``strong`` with discards broken by tile acceptance: :mod:`laizi.bots.expert_rules`).
 
 **Numbers** (:mod:`laizi.bots.outlook`, a model fitted on simulated hands and checked
 for calibration on fresh ones; every figure from the seat's view only). Discards,
@@ -48,6 +49,7 @@ from typing import Any
 
 from laizi.analysis import waits as raw_waits
 from laizi.bots.evaluate import FENG, JIANG, HandEval
+from laizi.bots.expert import ExpertBot
 from laizi.bots.greedy import natural
 from laizi.bots.outlook import danger_of, hand_outlook
 from laizi.bots.outlook_words import (
@@ -185,7 +187,7 @@ def hints_for(view: SeatView | Mapping[str, Any], rules: RuleSet | None = None, 
     if not v.legal:
         return []
     bot = StrongBot()
-    choice = bot.act(v)
+    choice = ExpertBot(seed=0).act(v)  # deterministic: its default searches nothing
     if v.phase == "turn":
         entries = _turn_hints(v, bot, scores)
     else:

@@ -116,3 +116,30 @@ def test_a_seat_with_hints_on_gets_hints_for_its_own_decision(client: Any) -> No
     assert sorted(json.dumps(h["action"], sort_keys=True) for h in hints) == sorted(
         json.dumps(a, sort_keys=True) for a in legal)
     assert sum(1 for h in hints if h["recommended"]) == 1
+
+
+def test_expert_bots_are_offered_and_hints_recommend_the_experts_choice(client: Any) -> None:
+    """``expert`` (no search by default: cheap) is a bot level rooms offer; a seat's hint
+    marks as recommended what the expert would play from that seat's own view."""
+    from srvhelpers import connect, game_frame, new_room, room_state
+
+    from laizi.bots.expert import ExpertBot
+    from laizi.rules import RuleSet
+    from laizi.server.frames import read_view
+    from laizi.server.seats import bot_levels
+
+    assert "expert" in bot_levels()
+    ws, _ = connect(client, "vs-expert")
+    new_room(ws, max_hands=1, seed="expert-hints")
+    ws.send(type="sit", seat=0)
+    for s in (1, 2, 3):
+        ws.send(type="bot", seat=s, level="expert")
+    room = room_state(ws, lambda r: all(x["bot"] for x in r["seats"][1:]))
+    assert [x["bot"] for x in room["seats"][1:]] == ["expert"] * 3
+    ws.send(type="hints", on=True)
+    ws.send(type="start")
+    frame = game_frame(ws, lambda m: bool(m["view"].get("legal")) and "hints" in m)
+    view = read_view(frame["view"], RuleSet.preset(room["settings"]["preset"]))
+    choice = ExpertBot(seed=0).act(view)
+    recommended = [h for h in frame["hints"] if h["recommended"]]
+    assert len(recommended) == 1 and recommended[0]["action"] == choice.to_json()

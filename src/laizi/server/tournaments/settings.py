@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from laizi.errors import LaiziError
 from laizi.server.config import room_rules
-from laizi.server.protocol import RoomSettings
+from laizi.server.protocol import BOT_LEVELS, RoomSettings
 
 __all__ = [
     "HANDS_MAX", "NAME_MAX", "NO_SHOW_MAX", "ROUNDS_MAX", "SEATS_MAX", "SettingsError",
@@ -57,8 +57,8 @@ class TournamentSettings(BaseModel):
     def _checks(self) -> TournamentSettings:
         if not self.bots_fill and self.seats % 4:
             raise ValueError("seats must be a multiple of 4 (tables of four), or allow bots to fill")
-        if self.bot_level not in ("random", "greedy", "strong"):
-            raise ValueError("bot_level must be random, greedy or strong")
+        if self.bot_level not in BOT_LEVELS:
+            raise ValueError(f"bot_level must be one of {', '.join(BOT_LEVELS)}")
         try:
             room_rules(self.room_settings(0))
         except (LaiziError, ValidationError, ValueError) as exc:
