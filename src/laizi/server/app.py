@@ -14,7 +14,9 @@ Routes:
   public log (hands still in play are cut off at their start, nothing hidden is ever
   returned); built off the event loop, cached, rate-limited (:mod:`laizi.server.replays`);
 - accounts, profiles and the leaderboard: :mod:`laizi.server.playerapi`;
-- ``GET /healthz``: liveness plus counters (actions, errors, GC passes, database batches);
+- ``GET /healthz``: liveness, the node's name, rooms, connections and leases, plus counters
+  (actions, errors, GC passes, database batches); ``GET /metrics``: Prometheus text
+  (:mod:`laizi.server.metrics`);
 - ``WS /ws``: the game protocol (:mod:`laizi.server.protocol`).
 
 Every HTTP response carries the security headers and an ``X-Request-ID``; bodies are
@@ -194,7 +196,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         return await _replay(request, replays)
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "rooms": len(hub.rooms),
+        return JSONResponse({"ok": True, **(await hub.ops.health()),
                              "stats": {**hub.health_stats(),
                                        **{f"replay_{k}": v for k, v in replays.cache_info().items()}}})
 
@@ -225,6 +227,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         Route("/api/rooms/{code}", api_room),
         Route("/api/matches/{match_id}/replay", api_replay),
         Route("/healthz", healthz),
+        Route("/metrics", hub.ops.metrics_endpoint),
         *player_routes(hub, accounts),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),

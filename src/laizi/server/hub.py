@@ -15,12 +15,11 @@ from typing import Any
 from laizi.errors import LaiziError
 from laizi.rules import RuleSet
 from laizi.server.auth import GuestAuth, clean_nickname, new_player_id
-from laizi.server.chat import RateLimiter
 from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.db import normalize_url
 from laizi.server.engine import hand_frames
-from laizi.server.limits import Limits
+from laizi.server.ops import Ops
 from laizi.server.protocol import ProtocolError, RoomSettings
 from laizi.server.room import Room
 from laizi.server.runtime import HeapFreezer, warm_up
@@ -44,9 +43,8 @@ class Hub:
         self.conns: set[Conn] = set()      # every open WebSocket
         self._store: Store | None = None
         self._auth: GuestAuth | None = None
-        self.chat_limiter = RateLimiter()
-        exempt = {*cfg.rate_exempt, *filter(None, os.environ.get("LAIZI_RATE_EXEMPT", "").split(","))}
-        self.limits = Limits(frozenset(a.strip() for a in exempt))
+        self.ops = Ops(cfg, self)  # rate limits, connection caps, metrics (laizi.server.ops)
+        self.limits = self.ops.limits
         self.db_label = normalize_url(cfg.db_url).split("@")[-1]
         self.started = False
         self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0,
@@ -76,6 +74,7 @@ class Hub:
         self._auth = GuestAuth(secret)
         await asyncio.to_thread(self._load)
         self.started = True
+        await self.ops.start()
         warm_up()
         if self.cfg.gc_freeze:
             self.freezer.start()
@@ -86,6 +85,7 @@ class Hub:
 
     async def stop(self) -> None:
         self.freezer.stop()
+        await self.ops.stop()
         if self._sweeper is not None:
             self._sweeper.cancel()
         for room in self.rooms.values():
@@ -172,7 +172,7 @@ class Hub:
             return {"player_id": pid, "nickname": self.players[pid],
                     "token": self.auth.reissue(token, pid)}  # accounts: keeps the session
         if peer is not None:
-            self.limits.check("guest", peer)
+            await self.limits.check("guest", peer)
         pid = new_player_id()
         nick = nick or f"游客{secrets.randbelow(9000) + 1000}"
         self.players[pid] = nick
@@ -233,7 +233,7 @@ class Hub:
             room_rules(settings)
         except LaiziError as exc:
             raise ProtocolError("bad_settings", str(exc)) from None
-        self.limits.check("room", conn.peer, conn.player_id)
+        await self.limits.check("room", conn.peer, conn.player_id)
         for _ in range(100):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
             if code not in self.rooms:
