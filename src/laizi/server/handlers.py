@@ -157,6 +157,9 @@ async def dispatch(hub: Hub, conn: Conn, m: Any) -> None:
     if conn_handler is not None:
         await conn_handler(hub, conn, m)
         return
+    if conn.relay is not None:  # the room lives on another node (laizi.server.cluster)
+        await conn.relay(m)
+        return
     handler = ROOM_HANDLERS[t]
     room = hub.room_of(conn)
     if room is None:

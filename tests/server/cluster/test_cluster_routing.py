@@ -1,0 +1,40 @@
+"""Two nodes: a room owned by one, players on both; the relayed seat's frames and commands
+go through Redis, and nothing of another seat reaches it."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from clusterplay import seat_players
+from srvhelpers import http
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
+
+
+def test_a_room_played_from_two_nodes(make_nodes: Any) -> None:
+    a, b = make_nodes(["na", "nb"], ["--bot-delay", "0", "--hand-pause", "0"])
+    ps, code = seat_players(a.port, [b.port], bots=2, max_hands=1)
+    assert a.status()["rooms"] == [code] and b.status()["rooms"] == []
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        for p in ps:
+            p.pump()
+        if not all(p.play() for p in ps):
+            break
+    assert all(p.frames > 5 for p in ps)
+    assert ps[1].acked, "the relayed seat's actions were acknowledged"
+    sb, sa = b.status(), a.status()
+    assert sb["relayed_out"] == 1 and sa["relayed_in"] == 1
+    assert sb["routed_in"] > 5 and sa["routed_in"] > 2
+    # The room list is shared: node b lists a room owned by node a.
+    for _ in range(40):
+        _, rooms = http(b.url + "/api/rooms")
+        if any(r["code"] == code for r in rooms["rooms"]):
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("node b does not list the room")
+    status, info = http(b.url + f"/api/rooms/{code}")
+    assert status == 200 and info["code"] == code
