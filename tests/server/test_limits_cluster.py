@@ -25,9 +25,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 def two_nodes(tmp_path: Path, pg_url: str, redis_url: str, **cfg: object) -> Iterator[list[LiveServer]]:
     nodes: list[LiveServer] = []
     try:
-        for _ in range(2):  # one after the other: the first migrates the database
+        for name in ("a", "b"):  # one after the other: the first migrates the database
             nodes.append(LiveServer(pg_url, tmp_path, rate_limited=True, redis_url=redis_url,
-                                    hello_timeout=30.0, **cfg).start())
+                                    node=name, hello_timeout=30.0, **cfg).start())
         yield nodes
     finally:
         for n in nodes:
@@ -76,14 +76,16 @@ def _until_admitted(port: int, token: str | None = None, timeout: float = 5.0) -
 
 def test_connection_caps_count_both_nodes(tmp_path: Path, pg_url: str, redis_url: str) -> None:
     cfg = {"max_connections": 3, "max_conns_per_player": 2, "hello_timeout": 30.0}
-    a = LiveServer(pg_url, tmp_path, rate_limited=True, redis_url=redis_url, **cfg).start()
+    a = LiveServer(pg_url, tmp_path, rate_limited=True, redis_url=redis_url, node="a",
+                   **cfg).start()
     b: LiveServer | None = None
     opened: list[Client] = []
     try:
         # x1 is made before b starts (b learns the players in the database when it starts).
         status, x1 = a.post("/api/guest", {"nickname": "x1"})
         assert status == 200
-        b = LiveServer(pg_url, tmp_path, rate_limited=True, redis_url=redis_url, **cfg).start()
+        b = LiveServer(pg_url, tmp_path, rate_limited=True, redis_url=redis_url, node="b",
+                       **cfg).start()
         opened += [Client(a.port, token=x1["token"]), Client(a.port, "x2"), Client(b.port, "x3")]
         assert opened[0].pid == x1["player_id"]
         full = Client(b.port, hello=False)  # the 4th socket of the cluster, on b

@@ -13,6 +13,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from srvhelpers import Client, LiveServer, seated_room, step
 
+from laizi.server.metrics import _version
+
 pytestmark = pytest.mark.timeout(120)
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
@@ -87,8 +89,9 @@ def test_metrics_move_with_the_game(server: LiveServer) -> None:
     assert health["stats"]["actions"] == acks and code
 
 
-def test_redis_round_trips_are_counted(tmp_path: Path, redis_url: str) -> None:
-    srv = LiveServer(str(tmp_path / "m.db"), tmp_path, rate_limited=True, redis_url=redis_url,
+def test_a_cluster_nodes_metrics(tmp_path: Path, pg_url: str, redis_url: str) -> None:
+    """A node of a cluster: its name, its leases, and its round trips to Redis by part."""
+    srv = LiveServer(pg_url, tmp_path, rate_limited=True, redis_url=redis_url, node="m1",
                      hello_timeout=30.0).start()
     try:
         before = value(scrape(srv), "laizi_redis_round_trips_total", part="limits")
@@ -99,8 +102,14 @@ def test_redis_round_trips_are_counted(tmp_path: Path, redis_url: str) -> None:
         # guest (1 budget) + create (2 budgets: address, player): a test and a hit each
         assert value(after, "laizi_redis_round_trips_total", part="limits") - before == 6
         assert value(after, "laizi_redis_round_trips_total", part="conncaps") >= 2
-        assert value(after, "laizi_redis_errors_total", part="limits") == 0
+        assert value(after, "laizi_redis_round_trips_total", part="leases") >= 1  # the room's lease
+        assert value(after, "laizi_leases") == 1
+        assert value(after, "laizi_cluster_events_total", event="leases_acquired") >= 1
+        assert value(after, "laizi_node_info", node="m1", version=_version()) == 1
+        assert not any(k[0] == "laizi_redis_errors_total" and v for k, v in after.items())
         status, health = srv.get("/healthz")
-        assert health["redis"] and health["node"] in health["cluster_connections"]
+        assert health["redis"] and health["node"] == "m1"
+        assert health["leases"]["held"] == 1 and health["rooms"] == 1
+        assert list(health["cluster_connections"]) == ["m1"]  # the live nodes, counted
     finally:
         srv.stop()

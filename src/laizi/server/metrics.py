@@ -27,11 +27,16 @@ laizi_db_write_failures_total          counter    writes that failed (the caller
 laizi_db_queue_depth                   gauge      writes waiting for the writer thread
 laizi_db_batches_total, _writes_total  counter    group commits and the writes in them
 laizi_db_busy_seconds_total            counter    time the writer thread spent committing
-laizi_redis_round_trips_total{part}    counter    round trips to Redis (limits, conncaps, lease,
-                                                  routing... as each part reports them)
+laizi_redis_round_trips_total{part}    counter    round trips to Redis: limits, conncaps (the
+                                                  connection caps), leases, bus (publishes)
 laizi_redis_errors_total{part}         counter    Redis calls that failed (the node fell back)
 laizi_lease_takeovers_total            counter    rooms this node took over from another
-laizi_leases{kind}                     gauge      leases held by this node (from the cluster)
+laizi_leases                           gauge      room leases held by this node
+laizi_cluster_events_total{event}      counter    leases acquired/lost/released, rooms given
+                                                  up/handed over, fenced writes, routed msgs
+laizi_relayed_connections{direction}   gauge      connections relayed out to / in from owners
+laizi_bus_bytes_total{direction}       counter    bytes published / received on Redis pub/sub
+laizi_live_nodes                       gauge      nodes this node sees alive
 =====================================  =========  ===============================================
 """
 
@@ -61,8 +66,9 @@ _HUB_COUNTERS = {
     "conns_dropped": ("laizi_connections_dropped", "Connections cut for not reading"),
     "rooms_evicted": ("laizi_rooms_evicted", "Rooms that left memory"),
 }
-# cluster counters (hub.stats keys) read when present, else 0
-_LEASE_TAKEOVER_KEYS = ("lease_takeovers", "takeovers")
+# counters of the cluster part (laizi.server.cluster, Node.status()), 0 for a single process
+_CLUSTER_EVENTS = ("leases_acquired", "leases_lost", "leases_released", "rooms_given_up",
+                   "rooms_handed_over", "fenced_writes", "routed_out", "routed_in")
 
 
 def _version() -> str:
@@ -89,12 +95,10 @@ class Metrics:
                                           buckets=LATENCY_BUCKETS, registry=self.registry)
         self.db_write_failures = Counter("laizi_db_write_failures",
                                          "Database writes that failed", registry=self.registry)
-        self.redis_round_trips = Counter("laizi_redis_round_trips", "Round trips to Redis",
-                                         ["part"], registry=self.registry)
-        self.redis_errors = Counter("laizi_redis_errors", "Redis calls that failed", ["part"],
-                                    registry=self.registry)
+        self.redis_trips: dict[str, int] = {}  # part -> round trips (limits, conncaps)
+        self.redis_errors: dict[str, int] = {}
         self._by_type: dict[str, tuple[Any, Any]] = {}
-        self.registry.register(_StateCollector(node, state))
+        self.registry.register(_StateCollector(self, state))
 
     # ------------------------------------------------------------- hot paths
     def message(self, kind: str, seconds: float) -> None:
@@ -106,12 +110,22 @@ class Metrics:
         pair[1].observe(seconds)
 
     def round_trips(self, part: str) -> Callable[[int], None]:
-        child = self.redis_round_trips.labels(part)
-        return child.inc
+        trips = self.redis_trips
+        trips.setdefault(part, 0)
+
+        def count(n: int) -> None:
+            trips[part] += n
+
+        return count
 
     def redis_failed(self, part: str) -> Callable[[BaseException], None]:
-        child = self.redis_errors.labels(part)
-        return lambda exc: child.inc()
+        errors = self.redis_errors
+        errors.setdefault(part, 0)
+
+        def count(exc: BaseException) -> None:
+            errors[part] += 1
+
+        return count
 
     def meter_writer(self, writer: Any) -> None:
         """Observe every write of ``writer`` (a :class:`laizi.server.db.Writer`): its time
@@ -143,8 +157,8 @@ class Metrics:
 class _StateCollector(Collector):
     """Figures read from the hub at scrape time (no cost on the hot paths)."""
 
-    def __init__(self, node: str, state: Callable[[], Mapping[str, Any]]) -> None:
-        self.node = node
+    def __init__(self, metrics: Metrics, state: Callable[[], Mapping[str, Any]]) -> None:
+        self.metrics = metrics
         self.state = state
 
     def describe(self) -> list[Metric]:
@@ -153,18 +167,12 @@ class _StateCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         st = self.state()
         info = GaugeMetricFamily("laizi_node_info", "This node", labels=["node", "version"])
-        info.add_metric([self.node, _version()], 1)
+        info.add_metric([str(st.get("node", self.metrics.node)), _version()], 1)
         yield info
         stats: Mapping[str, float] = st.get("stats", {})
         for key, (name, text) in _HUB_COUNTERS.items():
             yield CounterMetricFamily(name, text, value=float(stats.get(key, 0)))
-        takeovers = next((stats[k] for k in _LEASE_TAKEOVER_KEYS if k in stats), 0)
-        yield CounterMetricFamily("laizi_lease_takeovers", "Rooms taken over from another node",
-                                  value=float(takeovers))
-        leases = GaugeMetricFamily("laizi_leases", "Leases held by this node", labels=["kind"])
-        for kind, n in st.get("leases", {}).items():
-            leases.add_metric([str(kind)], float(n))
-        yield leases
+        yield from self._cluster(st.get("cluster", {}))
         rooms = GaugeMetricFamily("laizi_rooms", "Rooms in memory", labels=["status"])
         for status, n in st.get("rooms", {}).items():
             rooms.add_metric([status], float(n))
@@ -185,3 +193,40 @@ class _StateCollector(Collector):
                                 ("writes", "laizi_db_writes", "Writes committed in batches"),
                                 ("busy", "laizi_db_busy_seconds", "Writer thread time committing")):
             yield CounterMetricFamily(name, text, value=float(w.get(key, 0)))
+
+    def _cluster(self, cl: Mapping[str, Any]) -> Iterator[Metric]:
+        """The cluster part's figures (``Node.status()``; zeros for a single process)."""
+        m = self.metrics
+        trips = CounterMetricFamily("laizi_redis_round_trips", "Round trips to Redis",
+                                    labels=["part"])
+        for part, n in {**m.redis_trips, "leases": cl.get("redis_round_trips", 0),
+                        "bus": cl.get("bus_publishes", 0)}.items():
+            trips.add_metric([part], float(n))
+        yield trips
+        errors = CounterMetricFamily("laizi_redis_errors", "Redis calls that failed (fell back)",
+                                     labels=["part"])
+        for part, n in m.redis_errors.items():
+            errors.add_metric([part], float(n))
+        yield errors
+        yield CounterMetricFamily("laizi_lease_takeovers", "Rooms taken over from another node",
+                                  value=float(cl.get("takeovers", 0)))
+        yield GaugeMetricFamily("laizi_leases", "Room leases held by this node",
+                                value=float(cl.get("leases_held", 0)))
+        events = CounterMetricFamily("laizi_cluster_events", "Cluster events on this node",
+                                     labels=["event"])
+        for key in _CLUSTER_EVENTS:
+            events.add_metric([key], float(cl.get(key, 0)))
+        yield events
+        relayed = GaugeMetricFamily("laizi_relayed_connections",
+                                    "Connections relayed to (out) or from (in) another node",
+                                    labels=["direction"])
+        relayed.add_metric(["out"], float(cl.get("relayed_out", 0)))
+        relayed.add_metric(["in"], float(cl.get("relayed_in", 0)))
+        yield relayed
+        bus = CounterMetricFamily("laizi_bus_bytes", "Bytes through Redis pub/sub",
+                                  labels=["direction"])
+        bus.add_metric(["out"], float(cl.get("bus_bytes_out", 0)))
+        bus.add_metric(["in"], float(cl.get("bus_bytes_in", 0)))
+        yield bus
+        yield GaugeMetricFamily("laizi_live_nodes", "Nodes this node sees alive",
+                                value=float(len(cl.get("live_nodes", ()) or ())))

@@ -24,7 +24,7 @@ from laizi.server.connection import Conn
 from laizi.server.limits import Limits, RateBudget, open_storage
 from laizi.server.metrics import CONTENT_TYPE, Metrics
 
-__all__ = ["Ops", "hub_state", "lease_figures", "node_name", "redis_url_of"]
+__all__ = ["Ops", "cluster_status", "hub_state", "lease_figures", "node_name", "redis_url_of"]
 
 
 def redis_url_of(cfg: ServerConfig) -> str | None:
@@ -43,9 +43,9 @@ class Ops:
 
     def __init__(self, cfg: ServerConfig, hub: Any) -> None:
         self.hub = hub
-        self.node = node_name(cfg)
+        self._node = node_name(cfg)
         self.redis_url = redis_url_of(cfg)
-        self.metrics = Metrics(self.node, self.state)
+        self.metrics = Metrics(self._node, self.state)
         exempt = {*cfg.rate_exempt,
                   *filter(None, os.environ.get("LAIZI_RATE_EXEMPT", "").split(","))}
         budget = RateBudget(open_storage(self.redis_url),
@@ -59,21 +59,32 @@ class Ops:
             self.redis = Redis.from_url(self.redis_url, socket_timeout=2.0,
                                         socket_connect_timeout=2.0)
         self.caps = ConnCaps(hub.conns, cfg.max_connections, cfg.max_conns_per_player,
-                             redis=self.redis, node=self.node,
+                             redis=self.redis, node=self._node,
                              on_round_trip=self.metrics.round_trips("conncaps"),
                              on_error=self.metrics.redis_failed("conncaps"))
+
+    @property
+    def node(self) -> str:
+        """This node's name: the cluster's name for it, else the configured one."""
+        cl = getattr(self.hub, "cluster", None)
+        return str(cl.name) if cl is not None else self._node
 
     def state(self) -> dict[str, Any]:
         hub = self.hub
         store = getattr(hub, "_store", None)
-        return hub_state(hub.rooms, hub.conns, hub.stats,
-                         store.writer if store is not None else None, lease_figures(hub))
+        cl = cluster_status(hub)
+        out = hub_state(hub.rooms, hub.conns, hub.stats,
+                        store.writer if store is not None else None, lease_figures(cl))
+        out["cluster"] = cl
+        out["node"] = self.node
+        return out
 
     async def start(self) -> None:
         """After the hub's store is open: meter its writer, start the caps' heartbeat."""
         store = getattr(self.hub, "_store", None)
         if store is not None:
             self.metrics.meter_writer(store.writer)
+        self.caps.node = self.node  # the cluster part (if any) is attached by now
         self.caps.start()
 
     async def stop(self) -> None:
@@ -102,13 +113,23 @@ class Ops:
         return out
 
 
-def lease_figures(hub: Any) -> dict[str, int]:
-    """The room leases this node holds, as the cluster part reports them ({} alone)."""
-    figures = getattr(hub, "lease_figures", None)
-    if callable(figures):
-        with contextlib.suppress(Exception):
-            return {str(k): int(v) for k, v in figures().items()}
-    return {}
+def cluster_status(hub: Any) -> dict[str, Any]:
+    """The cluster part's figures (:meth:`laizi.server.cluster.node.Node.status`); {} alone."""
+    node = getattr(hub, "cluster", None)
+    if node is None:
+        return {}
+    try:
+        return dict(node.status())
+    except Exception:  # noqa: BLE001 - not started yet, or stopping
+        return {}
+
+
+def lease_figures(status: Mapping[str, Any]) -> dict[str, int]:
+    """Lease figures of a cluster status: held, acquired, lost, released, takeovers."""
+    keys = {"held": "leases_held", "acquired": "leases_acquired", "lost": "leases_lost",
+            "released": "leases_released", "takeovers": "takeovers",
+            "handed_over": "rooms_handed_over"}
+    return {k: int(status[v]) for k, v in keys.items() if v in status}
 
 
 def hub_state(rooms: Mapping[str, Any], conns: set[Conn], stats: Mapping[str, float],
