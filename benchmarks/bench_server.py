@@ -172,10 +172,12 @@ class BotClient:
 
 async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str,
                     server_bots: int = 0, server_bot: str = "greedy",
-                    owner_url: str | None = None) -> dict[str, Any]:
+                    owner_url: str | None = None,
+                    probe: Any = None) -> dict[str, Any]:
     """One level: ``rooms`` rooms of bot clients on ``url``. With ``owner_url`` (another
     node of a cluster), each room is created there — that node owns it — and its players
-    then play it from ``url``: every message of theirs is routed to the owner."""
+    then play it from ``url``: every message of theirs is routed to the owner. ``probe``
+    (if given) is called with "start" just before the play and "end" just after it."""
     stats = Stats()
     clients: list[BotClient] = []
     sem = asyncio.Semaphore(50)
@@ -228,6 +230,8 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
     lags: list[float] = []
     stats.bytes_in = stats.bytes_out = 0  # the wire while playing, not the set-up
     stop_at = time.monotonic() + seconds
+    if probe is not None:
+        probe("start")
     for cs in groups:
         await cs[0].send({"type": "start"})
     t1 = time.perf_counter()
@@ -239,6 +243,8 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
         gc.enable()
     elapsed = time.perf_counter() - t1
     client_cpu = time.process_time() - cpu0
+    if probe is not None:
+        probe("end")
     lag_task.cancel()
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     rtts = sorted(stats.rtts)
