@@ -14,7 +14,8 @@ nodes and a fresh database:
 For each it reports, per client action (measured over the play only, not the set-up):
 CPU milliseconds of the owner, of the relaying node, of redis-server and of PostgreSQL;
 WebSocket bytes (both ways, all four clients); bytes published on Redis pub/sub; database
-writes (and group commits); the round trip p50/p99. The difference between the two runs
+writes (and group commits) and PostgreSQL WAL bytes; the round trip p50/p99; and each
+node's resident memory at the end (with its rooms and connections). The difference between the two runs
 is the cost of a routed message.
 """
 
@@ -52,6 +53,25 @@ def metrics(port: int) -> dict[str, float]:
     return out
 
 
+def rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def wal_bytes(db_url: str) -> float:
+    """PostgreSQL's write-ahead log position, in bytes (its growth: what was written)."""
+    import psycopg
+
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')").fetchone()
+    return float(row[0]) if row else 0.0
+
+
 def postmaster_pid(pg: benchsvc.Postgres) -> int:
     return int((Path(pg.dir) / "data" / "postmaster.pid").read_text().split()[0])
 
@@ -60,8 +80,9 @@ class Probe:
     """CPU and counters of every process at the start and the end of the play."""
 
     def __init__(self, nodes: dict[str, tuple[Any, int]], pg: benchsvc.Postgres,
-                 redis: benchsvc.Redis) -> None:
+                 redis: benchsvc.Redis, db_url: str) -> None:
         self.nodes = nodes
+        self.db_url = db_url
         self.pids = {**{n: p.pid for n, (p, _port) in nodes.items()},
                      "redis": redis.proc.pid if redis.proc else 0, "postgres": postmaster_pid(pg)}
         self.marks: dict[str, dict[str, Any]] = {}
@@ -70,9 +91,11 @@ class Probe:
         mark: dict[str, Any] = {"t": time.perf_counter()}
         for name, pid in self.pids.items():
             mark[f"cpu_{name}"] = benchsvc.tree_cpu(pid) or 0.0
-        for name, (_proc, port) in self.nodes.items():
+        for name, (proc, port) in self.nodes.items():
             mark[f"cluster_{name}"] = get_json(port, "/cluster")
             mark[f"metrics_{name}"] = metrics(port)
+            mark[f"rss_{name}"] = rss_kb(proc.pid)
+        mark["wal"] = wal_bytes(self.db_url)
         self.marks[when] = mark
 
     def delta(self, key: str, sub: str | None = None) -> float:
@@ -91,7 +114,8 @@ def run(mode: str, args: argparse.Namespace, pg: benchsvc.Postgres, redis: bench
         for name, port in ports.items():
             procs[name] = benchsvc.serve(port, db, "--redis", redis.url, "--node", name)
         time.sleep(1.5)  # both nodes see each other
-        probe = Probe({n: (procs[n], ports[n]) for n in ports}, pg, redis)
+        probe = Probe({n: (procs[n], ports[n]) for n in ports}, pg, redis, db)
+        idle = {n: rss_kb(procs[n].pid) for n in ports}  # before any room or connection
         owner = f"ws://127.0.0.1:{ports['a']}/ws"
         play = owner if mode == "local" else f"ws://127.0.0.1:{ports['b']}/ws"
         level = run_level(play, args.rooms, args.seconds, args.think, "random",
@@ -125,6 +149,11 @@ def run(mode: str, args: argparse.Namespace, pg: benchsvc.Postgres, redis: bench
         "bus_bytes_published_per_action": round(bus / n),
         "db_writes_per_action": round(writes / n, 3),
         "db_commits_per_action": round(commits / n, 3),
+        "wal_bytes_per_action": round(probe.delta("wal") / n),
+        # memory a room (and its four sockets) adds: on its owner, on the relaying node
+        "rss_kb_per_room_owner": round((probe.marks["end"]["rss_a"] - idle["a"]) / args.rooms),
+        "rss_kb_per_room_relay": round((probe.marks["end"]["rss_b"] - idle["b"]) / args.rooms),
+        "rss_mb": {x: round(probe.marks["end"][f"rss_{x}"] / 1024) for x in ports},
         "errors": res["errors"], "unanswered": res["unanswered"],
         "client_cpu_s": res["client_cpu_s"], "seconds": res["seconds"],
     }
