@@ -295,9 +295,10 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
-def _play(url: str, n: int, args: argparse.Namespace, owner_url: str | None = None) -> dict[str, Any]:
+def _play(url: str, n: int, args: argparse.Namespace, owner_url: str | None = None,
+          probe: Any = None) -> dict[str, Any]:
     level = run_level(url, n, args.seconds, args.think, args.bot, args.server_bots,
-                      args.server_bot, owner_url)
+                      args.server_bot, owner_url, probe)
     try:
         import uvloop  # the client side should not be the bottleneck
 
@@ -333,11 +334,21 @@ def measure(n: int, args: argparse.Namespace, workers: int, svc: Any) -> dict[st
                 time.sleep(2.0)  # every worker up (the supervisor answers once the first is)
         url = f"ws://127.0.0.1:{port}/ws"
     cpu0 = benchsvc.tree_cpu(proc.pid) if proc is not None else None
+    play_cpu: dict[str, float] = {}
+
+    def probe(when: str) -> None:  # the server's CPU over the play only
+        if proc is not None:
+            play_cpu[when] = benchsvc.tree_cpu(proc.pid) or 0.0
+
     try:
-        res = _play(url, n, args)
+        res = _play(url, n, args, probe=probe)
         cpu1 = benchsvc.tree_cpu(proc.pid) if proc is not None else None
         if cpu0 is not None and cpu1 is not None:
             res["server_cpu_s"] = round(cpu1 - cpu0, 1)  # set-up and play
+        if len(play_cpu) == 2:
+            used = play_cpu["end"] - play_cpu["start"]
+            res["server_play_cpu_s"] = round(used, 1)
+            res["server_cpu_ms_per_action"] = round(1000 * used / max(1, res["actions"]), 3)
         res["server"] = server_stats(url)
     finally:
         benchsvc.stop(proc)
@@ -357,6 +368,7 @@ def report(res: dict[str, Any], ok: bool, as_json: bool) -> None:
           f"p99={res['p99_ms']:6.1f} ms hands={res['hands']} errors={res['errors'] or 0} "
           f"unanswered={res['unanswered']} client_lag_p99={res['client_lag_p99_ms']} ms "
           f"cpu s: client={res['client_cpu_s']} server={res.get('server_cpu_s')} "
+          f"server cpu/action={res.get('server_cpu_ms_per_action')} ms "
           f"wire B/action={res['wire_bytes_per_action']} {'OK' if ok else 'OVER TARGET'}",
           flush=True)
 
@@ -375,7 +387,10 @@ def ramp(args: argparse.Namespace, workers: int, svc: Any) -> dict[str, Any]:
             break
     return {"workers": workers, "largest_rooms_p99_under_target": best and best["rooms"],
             "actions_per_s_p99_under_target": best and best["actions_per_s"],
-            "p99_ms": best and best["p99_ms"], "target_ms": args.target_ms, "think_s": args.think}
+            "p99_ms": best and best["p99_ms"],
+            "server_cpu_ms_per_action": best and best.get("server_cpu_ms_per_action"),
+            "target_ms": args.target_ms, "think_s": args.think,
+            "load_average": os.getloadavg()[0]}
 
 
 def main(argv: list[str] | None = None) -> int:
