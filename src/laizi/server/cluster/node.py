@@ -266,6 +266,8 @@ class Node:
         with contextlib.suppress(Exception):
             await self.bus.flush()
             await self.leases.leave()
+        log.warning("node %s: drained, %d rooms handed over", self.name,
+                    self.stats["rooms_handed_over"])
 
     # ------------------------------------------------------------- the bus
     def _on_bus(self, env: dict[str, Any]) -> None:
