@@ -1,0 +1,75 @@
+"""``laizi serve --workers N``: N node processes on one port; the cluster options' errors."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+from clusterplay import seat_players
+from srvhelpers import free_port, http
+
+from laizi.cli import main
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--workers", "2"], "--workers and --node need --redis"),
+    (["--node", "a"], "--workers and --node need --redis"),
+    (["--workers", "2", "--redis", "redis://127.0.0.1:1"], "needs a PostgreSQL --db"),
+    (["--redis", "redis://127.0.0.1:1"], "needs a PostgreSQL --db"),
+    (["--workers", "0"], "--workers must be from 1"),
+    (["--node", "a b", "--redis", "redis://x"], "--node must be"),
+    (["--redis", "http://x", "--db", "postgresql://x/y"], "--redis must be a redis://"),
+])
+def test_cluster_options_need_redis_and_postgres(argv: list[str], message: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", *argv]) == 2
+    out = capsys.readouterr().out
+    assert message in out and out.count("\n") == 1 and "Traceback" not in out
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_two_workers_share_one_port(pg_url: str, redis_url: str, tmp_path: Any) -> None:
+    port = free_port()
+    log = tmp_path / "workers.log"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}
+    with open(log, "ab") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "laizi", "serve", "--port", str(port),
+                                 "--db", pg_url, "--redis", redis_url, "--workers", "2",
+                                 "--node", "box", "--bot-delay", "0", "--hand-pause", "0"],
+                                stdout=fh, stderr=subprocess.STDOUT, env=env)
+    try:
+        seen: set[str] = set()
+        end = time.monotonic() + 60
+        while time.monotonic() < end and len(seen) < 2:
+            try:
+                status, body = http(f"http://127.0.0.1:{port}/cluster")
+            except OSError:
+                time.sleep(0.2)
+                continue
+            if status == 200:
+                seen.add(body["node"])
+                if len(body["live_nodes"]) < 2:
+                    time.sleep(0.2)
+        assert seen == {"box-w0", "box-w1"}, (seen, log.read_text()[-2000:])
+        # A room played by players who may be on either worker.
+        ps, code = seat_players(port, [port, port], bots=1, max_hands=1)
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            for p in ps:
+                p.pump()
+            if not all(p.play() for p in ps):
+                break
+        assert all(p.acked for p in ps)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(40) == 0
+        assert "Traceback" not in log.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
