@@ -55,10 +55,10 @@ def check_fence(s: Session, code: str, token: int | None) -> None:
     row stays locked until the transaction ends."""
     if token is None:
         raise Fenced(code, token)
-    t = RoomFence.__table__
-    res = s.connection().execute(update(t).where(t.c.code == code, t.c.token <= token)
-                                 .values(token=token))
-    if res.rowcount != 1:  # type: ignore[attr-defined]
+    res = s.connection().execute(
+        update(RoomFence).where(RoomFence.code == code, RoomFence.token <= token)
+        .values(token=token))
+    if res.rowcount != 1:
         raise Fenced(code, token)
 
 

@@ -43,7 +43,7 @@ class RemoteConn(Conn):
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.worker: asyncio.Task[None] | None = None
 
-    @property  # type: ignore[override]
+    @property
     def room_code(self) -> str | None:
         return self._room_code
 
