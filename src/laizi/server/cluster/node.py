@@ -15,8 +15,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
+from laizi.server.cluster.authsync import AuthSync
 from laizi.server.cluster.bus import Bus
 from laizi.server.cluster.fence import Fenced
 from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
@@ -58,6 +60,9 @@ class Node:
         self._orphans: set[str] = set()
         self._listed: dict[str, str] = {}
         self._loop: asyncio.Task[None] | None = None
+        self._auth: AuthSync | None = None
+        self._auth_lock = asyncio.Lock()
+        self._ticks = 0
 
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -69,6 +74,7 @@ class Node:
         if codes:  # rooms of an earlier run: whoever is preferred takes them
             await self.r.sadd(KEY_ACTIVE, *codes)
         self.live = await self.leases.beat()
+        self._auth = AuthSync(store.engine, self.hub.auth)
         await self.bus.start()
         self._loop = asyncio.ensure_future(self._run())
 
@@ -290,7 +296,27 @@ class Node:
                 log.exception("node %s: tick failed", self.name)
             await asyncio.sleep(self.tick)
 
+    async def sync_auth(self, *, after: float | None = None, soon: float = 0.5) -> bool:
+        """Catch up with the logins, logouts and token rotations of the other nodes: when
+        ``after`` (a time.monotonic()) is given, unless a sync started since then (a token
+        this node did not know: the sync sees every commit made before the token arrived);
+        else unless one started within ``soon`` seconds. True when the data is fresh."""
+        a = self._auth
+        if a is None:
+            return False
+        async with self._auth_lock:
+            if after is not None and a.last >= after:
+                return True
+            if after is None and time.monotonic() - a.last < soon:
+                return False
+            a.last = time.monotonic()
+            await asyncio.to_thread(a.sync)
+            return True
+
     async def _tick(self) -> None:
+        self._ticks += 1
+        if self._ticks % 2 == 0:
+            await self.sync_auth()
         self.live = await self.leases.beat()
         for code in await self.leases.renew():
             self.lost(code)
