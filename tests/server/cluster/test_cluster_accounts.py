@@ -44,7 +44,12 @@ def test_sessions_follow_the_player_across_nodes(make_nodes: Any) -> None:
             break
         time.sleep(0.1)
     assert me(b.url, token) == 401
-    assert me(a.url, second) == 200  # the session opened on node b is known on node a
+    # The session opened on node b: node a's HTTP API knows it within a sync (1 s).
+    for _ in range(30):
+        if me(a.url, second) == 200:
+            break
+        time.sleep(0.1)
+    assert me(a.url, second) == 200
     g = Client(a.port, "guest1")
     g2 = Client(b.port, token=g.token)
     assert g2.pid == g.pid
