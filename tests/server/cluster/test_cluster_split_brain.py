@@ -1,6 +1,8 @@
-"""Split brain: the owner of a room is paused (SIGSTOP) past its lease, another node takes
-the room over, the old owner is resumed (SIGCONT) — its writes are refused by the fencing
-token in PostgreSQL and it gives the room up; the database stays one consistent match."""
+"""Split brain: the owner of a room is paused (SIGSTOP) past its lease and another node
+takes the room over. A player's move reaches the old owner as it is resumed (SIGCONT):
+its write is refused by the fencing token in PostgreSQL (no ack: the player is told the
+room moved), the old owner gives the room up, and the player goes on with the new owner.
+The database stays one consistent match."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ import time
 from typing import Any
 
 import pytest
-from clusterplay import check_database
+from clusterplay import check_database, seat_players
+from srvhelpers import choose
 from test_cluster_failover import bot_room, lease_owner, pump
 
 redis = pytest.importorskip("redis")
@@ -21,44 +24,54 @@ def test_a_paused_owner_cannot_write_after_a_takeover(make_nodes: Any, pg_url: s
                                                       redis_url: str) -> None:
     na, nb = make_nodes(["na", "nb"], ["--bot-delay", "0.02", "--hand-pause", "0.2"])
     r = redis.Redis.from_url(redis_url)
-    host, code = bot_room(na.port)   # owned by na
-    watcher, _ = bot_room(nb.port)   # a room on nb too (nb is busy as well)
+    (p0,), code = seat_players(na.port, [], bots=3)  # p0 on na, the owner; three bots
+    watcher, _ = bot_room(nb.port)                   # nb is busy too
     assert lease_owner(r, code) == "na"
-    spectator_of = __import__("clusterplay").Player(nb.port, "spec")
-    spectator_of.room = code
-    spectator_of.c.send({"type": "join", "room": code, "spectate": True})
-    everyone = [host, watcher, spectator_of]
-    end = time.monotonic() + 3
+    # Wait for p0's turn (the room then waits for it: turn_seconds 600).
+    end = time.monotonic() + 30
     while time.monotonic() < end:
-        pump(everyone)
-    assert spectator_of.frames > 0  # relayed from na to nb
+        p0.pump(0.02)
+        watcher.pump(0.005)
+        v = (p0.last or {}).get("view") or {}
+        if v.get("legal") and any(a["type"] == "discard" for a in v["legal"]):
+            break
+    assert p0.last is not None
+    legal = p0.last["view"]["legal"]
+    assert legal
     na.signal(signal.SIGSTOP)
     t0 = time.monotonic()
     while lease_owner(r, code) != "nb" and time.monotonic() - t0 < 15:
-        pump([watcher, spectator_of])
+        pump([watcher])
     took = time.monotonic() - t0
     assert lease_owner(r, code) == "nb", "nb did not take the room over"
     assert took < 5.0, took
-    v_new = r.get(f"laizi:lease:{code}").decode()
-    end = time.monotonic() + 1.0
-    while time.monotonic() < end:  # nb plays the room on
-        pump([watcher, spectator_of])
+    token_new = int(r.get(f"laizi:lease:{code}").decode().rpartition("|")[2])
+    # p0's move waits in na's socket; na wakes up with it and with its lease gone.
+    p0.seq += 1
+    p0.c.send({"type": "action", "seq": p0.seq, "action": choose(legal), "version": p0.last["v"]})
     na.signal(signal.SIGCONT)
-    end = time.monotonic() + 10
+    reply = p0.c.until(lambda m: m["type"] in ("ack", "error"), 15)
+    assert reply["type"] == "error" and reply["code"] == "room_moved", reply
     st: dict[str, Any] = {}
+    end = time.monotonic() + 10
     while time.monotonic() < end:
-        pump(everyone)
         st = na.status()
         if code not in st["rooms"] and st["rooms_given_up"] >= 1:
             break
         time.sleep(0.05)
-    assert code not in st["rooms"] and st["rooms_given_up"] >= 1, st
-    # The old owner tried to write (its bots' overdue moves) and the database refused.
-    assert st["fenced_writes"] >= 1, st
+    assert code not in st["rooms"] and st["rooms_given_up"] >= 1 and st["fenced_writes"] >= 1, \
+        {k: st.get(k) for k in ("rooms", "rooms_given_up", "fenced_writes", "leases_lost")}
     assert lease_owner(r, code) == "nb"
-    end = time.monotonic() + 2
-    while time.monotonic() < end:
-        pump(everyone)
+    # p0's socket (on na) follows the room to nb: a resync, then its move is applied there.
+    before = p0.snapshots
+    end = time.monotonic() + 15
+    while time.monotonic() < end and not p0.acked:
+        p0.pump(0.02)
+        if p0.snapshots > before:
+            p0.play()
+        watcher.pump(0.005)
+    assert p0.acked, "p0 could not go on with the new owner"
+    assert p0.reconnects == 0
     from sqlalchemy import create_engine, text
 
     from laizi.server.db import normalize_url
@@ -67,10 +80,14 @@ def test_a_paused_owner_cannot_write_after_a_takeover(make_nodes: Any, pg_url: s
     with eng.connect() as c:
         token, node = c.execute(text("select token, node from room_fences where code = :c"),
                                 {"c": code}).one()
+        refused = c.execute(text("select count(*) from actions where player_id = :p and client_seq = 1"),
+                            {"p": p0.pid}).scalar()
     eng.dispose()
-    assert (node, token) == ("nb", int(v_new.rpartition("|")[2]))
-    for p in everyone:
-        p.close()
-    totals = check_database(pg_url, {})
+    assert (node, token) == ("nb", token_new)
+    assert refused == 0 or 1 in p0.acked  # the fenced move is not stored (unless acked later)
+    p0.close()
+    watcher.close()
+    totals = check_database(pg_url, {p0.pid: p0.acked})
+    assert "Traceback" not in na.log_text() and "Traceback" not in nb.log_text()
     print(f"\nsplit brain: taken over in {took:.2f} s; old node: {st['fenced_writes']} writes "
           f"refused, {st['leases_lost']} leases lost; {totals}")
