@@ -107,9 +107,11 @@ class Node:
         self.hub.store.fences[code] = token  # type: ignore[index]
         try:
             await self.hub.store.raise_fence(code, token)
-        except Fenced:
+        except Fenced as exc:
             self.hub.store.fences.pop(code, None)  # type: ignore[union-attr]
             await self.leases.release(code)
+            if exc.newer is not None:
+                await self.leases.catch_up(code, exc.newer)
             return False
         await self.r.sadd(KEY_ACTIVE, code)
         return True
@@ -200,9 +202,12 @@ class Node:
             await store.raise_fence(code, token)  # no older owner can write from here on
             rec = await asyncio.to_thread(store.load_resumable_room, code)
             room = None if rec is None else Room.resume(rec, **self.hub._room_kw())
-        except BaseException:
+        except BaseException as exc:
             store.fences.pop(code, None)
             await self.leases.release(code)
+            if isinstance(exc, Fenced) and exc.newer is not None:
+                await self.leases.catch_up(code, exc.newer)  # the next try gets a newer token
+                return None
             raise
         if room is None:  # finished or closed meanwhile
             store.fences.pop(code, None)
