@@ -15,6 +15,42 @@ from srvhelpers import free_port, http
 
 from laizi.cli import main
 
+redis = pytest.importorskip("redis")
+
+
+def kill_a_worker(port: int, redis_url: str) -> None:
+    """kill -9 the worker owning a bot room: the supervisor starts it again (same node
+    name) and the room goes on within 5 s, on either worker."""
+    from test_cluster_failover import bot_room, lease_owner
+
+    r = redis.Redis.from_url(redis_url)
+    host, code = bot_room(port)
+    owner = lease_owner(r, code)
+    token = int(r.get(f"laizi:lease:{code}").decode().rpartition("|")[2])
+    pid = None
+    for _ in range(100):
+        _, st = http(f"http://127.0.0.1:{port}/cluster")
+        if st["node"] == owner:
+            pid = st["pid"]
+            break
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 15:
+        v = r.get(f"laizi:lease:{code}")
+        if v is not None and int(v.decode().rpartition("|")[2]) > token:
+            break
+        host.pump(0.05)
+    took = time.monotonic() - t0
+    assert took < 5.0, took
+    before = host.frames
+    end = time.monotonic() + 15
+    while time.monotonic() < end and host.frames < before + 5:
+        host.pump(0.05)
+    assert host.frames >= before + 5, "the room did not go on"
+    host.close()
+    print(f"\nworker killed: room {code} owned again after {took:.2f} s")
+
 
 @pytest.mark.parametrize("argv, message", [
     (["--workers", "2"], "--workers and --node need --redis"),
@@ -66,6 +102,7 @@ def test_two_workers_share_one_port(pg_url: str, redis_url: str, tmp_path: Any) 
             if not all(p.play() for p in ps):
                 break
         assert all(p.acked for p in ps)
+        kill_a_worker(port, redis_url)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(40) == 0
         assert "Traceback" not in log.read_text()

@@ -110,6 +110,14 @@ class Leases:
         self.stats["leases_lost"] += len(lost)
         return lost
 
+    async def drop_stale(self, code: str, token: int) -> None:
+        """Delete a lease in this node's name that this process does not hold: left by an
+        earlier process of the same name (a worker restarted within the lease time)."""
+        if code in self.held:
+            return
+        self.stats["redis_round_trips"] += 1
+        await self._release(keys=[lease_key(code)], args=[f"{self.node}|{token}"])
+
     async def release(self, code: str) -> None:
         """Let room ``code`` go (only if the lease is still this node's)."""
         if code not in self.held:

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -92,7 +93,7 @@ class Node:
 
     def status(self) -> dict[str, Any]:
         """This node's figures (GET /cluster; plain numbers for the metrics exporter)."""
-        return {"node": self.name, "live_nodes": self.live, "draining": self.draining,
+        return {"node": self.name, "pid": os.getpid(), "live_nodes": self.live, "draining": self.draining,
                 "leases_held": len(self.leases.held), "rooms": sorted(self.leases.held),
                 "relayed_out": len(self.router.bound), "relayed_in": len(self.remotes.conns),
                 "fenced_writes": self.hub.store.fenced_writes,
@@ -120,6 +121,9 @@ class Node:
         """Room ``code`` is not in memory here: take it over if nobody holds it (the
         Room), else the name of the node that owns it; None when it runs nowhere."""
         owner = await self.leases.owner(code)
+        if owner is not None and owner[0] == self.name and code not in self.hub.rooms:
+            await self.leases.drop_stale(code, owner[1])  # an earlier process of this name
+            owner = None
         if owner is None and not self.draining:
             room = await self.take(code)
             if room is not None:
@@ -340,6 +344,10 @@ class Node:
                   for c in await self.r.smembers(KEY_ACTIVE)]
         cands = [c for c in active if c not in self.leases.held and c not in self.hub.rooms]
         owners = await self.leases.owners(cands)
+        for c, o in owners.items():
+            if o is not None and o[0] == self.name:  # an earlier process of this name
+                await self.leases.drop_stale(c, o[1])
+                owners[c] = None
         orphans = {c for c, o in owners.items() if o is None}
         mine = [c for c in sorted(orphans)
                 if c in self._orphans or rendezvous(c, self.live) == self.name]
