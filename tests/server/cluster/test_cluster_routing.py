@@ -38,6 +38,28 @@ def test_a_room_played_from_two_nodes(make_nodes: Any) -> None:
         raise AssertionError("node b does not list the room")
     status, info = http(b.url + f"/api/rooms/{code}")
     assert status == 200 and info["code"] == code
+    # Chat both ways.
+    ps[1].c.send({"type": "chat", "text": "从b来的"})
+    for p in ps:
+        assert p.c.until(lambda m: m["type"] == "chat", 10)["text"] == "从b来的"
+    ps[0].c.send({"type": "chat", "text": "从a来的"})
+    for p in ps:
+        assert p.c.until(lambda m: m["type"] == "chat", 10)["text"] == "从a来的"
+    # A spectator on node b, kicked by the host on node a: told, and free to go elsewhere.
+    from srvhelpers import Client
+
+    spec = Client(b.port, "spec")
+    spec.send({"type": "join", "room": code, "spectate": True})
+    assert spec.until("joined", 10)["seat"] is None
+    ps[0].c.send({"type": "kick", "player_id": spec.pid})
+    assert spec.until("kicked", 10)["room"] == code
+    spec.send({"type": "chat", "text": "still here?"})
+    assert spec.until("error", 10)["code"] == "no_room"
+    spec.send({"type": "join", "room": code})
+    assert spec.until("error", 10)["code"] == "kicked"
+    spec.send({"type": "create", "settings": {}})
+    assert spec.until("joined", 10)["room"]["code"] != code
+    spec.close()
 
 
 def test_the_cost_of_a_routed_round_trip(make_nodes: Any) -> None:
