@@ -149,6 +149,8 @@ def _draining_server() -> Any:
             app: Any = self.config.app
             hub = getattr(getattr(app, "state", None), "hub", None)
             if hub is not None and hub.cluster is not None:
+                for server in self.servers:  # no new connections: the proxy sends them on
+                    server.close()
                 with contextlib.suppress(Exception):
                     await hub.cluster.drain()
             await super().shutdown(sockets=sockets)

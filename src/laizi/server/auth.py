@@ -152,6 +152,11 @@ class GuestAuth:
         now = time.time()
         return sum(1 for pid, ends in self._sessions.values() if pid == player_id and ends > now)
 
+    def forget_sessions(self, hashes: list[str]) -> None:
+        """End the sessions of these hashes (revoked elsewhere: another node of a cluster)."""
+        for h in hashes:
+            self._sessions.pop(h, None)
+
     def load_sessions(self, rows: list[tuple[str, str, float]]) -> None:
         """Restore live sessions from ``(hash, player id, ends at)`` rows."""
         now = time.time()

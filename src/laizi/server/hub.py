@@ -177,7 +177,11 @@ class Hub:
     async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
         """The identity a token names (renamed to ``nickname`` if given), else a new guest
         (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
+        arrived = time.monotonic()
         pid = self.auth.check(token) if token else None
+        if pid is None and token and self.cluster is not None \
+                and await self.cluster.sync_auth(after=arrived):
+            pid = self.auth.check(token)  # a login or rotation on another node, just now
         if pid is not None and pid not in self.players and self.cluster is not None:
             known = await asyncio.to_thread(self.store.load_player, pid)  # made on another node
             if known is not None:

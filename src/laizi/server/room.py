@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from laizi.rules import RuleSet
+from laizi.server.cluster.fence import Fenced
 from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, dumps, seed_from_text
@@ -403,6 +404,8 @@ class Room:
         try:
             async with self.lock:
                 await self._tick()
+        except Fenced:  # another node owns the room now (cluster): it leaves this one
+            log.warning("room %s: a write was fenced; the room moved to another node", self.code)
         except Exception:  # noqa: BLE001 - never let a timer kill the room
             log.exception("room %s: timer failed", self.code)
             with contextlib.suppress(Exception):

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from laizi.server import db
@@ -124,7 +125,7 @@ class Store:
     @classmethod
     async def open(cls, url: str) -> Store:
         engine = db.make_engine(url)
-        await asyncio.to_thread(db.migrate, engine)
+        await asyncio.to_thread(_migrate_once, engine)
         return cls(engine)
 
     async def close(self) -> None:
@@ -138,7 +139,10 @@ class Store:
 
     async def meta_default(self, key: str, value: str) -> str:
         """The value stored under ``key``, storing ``value`` there first if there is none."""
-        return await asyncio.to_thread(db.set_meta_if_missing, self.engine, key, value)
+        try:
+            return await asyncio.to_thread(db.set_meta_if_missing, self.engine, key, value)
+        except IntegrityError:  # another node stored one at the same moment: that one
+            return await asyncio.to_thread(db.set_meta_if_missing, self.engine, key, value)
 
     # ------------------------------------------------------------- players
     def load_players(self) -> dict[str, str]:
@@ -274,6 +278,24 @@ class Store:
         """A match with its journal (for a replay)."""
         with Session(self.engine) as s:
             return _match(s, match_id, resume=False)
+
+
+MIGRATE_LOCK = 0x6C61697A69  # a PostgreSQL advisory lock: nodes starting together migrate in turn
+
+
+def _migrate_once(engine: Engine) -> None:
+    """:func:`db.migrate`, one node at a time on PostgreSQL (several nodes of a cluster may
+    start at once on an empty database)."""
+    if engine.dialect.name != "postgresql":
+        db.migrate(engine)
+        return
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATE_LOCK})
+        try:
+            db.migrate(engine)
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATE_LOCK})
+            conn.commit()
 
 
 def _room(r: db.RoomRow) -> RoomRecord:

@@ -141,3 +141,32 @@ def test_a_write_in_flight_and_a_takeover_are_serialised(pg_url: str) -> None:
     with Session(eng) as s, pytest.raises(Fenced):
         check_fence(s, "QWERT", 1)
     eng.dispose()
+
+
+def test_redis_losing_its_counters_does_not_lock_a_room_out(pg_url: str, redis_url: str) -> None:
+    """Redis restarted empty: its token counter starts again at 1, below the database's
+    fence; the refused takeover moves the counter past it and the next one succeeds."""
+    import redis.asyncio as aioredis
+
+    async def run() -> None:
+        r = aioredis.from_url(redis_url)
+        st = await Store.open(pg_url)
+        st.fences, st.node = {}, "a"
+        leases = Leases(r, "a", 3.0)
+        try:
+            await st.raise_fence("ZZZZZ", 41)              # written before Redis lost its data
+            t = await leases.acquire("ZZZZZ")
+            assert t == 1
+            with pytest.raises(Fenced) as info:
+                await st.raise_fence("ZZZZZ", t)
+            assert info.value.newer == 41
+            await leases.release("ZZZZZ")
+            await leases.catch_up("ZZZZZ", 41)
+            t2 = await leases.acquire("ZZZZZ")
+            assert t2 == 42
+            await st.raise_fence("ZZZZZ", t2)
+        finally:
+            await st.close()
+            await r.aclose()
+
+    asyncio.run(run())

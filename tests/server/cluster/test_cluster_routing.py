@@ -38,3 +38,47 @@ def test_a_room_played_from_two_nodes(make_nodes: Any) -> None:
         raise AssertionError("node b does not list the room")
     status, info = http(b.url + f"/api/rooms/{code}")
     assert status == 200 and info["code"] == code
+    # Chat both ways.
+    ps[1].c.send({"type": "chat", "text": "从b来的"})
+    for p in ps:
+        assert p.c.until(lambda m: m["type"] == "chat", 10)["text"] == "从b来的"
+    ps[0].c.send({"type": "chat", "text": "从a来的"})
+    for p in ps:
+        assert p.c.until(lambda m: m["type"] == "chat", 10)["text"] == "从a来的"
+    # A spectator on node b, kicked by the host on node a: told, and free to go elsewhere.
+    from srvhelpers import Client
+
+    spec = Client(b.port, "spec")
+    spec.send({"type": "join", "room": code, "spectate": True})
+    assert spec.until("joined", 10)["seat"] is None
+    ps[0].c.send({"type": "kick", "player_id": spec.pid})
+    assert spec.until("kicked", 10)["room"] == code
+    spec.send({"type": "chat", "text": "still here?"})
+    assert spec.until("error", 10)["code"] == "no_room"
+    spec.send({"type": "join", "room": code})
+    assert spec.until("error", 10)["code"] == "kicked"
+    spec.send({"type": "create", "settings": {}})
+    assert spec.until("joined", 10)["room"]["code"] != code
+    spec.close()
+
+
+def test_the_cost_of_a_routed_round_trip(make_nodes: Any) -> None:
+    """A resync (command → snapshot) on the owner's node and through another node: both
+    work; the routed one's extra time is printed (two Redis hops on loopback)."""
+    import statistics
+
+    a, b = make_nodes(["na", "nb"], ["--bot-delay", "0", "--hand-pause", "0", "--msg-rate", "5000"])
+    ps, code = seat_players(a.port, [b.port], bots=2, max_hands=1, turn_seconds=600)
+    times: dict[str, list[float]] = {"local": [], "routed": []}
+    for _ in range(150):
+        for name, p in (("local", ps[0]), ("routed", ps[1])):
+            p.pump(0)
+            t = time.perf_counter()
+            p.c.send({"type": "resync"})
+            p.c.until("snapshot", 10)
+            times[name].append(time.perf_counter() - t)
+    med = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    p99 = {k: sorted(v)[int(len(v) * 0.99) - 1] * 1000 for k, v in times.items()}
+    assert med["routed"] < 50, med
+    print(f"\nresync round trip, median / p99 ms: local {med['local']:.2f} / {p99['local']:.2f}, "
+          f"routed {med['routed']:.2f} / {p99['routed']:.2f}")

@@ -3,9 +3,13 @@
 A node only ever receives what is addressed to it: the frames of the connections it
 holds (a relayed seat's frames go to the one node that seat's socket is on, never to a
 shared channel), and the commands of the connections in the rooms it owns. Messages are
-JSON objects (``k``: their kind); the ones queued for a node in the same loop turn go out
-as one ``PUBLISH`` of a JSON array, all of them in one pipelined round trip, in the order
-they were queued (pub/sub keeps it on one connection).
+dicts (``k``: their kind); the ones queued for a node in the same loop turn go out as one
+``PUBLISH``, all of them in one pipelined round trip, in the order they were queued
+(pub/sub keeps it on one connection).
+
+On the wire a message is ``k US node US conn US room US body`` (US = 0x1F) and a batch
+joins them with RS (0x1E): the body of a frame or a command is its JSON text as it is, not
+quoted again (JSON never holds a raw control character, so the separators cannot occur).
 """
 
 from __future__ import annotations
@@ -17,13 +21,42 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Bus", "channel"]
+__all__ = ["Bus", "channel", "decode", "encode"]
+
+US, RS = "\x1f", "\x1e"
+_BODY = {"out": "t", "in": "m"}  # kinds whose body is a text (else: the other fields, as JSON)
+_HEAD = ("k", "n", "c", "room")
 
 log = logging.getLogger("laizi.server")
 
 
 def channel(node: str) -> str:
     return f"laizi:node:{node}"
+
+
+def encode(msg: dict[str, Any]) -> str:
+    k = msg["k"]
+    text_key = _BODY.get(k)
+    if text_key is not None:
+        body = msg[text_key]
+    else:
+        rest = {key: v for key, v in msg.items() if key not in _HEAD}
+        body = json.dumps(rest, ensure_ascii=False, separators=(",", ":")) if rest else ""
+    c = msg.get("c")
+    return f"{k}{US}{msg['n']}{US}{'' if c is None else c}{US}{msg.get('room') or ''}{US}{body}"
+
+
+def decode(record: str) -> dict[str, Any]:
+    k, n, c, room, body = record.split(US, 4)
+    msg: dict[str, Any] = {"k": k, "n": n, "room": room}
+    if c:
+        msg["c"] = int(c)
+    text_key = _BODY.get(k)
+    if text_key is not None:
+        msg[text_key] = body
+    elif body:
+        msg.update(json.loads(body))
+    return msg
 
 
 class Bus:
@@ -73,7 +106,7 @@ class Bus:
             return
         pipe = self.r.pipeline(transaction=False)
         for node, msgs in out.items():
-            text = json.dumps(msgs, ensure_ascii=False, separators=(",", ":"))
+            text = RS.join(encode(m) for m in msgs)
             self.stats["bus_bytes_out"] += len(text)
             self.stats["routed_out"] += len(msgs)
             pipe.publish(channel(node), text)
@@ -105,7 +138,8 @@ class Bus:
             data = msg["data"]
             self.stats["bus_bytes_in"] += len(data)
             try:
-                batch = json.loads(data)
+                text = data.decode() if isinstance(data, bytes) else str(data)
+                batch = [decode(rec) for rec in text.split(RS)]
             except ValueError:
                 log.warning("node %s: a bad bus message dropped", self.node)
                 continue

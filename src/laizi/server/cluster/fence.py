@@ -43,9 +43,10 @@ class Fenced(ProtocolError):
     """A write of a room this node no longer owns (a newer token is in the database, or
     the node let the lease go): refused, nothing of it is stored."""
 
-    def __init__(self, code: str, token: int | None) -> None:
+    def __init__(self, code: str, token: int | None, newer: int | None = None) -> None:
         self.room = code
         self.token = token
+        self.newer = newer  # the token in the database, when known
         super().__init__("room_moved", f"room {code} moved to another server; "
                                        "you are being reconnected to it")
 
@@ -55,10 +56,10 @@ def check_fence(s: Session, code: str, token: int | None) -> None:
     row stays locked until the transaction ends."""
     if token is None:
         raise Fenced(code, token)
-    t = RoomFence.__table__
-    res = s.connection().execute(update(t).where(t.c.code == code, t.c.token <= token)
-                                 .values(token=token))
-    if res.rowcount != 1:  # type: ignore[attr-defined]
+    res = s.connection().execute(
+        update(RoomFence).where(RoomFence.code == code, RoomFence.token <= token)
+        .values(token=token))
+    if res.rowcount != 1:
         raise Fenced(code, token)
 
 
@@ -71,7 +72,7 @@ def raise_fence(s: Session, code: str, token: int, node: str) -> None:
         s.flush()
         return
     if row.token > token:
-        raise Fenced(code, token)
+        raise Fenced(code, token, row.token)
     row.token = token
     row.node = node
     row.updated_at = db._now()

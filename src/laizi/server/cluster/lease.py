@@ -41,6 +41,12 @@ for i, k in ipairs(KEYS) do
 end
 return out
 """
+# KEYS[1] token counter; ARGV[1] a token seen in the database → the counter is at least that
+_CATCH_UP = """
+local v = tonumber(redis.call('GET', KEYS[1]) or '0')
+if v < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return 1
+"""
 # KEYS[1] lease; ARGV[1] the value this node holds → 1 when deleted
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -73,6 +79,7 @@ class Leases:
         self._acquire = redis.register_script(_ACQUIRE)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
+        self._catch_up = redis.register_script(_CATCH_UP)
 
     def _value(self, code: str) -> str:
         return f"{self.node}|{self.held[code]}"
@@ -103,6 +110,14 @@ class Leases:
         self.stats["leases_lost"] += len(lost)
         return lost
 
+    async def drop_stale(self, code: str, token: int) -> None:
+        """Delete a lease in this node's name that this process does not hold: left by an
+        earlier process of the same name (a worker restarted within the lease time)."""
+        if code in self.held:
+            return
+        self.stats["redis_round_trips"] += 1
+        await self._release(keys=[lease_key(code)], args=[f"{self.node}|{token}"])
+
     async def release(self, code: str) -> None:
         """Let room ``code`` go (only if the lease is still this node's)."""
         if code not in self.held:
@@ -112,6 +127,12 @@ class Leases:
         self.stats["redis_round_trips"] += 1
         self.stats["leases_released"] += 1
         await self._release(keys=[lease_key(code)], args=[value])
+
+    async def catch_up(self, code: str, token: int) -> None:
+        """The database holds ``token`` for ``code`` (Redis lost its counters: restarted
+        without persistence): count on from there."""
+        self.stats["redis_round_trips"] += 1
+        await self._catch_up(keys=[f"{PREFIX}fence:{code}"], args=[token])
 
     def forget(self, code: str) -> None:
         """Stop renewing ``code`` (the lease lapses by itself)."""

@@ -15,8 +15,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
+import time
 from typing import TYPE_CHECKING, Any
 
+from laizi.server.cluster.authsync import AuthSync
 from laizi.server.cluster.bus import Bus
 from laizi.server.cluster.fence import Fenced
 from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
@@ -58,6 +61,9 @@ class Node:
         self._orphans: set[str] = set()
         self._listed: dict[str, str] = {}
         self._loop: asyncio.Task[None] | None = None
+        self._auth: AuthSync | None = None
+        self._auth_lock = asyncio.Lock()
+        self._ticks = 0
 
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -69,6 +75,7 @@ class Node:
         if codes:  # rooms of an earlier run: whoever is preferred takes them
             await self.r.sadd(KEY_ACTIVE, *codes)
         self.live = await self.leases.beat()
+        self._auth = AuthSync(store.engine, self.hub.auth)
         await self.bus.start()
         self._loop = asyncio.ensure_future(self._run())
 
@@ -86,7 +93,7 @@ class Node:
 
     def status(self) -> dict[str, Any]:
         """This node's figures (GET /cluster; plain numbers for the metrics exporter)."""
-        return {"node": self.name, "live_nodes": self.live, "draining": self.draining,
+        return {"node": self.name, "pid": os.getpid(), "live_nodes": self.live, "draining": self.draining,
                 "leases_held": len(self.leases.held), "rooms": sorted(self.leases.held),
                 "relayed_out": len(self.router.bound), "relayed_in": len(self.remotes.conns),
                 "fenced_writes": self.hub.store.fenced_writes,
@@ -101,9 +108,11 @@ class Node:
         self.hub.store.fences[code] = token  # type: ignore[index]
         try:
             await self.hub.store.raise_fence(code, token)
-        except Fenced:
+        except Fenced as exc:
             self.hub.store.fences.pop(code, None)  # type: ignore[union-attr]
             await self.leases.release(code)
+            if exc.newer is not None:
+                await self.leases.catch_up(code, exc.newer)
             return False
         await self.r.sadd(KEY_ACTIVE, code)
         return True
@@ -112,6 +121,9 @@ class Node:
         """Room ``code`` is not in memory here: take it over if nobody holds it (the
         Room), else the name of the node that owns it; None when it runs nowhere."""
         owner = await self.leases.owner(code)
+        if owner is not None and owner[0] == self.name and code not in self.hub.rooms:
+            await self.leases.drop_stale(code, owner[1])  # an earlier process of this name
+            owner = None
         if owner is None and not self.draining:
             room = await self.take(code)
             if room is not None:
@@ -194,9 +206,12 @@ class Node:
             await store.raise_fence(code, token)  # no older owner can write from here on
             rec = await asyncio.to_thread(store.load_resumable_room, code)
             room = None if rec is None else Room.resume(rec, **self.hub._room_kw())
-        except BaseException:
+        except BaseException as exc:
             store.fences.pop(code, None)
             await self.leases.release(code)
+            if isinstance(exc, Fenced) and exc.newer is not None:
+                await self.leases.catch_up(code, exc.newer)  # the next try gets a newer token
+                return None
             raise
         if room is None:  # finished or closed meanwhile
             store.fences.pop(code, None)
@@ -266,6 +281,8 @@ class Node:
         with contextlib.suppress(Exception):
             await self.bus.flush()
             await self.leases.leave()
+        log.warning("node %s: drained, %d rooms handed over", self.name,
+                    self.stats["rooms_handed_over"])
 
     # ------------------------------------------------------------- the bus
     def _on_bus(self, env: dict[str, Any]) -> None:
@@ -288,7 +305,27 @@ class Node:
                 log.exception("node %s: tick failed", self.name)
             await asyncio.sleep(self.tick)
 
+    async def sync_auth(self, *, after: float | None = None, soon: float = 0.5) -> bool:
+        """Catch up with the logins, logouts and token rotations of the other nodes: when
+        ``after`` (a time.monotonic()) is given, unless a sync started since then (a token
+        this node did not know: the sync sees every commit made before the token arrived);
+        else unless one started within ``soon`` seconds. True when the data is fresh."""
+        a = self._auth
+        if a is None:
+            return False
+        async with self._auth_lock:
+            if after is not None and a.last >= after:
+                return True
+            if after is None and time.monotonic() - a.last < soon:
+                return False
+            a.last = time.monotonic()
+            await asyncio.to_thread(a.sync)
+            return True
+
     async def _tick(self) -> None:
+        self._ticks += 1
+        if self._ticks % 2 == 0:
+            await self.sync_auth()
         self.live = await self.leases.beat()
         for code in await self.leases.renew():
             self.lost(code)
@@ -307,6 +344,10 @@ class Node:
                   for c in await self.r.smembers(KEY_ACTIVE)]
         cands = [c for c in active if c not in self.leases.held and c not in self.hub.rooms]
         owners = await self.leases.owners(cands)
+        for c, o in owners.items():
+            if o is not None and o[0] == self.name:  # an earlier process of this name
+                await self.leases.drop_stale(c, o[1])
+                owners[c] = None
         orphans = {c for c, o in owners.items() if o is None}
         mine = [c for c in sorted(orphans)
                 if c in self._orphans or rendezvous(c, self.live) == self.name]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from laizi.server.connection import Conn
@@ -42,8 +43,9 @@ class RemoteConn(Conn):
         self.nickname = str(env.get("nick", ""))
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.worker: asyncio.Task[None] | None = None
+        self.on_unbound: Callable[[RemoteConn], None] | None = None  # forget it (RemoteConns)
 
-    @property  # type: ignore[override]
+    @property
     def room_code(self) -> str | None:
         return self._room_code
 
@@ -51,8 +53,11 @@ class RemoteConn(Conn):
     def room_code(self, code: str | None) -> None:
         old = self._room_code
         self._room_code = code
-        if old is not None and code is None and not self.quiet and not self.closed:
-            self.bus.send(self.node, {"k": "unbind", "c": self.cid, "room": old})
+        if old is not None and code is None:
+            if not self.quiet and not self.closed:
+                self.bus.send(self.node, {"k": "unbind", "c": self.cid, "room": old})
+            if self.on_unbound is not None:
+                self.on_unbound(self)  # out of its room: a later join makes a new one
 
     def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
@@ -87,13 +92,21 @@ class RemoteConns:
                     self.bus.send(key[0], {"k": "moved", "c": key[1], "room": env.get("room")})
                 return
             rc = RemoteConn(self.bus, key[0], key[1], env, self.hub.cfg.msg_rate)
+            rc.on_unbound = self._unbound
             self.conns[key] = rc
             rc.worker = asyncio.ensure_future(self._work(rc))
         rc.inbox.put_nowait(env)
 
+    def _unbound(self, rc: RemoteConn) -> None:
+        if self.conns.get((rc.node, rc.cid)) is rc:
+            del self.conns[(rc.node, rc.cid)]
+            rc.inbox.put_nowait({"k": "stop"})
+
     async def _work(self, rc: RemoteConn) -> None:
         while True:
             env = await rc.inbox.get()
+            if env["k"] == "stop":
+                return
             try:
                 if env["k"] == "gone":
                     await self._gone(rc)
