@@ -159,21 +159,73 @@ def run(mode: str, args: argparse.Namespace, pg: benchsvc.Postgres, redis: bench
     }
 
 
+HUMAN_RATE = 0.3    # client actions per second per table of four people
+BENCH_RATE = 1.4    # ... of four bots thinking 0.5 s (bench_server's default)
+HEADROOM = 0.6      # plan each part for 60 % of what it can do at peak
+CORES_PER_MACHINE = 8
+
+
+def capacity_model(local: dict[str, Any], routed: dict[str, Any], tables: int,
+                   rate: float = HUMAN_RATE) -> dict[str, Any]:
+    """What ``tables`` concurrent tables need, from the measured per-action figures.
+
+    With k nodes behind ``leastconn`` a fraction f = (k-1)/k of the clients is relayed;
+    a relayed client's action costs the owner ``routed.owner`` and the relaying node
+    ``routed.relay``, a local one ``local.owner``. Redis carries f of the pub/sub bytes
+    (in once, out once to the subscriber)."""
+    actions = tables * rate
+    k, f, app_ms, cores = 2, 0.5, 0.0, 0.0
+    for _ in range(5):  # k depends on f, f on k: a few rounds settle it
+        f = (k - 1) / k
+        app_ms = (1 - f) * local["owner_cpu_ms_per_action"] + f * (
+            routed["owner_cpu_ms_per_action"] + routed["relay_cpu_ms_per_action"])
+        cores = actions * app_ms / 1000 / HEADROOM
+        k = max(2, round(cores + 0.4999))  # one node per core
+    redis_ms = (1 - f) * local["redis_cpu_ms_per_action"] + f * routed["redis_cpu_ms_per_action"]
+    bus = f * routed["bus_bytes_published_per_action"] * actions
+    pg_ms = routed["postgres_cpu_ms_per_action"]
+    mem_kb = tables * (routed["rss_kb_per_room_owner"] + f * routed["rss_kb_per_room_relay"])
+    redis_max = HEADROOM * 1000 / max(redis_ms, 1e-6)   # actions/s one Redis core carries
+    pg16_max = 16 * HEADROOM * 1000 / max(pg_ms, 1e-6)  # ... a 16-core PostgreSQL
+    return {
+        "tables": tables, "actions_per_s": round(actions), "sockets": 4 * tables,
+        "relayed_fraction": round(f, 2), "app_cpu_ms_per_action": round(app_ms, 2),
+        "app_cores": round(cores, 1), "machines_of_8_cores": -(-k // CORES_PER_MACHINE),
+        "app_memory_gb": round(mem_kb / 2**20, 1),
+        "client_wire_mb_s": round(actions * routed["wire_bytes_per_action"] / 1e6, 1),
+        "redis_cores": round(actions * redis_ms / 1000 / HEADROOM, 2),
+        "redis_pubsub_mb_s_each_way": round(bus / 1e6, 1),
+        "postgres_cores": round(actions * pg_ms / 1000 / HEADROOM, 1),
+        "db_writes_per_s": round(actions * routed["db_writes_per_action"]),
+        "db_commits_per_s_at_most": round(actions * routed["db_commits_per_action"]),
+        "wal_mb_s": round(actions * routed["wal_bytes_per_action"] / 1e6, 1),
+        "one_redis_core_carries_actions_per_s": round(redis_max),
+        "a_16_core_postgres_carries_actions_per_s": round(pg16_max),
+        "first_shared_part_to_saturate": "redis" if redis_max < pg16_max else "postgres",
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rooms", type=int, default=60)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--think", type=float, default=0.5)
     ap.add_argument("--modes", default="local,routed")
+    ap.add_argument("--from-json", default=None, metavar="FILE",
+                    help="no run: the model from the local and routed lines of an earlier output")
     args = ap.parse_args(argv)
-    pg, redis = benchsvc.Postgres().start(), benchsvc.Redis().start()
-    try:
-        out = [run(m, args, pg, redis) for m in args.modes.split(",")]
-    finally:
-        redis.stop()
-        pg.stop()
-    for r in out:
-        print(json.dumps(r), flush=True)
+    if args.from_json:
+        lines = [json.loads(x) for x in Path(args.from_json).read_text().splitlines() if x.strip()]
+        out = [x for x in lines if x.get("mode") in ("local", "routed")]
+    else:
+        pg, redis = benchsvc.Postgres().start(), benchsvc.Redis().start()
+        try:
+            out = [run(m, args, pg, redis) for m in args.modes.split(",")]
+        finally:
+            redis.stop()
+            pg.stop()
+        for r in out:
+            print(json.dumps(r), flush=True)
     if len(out) == 2:
         loc, rt = out
         print(json.dumps({
@@ -182,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
                 rt["owner_cpu_ms_per_action"] + rt["relay_cpu_ms_per_action"]
                 - loc["owner_cpu_ms_per_action"] - loc["relay_cpu_ms_per_action"], 3),
         }))
+        for tables in (10_000, 100_000):
+            for rate in (HUMAN_RATE, BENCH_RATE):
+                print(json.dumps({"rate_per_table": rate,
+                                  **capacity_model(loc, rt, tables, rate)}))
     return 0
 
 
