@@ -131,6 +131,35 @@ def test_the_window_moves(redis_url: str) -> None:
     assert asyncio.run(go()) == [True, True, False, True]
 
 
+def test_memory_budgets_are_swept_and_stay_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memory storage sweeps expired entries (at most every EXPIRY_EVERY seconds, in
+    the event loop): keys whose windows have passed leave memory; live ones are kept whole."""
+    monkeypatch.setattr(limits, "EXPIRY_EVERY", 0.0)
+    short, long = Limit(2, 1.0), Limit(2, 60.0)
+
+    async def go() -> tuple[list[bool], set[str]]:
+        lim = node_limits(None)
+        storage = lim.budget.storage
+        for i in range(50):
+            assert await lim.hit(short, "s", f"gone{i}") is None
+        assert await lim.hit(long, "l", "kept") is None
+        assert await lim.hit(long, "l", "kept") is None
+        await asyncio.sleep(1.1)
+        assert await lim.hit(short, "s", "new") is None  # starts a sweep
+        await asyncio.sleep(0.05)
+        return ([await lim.hit(long, "l", "kept") is None, await lim.hit(short, "s", "new") is None,
+                 await lim.hit(short, "s", "new") is None],
+                set(storage.events))  # type: ignore[attr-defined]
+
+    got, keys = asyncio.run(go())
+    assert got == [False, True, False]  # "kept" still full; "new" had room for one more
+    assert not any("gone" in k for k in keys) and any("kept" in k for k in keys)
+    # Throttled: within EXPIRY_EVERY of the last sweep, a hit starts none.
+    monkeypatch.setattr(limits, "EXPIRY_EVERY", 3600.0)
+    _, keys = asyncio.run(go())
+    assert any("gone" in k for k in keys)
+
+
 def test_without_redis_each_node_keeps_its_own_budget() -> None:
     """Redis gone (nothing listens there): the limits still hold, per node, and the
     failures are counted (for /metrics)."""
