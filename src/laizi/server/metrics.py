@@ -12,7 +12,9 @@ metric                                 type       what
 laizi_node_info{node,version}          gauge      1, with the node's name
 laizi_ws_messages_total{type}          counter    client WebSocket messages handled, by type
 laizi_ws_message_seconds{type}         histogram  time to handle one (``type="action"``: a move,
-                                                  up to its ack and the frames queued)
+                                                  up to its ack and the frames queued), on the
+                                                  node the client is connected to (a relaying
+                                                  node: the hand-off to the owner)
 laizi_actions_total                    counter    game actions by players
 laizi_bot_moves_total                  counter    moves by bots and 托管
 laizi_errors_total                     counter    messages refused or failed
