@@ -36,6 +36,7 @@ log = logging.getLogger("laizi.server")
 MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot instead
 HINT_CACHE = 8        # (version, seat) hint texts kept per room
 
+
 def _bot_seed(seed: bytes, seat: int) -> int:
     return random.Random(seed + bytes([seat])).randrange(2**31)
 
