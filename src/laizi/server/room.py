@@ -35,8 +35,6 @@ log = logging.getLogger("laizi.server")
 
 MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot instead
 HINT_CACHE = 8        # (version, seat) hint texts kept per room
-def _ignore(msg: dict[str, Any]) -> None:
-    pass
 
 
 def _bot_seed(seed: bytes, seat: int) -> int:
@@ -86,7 +84,7 @@ class Room:
         self.bots.clear()
         self._hints.clear()
         self.on_finished = None
-        self.recorder.notify = _ignore
+        self.recorder.notify = lambda msg: None
 
     # ------------------------------------------------------------- host
     def is_host(self, player_id: str | None) -> bool:

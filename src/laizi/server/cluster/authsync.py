@@ -1,12 +1,16 @@
 """Identities across nodes: what one node learns in memory at start (registered players,
 live sessions, token generations — :mod:`laizi.server.auth`) follows the database while
 it runs, so a player who logs in, out or rotates a token on one node is the same on every
-node. Each sync reads only what changed since the last one (with a margin for commits
-still on their way); a token a node does not know yet triggers one at once."""
+node. A change is announced to the other nodes at once over the bus (:func:`apply`: the
+session opened, the sessions ended, the generation raised, as
+:attr:`GuestAuth.on_change` reports them); a sync every second reads what changed in the
+database since the last one (with a margin for commits still on their way) in case an
+announcement was lost, and a token a node does not know yet triggers one at once."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
@@ -15,9 +19,21 @@ from sqlalchemy.orm import Session
 from laizi.server import db
 from laizi.server.auth import GEN_KEY_PREFIX, GuestAuth
 
-__all__ = ["MARGIN", "AuthSync"]
+__all__ = ["MARGIN", "AuthSync", "apply"]
 
 MARGIN = timedelta(seconds=30)  # rows committed this long before the last sync are read again
+
+
+def apply(auth: GuestAuth, what: str, data: list[Any]) -> None:
+    """An identity change another node announced (``GuestAuth.on_change``)."""
+    if what == "session":
+        h, pid, ends = data
+        auth.load_sessions([(str(h), str(pid), float(ends))])
+    elif what == "ended":
+        auth.forget_sessions([str(h) for h in data])
+    elif what == "generation":
+        pid, gen = data
+        auth.load_generations([(auth.gen_key(str(pid)), str(int(gen)))])
 
 
 class AuthSync:

@@ -19,7 +19,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from laizi.server.cluster.authsync import AuthSync
+from laizi.server.cluster.authsync import AuthSync, apply
 from laizi.server.cluster.bus import Bus
 from laizi.server.cluster.fence import Fenced
 from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
@@ -76,6 +76,7 @@ class Node:
             await self.r.sadd(KEY_ACTIVE, *codes)
         self.live = await self.leases.beat()
         self._auth = AuthSync(store.engine, self.hub.auth)
+        self.hub.auth.on_change = self._announce
         await self.bus.start()
         self._loop = asyncio.ensure_future(self._run())
 
@@ -285,8 +286,17 @@ class Node:
                     self.stats["rooms_handed_over"])
 
     # ------------------------------------------------------------- the bus
+    def _announce(self, what: str, data: Any) -> None:
+        """Tell every other live node of an identity change made here."""
+        for n in self.live:
+            if n != self.name:
+                self.bus.send(n, {"k": "auth", "what": what, "data": data})
+
     def _on_bus(self, env: dict[str, Any]) -> None:
         k = env.get("k")
+        if k == "auth":
+            apply(self.hub.auth, str(env["what"]), list(env["data"]))
+            return
         if k in ("join", "in", "gone"):
             self.remotes.on_message(env)
         elif k in ("out", "unbind", "close", "moved"):
