@@ -60,6 +60,7 @@ class Node:
         self._taking: dict[str, asyncio.Future[Room | None]] = {}
         self._orphans: set[str] = set()
         self._listed: dict[str, str] = {}
+        self.room_list: list[dict[str, Any]] = []  # every node's public rooms (a tick old)
         self._loop: asyncio.Task[None] | None = None
         self._auth: AuthSync | None = None
         self._auth_lock = asyncio.Lock()
@@ -345,6 +346,8 @@ class Node:
         if bound:
             await self.router.check(await self.leases.owners(bound))
         await self._publish_rooms()
+        if self._ticks % 2 == 0:
+            self.room_list = await self.list_rooms()
 
     async def _scavenge(self) -> None:
         """Take over the rooms that should run and that nobody holds."""
