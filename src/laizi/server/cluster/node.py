@@ -23,6 +23,7 @@ from redis.exceptions import RedisError
 
 from laizi.server.cluster.authsync import AuthSync, apply
 from laizi.server.cluster.bus import Bus
+from laizi.server.cluster.drain import hand_over
 from laizi.server.cluster.fence import Fenced
 from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
 from laizi.server.cluster.remote import RemoteConn, RemoteConns
@@ -42,7 +43,6 @@ KEY_ROOMLIST = PREFIX + "roomlist"  # hash code → the room's lobby summary (an
 TAKES_PER_TICK = 64        # rooms one node takes over per tick (a big failover spreads)
 REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the active set
                            # refilled from the database (a Redis that restarted empty)
-DRAIN_LOCK_WAIT = 5.0      # seconds drain waits for a room's command in progress
 
 
 class Node:
@@ -251,7 +251,7 @@ class Node:
         log.warning("node %s: lost room %s; giving it up", self.name, code)
         if room.status in ("lobby", "playing"):  # it must run somewhere (Redis may have lost it)
             asyncio.ensure_future(self._reactivate(code))
-        self._let_go(room)
+        self.let_go(room)
         for c in [c for c in room.conns if not c.remote and not c.closed]:
             asyncio.ensure_future(self.router._rejoin(Binding(c, code, "", False)))
         room.close()
@@ -260,7 +260,7 @@ class Node:
         with contextlib.suppress(Exception):
             await self.r.sadd(KEY_ACTIVE, code)
 
-    def _let_go(self, room: Room) -> None:
+    def let_go(self, room: Room) -> None:
         """Tell the nodes relaying into ``room`` that it moved."""
         for c in list(room.conns):
             if isinstance(c, RemoteConn):
@@ -270,38 +270,11 @@ class Node:
 
     # ------------------------------------------------------------- drain
     async def drain(self) -> None:
-        """Hand every room over (SIGTERM): each one's command in progress finishes (its
-        writes are durable), then its lease is released and the preferred other node is
-        asked to take it; relaying nodes are told it moved."""
+        """Hand every room over (SIGTERM; :func:`laizi.server.cluster.drain.hand_over`)."""
         if self.draining:
             return
         self.draining = True
-        others = [n for n in self.live if n != self.name]
-        for code, room in list(self.hub.rooms.items()):
-            try:
-                await asyncio.wait_for(room.lock.acquire(), DRAIN_LOCK_WAIT)
-            except TimeoutError:
-                self.leases.forget(code)  # stuck (its database away): the lease lapses
-                continue
-            try:
-                room.cancel_timer()
-                self.hub.rooms.pop(code, None)
-                if self.hub.store.fences is not None:
-                    self.hub.store.fences.pop(code, None)
-                await self.leases.release(code)
-                heir = rendezvous(code, others)
-                if heir is not None:
-                    self.bus.send(heir, {"k": "take", "room": code})
-                self._let_go(room)
-                room.close()
-                self.stats["rooms_handed_over"] += 1
-            finally:
-                room.lock.release()
-        with contextlib.suppress(Exception):
-            await self.bus.flush()
-            await self.leases.leave()
-        log.warning("node %s: drained, %d rooms handed over", self.name,
-                    self.stats["rooms_handed_over"])
+        await hand_over(self)
 
     # ------------------------------------------------------------- the bus
     def _announce(self, what: str, data: Any) -> None:
