@@ -28,6 +28,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import socket
 import statistics
 import subprocess
@@ -359,6 +360,7 @@ def measure(n: int, args: argparse.Namespace, workers: int, svc: Any) -> dict[st
         res["server"] = server_stats(url)
     finally:
         benchsvc.stop(proc)
+        shutil.rmtree(tmp, ignore_errors=True)
     res["think_s"] = args.think
     res["workers"] = workers
     return res
