@@ -2,14 +2,21 @@
 
     python benchmarks/bench_server.py --rooms 100            # one level
     python benchmarks/bench_server.py --find-max             # ramp up until p99 >= 100 ms
+    python benchmarks/bench_server.py --workers 2 --find-max # one process on PostgreSQL, then
+                                                             # `laizi serve --workers 2` + Redis
 
 Each client is a real WebSocket connection playing its seat with a bot
 (``laizi.bots.make_bot``) fed from the JSON view the server sends
 (``SeatView.from_json``), after ``--think`` seconds of "thinking". The round trip of an
 action is measured from sending it to receiving its ``ack`` (the server has applied it,
 written it to the database and sent every seat its update). Reports actions per
-second, p50/p99 round trip and errors. Only 127.0.0.1 is used; every run is bounded
-by ``--seconds``.
+second, p50/p99 round trip and errors, the server's CPU per action (all its processes,
+over the play) and the WebSocket bytes per action. Only 127.0.0.1 is used; every run is
+bounded by ``--seconds``. ``--workers N`` starts a private PostgreSQL and Redis
+(``benchsvc.py``) and measures, in one run, one process on that PostgreSQL and then
+``laizi serve --workers N``: the largest room count under the p99 target for each, its
+actions per second, and their ratio (docs/deploy.md has the figures). The cost of a routed
+message against a local one: ``bench_capacity.py``.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import socket
 import statistics
 import subprocess
@@ -40,6 +48,8 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     actions: int = 0
     hands: int = 0
+    bytes_in: int = 0   # WebSocket payload bytes the clients received while playing
+    bytes_out: int = 0  # ... and sent
 
     def err(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -88,13 +98,19 @@ class BotClient:
         self.over = False
         self.rules: Any = None  # the room's RuleSet, parsed once from the first view
 
-    async def open(self) -> None:
+    async def open(self, token: str | None = None) -> str:
+        """Connect and say hello (as the player of ``token`` if given); the token."""
         self.ws = await websockets.connect(self.url, max_size=2**22, open_timeout=30)
-        await self.send({"type": "hello", "nickname": self.name})
-        await self.wait(lambda m: m["type"] == "welcome")
+        hello: dict[str, Any] = {"type": "hello", "nickname": self.name}
+        if token:
+            hello["token"] = token
+        await self.send(hello)
+        return str((await self.wait(lambda m: m["type"] == "welcome"))["token"])
 
     async def send(self, msg: dict[str, Any]) -> None:
-        await self.ws.send(json.dumps(msg))
+        text = json.dumps(msg)
+        self.stats.bytes_out += len(text.encode())
+        await self.ws.send(text)
 
     async def wait(self, pred: Any) -> dict[str, Any]:
         while True:
@@ -110,6 +126,7 @@ class BotClient:
         try:
             async with asyncio.timeout_at(loop.time() + max(0.05, stop_at - time.monotonic())):
                 async for raw in self.ws:
+                    self.stats.bytes_in += len(raw.encode() if isinstance(raw, str) else raw)
                     m = json.loads(raw)
                     t = m["type"]
                     if t == "ack":
@@ -162,7 +179,13 @@ class BotClient:
 
 
 async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str,
-                    server_bots: int = 0, server_bot: str = "greedy") -> dict[str, Any]:
+                    server_bots: int = 0, server_bot: str = "greedy",
+                    owner_url: str | None = None,
+                    probe: Any = None) -> dict[str, Any]:
+    """One level: ``rooms`` rooms of bot clients on ``url``. With ``owner_url`` (another
+    node of a cluster), each room is created there — that node owns it — and its players
+    then play it from ``url``: every message of theirs is routed to the owner. ``probe``
+    (if given) is called with "start" just before the play and "end" just after it."""
     stats = Stats()
     clients: list[BotClient] = []
     sem = asyncio.Semaphore(50)
@@ -171,16 +194,25 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
     async def setup(r: int) -> list[BotClient]:
         async with sem:
             cs = [BotClient(url, f"r{r}s{i}", bot, r * 4 + i, think, stats) for i in range(humans)]
-            for c in cs:
-                await c.open()
             # Server bots wait about as long as the clients think.
             # continue_seconds 0: the next hand follows after the hand pause (no 继续 wait)
-            await cs[0].send({"type": "create", "settings": {"rounds": 16, "turn_seconds": 60,
-                                                             "claim_seconds": 30, "bot_delay": think,
-                                                             "continue_seconds": 0}})
-            code = (await cs[0].wait(lambda m: m["type"] == "joined"))["room"]["code"]
+            create = {"type": "create", "settings": {"rounds": 16, "turn_seconds": 60,
+                                                     "claim_seconds": 30, "bot_delay": think,
+                                                     "continue_seconds": 0}}
+            creator = BotClient(owner_url or url, cs[0].name, bot, r * 4, think, Stats())
+            token = await creator.open()
+            await creator.send(create)
+            code = (await creator.wait(lambda m: m["type"] == "joined"))["room"]["code"]
+            if owner_url is None:
+                cs[0] = creator
+                creator.stats = stats
+            else:  # the host comes back, as the same player, on the relaying node
+                await creator.close()
+                await cs[0].open(token)
+            for c in cs[1:]:
+                await c.open()
             for i, c in enumerate(cs):
-                if i:
+                if i or owner_url is not None:
                     await c.send({"type": "join", "room": code})
                     await c.wait(lambda m: m["type"] == "joined")
                 await c.send({"type": "sit", "seat": i})
@@ -204,7 +236,10 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
     gc.freeze()
     gc.disable()
     lags: list[float] = []
+    stats.bytes_in = stats.bytes_out = 0  # the wire while playing, not the set-up
     stop_at = time.monotonic() + seconds
+    if probe is not None:
+        probe("start")
     for cs in groups:
         await cs[0].send({"type": "start"})
     t1 = time.perf_counter()
@@ -216,6 +251,8 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
         gc.enable()
     elapsed = time.perf_counter() - t1
     client_cpu = time.process_time() - cpu0
+    if probe is not None:
+        probe("end")
     lag_task.cancel()
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     rtts = sorted(stats.rtts)
@@ -230,6 +267,7 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
         "p50_ms": round(pct(0.50), 1), "p99_ms": round(pct(0.99), 1),
         "mean_ms": round(statistics.fmean(rtts) * 1000, 1) if rtts else None,
         "hands": stats.hands, "errors": stats.errors, "unanswered": sum(len(c.sent) for c in clients),
+        "wire_bytes_per_action": round((stats.bytes_in + stats.bytes_out) / max(1, stats.actions)),
         # Event-loop lag of this (client) process: if it is high, the client side is
         # part of the measured round trips.
         "client_lag_p99_ms": round(lags[int(0.99 * len(lags))] * 1000, 1) if lags else None,
@@ -265,6 +303,105 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def _play(url: str, n: int, args: argparse.Namespace, owner_url: str | None = None,
+          probe: Any = None) -> dict[str, Any]:
+    level = run_level(url, n, args.seconds, args.think, args.bot, args.server_bots,
+                      args.server_bot, owner_url, probe)
+    try:
+        import uvloop  # the client side should not be the bottleneck
+
+        return dict(uvloop.run(level))
+    except ImportError:
+        return dict(asyncio.run(level))
+
+
+def measure(n: int, args: argparse.Namespace, workers: int, svc: Any) -> dict[str, Any]:
+    """One level on a fresh server: one process (``workers`` 0: the default SQLite file,
+    or ``--db``; 1: one process on the private PostgreSQL, no Redis), or a cluster of
+    ``workers`` node processes (``laizi serve --workers N``) on the private PostgreSQL
+    and Redis. Reports the server's CPU seconds (all its processes)."""
+    import benchsvc
+
+    proc = None
+    tmp = tempfile.mkdtemp(prefix="laizi-bench-")
+    url = args.url
+    extra = shlex.split(args.serve_args)
+    if url is None:
+        port = free_port()
+        if workers == 0:
+            proc = start_server(port, args.db or os.path.join(tmp, "bench.db"), extra,
+                                args.server_python)
+        else:
+            pg, redis = svc
+            db_url = pg.fresh_db(f"bench_{workers}w_{n}_{port}")
+            if workers > 1:
+                redis.flush()
+                extra += ["--workers", str(workers), "--redis", redis.url]
+            proc = benchsvc.serve(port, db_url, *extra, python=args.server_python)
+            if workers > 1:
+                time.sleep(2.0)  # every worker up (the supervisor answers once the first is)
+        url = f"ws://127.0.0.1:{port}/ws"
+    cpu0 = benchsvc.tree_cpu(proc.pid) if proc is not None else None
+    play_cpu: dict[str, float] = {}
+
+    def probe(when: str) -> None:  # the server's CPU over the play only
+        if proc is not None:
+            play_cpu[when] = benchsvc.tree_cpu(proc.pid) or 0.0
+
+    try:
+        res = _play(url, n, args, probe=probe)
+        cpu1 = benchsvc.tree_cpu(proc.pid) if proc is not None else None
+        if cpu0 is not None and cpu1 is not None:
+            res["server_cpu_s"] = round(cpu1 - cpu0, 1)  # set-up and play
+        if len(play_cpu) == 2:
+            used = play_cpu["end"] - play_cpu["start"]
+            res["server_play_cpu_s"] = round(used, 1)
+            res["server_cpu_ms_per_action"] = round(1000 * used / max(1, res["actions"]), 3)
+        res["server"] = server_stats(url)
+    finally:
+        benchsvc.stop(proc)
+        shutil.rmtree(tmp, ignore_errors=True)
+    res["think_s"] = args.think
+    res["workers"] = workers
+    return res
+
+
+def report(res: dict[str, Any], ok: bool, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(res), flush=True)
+        return
+    what = {0: "1 process (SQLite)", 1: "1 process (PostgreSQL)"}.get(
+        res["workers"], f"{res['workers']} workers (PostgreSQL + Redis)")
+    print(f"[{what}] rooms={res['rooms']:4d} clients={res['clients']:5d} "
+          f"actions/s={res['actions_per_s']:8.1f} p50={res['p50_ms']:6.1f} ms "
+          f"p99={res['p99_ms']:6.1f} ms hands={res['hands']} errors={res['errors'] or 0} "
+          f"unanswered={res['unanswered']} client_lag_p99={res['client_lag_p99_ms']} ms "
+          f"cpu s: client={res['client_cpu_s']} server={res.get('server_cpu_s')} "
+          f"server cpu/action={res.get('server_cpu_ms_per_action')} ms "
+          f"wire B/action={res['wire_bytes_per_action']} {'OK' if ok else 'OVER TARGET'}",
+          flush=True)
+
+
+def ramp(args: argparse.Namespace, workers: int, svc: Any) -> dict[str, Any]:
+    """The levels in order until p99 passes the target: the largest under it and its rate."""
+    levels = [args.rooms or 100] if not args.find_max else [int(x) for x in args.levels.split(",")]
+    best: dict[str, Any] | None = None
+    for n in levels:
+        res = measure(n, args, workers, svc)
+        ok = res["p99_ms"] < args.target_ms and not res["unanswered"] > n
+        report(res, ok, args.json)
+        if ok:
+            best = res
+        elif args.find_max:
+            break
+    return {"workers": workers, "largest_rooms_p99_under_target": best and best["rooms"],
+            "actions_per_s_p99_under_target": best and best["actions_per_s"],
+            "p99_ms": best and best["p99_ms"],
+            "server_cpu_ms_per_action": best and best.get("server_cpu_ms_per_action"),
+            "target_ms": args.target_ms, "think_s": args.think,
+            "load_average": os.getloadavg()[0]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rooms", type=int, default=None, help="rooms of four bot clients (one level)")
@@ -280,6 +417,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target-ms", type=float, default=100.0)
     ap.add_argument("--url", default=None, help="an already running server (ws://127.0.0.1:PORT/ws)")
     ap.add_argument("--db", default=None, help="database for the spawned server (default: temp SQLite)")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="N > 1: also measure `laizi serve --workers N` on a private PostgreSQL "
+                         "and Redis (started here), after one process on the same PostgreSQL, "
+                         "in the same run; the ratio of their rates at p99 < --target-ms is reported")
     ap.add_argument("--serve-args", default="",
                     help="extra arguments for the spawned `laizi serve` (e.g. \"--ws wsproto\")")
     ap.add_argument("--server-python", default=None,
@@ -287,61 +428,30 @@ def main(argv: list[str] | None = None) -> int:
                          "load the compiled build; the clients stay in this one)")
     ap.add_argument("--json", action="store_true", help="print JSON lines only")
     args = ap.parse_args(argv)
-    levels = [args.rooms or 100] if not args.find_max else [int(x) for x in args.levels.split(",")]
-    best = None
-    results = []
-    for n in levels:
-        proc = None
-        tmp = tempfile.mkdtemp(prefix="laizi-bench-")
-        url = args.url
-        if url is None:
-            port = free_port()
-            proc = start_server(port, args.db or os.path.join(tmp, "bench.db"),
-                                shlex.split(args.serve_args), args.server_python)
-            url = f"ws://127.0.0.1:{port}/ws"
-        cpu0 = cpu_seconds(proc.pid) if proc is not None else None
-        try:
-            try:
-                import uvloop  # the client side should not be the bottleneck
+    if args.workers == 1 or args.workers < 0 or (args.workers and args.url):
+        ap.error("--workers takes N >= 2 (and no --url: the servers are started here)")
+    if not args.workers:
+        out = ramp(args, 0, None)
+        if args.find_max:
+            print(json.dumps(out))
+        return 0
+    import benchsvc
 
-                res = uvloop.run(run_level(url, n, args.seconds, args.think, args.bot,
-                                           args.server_bots, args.server_bot))
-            except ImportError:
-                res = asyncio.run(run_level(url, n, args.seconds, args.think, args.bot,
-                                            args.server_bots, args.server_bot))
-            cpu1 = cpu_seconds(proc.pid) if proc is not None else None
-            if cpu0 is not None and cpu1 is not None:
-                res["server_cpu_s"] = round(cpu1 - cpu0, 1)  # set-up and play
-            res["server"] = server_stats(url)
-        finally:
-            if proc is not None:
-                proc.terminate()
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-        res["think_s"] = args.think
-        results.append(res)
-        ok = res["p99_ms"] < args.target_ms and not res["unanswered"] > n
-        if args.json:
-            print(json.dumps(res))
-        else:
-            print(f"rooms={res['rooms']:4d} clients={res['clients']:5d} actions/s={res['actions_per_s']:8.1f} "
-                  f"p50={res['p50_ms']:6.1f} ms p99={res['p99_ms']:6.1f} ms hands={res['hands']} "
-                  f"errors={res['errors'] or 0} unanswered={res['unanswered']} "
-                  f"client_lag_p99={res['client_lag_p99_ms']} ms "
-                  f"cpu s: client={res['client_cpu_s']} server={res.get('server_cpu_s')} "
-                  f"gc_max={res['server'].get('gc_max_ms')} ms "
-                  f"{'OK' if ok else 'OVER TARGET'}", flush=True)
-        if ok:
-            best = n
-        elif args.find_max:
-            break
-    if args.find_max:
-        print(json.dumps({"largest_rooms_p99_under_target": best, "target_ms": args.target_ms,
-                          "think_s": args.think}))
+    pg, redis = benchsvc.Postgres().start(), benchsvc.Redis().start()
+    try:
+        single = ramp(args, 1, (pg, redis))
+        multi = ramp(args, args.workers, (pg, redis))
+    finally:
+        redis.stop()
+        pg.stop()
+    base = single["actions_per_s_p99_under_target"]
+    top = multi["actions_per_s_p99_under_target"]
+    print(json.dumps({"single": single, "workers": multi,
+                      "speedup_actions_per_s": round(top / base, 2) if base and top else None,
+                      "cores": os.cpu_count()}))
     return 0
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # benchsvc
     sys.exit(main())

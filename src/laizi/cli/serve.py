@@ -1,11 +1,21 @@
-"""``laizi serve``: the game server and web client (Starlette on uvicorn)."""
+"""``laizi serve``: the game server and web client (Starlette on uvicorn).
+
+Alone it is one process on SQLite. With ``--redis`` (and a PostgreSQL ``--db``) it is a
+node of a cluster (:mod:`laizi.server.cluster`): ``--node NAME`` on each machine, or
+``--workers N`` node processes on this one sharing the port.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import socket
+from typing import Any
 
 NAME = "serve"
 HELP = "run the game server and web client (lobby, tables, replays, score calculator)"
+
+MAX_WORKERS = 64
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -14,6 +24,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default="laizi.db",
                    help="database: a SQLite file path or URL (default ./laizi.db), "
                         "or postgresql://user:pass@host/db")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="redis://host:port/db: run as a node of a cluster sharing this Redis and "
+                        "the --db PostgreSQL (rooms are leased, relayed and taken over; "
+                        "docs/cluster.md)")
+    p.add_argument("--node", default=None, metavar="NAME",
+                   help="this node's name, unique in the cluster (default: host name and port)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="node processes on this machine, sharing the port (needs --redis and a "
+                        "PostgreSQL --db; default 1)")
+    p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--bot-delay", type=float, default=None,
                    help="seconds a bot waits before it acts (default 0.6)")
     p.add_argument("--hand-pause", type=float, default=None,
@@ -32,6 +52,45 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
 
 
+def _cluster_error(args: argparse.Namespace) -> str | None:
+    """Why these cluster options cannot run (None: they can, or there are none)."""
+    if not 1 <= args.workers <= MAX_WORKERS:
+        return f"--workers must be from 1 to {MAX_WORKERS}"
+    if args.node is not None and not (0 < len(args.node) <= 40 and args.node.replace("-", "").replace(
+            "_", "").replace(".", "").isalnum()):
+        return "--node must be 1-40 letters, digits, '-', '_' or '.'"
+    if args.redis is None and args.node is None and args.workers == 1:
+        return None
+    if args.redis is None:
+        return "--workers and --node need --redis redis://host:port (and a PostgreSQL --db)"
+    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        return "--redis must be a redis://, rediss:// or unix:// URL"
+    if not args.db.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+        return "a cluster (--redis, --workers, --node) needs a PostgreSQL --db postgresql://…"
+    try:
+        import redis  # noqa: F401
+    except ModuleNotFoundError:
+        return "missing dependency 'redis'; install the cluster extra: pip install 'laizi[cluster]'"
+    return None
+
+
+def _config(args: argparse.Namespace) -> dict[str, float] | str:
+    kwargs: dict[str, float] = {}
+    for name, value, top in (("--bot-delay", args.bot_delay, 10.0),
+                             ("--hand-pause", args.hand_pause, 60.0)):
+        if value is not None and not 0 <= value <= top:  # also refuses nan
+            return f"{name} must be from 0 to {top:g} seconds"
+    if args.bot_delay is not None:
+        kwargs["bot_delay"] = args.bot_delay
+    if args.hand_pause is not None:
+        kwargs["hand_pause"] = args.hand_pause
+    if args.msg_rate is not None:
+        if not 0 < args.msg_rate <= 100_000:
+            return "--msg-rate must be from 0 to 100000"
+        kwargs["msg_rate"] = args.msg_rate
+    return kwargs
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -41,25 +100,63 @@ def run(args: argparse.Namespace) -> int:
         print(f"laizi serve: error: missing dependency {exc.name!r}; "
               "install the server extra: pip install 'laizi[server]'")
         return 2
-    kwargs: dict[str, float] = {}
-    for name, value, top in (("--bot-delay", args.bot_delay, 10.0),
-                             ("--hand-pause", args.hand_pause, 60.0)):
-        if value is not None and not 0 <= value <= top:  # also refuses nan
-            print(f"laizi serve: error: {name} must be from 0 to {top:g} seconds")
-            return 2
-    if args.bot_delay is not None:
-        kwargs["bot_delay"] = args.bot_delay
-    if args.hand_pause is not None:
-        kwargs["hand_pause"] = args.hand_pause
-    if args.msg_rate is not None:
-        if not 0 < args.msg_rate <= 100_000:
-            print("laizi serve: error: --msg-rate must be from 0 to 100000")
-            return 2
-        kwargs["msg_rate"] = args.msg_rate
-    app = create_app(db_url=args.db, **kwargs)
-    print(f"laizi serve: http://{args.host}:{args.port}/  (database: {app.state.hub.db_label})",
-          flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                ws=args.ws, ws_max_size=64 * 1024, ws_per_message_deflate=args.ws_deflate,
-                lifespan="on")
+    kwargs = _config(args)
+    problem = kwargs if isinstance(kwargs, str) else _cluster_error(args)
+    if problem is not None:
+        print(f"laizi serve: error: {problem}")
+        return 2
+    assert not isinstance(kwargs, str)
+    base = args.node or f"{socket.gethostname()}-{args.port}"
+    if args.workers > 1:
+        from laizi.server.cluster.supervisor import supervise, worker_commands
+
+        print(f"laizi serve: http://{args.host}:{args.port}/  ({args.workers} workers, "
+              f"nodes {base}-w0…)", flush=True)
+        return supervise(worker_commands(args, base))
+    node = base if args.redis else None
+    app = create_app(db_url=args.db, redis_url=args.redis, node=node, **kwargs)
+    where = f"database: {app.state.hub.db_label}" + (f", node {node}" if node else "")
+    print(f"laizi serve: http://{args.host}:{args.port}/  ({where})", flush=True)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
+                            ws=args.ws, ws_max_size=64 * 1024,
+                            ws_per_message_deflate=args.ws_deflate, lifespan="on",
+                            timeout_graceful_shutdown=10 if node else None)
+    server = _DrainingServer(config)
+    server.run(sockets=[_reuse_port_socket(args.host, args.port)] if args.reuse_port else None)
     return 0
+
+
+def _reuse_port_socket(host: str, port: int) -> socket.socket:
+    """A listening socket other workers bind too (SO_REUSEPORT: the kernel spreads the
+    connections)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _draining_server() -> Any:
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        """A node hands its rooms over (drain) before its sockets close on SIGTERM."""
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            app: Any = self.config.app
+            hub = getattr(getattr(app, "state", None), "hub", None)
+            if hub is not None and hub.cluster is not None:
+                for server in self.servers:  # no new connections: the proxy sends them on
+                    server.close()
+                with contextlib.suppress(Exception):
+                    await hub.cluster.drain()
+            await super().shutdown(sockets=sockets)
+
+    return DrainingServer
+
+
+def _DrainingServer(config: Any) -> Any:  # noqa: N802 - a class built on demand
+    return _draining_server()(config)

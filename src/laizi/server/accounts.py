@@ -30,8 +30,7 @@ from sqlalchemy.orm import Session
 
 from laizi.server import db
 from laizi.server.auth import clean_nickname, new_player_id, session_hash
-from laizi.server.chat import RateLimiter
-from laizi.server.limits import Limit
+from laizi.server.limits import Limit, Limits
 
 if TYPE_CHECKING:
     from laizi.server.hub import Hub
@@ -101,9 +100,9 @@ def check_password(password: object, username: str = "") -> str:
     return password
 
 
-def _hit(limiter: RateLimiter, key: str, what: str) -> None:
-    if not limiter.allow(key):
-        wait = limiter.retry_after(key)
+async def _hit(limits: Limits, limit: Limit, scope: str, key: str, what: str) -> None:
+    wait = await limits.hit(limit, scope, key)  # the cluster's budget when there is a Redis
+    if wait is not None:
         raise AccountError(f"too many {what}; wait {wait:.0f} s", 429, retry_after=wait)
 
 
@@ -115,11 +114,6 @@ class Accounts:
         self.hasher = PasswordHash.recommended()
         self._dummy: str | None = None  # hashed once: an unknown username costs a verify too
         self._slots = asyncio.Semaphore(HASHES_AT_ONCE)  # the game's threads keep a core
-        self.login_ip = RateLimiter(LOGINS_PER_IP.count, LOGINS_PER_IP.window)
-        self.login_name = RateLimiter(LOGINS_PER_USERNAME.count, LOGINS_PER_USERNAME.window)
-        self.register_ip = RateLimiter(REGISTERS_PER_IP.count, REGISTERS_PER_IP.window)
-        self.changes = RateLimiter(PASSWORD_CHANGES_PER_PLAYER.count,
-                                   PASSWORD_CHANGES_PER_PLAYER.window)
 
     # ------------------------------------------------------------- start-up
     def load(self) -> None:
@@ -205,7 +199,8 @@ class Accounts:
             if pid in self.hub.auth.accounts:
                 raise AccountError("this player is registered already; log in instead", 409)
         if not self._exempt(peer):
-            _hit(self.register_ip, peer, "registrations from this address")
+            await _hit(self.hub.limits, REGISTERS_PER_IP, "register:ip", peer,
+                       "registrations from this address")
         if await asyncio.to_thread(self._account, key) is not None:
             raise AccountError(f"username {name!r} is taken", 409)
         hashed = await self._hash(pw)
@@ -244,8 +239,10 @@ class Accounts:
             raise AccountError(f"password too long: at most {PASSWORD_MAX} characters")
         key = unicodedata.normalize("NFKC", username).strip().casefold()[:USERNAME_MAX + 8]
         if not self._exempt(peer):
-            _hit(self.login_ip, peer, "login attempts from this address")
-        _hit(self.login_name, key, "login attempts for this username")
+            await _hit(self.hub.limits, LOGINS_PER_IP, "login:ip", peer,
+                       "login attempts from this address")
+        await _hit(self.hub.limits, LOGINS_PER_USERNAME, "login:name", key,
+                   "login attempts for this username")
         acc = await asyncio.to_thread(self._account, key)
         ok = await self._verify(password, acc[2] if acc else None)
         if acc is None or not ok:
@@ -288,7 +285,8 @@ class Accounts:
     async def change_password(self, token: object, old: object, new: object) -> dict[str, Any]:
         """Check ``old``, store ``new``; every other session ends, this one gets a new token."""
         pid, sid = self._holder(token)
-        _hit(self.changes, pid, "password changes")
+        await _hit(self.hub.limits, PASSWORD_CHANGES_PER_PLAYER, "password:player", pid,
+                   "password changes")
         if not isinstance(old, str) or len(old) > PASSWORD_MAX:
             raise AccountError("current password must be text")
         acc = await asyncio.to_thread(self._account, None, pid)

@@ -16,7 +16,11 @@ Routes:
 - accounts, profiles and the leaderboard: :mod:`laizi.server.playerapi`;
 - coins, quick match, friends and invites: :mod:`laizi.server.socialapi`;
 - avatars (``/api/avatars``, ``/api/avatar``, ``/avatars/{player_id}``): :mod:`laizi.server.avatars`;
-- ``GET /healthz``: liveness plus counters (actions, errors, GC passes, database batches);
+- ``GET /healthz``: liveness, the node's name, rooms, connections and leases, plus counters
+  (actions, errors, GC passes, database batches); ``GET /metrics``: Prometheus text
+  (:mod:`laizi.server.metrics`);
+- ``GET /cluster``: this node's name, the live nodes, leases held, takeovers, routed
+  messages (404 for a single process; :mod:`laizi.server.cluster`);
 - ``WS /ws``: the game protocol (:mod:`laizi.server.protocol`).
 
 Every HTTP response carries the security headers and an ``X-Request-ID``; bodies are
@@ -128,10 +132,17 @@ async def _replay(request: Request, replays: ReplayService) -> Response:
                              headers=headers)
 
 
-def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
-    """Build the app. ``config`` fields: see :class:`laizi.server.config.ServerConfig`."""
-    cfg = ServerConfig(db_url=db_url, **config)
+def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
+               node: str | None = None, **config: Any) -> Starlette:
+    """Build the app. ``config`` fields: see :class:`laizi.server.config.ServerConfig`.
+    ``redis_url``: this server is node ``node`` of a cluster sharing that Redis and the
+    database (:mod:`laizi.server.cluster`; needs the ``cluster`` extra)."""
+    cfg = ServerConfig(db_url=db_url, redis_url=redis_url, **config)
     hub = Hub(cfg)
+    if redis_url is not None:
+        from laizi.server.cluster.node import Node
+
+        hub.cluster = Node(hub, redis_url, node or "node")
     replays = ReplayService(cfg.db_url)
     accounts = Accounts(hub)
     social, social_api = social_routes(hub)  # social: coins, quick match, friends, invites
@@ -190,7 +201,12 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         })
 
     async def api_rooms(request: Request) -> Response:
-        return JSONResponse({"rooms": hub.list_rooms()})
+        return JSONResponse({"rooms": hub.list_rooms()})  # a cluster: every node's (cluster.node)
+
+    async def cluster_status(request: Request) -> Response:
+        if hub.cluster is None:
+            return _error(request, "not a cluster node", 404)
+        return JSONResponse(hub.cluster.status())
 
     async def api_room(request: Request) -> Response:
         info = await hub.room_info(request.path_params["code"])
@@ -202,7 +218,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         return await _replay(request, replays)
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "rooms": len(hub.rooms),
+        return JSONResponse({"ok": True, **(await hub.ops.health()),
                              "stats": {**hub.health_stats(),
                                        **{f"replay_{k}": v for k, v in replays.cache_info().items()}}})
 
@@ -236,6 +252,8 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         Route("/api/rooms/{code}", api_room),
         Route("/api/matches/{match_id}/replay", api_replay),
         Route("/healthz", healthz),
+        Route("/metrics", hub.ops.metrics_endpoint),
+        Route("/cluster", cluster_status),
         *player_routes(hub, accounts),
         *social_api,
         *avatar_routes(hub),

@@ -24,6 +24,7 @@ import hashlib
 import secrets
 import time
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -77,6 +78,9 @@ class GuestAuth:
         self._sessions: dict[str, tuple[str, float]] = {}  # session hash -> (player id, ends at)
         self._sweep_at = SESSION_SWEEP_AT
         self.accounts: set[str] = set()  # player ids with an account (their tokens need a session)
+        # Told of each session opened / ended and generation raised (a cluster node passes
+        # them on to the other nodes: laizi.server.cluster.authsync).
+        self.on_change: Callable[[str, Any], None] | None = None
 
     # ------------------------------------------------------------- tokens
     def issue(self, player_id: str, session: str | None = None) -> str:
@@ -135,10 +139,14 @@ class GuestAuth:
             self._sweep_at = max(SESSION_SWEEP_AT, 2 * len(self._sessions))
         ends = now + ttl
         self._sessions[session_hash(sid)] = (player_id, ends)
+        if self.on_change is not None:
+            self.on_change("session", [session_hash(sid), player_id, ends])
         return sid, ends
 
     def end_session(self, session_id: str) -> None:
         self._sessions.pop(session_hash(session_id), None)
+        if self.on_change is not None:
+            self.on_change("ended", [session_hash(session_id)])
 
     def end_sessions(self, player_id: str, keep: str | None = None) -> list[str]:
         """End every session of ``player_id`` (but ``keep``); the hashes ended."""
@@ -146,11 +154,18 @@ class GuestAuth:
         gone = [h for h, (pid, _) in self._sessions.items() if pid == player_id and h != keep_h]
         for h in gone:
             del self._sessions[h]
+        if self.on_change is not None and gone:
+            self.on_change("ended", gone)
         return gone
 
     def sessions_of(self, player_id: str) -> int:
         now = time.time()
         return sum(1 for pid, ends in self._sessions.values() if pid == player_id and ends > now)
+
+    def forget_sessions(self, hashes: list[str]) -> None:
+        """End the sessions of these hashes (revoked elsewhere: another node of a cluster)."""
+        for h in hashes:
+            self._sessions.pop(h, None)
 
     def load_sessions(self, rows: list[tuple[str, str, float]]) -> None:
         """Restore live sessions from ``(hash, player id, ends at)`` rows."""
@@ -164,6 +179,8 @@ class GuestAuth:
         registered player) and the new generation (the caller stores it)."""
         gen = self._gen.get(player_id, 0) + 1
         self._gen[player_id] = gen
+        if self.on_change is not None:
+            self.on_change("generation", [player_id, gen])
         return self.issue(player_id, session), gen
 
     # ------------------------------------------------------------- persistence

@@ -1,18 +1,20 @@
-"""Table chat: free text up to 140 characters or a quick phrase, 5 messages per 10 seconds."""
+"""Table chat: free text up to 140 characters or a quick phrase, 5 messages per 10 seconds
+(the budget: :data:`laizi.server.limits.CHAT`, shared by a cluster)."""
 
 from __future__ import annotations
 
 import time
 import unicodedata
-from collections import deque
-from collections.abc import Callable
+
+from limits import RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 
 __all__ = ["MAX_CHARS", "QUICK_PHRASES", "ChatError", "RateLimiter", "clean_text"]
 
 MAX_CHARS = 140
 RATE_COUNT = 5
 RATE_WINDOW = 10.0
-SWEEP_AT = 10_000  # keys held before the expired ones are swept
 
 # id -> (中文, English)
 QUICK_PHRASES: dict[str, tuple[str, str]] = {
@@ -46,50 +48,29 @@ def clean_text(raw: object) -> str:
 
 
 class RateLimiter:
-    """At most ``count`` events per ``window`` seconds per key (sliding window)."""
+    """At most ``count`` events per ``window`` seconds per key (moving window, the ``limits``
+    library's memory storage): a budget of this process alone, for what costs this node's
+    own CPU (replay builds). Budgets shared by a cluster: :class:`laizi.server.limits.Limits`."""
 
-    def __init__(self, count: int = RATE_COUNT, window: float = RATE_WINDOW,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, count: int = RATE_COUNT, window: float = RATE_WINDOW) -> None:
         self.count = count
         self.window = window
-        self.clock = clock
-        self._hits: dict[str, deque[float]] = {}
-
-    def _recent(self, key: str, now: float) -> deque[float]:
-        q = self._hits.setdefault(key, deque())
-        while q and now - q[0] >= self.window:
-            q.popleft()
-        return q
+        self.item = RateLimitItemPerSecond(count, max(1, round(window)))
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
 
     def allow(self, key: str) -> bool:
         return self.allow_all((key,))
 
     def allow_all(self, keys: tuple[str, ...]) -> bool:
         """Count one event against every key, if each is under its limit (else none)."""
-        now = self.clock()
-        if len(self._hits) > SWEEP_AT:
-            self.sweep(now)
-        qs = [self._recent(k, now) for k in keys]
-        if any(len(q) >= self.count for q in qs):
+        if not all(self._limiter.test(self.item, k) for k in keys):
             return False
-        for q in qs:
-            q.append(now)
+        for k in keys:
+            self._limiter.hit(self.item, k)
         return True
 
-    def forget_last(self, key: str) -> None:
-        """Take back the last event counted for ``key``."""
-        q = self._hits.get(key)
-        if q:
-            q.pop()
-
-    def sweep(self, now: float | None = None) -> None:
-        """Forget the keys with no event in the window (bounded memory)."""
-        now = self.clock() if now is None else now
-        for k in [k for k, q in self._hits.items() if not q or now - q[-1] >= self.window]:
-            del self._hits[k]
-
     def retry_after(self, key: str) -> float:
-        q = self._hits.get(key)
-        if not q or len(q) < self.count:
+        stats = self._limiter.get_window_stats(self.item, key)
+        if stats.remaining > 0:
             return 0.0
-        return max(0.0, self.window - (self.clock() - q[0]))
+        return max(0.0, stats.reset_time - time.time())

@@ -43,6 +43,7 @@ class ServerConfig:
     finished_linger: float = FINISHED_LINGER
     lobby_idle: float = LOBBY_IDLE
     rate_exempt: tuple[str, ...] = ()  # client addresses not rate-limited (load tests)
+    redis_url: str | None = None    # shared rate limits and connection caps (laizi.server.ops)
 
 
 def room_rules(settings: RoomSettings) -> RuleSet:

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -24,6 +24,7 @@ class Conn:
     in (``room_code``), rooms read its seat and stream position and give it frames."""
 
     _ids = 0
+    remote = False  # a connection held by another node, in a room this node owns (cluster)
 
     def __init__(self, ws: WebSocket | None, *, queue_max: int = 1000,
                  queue_bytes: int = 1 << 20, msg_rate: float = 40.0, peer: str = "") -> None:
@@ -45,6 +46,8 @@ class Conn:
         self.dropped = False
         self.on_drop: Callable[[], None] | None = None  # cut the socket (set by its owner)
         self.msg_rate = msg_rate
+        # In a room another node owns (laizi.server.cluster.router): its room commands go there.
+        self.relay: Callable[[Any], Awaitable[None]] | None = None
         self._tokens = msg_rate * 2
         self._last = time.monotonic()
 

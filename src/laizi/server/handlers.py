@@ -25,6 +25,7 @@ from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, OpError, dumps
 from laizi.server.flowcmds import FLOW_HANDLERS, unready_missing
 from laizi.server.hub import Hub
+from laizi.server.limits import CHAT
 from laizi.server.middleware import new_request_id
 from laizi.server.protocol import ProtocolError, parse_client_message
 from laizi.server.room import Room
@@ -39,7 +40,7 @@ SENDER_DRAIN = 2.0  # seconds a closing connection's queue may take to flush
 
 async def serve_ws(hub: Hub, ws: WebSocket) -> None:
     await ws.accept()
-    if len(hub.conns) >= hub.cfg.max_connections:
+    if not await hub.ops.caps.admit():
         hub.stats["conns_refused"] += 1
         with contextlib.suppress(Exception):
             await ws.send_text(dumps({"type": "error", "code": "server_full",
@@ -64,6 +65,7 @@ async def serve_ws(hub: Hub, ws: WebSocket) -> None:
     finally:
         hello_timer.cancel()
         hub.conns.discard(conn)
+        await hub.ops.caps.release(conn.player_id)
         await hub.disconnected(conn)
         conn.close()
         if conn.dropped:
@@ -88,8 +90,11 @@ async def _receive_loop(hub: Hub, conn: Conn, ws: WebSocket) -> None:
         if not conn.throttle():
             conn.error("rate_limited", "too many messages; slow down")
             continue
+        t0 = time.perf_counter()
         try:
-            await dispatch(hub, conn, parse_client_message(raw))
+            m = parse_client_message(raw)
+            await dispatch(hub, conn, m)
+            hub.ops.metrics.message(m.type, time.perf_counter() - t0)
         except ProtocolError as exc:
             hub.stats["errors"] += 1
             conn.error(exc.code, exc.message)
@@ -152,6 +157,9 @@ async def dispatch(hub: Hub, conn: Conn, m: Any) -> None:
     if conn_handler is not None:
         await conn_handler(hub, conn, m)
         return
+    if conn.relay is not None:  # the room lives on another node (laizi.server.cluster)
+        await conn.relay(m)
+        return
     handler = ROOM_HANDLERS[t]
     room = hub.room_of(conn)
     if room is None:
@@ -171,7 +179,7 @@ async def on_create(hub: Hub, conn: Conn, m: p.Create) -> None:
 
 
 async def on_join(hub: Hub, conn: Conn, m: p.Join) -> None:
-    hub.limits.check("join", conn.peer, conn.player_id)
+    await hub.limits.check("join", conn.peer, conn.player_id)
     await hub.join(conn, m.room, m.spectate)
 
 
@@ -188,7 +196,7 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
         raise
     except ValueError as exc:
         raise ProtocolError("bad_nickname", str(exc)) from None
-    if first and hub.conns_of(info["player_id"]) >= hub.cfg.max_conns_per_player:
+    if first and not await hub.ops.caps.identify(info["player_id"]):
         conn.error("too_many_connections", f"at most {hub.cfg.max_conns_per_player} connections "
                                            "per player; close another one first")
         conn.close()
@@ -387,9 +395,9 @@ async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
     except ChatError as exc:
         raise ProtocolError(exc.code, str(exc)) from None
     # The limit follows the player (every room, every socket) and the connection.
-    keys = (f"player:{conn.player_id}", f"conn:{conn.id}")
-    if not hub.chat_limiter.allow_all(keys):
-        wait = max(hub.chat_limiter.retry_after(k) for k in keys)
+    # (A connection's identity is fixed: the player's budget is the connection's too.)
+    wait = await hub.limits.hit(CHAT, "chat", conn.player_id or f"conn:{conn.id}")
+    if wait is not None:
         raise ProtocolError("chat_rate", f"at most {RATE_COUNT} chat messages per "
                                          f"{RATE_WINDOW:g} seconds; wait {wait:.1f} s")
     entry = {"type": "chat", "from": conn.nickname, "player_id": conn.player_id,

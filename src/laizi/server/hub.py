@@ -10,22 +10,24 @@ import os
 import secrets
 import string
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from laizi.errors import LaiziError
 from laizi.rules import RuleSet
 from laizi.server.auth import GuestAuth, clean_nickname, new_player_id
-from laizi.server.chat import RateLimiter
 from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.db import normalize_url
 from laizi.server.engine import hand_frames
-from laizi.server.limits import Limits
+from laizi.server.ops import Ops
 from laizi.server.protocol import ProtocolError, RoomSettings
 from laizi.server.room import Room
 from laizi.server.runtime import HeapFreezer, warm_up
 from laizi.server.seats import bot_levels
 from laizi.server.store import Store
+
+if TYPE_CHECKING:
+    from laizi.server.cluster.node import Node
 
 __all__ = ["CODE_ALPHABET", "CODE_LEN", "Hub"]
 
@@ -44,9 +46,8 @@ class Hub:
         self.conns: set[Conn] = set()      # every open WebSocket
         self._store: Store | None = None
         self._auth: GuestAuth | None = None
-        self.chat_limiter = RateLimiter()
-        exempt = {*cfg.rate_exempt, *filter(None, os.environ.get("LAIZI_RATE_EXEMPT", "").split(","))}
-        self.limits = Limits(frozenset(a.strip() for a in exempt))
+        self.ops = Ops(cfg, self)  # rate limits, connection caps, metrics (laizi.server.ops)
+        self.limits = self.ops.limits
         self.db_label = normalize_url(cfg.db_url).split("@")[-1]
         self.started = False
         self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0,
@@ -54,6 +55,9 @@ class Hub:
                                           "conns_refused": 0}
         self.freezer = HeapFreezer(cfg.gc_interval)
         self._sweeper: asyncio.Future[None] | None = None
+        # One node of several (laizi.server.cluster): rooms are owned, taken over and
+        # relayed through it. None: a single process owning every room in its database.
+        self.cluster: Node | None = None
 
     @property
     def store(self) -> Store:
@@ -74,8 +78,13 @@ class Hub:
         if not secret:
             secret = await self.store.meta_default("token_secret", secrets.token_hex(32))
         self._auth = GuestAuth(secret)
-        await asyncio.to_thread(self._load)
+        if self.cluster is None:
+            await asyncio.to_thread(self._load)
+        else:  # rooms are taken over one by one (cluster.node), not all loaded here
+            self.players.update(await asyncio.to_thread(self.store.load_players))
+            await self.cluster.start()
         self.started = True
+        await self.ops.start()
         warm_up()
         if self.cfg.gc_freeze:
             self.freezer.start()
@@ -85,7 +94,10 @@ class Hub:
                 room.schedule()
 
     async def stop(self) -> None:
+        if self.cluster is not None and self._store is not None:
+            await self.cluster.stop()  # hands the rooms over first (drain)
         self.freezer.stop()
+        await self.ops.stop()
         if self._sweeper is not None:
             self._sweeper.cancel()
         for room in self.rooms.values():
@@ -145,6 +157,8 @@ class Hub:
                 self.rooms.pop(room.code, None)
                 room.close()
                 self.stats["rooms_evicted"] += 1
+                if self.cluster is not None:
+                    self.cluster.room_gone(room.code)
 
     def _evict(self, code: str) -> None:
         room = self.rooms.get(code)
@@ -156,12 +170,22 @@ class Hub:
         del self.rooms[code]
         room.close()
         self.stats["rooms_evicted"] += 1
+        if self.cluster is not None:
+            self.cluster.room_gone(code)
 
     # ------------------------------------------------------------- players
     async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
         """The identity a token names (renamed to ``nickname`` if given), else a new guest
         (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
+        arrived = time.monotonic()
         pid = self.auth.check(token) if token else None
+        if pid is None and token and self.cluster is not None \
+                and await self.cluster.sync_auth(after=arrived):
+            pid = self.auth.check(token)  # a login or rotation on another node, just now
+        if pid is not None and pid not in self.players and self.cluster is not None:
+            known = await asyncio.to_thread(self.store.load_player, pid)  # made on another node
+            if known is not None:
+                self.players[pid] = known
         nick = None
         if nickname is not None and nickname != "":
             nick = clean_nickname(nickname)
@@ -172,7 +196,7 @@ class Hub:
             return {"player_id": pid, "nickname": self.players[pid],
                     "token": self.auth.reissue(token, pid)}  # accounts: keeps the session
         if peer is not None:
-            self.limits.check("guest", peer)
+            await self.limits.check("guest", peer)
         pid = new_player_id()
         nick = nick or f"游客{secrets.randbelow(9000) + 1000}"
         self.players[pid] = nick
@@ -184,6 +208,8 @@ class Hub:
 
     # ------------------------------------------------------------- queries
     def list_rooms(self) -> list[dict[str, Any]]:
+        if self.cluster is not None:  # every node's rooms (refreshed each second)
+            return self.cluster.room_list[:ROOM_LIST_MAX]
         out = []
         for r in self.rooms.values():
             if r.settings.private:
@@ -233,10 +259,10 @@ class Hub:
             room_rules(settings)
         except LaiziError as exc:
             raise ProtocolError("bad_settings", str(exc)) from None
-        self.limits.check("room", conn.peer, conn.player_id)
+        await self.limits.check("room", conn.peer, conn.player_id)
         for _ in range(100):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
-            if code not in self.rooms:
+            if code not in self.rooms and (self.cluster is None or await self.cluster.claim(code)):
                 break
         room = Room(code, settings, conn.player_id, **self._room_kw())
         self.rooms[code] = room
@@ -256,7 +282,18 @@ class Hub:
 
     async def join(self, conn: Conn, code: str, spectate: bool) -> None:
         code = code.strip().upper()
+        if conn.relay is not None and self.cluster is not None:
+            self.cluster.unbind(conn)  # it was in a room on another node
         room = self.rooms.get(code)
+        if room is None and self.cluster is not None and not conn.remote:
+            where = await self.cluster.locate(code)  # taken over here, or another node's
+            if isinstance(where, str):
+                old = self.room_of(conn)
+                if old is not None:
+                    await self.leave_room(conn, old)
+                self.cluster.relay(conn, code, where, spectate)  # the owner answers
+                return
+            room = where
         if room is None:
             info = await self.room_info(code)
             if info is not None and info["status"] == "finished":
@@ -310,6 +347,8 @@ class Hub:
             await room.save_room()
 
     async def disconnected(self, conn: Conn) -> None:
+        if self.cluster is not None and not conn.remote:
+            self.cluster.unbind(conn, closing=True)  # relayed: the owner is told
         room = self.room_of(conn)
         if room is None:
             return

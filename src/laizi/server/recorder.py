@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from laizi.server.cluster.fence import Fenced
 from laizi.server.engine import GameSession
 from laizi.server.store import Progress, Store
 
@@ -72,6 +73,8 @@ class Recorder:
             try:
                 out = await write(attempt > 0)
                 break
+            except Fenced:
+                raise  # another node owns the room now: never retried (laizi.server.cluster)
             except Exception as exc:
                 if not self.paused:
                     self.paused = True

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from laizi.rules import RuleSet
+from laizi.server.cluster.fence import Fenced
 from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, dumps, seed_from_text
@@ -34,8 +35,6 @@ log = logging.getLogger("laizi.server")
 
 MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot instead
 HINT_CACHE = 8        # (version, seat) hint texts kept per room
-def _ignore(msg: dict[str, Any]) -> None:
-    pass
 
 
 def _bot_seed(seed: bytes, seat: int) -> int:
@@ -86,7 +85,7 @@ class Room:
         self.bots.clear()
         self._hints.clear()
         self.on_finished = None
-        self.recorder.notify = _ignore
+        self.recorder.notify = lambda msg: None
 
     # ------------------------------------------------------------- host
     def is_host(self, player_id: str | None) -> bool:
@@ -404,6 +403,8 @@ class Room:
         try:
             async with self.lock:
                 await self._tick()
+        except Fenced:  # another node owns the room now (cluster): it leaves this one
+            log.warning("room %s: a write was fenced; the room moved to another node", self.code)
         except Exception:  # noqa: BLE001 - never let a timer kill the room
             log.exception("room %s: timer failed", self.code)
             with contextlib.suppress(Exception):

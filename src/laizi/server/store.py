@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from laizi.server import coins, db
+from laizi.server.cluster.fence import Fenced, check_fence, raise_fence
 from laizi.server.ratings import apply_match, places
 
 log = logging.getLogger("laizi.server")
@@ -89,11 +92,40 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.writer = db.Writer(engine)
+        # Several nodes (laizi.server.cluster): the fencing token this node holds per room
+        # it owns; every write of a room checks it in its transaction. None: one process.
+        self.fences: dict[str, int] | None = None
+        self.node = ""
+        self.on_fenced: Callable[[str], None] | None = None  # a write was refused
+        self.fenced_writes = 0
+
+    async def _room_write(self, code: str, fn: Callable[[Session], Any]) -> Any:
+        """Write for room ``code``: fenced when this server is a node of a cluster."""
+        if self.fences is None:
+            return await self.writer.write(fn)
+        token = self.fences.get(code)
+
+        def fenced(s: Session) -> Any:
+            check_fence(s, code, token)
+            return fn(s)
+
+        try:
+            return await self.writer.write(fenced)
+        except Fenced:
+            self.fenced_writes += 1
+            if self.on_fenced is not None:
+                self.on_fenced(code)
+            raise
+
+    async def raise_fence(self, code: str, token: int) -> None:
+        """Take room ``code`` over with ``token`` (raises :class:`Fenced` if a newer one is in)."""
+        node = self.node
+        await self.writer.write(lambda s: raise_fence(s, code, token, node))
 
     @classmethod
     async def open(cls, url: str) -> Store:
         engine = db.make_engine(url)
-        await asyncio.to_thread(db.migrate, engine)
+        await asyncio.to_thread(_migrate_once, engine)
         return cls(engine)
 
     async def close(self) -> None:
@@ -107,7 +139,10 @@ class Store:
 
     async def meta_default(self, key: str, value: str) -> str:
         """The value stored under ``key``, storing ``value`` there first if there is none."""
-        return await asyncio.to_thread(db.set_meta_if_missing, self.engine, key, value)
+        try:
+            return await asyncio.to_thread(db.set_meta_if_missing, self.engine, key, value)
+        except IntegrityError:  # another node stored one at the same moment: that one
+            return await asyncio.to_thread(db.set_meta_if_missing, self.engine, key, value)
 
     # ------------------------------------------------------------- players
     def load_players(self) -> dict[str, str]:
@@ -136,7 +171,7 @@ class Store:
             s.add(db.ChatRow(room_code=room_code, player_id=pid, nickname=nickname, text=text,
                              phrase=phrase))
 
-        await self.writer.write(write)
+        await self._room_write(room_code, write)
 
     # ------------------------------------------------------------- rooms and matches
     async def save_room(self, r: RoomRecord) -> None:
@@ -154,7 +189,7 @@ class Store:
                 row.match_id = r.match_id
                 row.updated_at = datetime.now(UTC)
 
-        await self.writer.write(write)
+        await self._room_write(r.code, write)
 
     async def create_match(self, r: RoomRecord, rules: dict[str, Any], seed: bytes,
                            max_hands: int | None) -> int:
@@ -176,7 +211,7 @@ class Store:
             row.seats = r.seats
             return m.id
 
-        out: int = await self.writer.write(write)
+        out: int = await self._room_write(r.code, write)
         return out
 
     async def write_progress(self, p: Progress, *, retry: bool = False) -> None:
@@ -192,7 +227,7 @@ class Store:
                 return
             _write_progress(s, p)
 
-        await self.writer.write(write)
+        await self._room_write(p.room_code, write)
 
     # ------------------------------------------------------------- reading back
     def load_unfinished_rooms(self) -> list[RoomRecord]:
@@ -207,6 +242,30 @@ class Store:
                 out.append(rec)
         return out
 
+    def load_resumable_room(self, code: str) -> RoomRecord | None:
+        """Room ``code`` as :meth:`load_unfinished_rooms` gives it, if it is in the lobby or in
+        play (a node taking the room over); None otherwise."""
+        with Session(self.engine) as s:
+            r = s.get(db.RoomRow, code)
+            if r is None or r.status not in ("lobby", "playing"):
+                return None
+            rec = _room(r)
+            if r.status == "playing" and r.match_id is not None:
+                rec.match = _match(s, r.match_id, resume=True)
+            return rec
+
+    def unfinished_codes(self) -> list[str]:
+        """The codes of every room in the lobby or in play."""
+        with Session(self.engine) as s:
+            return list(s.scalars(select(db.RoomRow.code)
+                                  .where(db.RoomRow.status.in_(("lobby", "playing")))))
+
+    def load_player(self, pid: str) -> str | None:
+        """A player's nickname (a player another node created), or None."""
+        with Session(self.engine) as s:
+            p = s.get(db.PlayerRow, pid)
+            return None if p is None else p.nickname
+
     def load_room(self, code: str) -> RoomRecord | None:
         """One room row (any status), without its match."""
         with Session(self.engine) as s:
@@ -219,6 +278,24 @@ class Store:
         """A match with its journal (for a replay)."""
         with Session(self.engine) as s:
             return _match(s, match_id, resume=False)
+
+
+MIGRATE_LOCK = 0x6C61697A69  # a PostgreSQL advisory lock: nodes starting together migrate in turn
+
+
+def _migrate_once(engine: Engine) -> None:
+    """:func:`db.migrate`, one node at a time on PostgreSQL (several nodes of a cluster may
+    start at once on an empty database)."""
+    if engine.dialect.name != "postgresql":
+        db.migrate(engine)
+        return
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATE_LOCK})
+        try:
+            db.migrate(engine)
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATE_LOCK})
+            conn.commit()
 
 
 def _room(r: db.RoomRow) -> RoomRecord:

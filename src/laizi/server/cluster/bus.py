@@ -1,0 +1,164 @@
+"""Messages between nodes over Redis pub/sub: one channel per node (``laizi:node:{name}``).
+
+A node only ever receives what is addressed to it: the frames of the connections it
+holds (a relayed seat's frames go to the one node that seat's socket is on, never to a
+shared channel), and the commands of the connections in the rooms it owns. Messages are
+dicts (``k``: their kind); the ones queued for a node in the same loop turn go out as one
+``PUBLISH``, all of them in one pipelined round trip, in the order they were queued
+(pub/sub keeps it on one connection).
+
+On the wire a message is ``k US node US conn US room US body`` (US = 0x1F) and a batch
+joins them with RS (0x1E): the body of a frame or a command is its JSON text as it is, not
+quoted again (JSON never holds a raw control character, so the separators cannot occur).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Bus", "channel", "decode", "encode"]
+
+US, RS = "\x1f", "\x1e"
+_BODY = {"out": "t", "in": "m"}  # kinds whose body is a text (else: the other fields, as JSON)
+_HEAD = ("k", "n", "c", "room")
+
+log = logging.getLogger("laizi.server")
+
+
+def channel(node: str) -> str:
+    return f"laizi:node:{node}"
+
+
+def encode(msg: dict[str, Any]) -> str:
+    k = msg["k"]
+    text_key = _BODY.get(k)
+    if text_key is not None:
+        body = msg[text_key]
+    else:
+        rest = {key: v for key, v in msg.items() if key not in _HEAD}
+        body = json.dumps(rest, ensure_ascii=False, separators=(",", ":")) if rest else ""
+    c = msg.get("c")
+    return f"{k}{US}{msg['n']}{US}{'' if c is None else c}{US}{msg.get('room') or ''}{US}{body}"
+
+
+def decode(record: str) -> dict[str, Any]:
+    k, n, c, room, body = record.split(US, 4)
+    msg: dict[str, Any] = {"k": k, "n": n, "room": room}
+    if c:
+        msg["c"] = int(c)
+    text_key = _BODY.get(k)
+    if text_key is not None:
+        msg[text_key] = body
+    elif body:
+        msg.update(json.loads(body))
+    return msg
+
+
+class Bus:
+    """Send (:meth:`send`, never blocks) and receive (``handler``, called in order)."""
+
+    def __init__(self, redis: Any, node: str, handler: Callable[[dict[str, Any]], None]) -> None:
+        self.r = redis
+        self.node = node
+        self.handler = handler
+        self._out: dict[str, list[dict[str, Any]]] = {}
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+        self._down = False  # Redis away (logged once)
+        self.stats: dict[str, int] = {"routed_out": 0, "routed_in": 0, "bus_bytes_out": 0,
+                                      "bus_bytes_in": 0, "bus_publishes": 0}
+
+    async def start(self) -> None:
+        self._pubsub = self.r.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(channel(self.node))
+        self._tasks = [asyncio.ensure_future(self._receive()), asyncio.ensure_future(self._publish())]
+
+    async def stop(self) -> None:
+        await self.flush()
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+
+    def send(self, node: str, msg: dict[str, Any]) -> None:
+        """Queue ``msg`` for ``node`` (sent in order, in the next batch)."""
+        msg["n"] = self.node
+        self._out.setdefault(node, []).append(msg)
+        self._wake.set()
+
+    async def flush(self) -> None:
+        """Send what is queued now (used before a node lets its rooms go)."""
+        while self._out:
+            await self._send_batch()
+
+    async def _send_batch(self) -> None:
+        out, self._out = self._out, {}
+        if not out:
+            return
+        pipe = self.r.pipeline(transaction=False)
+        for node, msgs in out.items():
+            text = RS.join(encode(m) for m in msgs)
+            self.stats["bus_bytes_out"] += len(text)
+            self.stats["routed_out"] += len(msgs)
+            pipe.publish(channel(node), text)
+        self.stats["bus_publishes"] += 1
+        await pipe.execute()
+
+    async def _publish(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self._send_batch()
+                self._down = False
+            except Exception as exc:  # noqa: BLE001 - Redis away: lost, like a cut socket
+                self._report(exc, "publishing")
+                await asyncio.sleep(0.2)
+
+    def _report(self, exc: Exception, what: str) -> None:
+        """Log a failure: once per outage when Redis is away, else with its traceback."""
+        from redis.exceptions import RedisError
+
+        if not isinstance(exc, RedisError | OSError):
+            log.error("node %s: %s failed", self.node, what, exc_info=exc)
+        elif not self._down:
+            self._down = True
+            log.warning("node %s: %s failed (%s); retrying", self.node, what,
+                        str(exc).splitlines()[0][:200])
+
+    async def _receive(self) -> None:
+        while True:
+            try:
+                msg = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - Redis away: try again
+                self._report(exc, "receiving")
+                await asyncio.sleep(0.2)
+                continue
+            if msg is None or msg.get("type") != "message":
+                continue
+            data = msg["data"]
+            self.stats["bus_bytes_in"] += len(data)
+            try:
+                text = data.decode() if isinstance(data, bytes) else str(data)
+                batch = [decode(rec) for rec in text.split(RS)]
+            except ValueError:
+                log.warning("node %s: a bad bus message dropped", self.node)
+                continue
+            for m in batch:
+                self.stats["routed_in"] += 1
+                try:
+                    self.handler(m)
+                except Exception:  # noqa: BLE001 - one bad message must not stop the bus
+                    log.exception("node %s: bus message %r failed", self.node, m.get("k"))

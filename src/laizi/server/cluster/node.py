@@ -1,0 +1,406 @@
+"""One node of a cluster: the rooms it owns (leases), taking rooms over, the shared room
+list, relayed connections both ways, and handing its rooms over when it stops (drain).
+
+The hub calls it through a handful of hooks (``Hub.cluster``): :meth:`claim` (a new room),
+:meth:`locate` (a join of a room not in memory here), :meth:`unbind`, :meth:`room_gone`,
+:meth:`list_rooms`, :meth:`start` / :meth:`stop`. Every ``tick`` seconds (``ttl / 6``) the
+node says it is alive, renews its leases (a lost one: the room is given up at once), takes
+over the rooms nobody holds (the rendezvous-preferred node at once, any node on the next
+tick), and moves its relayed connections after rooms that changed hands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from redis.exceptions import RedisError
+
+from laizi.server.cluster.authsync import AuthSync, apply
+from laizi.server.cluster.bus import Bus
+from laizi.server.cluster.drain import hand_over
+from laizi.server.cluster.fence import Fenced
+from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
+from laizi.server.cluster.remote import RemoteConn, RemoteConns
+from laizi.server.cluster.router import Binding, Router
+from laizi.server.connection import Conn
+from laizi.server.room import Room
+
+if TYPE_CHECKING:
+    from laizi.server.hub import Hub
+
+__all__ = ["LEASE_TTL", "Node"]
+
+log = logging.getLogger("laizi.server")
+
+LEASE_TTL = 3.0            # seconds a lease lives without renewal (takeover < 5 s)
+KEY_ROOMLIST = PREFIX + "roomlist"  # hash code → the room's lobby summary (and its node)
+TAKES_PER_TICK = 64        # rooms one node takes over per tick (a big failover spreads)
+REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the active set
+                           # refilled from the database (a Redis that restarted empty)
+
+
+class Node:
+    def __init__(self, hub: Hub, redis_url: str, name: str, ttl: float = LEASE_TTL) -> None:
+        import redis.asyncio as aioredis
+
+        self.hub = hub
+        self.name = name
+        self.url = redis_url
+        self.r: Any = aioredis.from_url(redis_url)
+        self.leases = Leases(self.r, name, ttl)
+        self.tick = ttl / 6
+        self.bus = Bus(self.r, name, self._on_bus)
+        self.router = Router(hub, self.bus)
+        self.remotes = RemoteConns(hub, self.bus)
+        self.live: list[str] = [name]
+        self.draining = False
+        self.stats: dict[str, int] = {"takeovers": 0, "rooms_given_up": 0, "rooms_handed_over": 0}
+        self._taking: dict[str, asyncio.Future[Room | None]] = {}
+        self._orphans: set[str] = set()
+        self._seen_owner: dict[str, tuple[str, int]] = {}  # locate → relay: the lease seen
+        self._broken: set[str] = set()  # rooms that could not be resumed: not tried again
+        self._redis_down = False
+        self._listed: dict[str, str] = {}
+        self.room_list: list[dict[str, Any]] = []  # every node's public rooms (a tick old)
+        self._loop: asyncio.Task[None] | None = None
+        self._auth: AuthSync | None = None
+        self._auth_lock = asyncio.Lock()
+        self._ticks = 0
+
+    # ------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        store = self.hub.store
+        store.fences = {}
+        store.node = self.name
+        store.on_fenced = self.lost
+        codes = await asyncio.to_thread(store.unfinished_codes)
+        if codes:  # rooms of an earlier run: whoever is preferred takes them
+            await self.r.sadd(KEY_ACTIVE, *codes)
+        self.live = await self.leases.beat()
+        self._auth = AuthSync(store.engine, self.hub.auth)
+        self.hub.auth.on_change = self._announce
+        await self.bus.start()
+        self._loop = asyncio.ensure_future(self._run())
+
+    async def stop(self) -> None:
+        await self.drain()
+        if self._loop is not None:
+            self._loop.cancel()
+            with contextlib.suppress(BaseException):
+                await self._loop
+        await self.bus.stop()
+        with contextlib.suppress(Exception):
+            await self.leases.leave()
+        with contextlib.suppress(Exception):
+            await self.r.aclose()
+
+    def status(self) -> dict[str, Any]:
+        """This node's figures (GET /cluster; plain numbers for the metrics exporter)."""
+        return {"node": self.name, "pid": os.getpid(), "live_nodes": self.live, "draining": self.draining,
+                "leases_held": len(self.leases.held), "rooms": sorted(self.leases.held),
+                "relayed_out": len(self.router.bound), "relayed_in": len(self.remotes.conns),
+                "fenced_writes": self.hub.store.fenced_writes,
+                **self.stats, **self.leases.stats, **self.bus.stats}
+
+    # ------------------------------------------------------------- hooks of the hub
+    async def claim(self, code: str) -> bool:
+        """Own a new room ``code`` (False: the code is in use somewhere)."""
+        token = await self.leases.acquire(code)
+        if token is None:
+            return False
+        self.hub.store.fences[code] = token  # type: ignore[index]
+        try:
+            await self.hub.store.raise_fence(code, token)
+        except Fenced as exc:
+            self.hub.store.fences.pop(code, None)  # type: ignore[union-attr]
+            await self.leases.release(code)
+            if exc.newer is not None:
+                await self.leases.catch_up(code, exc.newer)
+            return False
+        await self.r.sadd(KEY_ACTIVE, code)
+        return True
+
+    async def locate(self, code: str) -> Room | str | None:
+        """Room ``code`` is not in memory here: take it over if nobody holds it (the
+        Room), else the name of the node that owns it; None when it runs nowhere."""
+        owner = await self.leases.owner(code)
+        if owner is not None and owner[0] == self.name and code not in self.hub.rooms:
+            await self.leases.drop_stale(code, owner[1])  # an earlier process of this name
+            owner = None
+        if owner is None and not self.draining:
+            room = await self.take(code)
+            if room is not None:
+                return room
+            owner = await self.leases.owner(code)
+        if owner is None:
+            return None
+        if owner[0] == self.name:
+            return self.hub.rooms.get(code)
+        self._seen_owner[code] = owner
+        return owner[0]
+
+    def relay(self, conn: Conn, code: str, owner: str, spectate: bool) -> None:
+        """Relay ``conn`` to room ``code`` on node ``owner`` (joining it there)."""
+        seen = self._seen_owner.pop(code, None)
+        token = seen[1] if seen is not None and seen[0] == owner else 0
+        self.router.bind(conn, code, owner, spectate, token)
+
+    def unbind(self, conn: Conn, *, closing: bool = False) -> None:
+        """A relayed connection leaves its room (or its socket closes): the owner is told."""
+        if closing:
+            self.router.forget(conn)
+        elif conn.relay is not None:
+            self.router.unbind(conn)
+
+    def room_gone(self, code: str) -> None:
+        """Room ``code`` left memory for good (finished, or a closed lobby)."""
+        if self.hub.store.fences is not None:
+            self.hub.store.fences.pop(code, None)
+        asyncio.ensure_future(self._forget_room(code))
+
+    async def _forget_room(self, code: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.leases.release(code)
+            await self.r.srem(KEY_ACTIVE, code)
+            await self.r.hdel(KEY_ROOMLIST, code)
+        self._listed.pop(code, None)
+
+    async def list_rooms(self) -> list[dict[str, Any]]:
+        """Every node's public rooms (the shared room list)."""
+        raw = await self.r.hgetall(KEY_ROOMLIST)
+        live = set(self.live)
+        out = []
+        for v in raw.values():
+            d = json.loads(v)
+            if d.pop("node", None) in live:
+                out.append(d)
+        out.sort(key=lambda d: (d["status"] != "lobby", d["code"]))
+        return out
+
+    # ------------------------------------------------------------- taking over, giving up
+    async def take(self, code: str) -> Room | None:
+        """Take room ``code`` over (its lease, then its fence, then its state from the
+        database); None if another node has it or it is not running."""
+        room = self.hub.rooms.get(code)
+        if room is not None:
+            return room
+        fut = self._taking.get(code)
+        if fut is not None:
+            return await asyncio.shield(fut)
+        fut = asyncio.get_running_loop().create_future()
+        self._taking[code] = fut
+        try:
+            room = await self._take(code)
+        except Exception:  # noqa: BLE001 - Redis or the database away: another tick
+            log.exception("node %s: taking room %s over failed", self.name, code)
+            room = None
+        finally:
+            self._taking.pop(code, None)
+        fut.set_result(room)
+        return room
+
+    async def _take(self, code: str) -> Room | None:
+        if self.draining:
+            return None
+        token = await self.leases.acquire(code)
+        if token is None:
+            return None
+        store = self.hub.store
+        assert store.fences is not None
+        store.fences[code] = token
+        try:
+            await store.raise_fence(code, token)  # no older owner can write from here on
+            rec = await asyncio.to_thread(store.load_resumable_room, code)
+            try:
+                room = None if rec is None else Room.resume(rec, **self.hub._room_kw())
+            except Exception:  # noqa: BLE001 - a broken room must not stop the node
+                log.exception("room %s could not be resumed", code)
+                self._broken.add(code)
+                room = None
+        except BaseException as exc:
+            store.fences.pop(code, None)
+            await self.leases.release(code)
+            if isinstance(exc, Fenced) and exc.newer is not None:
+                await self.leases.catch_up(code, exc.newer)  # the next try gets a newer token
+                return None
+            raise
+        if room is None:  # finished or closed meanwhile
+            store.fences.pop(code, None)
+            await self.leases.release(code)
+            await self.r.srem(KEY_ACTIVE, code)
+            return None
+        self.hub.rooms[code] = room
+        self.stats["takeovers"] += 1
+        log.warning("node %s: took room %s over (token %d, %s)", self.name, code, token, room.status)
+        if room.status == "playing":
+            room.schedule()
+        return room
+
+    def lost(self, code: str) -> None:
+        """This node may no longer write room ``code`` (its lease lapsed, or a write was
+        fenced): the room leaves memory, its connections follow it to its new owner."""
+        if self.hub.store.fences is not None:
+            self.hub.store.fences.pop(code, None)
+        self.leases.forget(code)
+        room = self.hub.rooms.pop(code, None)
+        if room is None:
+            return
+        self.stats["rooms_given_up"] += 1
+        log.warning("node %s: lost room %s; giving it up", self.name, code)
+        if room.status in ("lobby", "playing"):  # it must run somewhere (Redis may have lost it)
+            asyncio.ensure_future(self._reactivate(code))
+        self.let_go(room)
+        for c in [c for c in room.conns if not c.remote and not c.closed]:
+            asyncio.ensure_future(self.router._rejoin(Binding(c, code, "", False)))
+        room.close()
+
+    async def _reactivate(self, code: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.r.sadd(KEY_ACTIVE, code)
+
+    def let_go(self, room: Room) -> None:
+        """Tell the nodes relaying into ``room`` that it moved."""
+        for c in list(room.conns):
+            if isinstance(c, RemoteConn):
+                c.quiet = True
+                self.bus.send(c.node, {"k": "moved", "c": c.cid, "room": room.code})
+        self._listed.pop(room.code, None)
+
+    # ------------------------------------------------------------- drain
+    async def drain(self) -> None:
+        """Hand every room over (SIGTERM; :func:`laizi.server.cluster.drain.hand_over`)."""
+        if self.draining:
+            return
+        self.draining = True
+        await hand_over(self)
+
+    # ------------------------------------------------------------- the bus
+    def _announce(self, what: str, data: Any) -> None:
+        """Tell every other live node of an identity change made here."""
+        for n in self.live:
+            if n != self.name:
+                self.bus.send(n, {"k": "auth", "what": what, "data": data})
+
+    def _on_bus(self, env: dict[str, Any]) -> None:
+        k = env.get("k")
+        if k == "auth":
+            apply(self.hub.auth, str(env["what"]), list(env["data"]))
+            return
+        if k in ("join", "in", "gone"):
+            self.remotes.on_message(env)
+        elif k in ("out", "unbind", "close", "moved"):
+            self.router.on_message(env)
+        elif k == "take":
+            asyncio.ensure_future(self.take(str(env["room"])))
+
+    # ------------------------------------------------------------- the loop
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._tick()
+                if self._redis_down:
+                    self._redis_down = False
+                    log.warning("node %s: Redis is back", self.name)
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:  # Redis away: the next tick tries again
+                if not self._redis_down:
+                    self._redis_down = True
+                    log.warning("node %s: Redis unreachable (%s); its rooms go on, leases "
+                                "lapse", self.name, str(exc).splitlines()[0][:200])
+            except Exception:  # noqa: BLE001 - a bug: logged, the next tick tries again
+                log.exception("node %s: tick failed", self.name)
+            await asyncio.sleep(self.tick)
+
+    async def sync_auth(self, *, after: float | None = None, soon: float = 0.5) -> bool:
+        """Catch up with the logins, logouts and token rotations of the other nodes: when
+        ``after`` (a time.monotonic()) is given, unless a sync started since then (a token
+        this node did not know: the sync sees every commit made before the token arrived);
+        else unless one started within ``soon`` seconds. True when the data is fresh."""
+        a = self._auth
+        if a is None:
+            return False
+        async with self._auth_lock:
+            if after is not None and a.last >= after:
+                return True
+            if after is None and time.monotonic() - a.last < soon:
+                return False
+            a.last = time.monotonic()
+            await asyncio.to_thread(a.sync)
+            return True
+
+    async def _tick(self) -> None:
+        self._ticks += 1
+        if self._ticks % 2 == 0:
+            await self.sync_auth()
+        if self._ticks % REFRESH_TICKS == 0:
+            await self._refresh()
+        self.live = await self.leases.beat()
+        for code in await self.leases.renew():
+            self.lost(code)
+        self.remotes.drop_node(set(self.live))
+        await self._scavenge()
+        bound = self.router.rooms()
+        if bound:
+            await self.router.check(await self.leases.owners(bound))
+        await self._publish_rooms()
+        if self._ticks % 2 == 0:
+            self.room_list = await self.list_rooms()
+
+    async def _refresh(self) -> None:
+        """Put back what a Redis restarted without its data lost: the rooms that should
+        run (from the database) and this node's entries of the room list."""
+        codes = await asyncio.to_thread(self.hub.store.unfinished_codes)
+        if codes:
+            await self.r.sadd(KEY_ACTIVE, *codes)
+        self._listed = {}
+
+    async def _scavenge(self) -> None:
+        """Take over the rooms that should run and that nobody holds."""
+        if self.draining:
+            return
+        active = [c.decode() if isinstance(c, bytes) else str(c)
+                  for c in await self.r.smembers(KEY_ACTIVE)]
+        cands = [c for c in active if c not in self.leases.held and c not in self.hub.rooms
+                 and c not in self._broken]
+        owners = await self.leases.owners(cands)
+        for c, o in owners.items():
+            if o is not None and o[0] == self.name:  # an earlier process of this name
+                await self.leases.drop_stale(c, o[1])
+                owners[c] = None
+        orphans = {c for c, o in owners.items() if o is None}
+        # A dead node's rooms: its lease lapsed, and by then it has not beaten for longer
+        # than a live node ever waits, so it is no longer preferred (leases.fresh).
+        mine = [c for c in sorted(orphans)
+                if c in self._orphans or rendezvous(c, self.leases.fresh) == self.name]
+        self._orphans = orphans
+        for code in mine[:TAKES_PER_TICK]:
+            await self.take(code)
+
+    async def _publish_rooms(self) -> None:
+        """Put this node's public rooms in the shared room list (those that changed)."""
+        now: dict[str, str] = {}
+        for code, r in self.hub.rooms.items():
+            if r.settings.private or code not in self.leases.held:
+                continue
+            d = {"code": r.code, "status": r.status, "preset": r.settings.preset,
+                 "rounds": r.settings.rounds, "match_id": r.match_id, "node": self.name,
+                 "players": [s.nickname or (s.bot and f"bot:{s.bot}") or None for s in r.seats]}
+            now[code] = json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+        changed = {c: v for c, v in now.items() if self._listed.get(c) != v}
+        gone = [c for c in self._listed if c not in now]
+        if changed or gone:
+            pipe = self.r.pipeline(transaction=False)
+            if changed:
+                pipe.hset(KEY_ROOMLIST, mapping=changed)
+            if gone:
+                pipe.hdel(KEY_ROOMLIST, *gone)
+            await pipe.execute()
+            self.leases.stats["redis_round_trips"] += 1
+        self._listed = now

@@ -1,0 +1,149 @@
+"""The owner's side of a relayed connection: a socket on another node, in a room this node
+owns, is a :class:`RemoteConn` here — a :class:`~laizi.server.connection.Conn` whose frames
+are published to that node (addressed to that one connection) instead of a WebSocket.
+
+Its commands arrive over the bus (``join``, ``in``, ``gone``) and run one at a time, in
+order, through the same handlers as a local socket's (:func:`laizi.server.handlers.dispatch`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from laizi.server.connection import Conn
+from laizi.server.engine import dumps
+from laizi.server.middleware import new_request_id
+from laizi.server.protocol import ProtocolError, parse_client_message
+
+if TYPE_CHECKING:
+    from laizi.server.cluster.bus import Bus
+    from laizi.server.hub import Hub
+
+__all__ = ["RemoteConn", "RemoteConns"]
+
+log = logging.getLogger("laizi.server")
+
+
+class RemoteConn(Conn):
+    """Connection ``cid`` of node ``node``, as the room's owner sees it."""
+
+    remote = True
+
+    def __init__(self, bus: Bus, node: str, cid: int, env: dict[str, Any], msg_rate: float) -> None:
+        self._room_code: str | None = None
+        self.quiet = False  # the room is being handed over: no "unbind" (a "moved" follows)
+        self.bus = bus
+        self.node = node
+        self.cid = cid
+        super().__init__(None, peer=str(env.get("peer", "")), msg_rate=msg_rate)
+        self.player_id = env.get("p")
+        self.nickname = str(env.get("nick", ""))
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.worker: asyncio.Task[None] | None = None
+        self.on_unbound: Callable[[RemoteConn], None] | None = None  # forget it (RemoteConns)
+
+    @property
+    def room_code(self) -> str | None:
+        return self._room_code
+
+    @room_code.setter
+    def room_code(self, code: str | None) -> None:
+        old = self._room_code
+        self._room_code = code
+        if old is not None and code is None:
+            if not self.quiet and not self.closed:
+                self.bus.send(self.node, {"k": "unbind", "c": self.cid, "room": old})
+            if self.on_unbound is not None:
+                self.on_unbound(self)  # out of its room: a later join makes a new one
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
+        text = msg if isinstance(msg, str) else dumps(msg)
+        self.bus.send(self.node, {"k": "out", "c": self.cid, "t": text})
+
+    def close(self) -> None:
+        if not self.closed:
+            self.bus.send(self.node, {"k": "close", "c": self.cid})
+            self.closed = True
+
+    def drop(self) -> None:
+        self.close()
+
+
+class RemoteConns:
+    """Every relayed connection in this node's rooms, by (node, connection id)."""
+
+    def __init__(self, hub: Hub, bus: Bus) -> None:
+        self.hub = hub
+        self.bus = bus
+        self.conns: dict[tuple[str, int], RemoteConn] = {}
+
+    def on_message(self, env: dict[str, Any]) -> None:
+        """A ``join`` / ``in`` / ``gone`` from a relaying node: queued for its connection."""
+        key = (str(env["n"]), int(env["c"]))
+        rc = self.conns.get(key)
+        if rc is None:
+            if env["k"] != "join":
+                if env["k"] == "in":  # we do not know it (any more): let it find the owner
+                    self.bus.send(key[0], {"k": "moved", "c": key[1], "room": env.get("room")})
+                return
+            rc = RemoteConn(self.bus, key[0], key[1], env, self.hub.cfg.msg_rate)
+            rc.on_unbound = self._unbound
+            self.conns[key] = rc
+            rc.worker = asyncio.ensure_future(self._work(rc))
+        rc.inbox.put_nowait(env)
+
+    def _unbound(self, rc: RemoteConn) -> None:
+        if self.conns.get((rc.node, rc.cid)) is rc:
+            del self.conns[(rc.node, rc.cid)]
+            rc.inbox.put_nowait({"k": "stop"})
+
+    async def _work(self, rc: RemoteConn) -> None:
+        while True:
+            env = await rc.inbox.get()
+            if env["k"] == "stop":
+                return
+            try:
+                if env["k"] == "gone":
+                    await self._gone(rc)
+                    return
+                await self._run(rc, env)
+            except ProtocolError as exc:
+                rc.error(exc.code, exc.message)
+            except Exception:  # noqa: BLE001 - one bad command must not stop the connection
+                rid = new_request_id()
+                log.exception("relayed conn %s/%s: command failed (request %s)", rc.node, rc.cid, rid)
+                rc.send({"type": "error", "code": "internal", "request_id": rid,
+                         "message": f"the server could not process that message (request {rid})"})
+
+    async def _run(self, rc: RemoteConn, env: dict[str, Any]) -> None:
+        from laizi.server.handlers import dispatch
+
+        code = str(env.get("room") or "")
+        room = self.hub.rooms.get(code)
+        if room is None or (env["k"] == "in" and rc not in room.conns):
+            self.bus.send(rc.node, {"k": "moved", "c": rc.cid, "room": code})
+            return
+        if env["k"] == "join":
+            await self.hub.join(rc, code, bool(env.get("spec")))
+        else:
+            await dispatch(self.hub, rc, parse_client_message(env["m"]))
+
+    async def _gone(self, rc: RemoteConn) -> None:
+        self.conns.pop((rc.node, rc.cid), None)
+        rc.quiet = True
+        await self.hub.disconnected(rc)
+        rc.closed = True
+
+    def gone(self, rc: RemoteConn) -> None:
+        """Forget ``rc`` (its node is gone) as if its socket had closed."""
+        if (rc.node, rc.cid) in self.conns:
+            rc.inbox.put_nowait({"k": "gone"})
+
+    def drop_node(self, live: set[str]) -> None:
+        for rc in [rc for rc in self.conns.values() if rc.node not in live]:
+            self.gone(rc)

@@ -1,0 +1,135 @@
+"""The relaying side: a WebSocket on this node in a room another node owns.
+
+Its room commands go to the owner (``in``), the owner's frames for it come back (``out``,
+addressed to this connection alone) and are queued on the socket as they are. The binding
+follows the room: when the owner lets the room go (``moved``), or its lease changes hands
+(a node died: :meth:`Router.check`), the connection joins again wherever the room is now and
+gets a fresh ``joined`` and snapshot — a resync, no reconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from laizi.server.connection import Conn
+from laizi.server.protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from laizi.server.cluster.bus import Bus
+    from laizi.server.hub import Hub
+
+__all__ = ["Binding", "Router"]
+
+log = logging.getLogger("laizi.server")
+
+REBIND_TRIES = 20  # a room that cannot be found again after this many tries: the seat is told
+
+
+@dataclass
+class Binding:
+    conn: Conn
+    room: str
+    owner: str
+    spectate: bool
+    token: int = 0  # the owner's lease token when bound (a new one: the room changed hands)
+
+
+class Router:
+    def __init__(self, hub: Hub, bus: Bus) -> None:
+        self.hub = hub
+        self.bus = bus
+        self.bound: dict[int, Binding] = {}   # connection id → where its room is
+        self.conns: dict[int, Conn] = {}      # every local connection that was ever relayed
+
+    def bind(self, conn: Conn, code: str, owner: str, spectate: bool, token: int = 0) -> None:
+        """Relay ``conn`` to room ``code`` on node ``owner`` (and join it there)."""
+        self.bound[conn.id] = Binding(conn, code, owner, spectate, token)
+        self.conns[conn.id] = conn
+        conn.room_code = code
+        conn.seat = None
+
+        async def relay(m: Any) -> None:
+            b = self.bound.get(conn.id)
+            if b is None:
+                raise ProtocolError("no_room", "join a room first")
+            self.bus.send(b.owner, {"k": "in", "c": conn.id, "room": b.room,
+                                    "m": m.model_dump_json(by_alias=True, exclude_unset=True)})
+
+        conn.relay = relay
+        self.bus.send(owner, {"k": "join", "c": conn.id, "room": code, "spec": spectate,
+                              "p": conn.player_id, "nick": conn.nickname, "peer": conn.peer})
+
+    def unbind(self, conn: Conn, *, tell: bool = True) -> Binding | None:
+        """Stop relaying ``conn`` (it leaves, or its socket closed: the owner is told)."""
+        b = self.bound.pop(conn.id, None)
+        conn.relay = None
+        if b is not None:
+            if conn.room_code == b.room:
+                conn.room_code = None
+            if tell:
+                self.bus.send(b.owner, {"k": "gone", "c": conn.id})
+        return b
+
+    def forget(self, conn: Conn) -> None:
+        self.unbind(conn)
+        self.conns.pop(conn.id, None)
+
+    # ------------------------------------------------------------- from the owners
+    def on_message(self, env: dict[str, Any]) -> None:
+        k = env["k"]
+        cid = int(env["c"])
+        conn = self.conns.get(cid)
+        if conn is None or conn.closed:
+            return
+        if k == "out":
+            conn.send(env["t"])
+            return
+        b = self.bound.get(cid)
+        if b is None or b.owner != env["n"]:
+            return  # an old owner's late word
+        if k == "unbind" and env.get("room") == b.room:
+            self.unbind(conn, tell=False)
+        elif k == "close":
+            conn.close()
+        elif k == "moved":
+            self.rebind(b)
+
+    def rebind(self, b: Binding) -> None:
+        """The room moved: join it again where it is now (a fresh snapshot follows)."""
+        self.bound.pop(b.conn.id, None)
+        b.conn.relay = None
+        b.conn.room_code = None
+        asyncio.ensure_future(self._rejoin(b))
+
+    async def _rejoin(self, b: Binding) -> None:
+        conn = b.conn
+        for i in range(REBIND_TRIES):
+            if conn.closed or conn.room_code is not None:
+                return
+            try:
+                await self.hub.join(conn, b.room, b.spectate)
+                return
+            except ProtocolError as exc:
+                if exc.code not in ("unknown_room", "room_moved"):
+                    conn.error(exc.code, exc.message)
+                    return
+            except Exception:  # noqa: BLE001 - Redis or the database away: try again
+                log.exception("conn %s: rejoining room %s failed", conn.id, b.room)
+            await asyncio.sleep(min(0.25 * (i + 1), 1.0))
+        with contextlib.suppress(Exception):
+            conn.error("room_moved", f"room {b.room} could not be found again; join it again")
+
+    async def check(self, owners: dict[str, tuple[str, int] | None]) -> None:
+        """Rebind every connection whose room's lease changed hands (another node, or
+        another process of the same name: a new token)."""
+        for b in list(self.bound.values()):
+            o = owners.get(b.room)
+            if b.room in owners and (o is None or o[0] != b.owner or (b.token and o[1] != b.token)):
+                self.rebind(b)
+
+    def rooms(self) -> list[str]:
+        return sorted({b.room for b in self.bound.values()})

@@ -1,0 +1,60 @@
+"""Identities across nodes: an account registered on one node logs in on another; a logout
+on one node ends the session on every node; a guest made on one node is known on another."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from srvhelpers import Client, http
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
+
+
+def me(url: str, token: str) -> int:
+    req = urllib.request.Request(url + "/api/account/me", headers={"Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            json.loads(r.read())
+            return int(r.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def test_sessions_follow_the_player_across_nodes(make_nodes: Any) -> None:
+    a, b = make_nodes(["na", "nb"])
+    status, reg = http(a.url + "/api/account/register", {"username": "wuhan1", "password": "hot dry noodles 9"})
+    assert status == 200, reg
+    token, pid = reg["token"], reg["player_id"]
+    c = Client(b.port, token=token)  # at once, on the other node
+    assert c.pid == pid
+    c.close()
+    assert me(b.url, token) == 200
+    status, out = http(b.url + "/api/account/login", {"username": "wuhan1", "password": "hot dry noodles 9"})
+    assert status == 200 and out["player_id"] == pid
+    second = out["token"]
+    assert me(a.url, second) == 200  # opened on node b, announced to node a at once
+    status, _ = http(a.url + "/api/account/logout", {"token": token})
+    assert status == 200
+    for _ in range(20):  # node b is told of the logout over the bus (a few ms)
+        if me(b.url, token) == 401:
+            break
+        time.sleep(0.01)
+    assert me(b.url, token) == 401
+    # Token rotation on node b: the old token stops working on node a too.
+    status, rot = http(b.url + "/api/token/rotate", {"token": second})
+    assert status == 200
+    for _ in range(20):
+        if me(a.url, second) == 401:
+            break
+        time.sleep(0.01)
+    assert me(a.url, second) == 401 and me(a.url, rot["token"]) == 200
+    g = Client(a.port, "guest1")
+    g2 = Client(b.port, token=g.token)
+    assert g2.pid == g.pid
+    g.close()
+    g2.close()
