@@ -20,6 +20,7 @@ def all_models() -> MetaData:
         db,  # players, rooms, matches, ..., accounts, ratings
         socialdb,  # noqa: F401 - coins ledger, coin tables, friends, invites
     )
+    from laizi.server.cluster import fence  # noqa: F401 - room_fences (fencing tokens)
     from laizi.server.tournaments import model  # noqa: F401 - tournaments, entrants, rounds, tables
 
     return db.Base.metadata
