@@ -2,7 +2,7 @@
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel } from "./i18n.js";
-import { buildTable, renderTable, updateTimers } from "./table.js";
+import { buildTable, renderTable, updateTimers, placeAnnounce } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
@@ -141,6 +141,7 @@ function flushAnnouncements() {
     const el = table && table.querySelector(`.seat[data-seat="${seat}"] .announce`);
     if (!el) continue;
     el.textContent = `${word}!`;
+    placeAnnounce(el);
     el.classList.remove("show");
     void el.offsetWidth;
     el.classList.add("show");

@@ -271,3 +271,49 @@ export function updateTimers(table, v, ctx) {
   const claim = table.querySelector(".claim-timer");
   if (claim) claim.textContent = claimLeft(v, ctx);
 }
+
+// ------------------------------------------------------------------ announcements (polish)
+// 碰! 杠! 胡! appear at the free spot nearest to the seat's name plate: never over a meld, a river
+// tile, the own hand or the centre tiles (TABLE.md: a large word over the seat that made it).
+const ANNOUNCE_BLOCKERS = ".meld, .river .tile, #hand .tile, .ctile .tile, .claim:not(.hidden), #actions button";
+
+function overlap(a, b) {
+  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+  const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+/** Place the announcement element el (inside its .seat) at the free spot nearest to the seat's
+ *  plate; returns the chosen box (viewport coordinates, before the short pop animation). */
+export function placeAnnounce(el) {
+  const seat = el.parentElement;
+  const table = seat && seat.closest(".table");
+  if (!table) return null;
+  el.classList.add("placed");
+  const w = el.offsetWidth * 1.15, h = el.offsetHeight * 1.15;  // room for the pop's scale
+  const T = table.getBoundingClientRect(), S = seat.getBoundingClientRect();
+  const plate = seat.querySelector(".plate");
+  const P = plate ? plate.getBoundingClientRect() : S;
+  const blockers = [...document.querySelectorAll(ANNOUNCE_BLOCKERS)]
+    .filter(b => table.contains(b) || b.closest("#actions"))
+    .map(b => b.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0);
+  const cx = (P.left + P.right) / 2, cy = (P.top + P.bottom) / 2;
+  const left = Math.max(T.left, 0), top = Math.max(T.top, 0);
+  const right = Math.min(T.right, innerWidth), bottom = Math.min(T.bottom, innerHeight);
+  const spots = [];
+  for (let y = top + h / 2; y <= bottom - h / 2; y += 8)
+    for (let x = left + w / 2; x <= right - w / 2; x += 8) spots.push([x, y, (x - cx) ** 2 + (y - cy) ** 2]);
+  spots.sort((a, b) => a[2] - b[2]);
+  let best = null, bestCost = Infinity;
+  for (const [x, y] of spots) {
+    const box = { left: x - w / 2, right: x + w / 2, top: y - h / 2, bottom: y + h / 2 };
+    let cost = 0;
+    for (const r of blockers) { cost += overlap(box, r); if (cost >= bestCost) break; }
+    if (cost < bestCost) { best = box; bestCost = cost; }
+    if (cost === 0) break;
+  }
+  if (!best) return null;
+  el.style.left = `${(best.left + best.right) / 2 - S.left}px`;
+  el.style.top = `${(best.top + best.bottom) / 2 - S.top}px`;
+  return best;
+}
