@@ -209,6 +209,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
         await hub.start()
         hub.auth.load_generations(await asyncio.to_thread(_load_generations, hub.store.engine))
         await asyncio.to_thread(accounts.load)
+        await social.quick.restore_tables()  # polish: resumed coin tables show their 场次 again
         try:
             yield
         finally:

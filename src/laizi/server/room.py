@@ -43,6 +43,10 @@ def _bot_seed(seed: bytes, seat: int) -> int:
 
 
 class Room:
+    # polish: the 场次 of a quick-match table ({"level", "label", "stake"}; set by
+    # laizi.server.quickmatch, None for other rooms), sent in the room info as "coin".
+    coin: dict[str, Any] | None = None
+
     def __init__(self, code: str, settings: RoomSettings, owner_id: str | None, *,
                  cfg: ServerConfig, store: Store, stats: dict[str, float],
                  on_finished: Callable[[Room], None] | None = None) -> None:
@@ -145,6 +149,7 @@ class Room:
             "rules": self.rules.model_dump(mode="json"),
             "seats": seats, "match_id": self.match_id,
             "spectators": sum(1 for c in self.conns if c.seat is None and not c.closed),
+            "coin": self.coin,  # polish: the 场次 of a quick-match table (None: not one)
         }
 
     @staticmethod

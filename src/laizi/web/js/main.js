@@ -2,7 +2,7 @@
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel } from "./i18n.js";
-import { buildTable, renderTable, updateTimers, placeAnnounce } from "./table.js";
+import { buildTable, renderTable, updateTimers, placeAnnounce, renderCoinLevel } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
@@ -188,6 +188,7 @@ function render() {
     table.querySelector(".seat.pos-bottom").appendChild($("actions")); // anchored just above the own hand
   }
   renderTable(table, v, ctx());
+  renderCoinLevel(table, S.room && S.room.coin);
   flushAnnouncements();
   renderActions(v);
   renderStatus(v);

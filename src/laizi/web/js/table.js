@@ -317,3 +317,19 @@ export function placeAnnounce(el) {
   el.style.top = `${(best.top + best.bottom) / 2 - S.top}px`;
   return best;
 }
+
+// ------------------------------------------------------------------ 场次 of a coin table (polish)
+/** Show the level (场次) and stake of a quick-match table in the centre (room info "coin"). */
+export function renderCoinLevel(table, coin) {
+  const info = table.querySelector(".cinfo");
+  if (!info) return;
+  let el = info.querySelector(".coin-level");
+  if (!coin) { if (el) el.remove(); return; }
+  if (!el) {
+    el = div("coin-level", info, "coin-level");
+  }
+  const name = t("lv_" + coin.level) === "lv_" + coin.level ? coin.label : t("lv_" + coin.level);
+  el.dataset.level = coin.level;
+  el.dataset.stake = String(coin.stake);
+  el.textContent = coin.stake > 0 ? t("coin_stake", name, coin.stake) : t("coin_free", name);
+}
