@@ -54,6 +54,7 @@ from laizi.server.protocol import ProtocolError
 from laizi.server.replays import ReplayError, ReplayService
 from laizi.server.replays import stream as replay_stream
 from laizi.server.socialapi import social_routes
+from laizi.server.swroute import sw_route  # polish: the service worker at /sw.js (scope "/")
 
 __all__ = ["create_app"]
 
@@ -220,6 +221,7 @@ def create_app(db_url: str = "laizi.db", **config: Any) -> Starlette:
     routes = [
         Route("/", _page("index.html")),
         Route("/calc", _page("calc.html")),
+        sw_route(WEB_DIR),  # polish
         Route("/replay/{match_id}", _page("index.html")),
         Route("/room/{code}", _page("index.html")),
         Route("/api/score", api_score, methods=["POST"]),

@@ -498,7 +498,17 @@ function boot() {
   loadRooms();
   net.connect();
   setInterval(() => { if (!S.room && !$("lobby").classList.contains("hidden")) loadRooms(); }, 5000);
-  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/static/sw.js").catch(() => {});
+  registerWorker();
+}
+
+// The service worker at /sw.js (scope "/": the pages work offline after a first visit); the old
+// registration of /static/sw.js (scope /static/, which controlled no page) is removed.
+function registerWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.getRegistrations()
+    .then(rs => rs.filter(r => new URL(r.scope).pathname === "/static/").forEach(r => r.unregister()))
+    .catch(() => {});
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
 }
 
 boot();
