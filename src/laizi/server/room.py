@@ -22,7 +22,7 @@ from laizi.rules import RuleSet
 from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, dumps, seed_from_text
-from laizi.server.flow import Flow
+from laizi.server.flow import Flow, vote_key
 from laizi.server.protocol import RoomSettings
 from laizi.server.recorder import Recorder
 from laizi.server.seats import AUTO_BOT, Seat, SeatBot, bot_levels, hints_for_view
@@ -331,6 +331,9 @@ class Room:
             if seat.bot:
                 room.bots[i] = SeatBot(seat.bot, _bot_seed(seed, i))
         room.reset_deadlines(set())
+        if game.hand_over and not game.over:  # polish: 继续 votes stored on the seats survive a restart
+            room.flow.restore(room.seats, vote_key(room.match_id, game.hand_no), time.monotonic(),
+                              room.waiting(), room.cfg.hand_pause)
         return room
 
     def bot_for(self, seat: int) -> SeatBot:
