@@ -22,19 +22,24 @@ WATCH = """() => {
   window.__ann = [];
   const rect = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   new MutationObserver(muts => {
+    const done = new Set();  // one record per element per batch (a flush changes its class thrice)
     for (const m of muts) {
       const el = m.target;
-      if (!el.classList || !el.classList.contains('announce') || !el.classList.contains('show')) continue;
+      if (done.has(el) || !el.classList || !el.classList.contains('announce') || !el.classList.contains('show')) continue;
       if (m.oldValue && m.oldValue.includes('show')) continue;
-      el.style.animation = 'none';             // the box as laid out, at scale 1
+      done.add(el);
+      const anims = el.getAnimations();          // the box at scale 1 (70 % into the pop)
+      for (const a of anims) { a.pause(); a.currentTime = 700; }
       const r = el.getBoundingClientRect();
-      el.style.animation = '';
+      const op = getComputedStyle(el).opacity;
+      for (const a of anims) { a.currentTime = 0; a.play(); }
+      if (!anims.length || op !== '1') { window.__ann.push({ word: el.textContent, box: null }); continue; }
       const w = r.width * 1.15, h = r.height * 1.15;   // at the pop's largest
       const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
       const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
       const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile')]
         .map(e => [e.className.split(' ')[0], rect(e)]).filter(([, r]) => r[2] > r[0]);
-      window.__ann.push({ word: el.textContent, seat: el.parentElement.dataset.seat, box, tiles,
+      window.__ann.push({ word: el.textContent, seat: el.parentElement.dataset.seat, box, tiles, t: Math.round(performance.now()),
                           vw: innerWidth, vh: innerHeight });
     }
   }).observe(document.getElementById('game'), { subtree: true, attributes: true, attributeFilter: ['class'], attributeOldValue: true });
@@ -91,8 +96,8 @@ def test_announcements_cover_no_melds_or_rivers(browser: Any, slow_bots: str, si
     page.wait_for_selector("#game:not(.hidden)")
     page.evaluate(WATCH)
     seen: list[dict[str, Any]] = []
-    end = time.time() + 60
-    while time.time() < end and len(seen) < 6:
+    end = time.time() + 45
+    while time.time() < end and len(seen) < 4:
         page.wait_for_timeout(400)
         seen = page.evaluate("() => window.__ann")
         if len(seen) == 1:
@@ -100,9 +105,9 @@ def test_announcements_cover_no_melds_or_rivers(browser: Any, slow_bots: str, si
         if page.locator('[data-testid="settlement"]:not(.hidden)').count() and \
                 page.evaluate("() => document.body.textContent.includes('比赛结束')"):
             break
-    print(size, len(seen), [a["word"] for a in seen])
     assert seen, "no announcement in the match"
     for a in seen:
+        assert a["box"] is not None, f"{a['word']}: not shown by its animation"
         x0, y0, x1, y1 = a["box"]
         assert x0 >= -1 and y0 >= -1 and x1 <= a["vw"] + 1 and y1 <= a["vh"] + 1, f"off screen: {a['word']} {a['box']}"
         hits = [(kind, r) for kind, r in a["tiles"] if overlaps(a["box"], r)]

@@ -283,12 +283,14 @@ function overlap(a, b) {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
-/** Place the announcement element el (inside its .seat) at the free spot nearest to the seat's
- *  plate; returns the chosen box (viewport coordinates, before the short pop animation). */
+/** Show the announcement element el (inside its .seat, its text set) at the free spot nearest to
+ *  the seat's plate, with its short pop (Web Animations: no inline style, which the CSP forbids);
+ *  returns the chosen box (viewport coordinates, at the pop's largest), or null (CSS default). */
 export function placeAnnounce(el) {
   const seat = el.parentElement;
   const table = seat && seat.closest(".table");
-  if (!table) return null;
+  if (!table || typeof el.animate !== "function") return null;
+  for (const a of el.getAnimations()) a.cancel();
   el.classList.add("placed");
   const w = el.offsetWidth * 1.15, h = el.offsetHeight * 1.15;  // room for the pop's scale
   const T = table.getBoundingClientRect(), S = seat.getBoundingClientRect();
@@ -312,9 +314,15 @@ export function placeAnnounce(el) {
     if (cost < bestCost) { best = box; bestCost = cost; }
     if (cost === 0) break;
   }
-  if (!best) return null;
-  el.style.left = `${(best.left + best.right) / 2 - S.left}px`;
-  el.style.top = `${(best.top + best.bottom) / 2 - S.top}px`;
+  if (!best) { el.classList.remove("placed"); return null; }
+  const x = (best.left + best.right) / 2 - S.left, y = (best.top + best.bottom) / 2 - S.top;
+  const at = (scale, lift = 0) => `translate(${x}px, ${y}px) translate(-50%, ${-50 - lift}%) scale(${scale})`;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  el.animate(still
+    ? [{ opacity: 1, transform: at(1) }, { opacity: 1, transform: at(1), offset: .85 }, { opacity: 0, transform: at(1) }]
+    : [{ opacity: 0, transform: at(.6) }, { opacity: 1, transform: at(1.15), offset: .15 },
+       { opacity: 1, transform: at(1), offset: .7 }, { opacity: 0, transform: at(1, 10) }],
+    { duration: 1000, fill: "forwards" });  // linear: the keyframes are the timing
   return best;
 }
 
