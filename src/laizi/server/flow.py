@@ -17,11 +17,14 @@ room is not resumed at all) starts afresh after a restart.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["Flow", "vote_key"]
+__all__ = ["Flow", "resume_settlement", "vote_key"]
+
+R = TypeVar("R")
 
 
 class _Voter(Protocol):
@@ -113,3 +116,14 @@ class Flow:
         self.rematch = set()
         self.lapses = [0, 0, 0, 0]
         self.next_hand_at = None
+
+
+def resume_settlement(room: R) -> R:
+    """A room just rebuilt from the store (:meth:`laizi.server.room.Room.resume`): between two
+    hands, its 継続 votes come back from its seats (:meth:`Flow.restore`). Returns the room."""
+    r: Any = room
+    g = r.game
+    if g is not None and g.hand_over and not g.over:
+        r.flow.restore(r.seats, vote_key(r.match_id, g.hand_no), time.monotonic(), r.waiting(),
+                       r.cfg.hand_pause)
+    return room
