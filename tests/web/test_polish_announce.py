@@ -1,7 +1,7 @@
 """Playwright (system Chromium) on a live ``laizi serve``: a spectator watches four greedy bots at
 a phone in portrait (390×844) and in landscape (844×390); every announcement (碰! 杠! 胡! …) is
 placed where it covers no meld, no river tile and no tile of the centre — the boxes are compared
-at the moment each announcement appears."""
+at the moment each announcement appears —, and no meld lies off the screen."""
 
 from __future__ import annotations
 
@@ -43,6 +43,22 @@ WATCH = """() => {
                           vw: innerWidth, vh: innerHeight });
     }
   }).observe(document.getElementById('game'), { subtree: true, attributes: true, attributeFilter: ['class'], attributeOldValue: true });
+  // while a word shows, the table keeps changing: sample what it really covers
+  window.__cover = [];
+  window.__samples = 0;
+  setInterval(() => {
+    const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile')];
+    for (const el of document.querySelectorAll('#table .announce')) {
+      if (parseFloat(getComputedStyle(el).opacity) < 0.5) continue;
+      window.__samples++;
+      const a = el.getBoundingClientRect();
+      for (const t of tiles) {
+        const b = t.getBoundingClientRect();
+        const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (w > 1 && h > 1) window.__cover.push(`${el.textContent} over ${t.className} (${Math.round(w)}x${Math.round(h)} px)`);
+      }
+    }
+  }, 40);
 }"""
 
 
@@ -110,9 +126,13 @@ def test_announcements_cover_no_melds_or_rivers(browser: Any, slow_bots: str, si
         assert a["box"] is not None, f"{a['word']}: not shown by its animation"
         x0, y0, x1, y1 = a["box"]
         assert x0 >= -1 and y0 >= -1 and x1 <= a["vw"] + 1 and y1 <= a["vh"] + 1, f"off screen: {a['word']} {a['box']}"
+        off = [r for kind, r in a["tiles"] if kind == "meld" and (r[0] < -1 or r[2] > a["vw"] + 1)]
+        assert off == [], f"melds off screen: {off}"
         hits = [(kind, r) for kind, r in a["tiles"] if overlaps(a["box"], r)]
         assert hits == [], f"{a['word']} (seat {a['seat']}) at {a['box']} covers {hits}"
     assert any(a["tiles"] and any(k == "meld" for k, _ in a["tiles"]) for a in seen), "no melds on the table"
+    assert page.evaluate("() => window.__samples") > 0
+    assert page.evaluate("() => window.__cover") == []
     assert page.errors == []
     poll(page, "() => true")
     page.context.close()

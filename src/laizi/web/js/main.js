@@ -2,7 +2,7 @@
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel } from "./i18n.js";
-import { buildTable, renderTable, updateTimers, placeAnnounce, renderCoinLevel } from "./table.js";
+import { buildTable, renderTable, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
@@ -189,6 +189,7 @@ function render() {
   }
   renderTable(table, v, ctx());
   renderCoinLevel(table, S.room && S.room.coin);
+  keepAnnouncesClear(table);
   flushAnnouncements();
   renderActions(v);
   renderStatus(v);
