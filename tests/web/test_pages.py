@@ -132,9 +132,11 @@ def test_service_worker_precaches_the_client(browser: Any, server: str) -> None:
     ctx = browser.new_context(service_workers="allow")
     page = ctx.new_page()
     page.goto(server + "/")
-    ok = poll(page, """async () => { const r = await navigator.serviceWorker.getRegistration('/static/');
-        if (!r || !r.active) return false;
-        const c = await caches.open('laizi-static-v1');
+    ok = poll(page, """async () => { const r = await navigator.serviceWorker.getRegistration('/');
+        if (!r || !r.active || new URL(r.scope).pathname !== '/') return false;
+        const name = (await caches.keys()).find(k => k.startsWith('laizi-'));
+        if (!name) return false;
+        const c = await caches.open(name);
         return !!(await c.match('/static/js/main.js')) && !!(await c.match('/static/vendor/qrcode.mjs')); }""",
               timeout=20)
     assert ok

@@ -62,6 +62,7 @@ from laizi.server.replays import stream as replay_stream
 from laizi.server.socialapi import social_routes
 from laizi.server.tournaments.api import tournament_routes  # hook (tournaments)
 from laizi.server.tournaments.director import Director  # hook (tournaments)
+from laizi.server.swroute import sw_route  # polish: the service worker at /sw.js (scope "/")
 
 __all__ = ["create_app"]
 
@@ -231,6 +232,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         hub.auth.load_generations(await asyncio.to_thread(_load_generations, hub.store.engine))
         await asyncio.to_thread(accounts.load)
         await director.start()  # hook (tournaments): resumes running tournaments
+        await social.quick.restore_tables()  # polish: resumed coin tables show their 场次 again
         try:
             yield
         finally:
@@ -242,6 +244,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     routes = [
         Route("/", _page("index.html")),
         Route("/calc", _page("calc.html")),
+        sw_route(WEB_DIR),  # polish
         Route("/replay/{match_id}", _page("index.html")),
         Route("/room/{code}", _page("index.html")),
         Route("/api/score", api_score, methods=["POST"]),

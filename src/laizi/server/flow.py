@@ -6,18 +6,35 @@ repeated ones).
 settlement deadline); nothing here touches the engine. The room asks it who must still
 press 继续, when the next hand is due, and whether a lapse turns a seat to 托管. Ready flags
 live on the seats (:class:`laizi.server.seats.Seat`, stored with the room) so a restarted
-server keeps them; the rest starts afresh after a restart: a room restored in the middle of
-a settlement waits a full ``continue_seconds`` again for the players to come back and
-press 继续.
+server keeps them. So do the 继续 votes: pressing 继续 stamps the seat with the hand it
+continues from (``Seat.continued`` = :func:`vote_key`) and stores the room before the vote
+counts; a room restored in the middle of a settlement takes back the votes stamped with its
+current hand (:meth:`Flow.restore`) — whoever pressed before the restart need not press
+again — and waits a full ``continue_seconds`` for the others. A stamp of another hand or
+match is simply stale (no clean-up needed). The rest (lapses, 再来一局 votes — a finished
+room is not resumed at all) starts afresh after a restart.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["Flow"]
+__all__ = ["Flow", "resume_settlement", "vote_key"]
+
+R = TypeVar("R")
+
+
+class _Voter(Protocol):
+    @property
+    def continued(self) -> str | None: ...
+
+
+def vote_key(match_id: int | None, hand_no: int) -> str:
+    """The stamp of a 继续 vote: which hand of which match it continues from."""
+    return f"{match_id}:{hand_no}"
 
 
 @dataclass
@@ -44,6 +61,15 @@ class Flow:
             return False
         w = set(waiting)
         return (bool(w) and w <= self.continued) or now >= self.next_hand_at - 0.001
+
+    def restore(self, seats: Sequence[_Voter], key: str, now: float, waiting: Iterable[int],
+                pause: float) -> set[int]:
+        """A room resumed between two hands: the settlement starts again (a full wait) with
+        the 继续 votes stored on the seats for this hand (``key``); the seats taken back."""
+        self.next_hand_at = None
+        self.arm(now, waiting, pause)
+        self.continued = {i for i, s in enumerate(seats) if s.continued == key}
+        return set(self.continued)
 
     def dealt(self) -> None:
         self.next_hand_at = None
@@ -90,3 +116,14 @@ class Flow:
         self.rematch = set()
         self.lapses = [0, 0, 0, 0]
         self.next_hand_at = None
+
+
+def resume_settlement(room: R) -> R:
+    """A room just rebuilt from the store (:meth:`laizi.server.room.Room.resume`): between two
+    hands, its 継続 votes come back from its seats (:meth:`Flow.restore`). Returns the room."""
+    r: Any = room
+    g = r.game
+    if g is not None and g.hand_over and not g.over:
+        r.flow.restore(r.seats, vote_key(r.match_id, g.hand_no), time.monotonic(), r.waiting(),
+                       r.cfg.hand_pause)
+    return room

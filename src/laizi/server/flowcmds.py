@@ -9,6 +9,7 @@ from typing import Any
 
 from laizi.server import protocol as p
 from laizi.server.connection import Conn
+from laizi.server.flow import vote_key
 from laizi.server.protocol import ProtocolError
 from laizi.server.room import Room
 from laizi.server.seats import AUTO_BOT, Seat
@@ -56,6 +57,10 @@ async def on_continue(hub: Any, conn: Conn, room: Room, m: p.Continue) -> None:
         raise ProtocolError("not_between_hands", "there is no settlement to continue from")
     seat = _seat(conn, room)
     room.flow.arm(_now(), room.waiting(), room.cfg.hand_pause)
+    key = vote_key(room.match_id, g.hand_no)
+    if room.seats[seat].continued != key:  # stored first: the vote survives a restart
+        room.seats[seat].continued = key
+        await room.save_room()
     room.flow.continued.add(seat)
     if room.flow.settled(_now(), room.waiting()):
         room.deal_next()

@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from laizi.server import coins
@@ -73,6 +74,12 @@ def _env_float(name: str, default: float, lo: float, hi: float) -> float:
     if not lo <= v <= hi:
         raise ValueError(f"{name} must be from {lo:g} to {hi:g}")
     return v
+
+
+def table_info(name: str) -> dict[str, Any]:
+    """The 场次 of a quick-match table as the room info shows it (``room.coin``)."""
+    lv = coins.LEVELS[name]
+    return {"level": lv.name, "label": lv.label, "stake": lv.stake}
 
 
 class QuickMatch:
@@ -204,6 +211,7 @@ class QuickMatch:
             "preset": "kaikoufan", "rounds": 1, "max_hands": self.max_hands,
             "turn_seconds": self.turn, "private": True, "rated": level.stake > 0})
         room = await self.hub.open_room(settings)
+        room.coin = table_info(name)
         if level.stake > 0:
             def write(s: Session) -> None:
                 s.add(CoinTableRow(room_code=room.code, level=name, stake=level.stake))
@@ -230,6 +238,27 @@ class QuickMatch:
                                      "label": level.label, "stake": level.stake, "seat": seat})
         log.info("quick match %s: room %s, %d players, %d bots", name, room.code, len(waiters),
                  4 - len(waiters))
+
+    async def restore_tables(self) -> int:
+        """After a restart: the resumed rooms that are coin tables get their 场次 back
+        (``Room.coin``, shown on the table); how many."""
+        codes = list(self.hub.rooms)
+        if not codes:
+            return 0
+
+        def read() -> list[tuple[str, str]]:
+            with self.hub.store.engine.connect() as conn:
+                rows = conn.execute(select(coins.TABLES.c.room_code, coins.TABLES.c.level)
+                                    .where(coins.TABLES.c.room_code.in_(codes))).all()
+            return [(str(c), str(lv)) for c, lv in rows]
+
+        n = 0
+        for code, name in await asyncio.to_thread(read):
+            room = self.hub.rooms.get(code)
+            if room is not None and name in coins.LEVELS:
+                room.coin = table_info(name)
+                n += 1
+        return n
 
     def stop(self) -> None:
         for t in self.timers.values():

@@ -23,7 +23,7 @@ from laizi.server.cluster.fence import Fenced
 from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, dumps, seed_from_text
-from laizi.server.flow import Flow
+from laizi.server.flow import Flow, resume_settlement
 from laizi.server.protocol import RoomSettings
 from laizi.server.recorder import Recorder
 from laizi.server.seats import AUTO_BOT, Seat, SeatBot, bot_levels, hints_for_view
@@ -42,6 +42,7 @@ def _bot_seed(seed: bytes, seat: int) -> int:
 
 
 class Room:
+    coin: dict[str, Any] | None = None  # polish: 场次 of a quick-match table (quickmatch.table_info)
     def __init__(self, code: str, settings: RoomSettings, owner_id: str | None, *,
                  cfg: ServerConfig, store: Store, stats: dict[str, float],
                  on_finished: Callable[[Room], None] | None = None) -> None:
@@ -143,7 +144,7 @@ class Room:
             # be hidden: whoever knows the seed knows every wall and hand.
             "settings": self.settings.model_dump(), "fixed_deal": self.settings.seed,
             "rules": self.rules.model_dump(mode="json"),
-            "seats": seats, "match_id": self.match_id,
+            "seats": seats, "match_id": self.match_id, "coin": self.coin,  # polish: 场次 or None
             "spectators": sum(1 for c in self.conns if c.seat is None and not c.closed),
         }
 
@@ -326,7 +327,7 @@ class Room:
             if seat.bot:
                 room.bots[i] = SeatBot(seat.bot, _bot_seed(seed, i))
         room.reset_deadlines(set())
-        return room
+        return resume_settlement(room)  # polish: 继续 votes stored on the seats survive a restart
 
     def bot_for(self, seat: int) -> SeatBot:
         b = self.bots.get(seat)

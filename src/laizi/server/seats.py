@@ -35,15 +35,21 @@ class Seat:
     escaped: bool = False         # the player left for good: its bot plays
     disconnected_at: float | None = None
     ready: bool = False           # 准备 pressed for the next match (a bot is always ready)
+    continued: str | None = None  # polish: 继续 pressed after hand "match:hand" (laizi.server.flow.vote_key)
 
     def to_json(self) -> dict[str, Any]:
-        return {"player_id": self.player_id, "nickname": self.nickname, "bot": self.bot,
-                "escaped": self.escaped, "ready": self.is_ready}
+        d: dict[str, Any] = {"player_id": self.player_id, "nickname": self.nickname, "bot": self.bot,
+                             "escaped": self.escaped, "ready": self.is_ready}
+        if self.continued:  # polish: stored with the room, so the vote survives a restart
+            d["continued"] = self.continued
+        return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Seat:
+        continued = d.get("continued")
         return cls(player_id=d.get("player_id"), nickname=d.get("nickname", ""),
-                   bot=d.get("bot"), escaped=bool(d.get("escaped")), ready=bool(d.get("ready")))
+                   bot=d.get("bot"), escaped=bool(d.get("escaped")), ready=bool(d.get("ready")),
+                   continued=continued if isinstance(continued, str) else None)
 
     @property
     def is_ready(self) -> bool:

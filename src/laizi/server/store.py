@@ -125,7 +125,9 @@ class Store:
     @classmethod
     async def open(cls, url: str) -> Store:
         engine = db.make_engine(url)
-        await asyncio.to_thread(_migrate_once, engine)
+        # On PostgreSQL the upgrade holds an advisory lock (laizi.server.schema): nodes
+        # starting together on an empty database migrate one at a time.
+        await asyncio.to_thread(db.migrate, engine)
         return cls(engine)
 
     async def close(self) -> None:
@@ -278,24 +280,6 @@ class Store:
         """A match with its journal (for a replay)."""
         with Session(self.engine) as s:
             return _match(s, match_id, resume=False)
-
-
-MIGRATE_LOCK = 0x6C61697A69  # a PostgreSQL advisory lock: nodes starting together migrate in turn
-
-
-def _migrate_once(engine: Engine) -> None:
-    """:func:`db.migrate`, one node at a time on PostgreSQL (several nodes of a cluster may
-    start at once on an empty database)."""
-    if engine.dialect.name != "postgresql":
-        db.migrate(engine)
-        return
-    with engine.connect() as conn:
-        conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATE_LOCK})
-        try:
-            db.migrate(engine)
-        finally:
-            conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATE_LOCK})
-            conn.commit()
 
 
 def _room(r: db.RoomRow) -> RoomRecord:

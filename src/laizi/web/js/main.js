@@ -2,7 +2,7 @@
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel } from "./i18n.js";
-import { buildTable, renderTable, updateTimers } from "./table.js";
+import { buildTable, renderTable, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
@@ -141,6 +141,7 @@ function flushAnnouncements() {
     const el = table && table.querySelector(`.seat[data-seat="${seat}"] .announce`);
     if (!el) continue;
     el.textContent = `${word}!`;
+    placeAnnounce(el);
     el.classList.remove("show");
     void el.offsetWidth;
     el.classList.add("show");
@@ -187,6 +188,8 @@ function render() {
     table.querySelector(".seat.pos-bottom").appendChild($("actions")); // anchored just above the own hand
   }
   renderTable(table, v, ctx());
+  renderCoinLevel(table, S.room && S.room.coin);
+  keepAnnouncesClear(table);
   flushAnnouncements();
   renderActions(v);
   renderStatus(v);
@@ -496,7 +499,17 @@ function boot() {
   loadRooms();
   net.connect();
   setInterval(() => { if (!S.room && !$("lobby").classList.contains("hidden")) loadRooms(); }, 5000);
-  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/static/sw.js").catch(() => {});
+  registerWorker();
+}
+
+// The service worker at /sw.js (scope "/": the pages work offline after a first visit); the old
+// registration of /static/sw.js (scope /static/, which controlled no page) is removed.
+function registerWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.getRegistrations()
+    .then(rs => rs.filter(r => new URL(r.scope).pathname === "/static/").forEach(r => r.unregister()))
+    .catch(() => {});
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
 }
 
 boot();

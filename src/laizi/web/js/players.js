@@ -20,6 +20,9 @@ const W = {
     average_place: "平均名次", rated_matches: "排位局数", guest: "游客", registered: "注册玩家",
     rank: "排名", unrated: "未参加排位", done_login: "登录成功", done_register: "注册成功",
     done_password: "密码已修改", done_logout: "已退出", watch: "观看", since: "加入于",
+    coins: "游戏币", ledger: "游戏币明细", when: "时间", reason: "事项", change: "变动", balance: "余额",
+    ledger_empty: "还没有游戏币记录。", r_welcome: "新手礼包", r_daily: "每日领取",
+    r_hand: "对局 #{0} 第 {1} 局结算", r_escape_paid: "对局 #{0} 逃跑扣除", r_escape_got: "对局 #{0} 他人逃跑赔付",
   },
   en: {
     title: "Wuhan Mahjong", lobby: "Lobby", leaderboard: "Leaderboard", account: "Account", login: "Log in",
@@ -36,11 +39,15 @@ const W = {
     average_place: "Average place", rated_matches: "Rated matches", guest: "Guest", registered: "Registered",
     rank: "Rank", unrated: "Not rated yet", done_login: "Logged in", done_register: "Registered",
     done_password: "Password changed", done_logout: "Logged out", watch: "Watch", since: "Since",
+    coins: "Coins", ledger: "Coin history", when: "When", reason: "What", change: "Change", balance: "Balance",
+    ledger_empty: "No coin entries yet.", r_welcome: "Welcome gift", r_daily: "Daily top-up",
+    r_hand: "Match #{0}, hand {1} settled", r_escape_paid: "Match #{0}: escape penalty",
+    r_escape_got: "Match #{0}: paid by a player who escaped",
   },
 };
 let lang = "zh";
 try { lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
-const t = k => W[lang][k] ?? k;
+const t = (k, ...a) => String(W[lang][k] ?? k).replace(/\{(\d)\}/g, (_, i) => String(a[+i] ?? ""));
 const $ = id => document.getElementById(id);
 
 function load(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
@@ -193,6 +200,46 @@ async function renderProfile(pid) {
     body.appendChild(tr);
   }
   $("pf-none").classList.toggle("hidden", p.recent.length > 0);
+  renderCoins(pid, p);
+}
+
+// ------------------------------------------------------------------ coins (balance, own ledger)
+function reasonText(e) {
+  const m = e.match_id ?? "?";
+  switch (e.reason) {
+    case "welcome": return t("r_welcome");
+    case "daily": return t("r_daily");
+    case "hand": return t("r_hand", m, e.hand ?? "?");
+    case "escape": return t(e.delta < 0 ? "r_escape_paid" : "r_escape_got", m);
+    default: return String(e.reason);
+  }
+}
+
+async function renderCoins(pid, p) {
+  const bal = p.coins && typeof p.coins.balance === "number" ? p.coins.balance : null;
+  $("pf-coins").classList.toggle("hidden", bal === null);
+  if (bal !== null) $("pf-balance").textContent = String(bal);
+  const token = load("laizi.token");
+  if (!token) return;
+  let c;
+  try { c = await api("/api/coins?limit=50", null, token); } catch (e) { return; }
+  if (!c || c.player_id !== pid) return;  // someone else's profile: the balance only
+  $("pf-coins").classList.remove("hidden");
+  $("pf-balance").textContent = String(c.balance);
+  const body = $("pf-ledger").tBodies[0];
+  body.replaceChildren();
+  for (const e of c.ledger) {
+    const tr = document.createElement("tr");
+    tr.dataset.reason = e.reason;
+    const when = cell(tr, e.at ? e.at.slice(5, 16).replace("T", " ") : "–");
+    if (e.at) when.title = e.at;
+    cell(tr, reasonText(e), "wrap");
+    cell(tr, (e.delta > 0 ? "+" : "") + e.delta, e.delta > 0 ? "num up" : e.delta < 0 ? "num down" : "num");
+    cell(tr, String(e.balance), "num");
+    body.appendChild(tr);
+  }
+  $("pf-ledger-none").classList.toggle("hidden", c.ledger.length > 0);
+  $("v-ledger").classList.remove("hidden");
 }
 
 async function mountOwnChooser(pid) {

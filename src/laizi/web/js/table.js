@@ -274,3 +274,114 @@ export function updateTimers(table, v, ctx) {
   const claim = table.querySelector(".claim-timer");
   if (claim) claim.textContent = claimLeft(v, ctx);
 }
+
+// ------------------------------------------------------------------ announcements (polish)
+// 碰! 杠! 胡! appear at the free spot nearest to the seat's name plate: never over a meld, a river
+// tile, the own hand or the centre tiles (TABLE.md: a large word over the seat that made it). The
+// table keeps changing while the word shows (≈1 s), so every render checks it again and moves it
+// if something came under it (keepAnnouncesClear).
+const ANNOUNCE_BLOCKERS = ".meld, .river .tile, #hand .tile, .ctile .tile, .claim:not(.hidden), #actions button";
+const POP_MS = 1000;
+
+function overlap(a, b) {
+  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+  const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+function blockersOf(table) {
+  return [...document.querySelectorAll(ANNOUNCE_BLOCKERS)]
+    .filter(b => table.contains(b) || b.closest("#actions"))
+    .map(b => b.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0);
+}
+
+/** The free box (viewport coordinates, at the pop's largest) nearest to the seat's plate. */
+function findSpot(el, table, blockers) {
+  const seat = el.parentElement;
+  const w = el.offsetWidth * 1.15 + 4, h = el.offsetHeight * 1.15 + 4;  // the pop's scale, a margin
+  const T = table.getBoundingClientRect();
+  const plate = seat.querySelector(".plate");
+  const P = (plate || seat).getBoundingClientRect();
+  const cx = (P.left + P.right) / 2, cy = (P.top + P.bottom) / 2;
+  const left = Math.max(T.left, 0), top = Math.max(T.top, 0);
+  const right = Math.min(T.right, innerWidth), bottom = Math.min(T.bottom, innerHeight);
+  const spots = [];
+  for (let y = top + h / 2; y <= bottom - h / 2; y += 8)
+    for (let x = left + w / 2; x <= right - w / 2; x += 8) spots.push([x, y, (x - cx) ** 2 + (y - cy) ** 2]);
+  spots.sort((a, b) => a[2] - b[2]);
+  let best = null, bestCost = Infinity;
+  for (const [x, y] of spots) {
+    const box = { left: x - w / 2, right: x + w / 2, top: y - h / 2, bottom: y + h / 2 };
+    let cost = 0;
+    for (const r of blockers) { cost += overlap(box, r); if (cost >= bestCost) break; }
+    if (cost < bestCost) { best = box; bestCost = cost; }
+    if (cost === 0) break;
+  }
+  return best;
+}
+
+function popKeyframes(el, box) {
+  const S = el.parentElement.getBoundingClientRect();
+  const x = (box.left + box.right) / 2 - S.left, y = (box.top + box.bottom) / 2 - S.top;
+  const at = (scale, lift = 0) => `translate(${x}px, ${y}px) translate(-50%, ${-50 - lift}%) scale(${scale})`;
+  return matchMedia("(prefers-reduced-motion: reduce)").matches
+    ? [{ opacity: 1, transform: at(1) }, { opacity: 1, transform: at(1), offset: .85 }, { opacity: 0, transform: at(1) }]
+    : [{ opacity: 0, transform: at(.6) }, { opacity: 1, transform: at(1.15), offset: .15 },
+       { opacity: 1, transform: at(1), offset: .7 }, { opacity: 0, transform: at(1, 10) }];
+}
+
+/** Show the announcement element el (inside its .seat, its text set) at the free spot nearest to
+ *  the seat's plate, with its short pop (Web Animations: no inline style, which the CSP forbids);
+ *  returns the chosen box, or null (then the CSS default place and pop apply). */
+export function placeAnnounce(el) {
+  const table = el.parentElement && el.parentElement.closest(".table");
+  if (!table || typeof el.animate !== "function") return null;
+  for (const a of el.getAnimations()) a.cancel();
+  el.classList.add("placed");
+  const box = findSpot(el, table, blockersOf(table));
+  if (!box) { el.classList.remove("placed"); return null; }
+  keepSpot(el, box);
+  el.animate(popKeyframes(el, box), { duration: POP_MS, fill: "forwards" });  // linear: the keyframes time it
+  return box;
+}
+
+function keepSpot(el, box) {
+  const S = el.parentElement.getBoundingClientRect();
+  el.dataset.spot = [(box.left + box.right) / 2 - S.left, (box.top + box.bottom) / 2 - S.top,
+    box.right - box.left, box.bottom - box.top].map(v => Math.round(v)).join(",");
+}
+
+/** After a render: a word still showing whose spot is now covered moves to a free one. */
+export function keepAnnouncesClear(table) {
+  if (!table) return;
+  let blockers = null;
+  for (const el of table.querySelectorAll(".announce.placed")) {
+    const anim = el.getAnimations()[0];
+    if (!anim || anim.playState !== "running" || !el.dataset.spot) continue;
+    const [x, y, w, h] = el.dataset.spot.split(",").map(Number);  // relative to the seat, which may move
+    const S = el.parentElement.getBoundingClientRect();
+    const now = { left: S.left + x - w / 2, right: S.left + x + w / 2, top: S.top + y - h / 2, bottom: S.top + y + h / 2 };
+    blockers = blockers || blockersOf(table);
+    if (!blockers.some(r => overlap(now, r) > 0)) continue;
+    const box = findSpot(el, table, blockers);
+    if (!box) continue;
+    keepSpot(el, box);
+    anim.effect.setKeyframes(popKeyframes(el, box));
+  }
+}
+
+// ------------------------------------------------------------------ 场次 of a coin table (polish)
+/** Show the level (场次) and stake of a quick-match table in the centre (room info "coin"). */
+export function renderCoinLevel(table, coin) {
+  const info = table.querySelector(".cinfo");
+  if (!info) return;
+  let el = info.querySelector(".coin-level");
+  if (!coin) { if (el) el.remove(); return; }
+  if (!el) {
+    el = div("coin-level", info, "coin-level");
+  }
+  const name = t("lv_" + coin.level) === "lv_" + coin.level ? coin.label : t("lv_" + coin.level);
+  el.dataset.level = coin.level;
+  el.dataset.stake = String(coin.stake);
+  el.textContent = coin.stake > 0 ? t("coin_stake", name, coin.stake) : t("coin_free", name);
+}

@@ -1,0 +1,138 @@
+"""Playwright (system Chromium) on a live ``laizi serve``: a spectator watches four greedy bots at
+a phone in portrait (390×844) and in landscape (844×390); every announcement (碰! 杠! 胡! …) is
+placed where it covers no meld, no river tile and no tile of the centre — the boxes are compared
+at the moment each announcement appears —, and no meld lies off the screen."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webhelpers import live_server, new_page, poll, screens_dir
+
+pytestmark = pytest.mark.browser
+
+WATCH = """() => {
+  window.__ann = [];
+  const rect = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  new MutationObserver(muts => {
+    const done = new Set();  // one record per element per batch (a flush changes its class thrice)
+    for (const m of muts) {
+      const el = m.target;
+      if (done.has(el) || !el.classList || !el.classList.contains('announce') || !el.classList.contains('show')) continue;
+      if (m.oldValue && m.oldValue.includes('show')) continue;
+      done.add(el);
+      const anims = el.getAnimations();          // the box at scale 1 (70 % into the pop)
+      for (const a of anims) { a.pause(); a.currentTime = 700; }
+      const r = el.getBoundingClientRect();
+      const op = getComputedStyle(el).opacity;
+      for (const a of anims) { a.currentTime = 0; a.play(); }
+      if (!anims.length || op !== '1') { window.__ann.push({ word: el.textContent, box: null }); continue; }
+      const w = r.width * 1.15, h = r.height * 1.15;   // at the pop's largest
+      const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
+      const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
+      const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile')]
+        .map(e => [e.className.split(' ')[0], rect(e)]).filter(([, r]) => r[2] > r[0]);
+      window.__ann.push({ word: el.textContent, seat: el.parentElement.dataset.seat, box, tiles, t: Math.round(performance.now()),
+                          vw: innerWidth, vh: innerHeight });
+    }
+  }).observe(document.getElementById('game'), { subtree: true, attributes: true, attributeFilter: ['class'], attributeOldValue: true });
+  // while a word shows, the table keeps changing: sample what it really covers
+  window.__cover = [];
+  window.__samples = 0;
+  setInterval(() => {
+    const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile')];
+    for (const el of document.querySelectorAll('#table .announce')) {
+      if (parseFloat(getComputedStyle(el).opacity) < 0.5) continue;
+      window.__samples++;
+      const a = el.getBoundingClientRect();
+      for (const t of tiles) {
+        const b = t.getBoundingClientRect();
+        const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (w > 1 && h > 1) window.__cover.push(`${el.textContent} over ${t.className} (${Math.round(w)}x${Math.round(h)} px)`);
+      }
+    }
+  }, 40);
+}"""
+
+
+@pytest.fixture(scope="module")
+def slow_bots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(Path(tmp_path_factory.mktemp("announce")), "--hand-pause", "1") as base:
+        yield base
+
+
+def bot_room(base: str, hands: int) -> str:
+    import websockets
+
+    async def run() -> str:
+        ws = await websockets.connect(base.replace("http", "ws") + "/ws")
+
+        async def until(kind: str) -> dict[str, Any]:
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if m.get("type") in (kind, "error"):
+                    return dict(m)
+
+        await ws.send(json.dumps({"type": "hello", "nickname": "watch"}))
+        await until("welcome")
+        await ws.send(json.dumps({"type": "create", "settings": {"max_hands": hands, "bot_delay": 0.12}}))
+        code = str((await until("joined"))["room"]["code"])
+        for seat in range(4):
+            await ws.send(json.dumps({"type": "bot", "seat": seat, "level": "greedy"}))
+        await asyncio.sleep(0.3)
+        await ws.send(json.dumps({"type": "start"}))
+        await asyncio.sleep(0.3)
+        await ws.close()
+        return code
+
+    with ThreadPoolExecutor(1) as ex:  # Playwright's sync API owns this thread's event loop
+        return ex.submit(lambda: asyncio.run(run())).result()
+
+
+def overlaps(a: list[float], b: list[float]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0.5 and h > 0.5 else 0.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_announcements_cover_no_melds_or_rivers(browser: Any, slow_bots: str, size: tuple[int, int]) -> None:
+    base = slow_bots
+    page = new_page(browser, base, size=size)
+    code = bot_room(base, 4)
+    page.goto(f"{base}/room/{code}")
+    page.wait_for_selector("#game:not(.hidden)")
+    page.evaluate(WATCH)
+    seen: list[dict[str, Any]] = []
+    end = time.time() + 45
+    while time.time() < end and len(seen) < 4:
+        page.wait_for_timeout(400)
+        seen = page.evaluate("() => window.__ann")
+        if len(seen) == 1:
+            page.screenshot(path=str(screens_dir() / f"polish-announce-{size[0]}x{size[1]}.png"))
+        if page.locator('[data-testid="settlement"]:not(.hidden)').count() and \
+                page.evaluate("() => document.body.textContent.includes('比赛结束')"):
+            break
+    assert seen, "no announcement in the match"
+    for a in seen:
+        assert a["box"] is not None, f"{a['word']}: not shown by its animation"
+        x0, y0, x1, y1 = a["box"]
+        assert x0 >= -1 and y0 >= -1 and x1 <= a["vw"] + 1 and y1 <= a["vh"] + 1, f"off screen: {a['word']} {a['box']}"
+        off = [r for kind, r in a["tiles"] if kind == "meld" and (r[0] < -1 or r[2] > a["vw"] + 1)]
+        assert off == [], f"melds off screen: {off}"
+        hits = [(kind, r) for kind, r in a["tiles"] if overlaps(a["box"], r)]
+        assert hits == [], f"{a['word']} (seat {a['seat']}) at {a['box']} covers {hits}"
+    assert any(a["tiles"] and any(k == "meld" for k, _ in a["tiles"]) for a in seen), "no melds on the table"
+    assert page.evaluate("() => window.__samples") > 0
+    assert page.evaluate("() => window.__cover") == []
+    assert page.errors == []
+    poll(page, "() => true")
+    page.context.close()
