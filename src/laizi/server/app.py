@@ -193,9 +193,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         })
 
     async def api_rooms(request: Request) -> Response:
-        if hub.cluster is not None:
-            return JSONResponse({"rooms": (await hub.cluster.list_rooms())[:200]})
-        return JSONResponse({"rooms": hub.list_rooms()})
+        return JSONResponse({"rooms": hub.list_rooms()})  # a cluster: every node's (cluster.node)
 
     async def cluster_status(request: Request) -> Response:
         if hub.cluster is None:

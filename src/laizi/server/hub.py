@@ -208,6 +208,8 @@ class Hub:
 
     # ------------------------------------------------------------- queries
     def list_rooms(self) -> list[dict[str, Any]]:
+        if self.cluster is not None:  # every node's rooms (refreshed each second)
+            return self.cluster.room_list[:ROOM_LIST_MAX]
         out = []
         for r in self.rooms.values():
             if r.settings.private:

@@ -33,11 +33,11 @@ def pump(players: list[Player], rounds: int = 1) -> None:
                 p.play()
 
 
-def bot_room(port: int) -> tuple[Player, str]:
+def bot_room(port: int, hands: int = 6) -> tuple[Player, str]:
     """Four bots; the creator (through the proxy) watches."""
     host = Player(port, "host")
     c = host.c
-    c.send({"type": "create", "settings": {"max_hands": 6}})
+    c.send({"type": "create", "settings": {"max_hands": hands}})
     code = c.until("joined", 20)["room"]["code"]
     host.room = code
     for s in range(4):

@@ -24,7 +24,7 @@ def kill_a_worker(port: int, redis_url: str) -> None:
     from test_cluster_failover import bot_room, lease_owner
 
     r = redis.Redis.from_url(redis_url)
-    host, code = bot_room(port)
+    host, code = bot_room(port, hands=50)  # still playing when its worker dies
     owner = lease_owner(r, code)
     token = int(r.get(f"laizi:lease:{code}").decode().rpartition("|")[2])
     pid = None
@@ -77,7 +77,7 @@ def test_two_workers_share_one_port(pg_url: str, redis_url: str, tmp_path: Any) 
     with open(log, "ab") as fh:
         proc = subprocess.Popen([sys.executable, "-m", "laizi", "serve", "--port", str(port),
                                  "--db", pg_url, "--redis", redis_url, "--workers", "2",
-                                 "--node", "box", "--bot-delay", "0", "--hand-pause", "0"],
+                                 "--node", "box", "--bot-delay", "0.02", "--hand-pause", "0.1"],
                                 stdout=fh, stderr=subprocess.STDOUT, env=env)
     try:
         seen: set[str] = set()

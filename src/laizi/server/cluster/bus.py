@@ -70,6 +70,7 @@ class Bus:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        self._down = False  # Redis away (logged once)
         self.stats: dict[str, int] = {"routed_out": 0, "routed_in": 0, "bus_bytes_out": 0,
                                       "bus_bytes_in": 0, "bus_publishes": 0}
 
@@ -119,9 +120,21 @@ class Bus:
             self._wake.clear()
             try:
                 await self._send_batch()
-            except Exception:  # noqa: BLE001 - Redis away: those messages are lost, like a cut socket
-                log.exception("node %s: publishing failed", self.node)
+                self._down = False
+            except Exception as exc:  # noqa: BLE001 - Redis away: lost, like a cut socket
+                self._report(exc, "publishing")
                 await asyncio.sleep(0.2)
+
+    def _report(self, exc: Exception, what: str) -> None:
+        """Log a failure: once per outage when Redis is away, else with its traceback."""
+        from redis.exceptions import RedisError
+
+        if not isinstance(exc, RedisError | OSError):
+            log.error("node %s: %s failed", self.node, what, exc_info=exc)
+        elif not self._down:
+            self._down = True
+            log.warning("node %s: %s failed (%s); retrying", self.node, what,
+                        str(exc).splitlines()[0][:200])
 
     async def _receive(self) -> None:
         while True:
@@ -129,8 +142,8 @@ class Bus:
                 msg = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - Redis away: try again
-                log.exception("node %s: receiving failed", self.node)
+            except Exception as exc:  # noqa: BLE001 - Redis away: try again
+                self._report(exc, "receiving")
                 await asyncio.sleep(0.2)
                 continue
             if msg is None or msg.get("type") != "message":

@@ -19,8 +19,11 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
+from redis.exceptions import RedisError
+
 from laizi.server.cluster.authsync import AuthSync, apply
 from laizi.server.cluster.bus import Bus
+from laizi.server.cluster.drain import hand_over
 from laizi.server.cluster.fence import Fenced
 from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
 from laizi.server.cluster.remote import RemoteConn, RemoteConns
@@ -38,7 +41,8 @@ log = logging.getLogger("laizi.server")
 LEASE_TTL = 3.0            # seconds a lease lives without renewal (takeover < 5 s)
 KEY_ROOMLIST = PREFIX + "roomlist"  # hash code → the room's lobby summary (and its node)
 TAKES_PER_TICK = 64        # rooms one node takes over per tick (a big failover spreads)
-DRAIN_LOCK_WAIT = 5.0      # seconds drain waits for a room's command in progress
+REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the active set
+                           # refilled from the database (a Redis that restarted empty)
 
 
 class Node:
@@ -59,7 +63,10 @@ class Node:
         self.stats: dict[str, int] = {"takeovers": 0, "rooms_given_up": 0, "rooms_handed_over": 0}
         self._taking: dict[str, asyncio.Future[Room | None]] = {}
         self._orphans: set[str] = set()
+        self._broken: set[str] = set()  # rooms that could not be resumed: not tried again
+        self._redis_down = False
         self._listed: dict[str, str] = {}
+        self.room_list: list[dict[str, Any]] = []  # every node's public rooms (a tick old)
         self._loop: asyncio.Task[None] | None = None
         self._auth: AuthSync | None = None
         self._auth_lock = asyncio.Lock()
@@ -206,7 +213,12 @@ class Node:
         try:
             await store.raise_fence(code, token)  # no older owner can write from here on
             rec = await asyncio.to_thread(store.load_resumable_room, code)
-            room = None if rec is None else Room.resume(rec, **self.hub._room_kw())
+            try:
+                room = None if rec is None else Room.resume(rec, **self.hub._room_kw())
+            except Exception:  # noqa: BLE001 - a broken room must not stop the node
+                log.exception("room %s could not be resumed", code)
+                self._broken.add(code)
+                room = None
         except BaseException as exc:
             store.fences.pop(code, None)
             await self.leases.release(code)
@@ -237,12 +249,18 @@ class Node:
             return
         self.stats["rooms_given_up"] += 1
         log.warning("node %s: lost room %s; giving it up", self.name, code)
-        self._let_go(room)
+        if room.status in ("lobby", "playing"):  # it must run somewhere (Redis may have lost it)
+            asyncio.ensure_future(self._reactivate(code))
+        self.let_go(room)
         for c in [c for c in room.conns if not c.remote and not c.closed]:
             asyncio.ensure_future(self.router._rejoin(Binding(c, code, "", False)))
         room.close()
 
-    def _let_go(self, room: Room) -> None:
+    async def _reactivate(self, code: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.r.sadd(KEY_ACTIVE, code)
+
+    def let_go(self, room: Room) -> None:
         """Tell the nodes relaying into ``room`` that it moved."""
         for c in list(room.conns):
             if isinstance(c, RemoteConn):
@@ -252,38 +270,11 @@ class Node:
 
     # ------------------------------------------------------------- drain
     async def drain(self) -> None:
-        """Hand every room over (SIGTERM): each one's command in progress finishes (its
-        writes are durable), then its lease is released and the preferred other node is
-        asked to take it; relaying nodes are told it moved."""
+        """Hand every room over (SIGTERM; :func:`laizi.server.cluster.drain.hand_over`)."""
         if self.draining:
             return
         self.draining = True
-        others = [n for n in self.live if n != self.name]
-        for code, room in list(self.hub.rooms.items()):
-            try:
-                await asyncio.wait_for(room.lock.acquire(), DRAIN_LOCK_WAIT)
-            except TimeoutError:
-                self.leases.forget(code)  # stuck (its database away): the lease lapses
-                continue
-            try:
-                room.cancel_timer()
-                self.hub.rooms.pop(code, None)
-                if self.hub.store.fences is not None:
-                    self.hub.store.fences.pop(code, None)
-                await self.leases.release(code)
-                heir = rendezvous(code, others)
-                if heir is not None:
-                    self.bus.send(heir, {"k": "take", "room": code})
-                self._let_go(room)
-                room.close()
-                self.stats["rooms_handed_over"] += 1
-            finally:
-                room.lock.release()
-        with contextlib.suppress(Exception):
-            await self.bus.flush()
-            await self.leases.leave()
-        log.warning("node %s: drained, %d rooms handed over", self.name,
-                    self.stats["rooms_handed_over"])
+        await hand_over(self)
 
     # ------------------------------------------------------------- the bus
     def _announce(self, what: str, data: Any) -> None:
@@ -309,9 +300,17 @@ class Node:
         while True:
             try:
                 await self._tick()
+                if self._redis_down:
+                    self._redis_down = False
+                    log.warning("node %s: Redis is back", self.name)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - Redis away: the next tick tries again
+            except (RedisError, OSError) as exc:  # Redis away: the next tick tries again
+                if not self._redis_down:
+                    self._redis_down = True
+                    log.warning("node %s: Redis unreachable (%s); its rooms go on, leases "
+                                "lapse", self.name, str(exc).splitlines()[0][:200])
+            except Exception:  # noqa: BLE001 - a bug: logged, the next tick tries again
                 log.exception("node %s: tick failed", self.name)
             await asyncio.sleep(self.tick)
 
@@ -336,6 +335,8 @@ class Node:
         self._ticks += 1
         if self._ticks % 2 == 0:
             await self.sync_auth()
+        if self._ticks % REFRESH_TICKS == 0:
+            await self._refresh()
         self.live = await self.leases.beat()
         for code in await self.leases.renew():
             self.lost(code)
@@ -345,6 +346,16 @@ class Node:
         if bound:
             await self.router.check(await self.leases.owners(bound))
         await self._publish_rooms()
+        if self._ticks % 2 == 0:
+            self.room_list = await self.list_rooms()
+
+    async def _refresh(self) -> None:
+        """Put back what a Redis restarted without its data lost: the rooms that should
+        run (from the database) and this node's entries of the room list."""
+        codes = await asyncio.to_thread(self.hub.store.unfinished_codes)
+        if codes:
+            await self.r.sadd(KEY_ACTIVE, *codes)
+        self._listed = {}
 
     async def _scavenge(self) -> None:
         """Take over the rooms that should run and that nobody holds."""
@@ -352,7 +363,8 @@ class Node:
             return
         active = [c.decode() if isinstance(c, bytes) else str(c)
                   for c in await self.r.smembers(KEY_ACTIVE)]
-        cands = [c for c in active if c not in self.leases.held and c not in self.hub.rooms]
+        cands = [c for c in active if c not in self.leases.held and c not in self.hub.rooms
+                 and c not in self._broken]
         owners = await self.leases.owners(cands)
         for c, o in owners.items():
             if o is not None and o[0] == self.name:  # an earlier process of this name

@@ -1,0 +1,51 @@
+"""Redis restarted empty (no persistence) in the middle of play: leases, token counters,
+the active set and the room list are gone. The nodes go on: the rooms are given up and
+taken again (token counters catching up with the database's fences), relayed seats are
+resynced, and the database stays consistent."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from clusterplay import check_database, seat_players
+from test_cluster_failover import ARGS, bot_room, lease_owner, pump
+
+redis = pytest.importorskip("redis")
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
+
+
+def test_redis_restarted_empty(make_nodes: Any, pg_url: str, redis_server: Any,
+                               redis_url: str) -> None:
+    na, nb = make_nodes(["na", "nb"], ARGS)
+    ps, code = seat_players(na.port, [nb.port], bots=2)
+    host, bcode = bot_room(nb.port)
+    everyone = [*ps, host]
+    end = time.monotonic() + 60
+    while time.monotonic() < end and min(len(p.acked) for p in ps) < 3:
+        pump(everyone)
+    before = {p.pid: len(p.acked) for p in ps}
+    frames = host.frames
+    redis_server.stop()
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 1.5:
+        pump(everyone)
+    redis_server.start()
+    end = time.monotonic() + 40
+    while time.monotonic() < end and (min(len(p.acked) - before[p.pid] for p in ps) < 3
+                                      or host.frames < frames + 20):
+        pump(everyone)
+    took = time.monotonic() - t0
+    assert min(len(p.acked) - before[p.pid] for p in ps) >= 3, "the players' room did not go on"
+    assert host.frames >= frames + 20, "the bot room did not go on"
+    r = redis.Redis.from_url(redis_url)
+    assert lease_owner(r, code) in ("na", "nb") and lease_owner(r, bcode) in ("na", "nb")
+    for n in (na, nb):
+        text = n.log_text()
+        assert "Redis unreachable" in text and "Traceback" not in text, text[-3000:]
+    for p in everyone:
+        p.close()
+    totals = check_database(pg_url, {p.pid: p.acked for p in ps})
+    print(f"\nredis restarted: both rooms going on again {took:.1f} s after it went away; {totals}")
