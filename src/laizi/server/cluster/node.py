@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
+from laizi.server.cluster.affinity import Affinity  # affinity hook
 from laizi.server.cluster.authsync import AuthSync, apply
 from laizi.server.cluster.bus import Bus
 from laizi.server.cluster.drain import hand_over
@@ -58,6 +59,7 @@ class Node:
         self.bus = Bus(self.r, name, self._on_bus)
         self.router = Router(hub, self.bus)
         self.remotes = RemoteConns(hub, self.bus)
+        self.affinity = Affinity(self.r, name)  # affinity hook: owner hints (cluster/affinity.py)
         self.live: list[str] = [name]
         self.draining = False
         self.stats: dict[str, int] = {"takeovers": 0, "rooms_given_up": 0, "rooms_handed_over": 0}
@@ -82,6 +84,8 @@ class Node:
         if codes:  # rooms of an earlier run: whoever is preferred takes them
             await self.r.sadd(KEY_ACTIVE, *codes)
         self.live = await self.leases.beat()
+        with contextlib.suppress(RedisError, OSError):
+            await self.affinity.refresh()  # affinity hook
         self._auth = AuthSync(store.engine, self.hub.auth)
         self.hub.auth.on_change = self._announce
         await self.bus.start()
@@ -95,6 +99,8 @@ class Node:
                 await self._loop
         await self.bus.stop()
         with contextlib.suppress(Exception):
+            await self.affinity.leave()  # affinity hook
+        with contextlib.suppress(Exception):
             await self.leases.leave()
         with contextlib.suppress(Exception):
             await self.r.aclose()
@@ -105,7 +111,7 @@ class Node:
                 "leases_held": len(self.leases.held), "rooms": sorted(self.leases.held),
                 "relayed_out": len(self.router.bound), "relayed_in": len(self.remotes.conns),
                 "fenced_writes": self.hub.store.fenced_writes,
-                **self.stats, **self.leases.stats, **self.bus.stats}
+                **self.stats, **self.leases.stats, **self.bus.stats, **self.affinity.stats}
 
     # ------------------------------------------------------------- hooks of the hub
     async def claim(self, code: str) -> bool:
@@ -145,6 +151,7 @@ class Node:
 
     def relay(self, conn: Conn, code: str, owner: str, spectate: bool) -> None:
         """Relay ``conn`` to room ``code`` on node ``owner`` (joining it there)."""
+        self.affinity.hint(conn, code, owner, self.live)  # affinity hook: where the owner is
         self.router.bind(conn, code, owner, spectate)
 
     def unbind(self, conn: Conn, *, closing: bool = False) -> None:
@@ -348,6 +355,7 @@ class Node:
         await self._publish_rooms()
         if self._ticks % 2 == 0:
             self.room_list = await self.list_rooms()
+            await self.affinity.refresh()  # affinity hook
 
     async def _refresh(self) -> None:
         """Put back what a Redis restarted without its data lost: the rooms that should
