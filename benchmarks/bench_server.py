@@ -2,14 +2,21 @@
 
     python benchmarks/bench_server.py --rooms 100            # one level
     python benchmarks/bench_server.py --find-max             # ramp up until p99 >= 100 ms
+    python benchmarks/bench_server.py --workers 2 --find-max # one process on PostgreSQL, then
+                                                             # `laizi serve --workers 2` + Redis
 
 Each client is a real WebSocket connection playing its seat with a bot
 (``laizi.bots.make_bot``) fed from the JSON view the server sends
 (``SeatView.from_json``), after ``--think`` seconds of "thinking". The round trip of an
 action is measured from sending it to receiving its ``ack`` (the server has applied it,
 written it to the database and sent every seat its update). Reports actions per
-second, p50/p99 round trip and errors. Only 127.0.0.1 is used; every run is bounded
-by ``--seconds``.
+second, p50/p99 round trip and errors, the server's CPU per action (all its processes,
+over the play) and the WebSocket bytes per action. Only 127.0.0.1 is used; every run is
+bounded by ``--seconds``. ``--workers N`` starts a private PostgreSQL and Redis
+(``benchsvc.py``) and measures, in one run, one process on that PostgreSQL and then
+``laizi serve --workers N``: the largest room count under the p99 target for each, its
+actions per second, and their ratio (docs/deploy.md has the figures). The cost of a routed
+message against a local one: ``bench_capacity.py``.
 """
 
 from __future__ import annotations

@@ -105,3 +105,30 @@ def test_connection_caps_count_both_nodes(tmp_path: Path, pg_url: str, redis_url
         for n in (a, b):
             if n is not None:
                 n.stop()
+
+
+def test_a_relayed_join_counts_once(tmp_path: Path, pg_url: str, redis_url: str) -> None:
+    """A join made on node b of a room node a owns is counted on b, not again on a: a
+    player gets its whole budget of joins (30 a minute), not half of it. (Each join on a
+    socket of its own, the same player.)"""
+    per_player = limits.JOINS_PER_PLAYER.count
+    with two_nodes(tmp_path, pg_url, redis_url, max_connections=500) as (a, b):
+        host = Client(a.port, "host")
+        try:
+            code = host.request({"type": "create", "settings": {}}, "joined")["room"]["code"]
+            status, guest = b.post("/api/guest", {"nickname": "guest"})
+            assert status == 200
+            codes = []
+            for _ in range(per_player + 1):
+                c = Client(b.port, token=guest["token"])
+                try:
+                    reply = c.request({"type": "join", "room": code}, "joined")
+                    codes.append(reply.get("code", reply["type"]))
+                    if reply["type"] == "joined":
+                        assert reply["room"]["code"] == code
+                finally:
+                    c.close()
+            assert codes[:per_player] == ["joined"] * per_player, codes
+            assert codes[per_player] == "too_many_joins"
+        finally:
+            host.close()

@@ -5,6 +5,7 @@ private redis-server; and what a node does when Redis is gone (its own budget)."
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -194,7 +195,9 @@ class Node:
                  ttl: int = 15) -> None:
         self.conns: set[Any] = set()
         self.redis = Redis.from_url(redis_url)
-        self.caps = ConnCaps(self.conns, total, per_player, redis=self.redis, node=name, ttl=ttl)
+        # A prefix of this test's own: a node left running by another test cannot count here.
+        self.caps = ConnCaps(self.conns, total, per_player, redis=self.redis, node=name, ttl=ttl,
+                             prefix=f"test:{os.environ.get('PYTEST_CURRENT_TEST', '')}:")
 
     async def connect(self, player: str | None = None) -> Sock | None:
         if not await self.caps.admit():

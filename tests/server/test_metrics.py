@@ -110,6 +110,6 @@ def test_a_cluster_nodes_metrics(tmp_path: Path, pg_url: str, redis_url: str) ->
         status, health = srv.get("/healthz")
         assert health["redis"] and health["node"] == "m1"
         assert health["leases"]["held"] == 1 and health["rooms"] == 1
-        assert list(health["cluster_connections"]) == ["m1"]  # the live nodes, counted
+        assert "m1" in health["cluster_connections"]  # the live nodes, counted
     finally:
         srv.stop()

@@ -74,6 +74,7 @@ class Leases:
         self.node = node
         self.ttl_ms = int(ttl * 1000)
         self.held: dict[str, int] = {}
+        self.fresh: list[str] = [node]  # nodes that beat within 2/3 of the lease time
         self.stats: dict[str, int] = {"redis_round_trips": 0, "leases_acquired": 0,
                                       "leases_lost": 0, "leases_released": 0}
         self._acquire = redis.register_script(_ACQUIRE)
@@ -166,11 +167,15 @@ class Leases:
         pipe.hset(KEY_NODES, self.node, now)
         pipe.hgetall(KEY_NODES)
         _, beats = await pipe.execute()
-        live = []
+        live, fresh = [], []
         for k, v in beats.items():
             name = k.decode() if isinstance(k, bytes) else str(k)
-            if now - int(v) <= self.ttl_ms:
+            age = now - int(v)
+            if age <= self.ttl_ms:
                 live.append(name)
+            if age <= self.ttl_ms * 2 // 3:  # a node beating every ttl/6 is never this late
+                fresh.append(name)
+        self.fresh = sorted(fresh)
         return sorted(live)
 
     async def leave(self) -> None:

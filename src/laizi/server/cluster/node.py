@@ -65,6 +65,7 @@ class Node:
         self.stats: dict[str, int] = {"takeovers": 0, "rooms_given_up": 0, "rooms_handed_over": 0}
         self._taking: dict[str, asyncio.Future[Room | None]] = {}
         self._orphans: set[str] = set()
+        self._seen_owner: dict[str, tuple[str, int]] = {}  # locate → relay: the lease seen
         self._broken: set[str] = set()  # rooms that could not be resumed: not tried again
         self._redis_down = False
         self._listed: dict[str, str] = {}
@@ -147,12 +148,15 @@ class Node:
             return None
         if owner[0] == self.name:
             return self.hub.rooms.get(code)
+        self._seen_owner[code] = owner
         return owner[0]
 
     def relay(self, conn: Conn, code: str, owner: str, spectate: bool) -> None:
         """Relay ``conn`` to room ``code`` on node ``owner`` (joining it there)."""
         self.affinity.hint(conn, code, owner, self.live)  # affinity hook: where the owner is
-        self.router.bind(conn, code, owner, spectate)
+        seen = self._seen_owner.pop(code, None)
+        token = seen[1] if seen is not None and seen[0] == owner else 0
+        self.router.bind(conn, code, owner, spectate, token)
 
     def unbind(self, conn: Conn, *, closing: bool = False) -> None:
         """A relayed connection leaves its room (or its socket closes): the owner is told."""
@@ -379,8 +383,10 @@ class Node:
                 await self.leases.drop_stale(c, o[1])
                 owners[c] = None
         orphans = {c for c, o in owners.items() if o is None}
+        # A dead node's rooms: its lease lapsed, and by then it has not beaten for longer
+        # than a live node ever waits, so it is no longer preferred (leases.fresh).
         mine = [c for c in sorted(orphans)
-                if c in self._orphans or rendezvous(c, self.live) == self.name]
+                if c in self._orphans or rendezvous(c, self.leases.fresh) == self.name]
         self._orphans = orphans
         for code in mine[:TAKES_PER_TICK]:
             await self.take(code)

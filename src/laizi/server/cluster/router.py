@@ -35,6 +35,7 @@ class Binding:
     room: str
     owner: str
     spectate: bool
+    token: int = 0  # the owner's lease token when bound (a new one: the room changed hands)
 
 
 class Router:
@@ -44,9 +45,9 @@ class Router:
         self.bound: dict[int, Binding] = {}   # connection id → where its room is
         self.conns: dict[int, Conn] = {}      # every local connection that was ever relayed
 
-    def bind(self, conn: Conn, code: str, owner: str, spectate: bool) -> None:
+    def bind(self, conn: Conn, code: str, owner: str, spectate: bool, token: int = 0) -> None:
         """Relay ``conn`` to room ``code`` on node ``owner`` (and join it there)."""
-        self.bound[conn.id] = Binding(conn, code, owner, spectate)
+        self.bound[conn.id] = Binding(conn, code, owner, spectate, token)
         self.conns[conn.id] = conn
         conn.room_code = code
         conn.seat = None
@@ -123,10 +124,11 @@ class Router:
             conn.error("room_moved", f"room {b.room} could not be found again; join it again")
 
     async def check(self, owners: dict[str, tuple[str, int] | None]) -> None:
-        """Rebind every connection whose room's lease is no longer its owner's."""
+        """Rebind every connection whose room's lease changed hands (another node, or
+        another process of the same name: a new token)."""
         for b in list(self.bound.values()):
             o = owners.get(b.room)
-            if b.room in owners and (o is None or o[0] != b.owner):
+            if b.room in owners and (o is None or o[0] != b.owner or (b.token and o[1] != b.token)):
                 self.rebind(b)
 
     def rooms(self) -> list[str]:
