@@ -4,6 +4,9 @@
     python benchmarks/bench_server.py --find-max             # ramp up until p99 >= 100 ms
     python benchmarks/bench_server.py --workers 2 --find-max # one process on PostgreSQL, then
                                                              # `laizi serve --workers 2` + Redis
+    python benchmarks/bench_server.py --workers 2 --find-max --affinity both
+                      # ... the workers measured with clients following the owner hint to
+                      # their room's owner (--worker-ports; docs/affinity.md) and relayed
 
 Each client is a real WebSocket connection playing its seat with a bot
 (``laizi.bots.make_bot``) fed from the JSON view the server sends

@@ -299,3 +299,30 @@ def test_workers_listen_on_their_own_ports(pg_url: str, redis_url: str, tmp_path
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+
+
+def test_addresses_read_from_redis_are_checked(redis_url: str) -> None:
+    """Only well-formed addresses of well-named nodes are kept (a hint carries nothing else)."""
+    import asyncio
+
+    import redis.asyncio as aioredis
+
+    from laizi.server.cluster.affinity import KEY_ADDRS, Affinity
+
+    async def run() -> tuple[dict[str, str], dict[str, str]]:
+        r = aioredis.from_url(redis_url)
+        try:
+            await r.hset(KEY_ADDRS, mapping={"bad": "javascript:alert(1)", "good": "h.example:80",
+                                             "x y": "h:81", "url": "http://h:82/ws"})
+            a = Affinity(r, "me", "127.0.0.1:9001")
+            await a.refresh()
+            seen = dict(a.addrs)
+            await a.leave()
+            raw = {k.decode(): v.decode() for k, v in (await r.hgetall(KEY_ADDRS)).items()}
+            return seen, raw
+        finally:
+            await r.aclose()
+
+    seen, raw = asyncio.run(run())
+    assert seen == {"good": "h.example:80", "me": "127.0.0.1:9001"}
+    assert "me" not in raw  # a stopping node takes its address out
