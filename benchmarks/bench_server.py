@@ -31,6 +31,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import socket
 import statistics
 import subprocess
@@ -440,6 +441,7 @@ def measure(n: int, args: argparse.Namespace, workers: int, svc: Any,
             res["owner_hints"] = end["owner_hints"]
     finally:
         benchsvc.stop(proc)
+        shutil.rmtree(tmp, ignore_errors=True)
     res["think_s"] = args.think
     res["workers"] = workers
     res["affinity"] = affinity

@@ -113,3 +113,43 @@ def test_a_cluster_nodes_metrics(tmp_path: Path, pg_url: str, redis_url: str) ->
         assert "m1" in health["cluster_connections"]  # the live nodes, counted
     finally:
         srv.stop()
+
+
+@pytest.mark.slow
+def test_workers_each_serve_their_own_metrics(tmp_path: Path, pg_url: str, redis_url: str) -> None:
+    """``laizi serve --workers 2``: both workers bind the port; a scrape reaches one of them,
+    whose figures and name it gives (docs/deploy.md: per-node metrics)."""
+    import os
+    import subprocess
+    import sys
+
+    from srvhelpers import free_port
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", pg_url, "--redis", redis_url, "--workers", "2", "--node", "mw"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
+    srv = LiveServer(pg_url, tmp_path, port=port)  # for its scrape helpers only
+    try:
+        seen: set[str] = set()
+        deadline = time.monotonic() + 40
+        while len(seen) < 2 and time.monotonic() < deadline:
+            try:
+                samples = scrape(srv)
+                status, health = srv.get("/healthz")
+            except OSError:
+                time.sleep(0.2)
+                continue
+            names = {dict(k[1])["node"] for k in samples if k[0] == "laizi_node_info"}
+            assert len(names) == 1  # one worker's figures per scrape
+            seen |= names
+            assert status == 200 and health["node"] in ("mw-w0", "mw-w1")
+        assert seen == {"mw-w0", "mw-w1"}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(40)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from srvhelpers import Client, choose
+from websockets.exceptions import ConnectionClosed
 
 
 def frame_ok(frame: dict[str, Any], seat: int | None) -> None:
@@ -53,6 +54,7 @@ class Player:
         self.reconnects = 0
         self.last_frame_at = 0.0
         self.last_snapshot_at = 0.0
+        self.seen: list[str] = []  # the types of the last frames (for failure messages)
 
     def send(self, msg: dict[str, Any]) -> None:
         try:
@@ -78,6 +80,8 @@ class Player:
 
     def handle(self, m: dict[str, Any]) -> None:
         t = m["type"]
+        self.seen.append(t if t != "error" else f"error:{m.get('code')}")
+        del self.seen[:-40]
         if t == "ack" and not m.get("duplicate"):
             self.acked.add(int(m["seq"]))
         elif t == "joined":
@@ -98,11 +102,20 @@ class Player:
         try:
             while True:
                 m = json.loads(self.c.ws.recv(timeout=wait))
-                self.handle(m)
+                self.handle(m)  # its checks' failures are the test's: not caught here
         except TimeoutError:
             return
-        except Exception:  # noqa: BLE001 - closed: the node died or drained
+        except (ConnectionClosed, OSError, EOFError):  # the node died or drained
             self.reconnect()
+
+    def next(self, pred: Any, timeout: float = 10) -> dict[str, Any]:
+        """The next frame matching ``pred``, every frame on the way handled."""
+        end = time.monotonic() + timeout
+        while True:
+            m = json.loads(self.c.ws.recv(timeout=max(0.01, end - time.monotonic())))
+            self.handle(m)
+            if pred(m):
+                return m
 
     def play(self) -> bool:
         """Act once if it is this seat's move; False when the match is over."""
