@@ -179,7 +179,7 @@ def test_stale_hint_falls_back(advertised: Callable[[list[str]], list[NodeProc]]
         p0.c.send({"type": "bot", "seat": s, "level": "random"})
         p0.c.until(lambda m, s=s: m["type"] == "room" and m["room"]["seats"][s]["bot"], 20)
     p0.c.send({"type": "start"})
-    p1.seat = 1
+    p0.seat, p1.seat = 0, 1
     play_until_acked([p0, p1], 1)
     a.signal(signal.SIGKILL)  # the owner dies: the hint p1 holds is stale
     a.proc.wait(10)  # type: ignore[union-attr]
