@@ -4,6 +4,9 @@
     python benchmarks/bench_server.py --find-max             # ramp up until p99 >= 100 ms
     python benchmarks/bench_server.py --workers 2 --find-max # one process on PostgreSQL, then
                                                              # `laizi serve --workers 2` + Redis
+    python benchmarks/bench_server.py --workers 2 --find-max --affinity both
+                      # ... the workers measured with clients following the owner hint to
+                      # their room's owner (--worker-ports; docs/affinity.md) and relayed
 
 Each client is a real WebSocket connection playing its seat with a bot
 (``laizi.bots.make_bot``) fed from the JSON view the server sends
@@ -97,6 +100,8 @@ class BotClient:
         self.last: dict[str, Any] | None = None
         self.over = False
         self.rules: Any = None  # the room's RuleSet, parsed once from the first view
+        self.token: str | None = None
+        self.hint: dict[str, Any] | None = None  # affinity: the last "owner" hint
 
     async def open(self, token: str | None = None) -> str:
         """Connect and say hello (as the player of ``token`` if given); the token."""
@@ -105,7 +110,8 @@ class BotClient:
         if token:
             hello["token"] = token
         await self.send(hello)
-        return str((await self.wait(lambda m: m["type"] == "welcome"))["token"])
+        self.token = str((await self.wait(lambda m: m["type"] == "welcome"))["token"])
+        return self.token
 
     async def send(self, msg: dict[str, Any]) -> None:
         text = json.dumps(msg)
@@ -117,8 +123,31 @@ class BotClient:
             m = json.loads(await asyncio.wait_for(self.ws.recv(), 60))
             if m["type"] == "error":
                 self.stats.err(m["code"])
+            elif m["type"] == "owner":
+                self.hint = m
             if pred(m):
                 return m
+
+    async def follow(self, code: str) -> bool:
+        """Affinity: the join was relayed and the owner's direct address came with it —
+        reconnect there as the same player and join again (a stale address: back to the
+        first URL). True when the client moved."""
+        h = self.hint
+        self.hint = None
+        if not h or h.get("room") != code or not h.get("addr"):
+            return False
+        first = self.url
+        await self.ws.close()
+        for url in (f"ws://{h['addr']}/ws", first):
+            self.url = url
+            try:
+                await self.open(self.token)
+            except OSError:
+                continue
+            await self.send({"type": "join", "room": code})
+            await self.wait(lambda m: m["type"] == "joined")
+            return url != first
+        raise RuntimeError("no node answers")
 
     async def play(self, stop_at: float) -> None:
         pending: asyncio.Task[None] | None = None
@@ -181,11 +210,13 @@ class BotClient:
 async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str,
                     server_bots: int = 0, server_bot: str = "greedy",
                     owner_url: str | None = None,
-                    probe: Any = None) -> dict[str, Any]:
+                    probe: Any = None, affinity: bool = False) -> dict[str, Any]:
     """One level: ``rooms`` rooms of bot clients on ``url``. With ``owner_url`` (another
     node of a cluster), each room is created there — that node owns it — and its players
     then play it from ``url``: every message of theirs is routed to the owner. ``probe``
-    (if given) is called with "start" just before the play and "end" just after it."""
+    (if given) is called with "start" just before the play and "end" just after it.
+    ``affinity``: a client whose join was relayed follows the owner hint (reconnects to
+    the owner's own port) before it sits down."""
     stats = Stats()
     clients: list[BotClient] = []
     sem = asyncio.Semaphore(50)
@@ -215,6 +246,8 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
                 if i or owner_url is not None:
                     await c.send({"type": "join", "room": code})
                     await c.wait(lambda m: m["type"] == "joined")
+                    if affinity:
+                        await c.follow(code)
                 await c.send({"type": "sit", "seat": i})
                 await c.wait(lambda m, i=i: m["type"] == "room" and m["room"]["seats"][i]["player_id"])
                 await c.send({"type": "ready", "on": True})  # 准备: the host starts when all are
@@ -304,9 +337,9 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 def _play(url: str, n: int, args: argparse.Namespace, owner_url: str | None = None,
-          probe: Any = None) -> dict[str, Any]:
+          probe: Any = None, affinity: bool = False) -> dict[str, Any]:
     level = run_level(url, n, args.seconds, args.think, args.bot, args.server_bots,
-                      args.server_bot, owner_url, probe)
+                      args.server_bot, owner_url, probe, affinity)
     try:
         import uvloop  # the client side should not be the bottleneck
 
@@ -315,17 +348,52 @@ def _play(url: str, n: int, args: argparse.Namespace, owner_url: str | None = No
         return dict(asyncio.run(level))
 
 
-def measure(n: int, args: argparse.Namespace, workers: int, svc: Any) -> dict[str, Any]:
+def free_ports(k: int) -> int:
+    """The first of ``k`` consecutive free loopback ports."""
+    for _ in range(50):
+        first = free_port()
+        if first + k > 65535:
+            continue
+        try:
+            for p in range(first, first + k):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", p))
+            return first
+        except OSError:
+            continue
+    raise RuntimeError("no free ports")
+
+
+def cluster_figures(ports: list[int]) -> dict[str, int]:
+    """The relay counters summed over the workers (each on its own port)."""
+    keys = ("relayed_out", "relayed_in", "routed_in", "routed_out", "owner_hints", "bus_bytes_in")
+    out = dict.fromkeys(keys, 0)
+    for p in ports:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{p}/cluster", timeout=5) as r:
+                st = json.loads(r.read())
+        except (OSError, ValueError):
+            continue
+        for k in keys:
+            out[k] += int(st.get(k) or 0)
+    return out
+
+
+def measure(n: int, args: argparse.Namespace, workers: int, svc: Any,
+            affinity: bool = False) -> dict[str, Any]:
     """One level on a fresh server: one process (``workers`` 0: the default SQLite file,
     or ``--db``; 1: one process on the private PostgreSQL, no Redis), or a cluster of
     ``workers`` node processes (``laizi serve --workers N``) on the private PostgreSQL
-    and Redis. Reports the server's CPU seconds (all its processes)."""
+    and Redis, each worker also on its own port (``--worker-ports``): with ``affinity``
+    the clients follow the owner hints there. Reports the server's CPU seconds (all its
+    processes) and, for a cluster, how much went through the relay."""
     import benchsvc
 
     proc = None
     tmp = tempfile.mkdtemp(prefix="laizi-bench-")
     url = args.url
     extra = shlex.split(args.serve_args)
+    wports: list[int] = []
     if url is None:
         port = free_port()
         if workers == 0:
@@ -336,20 +404,26 @@ def measure(n: int, args: argparse.Namespace, workers: int, svc: Any) -> dict[st
             db_url = pg.fresh_db(f"bench_{workers}w_{n}_{port}")
             if workers > 1:
                 redis.flush()
-                extra += ["--workers", str(workers), "--redis", redis.url]
+                first = free_ports(workers)
+                wports = list(range(first, first + workers))
+                extra += ["--workers", str(workers), "--redis", redis.url,
+                          "--worker-ports", str(first)]
             proc = benchsvc.serve(port, db_url, *extra, python=args.server_python)
             if workers > 1:
                 time.sleep(2.0)  # every worker up (the supervisor answers once the first is)
         url = f"ws://127.0.0.1:{port}/ws"
     cpu0 = benchsvc.tree_cpu(proc.pid) if proc is not None else None
     play_cpu: dict[str, float] = {}
+    relay: dict[str, dict[str, int]] = {}
 
     def probe(when: str) -> None:  # the server's CPU over the play only
         if proc is not None:
             play_cpu[when] = benchsvc.tree_cpu(proc.pid) or 0.0
+        if wports:
+            relay[when] = cluster_figures(wports)
 
     try:
-        res = _play(url, n, args, probe=probe)
+        res = _play(url, n, args, probe=probe, affinity=affinity)
         cpu1 = benchsvc.tree_cpu(proc.pid) if proc is not None else None
         if cpu0 is not None and cpu1 is not None:
             res["server_cpu_s"] = round(cpu1 - cpu0, 1)  # set-up and play
@@ -358,11 +432,19 @@ def measure(n: int, args: argparse.Namespace, workers: int, svc: Any) -> dict[st
             res["server_play_cpu_s"] = round(used, 1)
             res["server_cpu_ms_per_action"] = round(1000 * used / max(1, res["actions"]), 3)
         res["server"] = server_stats(url)
+        if len(relay) == 2:  # relayed clients at the end of the play, bus messages during it
+            end, start = relay["end"], relay["start"]
+            res["relayed_clients"] = end["relayed_out"]
+            res["relayed_client_share"] = round(end["relayed_out"] / max(1, res["clients"]), 3)
+            res["bus_messages_per_action"] = round(
+                (end["routed_in"] - start["routed_in"]) / max(1, res["actions"]), 2)
+            res["owner_hints"] = end["owner_hints"]
     finally:
         benchsvc.stop(proc)
         shutil.rmtree(tmp, ignore_errors=True)
     res["think_s"] = args.think
     res["workers"] = workers
+    res["affinity"] = affinity
     return res
 
 
@@ -371,33 +453,42 @@ def report(res: dict[str, Any], ok: bool, as_json: bool) -> None:
         print(json.dumps(res), flush=True)
         return
     what = {0: "1 process (SQLite)", 1: "1 process (PostgreSQL)"}.get(
-        res["workers"], f"{res['workers']} workers (PostgreSQL + Redis)")
+        res["workers"], f"{res['workers']} workers (PostgreSQL + Redis"
+        f"{', affinity' if res.get('affinity') else ', relayed'})")
     print(f"[{what}] rooms={res['rooms']:4d} clients={res['clients']:5d} "
           f"actions/s={res['actions_per_s']:8.1f} p50={res['p50_ms']:6.1f} ms "
           f"p99={res['p99_ms']:6.1f} ms hands={res['hands']} errors={res['errors'] or 0} "
           f"unanswered={res['unanswered']} client_lag_p99={res['client_lag_p99_ms']} ms "
           f"cpu s: client={res['client_cpu_s']} server={res.get('server_cpu_s')} "
           f"server cpu/action={res.get('server_cpu_ms_per_action')} ms "
-          f"wire B/action={res['wire_bytes_per_action']} {'OK' if ok else 'OVER TARGET'}",
+          f"wire B/action={res['wire_bytes_per_action']} "
+          + (f"relayed clients={res['relayed_client_share']:.0%} "
+             f"bus msgs/action={res['bus_messages_per_action']} "
+             if "relayed_client_share" in res else "")
+          + f"{'OK' if ok else 'OVER TARGET'}",
           flush=True)
 
 
-def ramp(args: argparse.Namespace, workers: int, svc: Any) -> dict[str, Any]:
+def ramp(args: argparse.Namespace, workers: int, svc: Any,
+         affinity: bool = False) -> dict[str, Any]:
     """The levels in order until p99 passes the target: the largest under it and its rate."""
     levels = [args.rooms or 100] if not args.find_max else [int(x) for x in args.levels.split(",")]
     best: dict[str, Any] | None = None
     for n in levels:
-        res = measure(n, args, workers, svc)
+        res = measure(n, args, workers, svc, affinity)
         ok = res["p99_ms"] < args.target_ms and not res["unanswered"] > n
         report(res, ok, args.json)
         if ok:
             best = res
         elif args.find_max:
             break
-    return {"workers": workers, "largest_rooms_p99_under_target": best and best["rooms"],
+    return {"workers": workers, "affinity": affinity,
+            "largest_rooms_p99_under_target": best and best["rooms"],
             "actions_per_s_p99_under_target": best and best["actions_per_s"],
             "p99_ms": best and best["p99_ms"],
             "server_cpu_ms_per_action": best and best.get("server_cpu_ms_per_action"),
+            "relayed_client_share": best and best.get("relayed_client_share"),
+            "bus_messages_per_action": best and best.get("bus_messages_per_action"),
             "target_ms": args.target_ms, "think_s": args.think,
             "load_average": os.getloadavg()[0]}
 
@@ -421,6 +512,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="N > 1: also measure `laizi serve --workers N` on a private PostgreSQL "
                          "and Redis (started here), after one process on the same PostgreSQL, "
                          "in the same run; the ratio of their rates at p99 < --target-ms is reported")
+    ap.add_argument("--affinity", default="on", choices=["on", "off", "both"],
+                    help="with --workers: clients follow the owner hint to their room's owner "
+                         "(on, the default), stay where they landed and are relayed (off), or "
+                         "measure both")
     ap.add_argument("--serve-args", default="",
                     help="extra arguments for the spawned `laizi serve` (e.g. \"--ws wsproto\")")
     ap.add_argument("--server-python", default=None,
@@ -440,15 +535,21 @@ def main(argv: list[str] | None = None) -> int:
     pg, redis = benchsvc.Postgres().start(), benchsvc.Redis().start()
     try:
         single = ramp(args, 1, (pg, redis))
-        multi = ramp(args, args.workers, (pg, redis))
+        multi = {aff: ramp(args, args.workers, (pg, redis), aff)
+                 for aff in {"on": [True], "off": [False], "both": [True, False]}[args.affinity]}
     finally:
         redis.stop()
         pg.stop()
     base = single["actions_per_s_p99_under_target"]
-    top = multi["actions_per_s_p99_under_target"]
-    print(json.dumps({"single": single, "workers": multi,
-                      "speedup_actions_per_s": round(top / base, 2) if base and top else None,
-                      "cores": os.cpu_count()}))
+    out: dict[str, Any] = {"single": single}
+    for aff, m in multi.items():
+        top = m["actions_per_s_p99_under_target"]
+        key = "workers" if aff else "workers_relayed"
+        out[key] = m
+        out["speedup_actions_per_s" if aff else "speedup_relayed"] = (
+            round(top / base, 2) if base and top else None)
+    out["cores"] = os.cpu_count()
+    print(json.dumps(out))
     return 0
 
 

@@ -34,6 +34,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="node processes on this machine, sharing the port (needs --redis and a "
                         "PostgreSQL --db; default 1)")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
+    # affinity hook (laizi.server.cluster.affinity): direct addresses for owner hints
+    p.add_argument("--worker-ports", type=int, default=None, metavar="FIRST",
+                   help="with --workers N: worker i also listens on port FIRST+i and clients "
+                        "joining a room through another worker are told to reconnect there")
+    p.add_argument("--advertise", default=None, metavar="HOST:PORT",
+                   help="this node's direct address, given to clients joining its rooms "
+                        "through another node (docs/cluster.md, owner affinity)")
+    p.add_argument("--direct-port", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--bot-delay", type=float, default=None,
                    help="seconds a bot waits before it acts (default 0.6)")
     p.add_argument("--hand-pause", type=float, default=None,
@@ -102,6 +110,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     kwargs = _config(args)
     problem = kwargs if isinstance(kwargs, str) else _cluster_error(args)
+    if problem is None:
+        from laizi.server.cluster.affinity import option_error  # affinity hook
+
+        problem = option_error(args)
     if problem is not None:
         print(f"laizi serve: error: {problem}")
         return 2
@@ -112,9 +124,14 @@ def run(args: argparse.Namespace) -> int:
 
         print(f"laizi serve: http://{args.host}:{args.port}/  ({args.workers} workers, "
               f"nodes {base}-w0…)", flush=True)
-        return supervise(worker_commands(args, base))
+        from laizi.server.cluster.affinity import worker_args  # affinity hook
+
+        return supervise([c + worker_args(args, i)
+                          for i, c in enumerate(worker_commands(args, base))])
     node = base if args.redis else None
     app = create_app(db_url=args.db, redis_url=args.redis, node=node, **kwargs)
+    if app.state.hub.cluster is not None:  # affinity hook: this node's direct address
+        app.state.hub.cluster.affinity.addr = args.advertise
     where = f"database: {app.state.hub.db_label}" + (f", node {node}" if node else "")
     print(f"laizi serve: http://{args.host}:{args.port}/  ({where})", flush=True)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
@@ -122,7 +139,12 @@ def run(args: argparse.Namespace) -> int:
                             ws_per_message_deflate=args.ws_deflate, lifespan="on",
                             timeout_graceful_shutdown=10 if node else None)
     server = _DrainingServer(config)
-    server.run(sockets=[_reuse_port_socket(args.host, args.port)] if args.reuse_port else None)
+    sockets = [_reuse_port_socket(args.host, args.port)] if args.reuse_port else None
+    if sockets is not None and args.direct_port:  # affinity hook: a worker's own port too
+        from laizi.server.cluster.affinity import listen
+
+        sockets.append(listen(args.host, args.direct_port))
+    server.run(sockets=sockets)
     return 0
 
 

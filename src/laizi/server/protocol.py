@@ -41,7 +41,9 @@ continued}``), ``ack`` (sent only once the action is stored), ``chat``, ``left``
 ``kicked``, ``paused`` / ``resumed`` (the room waits for its database), ``settle``
 ``{left, waiting, continued}`` (someone pressed 继续, the next hand still waits), ``rematch``
 ``{accepted, waiting}`` (someone accepted 再来一局), ``error``
-``{code, message, ref?}``, ``pong``.
+``{code, message, ref?}``, ``pong``; in a cluster, ``owner`` ``{room, node, addr?}`` before
+the ``joined`` of a join relayed to another node (where the room's owner is:
+:mod:`laizi.server.cluster.affinity`).
 
 A connection says ``hello`` once (within ``HELLO_TIMEOUT`` seconds); its identity is then
 fixed. Limits (``laizi.server.config``, ``laizi.server.limits``): a client that does not read

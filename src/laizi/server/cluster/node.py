@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
+from laizi.server.cluster.affinity import Affinity  # affinity hook
 from laizi.server.cluster.authsync import AuthSync, apply
 from laizi.server.cluster.bus import Bus
 from laizi.server.cluster.drain import hand_over
@@ -58,6 +59,7 @@ class Node:
         self.bus = Bus(self.r, name, self._on_bus)
         self.router = Router(hub, self.bus)
         self.remotes = RemoteConns(hub, self.bus)
+        self.affinity = Affinity(self.r, name)  # affinity hook: owner hints (cluster/affinity.py)
         self.live: list[str] = [name]
         self.draining = False
         self.stats: dict[str, int] = {"takeovers": 0, "rooms_given_up": 0, "rooms_handed_over": 0}
@@ -83,6 +85,8 @@ class Node:
         if codes:  # rooms of an earlier run: whoever is preferred takes them
             await self.r.sadd(KEY_ACTIVE, *codes)
         self.live = await self.leases.beat()
+        with contextlib.suppress(RedisError, OSError):
+            await self.affinity.refresh()  # affinity hook
         self._auth = AuthSync(store.engine, self.hub.auth)
         self.hub.auth.on_change = self._announce
         await self.bus.start()
@@ -96,6 +100,8 @@ class Node:
                 await self._loop
         await self.bus.stop()
         with contextlib.suppress(Exception):
+            await self.affinity.leave()  # affinity hook
+        with contextlib.suppress(Exception):
             await self.leases.leave()
         with contextlib.suppress(Exception):
             await self.r.aclose()
@@ -106,7 +112,7 @@ class Node:
                 "leases_held": len(self.leases.held), "rooms": sorted(self.leases.held),
                 "relayed_out": len(self.router.bound), "relayed_in": len(self.remotes.conns),
                 "fenced_writes": self.hub.store.fenced_writes,
-                **self.stats, **self.leases.stats, **self.bus.stats}
+                **self.stats, **self.leases.stats, **self.bus.stats, **self.affinity.stats}
 
     # ------------------------------------------------------------- hooks of the hub
     async def claim(self, code: str) -> bool:
@@ -147,6 +153,7 @@ class Node:
 
     def relay(self, conn: Conn, code: str, owner: str, spectate: bool) -> None:
         """Relay ``conn`` to room ``code`` on node ``owner`` (joining it there)."""
+        self.affinity.hint(conn, code, owner, self.live)  # affinity hook: where the owner is
         seen = self._seen_owner.pop(code, None)
         token = seen[1] if seen is not None and seen[0] == owner else 0
         self.router.bind(conn, code, owner, spectate, token)
@@ -352,6 +359,7 @@ class Node:
         await self._publish_rooms()
         if self._ticks % 2 == 0:
             self.room_list = await self.list_rooms()
+            await self.affinity.refresh()  # affinity hook
 
     async def _refresh(self) -> None:
         """Put back what a Redis restarted without its data lost: the rooms that should

@@ -5,6 +5,10 @@ import { S, store } from "./state.js";
 let ws = null;
 let retry = 0;
 const handlers = {};
+// Owner affinity (docs/cluster.md): a join relayed through another node is preceded by an
+// "owner" hint; the next reconnect asks the proxy for that node (/ws?node=NAME, same origin).
+let ownerNode = null;
+let hinted = null;
 
 export function on(type, fn) { handlers[type] = fn; }
 
@@ -15,7 +19,8 @@ function emitStatus(status) {
 
 export function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const sock = new WebSocket(`${proto}//${location.host}/ws`);
+  const q = ownerNode ? `?node=${encodeURIComponent(ownerNode)}` : "";
+  const sock = new WebSocket(`${proto}//${location.host}/ws${q}`);
   ws = sock;
   emitStatus(S.everConnected ? "lost" : "connecting");
   sock.addEventListener("open", () => {
@@ -29,6 +34,12 @@ export function connect() {
     let m;
     try { m = JSON.parse(ev.data); } catch (e) { return; }
     if (!m || typeof m.type !== "string") return;
+    if (m.type === "owner") {
+      hinted = typeof m.node === "string" && /^[A-Za-z0-9._-]{1,40}$/.test(m.node) ? m.node : null;
+    } else if (m.type === "joined") {
+      ownerNode = hinted;
+      hinted = null;
+    }
     const fn = handlers[m.type];
     if (fn) fn(m);
   });
