@@ -60,9 +60,9 @@ from laizi.server.protocol import ProtocolError
 from laizi.server.replays import ReplayError, ReplayService
 from laizi.server.replays import stream as replay_stream
 from laizi.server.socialapi import social_routes
+from laizi.server.swroute import sw_route  # polish: the service worker at /sw.js (scope "/")
 from laizi.server.tournaments.api import tournament_routes  # hook (tournaments)
 from laizi.server.tournaments.director import Director  # hook (tournaments)
-from laizi.server.swroute import sw_route  # polish: the service worker at /sw.js (scope "/")
 
 __all__ = ["create_app"]
 
