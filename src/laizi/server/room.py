@@ -104,8 +104,7 @@ class Room:
         return out
 
     def hand_on_host(self, leaving: str | None) -> bool:
-        """The host left: the role passes to a player still here (seated ones first).
-        True when the host changed."""
+        """The host left: the role passes to one still here (seated first); True if it did."""
         if leaving is None or leaving != self.owner_id:
             return False
         for pid in self.present():
@@ -297,8 +296,7 @@ class Room:
 
     @classmethod
     def resume(cls, rec: RoomRecord, **kw: Any) -> Room:
-        """Rebuild a stored room; a match in progress is replayed from its journal and
-        checked against the stored event log."""
+        """Rebuild a stored room (a match in play: its journal replayed, checked by the log)."""
         room = cls(rec.code, RoomSettings(**rec.settings), rec.owner_id, **kw)
         room.status = rec.status
         room.seats = [Seat.from_json(d) for d in rec.seats]
