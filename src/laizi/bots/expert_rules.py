@@ -13,9 +13,8 @@ from laizi.bots import tuning as T
 from laizi.bots.base import SeatView
 from laizi.bots.greedy import natural, tile_order_key, usefulness
 from laizi.bots.outlook import danger_of, improving_258
-from laizi.bots.strong import StrongBot
+from laizi.bots.strong import StrongBot, claimed_hand
 from laizi.game.actions import Action
-from laizi.scoring.model import Meld
 
 __all__ = ["RuleParams", "acceptance_choice", "block_action", "claim_choice", "hopeless",
            "strong_tie_break"]
@@ -52,19 +51,7 @@ def claim_choice(strong: StrongBot, view: SeatView, p: RuleParams) -> Action:
     for a in view.legal:
         if a.type not in ("kong", "peng", "chi"):
             continue
-        c = list(nat)
-        if a.type == "kong":
-            c[t] -= 3
-            new = Meld("kong", t, view.turn)
-        elif a.type == "peng":
-            c[t] -= 2
-            new = Meld("peng", t, view.turn)
-        else:
-            base = a.tile or 0
-            for x in (base, base + 1, base + 2):
-                if x != t:
-                    c[x] -= 1
-            new = Meld("chi", base, view.turn)
+        c, new = claimed_hand(nat, a, t, view.turn)
         after, target, d2 = strong.hand_value(view, c, wilds, [*melds, new])
         if a.type == "kong":
             if d2 > strong.kong_max_distance:

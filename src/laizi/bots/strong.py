@@ -41,7 +41,7 @@ from laizi.bots.greedy import GreedyBot, natural, tile_order_key, usefulness
 from laizi.game.actions import Action
 from laizi.scoring.model import Meld
 
-__all__ = ["StrongBot"]
+__all__ = ["StrongBot", "claimed_hand"]
 
 
 class StrongBot(GreedyBot):
@@ -409,19 +409,7 @@ class StrongBot(GreedyBot):
         for a in view.legal:
             if a.type not in ("kong", "peng", "chi"):
                 continue
-            c = list(nat)
-            if a.type == "kong":
-                c[t] -= 3
-                new = Meld("kong", t, view.turn)
-            elif a.type == "peng":
-                c[t] -= 2
-                new = Meld("peng", t, view.turn)
-            else:
-                base = a.tile or 0
-                for x in (base, base + 1, base + 2):
-                    if x != t:
-                        c[x] -= 1
-                new = Meld("chi", base, view.turn)
+            c, new = claimed_hand(nat, a, t, view.turn)
             after, _t2, d2 = self.hand_value(view, c, wilds, [*melds, new])
             if a.type == "kong":
                 if d2 > self.kong_max_distance:
@@ -451,3 +439,20 @@ def _wait_chance(river: Sequence[int], k: int, unseen: Sequence[int]) -> float:
     if k % 9 in (1, 4, 7):
         return T.WAIT_CHANCE_258
     return T.WAIT_CHANCE
+
+
+def claimed_hand(nat: list[int], a: Action, t: int, turn: int) -> tuple[list[int], Meld]:
+    """The natural tiles left and the new meld after claiming ``t`` with ``a`` (a kong,
+    peng or chi) from the seat ``turn``."""
+    c = list(nat)
+    if a.type == "kong":
+        c[t] -= 3
+        return c, Meld("kong", t, turn)
+    if a.type == "peng":
+        c[t] -= 2
+        return c, Meld("peng", t, turn)
+    base = a.tile or 0
+    for x in (base, base + 1, base + 2):
+        if x != t:
+            c[x] -= 1
+    return c, Meld("chi", base, turn)
