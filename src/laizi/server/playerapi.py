@@ -30,7 +30,7 @@ from starlette.routing import Route
 
 from laizi.server.accounts import AccountError, Accounts
 from laizi.server.coins import balances
-from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
+from laizi.server.httpin import bearer, int_param, json_object
 from laizi.server.players import MATCH_LIST_MAX, profile
 from laizi.server.ratings import LEADERBOARD_MAX, leaderboard
 
@@ -52,36 +52,14 @@ def _error(request: Request, message: str, status: int = 400, retry_after: float
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise AccountError(f"request body larger than {MAX_BODY_BYTES} bytes")
-    try:
-        data = loads_strict(body or b"null")
-    except JSONInputError as exc:
-        raise AccountError(f"input: {exc}") from None
-    if not isinstance(data, dict):
-        raise AccountError("expected a JSON object")
-    return data
+    return await json_object(request, AccountError, empty=b"null")
 
 
-def _bearer(request: Request, data: dict[str, Any] | None = None) -> Any:
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return (data or {}).get("token")
+_bearer = bearer
 
 
 def _int_param(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        v = int(raw)
-    except ValueError:
-        raise AccountError(f"{name} must be an integer") from None
-    if not lo <= v <= hi:
-        raise AccountError(f"{name} must be from {lo} to {hi}")
-    return v
+    return int_param(request, name, default, lo, hi, AccountError)
 
 
 Handler = Callable[[Request], Awaitable[Any]]

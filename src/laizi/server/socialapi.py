@@ -31,7 +31,7 @@ from starlette.routing import Route
 
 from laizi.server import coins
 from laizi.server.friends import FriendError, Friends
-from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
+from laizi.server.httpin import int_param, json_object
 from laizi.server.presence import LocalPresence, Presence
 from laizi.server.quickmatch import QuickError, QuickMatch
 
@@ -101,29 +101,11 @@ class Social:
 async def _body(request: Request) -> dict[str, Any]:
     if request.method != "POST":
         return {}
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise _Refused(f"request body larger than {MAX_BODY_BYTES} bytes")
-    try:
-        data = loads_strict(body or b"{}")
-    except JSONInputError as exc:
-        raise _Refused(f"input: {exc}") from None
-    if not isinstance(data, dict):
-        raise _Refused("expected a JSON object")
-    return data
+    return await json_object(request, _Refused)
 
 
 def _int(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        v = int(raw)
-    except ValueError:
-        raise _Refused(f"{name} must be an integer") from None
-    if not lo <= v <= hi:
-        raise _Refused(f"{name} must be from {lo} to {hi}")
-    return v
+    return int_param(request, name, default, lo, hi, _Refused)
 
 
 Handler = Callable[[Request, str, dict[str, Any]], Awaitable[Any]]

@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
+from laizi.server.httpin import bearer, json_object
 from laizi.server.tournaments import records, views
 from laizi.server.tournaments.director import Director, TournamentError
 from laizi.server.tournaments.settings import SettingsError, parse_settings
@@ -48,23 +48,10 @@ def _error(request: Request, message: str, status: int = 400) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise TournamentError(f"request body larger than {MAX_BODY_BYTES} bytes")
-    try:
-        data = loads_strict(body or b"{}")
-    except JSONInputError as exc:
-        raise TournamentError(f"input: {exc}") from None
-    if not isinstance(data, dict):
-        raise TournamentError("expected a JSON object")
-    return data
+    return await json_object(request, TournamentError)
 
 
-def _token(request: Request, data: dict[str, Any] | None = None) -> Any:
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return (data or {}).get("token")
+_token = bearer
 
 
 def _tid(request: Request) -> int:
