@@ -294,7 +294,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return eng
-    eng = create_engine(url, pool_pre_ping=False, pool_size=5, max_overflow=5)
+    eng = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
     # The rows of a writer batch (laizi.server.writer) as one multi-row INSERT per table
     # (SQLAlchemy's "insertmanyvalues", as for psycopg2) rather than psycopg 3's pipeline
     # of one INSERT per row: one statement for PostgreSQL to plan and run, not fifty.
