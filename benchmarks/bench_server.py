@@ -630,6 +630,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --workers: clients follow the owner hint to their room's owner "
                          "(on, the default), stay where they landed and are relayed (off), or "
                          "measure both")
+    ap.add_argument("--only", default="both", choices=["both", "single", "workers"],
+                    help="with --workers: measure only one side (no ratio; for profiling)")
     ap.add_argument("--serve-args", default="",
                     help="extra arguments for the spawned `laizi serve` (e.g. \"--ws wsproto\")")
     ap.add_argument("--server-python", default=None,
@@ -648,13 +650,14 @@ def main(argv: list[str] | None = None) -> int:
 
     pg, redis = benchsvc.Postgres().start(), benchsvc.Redis().start()
     try:
-        single = ramp(args, 1, (pg, redis))
+        single = ramp(args, 1, (pg, redis)) if args.only != "workers" else {}
         multi = {aff: ramp(args, args.workers, (pg, redis), aff)
-                 for aff in {"on": [True], "off": [False], "both": [True, False]}[args.affinity]}
+                 for aff in {"on": [True], "off": [False], "both": [True, False]}[args.affinity]
+                 if args.only != "single"}
     finally:
         redis.stop()
         pg.stop()
-    base = single["actions_per_s_p99_under_target"]
+    base = single.get("actions_per_s_p99_under_target")
     out: dict[str, Any] = {"single": single}
     for aff, m in multi.items():
         top = m["actions_per_s_p99_under_target"]
