@@ -128,6 +128,9 @@ class BotClient:
         from laizi.bots import make_bot
 
         self.bot = make_bot(bot, seed)
+        # ``random`` picks uniformly among the legal actions: straight from the frame's
+        # list (the same choice RandomBot makes from the parsed view, without parsing it).
+        self.pick: Any = self.bot.rng.choice if bot == "random" else None
         self.rng = random.Random(seed)
         self.ws: Any = None
         self.seq = 0
@@ -263,22 +266,25 @@ class BotClient:
             self._finish()
 
     def _act(self, view: dict[str, Any], v: int) -> None:
-        from laizi.rules import RuleSet
-        from laizi.server.frames import read_view
-
         self._pending = None
         if not self.playing or self.ws.is_disconnected:
             return
-        try:
-            if self.rules is None and isinstance(view.get("rules"), dict):
-                self.rules = RuleSet(**view["rules"])
-            action = self.bot.act(read_view(view, self.rules)).to_json()
-        except Exception:  # noqa: BLE001 - count, then fall back to the first legal action
-            self.stats.err("bot_failed")
-            action = view["legal"][0]
+        action = self.pick(view["legal"]) if self.pick is not None else self._decide(view)
         self.seq += 1
         self.sent[self.seq] = time.perf_counter()
         self.send_now({"type": "action", "seq": self.seq, "action": action, "version": v})
+
+    def _decide(self, view: dict[str, Any]) -> Any:
+        from laizi.rules import RuleSet
+        from laizi.server.frames import read_view
+
+        try:
+            if self.rules is None and isinstance(view.get("rules"), dict):
+                self.rules = RuleSet(**view["rules"])
+            return self.bot.act(read_view(view, self.rules)).to_json()
+        except Exception:  # noqa: BLE001 - count, then fall back to the first legal action
+            self.stats.err("bot_failed")
+            return view["legal"][0]
 
     async def close(self) -> None:
         if self.ws is not None and not self.ws.is_disconnected:

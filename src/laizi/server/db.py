@@ -128,7 +128,7 @@ class ActionRow(Base):
     __table_args__ = (UniqueConstraint("match_id", "n"),)
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
                                     primary_key=True, autoincrement=True)
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))  # (match_id, n) is unique: its index serves match_id too
     n: Mapped[int] = mapped_column(Integer)  # order within the match
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -145,7 +145,7 @@ class EventRow(Base):
     __table_args__ = (UniqueConstraint("match_id", "n"),)
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
                                     primary_key=True, autoincrement=True)
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))  # (match_id, n) is unique: its index serves match_id too
     n: Mapped[int] = mapped_column(Integer)
     hand: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(32))

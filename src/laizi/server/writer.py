@@ -131,6 +131,19 @@ class Writer:
         with contextlib.suppress(RuntimeError):  # loop closed
             loop.call_soon_threadsafe(_set)
 
+    @classmethod
+    def _resolve_all(cls, done: list[tuple[_Item, bool, Any]]) -> None:
+        """Tell a committed batch's callers: one wake-up per event loop, not one per write."""
+        by_loop: dict[Any, list[tuple[asyncio.Future[Any], bool, Any]]] = {}
+        for item, ok, value in done:
+            if item.fut is None:
+                cls._resolve(item, ok, value)
+            else:
+                by_loop.setdefault(item.loop, []).append((item.fut, ok, value))
+        for loop, outcomes in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # loop closed
+                loop.call_soon_threadsafe(_settle, outcomes)
+
     def _run(self) -> None:
         while True:
             first = self._q.get()
@@ -149,8 +162,7 @@ class Writer:
                 with self.sessions() as s:
                     done = self._apply(s, batch)
                     s.commit()
-                for item, ok, value in done:
-                    self._resolve(item, ok, value)
+                self._resolve_all(done)
             except Exception:  # retry one by one
                 for item in batch:
                     self._retry(item)
@@ -232,6 +244,16 @@ class Writer:
             self._resolve(item, True, res)
         except Exception as exc:  # noqa: BLE001 - reported to the caller
             self._resolve(item, False, exc)
+
+
+def _settle(outcomes: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    for fut, ok, value in outcomes:
+        if fut.done():
+            continue
+        if ok:
+            fut.set_result(value)
+        else:
+            fut.set_exception(value)
 
 
 def _fenced(check: FenceCheck, item: _Item) -> WriteFn:
