@@ -32,8 +32,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import Table
-from sqlalchemy.engine import Engine
+from sqlalchemy import JSON, Table
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 __all__ = ["FenceCheck", "Rows", "WriteFn", "Writer"]
@@ -270,13 +270,48 @@ def _fenced(check: FenceCheck, item: _Item) -> WriteFn:
 
 
 def _insert(s: Session, pending: dict[Table, list[dict[str, Any]]]) -> None:
-    """Insert the rows gathered so far (one executemany per table) and clear them."""
+    """Insert the rows gathered so far and clear them: on PostgreSQL by ``COPY`` (one
+    stream per table, no statement per row for the server to plan and run), elsewhere one
+    executemany per table."""
     if not any(pending.values()):
         return
     s.flush()  # ORM writes earlier in the batch land first
     conn = s.connection()
+    pg = conn.dialect.name == "postgresql"
     for table, rows in pending.items():
-        if rows:
+        if not rows:
+            continue
+        if pg:
+            _copy(conn, table, rows)
+        else:
             conn.execute(table.insert(), rows)
     pending.clear()
 
+
+def _copy(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """``rows`` into ``table`` by ``COPY ... FROM STDIN`` on the transaction's connection:
+    the columns the rows give, plus those with a Python-side default (filled in here as
+    an INSERT would); JSON columns adapted as JSON; the rest (an identity key) from the
+    database's defaults."""
+    from psycopg import sql
+    from psycopg.types.json import Json
+
+    given = rows[0].keys()
+    cols: list[tuple[str, Any, bool]] = []  # (name, default value, is JSON)
+    for c in table.columns:
+        if c.name in given:
+            cols.append((c.name, None, isinstance(c.type, JSON)))
+        elif c.default is not None and not c.primary_key:
+            d: Any = c.default
+            value = d.arg(None) if d.is_callable else d.arg if d.is_scalar else None
+            cols.append((c.name, value, isinstance(c.type, JSON)))
+    stmt = sql.SQL("COPY {} ({}) FROM STDIN").format(
+        sql.Identifier(table.name), sql.SQL(", ").join(sql.Identifier(n) for n, _, _ in cols))
+    raw: Any = conn.connection.dbapi_connection
+    with raw.cursor() as cur, cur.copy(stmt) as cp:
+        for r in rows:
+            out = []
+            for name, default, js in cols:
+                v = r.get(name, default)
+                out.append(Json(v) if js and v is not None else v)
+            cp.write_row(out)
