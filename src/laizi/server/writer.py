@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import queue
 import threading
@@ -32,8 +33,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import JSON, Table
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, Integer, Table
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 __all__ = ["FenceCheck", "Rows", "WriteFn", "Writer"]
@@ -270,48 +271,69 @@ def _fenced(check: FenceCheck, item: _Item) -> WriteFn:
 
 
 def _insert(s: Session, pending: dict[Table, list[dict[str, Any]]]) -> None:
-    """Insert the rows gathered so far and clear them: on PostgreSQL by ``COPY`` (one
-    stream per table, no statement per row for the server to plan and run), elsewhere one
+    """Insert the rows gathered so far and clear them: on PostgreSQL one statement for
+    every table (one round trip for the batch's journal entries and events), elsewhere one
     executemany per table."""
     if not any(pending.values()):
         return
     s.flush()  # ORM writes earlier in the batch land first
     conn = s.connection()
-    pg = conn.dialect.name == "postgresql"
-    for table, rows in pending.items():
-        if not rows:
-            continue
-        if pg:
-            _copy(conn, table, rows)
-        else:
-            conn.execute(table.insert(), rows)
+    todo = [(t, rows) for t, rows in pending.items() if rows]
     pending.clear()
+    if conn.dialect.name == "postgresql":
+        sql, params = _pg_insert(todo)
+        conn.exec_driver_sql(sql, params)
+        return
+    for table, rows in todo:
+        conn.execute(table.insert(), rows)
 
 
-def _copy(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
-    """``rows`` into ``table`` by ``COPY ... FROM STDIN`` on the transaction's connection:
-    the columns the rows give, plus those with a Python-side default (filled in here as
-    an INSERT would); JSON columns adapted as JSON; the rest (an identity key) from the
-    database's defaults."""
-    from psycopg import sql
-    from psycopg.types.json import Json
+def _pg_type(t: Any) -> str:
+    if isinstance(t, JSON):
+        return "text"  # sent as text, cast to json in the SELECT
+    if isinstance(t, BigInteger):
+        return "bigint"
+    if isinstance(t, Integer):
+        return "integer"
+    if isinstance(t, Float):
+        return "double precision"
+    if isinstance(t, DateTime):
+        return "timestamptz" if t.timezone else "timestamp"
+    if isinstance(t, Boolean):
+        return "boolean"
+    return "text"
 
-    given = rows[0].keys()
-    cols: list[tuple[str, Any, bool]] = []  # (name, default value, is JSON)
-    for c in table.columns:
-        if c.name in given:
-            cols.append((c.name, None, isinstance(c.type, JSON)))
-        elif c.default is not None and not c.primary_key:
-            d: Any = c.default
-            value = d.arg(None) if d.is_callable else d.arg if d.is_scalar else None
-            cols.append((c.name, value, isinstance(c.type, JSON)))
-    stmt = sql.SQL("COPY {} ({}) FROM STDIN").format(
-        sql.Identifier(table.name), sql.SQL(", ").join(sql.Identifier(n) for n, _, _ in cols))
-    raw: Any = conn.connection.dbapi_connection
-    with raw.cursor() as cur, cur.copy(stmt) as cp:
-        for r in rows:
-            out = []
-            for name, default, js in cols:
-                v = r.get(name, default)
-                out.append(Json(v) if js and v is not None else v)
-            cp.write_row(out)
+
+def _pg_insert(todo: list[tuple[Table, list[dict[str, Any]]]]) -> tuple[str, dict[str, Any]]:
+    """One PostgreSQL statement inserting every table's rows: each table an ``INSERT ...
+    SELECT ... FROM unnest(<one array per column>)``, all but the last as data-modifying
+    ``WITH`` parts. The columns are those the rows give plus those with a Python-side
+    default (filled in here, as an INSERT through SQLAlchemy would); the text stays the
+    same from batch to batch (psycopg prepares it once)."""
+    parts: list[str] = []
+    params: dict[str, Any] = {}
+    for ti, (table, rows) in enumerate(todo):
+        given = rows[0].keys()
+        names, arrays, selects = [], [], []
+        for ci, c in enumerate(table.columns):
+            if c.name in given:
+                default: Any = None
+            elif c.default is not None and not c.primary_key:
+                d: Any = c.default
+                default = d.arg(None) if d.is_callable else d.arg if d.is_scalar else None
+            else:
+                continue
+            key = f"t{ti}c{ci}"
+            js = isinstance(c.type, JSON)
+            values = [r.get(c.name, default) for r in rows]
+            params[key] = [None if v is None else json.dumps(v) for v in values] if js else values
+            names.append(f'"{c.name}"')
+            arrays.append(f"CAST(%({key})s AS {_pg_type(c.type)}[])")
+            selects.append(f'u."{c.name}"::json' if js else f'u."{c.name}"')
+        cols = ", ".join(names)
+        parts.append(f'INSERT INTO "{table.name}" ({cols}) SELECT {", ".join(selects)} '
+                     f'FROM unnest({", ".join(arrays)}) AS u({cols})')
+    if len(parts) == 1:
+        return parts[0], params
+    ctes = ", ".join(f"w{i} AS ({p})" for i, p in enumerate(parts[:-1]))
+    return f"WITH {ctes} {parts[-1]}", params
