@@ -1,0 +1,31 @@
+"""benchmarks/bench_server.py still measures: a few rooms of picows bot clients against a
+real `laizi serve` (SQLite) play actions, all answered, with the figures it reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("picows")
+pytest.importorskip("orjson")
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
+
+
+def test_bench_server_plays_a_few_rooms() -> None:
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_server.py"), "--rooms", "3",
+         "--seconds", "4", "--think", "0.1", "--json"],
+        capture_output=True, text=True, timeout=100, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    res = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert res["rooms"] == 3 and res["clients"] == 12
+    assert res["actions"] > 20 and res["errors"] == {}
+    assert 0 < res["p50_ms"] <= res["p99_ms"] < 1000
+    assert res["wire_bytes_per_action"] > 1000       # the frames were counted
+    assert res["server_cpu_ms_per_action"] > 0 and res["client_cpu_ms_per_action"] > 0
