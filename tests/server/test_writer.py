@@ -219,10 +219,10 @@ def test_a_batch_holds_its_fences_until_it_commits(pg_url: str) -> None:
 
 
 def test_gather_setting() -> None:
-    assert _gather_ms(None) == 2.0
+    assert _gather_ms(None) == 5.0
     assert _gather_ms("0") == 0.0
     assert _gather_ms("5.5") == 5.5
     assert _gather_ms("1e9") == 50.0       # bounded
     assert _gather_ms("-3") == 0.0
-    assert _gather_ms("nan") == 2.0
-    assert _gather_ms("fast") == 2.0       # not a number: the default
+    assert _gather_ms("nan") == 5.0
+    assert _gather_ms("fast") == 5.0       # not a number: the default

@@ -41,7 +41,7 @@ __all__ = ["FenceCheck", "Rows", "WriteFn", "Writer"]
 
 # Seconds a busy writer waits for more writes before it opens a batch's transaction:
 # a little latency for fewer transactions (LAIZI_DB_GATHER_MS; 0 turns it off).
-def _gather_ms(raw: str | None, default: float = 2.0) -> float:
+def _gather_ms(raw: str | None, default: float = 5.0) -> float:
     try:
         value = float(raw) if raw is not None else default
     except ValueError:
