@@ -226,3 +226,36 @@ def test_gather_setting() -> None:
     assert _gather_ms("-3") == 0.0
     assert _gather_ms("nan") == 5.0
     assert _gather_ms("fast") == 5.0       # not a number: the default
+
+
+def test_rows_read_back_as_written(url: str) -> None:
+    """What a batch's rows store is what an INSERT through SQLAlchemy stores: JSON values
+    (non-ASCII, nesting, null), NULL columns, BIGINT values, the Python-side default."""
+    eng = _engine(url)
+    w = Writer(eng)
+    data = {"name": "红中赖子", "tiles": [1, 2, [3, None]], "x": 0.5, "ok": True, "none": None}
+    action = {"type": "discard", "tile": "5m", "note": "杠\u2028\"q\""}
+
+    async def run() -> None:
+        mid = await w.write(lambda s: _match(s, "BACK1"))
+        await w.write(None, rows=(
+            (store.ACTIONS, [
+                {"match_id": mid, "n": 1, "seat": 2, "action": action, "source": "player",
+                 "player_id": "p" * 32, "client_seq": 2**31, "version": 7},
+                {"match_id": mid, "n": 2, "seat": 3, "action": action, "source": "bot",
+                 "player_id": None, "client_seq": None, "version": 8}]),
+            (store.EVENTS, [_event(mid, 1) | {"data": data}])))
+
+    try:
+        asyncio.run(run())
+        with Session(eng) as s:
+            acts = s.scalars(select(db.ActionRow).order_by(db.ActionRow.n)).all()
+            ev = s.scalars(select(db.EventRow)).one()
+            assert [(a.seat, a.action, a.source, a.player_id, a.client_seq, a.version)
+                    for a in acts] == [(2, action, "player", "p" * 32, 2**31, 7),
+                                       (3, action, "bot", None, None, 8)]
+            assert all(a.created_at is not None for a in acts)
+            assert ev.data == data and ev.kind == "draw" and ev.hand == 0
+    finally:
+        w.close()
+        eng.dispose()

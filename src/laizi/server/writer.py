@@ -31,6 +31,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, Integer, Table
@@ -290,7 +291,7 @@ def _insert(s: Session, pending: dict[Table, list[dict[str, Any]]]) -> None:
 
 def _pg_type(t: Any) -> str:
     if isinstance(t, JSON):
-        return "text"  # sent as text, cast to json in the SELECT
+        return "json"
     if isinstance(t, BigInteger):
         return "bigint"
     if isinstance(t, Integer):
@@ -304,35 +305,39 @@ def _pg_type(t: Any) -> str:
     return "text"
 
 
+def _jsonable(v: Any) -> Any:
+    return v.isoformat() if isinstance(v, datetime) else v
+
+
 def _pg_insert(todo: list[tuple[Table, list[dict[str, Any]]]]) -> tuple[str, dict[str, Any]]:
     """One PostgreSQL statement inserting every table's rows: each table an ``INSERT ...
-    SELECT ... FROM unnest(<one array per column>)``, all but the last as data-modifying
-    ``WITH`` parts. The columns are those the rows give plus those with a Python-side
-    default (filled in here, as an INSERT through SQLAlchemy would); the text stays the
-    same from batch to batch (psycopg prepares it once)."""
+    SELECT ... FROM json_to_recordset(<its rows as one JSON text>)``, all but the last as
+    data-modifying ``WITH`` parts — one parameter per table, encoded by the C JSON encoder
+    and decoded by the server's. The columns are those the rows give plus those with a
+    Python-side default (filled in here, as an INSERT through SQLAlchemy would); the text
+    stays the same from batch to batch (psycopg prepares it once)."""
     parts: list[str] = []
     params: dict[str, Any] = {}
     for ti, (table, rows) in enumerate(todo):
         given = rows[0].keys()
-        names, arrays, selects = [], [], []
-        for ci, c in enumerate(table.columns):
-            if c.name in given:
-                default: Any = None
-            elif c.default is not None and not c.primary_key:
+        names: list[str] = []
+        types: list[str] = []
+        defaults: dict[str, Any] = {}
+        for c in table.columns:
+            if c.name not in given:
+                if c.default is None or c.primary_key:
+                    continue
                 d: Any = c.default
-                default = d.arg(None) if d.is_callable else d.arg if d.is_scalar else None
-            else:
-                continue
-            key = f"t{ti}c{ci}"
-            js = isinstance(c.type, JSON)
-            values = [r.get(c.name, default) for r in rows]
-            params[key] = [None if v is None else json.dumps(v) for v in values] if js else values
-            names.append(f'"{c.name}"')
-            arrays.append(f"CAST(%({key})s AS {_pg_type(c.type)}[])")
-            selects.append(f'u."{c.name}"::json' if js else f'u."{c.name}"')
-        cols = ", ".join(names)
-        parts.append(f'INSERT INTO "{table.name}" ({cols}) SELECT {", ".join(selects)} '
-                     f'FROM unnest({", ".join(arrays)}) AS u({cols})')
+                defaults[c.name] = _jsonable(
+                    d.arg(None) if d.is_callable else d.arg if d.is_scalar else None)
+            names.append(c.name)
+            types.append(f'"{c.name}" {_pg_type(c.type)}')
+        recs = [{n: _jsonable(r[n]) if n in r else defaults.get(n) for n in names} for r in rows]
+        key = f"t{ti}"
+        params[key] = json.dumps(recs)
+        cols = ", ".join(f'"{n}"' for n in names)
+        parts.append(f'INSERT INTO "{table.name}" ({cols}) SELECT {cols} '
+                     f'FROM json_to_recordset(CAST(%({key})s AS json)) AS x({", ".join(types)})')
     if len(parts) == 1:
         return parts[0], params
     ctes = ", ".join(f"w{i} AS ({p})" for i, p in enumerate(parts[:-1]))
