@@ -1,0 +1,116 @@
+"""The parts of a node's recovery from a Redis restarted empty, each on its own (the whole
+scenario with two ``laizi serve`` nodes and players is test_cluster_redis_restart.py):
+
+- the bus subscribes again once Redis answers and says so (``on_back``): what was published
+  to the node meanwhile is lost, so the node resyncs the connections it relays;
+- a takeover never reuses the token another owner wrote with: Redis counts a room's tokens
+  from 1 again, so the first one it hands out may equal the database's fence, and the room
+  is only taken with a token above it (else the earlier owner could go on writing, and the
+  nodes relaying into the room could not see it changed hands).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("redis")
+
+from laizi.server.cluster.bus import Bus
+from laizi.server.cluster.fence import Fenced, RoomFence
+from laizi.server.cluster.node import Node
+from laizi.server.config import ServerConfig
+from laizi.server.hub import Hub
+from laizi.server.protocol import RoomSettings
+from laizi.server.room import Room
+
+
+async def _until(pred: Any, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        await asyncio.sleep(0.02)
+    return bool(pred())
+
+
+def test_the_bus_subscribes_again_after_a_redis_restart(redis_server: Any, redis_url: str) -> None:
+    import redis.asyncio as aioredis
+
+    async def run() -> None:
+        r = aioredis.from_url(redis_url)
+        got: list[dict[str, Any]] = []
+        backs: list[float] = []
+        a, b = Bus(r, "a", lambda m: None), Bus(r, "b", got.append)
+        b.on_back = lambda: backs.append(time.monotonic())
+        await a.start()
+        await b.start()
+        try:
+            a.send("b", {"k": "gone", "c": 1})
+            assert await _until(lambda: len(got) == 1, 5)
+            assert backs == []  # the first subscription is no "back"
+            redis_server.stop()
+            await asyncio.sleep(0.5)  # both buses find Redis away
+            a.send("b", {"k": "gone", "c": 2})  # lost, or delayed by the client's retries
+            redis_server.start()
+            t0 = time.monotonic()
+            assert await _until(lambda: backs, 5), "the bus did not subscribe again"
+            took = backs[0] - t0
+            a.send("b", {"k": "gone", "c": 3})  # once back, nothing sent to b is lost
+            assert await _until(lambda: got[-1]["c"] == 3, 5), got
+            assert [m["c"] for m in got] in ([1, 3], [1, 2, 3])
+            assert len(backs) == 1
+            assert took < 2.0, f"subscribed again only {took:.2f} s after Redis came back"
+        finally:
+            await a.stop()
+            await b.stop()
+            await r.aclose()
+
+    asyncio.run(run())
+
+
+def test_a_takeover_gets_a_token_above_the_old_owners(pg_url: str, redis_url: str) -> None:
+    import redis.asyncio as aioredis
+    from sqlalchemy.orm import Session
+
+    async def run() -> None:
+        hubs: list[Hub] = []
+        for name in ("b", "a"):
+            hub = Hub(ServerConfig(db_url=pg_url))
+            hub.cluster = Node(hub, redis_url, name, ttl=60)  # no tick interferes (10 s)
+            await hub.start()
+            hubs.append(hub)
+        hub_b, hub_a = hubs
+        nb, na = hub_b.cluster, hub_a.cluster
+        assert nb is not None and na is not None
+        r = aioredis.from_url(redis_url)
+        try:
+            code = "TOKEN"
+            assert await nb.claim(code)  # b owns the room with token 1
+            room_b = Room(code, RoomSettings.model_validate({}), None, **hub_b._room_kw())
+            hub_b.rooms[code] = room_b
+            await room_b.save_room()
+            assert hub_b.store.fences == {code: 1}
+            await r.flushall()  # Redis restarted empty: the lease and the counter are gone
+            room_a = await na.take(code)  # b has not found out yet
+            assert room_a is not None and code in hub_a.rooms
+            token = hub_a.store.fences[code]  # type: ignore[index]
+            assert token == 2, "the takeover wrote with the old owner's token"
+            assert await na.leases.owner(code) == ("a", 2)
+            with Session(hub_a.store.engine) as s:
+                row = s.get(RoomFence, code)
+                assert row is not None and (row.token, row.node) == (2, "a")
+            # The old owner's next write is refused, and it gives the room up.
+            with pytest.raises(Fenced):
+                await room_b.save_room()
+            assert code not in hub_b.rooms
+            await room_a.save_room()  # the new owner writes
+        finally:
+            await r.aclose()
+            for hub in hubs:
+                await hub.stop()
+
+    asyncio.run(run())
