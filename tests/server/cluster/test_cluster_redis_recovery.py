@@ -72,6 +72,38 @@ def test_the_bus_subscribes_again_after_a_redis_restart(redis_server: Any, redis
     asyncio.run(run())
 
 
+@pytest.mark.parametrize("retry", [False, True])
+def test_the_bus_notices_its_connection_dropped(redis_url: str, retry: bool) -> None:
+    """Redis (or something between) closes the subscriber's connection and stays up: with
+    a client that retries (as a node's does) the library connects and subscribes again by
+    itself, without an error; what was published meanwhile is lost all the same."""
+    import redis.asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
+    async def run() -> None:
+        kw: dict[str, Any] = {"retry": Retry(NoBackoff(), 1)} if retry else {}
+        r = aioredis.from_url(redis_url, **kw)
+        got: list[dict[str, Any]] = []
+        backs: list[float] = []
+        b = Bus(r, "b", got.append)
+        b.on_back = lambda: backs.append(time.monotonic())
+        await b.start()
+        try:
+            await asyncio.sleep(0.2)
+            assert backs == []
+            await r.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
+            assert await _until(lambda: backs, 5), "the bus did not see its subscription cut"
+            await r.publish("laizi:node:b", "gone\x1fa\x1f4\x1f\x1f")
+            assert await _until(lambda: got, 5)
+            assert got[0]["c"] == 4 and len(backs) == 1
+        finally:
+            await b.stop()
+            await r.aclose()
+
+    asyncio.run(run())
+
+
 def test_a_takeover_gets_a_token_above_the_old_owners(pg_url: str, redis_url: str) -> None:
     import redis.asyncio as aioredis
     from sqlalchemy.orm import Session

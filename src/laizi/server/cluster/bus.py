@@ -79,6 +79,7 @@ class Bus:
         self._pubsub: Any = None
         self._down = False  # Redis away (logged once)
         self._cut = False   # the subscription broke: what was sent here meanwhile is lost
+        self._confirmed = False  # Redis confirmed the current subscription once
         # Called once the subscription is back after a cut (the node resyncs what it relays)
         self.on_back: Callable[[], None] | None = None
         self.stats: dict[str, int] = {"routed_out": 0, "routed_in": 0, "bus_bytes_out": 0,
@@ -98,6 +99,7 @@ class Bus:
                 await ps.aclose()
             raise
         self._pubsub = ps
+        self._confirmed = False
 
     async def stop(self) -> None:
         await self.flush()
@@ -198,8 +200,12 @@ class Bus:
 
     def _subscribed(self) -> None:
         """Redis confirmed the subscription: from now on nothing sent here is lost. After a
-        cut, whatever was published here meanwhile is gone: ``on_back`` resyncs."""
-        if not self._cut:
+        cut, whatever was published here meanwhile is gone: ``on_back`` resyncs. A second
+        confirmation of the same subscription is a cut too: the client library found the
+        connection closed, connected again and subscribed anew by itself."""
+        again = self._confirmed
+        self._confirmed = True
+        if not (self._cut or again):
             return
         self._cut = False
         self._down = False

@@ -40,6 +40,7 @@ __all__ = ["LEASE_TTL", "Node"]
 
 log = logging.getLogger("laizi.server")
 
+REDIS_TIMEOUT = 5.0        # seconds a Redis command or connect may take
 LEASE_TTL = 3.0            # seconds a lease lives without renewal (takeover < 5 s)
 KEY_ROOMLIST = PREFIX + "roomlist"  # hash code → the room's lobby summary (and its node)
 OLD_COMMAND_WAIT = 5.0     # seconds a takeover waits for the command of a copy given up here
@@ -52,11 +53,18 @@ REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the
 class Node:
     def __init__(self, hub: Hub, redis_url: str, name: str, ttl: float = LEASE_TTL) -> None:
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
         self.hub = hub
         self.name = name
         self.url = redis_url
-        self.r: Any = aioredis.from_url(redis_url)
+        # A command on a pooled connection Redis closed (it restarted) is sent once more on
+        # a new one at once, rather than failing a tick per stale connection; a Redis that
+        # stops answering fails a command within REDIS_TIMEOUT instead of hanging the tick.
+        self.r: Any = aioredis.from_url(redis_url, retry=Retry(NoBackoff(), 1),
+                                        socket_timeout=REDIS_TIMEOUT,
+                                        socket_connect_timeout=REDIS_TIMEOUT)
         self.leases = Leases(self.r, name, ttl)
         self.tick = ttl / 6
         self.bus = Bus(self.r, name, self._on_bus)
