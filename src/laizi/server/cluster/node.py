@@ -219,7 +219,7 @@ class Node:
             room = await self._take(code)
         except (RedisError, OSError) as exc:  # Redis away: another tick
             log.warning("node %s: taking room %s over failed (%s)", self.name, code,
-                        str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
+                        (str(exc) or type(exc).__name__).splitlines()[0][:200])
             room = None
         except Exception:  # noqa: BLE001 - the database away, or a bug: another tick
             log.exception("node %s: taking room %s over failed", self.name, code)

@@ -137,7 +137,7 @@ class Router:
                 if not warned:
                     warned = True
                     log.warning("conn %s: rejoining room %s: Redis away (%s); trying again",
-                                conn.id, b.room, str(exc).splitlines()[0][:200])
+                                conn.id, b.room, (str(exc) or type(exc).__name__).splitlines()[0][:200])
             except Exception:  # noqa: BLE001 - the database away: try again
                 log.exception("conn %s: rejoining room %s failed", conn.id, b.room)
                 tries += 1
