@@ -13,8 +13,9 @@ quoted again (JSON never holds a raw control character, so the separators cannot
 
 Pub/sub is at most once: what is published to a node while its subscription is cut (Redis
 away or restarted) is lost. The bus then subscribes anew (every 0.1 s until Redis answers)
-and, once Redis confirms the subscription, calls ``on_back``: the node resyncs the
-connections it relays (their frames of the meantime are among what was lost).
+and, once Redis confirms the subscription, calls ``on_back`` (also after a publish that
+failed while the subscription held): the node resyncs the connections it relays and asks
+the others to resync those they relay into its rooms.
 """
 
 from __future__ import annotations
@@ -78,8 +79,9 @@ class Bus:
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
         self._down = False  # Redis away (logged once)
-        self._cut = False   # the subscription broke: what was sent here meanwhile is lost
-        self._confirmed = False  # Redis confirmed the current subscription once
+        self._lapsed = False  # messages to or from this node were lost since the last on_back
+        self._confirmed = False  # Redis confirmed the current subscription
+        self._again = False
         # Called once the subscription is back after a cut (the node resyncs what it relays)
         self.on_back: Callable[[], None] | None = None
         self.stats: dict[str, int] = {"routed_out": 0, "routed_in": 0, "bus_bytes_out": 0,
@@ -100,6 +102,7 @@ class Bus:
             raise
         self._pubsub = ps
         self._confirmed = False
+        self._again = False  # a second confirmation of this subscription: it was cut
 
     async def stop(self) -> None:
         await self.flush()
@@ -145,7 +148,10 @@ class Bus:
                 self._down = False
             except Exception as exc:  # noqa: BLE001 - Redis away: lost, like a cut socket
                 self._report(exc, "publishing")
+                self._lapsed = True
                 await asyncio.sleep(0.2)
+            else:
+                self._maybe_back()
 
     def _report(self, exc: Exception, what: str) -> None:
         """Log a failure: once per outage when Redis is away, else with its traceback."""
@@ -192,25 +198,31 @@ class Bus:
     async def _drop_subscription(self) -> None:
         """The subscription broke (Redis went away, or restarted): a new one is made (see
         :meth:`_receive`) rather than trusting the client library to restore this one."""
-        self._cut = True
+        self._lapsed = True
+        self._confirmed = False
         ps, self._pubsub = self._pubsub, None
         if ps is not None:
             with contextlib.suppress(Exception):
                 await ps.aclose()
 
     def _subscribed(self) -> None:
-        """Redis confirmed the subscription: from now on nothing sent here is lost. After a
-        cut, whatever was published here meanwhile is gone: ``on_back`` resyncs. A second
-        confirmation of the same subscription is a cut too: the client library found the
-        connection closed, connected again and subscribed anew by itself."""
-        again = self._confirmed
-        self._confirmed = True
-        if not (self._cut or again):
+        """Redis confirmed the subscription: from now on nothing sent here is lost. A second
+        confirmation of the same subscription means it was cut too: the client library
+        found its connection closed, connected again and subscribed anew by itself."""
+        if self._again:
+            self._lapsed = True
+        self._again = self._confirmed = True
+        self._maybe_back()
+
+    def _maybe_back(self) -> None:
+        """Once messages were lost (a publish failed, the subscription was cut) and the bus
+        works both ways again (subscribed, and publishing), ``on_back`` resyncs."""
+        if not (self._lapsed and self._confirmed):
             return
-        self._cut = False
+        self._lapsed = False
         self._down = False
-        log.warning("node %s: subscribed again after Redis was away; messages sent to this "
-                    "node meanwhile are lost (its relayed connections resync)", self.node)
+        log.warning("node %s: the bus is back after Redis was away; messages sent meanwhile "
+                    "are lost (the relayed connections resync)", self.node)
         if self.on_back is not None:
             try:
                 self.on_back()

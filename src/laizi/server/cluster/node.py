@@ -20,16 +20,16 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
-from sqlalchemy.orm import Session
 
 from laizi.server.cluster.affinity import Affinity  # affinity hook
 from laizi.server.cluster.authsync import AuthSync, apply
 from laizi.server.cluster.bus import Bus
 from laizi.server.cluster.drain import hand_over
-from laizi.server.cluster.fence import Fenced, RoomFence, raise_fence
+from laizi.server.cluster.fence import Fenced
 from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
 from laizi.server.cluster.remote import RemoteConn, RemoteConns
 from laizi.server.cluster.router import Binding, Router
+from laizi.server.cluster.takeover import raise_above
 from laizi.server.connection import Conn
 from laizi.server.room import Room
 
@@ -44,6 +44,7 @@ REDIS_TIMEOUT = 5.0        # seconds a Redis command or connect may take
 LEASE_TTL = 3.0            # seconds a lease lives without renewal (takeover < 5 s)
 KEY_ROOMLIST = PREFIX + "roomlist"  # hash code → the room's lobby summary (and its node)
 OLD_COMMAND_WAIT = 5.0     # seconds a takeover waits for the command of a copy given up here
+PEER_MEMORY = 300.0       # seconds a node seen live is still told when this bus was cut
 TAKE_TRIES = 3            # lease + fence tries of one takeover (a token behind the fence)
 TAKES_PER_TICK = 64        # rooms one node takes over per tick (a big failover spreads)
 REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the active set
@@ -80,6 +81,7 @@ class Node:
         self._seen_owner: dict[str, tuple[str, int]] = {}  # locate → relay: the lease seen
         self._broken: set[str] = set()  # rooms that could not be resumed: not tried again
         self._given_up: dict[str, Room] = {}  # rooms lost while a command of theirs ran
+        self._peers: dict[str, float] = {}  # nodes seen live lately → when (told of a bus cut)
         self._redis_down = False
         self._listed: dict[str, str] = {}
         self.room_list: list[dict[str, Any]] = []  # every node's public rooms (a tick old)
@@ -283,21 +285,9 @@ class Node:
         return room
 
     async def _raise_fence(self, code: str, token: int) -> None:
-        """Raise room ``code``'s fence in the database to ``token``, which must be above
-        the fence there (else :class:`Fenced` with the newer token). Above, not equal: a
-        Redis restarted empty counts the room's tokens again from 1, and may hand out the
-        very token another node (or this one, before it lost the room) wrote with; that
-        node could go on writing, and the nodes relaying into the room could not see that it
-        changed hands (:meth:`Router.check` compares tokens)."""
-        node = self.name
-
-        def write(s: Session) -> None:
-            row = s.get(RoomFence, code, with_for_update=True)
-            if row is not None and row.token >= token:
-                raise Fenced(code, token, row.token)
-            raise_fence(s, code, token, node)
-
-        await self.hub.store.writer.write(write)
+        """Raise room ``code``'s fence to ``token``: above the one in the database, not
+        equal (:mod:`laizi.server.cluster.takeover`: a Redis restarted empty)."""
+        await raise_above(self.hub.store, code, token, self.name)
 
     def _fenced(self, code: str) -> None:
         """A write of room ``code`` was refused. While this node is taking the room (again)
@@ -349,12 +339,20 @@ class Node:
 
     # ------------------------------------------------------------- the bus
     def _bus_back(self) -> None:
-        """The bus was cut (Redis away or restarted): the frames the owners sent to this
-        node's relayed connections meanwhile are lost, and so may be a ``moved``. Each of
-        them joins its room again wherever it runs now (a fresh ``joined`` + snapshot)."""
+        """The bus lost messages (Redis away or restarted) and works again: frames of the
+        owners for this node's relayed connections, their commands, a ``moved``, a
+        ``join``. Each relayed connection here joins its room again wherever it runs now
+        (a fresh ``joined`` + snapshot), and the other nodes are asked to do the same with
+        theirs relayed into this node's rooms (``back``): whichever node's bus comes back
+        last, its resync runs while both ends are subscribed."""
         n = self.router.resync()
         if n:
             log.warning("node %s: %d relayed connections resynced", self.name, n)
+        now = time.monotonic()
+        self._peers = {p: t for p, t in self._peers.items() if now - t < PEER_MEMORY}
+        for peer in self._peers:
+            if peer != self.name:
+                self.bus.send(peer, {"k": "back"})
 
     def _announce(self, what: str, data: Any) -> None:
         """Tell every other live node of an identity change made here."""
@@ -373,6 +371,11 @@ class Node:
             self.router.on_message(env)
         elif k == "take":
             asyncio.ensure_future(self.take(str(env["room"])))
+        elif k == "back":  # its bus lost messages: resync what is relayed into its rooms
+            n = self.router.resync(str(env["n"]))
+            if n:
+                log.warning("node %s: %d relayed connections into node %s's rooms resynced",
+                            self.name, n, env["n"])
 
     # ------------------------------------------------------------- the loop
     async def _run(self) -> None:
@@ -418,6 +421,8 @@ class Node:
         if self._ticks % REFRESH_TICKS == 0:
             await self._refresh()
         self.live = await self.leases.beat()
+        now = time.monotonic()
+        self._peers.update((n, now) for n in self.live)
         for code in await self.leases.renew():
             self.lost(code)
         self.remotes.drop_node(set(self.live))

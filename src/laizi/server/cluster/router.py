@@ -109,10 +109,10 @@ class Router:
         b.conn.room_code = None
         asyncio.ensure_future(self._rejoin(b))
 
-    def resync(self) -> int:
-        """Join every relayed connection's room again (what its owner sent may be lost:
-        the bus was cut); how many."""
-        bound = list(self.bound.values())
+    def resync(self, owner: str | None = None) -> int:
+        """Join every relayed connection's room again (of rooms on node ``owner`` only, if
+        given): messages to or from the owner may be lost (the bus was cut); how many."""
+        bound = [b for b in self.bound.values() if owner is None or b.owner == owner]
         for b in bound:
             self.rebind(b)
         return len(bound)
