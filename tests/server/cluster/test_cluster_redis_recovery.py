@@ -12,6 +12,7 @@ scenario with two ``laizi serve`` nodes and players is test_cluster_redis_restar
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -23,6 +24,7 @@ from laizi.server.cluster.bus import Bus
 from laizi.server.cluster.fence import Fenced, RoomFence
 from laizi.server.cluster.node import Node
 from laizi.server.config import ServerConfig
+from laizi.server.connection import Conn
 from laizi.server.hub import Hub
 from laizi.server.protocol import RoomSettings
 from laizi.server.room import Room
@@ -100,6 +102,69 @@ def test_the_bus_notices_its_connection_dropped(redis_url: str, retry: bool) -> 
         finally:
             await b.stop()
             await r.aclose()
+
+    asyncio.run(run())
+
+
+def _joined(conn: Conn) -> int:
+    """How many ``joined`` frames are queued on ``conn`` (taken off its queue)."""
+    n = 0
+    while not conn.queue.empty():
+        text = conn.queue.get_nowait()
+        if text is not None and json.loads(text).get("type") == "joined":
+            n += 1
+    return n
+
+
+async def _joins(conn: Conn, timeout: float) -> int:
+    """The ``joined`` frames queued on ``conn`` within ``timeout`` (once one came, what
+    follows it within 0.3 s)."""
+    n = 0
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        n += _joined(conn)
+        if n:
+            end = min(end, time.monotonic() + 0.3)
+        await asyncio.sleep(0.05)
+    return n
+
+
+def test_an_owner_whose_bus_was_cut_has_its_relayed_seats_resynced(pg_url: str,
+                                                                    redis_url: str) -> None:
+    """Only the owner's subscription is cut (the relaying node's holds): what was sent to
+    the owner meanwhile is lost, so once it is back the relaying node is told (``back``)
+    and its connection joins the room again (a fresh ``joined``)."""
+    import redis.asyncio as aioredis
+
+    async def run() -> None:
+        hubs: list[Hub] = []
+        for name in ("a", "b"):
+            hub = Hub(ServerConfig(db_url=pg_url))
+            hub.cluster = Node(hub, redis_url, name)
+            await hub.start()
+            hubs.append(hub)
+        hub_a, hub_b = hubs
+        na, nb = hub_a.cluster, hub_b.cluster
+        assert na is not None and nb is not None
+        r = aioredis.from_url(redis_url)
+        try:
+            assert await _until(lambda: "b" in na._peers, 5)  # a has seen b beat
+            code = "RELAY"
+            assert await na.claim(code)
+            hub_a.rooms[code] = Room(code, RoomSettings.model_validate({}), None, **hub_a._room_kw())
+            await hub_a.rooms[code].save_room()
+            conn = Conn(None)
+            conn.player_id = "p_relayed"
+            await hub_b.join(conn, code, True)  # relayed to a
+            assert await _joins(conn, 5) == 1 and nb.router.bound
+            # Cut a's subscription only: Redis closes that one connection.
+            sock = na.bus._pubsub.connection._writer.get_extra_info("sockname")
+            await r.execute_command("CLIENT", "KILL", "ADDR", f"{sock[0]}:{sock[1]}")
+            assert await _joins(conn, 5) == 1, "the relayed connection was not resynced"
+        finally:
+            await r.aclose()
+            for hub in hubs:
+                await hub.stop()
 
     asyncio.run(run())
 
