@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -42,7 +43,22 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-import websockets
+import picows
+
+try:  # the load generator's JSON: orjson when installed (the `bench` extra), else the stdlib
+    import orjson
+
+    def _loads(raw: bytes) -> Any:
+        return orjson.loads(raw)
+
+    def _dumps(msg: Any) -> bytes:
+        return orjson.dumps(msg)
+except ImportError:  # pragma: no cover - bench extra not installed
+    def _loads(raw: bytes) -> Any:
+        return json.loads(raw)
+
+    def _dumps(msg: Any) -> bytes:
+        return json.dumps(msg).encode()
 
 
 @dataclass
@@ -83,7 +99,27 @@ def start_server(port: int, db_url: str, extra: list[str] | None = None,
     raise RuntimeError("server did not start")
 
 
+class _Listener(picows.WSListener):
+    """picows calls this for every frame of a client's connection (no task per message)."""
+
+    def __init__(self, client: BotClient) -> None:
+        self.client = client
+
+    def on_ws_frame(self, transport: picows.WSTransport, frame: picows.WSFrame) -> None:
+        if frame.msg_type == picows.WSMsgType.TEXT:
+            self.client.on_message(frame.get_payload_as_memoryview())
+        elif frame.msg_type == picows.WSMsgType.CLOSE:
+            transport.disconnect()
+
+    def on_ws_disconnected(self, transport: picows.WSTransport) -> None:
+        self.client.on_closed()
+
+
 class BotClient:
+    """One player's WebSocket connection (picows: the load generator shares the machine with
+    the server, so its own CPU per message is kept small — frames are handled in picows's
+    callback and a bot's move is a timer, not a task)."""
+
     def __init__(self, url: str, name: str, bot: str, seed: int, think: float, stats: Stats) -> None:
         self.url = url
         self.name = name
@@ -92,20 +128,28 @@ class BotClient:
         from laizi.bots import make_bot
 
         self.bot = make_bot(bot, seed)
+        # ``random`` picks uniformly among the legal actions: straight from the frame's
+        # list (the same choice RandomBot makes from the parsed view, without parsing it).
+        self.pick: Any = self.bot.rng.choice if bot == "random" else None
         self.rng = random.Random(seed)
         self.ws: Any = None
         self.seq = 0
         self.sent: dict[int, float] = {}
         self.acted_v = -1
-        self.last: dict[str, Any] | None = None
         self.over = False
         self.rules: Any = None  # the room's RuleSet, parsed once from the first view
         self.token: str | None = None
         self.hint: dict[str, Any] | None = None  # affinity: the last "owner" hint
+        self.playing = False
+        self._pending: asyncio.TimerHandle | None = None
+        self._waiter: tuple[Any, asyncio.Future[dict[str, Any]]] | None = None
+        self._done: asyncio.Future[None] | None = None
 
     async def open(self, token: str | None = None) -> str:
         """Connect and say hello (as the player of ``token`` if given); the token."""
-        self.ws = await websockets.connect(self.url, max_size=2**22, open_timeout=30)
+        self.ws, _ = await picows.ws_connect(lambda: _Listener(self), self.url,
+                                             websocket_handshake_timeout=30,
+                                             max_frame_size=2**22)
         hello: dict[str, Any] = {"type": "hello", "nickname": self.name}
         if token:
             hello["token"] = token
@@ -113,20 +157,73 @@ class BotClient:
         self.token = str((await self.wait(lambda m: m["type"] == "welcome"))["token"])
         return self.token
 
+    def send_now(self, msg: dict[str, Any]) -> None:
+        data = _dumps(msg)
+        self.stats.bytes_out += len(data)
+        self.ws.send(picows.WSMsgType.TEXT, data)  # a text frame, as a browser sends
+
     async def send(self, msg: dict[str, Any]) -> None:
-        text = json.dumps(msg)
-        self.stats.bytes_out += len(text.encode())
-        await self.ws.send(text)
+        self.send_now(msg)
 
     async def wait(self, pred: Any) -> dict[str, Any]:
-        while True:
-            m = json.loads(await asyncio.wait_for(self.ws.recv(), 60))
-            if m["type"] == "error":
-                self.stats.err(m["code"])
-            elif m["type"] == "owner":
-                self.hint = m
-            if pred(m):
-                return m
+        """The next message ``pred`` accepts (the ones before it are dropped)."""
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiter = (pred, fut)
+        try:
+            return await asyncio.wait_for(fut, 60)
+        finally:
+            self._waiter = None
+
+    def on_message(self, raw: Any) -> None:
+        if self.playing:
+            self.stats.bytes_in += len(raw)
+        m = _loads(raw)
+        t = m["type"]
+        if t == "error":
+            self.stats.err(m["code"])
+        elif t == "owner":
+            self.hint = m
+        if self._waiter is not None:
+            pred, fut = self._waiter
+            if not fut.done() and pred(m):
+                fut.set_result(m)
+            return
+        if not self.playing:
+            return
+        if t == "ack":
+            t0 = self.sent.pop(m["seq"], None)
+            if t0 is not None:
+                self.stats.rtts.append(time.perf_counter() - t0)
+                self.stats.actions += 1
+        elif t in ("update", "snapshot"):
+            view = m["view"]
+            if view.get("match_over"):
+                self.over = True
+                self._finish()
+                return
+            if view["seat"] == 0 and any(e["type"] == "end_hand" for e in m.get("events", [])):
+                self.stats.hands += 1
+            legal = view.get("legal") or []
+            if legal and self.acted_v != m["v"]:
+                self.acted_v = m["v"]
+                if self._pending is not None:
+                    self._pending.cancel()
+                delay = self.think * (0.5 + self.rng.random()) if self.think else 0.0
+                self._pending = asyncio.get_running_loop().call_later(
+                    delay, self._act, view, m["v"])
+
+    def on_closed(self) -> None:
+        if self._waiter is not None and not self._waiter[1].done():
+            self._waiter[1].set_exception(ConnectionError("connection closed"))
+        self._finish()
+
+    def _finish(self) -> None:
+        self.playing = False
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        if self._done is not None and not self._done.done():
+            self._done.set_result(None)
 
     async def follow(self, code: str) -> bool:
         """Affinity: the join was relayed and the owner's direct address came with it —
@@ -137,7 +234,7 @@ class BotClient:
         if not h or h.get("room") != code or not h.get("addr"):
             return False
         first = self.url
-        await self.ws.close()
+        await self.close()
         for url in (f"ws://{h['addr']}/ws", first):
             self.url = url
             try:
@@ -149,62 +246,51 @@ class BotClient:
             return url != first
         raise RuntimeError("no node answers")
 
+    def begin(self) -> None:
+        """From now on the frames are played (before the start is sent: none is missed)."""
+        self._done = asyncio.get_running_loop().create_future()
+        self.playing = True
+        if self.ws is None or self.ws.is_disconnected:
+            self._finish()
+
     async def play(self, stop_at: float) -> None:
-        pending: asyncio.Task[None] | None = None
-        loop = asyncio.get_running_loop()
+        """Play (in the frame callbacks) until ``stop_at``, the match's end or a close."""
+        if self._done is None:
+            self.begin()
+        assert self._done is not None
         try:
-            async with asyncio.timeout_at(loop.time() + max(0.05, stop_at - time.monotonic())):
-                async for raw in self.ws:
-                    self.stats.bytes_in += len(raw.encode() if isinstance(raw, str) else raw)
-                    m = json.loads(raw)
-                    t = m["type"]
-                    if t == "ack":
-                        t0 = self.sent.pop(m["seq"], None)
-                        if t0 is not None:
-                            self.stats.rtts.append(time.perf_counter() - t0)
-                            self.stats.actions += 1
-                    elif t == "error":
-                        self.stats.err(m["code"])
-                    elif t in ("update", "snapshot"):
-                        self.last = m
-                        view = m["view"]
-                        if view.get("match_over"):
-                            self.over = True
-                            break
-                        if view["seat"] == 0 and any(e["type"] == "end_hand" for e in m.get("events", [])):
-                            self.stats.hands += 1
-                        legal = view.get("legal") or []
-                        if legal and self.acted_v != m["v"]:
-                            self.acted_v = m["v"]
-                            if pending is not None and not pending.done():
-                                pending.cancel()
-                            pending = asyncio.ensure_future(self._act(view, m["v"]))
+            await asyncio.wait_for(asyncio.shield(self._done), max(0.05, stop_at - time.monotonic()))
         except TimeoutError:
             pass
         finally:
-            if pending is not None:
-                pending.cancel()
+            self._finish()
 
-    async def _act(self, view: dict[str, Any], v: int) -> None:
+    def _act(self, view: dict[str, Any], v: int) -> None:
+        self._pending = None
+        if not self.playing or self.ws.is_disconnected:
+            return
+        action = self.pick(view["legal"]) if self.pick is not None else self._decide(view)
+        self.seq += 1
+        self.sent[self.seq] = time.perf_counter()
+        self.send_now({"type": "action", "seq": self.seq, "action": action, "version": v})
+
+    def _decide(self, view: dict[str, Any]) -> Any:
         from laizi.rules import RuleSet
         from laizi.server.frames import read_view
 
-        if self.think:
-            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
         try:
             if self.rules is None and isinstance(view.get("rules"), dict):
                 self.rules = RuleSet(**view["rules"])
-            action = self.bot.act(read_view(view, self.rules)).to_json()
+            return self.bot.act(read_view(view, self.rules)).to_json()
         except Exception:  # noqa: BLE001 - count, then fall back to the first legal action
             self.stats.err("bot_failed")
-            action = view["legal"][0]
-        self.seq += 1
-        self.sent[self.seq] = time.perf_counter()
-        await self.send({"type": "action", "seq": self.seq, "action": action, "version": v})
+            return view["legal"][0]
 
     async def close(self) -> None:
-        if self.ws is not None:
-            await self.ws.close()
+        if self.ws is not None and not self.ws.is_disconnected:
+            self.ws.disconnect()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.ws.wait_disconnected(), 5)
 
 
 async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str,
@@ -273,6 +359,8 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
     stop_at = time.monotonic() + seconds
     if probe is not None:
         probe("start")
+    for c in clients:
+        c.begin()
     for cs in groups:
         await cs[0].send({"type": "start"})
     t1 = time.perf_counter()
@@ -324,6 +412,19 @@ def server_stats(url: str) -> dict[str, Any]:
             return dict(json.loads(r.read()).get("stats") or {})
     except (OSError, ValueError):
         return {}
+
+
+def machine_cpu() -> tuple[float, float, float]:
+    """(busy CPU seconds of the whole machine, of which in softirq, monotonic time) from
+    /proc/stat (Linux); zeros elsewhere."""
+    try:
+        with open("/proc/stat") as fh:
+            f = [int(x) for x in fh.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0, time.monotonic()
+    tck = os.sysconf("SC_CLK_TCK")
+    busy = f[0] + f[2] + f[5] + f[6] + (f[7] if len(f) > 7 else 0)  # niced processes left out
+    return busy / tck, f[6] / tck, time.monotonic()
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -414,11 +515,16 @@ def measure(n: int, args: argparse.Namespace, workers: int, svc: Any,
         url = f"ws://127.0.0.1:{port}/ws"
     cpu0 = benchsvc.tree_cpu(proc.pid) if proc is not None else None
     play_cpu: dict[str, float] = {}
+    machine: dict[str, tuple[float, float, float]] = {}
     relay: dict[str, dict[str, int]] = {}
 
     def probe(when: str) -> None:  # the server's CPU over the play only
+        machine[when] = machine_cpu()
         if proc is not None:
             play_cpu[when] = benchsvc.tree_cpu(proc.pid) or 0.0
+        if svc is not None:  # ... and the database's and Redis's
+            play_cpu["pg_" + when] = svc[0].cpu_seconds() or 0.0
+            play_cpu["redis_" + when] = svc[1].cpu_seconds() or 0.0
         if wports:
             relay[when] = cluster_figures(wports)
 
@@ -427,10 +533,19 @@ def measure(n: int, args: argparse.Namespace, workers: int, svc: Any,
         cpu1 = benchsvc.tree_cpu(proc.pid) if proc is not None else None
         if cpu0 is not None and cpu1 is not None:
             res["server_cpu_s"] = round(cpu1 - cpu0, 1)  # set-up and play
-        if len(play_cpu) == 2:
+        if "end" in play_cpu:
             used = play_cpu["end"] - play_cpu["start"]
             res["server_play_cpu_s"] = round(used, 1)
             res["server_cpu_ms_per_action"] = round(1000 * used / max(1, res["actions"]), 3)
+        for part in ("pg", "redis"):
+            if part + "_end" in play_cpu:
+                used = play_cpu[part + "_end"] - play_cpu[part + "_start"]
+                res[f"{part}_cpu_ms_per_action"] = round(1000 * used / max(1, res["actions"]), 3)
+        if len(machine) == 2:  # every process and the kernel: busy cores over the play
+            (b0, s0, t0), (b1, s1, t1) = machine["start"], machine["end"]
+            res["machine_busy_cores"] = round((b1 - b0) / max(1e-9, t1 - t0), 2)
+            res["machine_softirq_cores"] = round((s1 - s0) / max(1e-9, t1 - t0), 2)
+        res["client_cpu_ms_per_action"] = round(1000 * res["client_cpu_s"] / max(1, res["actions"]), 3)
         res["server"] = server_stats(url)
         if len(relay) == 2:  # relayed clients at the end of the play, bus messages during it
             end, start = relay["end"], relay["start"]
@@ -460,7 +575,12 @@ def report(res: dict[str, Any], ok: bool, as_json: bool) -> None:
           f"p99={res['p99_ms']:6.1f} ms hands={res['hands']} errors={res['errors'] or 0} "
           f"unanswered={res['unanswered']} client_lag_p99={res['client_lag_p99_ms']} ms "
           f"cpu s: client={res['client_cpu_s']} server={res.get('server_cpu_s')} "
-          f"server cpu/action={res.get('server_cpu_ms_per_action')} ms "
+          f"cpu ms/action: server={res.get('server_cpu_ms_per_action')} "
+          f"client={res.get('client_cpu_ms_per_action')} "
+          + (f"pg={res['pg_cpu_ms_per_action']} redis={res['redis_cpu_ms_per_action']} "
+             if "pg_cpu_ms_per_action" in res else "")
+          + f"machine busy={res.get('machine_busy_cores')} cores "
+          f"(softirq {res.get('machine_softirq_cores')}) "
           f"wire B/action={res['wire_bytes_per_action']} "
           + (f"relayed clients={res['relayed_client_share']:.0%} "
              f"bus msgs/action={res['bus_messages_per_action']} "
@@ -516,6 +636,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --workers: clients follow the owner hint to their room's owner "
                          "(on, the default), stay where they landed and are relayed (off), or "
                          "measure both")
+    ap.add_argument("--only", default="both", choices=["both", "single", "workers"],
+                    help="with --workers: measure only one side (no ratio; for profiling)")
     ap.add_argument("--serve-args", default="",
                     help="extra arguments for the spawned `laizi serve` (e.g. \"--ws wsproto\")")
     ap.add_argument("--server-python", default=None,
@@ -534,13 +656,14 @@ def main(argv: list[str] | None = None) -> int:
 
     pg, redis = benchsvc.Postgres().start(), benchsvc.Redis().start()
     try:
-        single = ramp(args, 1, (pg, redis))
+        single = ramp(args, 1, (pg, redis)) if args.only != "workers" else {}
         multi = {aff: ramp(args, args.workers, (pg, redis), aff)
-                 for aff in {"on": [True], "off": [False], "both": [True, False]}[args.affinity]}
+                 for aff in {"on": [True], "off": [False], "both": [True, False]}[args.affinity]
+                 if args.only != "single"}
     finally:
         redis.stop()
         pg.stop()
-    base = single["actions_per_s_p99_under_target"]
+    base = single.get("actions_per_s_p99_under_target")
     out: dict[str, Any] = {"single": single}
     for aff, m in multi.items():
         top = m["actions_per_s_p99_under_target"]

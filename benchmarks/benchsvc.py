@@ -59,6 +59,14 @@ class Postgres:
                   "laizi", name)
         return f"postgresql://laizi@127.0.0.1:{self.port}/{name}"
 
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds of the postmaster and its live children (the backends and workers)."""
+        try:
+            pid = int((self.dir / "data" / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+        return tree_cpu(pid)
+
     def stop(self) -> None:
         self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate", "-w",
                   "stop", check=False)

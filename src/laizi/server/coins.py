@@ -183,7 +183,7 @@ def table_stake(conn: Connection, room_code: str) -> int:
 
 
 def settle_progress(conn: Connection, p: Progress) -> None:
-    """The hook in :func:`laizi.server.store._write_progress`: the hands that ended and the
+    """The hook in :func:`laizi.server.store._progress_rest`: the hands that ended and the
     escapes in ``p`` settle in coins, in the same transaction, when the room is a coin table."""
     ends = [h for h in p.hands if h.get("end") is not None]
     if not ends and not p.escapes:

@@ -12,21 +12,15 @@ client's sequence number — replaying it rebuilds a match after a restart), the
 per-match **event log** (full engine events, server side only; the replay
 viewer filters them), per-hand scores and chat.
 
-Writes go through :class:`Writer`: one thread, one connection, many callers'
-writes committed together (group commit). A caller awaits its write before
+Writes go through :class:`Writer` (:mod:`laizi.server.writer`): one thread, one connection,
+many callers' writes committed together (group commit). A caller awaits its write before
 anything it describes is shown to a client, so what a client saw is on disk.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import os
-import queue
-import threading
-import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -48,7 +42,9 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from laizi.server.writer import Writer
 
 __all__ = [
     "SCHEMA_VERSION", "AccountRow", "ActionRow", "AvatarRow", "Base", "ChatRow", "EventRow", "HandRow",
@@ -132,7 +128,7 @@ class ActionRow(Base):
     __table_args__ = (UniqueConstraint("match_id", "n"),)
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
                                     primary_key=True, autoincrement=True)
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))  # (match_id, n) is unique: its index serves match_id too
     n: Mapped[int] = mapped_column(Integer)  # order within the match
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -149,7 +145,7 @@ class EventRow(Base):
     __table_args__ = (UniqueConstraint("match_id", "n"),)
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
                                     primary_key=True, autoincrement=True)
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))  # (match_id, n) is unique: its index serves match_id too
     n: Mapped[int] = mapped_column(Integer)
     hand: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(32))
@@ -298,7 +294,12 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return eng
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    eng = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    # The rows of a writer batch (laizi.server.writer) as one multi-row INSERT per table
+    # (SQLAlchemy's "insertmanyvalues", as for psycopg2) rather than psycopg 3's pipeline
+    # of one INSERT per row: one statement for PostgreSQL to plan and run, not fifty.
+    eng.dialect.use_insertmanyvalues_wo_returning = True
+    return eng
 
 
 def migrate(engine: Engine) -> None:
@@ -329,102 +330,3 @@ def set_meta_if_missing(engine: Engine, key: str, value: str) -> str:
 
 def dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
-# ---------------------------------------------------------------------- writer
-WriteFn = Callable[[Session], Any]
-
-
-class Writer:
-    """One thread that applies queued writes and commits them in batches (group commit).
-
-    ``await writer.write(fn)`` runs ``fn(session)`` in the writer thread and resolves
-    once the batch holding it is committed. If a batch fails, its writes are retried
-    one by one so one bad write only fails its own caller.
-    """
-
-    def __init__(self, engine: Engine, max_batch: int = 256) -> None:
-        self.engine = engine
-        self.sessions = sessionmaker(engine, expire_on_commit=False)
-        self.max_batch = max_batch
-        self._q: queue.Queue[tuple[WriteFn, asyncio.Future[Any] | None, Any] | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name="laizi-db-writer", daemon=True)
-        self._thread.start()
-        self.batches = 0
-        self.writes = 0
-        self.busy_seconds = 0.0
-
-    def write(self, fn: WriteFn) -> asyncio.Future[Any]:
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[Any] = loop.create_future()
-        self._q.put((fn, fut, loop))
-        return fut
-
-    def flush(self, timeout: float = 10.0) -> None:
-        """Block until every write queued so far is committed."""
-        done = threading.Event()
-        self._q.put((lambda s: None, None, done))
-        done.wait(timeout)
-
-    def close(self) -> None:
-        self._q.put(None)
-        self._thread.join(timeout=10)
-
-    @staticmethod
-    def _resolve(item: tuple[WriteFn, asyncio.Future[Any] | None, Any], ok: bool, value: Any) -> None:
-        _fn, fut, loop = item
-        if fut is None:
-            if isinstance(loop, threading.Event):
-                loop.set()
-            return
-
-        def _set() -> None:
-            if fut.done():
-                return
-            if ok:
-                fut.set_result(value)
-            else:
-                fut.set_exception(value)
-
-        with contextlib.suppress(RuntimeError):  # loop closed
-            loop.call_soon_threadsafe(_set)
-
-    def _run(self) -> None:
-        while True:
-            first = self._q.get()
-            if first is None:
-                return
-            batch = [first]
-            stop = False
-            while len(batch) < self.max_batch:
-                try:
-                    nxt = self._q.get_nowait()
-                except queue.Empty:
-                    break
-                if nxt is None:
-                    stop = True
-                    break
-                batch.append(nxt)
-            t0 = time.perf_counter()
-            results: list[Any] = []
-            try:
-                with self.sessions() as s:
-                    for item in batch:
-                        results.append(item[0](s))
-                    s.commit()
-                for item, res in zip(batch, results, strict=True):
-                    self._resolve(item, True, res)
-            except Exception:  # retry one by one
-                for item in batch:
-                    try:
-                        with self.sessions() as s:
-                            res = item[0](s)
-                            s.commit()
-                        self._resolve(item, True, res)
-                    except Exception as exc:  # noqa: BLE001 - reported to the caller
-                        self._resolve(item, False, exc)
-            self.batches += 1
-            self.writes += len(batch)
-            self.busy_seconds += time.perf_counter() - t0
-            if stop:
-                return

@@ -137,9 +137,9 @@ class Metrics:
             return
         hist, failures = self.db_write_seconds, self.db_write_failures
 
-        def write(fn: Any) -> Any:
+        def write(fn: Any, **kw: Any) -> Any:
             t0 = time.perf_counter()
-            fut = inner(fn)
+            fut = inner(fn, **kw)
 
             def done(f: Any) -> None:
                 hist.observe(time.perf_counter() - t0)

@@ -18,8 +18,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from laizi.server import coins, db
-from laizi.server.cluster.fence import Fenced, check_fence, raise_fence
+from laizi.server.cluster.fence import FENCES, Fenced, raise_fence
 from laizi.server.ratings import apply_match, places
+from laizi.server.writer import Rows
 
 log = logging.getLogger("laizi.server")
 
@@ -92,6 +93,7 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.writer = db.Writer(engine)
+        self.writer.fence_check = FENCES
         # Several nodes (laizi.server.cluster): the fencing token this node holds per room
         # it owns; every write of a room checks it in its transaction. None: one process.
         self.fences: dict[str, int] | None = None
@@ -99,18 +101,18 @@ class Store:
         self.on_fenced: Callable[[str], None] | None = None  # a write was refused
         self.fenced_writes = 0
 
-    async def _room_write(self, code: str, fn: Callable[[Session], Any]) -> Any:
-        """Write for room ``code``: fenced when this server is a node of a cluster."""
+    async def _room_write(self, code: str, fn: Callable[[Session], Any] | None,
+                          rows: Rows = ()) -> Any:
+        """Write for room ``code`` (``rows`` inserted, then ``fn``): fenced when this server
+        is a node of a cluster — the writer checks the fence of every room of a batch in the
+        batch's transaction (:mod:`laizi.server.writer`)."""
         if self.fences is None:
-            return await self.writer.write(fn)
+            return await self.writer.write(fn, rows=rows)
         token = self.fences.get(code)
-
-        def fenced(s: Session) -> Any:
-            check_fence(s, code, token)
-            return fn(s)
-
         try:
-            return await self.writer.write(fenced)
+            if token is None:
+                raise Fenced(code, token)
+            return await self.writer.write(fn, fence=(code, token), rows=rows)
         except Fenced:
             self.fenced_writes += 1
             if self.on_fenced is not None:
@@ -221,15 +223,20 @@ class Store:
         ``retry``: an earlier attempt failed, perhaps after its commit went through (a
         connection lost on the way back): if its last row is there, it did."""
 
-        def write(s: Session) -> None:
-            # Core executemany inserts: the hot path of every action (no ORM unit of work).
-            # Flush first: an ORM write earlier in the same batch must not land after these.
-            s.flush()
-            if retry and _stored_already(s, p):
-                return
-            _write_progress(s, p)
+        if retry:
+            def again(s: Session) -> None:
+                s.flush()
+                if not _stored_already(s, p):
+                    _progress_rest(s, p, insert=True)
 
-        await self._room_write(p.room_code, write)
+            await self._room_write(p.room_code, again)
+            return
+        # The hot path of every action: its journal entry and events go in with the other
+        # rooms' of the same batch (Core executemany, no ORM unit of work); the rest, when
+        # there is any (a hand begun or ended, an escape, new scores or seats), after them.
+        rest = (p.hands or p.escapes or p.match_values is not None or p.room_values is not None)
+        await self._room_write(p.room_code, (lambda s: _progress_rest(s, p)) if rest else None,
+                               rows=((ACTIONS, p.actions), (EVENTS, p.events)))
 
     # ------------------------------------------------------------- reading back
     def load_unfinished_rooms(self) -> list[RoomRecord]:
@@ -324,13 +331,15 @@ def _stored_already(s: Session, p: Progress) -> bool:
     return found is not None
 
 
-def _write_progress(s: Session, p: Progress) -> None:
+def _progress_rest(s: Session, p: Progress, *, insert: bool = False) -> None:
+    """What ``p`` stores beyond its journal entries and events (those too with ``insert``)."""
+    s.flush()  # an ORM write earlier in the same batch lands first
     conn = s.connection()
     mid = p.match_id
     wins = {e["hand"]: e["data"] for e in p.events if e["kind"] == "win"}
-    if p.actions:
+    if insert and p.actions:
         conn.execute(ACTIONS.insert(), p.actions)
-    if p.events:
+    if insert and p.events:
         conn.execute(EVENTS.insert(), p.events)
     now = datetime.now(UTC)
     for hr in p.hands:
