@@ -81,8 +81,9 @@ class Bus:
         self._down = False  # Redis away (logged once)
         self._lapsed = False  # messages to or from this node were lost since the last on_back
         self._confirmed = False  # Redis confirmed the current subscription
-        self._again = False
-        # Called once the subscription is back after a cut (the node resyncs what it relays)
+        self._again = False      # ... and a second confirmation of it means it was cut
+        # Called once the bus works both ways again after messages were lost (the node
+        # resyncs what it relays, and asks the others to resync what they relay to it)
         self.on_back: Callable[[], None] | None = None
         self.stats: dict[str, int] = {"routed_out": 0, "routed_in": 0, "bus_bytes_out": 0,
                                       "bus_bytes_in": 0, "bus_publishes": 0}
@@ -102,7 +103,7 @@ class Bus:
             raise
         self._pubsub = ps
         self._confirmed = False
-        self._again = False  # a second confirmation of this subscription: it was cut
+        self._again = False
 
     async def stop(self) -> None:
         await self.flush()
@@ -162,7 +163,7 @@ class Bus:
         elif not self._down:
             self._down = True
             log.warning("node %s: %s failed (%s); retrying", self.node, what,
-                        str(exc).splitlines()[0][:200])
+                        (str(exc) or type(exc).__name__).splitlines()[0][:200])
 
     async def _receive(self) -> None:
         while True:
