@@ -10,6 +10,12 @@ dicts (``k``: their kind); the ones queued for a node in the same loop turn go o
 On the wire a message is ``k US node US conn US room US body`` (US = 0x1F) and a batch
 joins them with RS (0x1E): the body of a frame or a command is its JSON text as it is, not
 quoted again (JSON never holds a raw control character, so the separators cannot occur).
+
+Pub/sub is at most once: what is published to a node while its subscription is cut (Redis
+away or restarted) is lost. The bus then subscribes anew (every 0.1 s until Redis answers)
+and, once Redis confirms the subscription, calls ``on_back`` (also after a publish that
+failed while the subscription held): the node resyncs the connections it relays and asks
+the others to resync those they relay into its rooms.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ _BODY = {"out": "t", "in": "m"}  # kinds whose body is a text (else: the other f
 _HEAD = ("k", "n", "c", "room")
 
 log = logging.getLogger("laizi.server")
+
+RESUBSCRIBE_EVERY = 0.1  # seconds between tries to subscribe again while Redis is away
 
 
 def channel(node: str) -> str:
@@ -71,13 +79,31 @@ class Bus:
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
         self._down = False  # Redis away (logged once)
+        self._lapsed = False  # messages to or from this node were lost since the last on_back
+        self._confirmed = False  # Redis confirmed the current subscription
+        self._again = False      # ... and a second confirmation of it means it was cut
+        # Called once the bus works both ways again after messages were lost (the node
+        # resyncs what it relays, and asks the others to resync what they relay to it)
+        self.on_back: Callable[[], None] | None = None
         self.stats: dict[str, int] = {"routed_out": 0, "routed_in": 0, "bus_bytes_out": 0,
                                       "bus_bytes_in": 0, "bus_publishes": 0}
 
     async def start(self) -> None:
-        self._pubsub = self.r.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(channel(self.node))
+        await self._subscribe()
         self._tasks = [asyncio.ensure_future(self._receive()), asyncio.ensure_future(self._publish())]
+
+    async def _subscribe(self) -> None:
+        """A new subscription to this node's channel (its confirmation is the first message)."""
+        ps = self.r.pubsub()
+        try:
+            await ps.subscribe(channel(self.node))
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await ps.aclose()
+            raise
+        self._pubsub = ps
+        self._confirmed = False
+        self._again = False
 
     async def stop(self) -> None:
         await self.flush()
@@ -123,7 +149,10 @@ class Bus:
                 self._down = False
             except Exception as exc:  # noqa: BLE001 - Redis away: lost, like a cut socket
                 self._report(exc, "publishing")
+                self._lapsed = True
                 await asyncio.sleep(0.2)
+            else:
+                self._maybe_back()
 
     def _report(self, exc: Exception, what: str) -> None:
         """Log a failure: once per outage when Redis is away, else with its traceback."""
@@ -134,31 +163,84 @@ class Bus:
         elif not self._down:
             self._down = True
             log.warning("node %s: %s failed (%s); retrying", self.node, what,
-                        str(exc).splitlines()[0][:200])
+                        (str(exc) or type(exc).__name__).splitlines()[0][:200])
 
     async def _receive(self) -> None:
         while True:
+            if self._pubsub is None and not await self._resubscribe():
+                await asyncio.sleep(RESUBSCRIBE_EVERY)
+                continue
             try:
                 msg = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - Redis away: try again
+            except Exception as exc:  # noqa: BLE001 - Redis away: subscribe again
                 self._report(exc, "receiving")
-                await asyncio.sleep(0.2)
+                await self._drop_subscription()
                 continue
-            if msg is None or msg.get("type") != "message":
+            if msg is None:
                 continue
-            data = msg["data"]
-            self.stats["bus_bytes_in"] += len(data)
+            kind = msg.get("type")
+            if kind == "subscribe":
+                self._subscribed()
+            elif kind == "message":
+                self._deliver(msg["data"])
+
+    async def _resubscribe(self) -> bool:
+        try:
+            await self._subscribe()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - Redis still away: try again shortly
+            self._report(exc, "subscribing")
+            return False
+        return True
+
+    async def _drop_subscription(self) -> None:
+        """The subscription broke (Redis went away, or restarted): a new one is made (see
+        :meth:`_receive`) rather than trusting the client library to restore this one."""
+        self._lapsed = True
+        self._confirmed = False
+        ps, self._pubsub = self._pubsub, None
+        if ps is not None:
+            with contextlib.suppress(Exception):
+                await ps.aclose()
+
+    def _subscribed(self) -> None:
+        """Redis confirmed the subscription: from now on nothing sent here is lost. A second
+        confirmation of the same subscription means it was cut too: the client library
+        found its connection closed, connected again and subscribed anew by itself."""
+        if self._again:
+            self._lapsed = True
+        self._again = self._confirmed = True
+        self._maybe_back()
+
+    def _maybe_back(self) -> None:
+        """Once messages were lost (a publish failed, the subscription was cut) and the bus
+        works both ways again (subscribed, and publishing), ``on_back`` resyncs."""
+        if not (self._lapsed and self._confirmed):
+            return
+        self._lapsed = False
+        self._down = False
+        log.warning("node %s: the bus is back after Redis was away; messages sent meanwhile "
+                    "are lost (the relayed connections resync)", self.node)
+        if self.on_back is not None:
             try:
-                text = data.decode() if isinstance(data, bytes) else str(data)
-                batch = [decode(rec) for rec in text.split(RS)]
-            except ValueError:
-                log.warning("node %s: a bad bus message dropped", self.node)
-                continue
-            for m in batch:
-                self.stats["routed_in"] += 1
-                try:
-                    self.handler(m)
-                except Exception:  # noqa: BLE001 - one bad message must not stop the bus
-                    log.exception("node %s: bus message %r failed", self.node, m.get("k"))
+                self.on_back()
+            except Exception:  # noqa: BLE001 - the bus goes on
+                log.exception("node %s: resync after the bus came back failed", self.node)
+
+    def _deliver(self, data: bytes | str) -> None:
+        self.stats["bus_bytes_in"] += len(data)
+        try:
+            text = data.decode() if isinstance(data, bytes) else str(data)
+            batch = [decode(rec) for rec in text.split(RS)]
+        except ValueError:
+            log.warning("node %s: a bad bus message dropped", self.node)
+            return
+        for m in batch:
+            self.stats["routed_in"] += 1
+            try:
+                self.handler(m)
+            except Exception:  # noqa: BLE001 - one bad message must not stop the bus
+                log.exception("node %s: bus message %r failed", self.node, m.get("k"))

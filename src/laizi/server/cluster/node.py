@@ -29,6 +29,7 @@ from laizi.server.cluster.fence import Fenced
 from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
 from laizi.server.cluster.remote import RemoteConn, RemoteConns
 from laizi.server.cluster.router import Binding, Router
+from laizi.server.cluster.takeover import raise_above
 from laizi.server.connection import Conn
 from laizi.server.room import Room
 
@@ -39,8 +40,12 @@ __all__ = ["LEASE_TTL", "Node"]
 
 log = logging.getLogger("laizi.server")
 
+REDIS_TIMEOUT = 5.0        # seconds a Redis command or connect may take
 LEASE_TTL = 3.0            # seconds a lease lives without renewal (takeover < 5 s)
 KEY_ROOMLIST = PREFIX + "roomlist"  # hash code → the room's lobby summary (and its node)
+OLD_COMMAND_WAIT = 5.0     # seconds a takeover waits for the command of a copy given up here
+PEER_MEMORY = 300.0       # seconds a node seen live is still told when this bus was cut
+TAKE_TRIES = 3            # lease + fence tries of one takeover (a token behind the fence)
 TAKES_PER_TICK = 64        # rooms one node takes over per tick (a big failover spreads)
 REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the active set
                            # refilled from the database (a Redis that restarted empty)
@@ -49,14 +54,22 @@ REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the
 class Node:
     def __init__(self, hub: Hub, redis_url: str, name: str, ttl: float = LEASE_TTL) -> None:
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
         self.hub = hub
         self.name = name
         self.url = redis_url
-        self.r: Any = aioredis.from_url(redis_url)
+        # A command on a pooled connection Redis closed (it restarted) is sent once more on
+        # a new one at once, rather than failing a tick per stale connection; a Redis that
+        # stops answering fails a command within REDIS_TIMEOUT instead of hanging the tick.
+        self.r: Any = aioredis.from_url(redis_url, retry=Retry(NoBackoff(), 1),
+                                        socket_timeout=REDIS_TIMEOUT,
+                                        socket_connect_timeout=REDIS_TIMEOUT)
         self.leases = Leases(self.r, name, ttl)
         self.tick = ttl / 6
         self.bus = Bus(self.r, name, self._on_bus)
+        self.bus.on_back = self._bus_back
         self.router = Router(hub, self.bus)
         self.remotes = RemoteConns(hub, self.bus)
         self.affinity = Affinity(self.r, name)  # affinity hook: owner hints (cluster/affinity.py)
@@ -67,6 +80,8 @@ class Node:
         self._orphans: set[str] = set()
         self._seen_owner: dict[str, tuple[str, int]] = {}  # locate → relay: the lease seen
         self._broken: set[str] = set()  # rooms that could not be resumed: not tried again
+        self._given_up: dict[str, Room] = {}  # rooms lost while a command of theirs ran
+        self._peers: dict[str, float] = {}  # nodes seen live lately → when (told of a bus cut)
         self._redis_down = False
         self._listed: dict[str, str] = {}
         self.room_list: list[dict[str, Any]] = []  # every node's public rooms (a tick old)
@@ -80,7 +95,7 @@ class Node:
         store = self.hub.store
         store.fences = {}
         store.node = self.name
-        store.on_fenced = self.lost
+        store.on_fenced = self._fenced
         codes = await asyncio.to_thread(store.unfinished_codes)
         if codes:  # rooms of an earlier run: whoever is preferred takes them
             await self.r.sadd(KEY_ACTIVE, *codes)
@@ -122,7 +137,7 @@ class Node:
             return False
         self.hub.store.fences[code] = token  # type: ignore[index]
         try:
-            await self.hub.store.raise_fence(code, token)
+            await self._raise_fence(code, token)
         except Fenced as exc:
             self.hub.store.fences.pop(code, None)  # type: ignore[union-attr]
             await self.leases.release(code)
@@ -204,7 +219,11 @@ class Node:
         self._taking[code] = fut
         try:
             room = await self._take(code)
-        except Exception:  # noqa: BLE001 - Redis or the database away: another tick
+        except (RedisError, OSError) as exc:  # Redis away: another tick
+            log.warning("node %s: taking room %s over failed (%s)", self.name, code,
+                        (str(exc) or type(exc).__name__).splitlines()[0][:200])
+            room = None
+        except Exception:  # noqa: BLE001 - the database away, or a bug: another tick
             log.exception("node %s: taking room %s over failed", self.name, code)
             room = None
         finally:
@@ -213,16 +232,33 @@ class Node:
         return room
 
     async def _take(self, code: str) -> Room | None:
-        if self.draining:
-            return None
-        token = await self.leases.acquire(code)
-        if token is None:
-            return None
+        old = self._given_up.pop(code, None)
+        if old is not None:  # its command in progress ends first (its write is refused)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(old.lock.acquire(), OLD_COMMAND_WAIT)
+                old.lock.release()
+        # A token counter behind the database's fence (Redis restarted empty): caught up
+        # with it by the first try, the second gets a token above it.
+        for _ in range(TAKE_TRIES):
+            if self.draining:
+                return None
+            token = await self.leases.acquire(code)
+            if token is None:
+                return None
+            try:
+                return await self._load(code, token)
+            except Fenced as exc:
+                if exc.newer is None:
+                    raise
+        return None
+
+    async def _load(self, code: str, token: int) -> Room | None:
+        """Raise room ``code``'s fence to ``token`` (the lease just taken), then load it."""
         store = self.hub.store
         assert store.fences is not None
         store.fences[code] = token
         try:
-            await store.raise_fence(code, token)  # no older owner can write from here on
+            await self._raise_fence(code, token)  # no older owner can write from here on
             rec = await asyncio.to_thread(store.load_resumable_room, code)
             try:
                 room = None if rec is None else Room.resume(rec, **self.hub._room_kw())
@@ -235,7 +271,6 @@ class Node:
             await self.leases.release(code)
             if isinstance(exc, Fenced) and exc.newer is not None:
                 await self.leases.catch_up(code, exc.newer)  # the next try gets a newer token
-                return None
             raise
         if room is None:  # finished or closed meanwhile
             store.fences.pop(code, None)
@@ -249,6 +284,19 @@ class Node:
             room.schedule()
         return room
 
+    async def _raise_fence(self, code: str, token: int) -> None:
+        """Raise room ``code``'s fence to ``token``: above the one in the database, not
+        equal (:mod:`laizi.server.cluster.takeover`: a Redis restarted empty)."""
+        await raise_above(self.hub.store, code, token, self.name)
+
+    def _fenced(self, code: str) -> None:
+        """A write of room ``code`` was refused. While this node is taking the room (again)
+        that was a write of the room's earlier copy here, given up already: the take goes
+        on (its new lease and token are not touched)."""
+        if code in self._taking and code not in self.hub.rooms:
+            return
+        self.lost(code)
+
     def lost(self, code: str) -> None:
         """This node may no longer write room ``code`` (its lease lapsed, or a write was
         fenced): the room leaves memory, its connections follow it to its new owner."""
@@ -259,6 +307,8 @@ class Node:
         if room is None:
             return
         self.stats["rooms_given_up"] += 1
+        if room.lock.locked():
+            self._given_up[code] = room
         log.warning("node %s: lost room %s; giving it up", self.name, code)
         if room.status in ("lobby", "playing"):  # it must run somewhere (Redis may have lost it)
             asyncio.ensure_future(self._reactivate(code))
@@ -288,6 +338,22 @@ class Node:
         await hand_over(self)
 
     # ------------------------------------------------------------- the bus
+    def _bus_back(self) -> None:
+        """The bus lost messages (Redis away or restarted) and works again: frames of the
+        owners for this node's relayed connections, their commands, a ``moved``, a
+        ``join``. Each relayed connection here joins its room again wherever it runs now
+        (a fresh ``joined`` + snapshot), and the other nodes are asked to do the same with
+        theirs relayed into this node's rooms (``back``): whichever node's bus comes back
+        last, its resync runs while both ends are subscribed."""
+        n = self.router.resync()
+        if n:
+            log.warning("node %s: %d relayed connections resynced", self.name, n)
+        now = time.monotonic()
+        self._peers = {p: t for p, t in self._peers.items() if now - t < PEER_MEMORY}
+        for peer in self._peers:
+            if peer != self.name:
+                self.bus.send(peer, {"k": "back"})
+
     def _announce(self, what: str, data: Any) -> None:
         """Tell every other live node of an identity change made here."""
         for n in self.live:
@@ -305,6 +371,11 @@ class Node:
             self.router.on_message(env)
         elif k == "take":
             asyncio.ensure_future(self.take(str(env["room"])))
+        elif k == "back":  # its bus lost messages: resync what is relayed into its rooms
+            n = self.router.resync(str(env["n"]))
+            if n:
+                log.warning("node %s: %d relayed connections into node %s's rooms resynced",
+                            self.name, n, env["n"])
 
     # ------------------------------------------------------------- the loop
     async def _run(self) -> None:
@@ -344,11 +415,14 @@ class Node:
 
     async def _tick(self) -> None:
         self._ticks += 1
+        self._given_up = {c: r for c, r in self._given_up.items() if r.lock.locked()}
         if self._ticks % 2 == 0:
             await self.sync_auth()
         if self._ticks % REFRESH_TICKS == 0:
             await self._refresh()
         self.live = await self.leases.beat()
+        now = time.monotonic()
+        self._peers.update((n, now) for n in self.live)
         for code in await self.leases.renew():
             self.lost(code)
         self.remotes.drop_node(set(self.live))

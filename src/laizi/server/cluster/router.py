@@ -12,8 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from redis.exceptions import RedisError
 
 from laizi.server.connection import Conn
 from laizi.server.protocol import ProtocolError
@@ -27,6 +30,7 @@ __all__ = ["Binding", "Router"]
 log = logging.getLogger("laizi.server")
 
 REBIND_TRIES = 20  # a room that cannot be found again after this many tries: the seat is told
+REBIND_PATIENCE = 120.0  # seconds a connection keeps trying while Redis is away
 
 
 @dataclass
@@ -105,9 +109,20 @@ class Router:
         b.conn.room_code = None
         asyncio.ensure_future(self._rejoin(b))
 
+    def resync(self, owner: str | None = None) -> int:
+        """Join every relayed connection's room again (of rooms on node ``owner`` only, if
+        given): messages to or from the owner may be lost (the bus was cut); how many."""
+        bound = [b for b in self.bound.values() if owner is None or b.owner == owner]
+        for b in bound:
+            self.rebind(b)
+        return len(bound)
+
     async def _rejoin(self, b: Binding) -> None:
         conn = b.conn
-        for i in range(REBIND_TRIES):
+        tries = 0
+        warned = False
+        end = time.monotonic() + REBIND_PATIENCE
+        while tries < REBIND_TRIES and time.monotonic() < end:
             if conn.closed or conn.room_code is not None:
                 return
             try:
@@ -117,9 +132,18 @@ class Router:
                 if exc.code not in ("unknown_room", "room_moved"):
                     conn.error(exc.code, exc.message)
                     return
-            except Exception:  # noqa: BLE001 - Redis or the database away: try again
+                tries += 1
+            except (RedisError, OSError) as exc:  # Redis away: not a try, it comes back
+                if not warned:
+                    warned = True
+                    log.warning("conn %s: rejoining room %s: Redis away (%s); trying again",
+                                conn.id, b.room, (str(exc) or type(exc).__name__).splitlines()[0][:200])
+            except Exception:  # noqa: BLE001 - the database away: try again
                 log.exception("conn %s: rejoining room %s failed", conn.id, b.room)
-            await asyncio.sleep(min(0.25 * (i + 1), 1.0))
+                tries += 1
+            await asyncio.sleep(min(0.25 * (tries + 1), 1.0))
+        if conn.closed or conn.room_code is not None:
+            return
         with contextlib.suppress(Exception):
             conn.error("room_moved", f"room {b.room} could not be found again; join it again")
 
@@ -128,6 +152,8 @@ class Router:
         another process of the same name: a new token)."""
         for b in list(self.bound.values()):
             o = owners.get(b.room)
+            if not b.token and o is not None and o[0] == b.owner:
+                b.token = o[1]  # bound without knowing it: a later change is seen
             if b.room in owners and (o is None or o[0] != b.owner or (b.token and o[1] != b.token)):
                 self.rebind(b)
 
