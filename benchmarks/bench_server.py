@@ -61,6 +61,11 @@ except ImportError:  # pragma: no cover - bench extra not installed
         return json.dumps(msg).encode()
 
 
+# The servers started here take this many WebSockets (4 per room; the default cap, 3,000,
+# would stop the ramp at 750 rooms).
+MAX_CONNECTIONS = 40_000
+
+
 @dataclass
 class Stats:
     rtts: list[float] = field(default_factory=list)
@@ -84,7 +89,8 @@ def start_server(port: int, db_url: str, extra: list[str] | None = None,
                  python: str | None = None) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [python or sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", db_url, "--bot-delay", "0", "--hand-pause", "0.5", *(extra or [])],
+         "--db", db_url, "--bot-delay", "0", "--hand-pause", "0.5",
+         "--max-connections", str(MAX_CONNECTIONS), *(extra or [])],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         # Every client comes from loopback: the per-address rate limits would stop the set-up.
         env={**os.environ, "LAIZI_RATE_EXEMPT": "127.0.0.1"})
@@ -509,7 +515,8 @@ def measure(n: int, args: argparse.Namespace, workers: int, svc: Any,
                 wports = list(range(first, first + workers))
                 extra += ["--workers", str(workers), "--redis", redis.url,
                           "--worker-ports", str(first)]
-            proc = benchsvc.serve(port, db_url, *extra, python=args.server_python)
+            proc = benchsvc.serve(port, db_url, "--max-connections", str(MAX_CONNECTIONS), *extra,
+                                  python=args.server_python)
             if workers > 1:
                 time.sleep(2.0)  # every worker up (the supervisor answers once the first is)
         url = f"ws://127.0.0.1:{port}/ws"

@@ -49,6 +49,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--msg-rate", type=float, default=None,
                    help="WebSocket frames per second one connection may send (burst twice "
                         "that) before it is throttled (default 40)")
+    p.add_argument("--max-connections", type=int, default=None, metavar="N",
+                   help="WebSockets open at once, in all (a cluster's: across its nodes); "
+                        "more are refused (default 3000)")
     p.add_argument("--ws-deflate", action="store_true",
                    help="compress WebSocket frames (permessage-deflate; off by default: "
                         "frames are small and compression costs more CPU than it saves)")
@@ -96,6 +99,10 @@ def _config(args: argparse.Namespace) -> dict[str, float] | str:
         if not 0 < args.msg_rate <= 100_000:
             return "--msg-rate must be from 0 to 100000"
         kwargs["msg_rate"] = args.msg_rate
+    if args.max_connections is not None:
+        if not 1 <= args.max_connections <= 1_000_000:
+            return "--max-connections must be from 1 to 1000000"
+        kwargs["max_connections"] = args.max_connections
     return kwargs
 
 

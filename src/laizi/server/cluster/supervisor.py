@@ -28,7 +28,8 @@ def worker_commands(args: Any, base: str) -> list[list[str]]:
               "--db", args.db, "--redis", args.redis, "--reuse-port", "--ws", args.ws,
               "--log-level", args.log_level]
     for flag, value in (("--bot-delay", args.bot_delay), ("--hand-pause", args.hand_pause),
-                        ("--msg-rate", args.msg_rate)):
+                        ("--msg-rate", args.msg_rate),
+                        ("--max-connections", getattr(args, "max_connections", None))):
         if value is not None:
             common += [flag, str(value)]
     if args.ws_deflate:
