@@ -260,10 +260,7 @@ class Hub:
         except LaiziError as exc:
             raise ProtocolError("bad_settings", str(exc)) from None
         await self.limits.check("room", conn.peer, conn.player_id)
-        for _ in range(100):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
-            if code not in self.rooms and (self.cluster is None or await self.cluster.claim(code)):
-                break
+        code = await self._new_code()
         room = Room(code, settings, conn.player_id, **self._room_kw())
         self.rooms[code] = room
         await room.save_room()
@@ -273,8 +270,7 @@ class Hub:
     async def open_room(self, settings: RoomSettings, owner_id: str | None = None) -> Room:
         """A new room under a fresh code, stored, in memory; nobody is in it yet."""
         room_rules(settings)
-        code = next(c for c in ("".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
-                                for _ in range(100)) if c not in self.rooms)
+        code = await self._new_code()
         room = Room(code, settings, owner_id, **self._room_kw())
         self.rooms[code] = room
         await room.save_room()
@@ -363,9 +359,21 @@ class Hub:
             room.broadcast_lobby()
 
     # ------------------------------------------------------------- hook: tournaments
-    def server_room(self, code: str, settings: RoomSettings, owner_id: str | None) -> Room:
-        """A room the server itself opens (a tournament table: laizi.server.tournaments);
-        the caller reserves its seats and starts its match."""
+    async def _new_code(self) -> str:
+        """A fresh room code, owned by this node in a cluster (its lease and fence taken)."""
+        for _ in range(100):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
+            if code not in self.rooms and (self.cluster is None or await self.cluster.claim(code)):
+                return code
+        raise ProtocolError("busy", "no free room code now; try again")
+
+    async def server_room(self, code: str, settings: RoomSettings,
+                          owner_id: str | None) -> Room | None:
+        """A room the server itself opens under ``code`` (a tournament table:
+        laizi.server.tournaments); the caller reserves its seats and starts its match. In a
+        cluster this node takes the room's lease first: None when another node holds it."""
+        if self.cluster is not None and not await self.cluster.claim(code):
+            return None
         room = Room(code, settings, owner_id, **self._room_kw())
         self.rooms[code] = room
         return room

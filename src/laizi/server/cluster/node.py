@@ -26,6 +26,7 @@ from laizi.server.cluster.authsync import AuthSync, apply
 from laizi.server.cluster.bus import Bus
 from laizi.server.cluster.drain import hand_over
 from laizi.server.cluster.fence import Fenced
+from laizi.server.cluster.leader import lead
 from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
 from laizi.server.cluster.remote import RemoteConn, RemoteConns
 from laizi.server.cluster.router import Binding, Router
@@ -130,6 +131,13 @@ class Node:
                 **self.stats, **self.leases.stats, **self.bus.stats, **self.affinity.stats}
 
     # ------------------------------------------------------------- hooks of the hub
+    async def lead(self, job: str) -> bool:
+        """Whether this node does the cluster-wide ``job`` now (cluster/leader.py)."""
+        try:
+            return not self.draining and await lead(self.r, job, self.name)
+        except (RedisError, OSError):
+            return False
+
     async def claim(self, code: str) -> bool:
         """Own a new room ``code`` (False: the code is in use somewhere)."""
         token = await self.leases.acquire(code)

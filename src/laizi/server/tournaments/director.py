@@ -129,7 +129,10 @@ class Director:
 
     async def tick(self) -> None:
         """Start tournaments whose time has come; open tables not open yet, charge no-shows,
-        record finished tables, advance rounds."""
+        record finished tables, advance rounds. In a cluster one node does it at a time (the
+        leader of the job "tournaments": cluster/leader.py)."""
+        if self.hub.cluster is not None and not await self.hub.cluster.lead("tournaments"):
+            return
         try:
             await self.auto.run(self._read, self._start_on_time)
         except Exception:  # noqa: BLE001 - tried again on the next tick
@@ -385,7 +388,9 @@ class Director:
         room = self.hub.rooms.get(code)
         if room is None or room.game is None:
             if room is None:
-                room = self.hub.server_room(code, st.room_settings(tr.number), f"t{tid}")
+                room = await self.hub.server_room(code, st.room_settings(tr.number), f"t{tid}")
+                if room is None:
+                    return  # another node of the cluster holds the table (it opens it)
             for seat, eid in enumerate(tr.entrants):
                 e = by_id[int(eid)]
                 if e["player_id"]:
