@@ -122,16 +122,8 @@ class Writer:
                 loop.set()
             return
 
-        def _set() -> None:
-            if fut.done():
-                return
-            if ok:
-                fut.set_result(value)
-            else:
-                fut.set_exception(value)
-
         with contextlib.suppress(RuntimeError):  # loop closed
-            loop.call_soon_threadsafe(_set)
+            loop.call_soon_threadsafe(_settle, [(fut, ok, value)])
 
     @classmethod
     def _resolve_all(cls, done: list[tuple[_Item, bool, Any]]) -> None:
