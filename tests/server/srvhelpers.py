@@ -335,3 +335,17 @@ def seated_room(port: int, n_players: int = 4, bots: str = "random", **settings:
     for c in clients:
         c.until("snapshot")
     return clients, code
+
+
+def eventually(fn: Callable[[], Any], timeout: float = 30.0, what: str = "the condition") -> Any:
+    """Call ``fn`` until it returns something truthy (returned) or ``timeout`` seconds pass
+    (AssertionError): for what a server stores a moment after it tells (a busy machine)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while True:
+        out = fn()
+        if out:
+            return out
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.05)

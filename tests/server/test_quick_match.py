@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from socialkit import call, guest, register
 from sqlalchemy import func, select
-from srvhelpers import Client, LiveServer, step
+from srvhelpers import Client, LiveServer, eventually, step
 
 from laizi.server import coins, db
 from laizi.server.socialdb import CoinLedgerRow
@@ -95,9 +95,8 @@ def test_two_players_and_bots_after_the_wait(srv: LiveServer) -> None:
     assert st == 409 and f"playing at room {code}" in out["error"]  # one table at a time
     play_out([ca, cb])
     mid = info["match_id"]
-    time.sleep(0.5)
-    hands = ledger_rows(srv.db_url, CoinLedgerRow.match_id == mid)
-    assert hands, "the hands settled no coins"
+    hands = eventually(lambda: ledger_rows(srv.db_url, CoinLedgerRow.match_id == mid), 30,
+                       "the hands' coins")
     by_hand: dict[int, list[Any]] = {}
     for r in hands:
         assert r.reason == "hand" and r.key.startswith(f"h:{mid}:")
@@ -170,6 +169,7 @@ def test_escape_takes_coins_down_to_zero(srv: LiveServer) -> None:
     c = Client(srv.port, token=tok)
     penalty = 400 * coins.LEVELS["junior"].stake
     zeroed = False
+    escapes = 0
     for _ in range(4):
         st, out = call(srv, "POST", "/api/quick", tok, {"level": "junior"})
         if st == 403:  # below the minimum balance: no more junior tables
@@ -179,8 +179,10 @@ def test_escape_takes_coins_down_to_zero(srv: LiveServer) -> None:
         c.request({"type": "join", "room": q["room"]}, "joined")
         c.send({"type": "leave"})
         c.until("left")
-        time.sleep(0.3)
-        esc = ledger_rows(srv.db_url, (CoinLedgerRow.player_id == pid) & (CoinLedgerRow.reason == "escape"))
+        esc = eventually(lambda n=escapes: (lambda rows: rows if len(rows) > n else None)(ledger_rows(
+            srv.db_url, (CoinLedgerRow.player_id == pid) & (CoinLedgerRow.reason == "escape"))),
+            30, "the escape's coins")
+        escapes = len(esc)
         last = esc[-1]
         before = last.balance - last.delta
         assert last.delta == -min(penalty, before)  # the penalty, 扣尽 at most

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, text
 from sqlalchemy.engine import Connection
 
 from laizi.server import socialdb
@@ -45,11 +45,12 @@ class Progress(Protocol):
     hand_no: int
     seat_pids: list[str | None]
     escaped: frozenset[int]
+    over: bool
 
 __all__ = [
     "DAILY_COINS", "HOUSE", "LEVELS", "WELCOME_COINS", "CoinError", "Level", "balances",
-    "claim_daily", "grant_welcome", "ledger", "level_json", "post", "settle", "settle_progress",
-    "split",
+    "claim_daily", "grant_welcome", "ledger", "level_json", "lock_players", "post",
+    "release_seats", "seat_of", "settle", "settle_progress", "split", "table_info", "take_seats",
 ]
 
 HOUSE = "_house"        # the account bots settle against (not a player)
@@ -59,15 +60,18 @@ LEDGER_MAX = 100        # entries per ledger page
 
 LEDGER = socialdb.Base.metadata.tables["coin_ledger"]
 TABLES = socialdb.Base.metadata.tables["coin_tables"]
+SEATS = socialdb.Base.metadata.tables["coin_seats"]
 
 
 class CoinError(Exception):
-    """A refused coin request: ``message`` for the client, an HTTP ``status``."""
+    """A refused coin request: ``message`` for the client, an HTTP ``status``; ``refused``:
+    the players it was refused for (a coin seat)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, refused: Sequence[str] = ()) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.refused = list(refused)
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,12 @@ LEVELS: dict[str, Level] = {lv.name: lv for lv in (
 def level_json(lv: Level) -> dict[str, Any]:
     return {"name": lv.name, "label": lv.label, "stake": lv.stake, "min_balance": lv.min_balance,
             "guests": lv.guests}
+
+
+def table_info(name: str) -> dict[str, Any]:
+    """The 场次 of a quick-match table as the room info shows it (``Room.coin``)."""
+    lv = LEVELS[name]
+    return {"level": lv.name, "label": lv.label, "stake": lv.stake}
 
 
 # ---------------------------------------------------------------------- pure
@@ -116,6 +126,18 @@ def split(owed: Sequence[int], caps: Sequence[int | None]) -> list[int]:
 
 
 # ---------------------------------------------------------------------- SQL
+def lock_players(conn: Connection, pids: Sequence[str]) -> None:
+    """Hold the balances of ``pids`` until the transaction ends: every read-then-write of a
+    balance (a settlement, a grant, a coin seat's stake check) goes through here first, so
+    two nodes settling for one player at once take turns. PostgreSQL: transaction-level
+    advisory locks, in a fixed order (no deadlock); SQLite has one writer at a time."""
+    if conn.dialect.name != "postgresql":
+        return
+    for pid in sorted(set(pids)):
+        conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))"),
+                     {"k": f"laizi:coins:{pid}"})
+
+
 def balances(conn: Connection, pids: Sequence[str]) -> dict[str, int]:
     """Current balances (0 for a player without entries)."""
     out = dict.fromkeys(pids, 0)
@@ -135,6 +157,7 @@ def post(conn: Connection, entries: Sequence[dict[str, Any]]) -> bool:
     if not entries:
         return False
     keys = [e["key"] for e in entries]
+    lock_players(conn, [e["player_id"] for e in entries if e["player_id"] != HOUSE])
     if conn.execute(select(LEDGER.c.key).where(LEDGER.c.key.in_(keys)).limit(1)).first():
         return False
     bal = balances(conn, [e["player_id"] for e in entries])
@@ -157,6 +180,7 @@ def settle(conn: Connection, points: Sequence[Any], pids: Sequence[str | None], 
     (``key`` names the settlement: ``h:{match}:{hand}`` or ``e:{match}:{seat}``)."""
     owed = [int(round(float(p) * stake)) for p in points]
     humans = [p for p in pids if p is not None]
+    lock_players(conn, humans)
     bal = balances(conn, humans)
     caps: list[int | None] = [None if p is None else bal[p] for p in pids]
     residual = -sum(owed)  # rounding: the house takes it
@@ -176,6 +200,51 @@ def settle(conn: Connection, points: Sequence[Any], pids: Sequence[str | None], 
     return coins[:len(pids)]
 
 
+def seat_of(conn: Connection, pid: str) -> str | None:
+    """The coin table ``pid`` sits at while its match is in play (None: none)."""
+    v = conn.execute(select(SEATS.c.room_code).where(SEATS.c.player_id == pid)).scalar()
+    return None if v is None else str(v)
+
+
+def take_seats(conn: Connection, room_code: str, pids: Sequence[str], min_balance: int) -> None:
+    """Seat ``pids`` at coin table ``room_code`` for a new match: each must hold
+    ``min_balance`` and no coin seat at another table — checked and taken in this one
+    transaction, the balances locked (:func:`lock_players`), so two nodes cannot both seat
+    one player. Raises :class:`CoinError` (``refused``: who) and takes nothing otherwise."""
+    pids = sorted(set(pids))
+    if not pids:
+        return
+    lock_players(conn, pids)
+    bal = balances(conn, pids)
+    held = dict(conn.execute(select(SEATS.c.player_id, SEATS.c.room_code)
+                             .where(SEATS.c.player_id.in_(pids))).all())
+    elsewhere = [p for p in pids if held.get(p) not in (None, room_code)]
+    poor = [p for p in pids if bal[p] < min_balance]
+    if elsewhere or poor:
+        why = []
+        if elsewhere:
+            why.append("already at another coin table: " + ", ".join(
+                f"{p} (room {held[p]})" for p in elsewhere))
+        if poor:
+            why.append(f"below the table's {min_balance} coins: " + ", ".join(
+                f"{p} ({bal[p]})" for p in poor))
+        raise CoinError("; ".join(why), 409, refused=elsewhere + poor)
+    new = [p for p in pids if held.get(p) is None]
+    if new:
+        now = datetime.now(UTC)
+        conn.execute(SEATS.insert(), [{"player_id": p, "room_code": room_code, "created_at": now}
+                                      for p in new])
+
+
+def release_seats(conn: Connection, room_code: str, pids: Sequence[str] | None = None) -> None:
+    """Let go of the coin seats at ``room_code`` (its match ended), or of ``pids`` only (they
+    escaped)."""
+    q = delete(SEATS).where(SEATS.c.room_code == room_code)
+    if pids is not None:
+        q = q.where(SEATS.c.player_id.in_(list(pids)))
+    conn.execute(q)
+
+
 def table_stake(conn: Connection, room_code: str) -> int:
     """The stake of a coin table (0: not one)."""
     v = conn.execute(select(TABLES.c.stake).where(TABLES.c.room_code == room_code)).scalar()
@@ -184,9 +253,11 @@ def table_stake(conn: Connection, room_code: str) -> int:
 
 def settle_progress(conn: Connection, p: Progress) -> None:
     """The hook in :func:`laizi.server.store._progress_rest`: the hands that ended and the
-    escapes in ``p`` settle in coins, in the same transaction, when the room is a coin table."""
+    escapes in ``p`` settle in coins, in the same transaction, when the room is a coin table;
+    the coin seats of a match that ended, and of a player who escaped, are let go."""
     ends = [h for h in p.hands if h.get("end") is not None]
-    if not ends and not p.escapes:
+    over = p.over
+    if not ends and not p.escapes and not over:
         return
     stake = table_stake(conn, p.room_code)
     if stake <= 0:
@@ -195,6 +266,9 @@ def settle_progress(conn: Connection, p: Progress) -> None:
         pids = [p.seat_pids[s] if s == seat or s not in p.escaped else None for s in range(4)]
         settle(conn, deltas, pids, stake, reason="escape", match_id=p.match_id,
                hand=p.hand_no, key=f"e:{p.match_id}:{seat}")
+        who = p.seat_pids[seat]
+        if who is not None:
+            release_seats(conn, p.room_code, [who])
     for hr in ends:
         deltas = hr["end"].get("deltas") or []
         if len(deltas) != 4:
@@ -202,6 +276,8 @@ def settle_progress(conn: Connection, p: Progress) -> None:
         pids = [None if s in p.escaped else p.seat_pids[s] for s in range(4)]
         settle(conn, deltas, pids, stake, reason="hand", match_id=p.match_id,
                hand=hr["number"], key=f"h:{p.match_id}:{hr['number']}")
+    if over:
+        release_seats(conn, p.room_code)
 
 
 def grant_welcome(conn: Connection, pid: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from laizi.server import coins
 from laizi.server import protocol as p
 from laizi.server.connection import Conn
 from laizi.server.flow import vote_key
@@ -74,6 +75,8 @@ async def on_rematch(hub: Any, conn: Conn, room: Room, m: p.Rematch) -> None:
     if g is None or room.status != "finished" or not g.over:
         raise ProtocolError("not_finished", "a rematch is offered once the match is over")
     if m.force:
+        if room.coin is not None:  # a quick-match table: nobody is put in a match unasked
+            raise ProtocolError("not_host", "at a quick-match table every player accepts 再来一局")
         if not room.is_host(conn.player_id):
             raise ProtocolError("not_host", "only the room's host can do that")
     else:
@@ -87,7 +90,13 @@ async def on_rematch(hub: Any, conn: Conn, room: Room, m: p.Rematch) -> None:
     for i, s in enumerate(room.seats):
         if s.escaped or s.empty or (s.human and s.player_id not in here):
             room.seats[i] = Seat(bot=AUTO_BOT, nickname=f"bot·{AUTO_BOT}")  # whoever left: a bot
-    await room.start_match()
+    try:
+        await room.start_match()  # a coin table: each takes its coin seat with the stake check
+    except coins.CoinError as exc:
+        room.flow.rematch.clear()
+        room.broadcast({"type": "rematch", "accepted": [], "waiting": sorted(humans),
+                        "refused": exc.message})
+        raise ProtocolError("rematch_refused", exc.message) from None
 
 
 FLOW_HANDLERS: dict[str, Any] = {"ready": on_ready, "continue": on_continue, "rematch": on_rematch}

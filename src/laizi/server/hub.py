@@ -305,8 +305,9 @@ class Hub:
             await self.leave_room(conn, old)
         async with room.lock:
             room.idle_since = None
-            if room.owner_id is None:
-                room.owner_id = conn.player_id  # a room left without a host: the next one in
+            if room.owner_id is None and room.coin is None:
+                # a room left without a host: the next one in (a quick-match table has none)
+                room.owner_id = conn.player_id
                 await room.save_room()
             conn.room_code = room.code
             room.conns.add(conn)

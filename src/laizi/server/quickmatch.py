@@ -76,10 +76,7 @@ def _env_float(name: str, default: float, lo: float, hi: float) -> float:
     return v
 
 
-def table_info(name: str) -> dict[str, Any]:
-    """The 场次 of a quick-match table as the room info shows it (``room.coin``)."""
-    lv = coins.LEVELS[name]
-    return {"level": lv.name, "label": lv.label, "stake": lv.stake}
+table_info = coins.table_info  # the 场次 a room shows (its home: laizi.server.coins)
 
 
 class QuickMatch:
@@ -97,9 +94,10 @@ class QuickMatch:
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------- requests
-    def _balance(self, pid: str) -> int:
+    def _balance(self, pid: str) -> tuple[int, str | None]:
+        """The balance of ``pid`` and the coin table it sits at (on any node)."""
         with self.hub.store.engine.connect() as conn:
-            return coins.balances(conn, [pid])[pid]
+            return coins.balances(conn, [pid])[pid], coins.seat_of(conn, pid)
 
     async def enqueue(self, pid: str, level_name: object) -> dict[str, Any]:
         level = coins.LEVELS.get(level_name) if isinstance(level_name, str) else None
@@ -108,12 +106,11 @@ class QuickMatch:
         if not level.guests and pid not in self.hub.auth.accounts:
             raise QuickError(f"{level.label} is for registered players (guests play "
                              f"{coins.LEVELS['novice'].label})", 403)
-        if level.min_balance > 0:
-            bal = await asyncio.to_thread(self._balance, pid)
-            if bal < level.min_balance:
-                raise QuickError(f"{level.label} needs {level.min_balance} coins; you have {bal} "
-                                 "(claim the daily top-up)", 403)
-        busy = self._playing_at(pid)
+        bal, busy = await asyncio.to_thread(self._balance, pid)
+        if level.min_balance > 0 and bal < level.min_balance:
+            raise QuickError(f"{level.label} needs {level.min_balance} coins; you have {bal} "
+                             "(claim the daily top-up)", 403)
+        busy = busy or self._playing_at(pid)
         if busy is not None:
             raise QuickError(f"you are playing at room {busy}: finish or leave that match first", 409)
         if not self.presence.where([pid], fresh=True)[pid]["online"]:
@@ -226,7 +223,17 @@ class QuickMatch:
                 where[w.pid] = order[i]
             for seat in order[len(waiters):]:
                 room.seats[seat] = Seat(bot=AUTO_BOT)
-            await room.start_match()
+            try:
+                await room.start_match()  # a coin level: the coin seats are taken first
+            except coins.CoinError as exc:
+                # another node seated one of them meanwhile, or a balance fell: a bot instead
+                log.info("quick match %s: room %s: %s", name, room.code, exc.message)
+                for pid in exc.refused:
+                    if pid in where:
+                        room.seats[where.pop(pid)] = Seat(bot=AUTO_BOT)
+                        self.presence.push(pid, {"type": "error", "code": "quick_refused",
+                                                 "message": exc.message})
+                await room.start_match()
             now = time.monotonic()
             for seat in where.values():  # not in the room yet: 托管 after the grace unless they come
                 room.seats[seat].disconnected_at = now

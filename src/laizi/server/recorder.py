@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from laizi.server.cluster.fence import Fenced
+from laizi.server.coins import CoinError
 from laizi.server.engine import GameSession
 from laizi.server.store import Progress, Store
 
@@ -53,6 +54,15 @@ class Recorder:
         hands = [ev for ev in game.log[:self.persisted_events] if ev["type"] == "start_hand"]
         self._event_hand = hands[-1]["hand"] if hands else 0
 
+    def new_match(self) -> None:
+        """A new match in the same room (再来一局, the next match of a tournament table):
+        nothing of it is stored yet. The room row's last state stays known."""
+        self.persisted_ops = 0
+        self.persisted_events = 0
+        self._op_meta.clear()
+        self._event_hand = 0
+        self._saved_match = None
+
     def note_op(self, index: int, meta: dict[str, Any]) -> None:
         """Attach who/why to journal entry ``index`` (stored with it)."""
         self._op_meta[index] = meta
@@ -73,8 +83,8 @@ class Recorder:
             try:
                 out = await write(attempt > 0)
                 break
-            except Fenced:
-                raise  # another node owns the room now: never retried (laizi.server.cluster)
+            except (Fenced, CoinError):
+                raise  # another node owns the room now (laizi.server.cluster), or a refusal
             except Exception as exc:
                 if not self.paused:
                     self.paused = True

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from laizi.rules import RuleSet
+from laizi.server import coins
 from laizi.server.cluster.fence import Fenced
 from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
@@ -270,12 +271,21 @@ class Room:
 
     # ------------------------------------------------------------- match
     async def start_match(self) -> None:
+        """A new match with the seats as they are. At a coin table every human first takes
+        its coin seat with the stake check (:meth:`Store.take_coin_seats`): a refusal raises
+        :class:`laizi.server.coins.CoinError` and changes nothing."""
+        level = coins.LEVELS.get(self.coin["level"]) if self.coin else None
+        if level is not None and level.stake > 0:
+            pids = [s.player_id for s in self.seats if s.human and s.player_id]
+            await self.recorder.durably(
+                lambda retry: self.store.take_coin_seats(self.code, pids, level.min_balance))
         self.flow.new_match()
         for s in self.seats:
             s.ready = False  # the next match needs a new 准备 (or rematch vote)
         self.bots.clear()
         seed, self.deal_seed = self.deal_seed or seed_from_text(self.settings.seed), None  # hook (tournaments)
         self.game = GameSession(self.rules, seed, max_hands=self.settings.max_hands)
+        self.recorder.new_match()  # its counters belong to the match before
         for i, s in enumerate(self.seats):
             if s.bot:
                 self.bots[i] = SeatBot(s.bot, _bot_seed(seed, i))
@@ -302,6 +312,8 @@ class Room:
         room.seats = [Seat.from_json(d) for d in rec.seats]
         room.match_id = rec.match_id
         room.banned = set(rec.banned)
+        if rec.coin_level in coins.LEVELS:
+            room.coin = coins.table_info(rec.coin_level)  # a coin table's 场次, on any node
         m = rec.match
         if rec.status != "playing" or m is None:
             return room

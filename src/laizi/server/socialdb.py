@@ -7,6 +7,8 @@
   applied twice; ``balance`` is the player's balance after the entry, always the sum of
   the player's ``delta`` up to it.
 - ``coin_tables``: a room that settles in coins (a quick-match room of a level with a stake).
+- ``coin_seats``: the coin table each player sits at while its match is in play (at most
+  one per player, across every node).
 - ``friends``: one row per request; ``status`` pending → accepted (a declined or removed
   friendship is deleted).
 - ``invites``: an invitation to a room, until it expires.
@@ -21,7 +23,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from laizi.server.db import Base
 
-__all__ = ["Base", "CoinLedgerRow", "CoinTableRow", "FriendRow", "InviteRow"]
+__all__ = ["Base", "CoinLedgerRow", "CoinSeatRow", "CoinTableRow", "FriendRow", "InviteRow"]
 
 
 def _now() -> datetime:
@@ -52,6 +54,16 @@ class CoinTableRow(Base):
     room_code: Mapped[str] = mapped_column(String(8), primary_key=True)
     level: Mapped[str] = mapped_column(String(16))
     stake: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class CoinSeatRow(Base):
+    """A player's seat at a coin table whose match is in play: one per player, cluster-wide
+    (the primary key), taken with the stake check in one transaction
+    (:func:`laizi.server.coins.take_seats`), let go when the match ends or the player escapes."""
+    __tablename__ = "coin_seats"
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_code: Mapped[str] = mapped_column(String(8), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 

@@ -48,6 +48,7 @@ class RoomRecord:
     match_id: int | None = None
     match: MatchRecord | None = None
     banned: list[str] = field(default_factory=list)
+    coin_level: str | None = None  # a coin table's level (coins.LEVELS)
 
 
 @dataclass
@@ -218,6 +219,12 @@ class Store:
         out: int = await self._room_write(r.code, write)
         return out
 
+    async def take_coin_seats(self, code: str, pids: list[str], min_balance: int) -> None:
+        """Seat ``pids`` at coin table ``code`` for its next match (the stake check and the
+        seats in one transaction: :func:`laizi.server.coins.take_seats`); raises
+        :class:`laizi.server.coins.CoinError` for a refusal."""
+        await self._room_write(code, lambda s: coins.take_seats(s.connection(), code, pids, min_balance))
+
     async def write_progress(self, p: Progress, *, retry: bool = False) -> None:
         """Store one command's progress in one transaction (raises when the write fails).
         ``retry``: an earlier attempt failed, perhaps after its commit went through (a
@@ -245,7 +252,7 @@ class Store:
         with Session(self.engine) as s:
             rows = s.scalars(select(db.RoomRow).where(db.RoomRow.status.in_(("lobby", "playing"))))
             for r in list(rows):
-                rec = _room(r)
+                rec = _room(r, s)
                 if r.status == "playing" and r.match_id is not None:
                     rec.match = _match(s, r.match_id, resume=True)
                 out.append(rec)
@@ -258,7 +265,7 @@ class Store:
             r = s.get(db.RoomRow, code)
             if r is None or r.status not in ("lobby", "playing"):
                 return None
-            rec = _room(r)
+            rec = _room(r, s)
             if r.status == "playing" and r.match_id is not None:
                 rec.match = _match(s, r.match_id, resume=True)
             return rec
@@ -289,9 +296,12 @@ class Store:
             return _match(s, match_id, resume=False)
 
 
-def _room(r: db.RoomRow) -> RoomRecord:
+def _room(r: db.RoomRow, s: Session | None = None) -> RoomRecord:
+    level = None if s is None else s.scalar(select(coins.TABLES.c.level)
+                                            .where(coins.TABLES.c.room_code == r.code))
     return RoomRecord(code=r.code, owner_id=r.owner_id, status=r.status, settings=dict(r.settings),
-                      seats=list(r.seats), match_id=r.match_id, banned=list(r.banned or []))
+                      seats=list(r.seats), match_id=r.match_id, banned=list(r.banned or []),
+                      coin_level=level)
 
 
 def _match(s: Session, match_id: int, *, resume: bool) -> MatchRecord | None:
