@@ -11,6 +11,9 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))  # srvhelpers (the suite runs with --import-mode=importlib)
+# The key that signs a cluster's bus messages (laizi.server.cluster.bus): the nodes the tests
+# start inherit it; one per test run.
+os.environ.setdefault("LAIZI_CLUSTER_KEY", __import__("secrets").token_hex(32))
 
 pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
@@ -154,9 +157,12 @@ class RedisServer:
 
         from srvhelpers import free_port
 
+        import secrets
+
         self.dir = Path(tempfile.mkdtemp(prefix="laizi-redis-"))
         self.port = free_port()
         self.proc: Any = None
+        self.password = secrets.token_hex(16)  # a cluster's Redis has a password (docs/cluster.md)
 
     def start(self) -> None:
         import shutil
@@ -167,14 +173,18 @@ class RedisServer:
         exe = shutil.which("redis-server") or "/usr/bin/redis-server"
         self.proc = subprocess.Popen(
             [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.dir), "--protected-mode", "yes"],
+             "--appendonly", "no", "--dir", str(self.dir), "--protected-mode", "yes",
+             "--requirepass", self.password],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
+                    s.sendall(self._auth() + b"PING\r\n")
+                    got = b""
+                    while got.count(b"\r\n") < 2 and (chunk := s.recv(64)):
+                        got += chunk
+                    if got.endswith(b"+PONG\r\n"):
                         return
             except OSError:
                 time.sleep(0.05)
@@ -189,16 +199,24 @@ class RedisServer:
                 self.proc.kill()
                 self.proc.wait(5)
 
+    def _auth(self) -> bytes:
+        return f"AUTH {self.password}\r\n".encode()
+
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"redis://:{self.password}@127.0.0.1:{self.port}/0"
 
     def flush(self) -> None:
         import socket
 
         with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
-            s.sendall(b"FLUSHALL\r\n")
-            s.recv(16)
+            s.sendall(self._auth() + b"FLUSHALL\r\n")
+            got = b""
+            while got.count(b"\r\n") < 2:
+                chunk = s.recv(64)
+                if not chunk:
+                    break
+                got += chunk
 
     def remove(self) -> None:
         import shutil

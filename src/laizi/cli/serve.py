@@ -28,6 +28,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="redis://host:port/db: run as a node of a cluster sharing this Redis and "
                         "the --db PostgreSQL (rooms are leased, relayed and taken over; "
                         "docs/cluster.md)")
+    p.add_argument("--cluster-key-file", default=None, metavar="PATH",
+                   help="a file holding the cluster key that signs every bus message (else "
+                        "LAIZI_CLUSTER_KEY; --workers makes one for its workers when neither "
+                        "is set). Redis's password goes in the URL (redis://:PASSWORD@host:port) "
+                        "or LAIZI_REDIS_PASSWORD (docs/cluster.md)")
     p.add_argument("--node", default=None, metavar="NAME",
                    help="this node's name, unique in the cluster (default: host name and port)")
     p.add_argument("--workers", type=int, default=1,
@@ -82,7 +87,38 @@ def _cluster_error(args: argparse.Namespace) -> str | None:
         import redis  # noqa: F401
     except ModuleNotFoundError:
         return "missing dependency 'redis'; install the cluster extra: pip install 'laizi[cluster]'"
+    return _cluster_key_error(args) or _redis_error(args)
+
+
+def _cluster_key_error(args: argparse.Namespace) -> str | None:
+    """Load the cluster key (a file's into ``LAIZI_CLUSTER_KEY``); why not (None: it is there).
+    ``--workers`` without one makes a random key for its own workers."""
+    import os
+    import secrets
+
+    from laizi.server.cluster.bus import KEY_ENV, ClusterKeyError, cluster_key
+
+    if args.cluster_key_file:
+        try:
+            with open(args.cluster_key_file, encoding="utf-8") as fh:
+                os.environ[KEY_ENV] = fh.read().strip()
+        except OSError as exc:
+            return f"cannot read --cluster-key-file: {exc.strerror or exc}"
+    elif not os.environ.get(KEY_ENV) and args.workers > 1 and args.node is None:
+        os.environ[KEY_ENV] = secrets.token_hex(32)  # the workers' own: inherited, never shown
+    try:
+        cluster_key()
+    except ClusterKeyError as exc:
+        return str(exc)
     return None
+
+
+def _redis_error(args: argparse.Namespace) -> str | None:
+    """Redis answers with these credentials (None), or one line saying why not: a wrong
+    password stops the node here, not later in a traceback."""
+    from laizi.server.redisconn import check_redis
+
+    return check_redis(args.redis)
 
 
 def _config(args: argparse.Namespace) -> dict[str, float] | str:

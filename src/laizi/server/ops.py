@@ -56,8 +56,10 @@ class Ops:
         if self.redis_url:
             from redis.asyncio import Redis
 
+            from laizi.server.redisconn import connect_kwargs
+
             self.redis = Redis.from_url(self.redis_url, socket_timeout=2.0,
-                                        socket_connect_timeout=2.0)
+                                        socket_connect_timeout=2.0, **connect_kwargs(self.redis_url))
         self.caps = ConnCaps(hub.conns, cfg.max_connections, cfg.max_conns_per_player,
                              redis=self.redis, node=self._node,
                              on_round_trip=self.metrics.round_trips("conncaps"),

@@ -11,6 +11,16 @@ On the wire a message is ``k US node US conn US room US body`` (US = 0x1F) and a
 joins them with RS (0x1E): the body of a frame or a command is its JSON text as it is, not
 quoted again (JSON never holds a raw control character, so the separators cannot occur).
 
+**Signed.** Every ``PUBLISH`` is signed by its sender with the cluster key
+(``LAIZI_CLUSTER_KEY``, shared by the nodes through their configuration, never through
+Redis): ``mac GS sender GS boot GS seq GS ms GS batch`` (GS = 0x1D), the MAC an HMAC-SHA256
+over the destination channel, the sender, its boot id, a sequence number, the time in ms
+and the batch. A receiver refuses (and logs) a message whose MAC is wrong (forged, or
+meant for another channel), whose time is more than :data:`MAX_SKEW` seconds away from its
+own clock, whose sequence number is not above the last one it took from that sender's boot
+(a replay), or whose inner messages name another sender. Anyone who can reach Redis can
+publish, so nothing a node does rests on an unsigned word (docs/security.md).
+
 Pub/sub is at most once: what is published to a node while its subscription is cut (Redis
 away or restarted) is lost. The bus then subscribes anew (every 0.1 s until Redis answers)
 and, once Redis confirms the subscription, calls ``on_back`` (also after a publish that
@@ -22,14 +32,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
+import os
+import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Bus", "channel", "decode", "encode"]
+__all__ = ["KEY_ENV", "MIN_KEY", "Bus", "ClusterKeyError", "channel", "cluster_key", "decode",
+           "encode", "sign", "verify"]
 
-US, RS = "\x1f", "\x1e"
+US, RS, GS = "\x1f", "\x1e", "\x1d"
+KEY_ENV = "LAIZI_CLUSTER_KEY"
+MIN_KEY = 32        # characters of a cluster key at least
+MAX_SKEW = 60.0     # seconds a signed message's clock may differ from the receiver's
+SEEN_KEEP = 600.0   # seconds a sender boot's last sequence number is remembered
 _BODY = {"out": "t", "in": "m"}  # kinds whose body is a text (else: the other fields, as JSON)
 _HEAD = ("k", "n", "c", "room")
 
@@ -40,6 +60,46 @@ RESUBSCRIBE_EVERY = 0.1  # seconds between tries to subscribe again while Redis 
 
 def channel(node: str) -> str:
     return f"laizi:node:{node}"
+
+
+class ClusterKeyError(ValueError):
+    """No usable cluster key: a node does not start."""
+
+
+def cluster_key(raw: str | None = None) -> bytes:
+    """The cluster key (``raw``, else ``LAIZI_CLUSTER_KEY``): at least :data:`MIN_KEY`
+    characters, the same on every node."""
+    raw = os.environ.get(KEY_ENV) if raw is None else raw
+    raw = (raw or "").strip()
+    if len(raw) < MIN_KEY:
+        raise ClusterKeyError(
+            f"a cluster node needs {KEY_ENV}: a secret of at least {MIN_KEY} characters, the "
+            f"same on every node (e.g. {KEY_ENV}=$(python3 -c 'import secrets; "
+            "print(secrets.token_hex(32))'), or --cluster-key-file)"
+            if not raw else f"{KEY_ENV} is too short: at least {MIN_KEY} characters")
+    return raw.encode()
+
+
+def _mac(key: bytes, chan: str, signed: str) -> str:
+    return hmac.new(key, f"{chan}{GS}{signed}".encode(), hashlib.sha256).hexdigest()
+
+
+def sign(key: bytes, chan: str, sender: str, boot: str, seq: int, text: str,
+         now_ms: int | None = None) -> str:
+    """A batch ``text`` for channel ``chan``, signed (see the module's doc)."""
+    ms = int(time.time() * 1000) if now_ms is None else now_ms
+    signed = f"{sender}{GS}{boot}{GS}{seq}{GS}{ms}{GS}{text}"
+    return f"{_mac(key, chan, signed)}{GS}{signed}"
+
+
+def verify(key: bytes, chan: str, data: str) -> tuple[str, str, int, float, str]:
+    """``(sender, boot, seq, time in s, batch)`` of a signed message for ``chan``; raises
+    ValueError when it is not signed with ``key`` for that channel."""
+    mac, signed = data.split(GS, 1)
+    if not hmac.compare_digest(mac, _mac(key, chan, signed)):
+        raise ValueError("bad signature")
+    sender, boot, seq, ms, text = signed.split(GS, 4)
+    return sender, boot, int(seq), int(ms) / 1000, text
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -70,10 +130,16 @@ def decode(record: str) -> dict[str, Any]:
 class Bus:
     """Send (:meth:`send`, never blocks) and receive (``handler``, called in order)."""
 
-    def __init__(self, redis: Any, node: str, handler: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(self, redis: Any, node: str, handler: Callable[[dict[str, Any]], None], *,
+                 key: bytes | None = None) -> None:
         self.r = redis
         self.node = node
         self.handler = handler
+        self.key = cluster_key() if key is None else key
+        self.boot = secrets.token_hex(8)  # this run of the node: its sequence numbers start at 1
+        self._seq = 0
+        self._seen: dict[tuple[str, str], tuple[int, float]] = {}  # (sender, boot) → last seq, when
+        self._refused_logged = 0
         self._out: dict[str, list[dict[str, Any]]] = {}
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -86,7 +152,7 @@ class Bus:
         # resyncs what it relays, and asks the others to resync what they relay to it)
         self.on_back: Callable[[], None] | None = None
         self.stats: dict[str, int] = {"routed_out": 0, "routed_in": 0, "bus_bytes_out": 0,
-                                      "bus_bytes_in": 0, "bus_publishes": 0}
+                                      "bus_bytes_in": 0, "bus_publishes": 0, "bus_refused": 0}
 
     async def start(self) -> None:
         await self._subscribe()
@@ -133,10 +199,13 @@ class Bus:
             return
         pipe = self.r.pipeline(transaction=False)
         for node, msgs in out.items():
-            text = RS.join(encode(m) for m in msgs)
+            self._seq += 1
+            chan = channel(node)
+            text = sign(self.key, chan, self.node, self.boot, self._seq,
+                        RS.join(encode(m) for m in msgs))
             self.stats["bus_bytes_out"] += len(text)
             self.stats["routed_out"] += len(msgs)
-            pipe.publish(channel(node), text)
+            pipe.publish(chan, text)
         self.stats["bus_publishes"] += 1
         await pipe.execute()
 
@@ -230,13 +299,47 @@ class Bus:
             except Exception:  # noqa: BLE001 - the bus goes on
                 log.exception("node %s: resync after the bus came back failed", self.node)
 
-    def _deliver(self, data: bytes | str) -> None:
-        self.stats["bus_bytes_in"] += len(data)
+    def _refuse(self, why: str, sender: str = "?") -> None:
+        """A message not taken: counted, and logged (the first 20, then every 1000th)."""
+        self.stats["bus_refused"] += 1
+        n = self.stats["bus_refused"]
+        if n <= 20 or n % 1000 == 0:
+            log.warning("node %s: bus message refused (%s; claimed sender %s; %d refused so far)",
+                        self.node, why, sender[:64], n)
+
+    def _open(self, data: bytes | str) -> list[dict[str, Any]] | None:
+        """The messages of a signed batch, or None (refused, logged)."""
         try:
             text = data.decode() if isinstance(data, bytes) else str(data)
-            batch = [decode(rec) for rec in text.split(RS)]
+            sender, boot, seq, at, body = verify(self.key, channel(self.node), text)
+        except (ValueError, UnicodeDecodeError):
+            self._refuse("not signed with the cluster key")
+            return None
+        now = time.time()
+        if abs(now - at) > MAX_SKEW:
+            self._refuse(f"signed {now - at:+.0f} s ago", sender)
+            return None
+        last = self._seen.get((sender, boot))
+        if last is not None and seq <= last[0]:
+            self._refuse(f"replayed (sequence {seq}, last {last[0]})", sender)
+            return None
+        try:
+            batch = [decode(rec) for rec in body.split(RS)]
         except ValueError:
-            log.warning("node %s: a bad bus message dropped", self.node)
+            self._refuse("malformed", sender)
+            return None
+        if any(m.get("n") != sender for m in batch):
+            self._refuse("an inner message names another sender", sender)
+            return None
+        self._seen[(sender, boot)] = (seq, now)
+        if len(self._seen) > 64:
+            self._seen = {k: v for k, v in self._seen.items() if now - v[1] < SEEN_KEEP}
+        return batch
+
+    def _deliver(self, data: bytes | str) -> None:
+        self.stats["bus_bytes_in"] += len(data)
+        batch = self._open(data)
+        if batch is None:
             return
         for m in batch:
             self.stats["routed_in"] += 1

@@ -58,6 +58,8 @@ class Node:
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
+        from laizi.server.redisconn import connect_kwargs
+
         self.hub = hub
         self.name = name
         self.url = redis_url
@@ -66,7 +68,8 @@ class Node:
         # stops answering fails a command within REDIS_TIMEOUT instead of hanging the tick.
         self.r: Any = aioredis.from_url(redis_url, retry=Retry(NoBackoff(), 1),
                                         socket_timeout=REDIS_TIMEOUT,
-                                        socket_connect_timeout=REDIS_TIMEOUT)
+                                        socket_connect_timeout=REDIS_TIMEOUT,
+                                        **connect_kwargs(redis_url))
         self.leases = Leases(self.r, name, ttl)
         self.tick = ttl / 6
         self.bus = Bus(self.r, name, self._on_bus)
