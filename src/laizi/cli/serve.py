@@ -87,7 +87,7 @@ def _cluster_error(args: argparse.Namespace) -> str | None:
         import redis  # noqa: F401
     except ModuleNotFoundError:
         return "missing dependency 'redis'; install the cluster extra: pip install 'laizi[cluster]'"
-    return _cluster_key_error(args) or _redis_error(args)
+    return _cluster_key_error(args)
 
 
 def _cluster_key_error(args: argparse.Namespace) -> str | None:
@@ -157,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
         from laizi.server.cluster.affinity import option_error  # affinity hook
 
         problem = option_error(args)
+    if problem is None and args.redis is not None:
+        problem = _redis_error(args)  # last: the options are checked before Redis is asked
     if problem is not None:
         print(f"laizi serve: error: {problem}")
         return 2

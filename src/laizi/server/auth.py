@@ -124,6 +124,27 @@ class GuestAuth:
         p = self._payload(token)
         return None if p is None else p[0]
 
+    def credential(self, token: object) -> tuple[str, int, str | None] | None:
+        """What a connection identified by ``token`` holds on to: ``(player id, generation,
+        session hash)`` — checked again by :meth:`still_valid` (cheaply, while it is open)."""
+        p = self._payload(token)
+        if p is None:
+            return None
+        pid, sid = p
+        return pid, self._gen.get(pid, 0), (session_hash(sid) if sid else None)
+
+    def still_valid(self, cred: tuple[str, int, str | None]) -> bool:
+        """False once the token behind ``cred`` no longer would be: its session ended (log
+        out, log out everywhere, a password change — on any node), its generation was
+        rotated out, or a guest's token after the guest became an account."""
+        pid, gen, h = cred
+        if gen != self._gen.get(pid, 0):
+            return False
+        if h is None:
+            return pid not in self.accounts
+        live = self._sessions.get(h)
+        return live is not None and live[0] == pid and live[1] > time.time()
+
     def session_of(self, token: object) -> str | None:
         """The session id of a valid token (None: a guest's token, or not valid)."""
         p = self._payload(token)

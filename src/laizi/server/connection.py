@@ -33,6 +33,7 @@ class Conn:
         self.ws = ws
         self.peer = peer                  # client address (for per-IP limits)
         self.player_id: str | None = None
+        self.credential: tuple[str, int, str | None] | None = None  # GuestAuth.credential
         self.nickname = ""
         self.room_code: str | None = None
         self.seat: int | None = None      # seat in the room's match (None: spectator / lobby)

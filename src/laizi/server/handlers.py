@@ -202,6 +202,7 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
         conn.close()
         return
     conn.player_id = info["player_id"]
+    conn.credential = hub.auth.credential(info["token"])  # closed when it ends (Hub._sweep_sessions)
     conn.nickname = info["nickname"]
     conn.send({"type": "welcome", **info, "bot_levels": hub.bot_levels(),
                "phrases": {k: list(v) for k, v in QUICK_PHRASES.items()}})

@@ -36,6 +36,7 @@ log = logging.getLogger("laizi.server")
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
 CODE_LEN = 5
 ROOM_LIST_MAX = 200  # rooms listed by GET /api/rooms
+SESSION_SWEEP = 0.25  # seconds between checks of the open sockets' credentials
 
 
 class Hub:
@@ -55,6 +56,7 @@ class Hub:
                                           "conns_refused": 0}
         self.freezer = HeapFreezer(cfg.gc_interval)
         self._sweeper: asyncio.Future[None] | None = None
+        self._session_sweeper: asyncio.Future[None] | None = None
         # One node of several (laizi.server.cluster): rooms are owned, taken over and
         # relayed through it. None: a single process owning every room in its database.
         self.cluster: Node | None = None
@@ -89,6 +91,7 @@ class Hub:
         if self.cfg.gc_freeze:
             self.freezer.start()
         self._sweeper = asyncio.ensure_future(self._sweep_lobbies())
+        self._session_sweeper = asyncio.ensure_future(self._sweep_sessions())
         for room in self.rooms.values():
             if room.status == "playing":
                 room.schedule()
@@ -100,6 +103,8 @@ class Hub:
         await self.ops.stop()
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._session_sweeper is not None:
+            self._session_sweeper.cancel()
         for room in self.rooms.values():
             room.cancel_timer()
         if self._store is not None:
@@ -134,6 +139,26 @@ class Hub:
     def _finished(self, room: Room) -> None:
         """A match ended: its room leaves memory after ``finished_linger`` seconds."""
         asyncio.get_running_loop().call_later(self.cfg.finished_linger, self._evict, room.code)
+
+    async def _sweep_sessions(self) -> None:
+        """Close the open WebSockets whose credential ended (log out, log out everywhere, a
+        password change, a rotated token, a guest who became an account) — on this node or
+        any other, whose changes reach :attr:`auth` over the bus at once (and the database
+        sync every second): within :data:`SESSION_SWEEP` seconds of it."""
+        while True:
+            await asyncio.sleep(SESSION_SWEEP)
+            try:
+                for conn in list(self.conns):
+                    cred = conn.credential
+                    if cred is None or conn.closed or self.auth.still_valid(cred):
+                        continue
+                    conn.credential = None
+                    self.stats["sessions_closed"] = self.stats.get("sessions_closed", 0) + 1
+                    conn.error("session_ended", "this session ended (logged out, a new password, "
+                                                "or the account changed): sign in again")
+                    conn.close()
+            except Exception:  # noqa: BLE001 - the sweep goes on
+                log.exception("session sweep failed")
 
     async def _sweep_lobbies(self) -> None:
         """Close lobbies nobody has been in for ``lobby_idle`` seconds (abandoned rooms

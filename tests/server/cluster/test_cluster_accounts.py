@@ -60,3 +60,25 @@ def test_sessions_follow_the_player_across_nodes(make_nodes: Any) -> None:
     assert g2.pid == g.pid
     g.close()
     g2.close()
+
+
+def test_logout_everywhere_on_one_node_closes_a_socket_on_the_other(make_nodes: Any) -> None:
+    """The thief's socket is on node b; the victim logs out everywhere on node a: node b
+    closes it (``session_ended``) within a second of node a's answer."""
+    a, b = make_nodes(["na", "nb"])
+    pw = "hot dry noodles 9"
+    status, reg = http(a.url + "/api/account/register", {"username": "wuhan3", "password": pw})
+    assert status == 200, reg
+    status, out = http(b.url + "/api/account/login", {"username": "wuhan3", "password": pw})
+    assert status == 200
+    thief = Client(b.port, token=out["token"])
+    assert thief.pid == reg["player_id"]
+    req = urllib.request.Request(a.url + "/api/account/logout-all", data=b"{}", method="POST",
+                                 headers={"Authorization": f"Bearer {reg['token']}",
+                                          "Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        assert r.status == 200
+    t0 = time.monotonic()
+    err = thief.until(lambda m: m["type"] == "error" and m["code"] == "session_ended", 10)
+    assert err and time.monotonic() - t0 < 1.5, time.monotonic() - t0
+    thief.close()
