@@ -153,11 +153,10 @@ class RedisServer:
     persistence, its files in a temporary directory; stopped and removed at the end."""
 
     def __init__(self) -> None:
+        import secrets
         import tempfile
 
         from srvhelpers import free_port
-
-        import secrets
 
         self.dir = Path(tempfile.mkdtemp(prefix="laizi-redis-"))
         self.port = free_port()

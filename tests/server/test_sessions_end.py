@@ -8,7 +8,6 @@ that made the change stays open."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
