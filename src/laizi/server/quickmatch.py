@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from laizi.server import coins
+from laizi.server import coins, db
 from laizi.server.presence import LocalPresence, Presence
 from laizi.server.protocol import RoomSettings
 from laizi.server.seats import AUTO_BOT, Seat
@@ -94,6 +94,11 @@ class QuickMatch:
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------- requests
+    def _registered(self, pid: str) -> bool:
+        with self.hub.store.engine.connect() as conn:
+            return conn.execute(select(db.AccountRow.player_id)
+                                .where(db.AccountRow.player_id == pid)).first() is not None
+
     def _balance(self, pid: str) -> tuple[int, str | None]:
         """The balance of ``pid`` and the coin table it sits at (on any node)."""
         with self.hub.store.engine.connect() as conn:
@@ -103,6 +108,9 @@ class QuickMatch:
         level = coins.LEVELS.get(level_name) if isinstance(level_name, str) else None
         if level is None:
             raise QuickError(f"unknown level; one of {', '.join(coins.LEVELS)}")
+        if not level.guests and pid not in self.hub.auth.accounts \
+                and await asyncio.to_thread(self._registered, pid):
+            self.hub.auth.accounts.add(pid)  # registered on another node a moment ago
         if not level.guests and pid not in self.hub.auth.accounts:
             raise QuickError(f"{level.label} is for registered players (guests play "
                              f"{coins.LEVELS['novice'].label})", 403)
@@ -233,6 +241,14 @@ class QuickMatch:
                         room.seats[where.pop(pid)] = Seat(bot=AUTO_BOT)
                         self.presence.push(pid, {"type": "error", "code": "quick_refused",
                                                  "message": exc.message})
+                if not where:  # nobody left to play: no table of bots alone
+                    room.status = "closed"
+                    await room.save_room()
+                    self.hub.rooms.pop(room.code, None)
+                    room.close()
+                    if self.hub.cluster is not None:
+                        self.hub.cluster.room_gone(room.code)
+                    return
                 await room.start_match()
             now = time.monotonic()
             for seat in where.values():  # not in the room yet: 托管 after the grace unless they come

@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("redis")
 
-from laizi.server.cluster.bus import Bus
+from laizi.server.cluster.bus import Bus, channel, sign
 from laizi.server.cluster.fence import Fenced, RoomFence
 from laizi.server.cluster.node import Node
 from laizi.server.config import ServerConfig
@@ -96,7 +96,8 @@ def test_the_bus_notices_its_connection_dropped(redis_url: str, retry: bool) -> 
             assert backs == []
             await r.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
             assert await _until(lambda: backs, 5), "the bus did not see its subscription cut"
-            await r.publish("laizi:node:b", "gone\x1fa\x1f4\x1f\x1f")
+            await r.publish("laizi:node:b", sign(b.key, channel("b"), "a", "boot-a", 1,
+                                                 "gone\x1fa\x1f4\x1f\x1f"))  # signed (bus.py)
             assert await _until(lambda: got, 5)
             assert got[0]["c"] == 4 and len(backs) == 1
         finally:
