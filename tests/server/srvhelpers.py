@@ -313,9 +313,12 @@ def step(clients: list[Client]) -> bool:
     return True
 
 
-def seated_room(port: int, n_players: int = 4, bots: str = "random", **settings: Any) -> tuple[list[Client], str]:
-    """A started room: ``n_players`` real clients on seats 0.., bots on the rest."""
-    clients = [Client(port, f"p{i}") for i in range(n_players)]
+def seated_room(port: int, n_players: int = 4, bots: str = "random", *,
+                tokens: list[str] | None = None, **settings: Any) -> tuple[list[Client], str]:
+    """A started room: ``n_players`` real clients on seats 0.. (with ``tokens``: those
+    identities, e.g. accounts), bots on the rest."""
+    clients = ([Client(port, token=t) for t in tokens[:n_players]] if tokens
+               else [Client(port, f"p{i}") for i in range(n_players)])
     c0 = clients[0]
     c0.send({"type": "create", "settings": settings})
     code = c0.until("joined")["room"]["code"]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
+from sqlalchemy.orm import Session
 from test_players_ratings import figures_from_events
 
 from laizi.rules import RuleSet
@@ -58,6 +59,10 @@ def run(url: str) -> None:
         for pid in PIDS:
             if pid:
                 await store.add_player(pid, pid)
+        with Session(store.engine) as s:  # registered players: only they are rated
+            s.add_all([db.AccountRow(player_id=pid, username=pid, username_key=pid,
+                                     password_hash="-") for pid in PIDS if pid])
+            s.commit()
         try:
             m1 = await play_match(store, "AAAAA", "s10", rated=True)
             m2 = await play_match(store, "BBBBB", "s11", rated=False, escape_at=40)

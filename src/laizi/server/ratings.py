@@ -1,10 +1,11 @@
 """Skill ratings of rated rooms: ``openskill``'s Plackett-Luce model, one update per match.
 
 A room created with ``settings.rated`` (and no fixed deal: whoever chose the seed knows every
-wall) is rated: when its match finishes, the human players' final places (by final score,
-ties sharing a place) update their ratings — bots, and 托管 seats of nobody, are not rated
-and do not count as opponents; a match with fewer than two humans changes nothing. An
-escaped player is rated at the place its final score (escape penalty included) gives it.
+wall) is rated: when its match finishes, the **registered** players' final places (by final
+score, ties sharing a place) update their ratings. Guests, bots and 托管 seats of nobody are
+not rated and do not count as opponents (one account with three throwaway guests gains
+nothing); a match changes ratings only when at least two registered players played it to the
+end. A registered player who escaped is rated last, whatever its score.
 
 A rating is ``(mu, sigma)``, starting at the model's defaults (25, 25/3); the leaderboard
 orders by ``ordinal = mu - 3 sigma`` (openskill's conservative estimate). The update runs in

@@ -34,6 +34,7 @@ SCORES = _TABLES["scores"]
 MATCHES = _TABLES["matches"]
 ROOMS = _TABLES["rooms"]
 MATCH_PLAYERS = _TABLES["match_players"]
+ACCOUNTS = _TABLES["accounts"]
 
 
 @dataclass
@@ -420,13 +421,21 @@ def _match_players(conn: Any, p: Progress, values: dict[str, Any]) -> None:
     settings = settings if isinstance(settings, dict) else {}
     rated = bool(settings.get("rated")) and settings.get("seed") is None
     place = places(scores)
-    humans = [(st.get("player_id"), place[i]) for i, st in enumerate(seats)
-              if st.get("player_id") and not st.get("bot")]
-    rated = rated and len({h[0] for h in humans}) >= 2
+    # Rated: registered players only (a throwaway guest neither gains nor feeds a rating),
+    # and only when at least two of them played to the end; one who escaped is rated last.
+    pids = [st.get("player_id") for st in seats]
+    registered = set(conn.execute(select(ACCOUNTS.c.player_id)
+                                  .where(ACCOUNTS.c.player_id.in_([x for x in pids if x]))).scalars())
+    rated_seats = [i for i, st in enumerate(seats)
+                   if pids[i] in registered and (st.get("escaped") or not st.get("bot"))]
+    finished = [i for i in rated_seats if not seats[i].get("escaped")]
+    rated = rated and len({pids[i] for i in finished}) >= 2
+    last = len(seats)
+    humans = [(pids[i], last if seats[i].get("escaped") else place[i]) for i in rated_seats]
     conn.execute(MATCH_PLAYERS.insert(), [
         {"match_id": p.match_id, "seat": i, "player_id": st.get("player_id"), "bot": st.get("bot"),
          "escaped": int(bool(st.get("escaped"))), "score": scores[i], "place": place[i],
-         "rated": int(rated and bool(st.get("player_id")) and not st.get("bot"))}
+         "rated": int(rated and i in rated_seats)}
         for i, st in enumerate(seats)])
     if rated:
         apply_match(conn, p.match_id, humans)
