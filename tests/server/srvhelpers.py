@@ -190,20 +190,23 @@ class LiveServer:
                 self.proc.kill()
                 self.proc.wait(10)
 
-    def get(self, path: str) -> tuple[int, Any]:
-        return http(self.url + path)
+    def get(self, path: str, token: str | None = None) -> tuple[int, Any]:
+        return http(self.url + path, token=token)
 
     def post(self, path: str, body: Any) -> tuple[int, Any]:
         return http(self.url + path, body)
 
 
-def http(url: str, body: Any = None) -> tuple[int, Any]:
-    """(status, parsed JSON) of a GET (or a POST of ``body``)."""
+def http(url: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    """(status, parsed JSON) of a GET (or a POST of ``body``), as ``token``'s holder."""
     import urllib.error
     import urllib.request
 
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, data=data, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return r.status, json.loads(r.read() or b"null")

@@ -29,7 +29,7 @@ def test_coin_table_room_info_survives_restart(tmp_path: Path, monkeypatch: pyte
         c.send({"type": "join", "room": code})
         joined = c.until("joined", 10)
         assert joined["room"]["coin"] == JUNIOR
-        assert srv.get(f"/api/rooms/{code}")[1]["coin"] == JUNIOR
+        assert srv.get(f"/api/rooms/{code}", tok)[1]["coin"] == JUNIOR
         # an ordinary room is no coin table
         c.send({"type": "leave"})
         c.send({"type": "create", "settings": {}})
@@ -38,7 +38,7 @@ def test_coin_table_room_info_survives_restart(tmp_path: Path, monkeypatch: pyte
         c.close()
         srv.kill()
         srv = LiveServer(url, tmp_path, port=srv.port, **CFG).start()
-        st, info = srv.get(f"/api/rooms/{code}")
+        st, info = srv.get(f"/api/rooms/{code}", tok)
         assert st == 200 and info["status"] == "playing"
         assert info["coin"] == JUNIOR
         assert srv.get(f"/api/rooms/{own['code']}")[1]["coin"] is None

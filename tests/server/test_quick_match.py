@@ -84,7 +84,8 @@ def test_two_players_and_bots_after_the_wait(srv: LiveServer) -> None:
     code = qa["room"]
     assert call(srv, "GET", "/api/quick", ta)[1] == {"status": "seated", "room": code,
                                                      "level": "junior", "seat": qa["seat"]}
-    info = srv.get(f"/api/rooms/{code}")[1]
+    info = srv.get(f"/api/rooms/{code}", ta)[1]
+    assert srv.get(f"/api/rooms/{code}")[0] == 404  # a private table: members only
     assert info["status"] == "playing" and info["settings"]["rated"]
     humans = {s["player_id"] for s in info["seats"] if s["player_id"]}
     assert humans == {pa, pb} and sum(1 for s in info["seats"] if s["bot"]) == 2
@@ -136,7 +137,7 @@ def test_four_guests_sit_down_at_once_and_errors(srv: LiveServer) -> None:
     assert time.monotonic() - t0 < WAIT  # four players: no wait for bots
     assert len({g["room"] for g in got}) == 1 and sorted(g["seat"] for g in got) == [0, 1, 2, 3]
     assert got[0]["stake"] == 0
-    info = srv.get(f"/api/rooms/{got[0]['room']}")[1]
+    info = srv.get(f"/api/rooms/{got[0]['room']}", toks[0][0])[1]
     assert not any(s["bot"] for s in info["seats"]) and not info["settings"]["rated"]
     # errors
     gt, _ = guest(srv)

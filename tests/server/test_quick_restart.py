@@ -44,7 +44,7 @@ def test_coin_table_kill_restart_settles_each_hand_once(tmp_path: Path,
         q = c.until("quick_match", 10)
         code, seat = q["room"], q["seat"]
         c.close()  # never joins: its seat is played by 托管 after the grace
-        mid = srv.get(f"/api/rooms/{code}")[1]["match_id"]
+        mid = srv.get(f"/api/rooms/{code}", tok)[1]["match_id"]
         end = time.monotonic() + 60
         while not _rows(url, mid):
             assert time.monotonic() < end, "no hand settled"
@@ -53,7 +53,7 @@ def test_coin_table_kill_restart_settles_each_hand_once(tmp_path: Path,
         settled_before = {r.hand for r in _rows(url, mid)}
         srv = LiveServer(url, tmp_path, port=srv.port, **CFG).start()
         end = time.monotonic() + 120
-        while srv.get(f"/api/rooms/{code}")[1]["status"] != "finished":
+        while srv.get(f"/api/rooms/{code}", tok)[1]["status"] != "finished":
             assert time.monotonic() < end, "the resumed match did not finish"
             time.sleep(0.2)
         time.sleep(0.3)

@@ -82,7 +82,8 @@ def run_api(c: TestClient) -> None:
     t1 = d["rounds"][0]["tables"][0]
     assert t1["seed"] is None and len(t1["commitments"]) == 1 and t1["status"] == "playing"
     assert t1["live"]["hand"] == 1 and t1["live"]["scores"] == [0, 0, 0, 0]  # the table in play
-    room = c.get(f"/api/rooms/{tab['room']}").json()
+    room = c.get(f"/api/rooms/{tab['room']}", headers=players[0]).json()
+    assert c.get(f"/api/rooms/{tab['room']}").status_code == 404  # a private table: members only
     assert room["private"] and room["status"] == "playing" and room["fixed_deal"] is None
     assert room["seats"][tab["seat"]]["player_id"] == d["me"]["player_id"]
     assert room["settings"]["seed"] is None  # the deal is secret (Room.deal_seed), not a fixed deal

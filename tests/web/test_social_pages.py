@@ -119,7 +119,8 @@ def test_friends_invite_quick_match(browser: Any, quick_server: str, size: tuple
         p.wait_for_selector("#hand .tile")
     room_a = a.evaluate("() => location.pathname")
     assert room_a == b.evaluate("() => location.pathname") and room_a.startswith("/room/")
-    info = a.evaluate("p => fetch('/api/rooms/' + p.split('/')[2]).then(r => r.json())", room_a)
+    info = a.evaluate("p => fetch('/api/rooms/' + p.split('/')[2], {headers: {Authorization: "
+                      "'Bearer ' + localStorage.getItem('laizi.token')}}).then(r => r.json())", room_a)
     assert sum(1 for s in info["seats"] if s["bot"]) == 2 and info["status"] == "playing"
     shot(a, "quick-table", tag)
     for p in (a, b):

@@ -52,6 +52,7 @@ from laizi.server.auth import GEN_KEY_PREFIX
 from laizi.server.avatars import BODY_LIMITS, avatar_routes
 from laizi.server.config import ServerConfig
 from laizi.server.handlers import serve_ws
+from laizi.server.httpin import bearer
 from laizi.server.hub import Hub
 from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.middleware import HttpGuard
@@ -210,7 +211,17 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         return JSONResponse(hub.cluster.status())
 
     async def api_room(request: Request) -> Response:
-        info = await hub.room_info(request.path_params["code"])
+        """GET /api/rooms/{code}: counted like a join (per address: finding a private code
+        by asking is as slow as by joining); a private room answers its members only
+        (``Authorization: Bearer`` token), anyone else gets "unknown room"."""
+        peer = request.client.host if request.client else ""
+        try:
+            await hub.limits.check("join", peer)
+        except ProtocolError as exc:
+            return _error(request, exc.message, 429)
+        token = bearer(request)
+        viewer = hub.auth.check(token) if token else None
+        info = await hub.room_info(request.path_params["code"], viewer)
         if info is None:
             return _error(request, "unknown room", 404)
         return JSONResponse(info)

@@ -244,11 +244,11 @@ class Friends:
         code = room.strip().upper() if isinstance(room, str) and room.strip() else here
         if code is None:
             raise FriendError("join or create a room first: invites are to the room you are in", 409)
+        if here != code[:8]:  # before anything about that room: no oracle for codes
+            raise FriendError("you are not in that room: invites are to the room you are in", 409)
         r = self.hub.rooms.get(code[:8])
         if r is None or r.status not in ("lobby", "playing"):
             raise FriendError(f"no open room {code[:8]!r}", 404)
-        if here != r.code:
-            raise FriendError(f"you are not in room {r.code}", 409)
         if not self.invite_rate.allow(pid):
             wait = self.invite_rate.retry_after(pid)
             raise FriendError(f"at most {INVITES_PER_MINUTE} invites per minute; wait {wait:.0f} s", 429, wait)

@@ -245,17 +245,31 @@ class Hub:
         out.sort(key=lambda d: (d["status"] != "lobby", d["code"]))
         return out[:ROOM_LIST_MAX]
 
-    async def room_info(self, code: str) -> dict[str, Any] | None:
+    async def room_info(self, code: str, viewer: str | None = None, *,
+                        private_ok: bool = False) -> dict[str, Any] | None:
+        """A room's lobby info; None when there is no such room — or it is private and
+        ``viewer`` is not one of its members (its host, a player seated there, one in the
+        room now, or one it was invited to), so its code cannot be found by asking."""
         code = code.strip().upper()
-        room = self.rooms.get(code)
-        if room is not None:
-            return room.lobby_json()
         if len(code) > CODE_LEN:
             return None
-        rec = await asyncio.to_thread(self.store.load_room, code)
-        if rec is None:
-            return None
-        return Room.stored_json(rec)
+        room = self.rooms.get(code)
+        if room is not None:
+            info = room.lobby_json()
+            members = {room.owner_id, *(s.player_id for s in room.seats),
+                       *(c.player_id for c in room.conns)}
+        else:
+            rec = await asyncio.to_thread(self.store.load_room, code)
+            if rec is None:
+                return None
+            info = Room.stored_json(rec)
+            members = {rec.owner_id, *(s.get("player_id") for s in rec.seats)}
+        if not info.get("private") or private_ok:
+            return info
+        if viewer is not None and (viewer in members or await asyncio.to_thread(
+                self.store.invited, code, viewer)):
+            return info
+        return None
 
     async def replay(self, match_id: int) -> dict[str, Any] | None:
         def load() -> dict[str, Any] | None:

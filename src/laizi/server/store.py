@@ -291,6 +291,15 @@ class Store:
                 return None
             return _room(r)
 
+    def invited(self, code: str, pid: str) -> bool:
+        """Whether ``pid`` was invited to room ``code`` (an invite not declined)."""
+        from laizi.server.socialdb import InviteRow
+
+        with Session(self.engine) as s:
+            return s.scalars(select(InviteRow.id).where(
+                InviteRow.room_code == code, InviteRow.to_id == pid,
+                InviteRow.status != "declined").limit(1)).first() is not None
+
     def load_match(self, match_id: int) -> MatchRecord | None:
         """A match with its journal (for a replay)."""
         with Session(self.engine) as s:
