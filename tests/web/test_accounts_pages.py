@@ -5,6 +5,7 @@ leaderboard entry to a profile with a replay link — on a landscape phone and o
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 import time
 from typing import Any
@@ -13,7 +14,7 @@ import pytest
 from webhelpers import new_page, overflow_x, poll, screens_dir
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "server"))
-from srvhelpers import seated_room, step  # noqa: E402
+from srvhelpers import http, seated_room, step  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +24,13 @@ PW = "plum blossom 7"
 def rated_match(base: str) -> list[str]:
     """Two protocol clients and two bots finish a one-hand rated match; their player ids."""
     port = int(base.rsplit(":", 1)[1])
-    clients, _ = seated_room(port, 2, rated=True, max_hands=1)
+    toks = []
+    for i in range(2):  # only registered players are rated
+        st, reg = http(base + "/api/account/register",
+                       {"username": f"rated{i}{secrets.token_hex(3)}", "password": PW})
+        assert st == 200, reg
+        toks.append(reg["token"])
+    clients, _ = seated_room(port, 2, rated=True, max_hands=1, tokens=toks)
     end = time.monotonic() + 90
     while step(clients):
         assert time.monotonic() < end
