@@ -244,3 +244,29 @@ def test_other_integer_types_become_int() -> None:
     np = pytest.importorskip("numpy")
     a = Action("peng", np.int64(33))
     assert type(a.tile) is int and a == Action.parse("peng 7z") and hash(a) == hash(Action("peng", 33))
+
+
+# --------------------------------------------------------------------- duplicate rounds
+def test_fixed_dealers_deal_hand_n_from_seat_n_minus_1_and_replay_exactly() -> None:
+    """A duplicate round's match (``fixed_dealers``): hand n is dealt by seat n-1 whoever won
+    before — no 连庄 — so every table deals each wall with the same dealer; its log says so
+    and replays to the same events. Without it the dealer follows the Wuhan rule."""
+    from laizi.game.replay import replay
+
+    rng = random.Random(11)
+    seen_keep = False
+    for seed in (rng.randbytes(32) for _ in range(6)):
+        # the deal passes every hand: a round (圈) is four hands
+        m = Match(RuleSet.preset("kaikoufan", rounds=2), seed=seed, max_hands=6, fixed_dealers=True)
+        play_match(m, random_policy(rng, claim=0.5, kong=0.9))
+        dealers = [e["dealer"] for e in m.log if e["type"] == "start_hand"]
+        assert dealers == [n % 4 for n in range(len(dealers))] and len(dealers) == 6
+        assert m.log[0]["fixed_dealers"] is True
+        assert replay(m.log).log == m.log
+        free = Match(RuleSet.preset("kaikoufan", rounds=2), seed=seed, max_hands=6)
+        play_match(free, random_policy(random.Random(1), claim=0.5, kong=0.9))
+        assert "fixed_dealers" not in free.log[0]  # other logs are as they were
+        ends = [e for e in free.log if e["type"] == "scores"]
+        seen_keep = seen_keep or any(e["next_dealer"] == h["dealer"] for e, h in zip(
+            ends, free.history, strict=False))
+    assert seen_keep  # the Wuhan rule kept a dealer (连庄) somewhere: the two differ

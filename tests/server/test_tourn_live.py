@@ -319,7 +319,21 @@ def test_duplicate_tournament_tables_share_every_wall(tmp_path: Path) -> None:
         r1 = d0["rounds"][0]
         assert len({tuple(t["commitments"]) for t in r1["tables"]}) == 1
         assert all(t["seed"] is None and len(t["commitments"]) == 3 for t in r1["tables"])
+        # while the round is played, no table's replay is served: it would show the walls
+        # the other tables are still to draw
+        d1 = wait_for(srv, tid, lambda d: all(t.get("match_id") for t in d["rounds"][0]["tables"]), 60)
+        if d1["rounds"][0]["status"] != "finished":
+            for t in d1["rounds"][0]["tables"]:
+                st, body = srv.get(f"/api/matches/{t['match_id']}/replay")
+                assert st in (403, 200), (st, body)
+                if st == 200:  # the round ended between the two reads
+                    assert wait_for(srv, tid, lambda d: d["rounds"][0]["status"] == "finished", 5)
+                else:
+                    assert "round is over" in body["error"]
         d = wait_for(srv, tid, lambda d: d["status"] == "finished", 150)
+        for r in d["rounds"]:
+            for t in r["tables"]:
+                assert srv.get(f"/api/matches/{t['match_id']}/replay")[0] == 200  # the round is over
         for r in d["rounds"]:
             published = r["tables"][0]["commitments"]
             seed = r["tables"][0]["seed"]
@@ -332,8 +346,9 @@ def test_duplicate_tournament_tables_share_every_wall(tmp_path: Path) -> None:
                 # each table really dealt the committed walls
                 assert [h[2] for h in hands] == published
                 # each seat's hand of a deal is compared across the field by its position
-                # relative to the dealer; the first deal is dealt by seat 0 everywhere
-                assert hands[0][1] == 0
+                # relative to the dealer; deal n is dealt by seat n-1 at every table, whoever
+                # won before (no 连庄 in a duplicate round: one wall, one dealer per deal)
+                assert [h[1] for h in hands] == [0, 1, 2]
                 for _n, dealer, _c, _s in hands:
                     assert sorted(position(s, dealer) for s in range(4)) == [0, 1, 2, 3]
         # the comparison deal by deal: every table's result for each hand of the wall, against

@@ -53,6 +53,7 @@ class StartMatchEvent(TypedDict):
     first_dealer: int
     max_hands: int | None
     auto_next: bool
+    fixed_dealers: NotRequired[bool]  # only when True (Match: no 连庄, duplicate rounds)
 
 
 class StartHandEvent(TypedDict):

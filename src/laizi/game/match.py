@@ -58,7 +58,9 @@ class Match:
     """A match of hands. ``seed``: a match seed from which every hand's seed is derived
     (:func:`laizi.game.wall.hand_seed`; reproducible simulations) — without it each
     hand gets a fresh random seed. ``deal_source``: a function ``hand_no -> (seed, wall)``
-    overriding both (replay, scenario tests).
+    overriding both (replay, scenario tests). ``fixed_dealers``: hand *n* is dealt by seat
+    ``(first_dealer + n - 1) % 4`` whoever won before (no 连庄) — a duplicate tournament's
+    round, where every table must deal each wall with the same dealer.
     """
 
     def __init__(
@@ -71,6 +73,7 @@ class Match:
         auto_next: bool = True,
         deal_source: DealSource | None = None,
         log: list[Event] | None = None,
+        fixed_dealers: bool = False,
     ) -> None:
         if not 0 <= first_dealer < 4:
             raise GameError("first_dealer must be a seat 0-3")
@@ -79,6 +82,7 @@ class Match:
         self.rules = rules
         self.first_dealer = first_dealer
         self.dealer = first_dealer
+        self.fixed_dealers = fixed_dealers
         self.max_hands = max_hands
         self.auto_next = auto_next
         self.hand_no = 0
@@ -93,10 +97,13 @@ class Match:
         self.history: list[dict[str, Any]] = []  # per finished hand: winner, deltas, dealer
         self._seed = seed
         self._deal_source = deal_source
-        self._emit({
+        start: dict[str, Any] = {
             "type": "start_match", "rules": rules.model_dump(mode="json"),
             "first_dealer": first_dealer, "max_hands": max_hands, "auto_next": auto_next,
-        })
+        }
+        if fixed_dealers:  # only then: the logs of every other match stay as they were
+            start["fixed_dealers"] = True
+        self._emit(start)
         self.start_next_hand()
 
     # ------------------------------------------------------------ properties
@@ -159,7 +166,10 @@ class Match:
             self.scores[s] += _frac(deltas[s])
         winner = None if hand.result is None else int(hand.result["winner"])
         dealer = self.dealer
-        if winner is not None and winner != dealer:
+        if self.fixed_dealers:
+            self.dealer = (self.first_dealer + hand.hand_no) % 4
+            self.deal_passes += 1
+        elif winner is not None and winner != dealer:
             self.dealer = (dealer + 1) % 4
             self.deal_passes += 1
         self.history.append({"hand": hand.hand_no, "dealer": dealer, "winner": winner,

@@ -150,7 +150,7 @@ def replay(events: Sequence[Event]) -> Match | HandState:
             engine = Match(
                 _rules(first.get("rules")), first_dealer=int(first.get("first_dealer", 0)),
                 max_hands=first.get("max_hands"), auto_next=bool(first.get("auto_next", True)),
-                deal_source=source,
+                deal_source=source, fixed_dealers=bool(first.get("fixed_dealers", False)),
             )
         elif first["type"] == "start_hand" and "rules" in first:
             hand_no = int(first.get("hand", 1))

@@ -149,6 +149,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     accounts = Accounts(hub)
     social, social_api = social_routes(hub)  # social: coins, quick match, friends, invites
     director = Director(hub)  # hook (tournaments)
+    replays.gates.append(director.replay_withheld)  # duplicate rounds: no replay until over
 
     async def api_score(request: Request) -> Response:
         from laizi.errors import LaiziError

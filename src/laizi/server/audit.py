@@ -54,10 +54,12 @@ def _matches(conn: Any, progress: Callable[[int, int], None] | None) -> Iterator
     from laizi.server.engine import GameSession
 
     m = db.MatchRow.__table__
-    rows = conn.execute(select(m.c.id, m.c.status, m.c.rules, m.c.seed, m.c.max_hands)
+    cols = [m.c.id, m.c.status, m.c.rules, m.c.seed, m.c.max_hands]
+    fixed_col = "fixed_dealers" in {c["name"] for c in inspect(conn).get_columns("matches")}
+    rows = conn.execute(select(*cols, *([m.c.fixed_dealers] if fixed_col else []))
                         .order_by(m.c.id)).all()
     a, e, h = db.ActionRow.__table__, db.EventRow.__table__, db.HandRow.__table__
-    for done, (mid, status, rules, seed, max_hands) in enumerate(rows, 1):
+    for done, (mid, status, rules, seed, max_hands, *fixed) in enumerate(rows, 1):
         if progress is not None:
             progress(done, len(rows))
         acts = conn.execute(select(a.c.n, a.c.action).where(a.c.match_id == mid)
@@ -71,7 +73,7 @@ def _matches(conn: Any, progress: Callable[[int, int], None] | None) -> Iterator
             continue
         try:
             g = GameSession.rebuild(RuleSet(**rules), bytes.fromhex(seed), [x for _, x in acts],
-                                    max_hands=max_hands)
+                                    max_hands=max_hands, fixed_dealers=bool(fixed and fixed[0]))
         except (GameError, ValueError, KeyError, TypeError) as exc:
             yield f"match {mid}: its journal does not replay ({type(exc).__name__}: {exc})"
             continue

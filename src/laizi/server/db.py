@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -107,6 +108,8 @@ class MatchRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # hand n dealt by seat n-1 mod 4, no 连庄 (a duplicate round; Match.fixed_dealers)
+    fixed_dealers: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class HandRow(Base):

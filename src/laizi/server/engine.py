@@ -105,13 +105,13 @@ class GameSession:
     """A running match plus its journal and per-seat event streams."""
 
     def __init__(self, rules: RuleSet, seed: bytes, *, first_dealer: int = 0,
-                 max_hands: int | None = None) -> None:
+                 max_hands: int | None = None, fixed_dealers: bool = False) -> None:
         self.rules = rules
         self.seed = seed
         self.first_dealer = first_dealer
         self.max_hands = max_hands
         self.match = Match(rules, seed=seed, first_dealer=first_dealer, auto_next=False,
-                           max_hands=max_hands)
+                           max_hands=max_hands, fixed_dealers=fixed_dealers)
         self._history: list[dict[str, Any]] = []
         self._rules_json = rules.model_dump(mode="json")
         self.journal: list[dict[str, Any]] = []
@@ -229,8 +229,10 @@ class GameSession:
 
     @classmethod
     def rebuild(cls, rules: RuleSet, seed: bytes, journal: list[dict[str, Any]], *,
-                first_dealer: int = 0, max_hands: int | None = None) -> GameSession:
-        g = cls(rules, seed, first_dealer=first_dealer, max_hands=max_hands)
+                first_dealer: int = 0, max_hands: int | None = None,
+                fixed_dealers: bool = False) -> GameSession:
+        g = cls(rules, seed, first_dealer=first_dealer, max_hands=max_hands,
+                fixed_dealers=fixed_dealers)
         for op in journal:
             g.apply_op(op)
         return g
@@ -302,11 +304,13 @@ class GameSession:
 
 def hand_frames(rules: RuleSet, seed: bytes, journal: list[dict[str, Any]], *,
                 first_dealer: int = 0, max_hands: int | None = None,
-                upto_hand: int | None = None) -> dict[int, list[dict[str, Any]]]:
+                upto_hand: int | None = None,
+                fixed_dealers: bool = False) -> dict[int, list[dict[str, Any]]]:
     """Replay frames for every **finished** hand: after each public event, the open view
     (the spectator's snapshot with every hand revealed: the hand is over, its log is
     public)."""
-    g = GameSession(rules, seed, first_dealer=first_dealer, max_hands=max_hands)
+    g = GameSession(rules, seed, first_dealer=first_dealer, max_hands=max_hands,
+                    fixed_dealers=fixed_dealers)
     frames: dict[int, list[dict[str, Any]]] = {}
     current: list[dict[str, Any]] = []
 

@@ -32,7 +32,7 @@ import multiprocessing
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,7 +86,8 @@ def build_replay(db_url: str, match_id: int) -> dict[str, Any] | None:
         head = {"match_id": m.id, "room": m.room_code, "status": m.status,
                 "seats": m.seats, "scores": m.scores}
         rules, seed, max_hands = dict(m.rules), bytes.fromhex(m.seed), m.max_hands
-    frames = hand_frames(RuleSet(**rules), seed, journal, max_hands=max_hands)
+        fixed = bool(m.fixed_dealers)
+    frames = hand_frames(RuleSet(**rules), seed, journal, max_hands=max_hands, fixed_dealers=fixed)
     ordered = sorted(frames.items())
     hands = [{"hand": h, "frames": f} for h, f in ordered]
     return {
@@ -138,6 +139,8 @@ class ReplayService:
         self._cached_bytes = 0
         self._pending: dict[int, asyncio.Future[_Entry | None]] = {}
         self._pool: ProcessPoolExecutor | None = None
+        # Asked before a replay is served: a reason to withhold it now, or None.
+        self.gates: list[Callable[[int], Awaitable[str | None]]] = []
         self.stats = {"hits": 0, "builds": 0, "limited": 0}
 
     # ------------------------------------------------------------- lifecycle
@@ -165,6 +168,10 @@ class ReplayService:
             self.stats["limited"] += 1
             raise ReplayError(429, "too many replay requests; slow down",
                               self.requests.retry_after(client))
+        for gate in self.gates:  # e.g. a duplicate round in play (laizi.server.tournaments)
+            why = await gate(match_id)
+            if why is not None:
+                raise ReplayError(403, why)
         entry = self._cached(match_id)
         if entry is None:
             entry = await self._build(match_id, client)

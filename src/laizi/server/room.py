@@ -74,6 +74,7 @@ class Room:
         self.banned: set[str] = set()  # players the host kicked out
         self.idle_since: float | None = time.monotonic()  # no connection since (None: someone here)
         self.deal_seed: bytes | None = None  # hook (tournaments): the next match's secret seed
+        self.fixed_dealers = False  # hook (tournaments): a duplicate round, no 连庄
 
     def close(self) -> None:
         """Let go of everything (the room leaves memory; it lives on in the database)."""
@@ -284,7 +285,8 @@ class Room:
             s.ready = False  # the next match needs a new 准备 (or rematch vote)
         self.bots.clear()
         seed, self.deal_seed = self.deal_seed or seed_from_text(self.settings.seed), None  # hook (tournaments)
-        self.game = GameSession(self.rules, seed, max_hands=self.settings.max_hands)
+        self.game = GameSession(self.rules, seed, max_hands=self.settings.max_hands,
+                                fixed_dealers=self.fixed_dealers)
         self.recorder.new_match()  # its counters belong to the match before
         for i, s in enumerate(self.seats):
             if s.bot:
@@ -292,7 +294,8 @@ class Room:
         self.status = "playing"
         rec, rules = self.record(), self.rules.model_dump(mode="json")
         self.match_id = await self.recorder.durably(
-            lambda retry: self.store.create_match(rec, rules, seed, self.settings.max_hands))
+            lambda retry: self.store.create_match(rec, rules, seed, self.settings.max_hands,
+                                                  self.fixed_dealers))
         await self.persist()
         for c in self.conns:
             c.seat = self.seat_of(c.player_id)
@@ -319,7 +322,9 @@ class Room:
             return room
         rules = RuleSet(**m.rules)
         seed = bytes.fromhex(m.seed)
-        game = GameSession.rebuild(rules, seed, m.journal, max_hands=m.max_hands)
+        game = GameSession.rebuild(rules, seed, m.journal, max_hands=m.max_hands,
+                                   fixed_dealers=m.fixed_dealers)
+        room.fixed_dealers = m.fixed_dealers
         stored = m.stored_events
         if stored != len(game.log):
             # Extra rebuilt events (a crash between two writes) are simply written now.

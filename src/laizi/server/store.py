@@ -68,6 +68,7 @@ class MatchRecord:
     stored_events: int = 0
     last_event: dict[str, Any] | None = None
     last_seq: dict[str, int] = field(default_factory=dict)
+    fixed_dealers: bool = False
 
 
 @dataclass
@@ -198,7 +199,7 @@ class Store:
         await self._room_write(r.code, write)
 
     async def create_match(self, r: RoomRecord, rules: dict[str, Any], seed: bytes,
-                           max_hands: int | None) -> int:
+                           max_hands: int | None, fixed_dealers: bool = False) -> int:
         """Insert a match row for room ``r`` (its status becomes ``playing``); its id."""
 
         def write(s: Session) -> int:
@@ -209,7 +210,7 @@ class Store:
                 s.flush()
             m = db.MatchRow(room_code=r.code, status="playing", rules=rules, seed=seed.hex(),
                             max_hands=max_hands, seats=r.seats, scores=[0, 0, 0, 0],
-                            penalties=[0, 0, 0, 0])
+                            penalties=[0, 0, 0, 0], fixed_dealers=fixed_dealers or None)
             s.add(m)
             s.flush()
             row.status = "playing"
@@ -322,7 +323,8 @@ def _match(s: Session, match_id: int, *, resume: bool) -> MatchRecord | None:
         select(db.ActionRow).where(db.ActionRow.match_id == m.id).order_by(db.ActionRow.n))]
     rec = MatchRecord(id=m.id, room_code=m.room_code, status=m.status, rules=dict(m.rules),
                       seed=m.seed, max_hands=m.max_hands, seats=list(m.seats),
-                      scores=list(m.scores), journal=journal)
+                      scores=list(m.scores), journal=journal,
+                      fixed_dealers=bool(m.fixed_dealers))
     if resume:
         rec.stored_events = s.scalar(select(func.count()).select_from(db.EventRow)
                                      .where(db.EventRow.match_id == m.id)) or 0

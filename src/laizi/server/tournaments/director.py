@@ -106,6 +106,29 @@ class Director:
                 return fn(s)
         return await asyncio.to_thread(run)
 
+    async def replay_withheld(self, match_id: int) -> str | None:
+        """Why the replay of ``match_id`` is withheld now (None: it is not). A table of a
+        duplicate round deals the walls every other table of the round deals: its replay
+        (or any of its hands) would tell the tables still playing what they will draw, so
+        it is withheld until the whole round is over."""
+        def read(s: Session) -> str | None:
+            row = s.execute(select(TableRow.tournament_id, TableRow.round)
+                            .where(TableRow.match_id == match_id).limit(1)).first()
+            if row is None:
+                return None
+            tid, number = row
+            t = s.get(TournamentRow, tid)
+            if t is None or not (t.settings or {}).get("duplicate"):
+                return None
+            rnd = s.scalars(select(RoundRow.status).where(RoundRow.tournament_id == tid,
+                                                          RoundRow.number == number)).first()
+            if rnd == "finished":
+                return None
+            return (f"a table of round {number} of a duplicate tournament: every table of the "
+                    "round plays the same walls, so its replay opens when the round is over")
+        out: str | None = await self._read(read)
+        return out
+
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
         self._task = asyncio.ensure_future(self._loop())
@@ -399,6 +422,7 @@ class Director:
                 else:
                     room.seats[seat] = Seat(bot=e["bot"] or "greedy", nickname=e["nickname"])
             room.deal_seed = bytes.fromhex(tr.seed)
+            room.fixed_dealers = st.duplicate  # one wall and one dealer per deal at every table
             async with room.lock:
                 if room.game is None:
                     await room.save_room()
