@@ -189,12 +189,34 @@ class LiveServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+        audit_database(self.db_url)
 
     def get(self, path: str, token: str | None = None) -> tuple[int, Any]:
         return http(self.url + path, token=token)
 
     def post(self, path: str, body: Any) -> tuple[int, Any]:
         return http(self.url + path, body)
+
+
+# Problems ``laizi check`` found in the databases of the servers the tests stopped (reported
+# at the end of the session, which then fails: tests/server/conftest.py).
+AUDIT_PROBLEMS: list[str] = []
+
+
+def audit_database(url: str) -> None:
+    """Run the integrity audit (:mod:`laizi.server.audit`, ``laizi check``) on a stopped
+    server's database; what it finds is kept in :data:`AUDIT_PROBLEMS`."""
+    import os
+
+    if not url.startswith(("postgresql", "postgres")) and not os.path.exists(url.split("///")[-1]):
+        return
+    from laizi.server.audit import check_url
+
+    try:
+        problems = check_url(url)
+    except Exception as exc:  # noqa: BLE001 - a database the audit cannot read is a finding too
+        problems = [f"the audit could not read it: {type(exc).__name__}: {str(exc)[:200]}"]
+    AUDIT_PROBLEMS.extend(f"{url}: {p}" for p in problems)
 
 
 def http(url: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:

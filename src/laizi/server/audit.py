@@ -123,15 +123,18 @@ def _coins(conn: Any) -> Iterator[str]:
     for key, total in settlements.items():
         if total:
             yield f"coins: settlement {key} is not zero-sum ({total:+d})"
-    # every ended hand at a coin table with a stake settled (unless every delta was 0)
-    T, m, h = coins.TABLES, db.MatchRow.__table__, db.HandRow.__table__
-    q = (select(m.c.id, h.c.number, h.c.result).join(h, h.c.match_id == m.c.id)
+    # every ended hand at a coin table where a player (not a bot, not one who had escaped)
+    # won or lost coins settled
+    T, m, sc = coins.TABLES, db.MatchRow.__table__, db.ScoreRow.__table__
+    q = (select(m.c.id, sc.c.hand, sc.c.delta, T.c.stake).join(sc, sc.c.match_id == m.c.id)
          .join(T, T.c.room_code == m.c.room_code)
-         .where(T.c.stake > 0, h.c.result.is_not(None)))
-    for mid, number, res in conn.execute(q).all():
-        deltas = (res or {}).get("deltas") or []
-        if any(round(float(d)) for d in deltas) and (int(mid), int(number)) not in settled_hands:
-            yield f"coins: match {mid} hand {number} ended at a coin table but settled no coins"
+         .where(T.c.stake > 0, sc.c.kind == "hand", sc.c.player_id.is_not(None)))
+    owed: set[tuple[int, int]] = set()
+    for mid, hand, delta, stake in conn.execute(q).all():
+        if int(round(float(delta) * int(stake))):
+            owed.add((int(mid), int(hand)))
+    for mid, number in sorted(owed - settled_hands):
+        yield f"coins: match {mid} hand {number} ended at a coin table but settled no coins"
 
 
 def _coin_seats(conn: Any) -> Iterator[str]:
