@@ -46,3 +46,35 @@ def test_private_room_info_is_for_members_and_lookups_are_limited(tmp_path: Path
             c.close()
     finally:
         srv.stop()
+
+
+def test_score_requests_and_bot_tables_have_a_number(tmp_path: Path) -> None:
+    """``POST /api/score`` is limited per address (``SCORES_PER_IP``: 600 a minute; 245 a
+    second had pushed the WebSocket ping p99 from 33 to 282 ms), and one address runs at most
+    ``BOT_ROOMS_PER_IP`` (3) tables of four bots at a time (19 in a minute took half the CPU)."""
+    from laizi.server.limits import BOT_ROOMS_PER_IP, SCORES_PER_IP
+
+    srv = LiveServer(str(tmp_path / "s.db"), tmp_path, rate_limited=True, bot_delay=0.5).start()
+    try:
+        hand = {"hand": "123m456m789m123p55s", "laizi": "9s", "win": {"by": "self_draw"}}
+        statuses = [srv.post("/api/score", hand)[0] for _ in range(SCORES_PER_IP.count + 3)]
+        assert statuses[0] in (200, 400) and 429 in statuses
+        assert statuses.index(429) == SCORES_PER_IP.count, statuses.index(429)
+        host = Client(srv.port, "机器人桌")
+        codes = []
+        for i in range(BOT_ROOMS_PER_IP + 1):
+            host.send({"type": "create", "settings": {"max_hands": 50}})
+            code = host.until("joined")["room"]["code"]
+            codes.append(code)
+            for s in range(4):
+                host.send({"type": "bot", "seat": s, "level": "random"})
+                host.until(lambda m, s=s: m["type"] == "room" and m["room"]["seats"][s]["bot"])
+            host.send({"type": "start"})
+            got = host.until(lambda m: m["type"] in ("snapshot", "error"))
+            if i < BOT_ROOMS_PER_IP:
+                assert got["type"] == "snapshot", got
+            else:
+                assert got["type"] == "error" and got["code"] == "too_many_bot_rooms", got
+        host.close()
+    finally:
+        srv.stop()

@@ -156,6 +156,10 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         from laizi.scoring.request import score_json
 
         try:
+            await hub.limits.check("score", request.client.host if request.client else "")
+        except ProtocolError as exc:
+            return _error(request, exc.message, 429)
+        try:
             data = await _json_body(request)
             return JSONResponse(score_json(data))
         except (LaiziError, ValueError) as exc:

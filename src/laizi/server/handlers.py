@@ -25,7 +25,7 @@ from laizi.server.connection import Conn
 from laizi.server.engine import GameSession, OpError, dumps
 from laizi.server.flowcmds import FLOW_HANDLERS, unready_missing
 from laizi.server.hub import Hub
-from laizi.server.limits import CHAT
+from laizi.server.limits import BOT_ROOMS_PER_IP, CHAT
 from laizi.server.middleware import new_request_id
 from laizi.server.protocol import ProtocolError, parse_client_message
 from laizi.server.room import Room
@@ -272,6 +272,15 @@ async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
     if missing:
         raise ProtocolError("not_ready", "every seated player must be ready (准备) first: seat "
                                          + ", ".join(str(s) for s in missing))
+    if all(s.bot for s in room.seats) and conn.peer not in hub.limits.exempt:
+        # four bots play on their own, at the server's cost: a few at a time per address
+        running = sum(1 for r in hub.rooms.values()
+                      if r.status == "playing" and r.started_by == conn.peer
+                      and all(s.bot for s in r.seats))
+        if running >= BOT_ROOMS_PER_IP:
+            raise ProtocolError("too_many_bot_rooms", f"at most {BOT_ROOMS_PER_IP} tables of four "
+                                                      "bots at a time from one address")
+    room.started_by = conn.peer
     await room.start_match()
 
 

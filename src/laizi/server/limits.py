@@ -28,7 +28,8 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from laizi.server.chat import RATE_COUNT, RATE_WINDOW
 from laizi.server.protocol import ProtocolError
 
-__all__ = ["CHAT", "GUESTS_PER_IP", "JOINS_PER_IP", "JOINS_PER_PLAYER", "ROOMS_PER_IP",
+__all__ = ["BOT_ROOMS_PER_IP", "CHAT", "GUESTS_PER_IP", "JOINS_PER_IP", "JOINS_PER_PLAYER",
+           "ROOMS_PER_IP", "SCORES_PER_IP",
            "ROOMS_PER_PLAYER", "Limit", "Limits", "RateBudget", "open_storage"]
 
 log = logging.getLogger("laizi.server")
@@ -52,6 +53,8 @@ ROOMS_PER_IP = Limit(20, 60.0)       # rooms created from one address
 ROOMS_PER_PLAYER = Limit(5, 60.0)    # ... by one player
 JOINS_PER_IP = Limit(120, 60.0)      # join attempts (right or wrong codes) from one address
 JOINS_PER_PLAYER = Limit(30, 60.0)   # ... by one player
+SCORES_PER_IP = Limit(600, 60.0)     # POST /api/score (the calculator) from one address
+BOT_ROOMS_PER_IP = 3                 # tables of four bots playing at once, started from one address
 CHAT = Limit(RATE_COUNT, RATE_WINDOW)  # chat messages of one player (every room, every socket)
 
 # action -> (error code, noun, limit per address, limit per player)
@@ -59,6 +62,7 @@ _RULES: dict[str, tuple[str, str, Limit | None, Limit | None]] = {
     "guest": ("too_many_guests", "new guests", GUESTS_PER_IP, None),
     "room": ("too_many_rooms", "new rooms", ROOMS_PER_IP, ROOMS_PER_PLAYER),
     "join": ("too_many_joins", "joins", JOINS_PER_IP, JOINS_PER_PLAYER),
+    "score": ("too_many_scores", "score requests", SCORES_PER_IP, None),
 }
 
 

@@ -75,6 +75,7 @@ class Room:
         self.idle_since: float | None = time.monotonic()  # no connection since (None: someone here)
         self.deal_seed: bytes | None = None  # hook (tournaments): the next match's secret seed
         self.fixed_dealers = False  # hook (tournaments): a duplicate round, no 连庄
+        self.started_by = ""  # the address whose host started the match (bot-only tables' cap)
 
     def close(self) -> None:
         """Let go of everything (the room leaves memory; it lives on in the database)."""
