@@ -27,6 +27,7 @@ from laizi.server.engine import GameSession, dumps, seed_from_text
 from laizi.server.flow import Flow, resume_settlement
 from laizi.server.protocol import RoomSettings
 from laizi.server.recorder import Recorder
+from laizi.server.roominfo import live_info, stored_info
 from laizi.server.seats import AUTO_BOT, Seat, SeatBot, bot_levels, hints_for_view
 from laizi.server.store import RoomRecord, Store
 
@@ -131,34 +132,12 @@ class Room:
         return None
 
     def lobby_json(self) -> dict[str, Any]:
-        connected = {c.player_id for c in self.conns if not c.closed}
-        seats = []
-        for i, s in enumerate(self.seats):
-            d = s.to_json()
-            d["seat"] = i
-            d["connected"] = s.player_id in connected if s.player_id else False
-            d["auto"] = bool(self.game and self.game.match.auto[i])
-            seats.append(d)
-        return {
-            "code": self.code, "status": self.status, "owner": self.owner_id, "host": self.owner_id,
-            "private": self.settings.private,
-            # A fixed deal (a seed chosen by the creator) is announced to everyone and cannot
-            # be hidden: whoever knows the seed knows every wall and hand.
-            "settings": self.settings.model_dump(), "fixed_deal": self.settings.seed,
-            "rules": self.rules.model_dump(mode="json"),
-            "seats": seats, "match_id": self.match_id, "coin": self.coin,  # polish: 场次 or None
-            "spectators": sum(1 for c in self.conns if c.seat is None and not c.closed),
-        }
+        return live_info(self)
 
     @staticmethod
     def stored_json(rec: RoomRecord) -> dict[str, Any]:
         """Room info of a room that is only in the database (a finished one)."""
-        settings = RoomSettings(**rec.settings)
-        seats = [{**d, "seat": i, "connected": False, "auto": False} for i, d in enumerate(rec.seats)]
-        return {"code": rec.code, "status": rec.status, "owner": rec.owner_id, "host": rec.owner_id,
-                "private": settings.private, "settings": settings.model_dump(),
-                "fixed_deal": settings.seed, "rules": room_rules(settings).model_dump(mode="json"),
-                "seats": seats, "match_id": rec.match_id, "spectators": 0}
+        return stored_info(rec)
 
     def broadcast(self, msg: dict[str, Any]) -> None:
         text = dumps(msg)

@@ -1,0 +1,45 @@
+"""What a room tells about itself (``joined``/``room`` messages, ``GET /api/rooms/{code}``):
+its code, status, host, settings, rules, seats (who, connected, 托管), match and 场次 — from a
+room in memory (:func:`live_info`) or only in the database (:func:`stored_info`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from laizi.server.config import room_rules
+from laizi.server.protocol import RoomSettings
+from laizi.server.store import RoomRecord
+
+__all__ = ["live_info", "stored_info"]
+
+
+def live_info(room: Any) -> dict[str, Any]:
+    """The info of a :class:`laizi.server.room.Room` in memory."""
+    connected = {c.player_id for c in room.conns if not c.closed}
+    seats = []
+    for i, s in enumerate(room.seats):
+        d = s.to_json()
+        d["seat"] = i
+        d["connected"] = s.player_id in connected if s.player_id else False
+        d["auto"] = bool(room.game and room.game.match.auto[i])
+        seats.append(d)
+    return {
+        "code": room.code, "status": room.status, "owner": room.owner_id, "host": room.owner_id,
+        "private": room.settings.private,
+        # A fixed deal (a seed chosen by the creator) is announced to everyone and cannot
+        # be hidden: whoever knows the seed knows every wall and hand.
+        "settings": room.settings.model_dump(), "fixed_deal": room.settings.seed,
+        "rules": room.rules.model_dump(mode="json"),
+        "seats": seats, "match_id": room.match_id, "coin": room.coin,  # polish: 场次 or None
+        "spectators": sum(1 for c in room.conns if c.seat is None and not c.closed),
+    }
+
+
+def stored_info(rec: RoomRecord) -> dict[str, Any]:
+    """Room info of a room that is only in the database (a finished one)."""
+    settings = RoomSettings(**rec.settings)
+    seats = [{**d, "seat": i, "connected": False, "auto": False} for i, d in enumerate(rec.seats)]
+    return {"code": rec.code, "status": rec.status, "owner": rec.owner_id, "host": rec.owner_id,
+            "private": settings.private, "settings": settings.model_dump(),
+            "fixed_deal": settings.seed, "rules": room_rules(settings).model_dump(mode="json"),
+            "seats": seats, "match_id": rec.match_id, "spectators": 0}
