@@ -59,6 +59,11 @@ net.on("snapshot", onFrame);
 net.on("ack", m => net.noteSeq(m.seq));
 net.on("chat", m => addChat(m, false));
 net.on("pong", () => {});
+net.on("hints", m => {  // the answer to switching hints on: for the version on screen only
+  if (!S.view || m.v !== S.v) return;
+  S.hintsData = Array.isArray(m.hints) ? m.hints : null;
+  render();
+});
 net.on("settle", m => {  // someone pressed 继续 (the next hand waits for the others)
   S.settle = { ...m, at: Date.now() + (m.left || 0) * 1000 };
   updateSettleNext();
@@ -427,6 +432,17 @@ function leaveRoom() {
   closeSheet("sheet-menu");
 }
 
+// Hints are a switch on the connection (the server then adds them to every frame where the seat
+// has a decision): ask once per socket and room, never in answer to a frame ("conn ok" follows
+// every frame, and asking each time flooded the connection: issue 21).
+let hintsAsked = null;
+function askHints() {
+  if (S.conn !== "ok" || !S.room || !S.hints) return;
+  const key = `${net.socketGeneration()}:${S.room.code}`;
+  if (hintsAsked === key) return;
+  if (net.send({ type: "hints", on: true })) hintsAsked = key;
+}
+
 function wire() {
   $("langbtn").addEventListener("click", toggleLang);
   $("menu-lang").addEventListener("click", toggleLang);
@@ -445,7 +461,9 @@ function wire() {
   $("hints-toggle").addEventListener("change", () => {
     S.hints = $("hints-toggle").checked;
     save("laizi.hints", S.hints ? "1" : "0");
-    net.send({ type: "hints", on: S.hints });
+    hintsAsked = null;
+    if (S.hints) askHints();
+    else { net.send({ type: "hints", on: false }); S.hintsData = null; }
     if (S.view) render();
   });
   $("sound-toggle").checked = soundEnabled();
@@ -461,7 +479,7 @@ function wire() {
   $("btn-lobby").addEventListener("click", () => { closeSettlement(); net.send({ type: "leave" }); });
   store.on("conn", () => {
     $("conn-lost").classList.toggle("hidden", S.conn !== "lost");
-    if (S.conn === "ok" && S.room && S.hints) net.send({ type: "hints", on: true });
+    askHints();
   });
   onLang(() => {
     renderPhrases();
