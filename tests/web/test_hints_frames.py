@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import pytest
-from webhelpers import act_once, new_page, poll, start_table
+from webhelpers import act_once, new_page, poll, start_table, winning_row
 
 pytestmark = pytest.mark.browser
 
@@ -101,6 +101,8 @@ def test_hints_through_a_whole_hand_ask_once_per_turn_at_most(browser: Any, serv
     kinds = {m.get("type") for m in frames.sent}
     assert kinds <= {"hello", "join", "create", "sit", "bot", "start", "ready", "action", "hints",
                      "continue", "resync", "auto"}, kinds
+    row = winning_row(page)  # the hand was won: the winner's row holds 14 tiles plus kongs
+    assert row is None or len(row["tiles"]) == 14 + row["kongs"], row
     assert page.errors == []
     page.context.close()
 

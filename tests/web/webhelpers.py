@@ -179,6 +179,17 @@ def act_once(page: Any, take_claims: bool = True) -> str | None:
     return None
 
 
+def winning_row(page: Any) -> dict[str, Any] | None:
+    """The winner's row on the open settlement: its tiles (melds included, special kongs not),
+    the 4-tile melds among them and the marked winning tiles; None without a winner."""
+    return page.evaluate(
+        """() => { const row = document.getElementById("winning-hand"); if (!row) return null;
+             const tiles = [...row.querySelectorAll(".tile:not(.spk-tile)")];
+             return { tiles: tiles.map(e => e.dataset.tile), kongs: [...row.querySelectorAll(".meld")]
+                        .filter(m => m.querySelectorAll(".tile").length === 4).length,
+                      win: [...row.querySelectorAll(".tile.win-tile")].map(e => e.dataset.tile) }; }""")
+
+
 def outside(page: Any, testid: str) -> str | None:
     """None when the element with data-testid lies inside the viewport (or is not shown)."""
     return page.evaluate(

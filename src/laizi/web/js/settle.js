@@ -50,11 +50,18 @@ export function renderSettlement(body, v, { seats, me }) {
     const p = v.players[res.winner];
     const hand = el("div", "settle-hand", null, body);
     hand.id = "winning-hand";
-    if (p.hand) for (const c of p.hand) hand.appendChild(tileEl(c, { size: "meld", laizi: v.laizi }));
-    if (res.by !== "self_draw" || !(p.hand || []).includes(res.tile)) {
-      const w = tileEl(res.tile, { size: "meld", laizi: v.laizi, cls: "win-tile" });
-      hand.appendChild(w);
+    // The stored hand already holds the winning tile (a drawn one, and a discard won on too):
+    // 3k+2 tiles with the melds. It is shown once, set apart and marked (issue 21: a win on a
+    // discard showed it twice, 15 tiles).
+    const rest = [...(p.hand || [])];
+    let winTile = true;
+    if ((rest.length + 3 * p.melds.length) % 3 === 2) {
+      const i = rest.lastIndexOf(res.tile);
+      if (i >= 0) rest.splice(i, 1);
+      else winTile = false;
     }
+    for (const c of rest) hand.appendChild(tileEl(c, { size: "meld", laizi: v.laizi }));
+    if (winTile) hand.appendChild(tileEl(res.tile, { size: "meld", laizi: v.laizi, cls: "win-tile" }));
     for (const m of p.melds) {
       const box = el("span", "meld", null, hand);
       for (const c of m.tiles) box.appendChild(tileEl(c, { size: "meld", laizi: v.laizi }));
