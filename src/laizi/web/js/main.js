@@ -194,11 +194,12 @@ function render() {
   }
   renderTable(table, v, ctx());
   renderCoinLevel(table, S.room && S.room.coin);
-  keepAnnouncesClear(table);
-  flushAnnouncements();
   renderActions(v);
   renderStatus(v);
   renderHints(v);
+  layoutHints();
+  keepAnnouncesClear(table);
+  flushAnnouncements();
   renderSettlementState(v);
   $("ver").textContent = String(S.v);
   $("auto-toggle").checked = !!(v.auto && S.seat != null && v.auto[S.seat]);
@@ -307,6 +308,24 @@ function renderHints(v) {
     }
     box.appendChild(d);
   }
+}
+
+// The hint panel has room of its own while hints are on (issue 21: it covered the top or right
+// seat, the wall count and the claim card): a band under the buttons in portrait, a column on the
+// right in landscape (style.css, #game.has-hint); in landscape it ends above the own hand and
+// the action buttons.
+function layoutHints() {
+  const box = $("hintbox");
+  const on = !!(S.hints && S.seat != null && S.view && S.view.phase !== "over");
+  $("game").classList.toggle("has-hint", on);
+  box.style.maxHeight = "";
+  if (!on || box.classList.contains("hidden") || !table) return;
+  if (!matchMedia("(orientation: landscape)").matches) return;
+  const top = box.getBoundingClientRect().top;
+  let limit = table.querySelector(".seat.pos-bottom").getBoundingClientRect().top;
+  const acts = $("actions").getBoundingClientRect();
+  if (acts.height > 0) limit = Math.min(limit, acts.top);
+  box.style.maxHeight = `${Math.max(48, Math.floor(limit - top - 6))}px`;
 }
 
 // ------------------------------------------------------------------ settlement
@@ -422,7 +441,11 @@ function renderPhrases() {
 }
 
 // ------------------------------------------------------------------ sheets, menu
-function openSheet(id) { $(id).classList.remove("hidden"); }
+function openSheet(id) {  // opens at its top (离开 and the switches), not where it was last scrolled
+  $(id).classList.remove("hidden");
+  const body = $(id).querySelector(".sheet-body");
+  if (body) body.scrollTop = 0;
+}
 function closeSheet(id) { $(id).classList.add("hidden"); }
 
 function leaveRoom() {
