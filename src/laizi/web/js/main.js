@@ -312,20 +312,10 @@ function renderHints(v) {
 
 // The hint panel has room of its own while hints are on (issue 21: it covered the top or right
 // seat, the wall count and the claim card): a band under the buttons in portrait, a column on the
-// right in landscape (style.css, #game.has-hint); in landscape it ends above the own hand and
-// the action buttons.
+// right in landscape, ending above the own hand and the action buttons (style.css, .has-hint).
 function layoutHints() {
-  const box = $("hintbox");
   const on = !!(S.hints && S.seat != null && S.view && S.view.phase !== "over");
   $("game").classList.toggle("has-hint", on);
-  box.style.maxHeight = "";
-  if (!on || box.classList.contains("hidden") || !table) return;
-  if (!matchMedia("(orientation: landscape)").matches) return;
-  const top = box.getBoundingClientRect().top;
-  let limit = table.querySelector(".seat.pos-bottom").getBoundingClientRect().top;
-  const acts = $("actions").getBoundingClientRect();
-  if (acts.height > 0) limit = Math.min(limit, acts.top);
-  box.style.maxHeight = `${Math.max(48, Math.floor(limit - top - 6))}px`;
 }
 
 // ------------------------------------------------------------------ settlement
