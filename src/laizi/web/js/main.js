@@ -1,7 +1,7 @@
 // Boot and wiring: protocol messages → state → views. No globals beyond module scope.
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
-import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel } from "./i18n.js";
+import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText } from "./i18n.js";
 import { buildTable, renderTable, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
@@ -86,7 +86,8 @@ net.on("error", m => {
     const last = /last applied (\d+)/.exec(m.message || "");
     if (last) net.noteSeq(+last[1]);
   }
-  showError(`${m.code}: ${m.message}`);
+  showError(errorText(m.code));  // words from the code; the server's English message is for logs
+  $("error").dataset.code = m.code;
 });
 
 function onFrame(m) {

@@ -1,7 +1,7 @@
 // Settlement (结算) of a hand and the match result. The panel stays until the player presses
 // 继续 — a new deal arriving does not close it (the server starts the next hand by itself; the
 // panel then says so and shows the player's own countdown, when the server gives one).
-import { t, tileName, windOf, bigHandName, winBy } from "./i18n.js";
+import { t, tileName, windOf, bigHandName, winBy, botName } from "./i18n.js";
 import { tileEl } from "./tiles.js";
 
 function el(tag, cls, text, parent) {
@@ -16,7 +16,7 @@ function fmt(x) { const r = Math.round(x * 10) / 10; return (r > 0 ? "+" : "") +
 
 export function seatName(seats, s, me) {
   const seat = seats && seats[s];
-  let name = seat ? (seat.bot && !seat.player_id ? `${t("bot_name")}·${seat.bot}` : seat.nickname) : "";
+  let name = seat ? (seat.bot && !seat.player_id ? botName(seats, s) : seat.nickname) : "";
   if (!name) name = t("seat_n", s + 1);
   if (s === me) name += ` (${t("you")})`;
   return name;
