@@ -45,6 +45,17 @@ SPILL = """() => {
     const r = e.getBoundingClientRect();
     if (r.width && (r.left < -1 || r.right > innerWidth + 1)) out.push(`${e.className || e.id} at ${Math.round(r.left)}-${Math.round(r.right)}`);
   }
+  // the HUD (菜单 提示 聊天 公平性) over no seat
+  for (const b of document.querySelectorAll(".hud-btn")) {
+    const h = b.getBoundingClientRect();
+    if (!h.width) continue;
+    for (const e of document.querySelectorAll(".seat .plate, .seat .meld, .seat .concealed .tile")) {
+      const r = e.getBoundingClientRect();
+      if (r.width && Math.min(h.right, r.right) - Math.max(h.left, r.left) > 1 && Math.min(h.bottom, r.bottom) - Math.max(h.top, r.top) > 1) {
+        out.push(`${b.id} over ${e.className}@${Math.round(r.left)},${Math.round(r.top)}`); break;
+      }
+    }
+  }
   // the own hand and plate, squeezed by the panel's room, must not run into the table above
   const own = [...document.querySelectorAll("#hand .tile, .seat.pos-bottom .plate")].map(e => e.getBoundingClientRect());
   for (const e of document.querySelectorAll(".river .tile, .seat:not(.pos-bottom) .concealed .tile, .seat:not(.pos-bottom) .meld, .seat:not(.pos-bottom) .plate")) {

@@ -143,3 +143,40 @@ def test_an_idle_table_with_hints_on_sends_nothing(browser: Any, server: str) ->
     assert not frames.errors("rate_limited")
     assert page.errors == []
     page.context.close()
+
+
+def test_the_one_tap_hints_button_switches_hints_on_and_off(browser: Any, server: str) -> None:
+    """提示 on the table (not only the switch in the menu): one tap, hints show with one request;
+    a second tap, they are gone and the server is told once."""
+    frames = Frames()
+    page = new_page(browser, server, "一键提示", size=PHONE, setup=frames.attach)
+    page.fill("#c-turn", "90")
+    start_table(page, seat=0, level="greedy", hands=1)
+    deadline = time.time() + 120
+    while not page.locator("#your-turn").count():  # our discard: a decision that waits for us
+        assert time.time() < deadline, "our turn never came"
+        if page.locator('#actions button[data-act="pass"]').count():
+            act_once(page, take_claims=False)
+        page.wait_for_timeout(50)
+    button = page.locator('[data-testid="hints-button"]')
+    assert button.get_attribute("aria-pressed") == "false"
+    button.click()
+    page.wait_for_selector("#hintbox:not(.hidden)")
+    assert button.get_attribute("aria-pressed") == "true"
+    assert "★" in page.inner_text("#hintbox")
+    assert len(frames.hints_asked()) == 1
+    page.click("#btn-menu")
+    assert page.is_checked("#hints-toggle")  # one setting, two switches
+    page.click('[data-close="sheet-menu"]')
+    button.click()
+    page.wait_for_selector("#hintbox", state="hidden")
+    assert button.get_attribute("aria-pressed") == "false"
+    def offs() -> list[dict[str, Any]]:
+        return [m for m in frames.sent if m.get("type") == "hints" and m.get("on") is False]
+    deadline = time.time() + 10
+    while not offs():  # Playwright reports the frame on a later call
+        assert time.time() < deadline, "hints off never sent"
+        page.wait_for_timeout(50)
+    assert len(offs()) == 1 and len(frames.hints_asked()) == 1
+    assert page.errors == []
+    page.context.close()

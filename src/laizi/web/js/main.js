@@ -317,6 +317,10 @@ function renderHints(v) {
 function layoutHints() {
   const on = !!(S.hints && S.seat != null && S.view && S.view.phase !== "over");
   $("game").classList.toggle("has-hint", on);
+  const b = $("btn-hints");  // the one-tap switch, for a seated player
+  b.classList.toggle("hidden", S.seat == null);
+  b.setAttribute("aria-pressed", S.hints ? "true" : "false");
+  $("hints-toggle").checked = S.hints;
 }
 
 // ------------------------------------------------------------------ settlement
@@ -471,15 +475,18 @@ function wire() {
   $("btn-chat").addEventListener("click", sendChat);
   $("chat-input").addEventListener("keydown", e => { if (e.key === "Enter") sendChat(); });
   $("auto-toggle").addEventListener("change", () => net.send({ type: "auto", on: $("auto-toggle").checked }));
-  $("hints-toggle").checked = S.hints;
-  $("hints-toggle").addEventListener("change", () => {
-    S.hints = $("hints-toggle").checked;
+  // hints: the switch in the menu and the one-tap 提示 button on the table are one setting
+  const setHints = on => {
+    S.hints = on;
     save("laizi.hints", S.hints ? "1" : "0");
     hintsAsked = null;
     if (S.hints) askHints();
     else { net.send({ type: "hints", on: false }); S.hintsData = null; }
     if (S.view) render();
-  });
+  };
+  $("hints-toggle").checked = S.hints;
+  $("hints-toggle").addEventListener("change", () => setHints($("hints-toggle").checked));
+  $("btn-hints").addEventListener("click", () => setHints(!S.hints));
   $("sound-toggle").checked = soundEnabled();
   $("sound-toggle").addEventListener("change", () => setSound($("sound-toggle").checked));
   $("voice-toggle").checked = voiceEnabled();
