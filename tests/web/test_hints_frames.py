@@ -180,3 +180,34 @@ def test_the_one_tap_hints_button_switches_hints_on_and_off(browser: Any, server
     assert len(offs()) == 1 and len(frames.hints_asked()) == 1
     assert page.errors == []
     page.context.close()
+
+
+def test_after_a_reconnect_hints_are_asked_once_more(browser: Any, server: str) -> None:
+    """The switch lives on the server's connection: a new socket asks once again (and only
+    once), and the panel comes back."""
+    frames = Frames()
+    page = new_page(browser, server, "断线提示", size=PHONE, setup=frames.attach)
+    page.fill("#c-turn", "90")
+    start_table(page, seat=0, level="greedy", hands=1)
+    deadline = time.time() + 120
+    while not page.locator("#your-turn").count():
+        assert time.time() < deadline, "our turn never came"
+        if page.locator('#actions button[data-act="pass"]').count():
+            act_once(page, take_claims=False)
+        page.wait_for_timeout(50)
+    page.click('[data-testid="hints-button"]')
+    page.wait_for_selector("#hintbox:not(.hidden)")
+    page.evaluate("async () => (await import('/static/js/net.js')).dropConnection()")
+    deadline = time.time() + 30
+    while frames.sockets < 2 or not page.locator("#hintbox:not(.hidden)").count() \
+            or not page.locator("#conn-lost.hidden").count():
+        assert time.time() < deadline, (frames.sockets, len(frames.hints_asked()))
+        page.wait_for_timeout(50)
+    v = int(page.inner_text("#ver"))
+    # the seat still waits for us: nothing more is asked while we look at it
+    poll(page, "v => +document.getElementById('ver').textContent === v && document.getElementById('your-turn')", v)
+    assert frames.sockets == 2
+    assert len(frames.hints_asked()) == 2, frames.hints_asked()
+    assert "★" in page.inner_text("#hintbox")
+    assert not frames.errors("rate_limited")
+    page.context.close()
