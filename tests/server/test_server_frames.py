@@ -143,3 +143,39 @@ def test_expert_bots_are_offered_and_hints_recommend_the_experts_choice(client: 
     choice = ExpertBot(seed=0).act(view)
     recommended = [h for h in frame["hints"] if h["recommended"]]
     assert len(recommended) == 1 and recommended[0]["action"] == choice.to_json()
+
+
+def test_switching_hints_on_is_answered_by_a_hints_frame_not_a_snapshot(client: Any) -> None:
+    """Issue 21: the answer to ``hints`` is a small ``{type: hints, v, hints}`` frame for the
+    decision on hand (not a snapshot, which a client would take for news and answer again); no
+    answer at all without a decision; later frames carry the hints themselves."""
+    from srvhelpers import connect, game_frame, new_room, room_state
+
+    ws, _ = connect(client, "hints-reply")
+    new_room(ws, max_hands=1, seed="hints-reply")
+    ws.send(type="sit", seat=0)
+    for s in (1, 2, 3):
+        ws.send(type="bot", seat=s, level="greedy")
+    room_state(ws, lambda r: all(x["bot"] for x in r["seats"][1:]))
+    ws.send(type="start")
+    # Our discard: nothing moves until we act.
+    frame = game_frame(ws, lambda m: any(a["type"] == "discard" for a in m["view"].get("legal", [])))
+    assert "hints" not in frame
+    ws.send(type="hints", on=True)
+    reply = ws.recv()
+    assert reply["type"] == "hints" and reply["v"] == frame["v"], reply
+    assert sorted(json.dumps(h["action"], sort_keys=True) for h in reply["hints"]) == sorted(
+        json.dumps(a, sort_keys=True) for a in frame["view"]["legal"])
+    assert len(reply) == 3 and len(ws.raw[-1]) < len(json.dumps(frame)) + len(json.dumps(reply["hints"]))
+    # Off: no answer (a ping's pong comes next); on again: the same small frame.
+    ws.send(type="hints", on=False)
+    ws.send(type="ping")
+    assert ws.recv()["type"] == "pong"
+    ws.send(type="hints", on=True)
+    assert ws.recv()["type"] == "hints"
+    # We discard; the frames that follow carry hints wherever we have a decision.
+    ws.act(next(a for a in frame["view"]["legal"] if a["type"] == "discard"), version=frame["v"])
+    nxt = game_frame(ws, lambda m: m["v"] > frame["v"] and (bool(m["view"].get("legal"))
+                                                            or m["view"].get("phase") == "over"))
+    if nxt["view"].get("legal"):  # (unless the hand ended on a bot's win first)
+        assert "hints" in nxt and len(nxt["hints"]) == len(nxt["view"]["legal"])

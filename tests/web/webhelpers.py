@@ -79,10 +79,11 @@ def live_server(tmp: Path, *extra: str, port: int | None = None) -> Iterator[str
 
 
 def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, int] = (1366, 900),
-             csp: bool = True) -> Any:
+             csp: bool = True, setup: Any = None) -> Any:
     """A fresh context (own localStorage) on the lobby; with csp, every response of the server
     carries the project's Content-Security-Policy (so the client is exercised under it even
-    where the server does not send it yet) and violations are recorded in window.__csp."""
+    where the server does not send it yet) and violations are recorded in window.__csp.
+    setup(page), if given, runs before the page is first loaded."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, service_workers="block")
     page = ctx.new_page()
     page.set_default_timeout(15000)
@@ -102,6 +103,8 @@ def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, 
         page.route(lambda url: url.startswith(base) and "/api/" not in url, add_csp)
         page.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
                              " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+    if setup is not None:  # before the first load: e.g. listen to the page's WebSocket frames
+        setup(page)
     page.goto(base + "/")
     poll(page, "() => document.getElementById('me').textContent.length > 0")
     if nick:
@@ -174,6 +177,17 @@ def act_once(page: Any, take_claims: bool = True) -> str | None:
         except Exception:  # noqa: BLE001 - the table moved on meanwhile
             return None
     return None
+
+
+def winning_row(page: Any) -> dict[str, Any] | None:
+    """The winner's row on the open settlement: its tiles (melds included, special kongs not),
+    the 4-tile melds among them and the marked winning tiles; None without a winner."""
+    return page.evaluate(
+        """() => { const row = document.getElementById("winning-hand"); if (!row) return null;
+             const tiles = [...row.querySelectorAll(".tile:not(.spk-tile)")];
+             return { tiles: tiles.map(e => e.dataset.tile), kongs: [...row.querySelectorAll(".meld")]
+                        .filter(m => m.querySelectorAll(".tile").length === 4).length,
+                      win: [...row.querySelectorAll(".tile.win-tile")].map(e => e.dataset.tile) }; }""")
 
 
 def outside(page: Any, testid: str) -> str | None:

@@ -387,9 +387,17 @@ async def on_auto(hub: Hub, conn: Conn, room: Room, m: p.Auto) -> None:
 
 
 async def on_hints(hub: Hub, conn: Conn, room: Room, m: p.Hints) -> None:
+    """Switch hints on or off for this connection; frames then carry them. Switched on while
+    the seat has a decision, the hints for it come at once in a small ``hints`` frame
+    ``{v, hints}`` (not a snapshot: a reply that looks like a frame must not invite another
+    request — issue 21)."""
     conn.hints = m.on
-    if room.game is not None:
-        room.send_snapshot(conn)
+    g = room.game
+    if not m.on or g is None or conn.seat is None or conn.player_id is None:
+        return
+    extra = room._hints_json(g, conn.seat)  # ',"hints":[…]' or '' without a decision
+    if extra:
+        conn.send(f'{{"type":"hints","v":{g.stream(conn.seat).v}{extra}}}')
 
 
 async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:

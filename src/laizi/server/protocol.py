@@ -40,7 +40,8 @@ window, which never says who may claim —, and between hands ``settle`` ``{left
 continued}``), ``ack`` (sent only once the action is stored), ``chat``, ``left``,
 ``kicked``, ``paused`` / ``resumed`` (the room waits for its database), ``settle``
 ``{left, waiting, continued}`` (someone pressed 继续, the next hand still waits), ``rematch``
-``{accepted, waiting}`` (someone accepted 再来一局), ``error``
+``{accepted, waiting}`` (someone accepted 再来一局), ``hints`` ``{v, hints}`` (the answer to
+``hints`` switched on while the seat has a decision; later frames carry ``hints``), ``error``
 ``{code, message, ref?}``, ``pong``; in a cluster, ``owner`` ``{room, node, addr?}`` before
 the ``joined`` of a join relayed to another node (where the room's owner is:
 :mod:`laizi.server.cluster.affinity`).

@@ -1,6 +1,6 @@
 // Score calculator: build a SCORE_API.md request by tapping tiles (no typing), POST it to
 // /api/score (the same score_json as `laizi score`), show the answer.
-import { t, applyI18n, setLang, getLang, toggleLang, onLang, tileName, windOf, bigHandName, presetName, runName } from "./i18n.js";
+import { t, applyI18n, setLang, getLang, toggleLang, onLang, tileName, windOf, bigHandName, presetName, runName, localizeLine } from "./i18n.js";
 import { tileEl, TILE_CODES } from "./tiles.js";
 
 const $ = id => document.getElementById(id);
@@ -225,10 +225,10 @@ function showResult(d, req) {
     table.appendChild(tr);
   }
   box.appendChild(table);
-  if (getLang() === "zh" && d.breakdown && d.breakdown.length) { // the scorer's lines mix both languages
+  if (d.breakdown && d.breakdown.length) { // the scorer's lines mix both languages: localizeLine
     const ul = document.createElement("ul");
     ul.className = "breakdown";
-    for (const line of d.breakdown) { const li = document.createElement("li"); li.textContent = line; ul.appendChild(li); }
+    for (const line of d.breakdown) { const li = document.createElement("li"); li.textContent = localizeLine(line); ul.appendChild(li); }
     box.appendChild(ul);
   }
 }

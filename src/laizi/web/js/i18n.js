@@ -49,6 +49,7 @@ const ZH = {
   reason_pair_not_258: "将不是二五八", reason_jianzi_on_discard: "见字胡不能胡别人打的牌", reason_below_minimum: "番数不够起胡",
   tiles_title: "牌面", tiles_intro: "每张牌都是本项目绘制的 SVG，不依赖中文字体。带金边和星标的是赖子。",
   lobby_hint: "输入昵称，创建房间或加入朋友的房间。", fixed_deal: "固定牌局（种子 {0}）：牌墙由房间设置决定",
+  tournaments_link: "比赛 →",
   lv_novice: "新手场", lv_junior: "初级场", lv_senior: "高级场", coin_stake: "{0} · 底注 {1}", coin_free: "{0} · 不计游戏币",  // polish: 场次 on the table
 };
 const EN = {
@@ -80,7 +81,7 @@ const EN = {
   win_line: "{0} wins · {1}", from_line: "dealt in by {0}", liable: "Liable", hard: "hard win", soft: "soft win",
   small_hand: "small hand", big_hands: "Big hands", gangkai: "win after kong", haidi: "last tile", topped: "capped",
   fan: "fan", winner_fan: "winner {0} fan", claim_title: "{0} discarded", hand_result: "Settlement", result_title: "Match result",
-  rank: "Rank", player: "Player", score: "Score", bot_name: "bot", you: "you",
+  rank: "Rank", player: "Player", score: "Score", bot_name: "Bot", you: "you",
   chat_ph: "Say something…", quick: "Quick phrases", events: "Game log", prev: "Back", next: "Step", play: "Play", pause: "Pause",
   first: "Start", last: "End", replay_of: "Replay · match {0}", hand_sel: "Hand", step: "step {0}/{1}",
   install: "Install", shanten: "{0} from ready", waits: "{0} tiles wait", recommended: "recommended",
@@ -101,6 +102,7 @@ const EN = {
   reason_pair_not_258: "the pair is not 2, 5 or 8", reason_jianzi_on_discard: "this wait cannot win on a discard", reason_below_minimum: "below the minimum",
   tiles_title: "Tiles", tiles_intro: "Every face is an SVG drawn by this project: no CJK font needed. The laizi carries a gold border and a star.",
   lobby_hint: "Pick a nickname, create a room or join a friend's.", fixed_deal: "Fixed deal (seed {0}): the room settings decide the wall",
+  tournaments_link: "Tournaments →",
   lv_novice: "Beginner", lv_junior: "Junior", lv_senior: "Senior", coin_stake: "{0} · stake {1}", coin_free: "{0} · no coins",  // polish
 };
 const BIG = {
@@ -109,12 +111,58 @@ const BIG = {
   en: { pengpeng: "all pungs", qingyise: "full flush", fengyise: "all honours", jiangyise: "all 2-5-8", quanqiuren: "all melded",
     gangkai: "win after kong", qianggang: "robbing a kong", haidi: "last tile", menqing: "concealed hand", qidui: "seven pairs" },
 };
-const PRESETS = { zh: { kaikoufan: "开口番", koukoufan: "口口番" }, en: { kaikoufan: "open-fan", koukoufan: "every-meld fan" } };
+const PRESETS = {
+  zh: { kaikoufan: "开口番", kaikoufan_fa: "开口番·红中发财杠", qipisilai: "七皮四赖", koukoufan: "口口番", jiayu: "嘉鱼红中赖子杠" },
+  en: { kaikoufan: "open-fan", kaikoufan_fa: "open-fan, red and green kongs", qipisilai: "seven pizi, four laizi",
+    koukoufan: "every-meld fan", jiayu: "Jiayu rules" },
+};
+// Bot levels (the protocol's ids) and the names bots go by at a table: distinct, 机器人甲/乙/丙
+// by their order among the table's bots (issue 21: three "机器人·strong" could not be told apart).
+const BOT_LEVELS = {
+  zh: { random: "入门", greedy: "普通", strong: "高手", expert: "专家" },
+  en: { random: "beginner", greedy: "casual", strong: "strong", expert: "expert" },
+};
+const BOT_LETTERS = { zh: "甲乙丙丁", en: "ABCD" };
+// Server error codes (protocol ``error`` frames) in words; the server's own message is English
+// and for logs only.
+const ERRORS = {
+  zh: {
+    no_room: "请先加入房间", not_in_room: "你不在这个房间里", unknown_room: "没有这个房间", room_finished: "这个房间的比赛已结束",
+    room_closed: "房间已关闭", room_moved: "房间已转移，正在重新连接", match_over: "比赛已结束", match_started: "比赛已经开始",
+    not_started: "比赛还没开始", not_finished: "比赛还没结束", between_hands: "两局之间，请稍候", not_between_hands: "现在不是两局之间",
+    seat_taken: "这个座位已有人", not_seated: "你还没有坐下", seats_empty: "还有空位", not_ready: "还有玩家没有准备",
+    not_host: "只有房主可以这样做", no_bot: "这个座位没有机器人", bad_bot: "没有这个机器人等级", bad_kick: "不能请出这位玩家",
+    not_your_turn: "还没轮到你", illegal_action: "现在不能这样出牌", bad_action: "无效的操作", stale_version: "牌局已更新，请重试",
+    stale_seq: "这一步已经处理过了", busy: "服务器正忙，请稍后再试", rate_limited: "操作太频繁，请慢一点",
+    chat_rate: "发言太频繁，请稍候", chat_too_long: "消息太长", bad_chat: "无法发送这条消息", bad_phrase: "没有这条快捷语",
+    bad_nickname: "昵称不可用", bad_settings: "房间设置有误", escaped: "你已离开这场比赛", escape: "离开比赛将被扣分",
+    kicked: "你已被房主请出房间", identity_locked: "连接的身份已确定", too_many_connections: "连接太多，请关闭其他页面",
+    hello_timeout: "连接超时", hello_first: "连接尚未就绪", bad_json: "消息格式有误", bad_frame: "消息格式有误",
+    bad_message: "消息格式有误", frame_too_large: "消息太长", unknown_type: "不支持的消息", bad_journal: "牌局记录有误",
+    _other: "操作没有成功",
+  },
+  en: {
+    no_room: "Join a room first", not_in_room: "You are not in this room", unknown_room: "No such room", room_finished: "This room's match is over",
+    room_closed: "The room is closed", room_moved: "The room moved, reconnecting", match_over: "The match is over", match_started: "The match has started",
+    not_started: "The match has not started", not_finished: "The match is not over", between_hands: "Between hands, one moment", not_between_hands: "Not between hands",
+    seat_taken: "That seat is taken", not_seated: "Take a seat first", seats_empty: "Some seats are empty", not_ready: "Someone is not ready",
+    not_host: "Only the host can do that", no_bot: "No bot on that seat", bad_bot: "No such bot level", bad_kick: "That player cannot be removed",
+    not_your_turn: "Not your turn yet", illegal_action: "That move is not allowed now", bad_action: "Invalid move", stale_version: "The table moved on, try again",
+    stale_seq: "That move was already handled", busy: "The server is busy, try again", rate_limited: "Too many messages, slow down",
+    chat_rate: "Chatting too fast, wait a moment", chat_too_long: "Message too long", bad_chat: "That message cannot be sent", bad_phrase: "No such quick phrase",
+    bad_nickname: "That nickname cannot be used", bad_settings: "Invalid room settings", escaped: "You left this match", escape: "Leaving the match costs points",
+    kicked: "The host removed you from the room", identity_locked: "This connection's identity is set", too_many_connections: "Too many connections: close other tabs",
+    hello_timeout: "Connection timed out", hello_first: "The connection is not ready", bad_json: "Malformed message", bad_frame: "Malformed message",
+    bad_message: "Malformed message", frame_too_large: "Message too long", unknown_type: "Unsupported message", bad_journal: "Bad game record",
+    _other: "That did not work",
+  },
+};
 const DICT = { zh: ZH, en: EN };
 const NUM_CN = "一二三四五六七八九";
 const SUIT_CN = { m: "万", p: "筒", s: "条" };
 const HONOR_CN = ["东", "南", "西", "北", "白板", "发财", "红中"];
 const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
+const SUIT_EN_ONE = { m: "Character", p: "Dot", s: "Bamboo" };  // "1 Character", not "1 Characters"
 const HONOR_EN = ["East", "South", "West", "North", "White", "Green", "Red"];
 
 let lang = "zh";
@@ -151,7 +199,7 @@ export function tileName(code) {
   if (!code) return lang === "zh" ? "牌背" : "tile back";
   const n = +code[0], s = code[1];
   if (s === "z") return lang === "zh" ? HONOR_CN[n - 1] : HONOR_EN[n - 1];
-  return lang === "zh" ? `${NUM_CN[n - 1]}${SUIT_CN[s]}` : `${n} ${SUIT_EN[s]}`;
+  return lang === "zh" ? `${NUM_CN[n - 1]}${SUIT_CN[s]}` : `${n} ${(n === 1 ? SUIT_EN_ONE : SUIT_EN)[s]}`;
 }
 
 /** 吃 五六七条 / Chow 5-6-7 Bamboo (chi tiles name the lowest tile of the run). */
@@ -173,3 +221,45 @@ export function windOf(seat, dealer) { return t("winds")[(seat - (dealer || 0) +
 export function bigHandName(id) { return BIG[lang][id] || id; }
 export function presetName(id) { return PRESETS[lang][id] || id; }
 export function winBy(by) { return (t("win_by") || {})[by] || by; }
+export function botLevelName(level) { return BOT_LEVELS[lang][level] || level; }
+
+/** The name of the bot on seat s of a table (seats: the room's seats): 机器人甲/乙/丙/丁 by its
+ *  order among the table's bots (a seat a player escaped from keeps the player's name). */
+export function botName(seats, s) {
+  let k = 0;
+  for (let i = 0; i < s; i++) if (seats && seats[i] && seats[i].bot && !seats[i].player_id) k++;
+  const letter = BOT_LETTERS[lang][Math.min(k, 3)];
+  return lang === "zh" ? `${t("bot_name")}${letter}` : `${t("bot_name")} ${letter}`;
+}
+
+/** A server error code in words (the server's English message is not shown to players). */
+export function errorText(code) {
+  const table = ERRORS[lang];
+  return Object.prototype.hasOwnProperty.call(table, code) ? table[code] : table._other;
+}
+
+// The scorer's breakdown lines are bilingual (``开口 opened ×2``, ``seat 1: …``, ``红中杠 7z kong ×3``):
+// one language here, seats as winds (the calculator's seats: seat 0 is 东), tile codes as words
+// (issue 21: the Chinese calculator showed "红中杠 7z kong ×3 ×8", "seat 0: 开口 opened").
+const ZH_PHRASES = [
+  ["all three unopened", "三家未开口"], ["pays for everyone", "包三家"], ["each pays", "每家付"],
+  ["winner fan", "胡家番"], ["no fan", "无番"], ["below the minimum", "不足"], ["unopened", "未开口"],
+  ["pays", "付"], ["base", "底分"],
+];
+const MIN_RULES = { zh: { each: "每家", any: "任一家", two_sum: "两家合计" }, en: { each: "each", any: "any", two_sum: "two together" } };
+const CJK_WORD = /\s*[^\s\w]*[\u3400-\u9fff][\u3400-\u9fff\w]*[^\s\w]*/g;
+const GLOSS = /([\u3400-\u9fff])( [A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z()-]*)*)/g;
+
+export function localizeLine(line, dealer = 0) {
+  let s = String(line);
+  s = s.replace(/\bseats? (\d(?:, \d)*)/g, (_, list) => list.split(", ").map(x => windOf(+x, dealer)).join("、"));
+  s = s.replace(/\b([1-9][mps]|[1-7]z)\b/g, (_, c) => tileName(c));
+  s = s.replace(/\((each|any|two_sum)\)/g, (_, r) => `(${MIN_RULES[lang][r]})`);
+  if (lang === "en") {
+    s = s.replace(/\b(pengpeng|qingyise|fengyise|jiangyise|quanqiuren|gangkai|qianggang|haidi|menqing|qidui)\b/g, (_, b) => bigHandName(b));
+    return s.replace(CJK_WORD, " ").replace(/\s{2,}/g, " ").replace(/^\s*[:,]\s*/, "").trim();
+  }
+  for (const [en, zh] of ZH_PHRASES) s = s.replace(new RegExp(`\\b${en}\\b`, "g"), zh);
+  s = s.replace("(half)", "(半)").replace(/(红中杠|发财杠) (红中|发财)/g, "$1");
+  return s.replace(GLOSS, "$1").replace(/\b(pengpeng|qingyise|fengyise|jiangyise|quanqiuren|gangkai|qianggang|haidi|menqing|qidui)\b/g, "").replace(/\s{2,}/g, " ").replace(/ :/g, ":").trim();
+}

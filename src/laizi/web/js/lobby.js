@@ -1,7 +1,7 @@
 // Lobby (nickname, create, join, room list) and the room before the start (seats, bots, link, QR).
 import { S } from "./state.js";
 import { send } from "./net.js";
-import { t, windOf, presetName } from "./i18n.js";
+import { t, windOf, presetName, botName, botLevelName } from "./i18n.js";
 import qrcode from "../vendor/qrcode.mjs";
 import { initQuick } from "./quick.js";      // social: quick match, coins
 import { initFriends } from "./friends.js";  // social: friends, invites
@@ -112,7 +112,7 @@ export function fillBotLevels() {
   const sel = $("botlevel");
   const cur = sel.value;
   sel.textContent = "";
-  for (const l of S.botLevels) sel.add(new Option(l, l));
+  for (const l of S.botLevels) sel.add(new Option(botLevelName(l), l));
   if (cur && S.botLevels.includes(cur)) sel.value = cur;
   else if (S.botLevels.includes("greedy")) sel.value = "greedy";
 }
@@ -188,7 +188,7 @@ export function renderRoom() {
     const who = document.createElement("span");
     who.className = "who";
     const mine = !!S.pid && s.player_id === S.pid;
-    if (s.bot && !s.player_id) who.textContent = `${t("bot")} · ${s.bot}`;
+    if (s.bot && !s.player_id) who.textContent = `${botName(r.seats, i)} · ${botLevelName(s.bot)}`;
     else if (s.player_id) who.textContent = s.nickname + (s.connected ? "" : " ⚡");
     else { who.textContent = t("empty"); who.classList.add("muted"); }
     if (mine) { const star = document.createElement("b"); star.textContent = " ★"; who.appendChild(star); }

@@ -1,7 +1,7 @@
 // Boot and wiring: protocol messages → state → views. No globals beyond module scope.
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
-import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel } from "./i18n.js";
+import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText } from "./i18n.js";
 import { buildTable, renderTable, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
@@ -59,6 +59,11 @@ net.on("snapshot", onFrame);
 net.on("ack", m => net.noteSeq(m.seq));
 net.on("chat", m => addChat(m, false));
 net.on("pong", () => {});
+net.on("hints", m => {  // the answer to switching hints on: for the version on screen only
+  if (!S.view || m.v !== S.v) return;
+  S.hintsData = Array.isArray(m.hints) ? m.hints : null;
+  render();
+});
 net.on("settle", m => {  // someone pressed 继续 (the next hand waits for the others)
   S.settle = { ...m, at: Date.now() + (m.left || 0) * 1000 };
   updateSettleNext();
@@ -81,7 +86,8 @@ net.on("error", m => {
     const last = /last applied (\d+)/.exec(m.message || "");
     if (last) net.noteSeq(+last[1]);
   }
-  showError(`${m.code}: ${m.message}`);
+  showError(errorText(m.code));  // words from the code; the server's English message is for logs
+  $("error").dataset.code = m.code;
 });
 
 function onFrame(m) {
@@ -189,11 +195,12 @@ function render() {
   }
   renderTable(table, v, ctx());
   renderCoinLevel(table, S.room && S.room.coin);
-  keepAnnouncesClear(table);
-  flushAnnouncements();
   renderActions(v);
   renderStatus(v);
   renderHints(v);
+  layoutHints();
+  keepAnnouncesClear(table);
+  flushAnnouncements();
   renderSettlementState(v);
   $("ver").textContent = String(S.v);
   $("auto-toggle").checked = !!(v.auto && S.seat != null && v.auto[S.seat]);
@@ -302,6 +309,18 @@ function renderHints(v) {
     }
     box.appendChild(d);
   }
+}
+
+// The hint panel has room of its own while hints are on (issue 21: it covered the top or right
+// seat, the wall count and the claim card): a band under the buttons in portrait, a column on the
+// right in landscape, ending above the own hand and the action buttons (style.css, .has-hint).
+function layoutHints() {
+  const on = !!(S.hints && S.seat != null && S.view && S.view.phase !== "over");
+  $("game").classList.toggle("has-hint", on);
+  const b = $("btn-hints");  // the one-tap switch, for a seated player
+  b.classList.toggle("hidden", S.seat == null);
+  b.setAttribute("aria-pressed", S.hints ? "true" : "false");
+  $("hints-toggle").checked = S.hints;
 }
 
 // ------------------------------------------------------------------ settlement
@@ -417,7 +436,11 @@ function renderPhrases() {
 }
 
 // ------------------------------------------------------------------ sheets, menu
-function openSheet(id) { $(id).classList.remove("hidden"); }
+function openSheet(id) {  // opens at its top (离开 and the switches), not where it was last scrolled
+  $(id).classList.remove("hidden");
+  const body = $(id).querySelector(".sheet-body");
+  if (body) body.scrollTop = 0;
+}
 function closeSheet(id) { $(id).classList.add("hidden"); }
 
 function leaveRoom() {
@@ -425,6 +448,17 @@ function leaveRoom() {
       && !window.confirm(t("escape_confirm"))) return;
   net.send({ type: "leave" });
   closeSheet("sheet-menu");
+}
+
+// Hints are a switch on the connection (the server then adds them to every frame where the seat
+// has a decision): ask once per socket and room, never in answer to a frame ("conn ok" follows
+// every frame, and asking each time flooded the connection: issue 21).
+let hintsAsked = null;
+function askHints() {
+  if (S.conn !== "ok" || !S.room || !S.hints) return;
+  const key = `${net.socketGeneration()}:${S.room.code}`;
+  if (hintsAsked === key) return;
+  if (net.send({ type: "hints", on: true })) hintsAsked = key;
 }
 
 function wire() {
@@ -441,13 +475,18 @@ function wire() {
   $("btn-chat").addEventListener("click", sendChat);
   $("chat-input").addEventListener("keydown", e => { if (e.key === "Enter") sendChat(); });
   $("auto-toggle").addEventListener("change", () => net.send({ type: "auto", on: $("auto-toggle").checked }));
-  $("hints-toggle").checked = S.hints;
-  $("hints-toggle").addEventListener("change", () => {
-    S.hints = $("hints-toggle").checked;
+  // hints: the switch in the menu and the one-tap 提示 button on the table are one setting
+  const setHints = on => {
+    S.hints = on;
     save("laizi.hints", S.hints ? "1" : "0");
-    net.send({ type: "hints", on: S.hints });
+    hintsAsked = null;
+    if (S.hints) askHints();
+    else { net.send({ type: "hints", on: false }); S.hintsData = null; }
     if (S.view) render();
-  });
+  };
+  $("hints-toggle").checked = S.hints;
+  $("hints-toggle").addEventListener("change", () => setHints($("hints-toggle").checked));
+  $("btn-hints").addEventListener("click", () => setHints(!S.hints));
   $("sound-toggle").checked = soundEnabled();
   $("sound-toggle").addEventListener("change", () => setSound($("sound-toggle").checked));
   $("voice-toggle").checked = voiceEnabled();
@@ -461,7 +500,7 @@ function wire() {
   $("btn-lobby").addEventListener("click", () => { closeSettlement(); net.send({ type: "leave" }); });
   store.on("conn", () => {
     $("conn-lost").classList.toggle("hidden", S.conn !== "lost");
-    if (S.conn === "ok" && S.room && S.hints) net.send({ type: "hints", on: true });
+    askHints();
   });
   onLang(() => {
     renderPhrases();

@@ -9,6 +9,10 @@ const handlers = {};
 // "owner" hint; the next reconnect asks the proxy for that node (/ws?node=NAME, same origin).
 let ownerNode = null;
 let hinted = null;
+let generation = 0;  // one per opened socket: per-connection server state (hints) is asked once each
+
+/** Which socket this is (grows by one per open): a server's per-connection switches reset with it. */
+export function socketGeneration() { return generation; }
 
 export function on(type, fn) { handlers[type] = fn; }
 
@@ -25,6 +29,7 @@ export function connect() {
   emitStatus(S.everConnected ? "lost" : "connecting");
   sock.addEventListener("open", () => {
     retry = 0;
+    generation += 1;
     const hello = { type: "hello" };
     if (S.token) hello.token = S.token;
     if (S.nick) hello.nickname = S.nick;

@@ -196,7 +196,11 @@ export function initQuick() {
   let shown = !lobby.classList.contains("hidden");
   new MutationObserver(() => {
     const now = !lobby.classList.contains("hidden") && !$("pages").classList.contains("hidden");
-    if (now && !shown) refreshCoins();
+    if (now && !shown) {
+      refreshCoins();
+      // left the table the queue seated us at: "已入座 … 房间 X" is over (issue 21)
+      if (SOC.quick && SOC.quick.status === "seated" && !S.room) showQuick(null);
+    }
     shown = now;
   }).observe(lobby, { attributes: true, attributeFilter: ["class"] });
   setInterval(() => { if (!S.room && !lobby.classList.contains("hidden") && !document.hidden) refreshCoins(); }, 15000);

@@ -1,7 +1,7 @@
 // Settlement (结算) of a hand and the match result. The panel stays until the player presses
 // 继续 — a new deal arriving does not close it (the server starts the next hand by itself; the
 // panel then says so and shows the player's own countdown, when the server gives one).
-import { t, tileName, windOf, bigHandName, winBy } from "./i18n.js";
+import { t, tileName, windOf, bigHandName, winBy, botName } from "./i18n.js";
 import { tileEl } from "./tiles.js";
 
 function el(tag, cls, text, parent) {
@@ -16,7 +16,7 @@ function fmt(x) { const r = Math.round(x * 10) / 10; return (r > 0 ? "+" : "") +
 
 export function seatName(seats, s, me) {
   const seat = seats && seats[s];
-  let name = seat ? (seat.bot && !seat.player_id ? `${t("bot_name")}·${seat.bot}` : seat.nickname) : "";
+  let name = seat ? (seat.bot && !seat.player_id ? botName(seats, s) : seat.nickname) : "";
   if (!name) name = t("seat_n", s + 1);
   if (s === me) name += ` (${t("you")})`;
   return name;
@@ -50,11 +50,18 @@ export function renderSettlement(body, v, { seats, me }) {
     const p = v.players[res.winner];
     const hand = el("div", "settle-hand", null, body);
     hand.id = "winning-hand";
-    if (p.hand) for (const c of p.hand) hand.appendChild(tileEl(c, { size: "meld", laizi: v.laizi }));
-    if (res.by !== "self_draw" || !(p.hand || []).includes(res.tile)) {
-      const w = tileEl(res.tile, { size: "meld", laizi: v.laizi, cls: "win-tile" });
-      hand.appendChild(w);
+    // The stored hand already holds the winning tile (a drawn one, and a discard won on too):
+    // 3k+2 tiles with the melds. It is shown once, set apart and marked (issue 21: a win on a
+    // discard showed it twice, 15 tiles).
+    const rest = [...(p.hand || [])];
+    let winTile = true;
+    if ((rest.length + 3 * p.melds.length) % 3 === 2) {
+      const i = rest.lastIndexOf(res.tile);
+      if (i >= 0) rest.splice(i, 1);
+      else winTile = false;
     }
+    for (const c of rest) hand.appendChild(tileEl(c, { size: "meld", laizi: v.laizi }));
+    if (winTile) hand.appendChild(tileEl(res.tile, { size: "meld", laizi: v.laizi, cls: "win-tile" }));
     for (const m of p.melds) {
       const box = el("span", "meld", null, hand);
       for (const c of m.tiles) box.appendChild(tileEl(c, { size: "meld", laizi: v.laizi }));

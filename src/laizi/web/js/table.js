@@ -1,7 +1,7 @@
 // The table view: four seats around a square table (own seat at the bottom, 下家 right, 对家 top,
 // 上家 left), rivers in front of each seat, melds and special kongs beside it, the centre with wall
 // count, hand/round, dealer, indicator and laizi. Used live (interactive) and by the replay viewer.
-import { t, tileName, windOf, actionLabel } from "./i18n.js";
+import { t, tileName, windOf, actionLabel, botName } from "./i18n.js";
 import { tileEl, tileRow } from "./tiles.js";
 import { avatarImg, showAvatar } from "./avatar.js";
 
@@ -65,7 +65,7 @@ export function buildTable(root, { live }) {
 function seatLabel(ctx, s) {
   const seat = ctx.seats && ctx.seats[s];
   if (!seat) return t("seat_n", s + 1);
-  if (seat.bot && !seat.player_id) return `${t("bot_name")}·${seat.bot}`;
+  if (seat.bot && !seat.player_id) return botName(ctx.seats, s);
   return seat.nickname || t("seat_n", s + 1);
 }
 

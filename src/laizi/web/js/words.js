@@ -1,10 +1,10 @@
 // One line of words per game event (log, replay caption), in the current language.
-import { t, tileName, windOf, runName, winBy } from "./i18n.js";
+import { t, tileName, windOf, runName, winBy, botName } from "./i18n.js";
 
 function name(seats, s, dealer) {
   const seat = seats && seats[s];
   let n = "";
-  if (seat) n = seat.bot && !seat.player_id ? `${t("bot_name")}·${seat.bot}` : seat.nickname || "";
+  if (seat) n = seat.bot && !seat.player_id ? botName(seats, s) : seat.nickname || "";
   return `${windOf(s, dealer)}${n ? " " + n : ""}`;
 }
 

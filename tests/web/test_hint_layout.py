@@ -1,0 +1,164 @@
+"""Layout boxes at the phone sizes (issue 21): the hint panel covers no seat's name, melds or
+hand, no river, not the wall count nor the claim card nor an action button, and nothing spills
+sideways; the phone-landscape settlement fits the screen with its four score rows clear of its
+buttons; 离开 in the 菜单 sheet is reachable without scrolling.
+
+A real `laizi serve`, the system Chromium, a seated player with hints on playing one hand with
+bots; the boxes are checked at every moment the panel shows. Screenshots go to screens_dir()."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from webhelpers import act_once, new_page, screens_dir, start_table
+
+pytestmark = pytest.mark.browser
+
+# What the hint panel must never cover (a seat's plate, melds and tiles, rivers, the centre's
+# wall count and indicator, the claim card, the action buttons, the HUD and status line).
+BLOCKERS = (".seat .plate, .seat .meld, .seat .concealed .tile, .river .tile, #hand .tile, #wall-count, "
+            ".ctile .tile, .claim:not(.hidden), #actions button, .hud-btn, .status-line:not(:empty)")
+
+OVERLAPS = """sel => {
+  const box = document.getElementById("hintbox");
+  if (!box || box.classList.contains("hidden")) return null;
+  const h = box.getBoundingClientRect();
+  const bad = [];
+  for (const e of document.querySelectorAll(sel)) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const w = Math.min(h.right, r.right) - Math.max(h.left, r.left);
+    const ht = Math.min(h.bottom, r.bottom) - Math.max(h.top, r.top);
+    if (w > 1 && ht > 1) bad.push(`${e.className || e.id}@${Math.round(r.left)},${Math.round(r.top)}`);
+  }
+  if (h.left < 0 || h.top < 0 || h.right > innerWidth || h.bottom > innerHeight) bad.push("hintbox outside the screen");
+  return bad;
+}"""
+
+SPILL = """() => {
+  const out = [];
+  const g = document.getElementById("game");
+  if (g.scrollWidth > g.clientWidth + 1 || g.scrollLeft !== 0) out.push(`game scrolls sideways ${g.scrollWidth}/${g.clientWidth}`);
+  for (const e of document.querySelectorAll(".seat .plate, #hand .tile, #actions button, #wall-count")) {
+    const r = e.getBoundingClientRect();
+    if (r.width && (r.left < -1 || r.right > innerWidth + 1)) out.push(`${e.className || e.id} at ${Math.round(r.left)}-${Math.round(r.right)}`);
+  }
+  // the HUD (菜单 提示 聊天 公平性) over no seat
+  for (const b of document.querySelectorAll(".hud-btn")) {
+    const h = b.getBoundingClientRect();
+    if (!h.width) continue;
+    for (const e of document.querySelectorAll(".seat .plate, .seat .meld, .seat .concealed .tile")) {
+      const r = e.getBoundingClientRect();
+      if (r.width && Math.min(h.right, r.right) - Math.max(h.left, r.left) > 1 && Math.min(h.bottom, r.bottom) - Math.max(h.top, r.top) > 1) {
+        out.push(`${b.id} over ${e.className}@${Math.round(r.left)},${Math.round(r.top)}`); break;
+      }
+    }
+  }
+  // the own hand and plate, squeezed by the panel's room, must not run into the table above
+  const own = [...document.querySelectorAll("#hand .tile, .seat.pos-bottom .plate")].map(e => e.getBoundingClientRect());
+  for (const e of document.querySelectorAll(".river .tile, .seat:not(.pos-bottom) .concealed .tile, .seat:not(.pos-bottom) .meld, .seat:not(.pos-bottom) .plate")) {
+    const r = e.getBoundingClientRect();
+    if (!r.width) continue;
+    for (const o of own) {
+      if (Math.min(o.right, r.right) - Math.max(o.left, r.left) > 1 && Math.min(o.bottom, r.bottom) - Math.max(o.top, r.top) > 1) {
+        out.push(`own hand over ${e.className}@${Math.round(r.left)},${Math.round(r.top)}`); break;
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def hints_on(page: Any) -> None:
+    page.click("#btn-menu")
+    page.check("#hints-toggle")
+    page.click('[data-close="sheet-menu"]')
+
+
+def leave_reachable(page: Any) -> str | None:
+    """None when 离开 lies inside the open menu sheet's visible part and the screen."""
+    return page.evaluate("""() => {
+      const body = document.querySelector("#sheet-menu .sheet-body").getBoundingClientRect();
+      const b = document.getElementById("btn-leave2").getBoundingClientRect();
+      const ok = b.height > 0 && b.top >= body.top && b.bottom <= body.bottom && b.bottom <= innerHeight;
+      return ok ? null : `离开 at ${Math.round(b.top)}-${Math.round(b.bottom)}, sheet ${Math.round(body.top)}-${Math.round(body.bottom)}`;
+    }""")
+
+
+def settlement_fits(page: Any) -> list[str]:
+    return list(page.evaluate("""() => {
+      const out = [];
+      const card = document.querySelector("#settlement .settle-card").getBoundingClientRect();
+      if (card.top < 0 || card.bottom > innerHeight || card.left < 0 || card.right > innerWidth) out.push("card outside the screen");
+      const btns = document.querySelector("#settlement .settle-btns").getBoundingClientRect();
+      const rows = [...document.querySelectorAll("#settle-body table.pay tr")];
+      if (rows.length !== 5) out.push(`${rows.length} rows`);
+      for (const r of rows) {
+        const b = r.getBoundingClientRect();
+        if (b.top < card.top || b.bottom > btns.top + 1) out.push(`row at ${Math.round(b.top)}-${Math.round(b.bottom)} under the buttons (${Math.round(btns.top)})`);
+      }
+      const hand = document.getElementById("winning-hand");
+      if (hand) { const h = hand.getBoundingClientRect(); if (h.top < card.top || h.bottom > btns.top) out.push("winning hand hidden"); }
+      if (btns.bottom > innerHeight) out.push("buttons below the screen");
+      return out;
+    }"""))
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["portrait", "landscape"])
+def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, server: str,
+                                                             size: tuple[int, int]) -> None:
+    tag = f"{size[0]}x{size[1]}"
+    page = new_page(browser, server, "版面检查员", size=size)
+    page.fill("#c-turn", "90")
+    start_table(page, seat=0, level="greedy", hands=1)
+    hints_on(page)
+    checked = claims = 0
+    shots = 0
+    deadline = time.time() + 240
+    while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
+        assert time.time() < deadline, "the hand did not end"
+        if page.locator("#hintbox:not(.hidden)").count():
+            bad = page.evaluate(OVERLAPS, BLOCKERS)
+            if bad is not None:  # (the panel may have closed meanwhile)
+                spill = page.evaluate(SPILL)
+                if bad or spill:
+                    page.screenshot(path=str(screens_dir() / f"hint-overlap_{tag}.png"))
+                assert not bad and not spill, (bad, spill)
+                checked += 1
+                if page.locator(".claim:not(.hidden)").count():
+                    claims += 1
+                if shots < 2 and (claims or checked > 3):
+                    page.screenshot(path=str(screens_dir() / f"hint-panel{shots}_{tag}.png"))
+                    shots += 1
+        act_once(page)
+        page.wait_for_timeout(40)
+    assert checked >= 1, checked
+    print(f"{tag}: boxes checked at {checked} moments ({claims} with the claim card)")
+    # the settlement: within the screen, the four rows and the hand clear of the buttons
+    page.wait_for_timeout(300)  # (its entrance) — the boxes are then read once
+    page.screenshot(path=str(screens_dir() / f"settle-fit_{tag}.png"))
+    assert settlement_fits(page) == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["portrait", "landscape"])
+def test_leave_is_reachable_in_the_menu_without_scrolling(browser: Any, server: str,
+                                                         size: tuple[int, int]) -> None:
+    page = new_page(browser, server, "菜单检查员", size=size)
+    start_table(page, seat=0, level="greedy")
+    for _ in range(6):  # a few moves, so the log and tables have grown
+        act_once(page)
+        page.wait_for_timeout(100)
+    page.click("#btn-menu")
+    page.wait_for_selector("#sheet-menu:not(.hidden)")
+    assert leave_reachable(page) is None, leave_reachable(page)
+    # scrolled down to the log and closed, it opens again at its top
+    page.evaluate("() => { const b = document.querySelector('#sheet-menu .sheet-body'); b.scrollTop = b.scrollHeight; }")
+    page.click('[data-close="sheet-menu"]')
+    page.click("#btn-menu")
+    page.wait_for_selector("#sheet-menu:not(.hidden)")
+    page.screenshot(path=str(screens_dir() / f"menu_{size[0]}x{size[1]}.png"))
+    assert leave_reachable(page) is None, leave_reachable(page)
+    page.context.close()
