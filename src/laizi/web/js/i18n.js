@@ -139,6 +139,9 @@ const ERRORS = {
     kicked: "你已被房主请出房间", identity_locked: "连接的身份已确定", too_many_connections: "连接太多，请关闭其他页面",
     hello_timeout: "连接超时", hello_first: "连接尚未就绪", bad_json: "消息格式有误", bad_frame: "消息格式有误",
     bad_message: "消息格式有误", frame_too_large: "消息太长", unknown_type: "不支持的消息", bad_journal: "牌局记录有误",
+    session_ended: "登录已失效（已退出、改了密码或账号有变），请重新登录", rematch_refused: "无法再来一局：有玩家游戏币不足或已在别的桌",
+    quick_refused: "没能入座：你已在别的游戏币桌上，或游戏币不足", too_many_bot_rooms: "同一地址最多同时开 3 桌纯机器人对局",
+    too_many_rooms: "开房太频繁，请稍候", too_many_joins: "进房太频繁，请稍候", too_many_guests: "新游客太多，请稍候",
     _other: "操作没有成功",
   },
   en: {
@@ -154,6 +157,10 @@ const ERRORS = {
     kicked: "The host removed you from the room", identity_locked: "This connection's identity is set", too_many_connections: "Too many connections: close other tabs",
     hello_timeout: "Connection timed out", hello_first: "The connection is not ready", bad_json: "Malformed message", bad_frame: "Malformed message",
     bad_message: "Malformed message", frame_too_large: "Message too long", unknown_type: "Unsupported message", bad_journal: "Bad game record",
+    session_ended: "Your session ended (logged out, new password or the account changed): sign in again",
+    rematch_refused: "No rematch: a player lacks coins or sits at another coin table",
+    quick_refused: "Not seated: you sit at another coin table, or lack coins", too_many_bot_rooms: "At most 3 bot-only tables at a time from one address",
+    too_many_rooms: "Creating rooms too fast, wait a moment", too_many_joins: "Joining too fast, wait a moment", too_many_guests: "Too many new guests, wait a moment",
     _other: "That did not work",
   },
 };
