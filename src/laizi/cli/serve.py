@@ -167,8 +167,8 @@ def run(args: argparse.Namespace) -> int:
     if args.workers > 1:
         from laizi.server.cluster.supervisor import supervise, worker_commands
 
-        print(f"laizi serve: http://{args.host}:{args.port}/  ({args.workers} workers, "
-              f"nodes {base}-w0…)", flush=True)
+        print(f"laizi serve: starting {args.workers} workers (nodes {base}-w0…); each says "
+              "when it accepts connections", flush=True)
         from laizi.server.cluster.affinity import worker_args  # affinity hook
 
         return supervise([c + worker_args(args, i)
@@ -178,12 +178,13 @@ def run(args: argparse.Namespace) -> int:
     if app.state.hub.cluster is not None:  # affinity hook: this node's direct address
         app.state.hub.cluster.affinity.addr = args.advertise
     where = f"database: {app.state.hub.db_label}" + (f", node {node}" if node else "")
-    print(f"laizi serve: http://{args.host}:{args.port}/  ({where})", flush=True)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
                             ws=args.ws, ws_max_size=64 * 1024,
                             ws_per_message_deflate=args.ws_deflate, lifespan="on",
                             timeout_graceful_shutdown=10 if node else None)
     server = _DrainingServer(config)
+    # said once the socket accepts connections (the database opened, rooms resumed)
+    server.announce = f"laizi serve: http://{args.host}:{args.port}/  ({where})"
     sockets = [_reuse_port_socket(args.host, args.port)] if args.reuse_port else None
     if sockets is not None and args.direct_port:  # affinity hook: a worker's own port too
         from laizi.server.cluster.affinity import listen
@@ -210,7 +211,15 @@ def _draining_server() -> Any:
     import uvicorn
 
     class DrainingServer(uvicorn.Server):
-        """A node hands its rooms over (drain) before its sockets close on SIGTERM."""
+        """A node hands its rooms over (drain) before its sockets close on SIGTERM; its
+        address is printed (``announce``) only once it accepts connections."""
+
+        announce = ""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started and self.announce:
+                print(self.announce, flush=True)
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             app: Any = self.config.app
