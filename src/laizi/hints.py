@@ -14,6 +14,9 @@ Each entry has ``action`` (the action's JSON, ready to send back), ``label``,
 ``recommended`` (exactly one entry is), and ``kind`` (``discard``, ``kong``,
 ``win``, ``claim``, ``pass``). The recommendation is the ``expert`` bot's choice
 (``strong`` with discards broken by tile acceptance: :mod:`laizi.bots.expert_rules`).
+The figures below come from another model; when another entry shows at least
+:data:`DIFFERS_BY` more expected points than the ★, the ★'s entry has ``differs``
+(``{"zh", "en"}``: why they differ), shown under the hint panel.
 
 **Numbers** (:mod:`laizi.bots.outlook`, a model fitted on simulated hands and checked
 for calibration on fresh ones; every figure from the seat's view only). Discards,
@@ -195,7 +198,29 @@ def hints_for(view: SeatView | Mapping[str, Any], rules: RuleSet | None = None, 
     for e in entries:
         e["recommended"] = Action.from_json(e["action"]) == choice
     entries.sort(key=lambda e: (not e["recommended"], -float(e.get("value", 0.0))))
+    _say_why_they_differ(entries)
     return entries
+
+
+DIFFERS_BY = 1.0  # expected points: a gap this large between ★ and the best figure is explained
+DIFFERS = {
+    "zh": "★ 是专家机器人的选择，它还顾及牌型和后手；各项的和牌率与期望分来自另一个估算模型，所以这里不一致。",
+    "en": "★ is the expert bot's choice, which also weighs the hand's shape and later turns; the "
+          "win chances and expected points come from a separate estimate, so here they disagree.",
+}
+
+
+def _say_why_they_differ(entries: list[dict[str, Any]]) -> None:
+    """The ★ follows ``expert``; the figures come from :mod:`laizi.bots.outlook`, a separate
+    model. When another entry shows :data:`DIFFERS_BY` expected points more than the ★, the
+    ★'s entry carries ``differs`` (words in both languages) so the panel says why."""
+    rec = next((e for e in entries if e["recommended"]), None)
+    if rec is None or not isinstance(rec.get("expected_points"), int | float):
+        return
+    best = max((float(e["expected_points"]) for e in entries
+                if isinstance(e.get("expected_points"), int | float)), default=None)
+    if best is not None and best - float(rec["expected_points"]) >= DIFFERS_BY:
+        rec["differs"] = dict(DIFFERS)
 
 
 def _outlook_fields(v: SeatView, hand: Sequence[int], *, n_sets: int | None = None,

@@ -105,3 +105,38 @@ def test_hints_never_fail_on_odd_states(preset: str) -> None:
                 hints = hints_for(v, scores=False)
                 assert sum(1 for h in hints if h["recommended"]) == 1
                 st.apply(seat, bots[seat].act(v))
+
+
+def test_the_star_says_why_when_the_figures_favour_another_option() -> None:
+    """The ★ is ``expert``'s choice, the win chances and expected points another model's
+    (issue 21: ★碰 at −27 beside 过 at −22, with nothing said). Wherever another option shows
+    at least ``DIFFERS_BY`` more expected points, the ★'s entry carries ``differs`` in both
+    languages; where none does, it does not."""
+    from laizi.hints import DIFFERS_BY
+
+    rules = RuleSet.preset("kaikoufan")
+    seen = {True: 0, False: 0}
+    for seed in range(6):
+        m = Match(rules, seed=f"differs{seed}".encode(), max_hands=1)
+        bots = [make_bot("greedy", s) for s in range(4)]
+        steps = 0
+        while not m.over and steps < 400:
+            for seat in m.to_act():
+                if m.over:
+                    break
+                hand = m.hand
+                assert hand is not None
+                if steps % 3 == 0 and seat == 0:
+                    hints = hints_for(seat_view(hand, seat), rules)
+                    star = next(h for h in hints if h["recommended"])
+                    eps = [h["expected_points"] for h in hints if "expected_points" in h]
+                    want = ("expected_points" in star and bool(eps)
+                            and max(eps) - star["expected_points"] >= DIFFERS_BY)
+                    assert ("differs" in star) == want, (star, eps)
+                    assert all("differs" not in h for h in hints if not h["recommended"])
+                    if want:
+                        assert "专家" in star["differs"]["zh"] and "expert" in star["differs"]["en"]
+                    seen[want] += 1
+                m.apply(seat, bots[seat].act(SeatView.from_state(hand, seat)))
+                steps += 1
+    assert seen[False] > 0 and seen[True] > 0, seen  # both cases met

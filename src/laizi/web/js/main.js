@@ -309,6 +309,17 @@ function renderHints(v) {
     }
     box.appendChild(d);
   }
+  // The ★ is the expert bot's choice, the figures another model's (hints.py): when another
+  // option shows more expected points, the ★'s entry says why they differ.
+  const star = h.find(x => x.recommended);
+  const differs = star && star.differs && star.differs[document.documentElement.lang.startsWith("zh") ? "zh" : "en"];
+  if (differs) {
+    const n = document.createElement("div");
+    n.className = "hint-why hint-note";
+    n.dataset.testid = "hint-differs";
+    n.textContent = differs;
+    box.appendChild(n);
+  }
 }
 
 // The hint panel has room of its own while hints are on (issue 21: it covered the top or right
