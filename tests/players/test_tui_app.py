@@ -253,3 +253,28 @@ def test_help_page_opens_and_closes() -> None:
     text, shown, back = asyncio.run(run())
     assert shown and back
     assert "Glossary" in text and "chow" in text and "吃" in text  # the term shown once, here
+
+
+def test_q_asks_before_it_quits() -> None:
+    """``q`` once asks (the game is not saved); another key takes the question back; ``q``
+    twice quits (issue 21: ``laizi play`` quit on one ``q`` without asking)."""
+    async def run() -> tuple[str, bool, bool, int | None]:
+        session = Session(RuleSet.preset("kaikoufan"), seed=2, hands=1, lang="en")
+        app = TableApp(session, delay=0)
+        async with app.run_test(size=(140, 45)) as pilot:
+            while not app.awaiting:
+                await pilot.pause(0.005)
+            await pilot.press("q")
+            await pilot.pause(0.05)
+            asked = app.status_plain
+            still = app.is_running
+            await pilot.press("left", "q")  # another key between: asked again, not quit
+            await pilot.pause(0.05)
+            again = app.is_running
+            await pilot.press("q")
+            await pilot.pause(0.1)
+        return asked, still, again, app.return_code
+
+    asked, still, again, code = asyncio.run(run())
+    assert "Press q again to quit" in asked and still and again
+    assert code == 0

@@ -101,6 +101,7 @@ class TableApp(App[int]):
         self.cursor = 0
         self.typed = ""
         self.message = ""
+        self.quit_armed = False  # q pressed once: a second q quits
         self.log_lines: list[str] = []
         self.actions: list[Action] = []  # the action bar
         self.discards: list[Action] = []  # the legal discards (empty outside the own turn)
@@ -269,6 +270,8 @@ class TableApp(App[int]):
     def status_text(self, hv: dict[str, Any]) -> Text:
         w = self.w
         s = self.session
+        if self.quit_armed:  # asked until the next key
+            return Text(w["quit_again"], style="bold red")
         if s.auto:
             return Text(w["auto_on"], style="bold white on magenta")
         if self.message:
@@ -350,8 +353,16 @@ class TableApp(App[int]):
         ch = event.character or ""
         event.stop()
         if key == "q" and not self.typed:
-            self.exit(0)
-        elif key == "a" and not self.typed:
+            if self.quit_armed:  # the second q: quit (the first one only asked)
+                self.exit(0)
+                return
+            self.quit_armed = True
+            self.show()
+            return
+        if self.quit_armed:
+            self.quit_armed = False
+            self.show()
+        if key == "a" and not self.typed:
             self.toggle_auto()
         elif key == "h" and not self.typed:
             self.show_hints()
