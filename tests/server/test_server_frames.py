@@ -179,3 +179,20 @@ def test_switching_hints_on_is_answered_by_a_hints_frame_not_a_snapshot(client: 
                                                             or m["view"].get("phase") == "over"))
     if nxt["view"].get("legal"):  # (unless the hand ended on a bot's win first)
         assert "hints" in nxt and len(nxt["hints"]) == len(nxt["view"]["legal"])
+
+
+def test_a_capped_match_tells_its_cap_and_an_open_one_none(client: Any) -> None:
+    """A match capped at N hands says so in every frame (``max_hands``: the table counts
+    第 n/N 局, not the 圈 it will never reach); an uncapped one says None."""
+    from srvhelpers import connect, game_frame, new_room, room_state
+
+    for cap in (1, None):
+        ws, _ = connect(client, f"cap{cap}")
+        new_room(ws, **({"max_hands": cap} if cap else {}))
+        for s in range(4):
+            ws.send(type="bot", seat=s, level="random")
+        room_state(ws, lambda r: all(x["bot"] for x in r["seats"]))
+        ws.send(type="start")
+        frame = game_frame(ws)
+        assert frame["view"]["max_hands"] == cap and frame["view"]["hand_no"] == 1
+        ws.send(type="leave")

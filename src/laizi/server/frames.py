@@ -3,7 +3,7 @@ for ``src/laizi/web/app.js``.
 
 A frame's ``view`` object is::
 
-    {"seat", "hand_no", "round", "rounds", "dealer", "scores", "auto", "escaped",
+    {"seat", "hand_no", "round", "rounds", "max_hands", "dealer", "scores", "auto", "escaped",
      "match_over", "preset", "history",                       # always
      "phase", "turn", "indicator", "laizi", "special", "pizi", "wall_remaining",
      "commitment", "rules", "pending",                         # once a hand is dealt
@@ -71,7 +71,7 @@ def public_part(mv: MatchView, rules: dict[str, Any]) -> dict[str, Any]:
     """The keys of :func:`frame_view` that are the same for every seat (``rules``: the
     rule set as JSON)."""
     out: dict[str, Any] = {
-        "hand_no": mv.hand_no, "round": mv.round, "rounds": mv.rounds,
+        "hand_no": mv.hand_no, "round": mv.round, "rounds": mv.rounds, "max_hands": mv.max_hands,
         "dealer": mv.dealer, "scores": mv.scores, "auto": mv.auto, "escaped": mv.escaped,
         "match_over": mv.over, "preset": mv.preset, "history": mv.history,
     }

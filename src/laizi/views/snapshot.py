@@ -251,6 +251,7 @@ class MatchView:
     preset: str | None
     history: list[dict[str, Any]]  # one row per finished hand: hand, dealer, winner, deltas
     hand: SeatView | None  # None before the first hand
+    max_hands: int | None = None  # the match's cap on hands (None: it ends by rounds)
 
 
 def history_rows(match: Match, cache: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
@@ -275,6 +276,7 @@ def match_view(match: Match, seat: int | None, *, copy: bool = True, reveal: boo
         dealer=match.dealer, scores=match.score_values(), auto=list(match.auto),
         escaped=list(match.escaped), over=match.over, preset=match.rules.preset_name,
         history=history_rows(match) if history is None else history, hand=sv,
+        max_hands=match.max_hands,
     )
 
 

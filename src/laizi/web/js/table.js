@@ -161,7 +161,10 @@ export function renderTable(table, v, ctx) {
   }
   // centre
   setText(table.querySelector(".hand-no"), t("hand_no", v.hand_no));
-  setText(table.querySelector(".round-no"), t("round_of", v.round, v.rounds));
+  // a match capped at a number of hands (a quick table, a tournament round) counts its hands,
+  // not rounds it will never reach (a one-hand table said "第 1/16 圈")
+  setText(table.querySelector(".round-no"),
+          v.max_hands ? t("hand_of", v.hand_no, v.max_hands) : t("round_of", v.round, v.rounds));
   setText(table.querySelector(".wall"), t("wall_left", v.wall_remaining));
   table.querySelector(".wall").dataset.count = String(v.wall_remaining);
   const indSlot = table.querySelector(".ind-slot");
