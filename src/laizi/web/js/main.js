@@ -2,7 +2,7 @@
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText } from "./i18n.js";
-import { buildTable, renderTable, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel } from "./table.js";
+import { buildTable, renderTable, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel, showBubble } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
@@ -420,11 +420,21 @@ function addChat(m, old) {
   d.append(b, `: ${text}`);
   $("chatlog").appendChild(d);
   $("chatlog").scrollTop = $("chatlog").scrollHeight;
+  if (!old) bubbleAt(m.player_id, text);
   if (!old && $("sheet-chat").classList.contains("hidden") && !$("game").classList.contains("hidden")) {
     unread += 1;
     $("btn-chat-open").dataset.unread = String(unread);
     toast(`${m.from}: ${text}`);
   }
+}
+
+// A seated speaker's words also show by its plate on the table (chat at the seat).
+function bubbleAt(pid, text) {
+  if (!pid || !S.room || $("game").classList.contains("hidden")) return;
+  const seat = (S.room.seats || []).findIndex(s => s.player_id === pid && !s.escaped);
+  const table = $("table");
+  const el = seat >= 0 && table && table.querySelector(`.seat[data-seat="${seat}"] .bubble`);
+  if (el) showBubble(el, text);
 }
 
 function sendChat() {

@@ -30,6 +30,7 @@ export function buildTable(root, { live }) {
     div("pscore", plate);
     div("badges", plate);
     div("announce", seat);
+    div("bubble", seat, "chat-bubble");
     div("melds", seat);
     if (p === 0 && live) {
       const hand = div("hand", seat, "own-hand");
@@ -345,6 +346,32 @@ export function placeAnnounce(el) {
   if (!box) { el.classList.remove("placed"); return null; }
   keepSpot(el, box);
   el.animate(popKeyframes(el, box), { duration: POP_MS, fill: "forwards" });  // linear: the keyframes time it
+  return box;
+}
+
+// Chat at the seat: a speaker's message or quick phrase shows as a bubble by its plate for a few
+// seconds, placed like the 碰! words (the free spot nearest the plate: never over a meld, a river
+// tile, the own hand or the centre tiles). Text only (textContent).
+const BUBBLE_MS = 3500;
+
+export function showBubble(el, text) {
+  const table = el && el.parentElement && el.parentElement.closest(".table");
+  if (!table) return null;
+  el.textContent = text;
+  if (typeof el.animate !== "function") return null;
+  for (const a of el.getAnimations()) a.cancel();
+  el.classList.add("placed");
+  const plates = [...table.querySelectorAll(".plate, .cinfo")].map(p => p.getBoundingClientRect())
+    .filter(r => r.width > 0 && r.height > 0);  // a bubble covers no one's name either
+  const box = findSpot(el, table, [...blockersOf(table), ...plates]);
+  if (!box) { el.classList.remove("placed"); return null; }
+  keepSpot(el, box);
+  const S = el.parentElement.getBoundingClientRect();
+  const x = (box.left + box.right) / 2 - S.left, y = (box.top + box.bottom) / 2 - S.top;
+  const at = `translate(${x}px, ${y}px) translate(-50%, -50%)`;
+  el.animate([{ opacity: 0, transform: at }, { opacity: 1, transform: at, offset: .06 },
+              { opacity: 1, transform: at, offset: .9 }, { opacity: 0, transform: at }],
+             { duration: BUBBLE_MS, fill: "forwards" });
   return box;
 }
 
