@@ -63,7 +63,7 @@ const EN = {
   auto: "Auto-play", auto_on: "Auto-playing", cancel_auto: "Stop auto-play", hints: "Hints", replay: "Replay", spectator: "Watching",
   winds: ["East", "South", "West", "North"], dealer: "Dealer", wall_left: "{0} tiles left", indicator: "Indicator", laizi: "Laizi",
   your_turn: "Your turn (tap a tile twice)", waiting: "Waiting for others…", match_table: "Match table", hand_no: "Hand {0}",
-  round_of: "Round {0}/{1}", hand_of: "of {1} hands", total: "Total", hand_over: "Hand over", match_over: "Match over", continue: "Continue",
+  round_of: "Round {0}/{1}", hand_of: "{1}-hand match", total: "Total", hand_over: "Hand over", match_over: "Match over", continue: "Continue",
   next_started: "The next hand has started", back_lobby: "Back to lobby", drawn: "Drawn hand (wall exhausted)", payments: "Payments",
   ready: "Ready", unready: "Not ready", is_ready: "ready", not_ready: "not ready", rematch: "Rematch", rematch_force: "Restart now",
   rematch_wait: "Rematch: {0}/{1} accepted", settle_left: "Next hand in {0}s", wait_continue: "Waiting for the others…", need_ready: "Waiting for everyone to be ready",
