@@ -46,6 +46,7 @@ class Progress(Protocol):
     seat_pids: list[str | None]
     escaped: frozenset[int]
     over: bool
+    coin_results: list[dict[str, Any]]
 
 __all__ = [
     "DAILY_COINS", "HOUSE", "LEVELS", "WELCOME_COINS", "CoinError", "Level", "balances",
@@ -255,6 +256,7 @@ def settle_progress(conn: Connection, p: Progress) -> None:
     """The hook in :func:`laizi.server.store._progress_rest`: the hands that ended and the
     escapes in ``p`` settle in coins, in the same transaction, when the room is a coin table;
     the coin seats of a match that ended, and of a player who escaped, are let go."""
+    p.coin_results.clear()  # a batch retried write by write runs this again: only the last counts
     ends = [h for h in p.hands if h.get("end") is not None]
     over = p.over
     if not ends and not p.escapes and not over:
@@ -264,8 +266,9 @@ def settle_progress(conn: Connection, p: Progress) -> None:
         return
     for seat, deltas in p.escapes:
         pids = [p.seat_pids[s] if s == seat or s not in p.escaped else None for s in range(4)]
-        settle(conn, deltas, pids, stake, reason="escape", match_id=p.match_id,
-               hand=p.hand_no, key=f"e:{p.match_id}:{seat}")
+        got = settle(conn, deltas, pids, stake, reason="escape", match_id=p.match_id,
+                     hand=p.hand_no, key=f"e:{p.match_id}:{seat}")
+        _note(conn, p, "escape", p.hand_no, got, pids, stake)
         who = p.seat_pids[seat]
         if who is not None:
             release_seats(conn, p.room_code, [who])
@@ -274,10 +277,28 @@ def settle_progress(conn: Connection, p: Progress) -> None:
         if len(deltas) != 4:
             continue
         pids = [None if s in p.escaped else p.seat_pids[s] for s in range(4)]
-        settle(conn, deltas, pids, stake, reason="hand", match_id=p.match_id,
-               hand=hr["number"], key=f"h:{p.match_id}:{hr['number']}")
+        got = settle(conn, deltas, pids, stake, reason="hand", match_id=p.match_id,
+                     hand=hr["number"], key=f"h:{p.match_id}:{hr['number']}")
+        _note(conn, p, "hand", int(hr["number"]), got, pids, stake)
     if over:
         release_seats(conn, p.room_code)
+
+
+def _note(conn: Connection, p: Progress, reason: str, hand: int, got: Sequence[int],
+          pids: Sequence[str | None], stake: int) -> None:
+    """What a settlement gave each seat, and each player's balance after it (for the table:
+    :meth:`laizi.server.room.Room.persist` tells the seats)."""
+    humans = [x for x in pids if x is not None]
+    p.coin_results.append({"reason": reason, "hand": hand, "stake": stake, "coins": list(got),
+                           "balances": balances(conn, humans) if humans else {}})
+
+
+def news(res: dict[str, Any], match_id: int, pid: str | None) -> dict[str, Any]:
+    """The ``coins`` message of one settlement for the connection of ``pid``: every seat's
+    coins (public, like the points), and the balance after it of ``pid`` only."""
+    return {"type": "coins", "match_id": match_id, "reason": res["reason"], "hand": res["hand"],
+            "stake": res["stake"], "coins": res["coins"],
+            "balance": res["balances"].get(pid) if pid is not None else None}
 
 
 def grant_welcome(conn: Connection, pid: str) -> bool:

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from laizi.server.cluster.fence import Fenced
-from laizi.server.coins import CoinError
+from laizi.server.coins import LEVELS, CoinError
 from laizi.server.engine import GameSession
 from laizi.server.store import Progress, Store
 
@@ -63,6 +63,14 @@ class Recorder:
         self._event_hand = 0
         self._saved_match = None
 
+    async def take_coin_seats(self, coin: dict[str, Any] | None, pids: list[str]) -> None:
+        """At a coin table (``coin``: its 场次), seat ``pids`` for the next match with the stake
+        check (:meth:`Store.take_coin_seats`); raises :class:`CoinError` for a refusal."""
+        level = LEVELS.get(coin["level"]) if coin else None
+        if level is not None and level.stake > 0:
+            await self.durably(lambda retry: self.store.take_coin_seats(self.code, pids,
+                                                                       level.min_balance))
+
     def note_op(self, index: int, meta: dict[str, Any]) -> None:
         """Attach who/why to journal entry ``index`` (stored with it)."""
         self._op_meta[index] = meta
@@ -106,10 +114,11 @@ class Recorder:
         return out
 
     async def persist(self, g: GameSession, mid: int, seats: list[dict[str, Any]],
-                      seat_pids: list[str | None], room_status: str) -> None:
-        """Write the journal and the events not yet stored (durable before shown)."""
+                      seat_pids: list[str | None], room_status: str) -> list[dict[str, Any]]:
+        """Write the journal and the events not yet stored (durable before shown); what the
+        write settled in coins (a coin table's hands and escapes: ``Progress.coin_results``)."""
         if len(g.journal) == self.persisted_ops and len(g.log) == self.persisted_events:
-            return
+            return []
         p = self._progress(g, mid, seats, seat_pids, room_status)
         await self.durably(lambda retry: self.store.write_progress(p, retry=retry))
         # Durable: only now does the room count it as stored.
@@ -124,6 +133,7 @@ class Recorder:
             self._saved_match = (mv["scores"], mv["status"], mv["seats"])
         if p.room_values is not None:
             self._saved_room = (p.room_values["status"], p.room_values["seats"])
+        return p.coin_results
 
     def _progress(self, g: GameSession, mid: int, seats_json: list[dict[str, Any]],
                   seat_pids: list[str | None], room_status: str) -> Progress:

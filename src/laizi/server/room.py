@@ -238,8 +238,12 @@ class Room:
     async def persist(self) -> None:
         """Write the journal and the events not yet stored (awaited: durable before shown)."""
         if self.game is not None and self.match_id is not None:
-            await self.recorder.persist(self.game, self.match_id, [s.to_json() for s in self.seats],
-                                        [s.player_id for s in self.seats], self.status)
+            settled = await self.recorder.persist(
+                self.game, self.match_id, [s.to_json() for s in self.seats],
+                [s.player_id for s in self.seats], self.status)
+            for res in settled:  # a coin table: what each seat won or paid, one's own balance
+                for c in list(self.conns):
+                    c.send(dumps(coins.news(res, self.match_id, c.player_id)))
 
     def note_op(self, meta: dict[str, Any]) -> None:
         """Attach who/why to the journal entry just appended (stored with it)."""
@@ -255,11 +259,8 @@ class Room:
         """A new match with the seats as they are. At a coin table every human first takes
         its coin seat with the stake check (:meth:`Store.take_coin_seats`): a refusal raises
         :class:`laizi.server.coins.CoinError` and changes nothing."""
-        level = coins.LEVELS.get(self.coin["level"]) if self.coin else None
-        if level is not None and level.stake > 0:
-            pids = [s.player_id for s in self.seats if s.human and s.player_id]
-            await self.recorder.durably(
-                lambda retry: self.store.take_coin_seats(self.code, pids, level.min_balance))
+        await self.recorder.take_coin_seats(self.coin, [s.player_id for s in self.seats
+                                                         if s.human and s.player_id])
         self.flow.new_match()
         for s in self.seats:
             s.ready = False  # the next match needs a new 准备 (or rematch vote)

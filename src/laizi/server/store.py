@@ -88,6 +88,8 @@ class Progress:
     over: bool
     room_values: dict[str, Any] | None    # new status/seats (None: unchanged)
     escaped: frozenset[int] = frozenset()  # seats whose player escaped (their bot plays on)
+    # filled by the write (coins.settle_progress): what each hand or escape settled in coins
+    coin_results: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Store:

@@ -69,6 +69,14 @@ net.on("settle", m => {  // someone pressed 继续 (the next hand waits for the 
   updateSettleNext();
 });
 net.on("rematch", m => { S.rematch = m.accepted || []; if (S.view) fillSettleButtons(S.view); });
+// A coin table: what each seat won or paid in coins for a hand (or an escape), one's own balance
+// after it. Kept per match; the open settlement shows it at once.
+net.on("coins", m => {
+  if (!S.coins || S.coins.match !== m.match_id) S.coins = { match: m.match_id, hands: {}, escapes: [], balance: null };
+  if (m.reason === "hand") S.coins.hands[m.hand] = m.coins; else S.coins.escapes.push(m.coins);
+  if (m.balance != null) S.coins.balance = m.balance;
+  if (S.settleHand != null && S.settleView) fillSettlement(S.settleView);
+});
 net.on("kicked", () => { showError(t("kicked")); leftRoom(); });
 net.on("left", () => leftRoom());
 function leftRoom() {
@@ -337,10 +345,12 @@ function layoutHints() {
 // ------------------------------------------------------------------ settlement
 function fillSettlement(v) {
   const seats = S.room && S.room.seats;
-  renderSettlement($("settle-body"), v, { seats, me: S.seat });
+  const money = S.coins && S.room && S.coins.match === S.room.match_id ? S.coins : null;
+  renderSettlement($("settle-body"), v, { seats, me: S.seat, coins: money && money.hands[v.hand_no],
+                                           balance: money && money.balance });
   const mb = $("match-body");
   mb.textContent = "";
-  if (v.match_over) renderMatchResult(mb, v, { seats, me: S.seat });
+  if (v.match_over) renderMatchResult(mb, v, { seats, me: S.seat, coins: money });
   fillSettleButtons(v);
 }
 

@@ -23,7 +23,7 @@ export function seatName(seats, s, me) {
 }
 
 /** Fill body with the settlement of the finished hand in view v. */
-export function renderSettlement(body, v, { seats, me }) {
+export function renderSettlement(body, v, { seats, me, coins = null, balance = null }) {
   body.textContent = "";
   const res = v.result;
   el("h2", "settle-title", `${t("hand_result")} · ${t("hand_no", v.hand_no)}`, body).id = "hand-result";
@@ -76,6 +76,7 @@ export function renderSettlement(body, v, { seats, me }) {
   el("th", null, t("fan"), head);
   el("th", null, t("payments"), head);
   el("th", null, t("total"), head);
+  if (coins) el("th", "coin-col", t("coins"), head);  // a coin table: the coins of the hand
   const pays = v.payments || [0, 0, 0, 0];
   for (let s = 0; s < 4; s++) {
     const tr = el("tr", s === me ? "mine" : null, null, table);
@@ -85,11 +86,15 @@ export function renderSettlement(body, v, { seats, me }) {
     el("td", null, fan, tr);
     el("td", pays[s] > 0 ? "pos" : pays[s] < 0 ? "neg" : "", fmt(pays[s]), tr);
     el("td", null, String(v.scores ? v.scores[s] : ""), tr);
+    if (coins) el("td", `coin-col ${coins[s] > 0 ? "pos" : coins[s] < 0 ? "neg" : ""}`, fmtInt(coins[s]), tr);
   }
+  if (coins && balance != null) el("p", "coin-balance", t("coin_balance", balance), body);
 }
 
+function fmtInt(x) { return (x > 0 ? "+" : "") + String(x); }
+
 /** The match result: ranking and the per-hand table. */
-export function renderMatchResult(body, v, { seats, me }) {
+export function renderMatchResult(body, v, { seats, me, coins = null }) {
   el("h2", "settle-title", t("result_title"), body).id = "match-result";
   const order = [0, 1, 2, 3].sort((a, b) => (v.scores[b] - v.scores[a]) || a - b);
   const rank = el("ol", "ranking", null, body);
@@ -100,6 +105,12 @@ export function renderMatchResult(body, v, { seats, me }) {
     el("span", "rk-name", seatName(seats, s, me), li);
     el("span", v.scores[s] > 0 ? "pos" : v.scores[s] < 0 ? "neg" : "", fmt(v.scores[s]), li);
   });
+  if (coins && me != null) {  // a coin table: the match's coins of this seat, the balance after
+    const won = [...Object.values(coins.hands), ...coins.escapes].reduce((a, c) => a + (c[me] || 0), 0);
+    const line = el("p", "coin-balance", t("coin_match", fmtInt(won)), body);
+    line.dataset.testid = "match-coins";
+    if (coins.balance != null) line.textContent += " · " + t("coin_balance", coins.balance);
+  }
   body.appendChild(scoreTable(v, seats, me));
 }
 
