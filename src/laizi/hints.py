@@ -94,6 +94,16 @@ def _candidates(view: SeatView, hand: Sequence[int]) -> list[int]:
     return sorted(kinds)
 
 
+def ready_waits(view: SeatView) -> list[dict[str, Any]]:
+    """听牌: when the seat's own 3n+1 hand is ready, its winning tiles with the copies still
+    unseen from its view (``[{"tile", "unseen"}]``, the table's 听牌 line); [] otherwise —
+    on its own turn (3n+2 tiles) too. Shapes only: whether a win reaches 起胡 is the hints'."""
+    if view.spectator or sum(view.hand) % 3 != 1:
+        return []
+    unseen = view.unseen()
+    return [{"tile": _TILE[k], "unseen": unseen[k]} for k in _candidates(view, view.hand)]
+
+
 def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
                  discarded: int | None = None, from_seat: int | None = None) -> dict[str, Any]:
     """What a win on ``tile`` would pay, scored from the seat's view.

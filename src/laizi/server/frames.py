@@ -10,7 +10,7 @@ A frame's ``view`` object is::
      "players": [{"seat", "melds": [{"type", "tile", "tiles": [..], "from"?}],
                   "river", "special_kongs", "special_discards", "concealed",
                   "opened", "hand"?} × 4],                     # "hand": revealed hands
-     "hand", "legal", "last_draw", "my_decision",              # a seat's own (not spectators)
+     "hand", "legal", "last_draw", "my_decision", "waits",     # a seat's own (not spectators)
      "acting",                                                 # who is to act, as the seat may know
      "result", "payments", "seed"}                             # once the hand is over
 
@@ -30,13 +30,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from laizi.game.actions import TILE_STR, Action, tile_from_str
+from laizi.hints import ready_waits
 from laizi.rules import RuleSet
 from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
 
 __all__ = ["PRIVATE_KEYS", "frame_view", "private_part", "public_part", "read_view"]
 
-PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting")
+PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting", "waits")
 _TURN_PHASES = ("turn", "haidi")
 
 
@@ -113,6 +114,7 @@ def private_part(seat: int | None, hv: SeatView | None, *, match_over: bool) -> 
     out["legal"] = legal
     out["last_draw"] = None if hv.last_draw is None else TILE_STR[hv.last_draw]
     out["my_decision"] = bool(legal)
+    out["waits"] = [] if match_over else ready_waits(hv)  # 听牌: a ready hand's winning tiles
     # Who may claim is private: a seat only learns whether it may claim itself.
     out["acting"] = [hv.turn] if turn_phase else ([seat] if legal else [])
     return out
