@@ -14,6 +14,8 @@ import pytest
 from test_words_zh import raw_words
 from webhelpers import new_page, poll, screens_dir
 
+from laizi.rulecatalog import PRESET_WORDS
+
 pytestmark = pytest.mark.browser
 
 CARD = "开口番 · 起胡：32 分 · 反包：开 · 全求人包赔：总是包（下大雨）"
@@ -89,6 +91,11 @@ def test_the_form_is_in_words_and_a_refused_value_is_named(browser: Any, server:
         text = page.inner_text("#c-rules-box")
         assert "起胡" in text and raw_words(text) == [], (preset, raw_words(text))
         assert page.locator("#c-rules .rule-opt.changed").count() == 0  # the preset's own values
+    # the preset list's words are the catalogue's, and the older presetName() table agrees with them
+    words = page.eval_on_selector_all("#c-preset option", "els => els.map(e => e.textContent)")
+    assert words == [PRESET_WORDS[p][0] for p in presets]
+    assert page.evaluate("""async ids => { const m = await import("/static/js/i18n.js");
+        return ids.map(m.presetName); }""", presets) == words
     page.select_option("#c-preset", "kaikoufan")
     # a value the model refuses: the server's error names the option in words
     page.fill('#c-rules [data-opt="golden"]', "100001")
