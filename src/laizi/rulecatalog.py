@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from laizi.errors import RuleError
-from laizi.rules import PRESETS, RuleSet
+from laizi.rules import OPTION_SETS, PRESETS, RuleSet
 
-__all__ = ["GROUPS", "OPTIONS", "PRESET_WORDS", "OptionWords", "catalogue", "option_spec", "rule_card",
+__all__ = ["GROUPS", "OPTIONS", "PRESET_WORDS", "TEMPLATES", "OptionWords", "catalogue", "option_spec", "rule_card",
            "rule_card_items", "value_words"]
 
 Lang = Literal["zh", "en"]
@@ -35,6 +35,18 @@ PRESET_WORDS: dict[str, tuple[str, str]] = {
     "qipisilai": ("七皮四赖", "seven pizi, four laizi"),
     "koukoufan": ("口口番", "every-meld fan"),
     "jiayu": ("嘉鱼红中赖子杠", "Jiayu rules"),
+}
+
+#: Named templates: the documented option sets (:data:`laizi.rules.OPTION_SETS`) in words,
+#: with the preset each belongs to (None: any preset): id -> (preset, zh, en, help zh, help en).
+TEMPLATES: dict[str, tuple[str | None, str, str, str, str]] = {
+    "s2_koukoufan_caps": ("koukoufan", "口口番·千分封顶", "every-meld fan, 1000 cap",
+                          "口口番，封顶 1000、金顶 1500、阳光顶 2500、哈顶 5500。",
+                          "Every-meld fan with caps 1000, golden 1500, sunshine 2500, ha 5500."),
+    "s0_strict": (None, "严格规则（对罚、过手）", "strict rules (double pay, no win after passing)",
+                  "对罚、过手、风一色将一色要成牌型、从放冲者起算。",
+                  "Double pay for unopened, no win after passing, strict all-honours and all-258, "
+                  "first winner after the discarder."),
 }
 
 #: The groups of the form, in order: id -> (Chinese, English).
@@ -187,7 +199,8 @@ def option_spec(name: str) -> dict[str, Any]:
 
 
 def catalogue() -> dict[str, Any]:
-    """Presets with every option's value, the groups, and every option (``GET /api/rules``)."""
+    """Presets with every option's value, the groups, every option and the named templates
+    (``GET /api/rules``)."""
     presets = [{"id": p, "zh": PRESET_WORDS[p][0], "en": PRESET_WORDS[p][1],
                 "defaults": RuleSet.preset(p).model_dump(mode="json")} for p in PRESETS]
     options = []
@@ -198,8 +211,10 @@ def catalogue() -> dict[str, Any]:
         options.append({"name": name, **spec, "group": w.group, "zh": w.zh, "en": w.en,
                         "help_zh": w.help_zh, "help_en": w.help_en, "section": w.section,
                         "unit_zh": w.unit[0], "unit_en": w.unit[1]})
+    templates = [{"id": t, "preset": pre, "zh": zh, "en": en, "help_zh": hz, "help_en": he,
+                  "options": OPTION_SETS[t]} for t, (pre, zh, en, hz, he) in TEMPLATES.items()]
     return {"presets": presets, "groups": [{"id": g, "zh": zh, "en": en} for g, (zh, en) in GROUPS.items()],
-            "options": options}
+            "options": options, "templates": templates}
 
 
 def value_words(name: str, value: Any, lang: Lang = "zh") -> str:

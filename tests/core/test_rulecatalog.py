@@ -15,8 +15,16 @@ from typing import Any
 import pytest
 
 from laizi.errors import RuleError
-from laizi.rulecatalog import GROUPS, OPTIONS, PRESET_WORDS, catalogue, rule_card, rule_card_items
-from laizi.rules import PRESETS, RuleSet
+from laizi.rulecatalog import (
+    GROUPS,
+    OPTIONS,
+    PRESET_WORDS,
+    TEMPLATES,
+    catalogue,
+    rule_card,
+    rule_card_items,
+)
+from laizi.rules import OPTION_SETS, PRESETS, RuleSet
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELDS = list(RuleSet.model_fields)
@@ -49,6 +57,15 @@ def test_defaults_per_preset_are_the_presets_own() -> None:
     for p in CAT["presets"]:
         assert p["defaults"] == RuleSet.preset(p["id"]).model_dump(mode="json")
         assert set(p["defaults"]) == set(FIELDS)
+
+
+def test_every_option_set_is_a_named_template_that_validates() -> None:
+    assert set(TEMPLATES) == set(OPTION_SETS)
+    for tp in CAT["templates"]:
+        assert tp["options"] == OPTION_SETS[tp["id"]] and tp["zh"] and tp["en"] and tp["help_zh"]
+        for preset in [tp["preset"]] if tp["preset"] else list(PRESETS):
+            rules = RuleSet.preset(preset, **tp["options"])
+            assert {i["name"] for i in rule_card_items(rules)} <= set(tp["options"])
 
 
 def _valid(name: str, value: Any) -> bool:

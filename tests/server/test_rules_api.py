@@ -30,7 +30,7 @@ def test_api_rules_and_the_room_card(tmp_path: Path) -> None:
     with live_server(tmp_path) as srv:
         status, headers, body = srv.json("GET", "/api/rules")
         assert status == 200 and headers["content-type"].startswith("application/json")
-        assert {k: body[k] for k in ("presets", "groups", "options")} == json.loads(json.dumps(catalogue()))
+        assert {k: body[k] for k in ("presets", "groups", "options", "templates")} == json.loads(json.dumps(catalogue()))
         assert {o["name"] for o in body["options"]} == set(RuleSet.model_fields)
         assert body["room_fields"] == ["rounds", "claim_seconds"]
         with connect(srv.ws_url) as ws:

@@ -96,7 +96,21 @@ def test_the_form_is_in_words_and_a_refused_value_is_named(browser: Any, server:
     assert words == [PRESET_WORDS[p][0] for p in presets]
     assert page.evaluate("""async ids => { const m = await import("/static/js/i18n.js");
         return ids.map(m.presetName); }""", presets) == words
+    # a named template: its preset and its options, in words
+    page.select_option("#c-template", "s2_koukoufan_caps")
+    assert page.input_value("#c-preset") == "koukoufan"
+    changed = page.eval_on_selector_all("#c-rules .rule-opt.changed", "els => els.map(e => e.dataset.option)")
+    assert changed == ["cap", "golden", "sunshine", "ha"], changed
+    assert page.input_value('#c-rules [data-opt="cap"]') == "1000"
+    text = page.inner_text("#c-rules-box")
+    assert "口口番·千分封顶" in text and raw_words(text) == [], raw_words(text)
+    page.select_option("#c-template", "s0_strict")
+    assert page.input_value("#c-preset") == "koukoufan"  # a template of any preset keeps it
+    changed = page.eval_on_selector_all("#c-rules .rule-opt.changed", "els => els.map(e => e.dataset.option)")
+    assert sorted(changed) == ["guoshou", "luan_feng_jiang", "sunshine_double", "win_priority"], changed
     page.select_option("#c-preset", "kaikoufan")
+    assert page.input_value("#c-template") == ""
+    assert page.locator("#c-rules .rule-opt.changed").count() == 0
     # a value the model refuses: the server's error names the option in words
     page.fill('#c-rules [data-opt="golden"]', "100001")
     page.click("#btn-create")

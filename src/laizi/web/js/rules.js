@@ -2,11 +2,12 @@
 // catalogue, laizi.rulecatalog): the preset first, then grouped toggles, selects and number
 // steppers, each with its explanation a tap away (ⓘ). Only options that differ from the chosen
 // preset's defaults are sent. Every word comes from the catalogue, set with textContent.
-import { getLang } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 
 const $ = id => document.getElementById(id);
 let CAT = null;
 let current = {};  // option -> value shown in the form (kept across a language switch)
+let template = "";  // the named template last applied ("" none)
 
 const words = o => (getLang() === "zh" ? o.zh : o.en);
 const help = o => (getLang() === "zh" ? o.help_zh : o.help_en);
@@ -37,7 +38,7 @@ export async function loadRules() {
   if (keep && CAT.presets.some(p => p.id === keep)) sel.value = keep;
   if (!sel.dataset.rules) {
     sel.dataset.rules = "1";
-    sel.addEventListener("change", () => { current = {}; renderRuleForm(); });
+    sel.addEventListener("change", () => { current = {}; template = ""; renderRuleForm(); });
   }
   renderRuleForm();
 }
@@ -95,6 +96,36 @@ function control(o, row) {
   return wrap;
 }
 
+/** Named templates (the library's documented option sets): choosing one sets its preset, if it
+ * has one, and its options on top of that preset's defaults. */
+function templateRow() {
+  const row = document.createElement("div");
+  row.className = "rule-opt rule-template";
+  const head = document.createElement("label");
+  head.className = "rule-head";
+  head.htmlFor = "c-template";
+  head.textContent = t("template");
+  const sel = document.createElement("select");
+  sel.id = "c-template";
+  sel.add(new Option(t("no_template"), ""));
+  for (const tp of CAT.templates) sel.add(new Option(words(tp), tp.id));
+  sel.value = template;
+  const text = document.createElement("p");
+  text.className = "rule-help";
+  const tp = CAT.templates.find(x => x.id === template);
+  text.textContent = tp ? help(tp) : "";
+  text.classList.toggle("hidden", !tp);
+  sel.addEventListener("change", () => {
+    const chosen = CAT.templates.find(x => x.id === sel.value);
+    template = chosen ? chosen.id : "";
+    if (chosen && chosen.preset) $("c-preset").value = chosen.preset;
+    current = chosen ? { ...chosen.options } : {};
+    renderRuleForm();
+  });
+  row.append(head, sel, text);
+  return row;
+}
+
 /** (Re)build the grouped options for the chosen preset, keeping values the player changed. */
 export function renderRuleForm() {
   const box = $("c-rules");
@@ -102,6 +133,7 @@ export function renderRuleForm() {
   const defs = presetDefaults($("c-preset").value);
   for (const o of formOptions()) if (!(o.name in current)) current[o.name] = defs[o.name];
   box.textContent = "";
+  if (CAT.templates && CAT.templates.length) box.appendChild(templateRow());
   for (const g of CAT.groups) {
     const opts = formOptions().filter(o => o.group === g.id);
     if (!opts.length) continue;
