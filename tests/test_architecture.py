@@ -6,6 +6,7 @@ Layers, lowest first — a module imports only from its own unit or the layers b
     1 tiles      laizi.tiles
     2 rules      laizi.rules
     3 façade     laizi              (the package re-exports tiles, rules and errors)
+      catalogue  laizi.rulecatalog  (the options in words, the rule card)
     4 analysis   laizi.analysis
     5 scoring    laizi.scoring
     6 game       laizi.game
@@ -44,6 +45,7 @@ LAYERS: dict[str, int] = {
     "laizi.errors": 0,
     "laizi.tiles": 1,
     "laizi.rules": 2,
+    "laizi.rulecatalog": 3,
     "laizi": 3,
     "laizi.analysis": 4,
     "laizi.scoring": 5,

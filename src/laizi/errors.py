@@ -41,7 +41,11 @@ class TileParseError(LaiziError):
 
 
 class RuleError(LaiziError):
-    """An unknown rule option or preset, or a bad option value."""
+    """An unknown rule option or preset, or a bad option value (``option``: its name, if one)."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        self.option = option
+        super().__init__(message)
 
 
 class MeldParseError(LaiziError):

@@ -115,7 +115,7 @@ class RuleSet(BaseModel):
     def preset(cls, name: str = "kaikoufan", /, **overrides: Any) -> RuleSet:
         """A preset (RULES.md §7.6) with optional per-option overrides."""
         if name not in PRESETS:
-            raise RuleError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
+            raise RuleError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})", "preset_name")
         return cls._build({**PRESETS[name], "preset_name": name, **overrides})
 
     def replace(self, **overrides: Any) -> RuleSet:
@@ -138,7 +138,7 @@ class RuleSet(BaseModel):
     def _build(cls, values: dict[str, Any]) -> RuleSet:
         unknown = [k for k in values if k not in cls.model_fields]
         if unknown:
-            raise RuleError(f"unknown rule option {unknown[0]!r}")
+            raise RuleError(f"unknown rule option {unknown[0]!r}", unknown[0])
         try:
             return cls(**values)
         except ValidationError as exc:
@@ -196,9 +196,9 @@ def _rule_error(exc: ValidationError) -> RuleError:
     err = exc.errors()[0]
     field = ".".join(str(p) for p in err["loc"]) or "rules"
     if err["type"] == "extra_forbidden":
-        return RuleError(f"unknown rule option {field!r}")
+        return RuleError(f"unknown rule option {field!r}", field)
     msg = str(err["msg"]).removeprefix("Value error, ")
-    return RuleError(f"bad value for rule option {field!r}: {msg}")
+    return RuleError(f"bad value for rule option {field!r}: {msg}", field if err["loc"] else None)
 
 
 def _step(kind: int, direction: int) -> int:

@@ -121,7 +121,8 @@ def test_copy_link_and_qr_code(browser: Any, server: str) -> None:
     assert len(page.get_attribute("#qr svg path", "d") or "") > 500       # a real QR matrix
     page.click("#btn-copy")
     page.wait_for_selector("#toast:not(.hidden)")
-    assert page.evaluate("navigator.clipboard.readText()") == f"{server}/room/{code}"
+    # the share message (issue 23): the room, its rule card (规则卡), then the link
+    assert page.evaluate("navigator.clipboard.readText()") == f"武汉麻将 房间 {code}\n规则：开口番（按预设规则）\n{server}/room/{code}"
     assert outside(page, "own-hand") is None
     assert overflow_x(page) <= 0
     page.screenshot(path=str(screens_dir() / "room_390x844.png"))

@@ -8,7 +8,7 @@ Routes:
   (a valid ``token`` keeps the identity and is exchanged for a fresh one);
 - ``POST /api/token/rotate`` ``{token}`` → a new token; every older token of that player
   stops working (:mod:`laizi.server.auth`);
-- ``GET /api/presets``, ``GET /api/rooms``, ``GET /api/rooms/{code}``;
+- ``GET /api/presets``, ``GET /api/rules`` (the rule catalogue), ``GET /api/rooms``, ``GET /api/rooms/{code}``;
 - ``POST /api/score``: the SCORE_API.md calculator (same ``score_json`` as ``laizi score``);
 - ``GET /api/matches/{id}/replay[?hand=N|?index=1]``: a match's finished hands, their
   public log (hands still in play are cut off at their start, nothing hidden is ever
@@ -207,6 +207,12 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
             "bot_levels": hub.bot_levels(),
         })
 
+    async def api_rules(request: Request) -> Response:
+        from laizi.rulecatalog import catalogue
+
+        # the room form's own fields (rounds, claim window) are set by the room, not as options
+        return JSONResponse({**catalogue(), "room_fields": ["rounds", "claim_seconds"]})
+
     async def api_rooms(request: Request) -> Response:
         return JSONResponse({"rooms": hub.list_rooms()})  # a cluster: every node's (cluster.node)
 
@@ -267,6 +273,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         Route("/api/guest", api_guest, methods=["POST"]),
         Route("/api/token/rotate", api_rotate, methods=["POST"]),
         Route("/api/presets", api_presets),
+        Route("/api/rules", api_rules),
         Route("/api/rooms", api_rooms),
         Route("/api/rooms/{code}", api_room),
         Route("/api/matches/{match_id}/replay", api_replay),

@@ -79,10 +79,12 @@ class Conn:
         if self.on_drop is not None:
             self.on_drop()
 
-    def error(self, code: str, message: str, ref: Any = None) -> None:
+    def error(self, code: str, message: str, ref: Any = None, option: str | None = None) -> None:
         msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
         if ref is not None:
             msg["ref"] = ref
+        if option is not None:
+            msg["option"] = option
         self.send(msg)
 
     def close(self) -> None:

@@ -97,7 +97,7 @@ async def _receive_loop(hub: Hub, conn: Conn, ws: WebSocket) -> None:
             hub.ops.metrics.message(m.type, time.perf_counter() - t0)
         except ProtocolError as exc:
             hub.stats["errors"] += 1
-            conn.error(exc.code, exc.message)
+            conn.error(exc.code, exc.message, option=exc.option)
         except Exception:  # noqa: BLE001 - one bad command must not drop the socket
             hub.stats["errors"] += 1
             rid = new_request_id()  # in the log and the client's error frame

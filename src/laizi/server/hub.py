@@ -297,7 +297,7 @@ class Hub:
         try:
             room_rules(settings)
         except LaiziError as exc:
-            raise ProtocolError("bad_settings", str(exc)) from None
+            raise ProtocolError("bad_settings", str(exc), getattr(exc, "option", None)) from None
         await self.limits.check("room", conn.peer, conn.player_id)
         code = await self._new_code()
         room = Room(code, settings, conn.player_id, **self._room_kw())

@@ -78,9 +78,10 @@ AUTO_AFTER_LAPSES_MIN, AUTO_AFTER_LAPSES_MAX = 1, 20
 
 
 class ProtocolError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, option: str | None = None) -> None:
         self.code = code
         self.message = message
+        self.option = option  # bad_settings: the rule option at fault (the client names it in words)
         super().__init__(message)
 
 

@@ -6,11 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from laizi.rulecatalog import rule_card
+from laizi.rules import RuleSet
 from laizi.server.config import room_rules
 from laizi.server.protocol import RoomSettings
 from laizi.server.store import RoomRecord
 
-__all__ = ["live_info", "stored_info"]
+__all__ = ["card", "live_info", "stored_info"]
+
+
+def card(rules: RuleSet) -> dict[str, str]:
+    """The rule card (规则卡) of a room in both languages (shown before 准备, in the share text)."""
+    return {"zh": rule_card(rules, "zh"), "en": rule_card(rules, "en")}
 
 
 def live_info(room: Any) -> dict[str, Any]:
@@ -29,7 +36,7 @@ def live_info(room: Any) -> dict[str, Any]:
         # A fixed deal (a seed chosen by the creator) is announced to everyone and cannot
         # be hidden: whoever knows the seed knows every wall and hand.
         "settings": room.settings.model_dump(), "fixed_deal": room.settings.seed,
-        "rules": room.rules.model_dump(mode="json"),
+        "rules": room.rules.model_dump(mode="json"), "rule_card": card(room.rules),
         "seats": seats, "match_id": room.match_id, "coin": room.coin,  # polish: 场次 or None
         "spectators": sum(1 for c in room.conns if c.seat is None and not c.closed),
     }
@@ -38,8 +45,9 @@ def live_info(room: Any) -> dict[str, Any]:
 def stored_info(rec: RoomRecord) -> dict[str, Any]:
     """Room info of a room that is only in the database (a finished one)."""
     settings = RoomSettings(**rec.settings)
+    rules = room_rules(settings)
     seats = [{**d, "seat": i, "connected": False, "auto": False} for i, d in enumerate(rec.seats)]
     return {"code": rec.code, "status": rec.status, "owner": rec.owner_id, "host": rec.owner_id,
             "private": settings.private, "settings": settings.model_dump(),
-            "fixed_deal": settings.seed, "rules": room_rules(settings).model_dump(mode="json"),
-            "seats": seats, "match_id": rec.match_id, "spectators": 0}
+            "fixed_deal": settings.seed, "rules": rules.model_dump(mode="json"),
+            "rule_card": card(rules), "seats": seats, "match_id": rec.match_id, "spectators": 0}

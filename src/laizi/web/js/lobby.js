@@ -1,7 +1,8 @@
 // Lobby (nickname, create, join, room list) and the room before the start (seats, bots, link, QR).
 import { S } from "./state.js";
 import { send } from "./net.js";
-import { t, windOf, presetName, botName, botLevelName } from "./i18n.js";
+import { t, getLang, windOf, presetName, botName, botLevelName } from "./i18n.js";
+import { loadRules, chosenOptions, optionName } from "./rules.js";
 import qrcode from "../vendor/qrcode.mjs";
 import { initQuick } from "./quick.js";      // social: quick match, coins
 import { initFriends } from "./friends.js";  // social: friends, invites
@@ -36,13 +37,25 @@ export function toast(msg) {
 
 export function roomLink() { return `${location.origin}/room/${S.room ? S.room.code : ""}`; }
 
+/** The room's rule card (规则卡, rendered by the server from laizi.rulecatalog) in the current language. */
+export function ruleCard(room = S.room) {
+  const c = room && room.rule_card;
+  return c ? (c[getLang()] || c.zh) : "";
+}
+
+/** What 复制链接 copies: the room, its rule card and its link (like the apps' share messages). */
+export function shareText() {
+  const r = S.room;
+  return r ? t("share_text", r.code, ruleCard(r), roomLink()) : roomLink();
+}
+
 export async function copyLink() {
-  const url = roomLink();
+  const text = shareText();
   try {
-    await navigator.clipboard.writeText(url);
+    await navigator.clipboard.writeText(text);
     toast(t("copied"));
   } catch (e) {
-    toast(t("copy_failed", url));
+    toast(t("copy_failed", text));
   }
 }
 
@@ -74,12 +87,10 @@ export function renderQr(box, text) {
 export async function loadPresets() {
   try {
     const d = await (await fetch("/api/presets")).json();
-    const sel = $("c-preset");
-    sel.textContent = "";
-    for (const p of d.presets) sel.add(new Option(presetName(p), p));
     S.botLevels = d.bot_levels || S.botLevels;
     fillBotLevels();
   } catch (e) { /* offline */ }
+  await loadRules();  // the preset list and the rule options, in words, from GET /api/rules
 }
 
 export async function loadRooms() {
@@ -124,11 +135,8 @@ export function joinCode(code, spectate) {
 }
 
 function createRoom() {
-  let options = {};
-  const raw = $("c-options").value.trim();
-  if (raw) {
-    try { options = JSON.parse(raw); } catch (e) { showError(`${t("options")}: ${e.message}`); return; }
-  }
+  const { options, bad } = chosenOptions();
+  if (bad) { showError(`${t("bad_option")}${optionName(bad)}`); return; }
   const settings = {
     preset: $("c-preset").value || "kaikoufan", rounds: +$("c-rounds").value || 1,
     claim_seconds: +$("c-claim").value || 8, turn_seconds: +$("c-turn").value || 20, options,
@@ -174,6 +182,7 @@ export function renderRoom() {
   $("room-code").textContent = r.code;
   $("room-rules").textContent = t("room_rules", presetName(r.settings.preset), r.settings.rounds)
     + (r.spectators ? ` · ${t("spectators", r.spectators)}` : "");
+  $("room-card").textContent = ruleCard(r);
   const list = $("seats");
   list.textContent = "";
   const host = r.host || r.owner;

@@ -7,6 +7,7 @@ import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
 import { describe } from "./words.js";
+import { optionName } from "./rules.js";
 import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, showError, toast, copyLink } from "./lobby.js";
 import { openReplay } from "./replay.js";
 
@@ -94,7 +95,8 @@ net.on("error", m => {
     const last = /last applied (\d+)/.exec(m.message || "");
     if (last) net.noteSeq(+last[1]);
   }
-  showError(errorText(m.code));  // words from the code; the server's English message is for logs
+  // words from the code (and the rule option at fault, by its name); the server's English message is for logs
+  showError(errorText(m.code) + (m.option && optionName(m.option) ? `${t("option_sep")}${optionName(m.option)}` : ""));
   $("error").dataset.code = m.code;
 });
 
