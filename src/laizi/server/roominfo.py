@@ -38,7 +38,9 @@ def live_info(room: Any) -> dict[str, Any]:
         "settings": room.settings.model_dump(), "fixed_deal": room.settings.seed,
         "rules": room.rules.model_dump(mode="json"), "rule_card": card(room.rules),
         "seats": seats, "match_id": room.match_id, "coin": room.coin,  # polish: 场次 or None
-        "spectators": sum(1 for c in room.conns if c.seat is None and not c.closed),
+        # watchers: players here without a seat (a seated player in the lobby has no c.seat yet)
+        "spectators": len({c.player_id or f"c{c.id}" for c in room.conns
+                           if not c.closed and room.seat_of(c.player_id) is None}),
     }
 
 
