@@ -3,6 +3,7 @@
 import { t, onLang, applyI18n, toggleLang } from "./i18n.js";
 import { buildTable, renderTable } from "./table.js";
 import { describe } from "./words.js";
+import { renderSettlement } from "./settle.js";
 
 const $ = id => document.getElementById(id);
 const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null };
@@ -17,7 +18,15 @@ function go(i) {
   $("rp-label").textContent = t("step", RP.pos + 1, f.length);
   const v = f[RP.pos];
   const seats = RP.seats.map((s, k) => ({ ...s, connected: true, seat: k }));
-  renderTable(RP.table, v, { me: null, seats, live: false, lastLine: v.event ? describe(v.event, seats, v.dealer) : "" });
+  const line = v.event ? describe(v.event, seats, v.dealer) : "";
+  renderTable(RP.table, v, { me: null, seats, live: false, lastLine: line });
+  // narration: each step in words (谁 碰 了 什么), the settlement at the hand's end
+  $("rp-say").textContent = line || "";
+  const box = $("rp-settle");
+  const end = RP.pos === f.length - 1 && v.phase === "over";
+  box.classList.toggle("hidden", !end);
+  if (end) { renderSettlement(box, v, { seats, me: null }); box.scrollIntoView({ block: "nearest" }); }
+  else box.textContent = "";
 }
 
 function select() {

@@ -23,6 +23,11 @@ export function describe(ev, seats, dealer) {
       return t("ev_win", who, tileName(ev.tile), how);
     }
     case "ryukyoku": case "drawn": return t("ev_drawn");
+    case "draw": return ev.tile ? t("ev_draw_tile", who, tileName(ev.tile)) : t("ev_draw", who);
+    case "tsumo": return t("ev_tsumo", who);
+    case "start_match": return t("ev_start_match");
+    case "end_hand": return t("ev_end_hand");
+    case "scores": return t("ev_scores");
     case "auto": return t(ev.on ? "ev_auto_on" : "ev_auto_off", who);
     case "escape": return t("ev_escape", who, ev.penalty);
     case "end_match": return t("ev_end_match");
