@@ -25,6 +25,7 @@ from webhelpers import (
     overflow_x,
     poll,
     screens_dir,
+    sit,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -86,8 +87,7 @@ def test_fixed_wall_claim_win_continue_match_rematch(browser: Any, server: str, 
     out = screens_dir()
     page = new_page(browser, server, f"流程{w}", size)
     _create(page, plan.seed, 2)
-    page.click('button[data-sit="0"]')
-    page.wait_for_selector('li.seat-row[data-seat="0"] >> text=★')
+    sit(page, 0)  # the creator sits by itself
     add_bots(page, [1, 2, 3], "greedy")
     # 准备: the own seat's ready button toggles the badge the others see
     page.click('[data-testid="ready"]')

@@ -18,6 +18,7 @@ from webhelpers import (
     overflow_x,
     poll,
     screens_dir,
+    sit,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -54,7 +55,7 @@ def test_two_players_ready_continue_and_rematch(browser: Any, server: str) -> No
     host.click("#btn-create")
     host.wait_for_selector("#roomview:not(.hidden)")
     code = poll(host, "() => { const c = document.getElementById('room-code').textContent; return c.length >= 4 && c; }")
-    host.click('button[data-sit="0"]')
+    sit(host, 0)  # the creator sits by itself
     add_bots(host, [2, 3], "random")
     guest = new_page(browser, server, "客人", size)
     guest.fill("#j-code", code)
@@ -99,7 +100,7 @@ def test_settlement_waits_for_both(browser: Any, server: str) -> None:
     host.click("#btn-create")
     host.wait_for_selector("#roomview:not(.hidden)")
     code = poll(host, "() => { const c = document.getElementById('room-code').textContent; return c.length >= 4 && c; }")
-    host.click('button[data-sit="0"]')
+    sit(host, 0)  # the creator sits by itself
     add_bots(host, [2, 3], "random")
     guest = new_page(browser, server, "乙", size)
     guest.fill("#j-code", code)

@@ -142,3 +142,22 @@ def test_service_worker_precaches_the_client(browser: Any, server: str) -> None:
               timeout=20)
     assert ok
     ctx.close()
+
+
+def test_the_creator_of_a_room_sits_down_at_once(browser: Any, server: str) -> None:
+    """Issue 21: the creator started as a spectator and had to find 坐下. Now it sits at the
+    first seat by itself; one who joins by the code still chooses its seat."""
+    page = new_page(browser, server, "开房的人", (390, 844))
+    page.click("#btn-create")
+    page.wait_for_selector("#roomview:not(.hidden)")
+    page.wait_for_selector('li.seat-row[data-seat="0"] >> text=★')
+    assert page.locator('[data-testid="ready"]').count() == 1  # seated: its own 准备 button
+    code = page.inner_text("#room-code")
+    other = new_page(browser, server, "来玩的人", (390, 844))
+    other.fill("#j-code", code)
+    other.click("#btn-join")
+    other.wait_for_selector("#roomview:not(.hidden)")
+    other.wait_for_selector('button[data-sit="1"]')
+    assert "★" not in other.inner_text("#roomview")  # not seated until it says so
+    page.context.close()
+    other.context.close()

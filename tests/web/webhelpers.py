@@ -124,6 +124,14 @@ def create_room(page: Any, hands: int | None = None) -> str:
 
 
 def sit(page: Any, seat: int) -> None:
+    """Sit at ``seat`` (the creator of a room sits at the first free seat by itself: wait for
+    that first, then move if another seat is wanted)."""
+    poll(page, """() => { const a = document.body.dataset.autosit;
+        const seated = [...document.querySelectorAll('li.seat-row')].some(r => r.textContent.includes('★'));
+        return a === 'sent' ? seated : true; }""")
+    row = page.locator(f'li.seat-row[data-seat="{seat}"]')
+    if "★" in (row.text_content() or ""):
+        return
     page.click(f'button[data-sit="{seat}"]')
     page.wait_for_selector(f'li.seat-row[data-seat="{seat}"] >> text=★')
 

@@ -149,6 +149,7 @@ function createRoom() {
   if (+$("c-lapses").value > 0) settings.auto_after_lapses = +$("c-lapses").value;
   const seed = $("c-seed").value.trim();
   if (seed) settings.seed = seed;  // a fixed deal: announced to everyone in the room
+  S.sitOnJoin = true;  // the creator sits down at once (seat 0): it came to play, not to watch
   send({ type: "create", settings });
 }
 

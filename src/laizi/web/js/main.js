@@ -47,6 +47,13 @@ net.on("joined", m => {
   $("chatlog").textContent = "";
   for (const c of m.chat || []) addChat(c, true);
   if (m.room.status === "lobby" || !m.room.match_id) { showPage("roomview"); renderRoom(); net.markSynced(); }
+  if (S.sitOnJoin) {  // a room this page just created: its creator takes the first free seat
+    S.sitOnJoin = false;
+    const free = m.room.seats.findIndex(s => !s.player_id && !s.bot);
+    const go = m.room.status === "lobby" && m.seat == null && free >= 0;
+    if (go) net.send({ type: "sit", seat: free });
+    document.body.dataset.autosit = go ? "sent" : "skipped";
+  }
 });
 
 net.on("room", m => {

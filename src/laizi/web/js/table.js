@@ -125,14 +125,14 @@ export function renderTable(table, v, ctx) {
     if (ctx.seats && ctx.seats[s] && ctx.seats[s].player_id && !ctx.seats[s].connected && !(v.escaped && v.escaped[s])) addBadge("⚡", "b-off");
     if (v.escaped && v.escaped[s]) addBadge(t("leave"), "b-off");
     if (ctx.live && s === ctx.me && ctx.deadlineLeft != null && v.phase !== "over") addBadge(t("timer", ctx.deadlineLeft), "b-timer");
+    else if (ctx.turnTimer && ctx.turnTimer.seat === s && ctx.turnTimer.left != null && v.phase !== "over") {
+      addBadge(t("timer", ctx.turnTimer.left), "b-timer b-public");  // the turn seat's public countdown
+    }
     // 听牌: the own ready hand's winning tiles, each with its copies still unseen (without hints too)
     if (ctx.live && s === ctx.me && (v.waits || []).length && v.phase !== "over") {
       const w = v.waits.map(x => `${tileName(x.tile)}×${x.unseen}`).join(" ");
       addBadge(t("ready_line", w), "b-ready");
       badges.lastChild.dataset.testid = "ready-line";
-    }
-    else if (ctx.turnTimer && ctx.turnTimer.seat === s && ctx.turnTimer.left != null && v.phase !== "over") {
-      addBadge(t("timer", ctx.turnTimer.left), "b-timer b-public");  // the turn seat's public countdown
     }
     // melds and special kongs
     const melds = seatEl.querySelector(".melds");
