@@ -224,7 +224,11 @@ class Accounts:
         try:
             await self.hub.store.writer.write(write)
         except IntegrityError:
-            self.hub.auth.end_sessions(pid)
+            # Only this attempt's session ends: the same guest registering twice at once must
+            # not end the session of the attempt that won (it got a token that has to work).
+            self.hub.auth.end_session_hash(srow.id_hash)
+            if await asyncio.to_thread(self._account, key) is None:
+                raise AccountError("this player is registered already; log in instead", 409) from None
             raise AccountError(f"username {name!r} is taken", 409) from None
         if nick:
             self.hub.players[pid] = nick

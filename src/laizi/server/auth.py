@@ -169,6 +169,12 @@ class GuestAuth:
         if self.on_change is not None:
             self.on_change("ended", [session_hash(session_id)])
 
+    def end_session_hash(self, h: str) -> None:
+        """End the session of hash ``h`` (told to the other nodes like :meth:`end_session`)."""
+        self._sessions.pop(h, None)
+        if self.on_change is not None:
+            self.on_change("ended", [h])
+
     def end_sessions(self, player_id: str, keep: str | None = None) -> list[str]:
         """End every session of ``player_id`` (but ``keep``); the hashes ended."""
         keep_h = session_hash(keep) if keep else None
