@@ -52,6 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 KMAX = {"discard": 4, "claim": 6}
 NFEAT = {"discard": len(DISCARD_FEATURES), "claim": len(CLAIM_FEATURES)}
 HEADS = ("discard", "claim")
+Y_SCALE = 100.0  # the network learns points / 100 (a hand's points vary by hundreds)
 
 
 def log(msg: str) -> None:
@@ -265,8 +266,8 @@ def train_head(a: argparse.Namespace, h: str, data: dict[str, dict[str, np.ndarr
     sd = flat.std(0) + 1e-3
     ztr = np.where(mtr[..., None], (tr["X"] - mu) / sd, 0.0)
     zva = np.where(mva[..., None], (va["X"] - mu) / sd, 0.0)
-    ytr = centred(np.nan_to_num(tr["Y"]), mtr)
-    yva = centred(np.nan_to_num(va["Y"]), mva)
+    ytr = centred(np.nan_to_num(tr["Y"]), mtr) / Y_SCALE
+    yva = centred(np.nan_to_num(va["Y"]), mva) / Y_SCALE
     rng = np.random.default_rng(a.seed)
     ckpt = out / f"ckpt_{h}.npz"
     p = init_params(len(mu), a.hidden, rng)
@@ -286,7 +287,10 @@ def train_head(a: argparse.Namespace, h: str, data: dict[str, dict[str, np.ndarr
         else:
             log(f"train {h}: checkpoint is for other data, starting over")
     base_va = float((yva[mva] ** 2).mean())
-    step = start * max(1, n_tr // a.batch)
+    step = start * -(-n_tr // a.batch)
+    best = (min([r["val_mse"] for r in curve], default=np.inf), {k: v.copy() for k, v in p.items()})
+    if ckpt.exists() and start:
+        best = (best[0], {k: z["best_" + k] for k in p})
     for epoch in range(start, a.epochs):
         order = rng.permutation(n_tr)
         for b in range(0, n_tr, a.batch):
@@ -302,17 +306,24 @@ def train_head(a: argparse.Namespace, h: str, data: dict[str, dict[str, np.ndarr
         ltr, _ = loss_grad(p, ztr, ytr, mtr, 0.0)
         lva, _ = loss_grad(p, zva, yva, mva, 0.0)
         sva, _ = forward(p, zva)
-        gain, se, share = policy_gain(sva, np.nan_to_num(va["Y"]), mva, va["D"], 0.0)
+        gain, se, share = policy_gain(sva * Y_SCALE, np.nan_to_num(va["Y"]), mva, va["D"], 0.0)
+        if lva < best[0]:
+            best = (lva, {k: v.copy() for k, v in p.items()})
         curve.append({"epoch": epoch + 1, "train_mse": ltr, "val_mse": lva,
                       "val_mse_zero": base_va, "val_gain": gain, "val_gain_se": se,
                       "val_override": share})
-        log(f"train {h}: epoch {epoch + 1}/{a.epochs} train mse {ltr:.2f} val mse {lva:.2f} "
-            f"(zero model {base_va:.2f}) val gain {gain:+.3f} ± {se:.3f} pts/decision "
+        log(f"train {h}: epoch {epoch + 1}/{a.epochs} train mse {ltr:.4f} val mse {lva:.4f} "
+            f"(zero model {base_va:.4f}) val gain {gain:+.3f} ± {se:.3f} pts/decision "
             f"({share:.1%} overridden)")
         np.savez(ckpt, **p, **{"m_" + k: v for k, v in adam_m.items()},
-                 **{"v_" + k: v for k, v in adam_v.items()}, epoch=epoch + 1,
+                 **{"v_" + k: v for k, v in adam_v.items()},
+                 **{"best_" + k: v for k, v in best[1].items()}, epoch=epoch + 1,
                  n_train=n_tr, curve=json.dumps(curve))
+    p = best[1]  # early stopping: the epoch with the lowest validation error
+    best_epoch = min(curve, key=lambda r: r["val_mse"])["epoch"]
+    log(f"train {h}: kept epoch {best_epoch} (lowest validation error)")
     sva, _ = forward(p, zva)
+    sva = sva * Y_SCALE
     yv = np.nan_to_num(va["Y"])
     margins = {}
     for mg in (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 1e9):
@@ -324,12 +335,12 @@ def train_head(a: argparse.Namespace, h: str, data: dict[str, dict[str, np.ndarr
     oracle = float((np.where(mva, yv, -np.inf).max(1) - yv[np.arange(len(yv)), va["D"]]).mean())
     return {
         "head": {"mu": mu.tolist(), "sd": sd.tolist(), "w1": p["w1"].tolist(),
-                 "b1": p["b1"].tolist(), "w2": p["w2"].tolist(), "lin": p["lin"].tolist(),
+                 "b1": p["b1"].tolist(), "w2": (p["w2"] * Y_SCALE).tolist(), "lin": (p["lin"] * Y_SCALE).tolist(),
                  "margin": float(margin) if margin < 1e8 else 1e9},
         "summary": {"train_decisions": n_tr, "val_decisions": int(len(va["D"])),
                     "train_candidates": int(mtr.sum()), "margin": margin if margin < 1e8 else None,
                     "val_gain": g, "val_gain_se": se, "val_override": share,
-                    "val_oracle_gain": oracle,
+                    "val_oracle_gain": oracle, "best_epoch": best_epoch,
                     "margins": {str(k): v for k, v in margins.items()}},
         "curve": curve,
     }
@@ -405,9 +416,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gen-minutes", type=float, default=60.0)
     ap.add_argument("--val-share", type=float, default=0.15)
     ap.add_argument("--hidden", type=int, default=16)
-    ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--export", default=str(ROOT / "src/laizi/data" / WEIGHTS))
     ap.add_argument("--plot", default=str(ROOT / "docs/img/learned_curve.png"))
