@@ -353,11 +353,11 @@ def phase_train_export(a: argparse.Namespace) -> None:
     log(f"train: {meta['shards']} shards, {meta['hands']} teacher hands "
         f"({meta['val_shards']} shards held out)")
     heads: dict[str, Any] = {}
-    summary: dict[str, Any] = {"seed": a.seed, "preset": a.preset, "worlds": a.worlds,
+    summary: dict[str, Any] = {"heads": a.heads, "seed": a.seed, "preset": a.preset, "worlds": a.worlds,
                                "discard_share": a.discard_share, "games_per_shard": a.games,
                                "hidden": a.hidden, "epochs": a.epochs, **meta}
     curves = {}
-    for h in HEADS:
+    for h in a.heads.split(","):
         r = train_head(a, h, data, out)
         if r:
             heads[h] = r["head"]
@@ -420,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--heads", default="discard,claim",
+                    help="the heads trained and shipped (a head left out: expert decides)")
     ap.add_argument("--export", default=str(ROOT / "src/laizi/data" / WEIGHTS))
     ap.add_argument("--plot", default=str(ROOT / "docs/img/learned_curve.png"))
     a = ap.parse_args(argv)

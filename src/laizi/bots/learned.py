@@ -9,7 +9,10 @@ tile's kind, big-hand distances, the wall, the table's openings …) and scores 
 with a small multilayer perceptron (one hidden tanh layer) whose weights ship in
 ``laizi/data/learned_policy.json``. It plays the best-scored candidate when its score
 beats ``expert``'s choice by more than the model's ``margin``, else ``expert``'s
-choice. Wins, forced moves, kongs and every other decision are ``expert``'s.
+choice. Wins, forced moves, kongs and every other decision are ``expert``'s, and so is
+every decision of a kind the weights have no head for: the shipped weights have the
+claim head only (with the discard head too the bot lost 9.2 points/hand to ``expert``
+in the arena, ``docs/learned.md``).
 
 The weights are trained by ``scripts/train_policy.py`` (see ``docs/learned.md``): the
 teacher plays each candidate out to the end of the hand in several worlds consistent
