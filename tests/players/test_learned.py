@@ -157,3 +157,21 @@ def test_playing_needs_no_numpy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False False"
+
+
+def test_critic_keeps_to_its_preset() -> None:
+    """Weights trained on one preset leave every decision under another to ``expert``."""
+    nd = len(DISCARD_FEATURES)
+    lin = [0.0] * nd
+    lin[DISCARD_FEATURES.index("is_expert")] = -10.0
+    spec = {"heads": {"discard": _head(nd, lin)}, "trained": {"preset": "kaikoufan"}}
+    bot = LearnedBot(3, Model(spec))
+    for preset in ("jiayu", "kaikoufan"):
+        st = advance(RuleSet.preset(preset), 12, 12, bot="expert")
+        assert not st.over
+        v = SeatView.from_state(st, st.turn)
+        expert_choice = ExpertBot(3).act(v)
+        if candidates(v, ExpertBot(3), expert_choice) is None:
+            continue
+        a = bot.act(v)
+        assert (a == expert_choice) == (preset == "jiayu")

@@ -10,8 +10,9 @@ with a small multilayer perceptron (one hidden tanh layer) whose weights ship in
 ``laizi/data/learned_policy.json``. It plays the best-scored candidate when its score
 beats ``expert``'s choice by more than the model's ``margin``, else ``expert``'s
 choice. Wins, forced moves, kongs and every other decision are ``expert``'s, and so is
-every decision of a kind the weights have no head for: the shipped weights have the
-claim head only (with the discard head too the bot lost 9.2 points/hand to ``expert``
+every decision of a kind the weights have no head for, and every decision under another
+rule preset than the one the weights were trained on (kaikoufan): the shipped weights
+have the claim head only (with the discard head too the bot lost 9.2 points/hand to ``expert``
 in the arena, ``docs/learned.md``).
 
 The weights are trained by ``scripts/train_policy.py`` (see ``docs/learned.md``): the
@@ -239,6 +240,13 @@ class Model:
             out.append(v)
         return out
 
+    @property
+    def preset(self) -> str | None:
+        """The rule preset the weights were trained on (None: any)."""
+        trained = self.spec.get("trained") or {}
+        preset = trained.get("preset")
+        return str(preset) if preset is not None else None
+
     def margin(self, kind: str) -> float:
         return float(self.heads[kind].get("margin", 0.0)) if kind in self.heads else 0.0
 
@@ -273,6 +281,9 @@ class LearnedBot(Bot):
         default = self.expert.act(view)
         if self.model is None or len(view.legal) < 2 or default.type in ("tsumo", "ron"):
             return default
+        preset = self.model.preset
+        if preset is not None and view.rules.preset_name != preset:
+            return default  # the critic does not transfer to other rules (docs/learned.md)
         c = candidates(view, self.expert, default)
         if c is None:
             return default
