@@ -204,11 +204,14 @@ def claim_features(view: SeatView, strong: StrongBot, default: Action) -> Candid
     return Candidates("claim", acts, rows, acts.index(default))
 
 
+_CLAIM_TYPES = ("pass", "chi", "peng", "kong")
+
+
 def candidates(view: SeatView, expert: ExpertBot, default: Action) -> Candidates | None:
     """The candidates the model compares at this decision (None: ``expert`` decides)."""
     if view.phase == "turn" and default.type == "discard":
         return discard_features(view, expert.strong, default)
-    if view.phase == "claim" and default.type in ("pass", "chi", "peng", "kong"):
+    if view.phase == "claim" and default.type in _CLAIM_TYPES:
         return claim_features(view, expert.strong, default)
     return None
 
@@ -284,6 +287,10 @@ class LearnedBot(Bot):
         preset = self.model.preset
         if preset is not None and view.rules.preset_name != preset:
             return default  # the critic does not transfer to other rules (docs/learned.md)
+        kind = ("discard" if view.phase == "turn" and default.type == "discard" else
+                "claim" if view.phase == "claim" and default.type in _CLAIM_TYPES else None)
+        if kind is None or kind not in self.model.heads:
+            return default  # no head for this kind of decision: no features to compute
         c = candidates(view, self.expert, default)
         if c is None:
             return default
