@@ -1,0 +1,437 @@
+#!/usr/bin/env python
+"""Train the ``learned`` bot's critic (``laizi/data/learned_policy.json``) from nothing.
+
+Three resumable phases (``--phase all`` runs them in order):
+
+1. ``gen`` — teacher data. Hands of ``expert`` at every seat (kaikoufan, dealt from
+   ``sha256("laizi-learned-train|SEED|shard|game")``, never an arena seed). At every
+   claim decision with a choice and at a share (``--discard-share``) of the discard
+   decisions, the candidates of :func:`laizi.bots.learned.candidates` are each played
+   out to the end of the hand in ``--worlds`` worlds — the true one and worlds dealt
+   anew from the tiles the seat cannot see — with ``expert`` at every seat afterwards
+   (the same world and bot seeds for every candidate: common random numbers). A
+   candidate's label is its mean points for the seat. One ``.npz`` per shard in
+   ``OUT/shards`` (a finished shard is never redone: stop and rerun to resume).
+2. ``train`` — per head (discard, claim) a one-hidden-layer tanh MLP plus a linear
+   term, numpy and Adam, on each decision's candidates' points *relative to the
+   decision's mean* (the deal's luck cancels). The last ``--val-share`` of the shards
+   are held out; the margin by which a candidate must beat ``expert``'s choice is
+   chosen on them (the realised teacher points of the policy). Checkpoints after every
+   epoch (``OUT/ckpt_HEAD.npz``: rerun to continue).
+3. ``export`` — the weights as JSON into the package, the curve as a PNG and a summary.
+
+Usage (the whole run is seeded; progress goes to stdout)::
+
+    nice -n 19 python scripts/train_policy.py --out runs/learned --workers 2 \
+        --gen-minutes 60 --seed 28
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from laizi.bots.base import SeatView
+from laizi.bots.expert import ExpertBot
+from laizi.bots.learned import CLAIM_FEATURES, DISCARD_FEATURES, WEIGHTS, candidates
+from laizi.game.actions import Action
+from laizi.game.state import HandState
+from laizi.rules import RuleSet
+
+ROOT = Path(__file__).resolve().parents[1]
+KMAX = {"discard": 4, "claim": 6}
+NFEAT = {"discard": len(DISCARD_FEATURES), "claim": len(CLAIM_FEATURES)}
+HEADS = ("discard", "claim")
+Y_SCALE = 100.0  # the network learns points / 100 (a hand's points vary by hundreds)
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+# ----------------------------------------------------------------------------- teacher
+def playout(st: HandState, seat: int, first: Action, seed: int, max_steps: int = 400) -> float:
+    """Points of ``seat`` after playing ``first`` then ``expert`` everywhere."""
+    st.apply(seat, first)
+    bots = [ExpertBot(seed + s) for s in range(4)]
+    steps = 0
+    while not st.over and steps < max_steps:
+        steps += 1
+        for s in st.to_act():
+            if st.over:
+                break
+            legal = st.legal_actions(s)
+            if not legal:
+                continue
+            a = legal[0] if len(legal) == 1 else bots[s].act(
+                SeatView.from_state(st, s, legal, copy=False))
+            st.apply(s, a)
+    return float((st.payments or [0.0] * 4)[seat]) if st.over else 0.0
+
+
+def label(st: HandState, seat: int, view: SeatView, acts: list[Action], worlds: int,
+          rng: random.Random, sampler: ExpertBot) -> list[float] | None:
+    """Mean points of each candidate over the true world and ``worlds − 1`` resampled."""
+    states = [st.clone()]
+    tries = 0
+    while len(states) < worlds and tries < 3 * worlds:
+        tries += 1
+        w = sampler._sample(view, rng)
+        if w is not None:
+            states.append(w)
+    totals = [0.0] * len(acts)
+    for w in states:
+        pseed = rng.getrandbits(31)
+        for i, a in enumerate(acts):
+            totals[i] += playout(w.clone(), seat, a, pseed)
+    return [t / len(states) for t in totals]
+
+
+def gen_shard(job: tuple[int, int, int, int, float, str, str]) -> tuple[int, dict[str, int], float]:
+    shard, seed, games, worlds, share, preset, out = job
+    t0 = time.time()
+    rules = RuleSet.preset(preset)
+    rng = random.Random(f"laizi-learned-rng|{seed}|{shard}")
+    sampler = ExpertBot(seed)
+    data: dict[str, dict[str, list[Any]]] = {h: {"X": [], "Y": [], "D": []} for h in HEADS}
+    for g in range(games):
+        hseed = hashlib.sha256(f"laizi-learned-train|{seed}|{shard}|{g}".encode()).digest()
+        st = HandState.new(rules, g % 4, seed=hseed)
+        bots = [ExpertBot(rng.getrandbits(31)) for _ in range(4)]
+        while not st.over:
+            for s in st.to_act():
+                if st.over:
+                    break
+                legal = st.legal_actions(s)
+                if not legal:
+                    continue
+                if len(legal) == 1:
+                    st.apply(s, legal[0])
+                    continue
+                view = SeatView.from_state(st, s, legal)
+                a = bots[s].act(view)
+                c = candidates(view, bots[s], a)
+                if c is not None and (c.kind == "claim" or rng.random() < share):
+                    y = label(st, s, view, c.actions, worlds, rng, sampler)
+                    if y is not None:
+                        k = KMAX[c.kind]
+                        x = np.zeros((k, NFEAT[c.kind]), np.float32)
+                        yy = np.full(k, np.nan, np.float32)
+                        x[: len(c.rows)] = np.asarray(c.rows[:k], np.float32)
+                        yy[: len(y)] = np.asarray(y[:k], np.float32)
+                        d = data[c.kind]
+                        d["X"].append(x)
+                        d["Y"].append(yy)
+                        d["D"].append(c.default)
+                st.apply(s, a)
+    arrays: dict[str, Any] = {}
+    counts = {}
+    for h in HEADS:
+        d = data[h]
+        n = len(d["D"])
+        counts[h] = n
+        arrays[f"{h}_X"] = np.stack(d["X"]) if n else np.zeros((0, KMAX[h], NFEAT[h]), np.float32)
+        arrays[f"{h}_Y"] = np.stack(d["Y"]) if n else np.zeros((0, KMAX[h]), np.float32)
+        arrays[f"{h}_D"] = np.asarray(d["D"], np.int64)
+    arrays["games"] = np.asarray(games)
+    path = Path(out) / "shards" / f"shard_{shard:05d}.npz"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, path)
+    return shard, counts, time.time() - t0
+
+
+def phase_gen(a: argparse.Namespace) -> None:
+    out = Path(a.out)
+    (out / "shards").mkdir(parents=True, exist_ok=True)
+    todo = [i for i in range(a.shards) if not (out / "shards" / f"shard_{i:05d}.npz").exists()]
+    log(f"gen: {a.shards - len(todo)} shards done, {len(todo)} to go "
+        f"({a.games} hands each, {a.worlds} worlds, discard share {a.discard_share})")
+    deadline = time.time() + 60 * a.gen_minutes
+    jobs = [(i, a.seed, a.games, a.worlds, a.discard_share, a.preset, str(out)) for i in todo]
+    done = 0
+    with mp.get_context("fork").Pool(a.workers, maxtasksperchild=20) as pool:
+        pending = []
+        it = iter(jobs)
+        for _ in range(a.workers * 2):
+            j = next(it, None)
+            if j is not None:
+                pending.append(pool.apply_async(gen_shard, (j,)))
+        while pending:
+            r = pending.pop(0)
+            shard, counts, secs = r.get()
+            done += 1
+            log(f"gen: shard {shard} in {secs:.0f} s: {counts['discard']} discard, "
+                f"{counts['claim']} claim decisions ({done}/{len(todo)})")
+            if time.time() < deadline:
+                j = next(it, None)
+                if j is not None:
+                    pending.append(pool.apply_async(gen_shard, (j,)))
+    log("gen: stopped (time budget or all shards done)")
+
+
+# ----------------------------------------------------------------------------- training
+def load(out: Path, val_share: float) -> dict[str, dict[str, np.ndarray]]:
+    files = sorted((out / "shards").glob("shard_*[0-9].npz"))
+    nval = max(1, int(round(len(files) * val_share)))
+    split = {"train": files[:-nval], "val": files[-nval:]}
+    data: dict[str, dict[str, np.ndarray]] = {}
+    hands = 0
+    for part, fs in split.items():
+        for h in HEADS:
+            xs, ys, ds = [], [], []
+            for f in fs:
+                z = np.load(f)
+                xs.append(z[f"{h}_X"])
+                ys.append(z[f"{h}_Y"])
+                ds.append(z[f"{h}_D"])
+                if h == "discard":
+                    hands += int(z["games"])
+            data[f"{part}_{h}"] = {"X": np.concatenate(xs), "Y": np.concatenate(ys),
+                                   "D": np.concatenate(ds)}
+    data["meta"] = {"hands": np.asarray(hands), "shards": np.asarray(len(files)),
+                    "val_shards": np.asarray(nval)}
+    return data
+
+
+def init_params(nf: int, hidden: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    return {"w1": rng.normal(0, 1 / np.sqrt(nf), (hidden, nf)), "b1": np.zeros(hidden),
+            "w2": rng.normal(0, 0.1, hidden), "lin": np.zeros(nf)}
+
+
+def forward(p: dict[str, np.ndarray], z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    h = np.tanh(z @ p["w1"].T + p["b1"])
+    return h @ p["w2"] + z @ p["lin"], h
+
+
+def centred(y: np.ndarray, m: np.ndarray) -> np.ndarray:
+    cnt = m.sum(1, keepdims=True)
+    return np.where(m, y - (np.where(m, y, 0).sum(1, keepdims=True) / cnt), 0.0)
+
+
+def loss_grad(p: dict[str, np.ndarray], z: np.ndarray, yc: np.ndarray, m: np.ndarray,
+              l2: float) -> tuple[float, dict[str, np.ndarray]]:
+    s, h = forward(p, z)
+    r = np.where(m, centred(s, m) - yc, 0.0)
+    n = m.sum()
+    loss = float((r ** 2).sum() / n)
+    g = 2 * r / n  # d loss / d s (the centring drops out: r sums to zero per decision)
+    gh = g[..., None] * p["w2"] * (1 - h ** 2)
+    grads = {"w2": np.einsum("dk,dkh->h", g, h), "lin": np.einsum("dk,dkf->f", g, z),
+             "w1": np.einsum("dkh,dkf->hf", gh, z), "b1": gh.sum((0, 1))}
+    for k in ("w1", "w2", "lin"):
+        loss += l2 * float((p[k] ** 2).sum())
+        grads[k] = grads[k] + 2 * l2 * p[k]
+    return loss, grads
+
+
+def policy_gain(s: np.ndarray, y: np.ndarray, m: np.ndarray, d: np.ndarray,
+                margin: float) -> tuple[float, float, float]:
+    """(mean teacher points gained per decision over expert's choice, its standard error,
+    share of decisions overridden) when the best-scored candidate replaces expert's
+    choice by more than ``margin``."""
+    idx = np.arange(len(d))
+    ss = np.where(m, s, -np.inf)
+    best = ss.argmax(1)
+    over = (best != d) & (ss[idx, best] - ss[idx, d] > margin)
+    pick = np.where(over, best, d)
+    gain = np.where(m, y, 0)[idx, pick] - y[idx, d]
+    se = float(gain.std() / np.sqrt(max(1, len(gain))))
+    return float(gain.mean()), se, float(over.mean())
+
+
+def train_head(a: argparse.Namespace, h: str, data: dict[str, dict[str, np.ndarray]],
+               out: Path) -> dict[str, Any]:
+    tr, va = data[f"train_{h}"], data[f"val_{h}"]
+    mtr, mva = ~np.isnan(tr["Y"]), ~np.isnan(va["Y"])
+    n_tr = len(tr["D"])
+    log(f"train {h}: {n_tr} decisions ({int(mtr.sum())} candidates), "
+        f"validation {len(va['D'])}")
+    if n_tr < 50 or len(va["D"]) < 20:
+        log(f"train {h}: too few decisions, head skipped")
+        return {}
+    flat = tr["X"][mtr]
+    mu = flat.mean(0)
+    sd = flat.std(0) + 1e-3
+    ztr = np.where(mtr[..., None], (tr["X"] - mu) / sd, 0.0)
+    zva = np.where(mva[..., None], (va["X"] - mu) / sd, 0.0)
+    ytr = centred(np.nan_to_num(tr["Y"]), mtr) / Y_SCALE
+    yva = centred(np.nan_to_num(va["Y"]), mva) / Y_SCALE
+    rng = np.random.default_rng(a.seed)
+    ckpt = out / f"ckpt_{h}.npz"
+    p = init_params(len(mu), a.hidden, rng)
+    adam_m = {k: np.zeros_like(v) for k, v in p.items()}
+    adam_v = {k: np.zeros_like(v) for k, v in p.items()}
+    curve: list[dict[str, float]] = []
+    start = 0
+    if ckpt.exists():
+        z = np.load(ckpt, allow_pickle=False)
+        if int(z["n_train"]) == n_tr:
+            p = {k: z[k] for k in p}
+            adam_m = {k: z["m_" + k] for k in p}
+            adam_v = {k: z["v_" + k] for k in p}
+            start = int(z["epoch"])
+            curve = json.loads(str(z["curve"]))
+            log(f"train {h}: resumed at epoch {start}")
+        else:
+            log(f"train {h}: checkpoint is for other data, starting over")
+    base_va = float((yva[mva] ** 2).mean())
+    step = start * -(-n_tr // a.batch)
+    best = (min([r["val_mse"] for r in curve], default=np.inf), {k: v.copy() for k, v in p.items()})
+    if ckpt.exists() and start:
+        best = (best[0], {k: z["best_" + k] for k in p})
+    for epoch in range(start, a.epochs):
+        order = rng.permutation(n_tr)
+        for b in range(0, n_tr, a.batch):
+            i = order[b:b + a.batch]
+            _l, g = loss_grad(p, ztr[i], ytr[i], mtr[i], a.l2)
+            step += 1
+            for k in p:
+                adam_m[k] = 0.9 * adam_m[k] + 0.1 * g[k]
+                adam_v[k] = 0.999 * adam_v[k] + 0.001 * g[k] ** 2
+                mh = adam_m[k] / (1 - 0.9 ** step)
+                vh = adam_v[k] / (1 - 0.999 ** step)
+                p[k] = p[k] - a.lr * mh / (np.sqrt(vh) + 1e-8)
+        ltr, _ = loss_grad(p, ztr, ytr, mtr, 0.0)
+        lva, _ = loss_grad(p, zva, yva, mva, 0.0)
+        sva, _ = forward(p, zva)
+        gain, se, share = policy_gain(sva * Y_SCALE, np.nan_to_num(va["Y"]), mva, va["D"], 0.0)
+        if lva < best[0]:
+            best = (lva, {k: v.copy() for k, v in p.items()})
+        curve.append({"epoch": epoch + 1, "train_mse": ltr, "val_mse": lva,
+                      "val_mse_zero": base_va, "val_gain": gain, "val_gain_se": se,
+                      "val_override": share})
+        log(f"train {h}: epoch {epoch + 1}/{a.epochs} train mse {ltr:.4f} val mse {lva:.4f} "
+            f"(zero model {base_va:.4f}) val gain {gain:+.3f} ± {se:.3f} pts/decision "
+            f"({share:.1%} overridden)")
+        np.savez(ckpt, **p, **{"m_" + k: v for k, v in adam_m.items()},
+                 **{"v_" + k: v for k, v in adam_v.items()},
+                 **{"best_" + k: v for k, v in best[1].items()}, epoch=epoch + 1,
+                 n_train=n_tr, curve=json.dumps(curve))
+    p = best[1]  # early stopping: the epoch with the lowest validation error
+    best_epoch = min(curve, key=lambda r: r["val_mse"])["epoch"]
+    log(f"train {h}: kept epoch {best_epoch} (lowest validation error)")
+    sva, _ = forward(p, zva)
+    sva = sva * Y_SCALE
+    yv = np.nan_to_num(va["Y"])
+    margins = {}
+    for mg in (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 1e9):
+        margins[mg] = policy_gain(sva, yv, mva, va["D"], mg)
+    margin = max(margins, key=lambda k: margins[k][0])
+    g, se, share = margins[margin]
+    log(f"train {h}: margin {margin:g}: val gain {g:+.3f} ± {se:.3f} pts/decision, "
+        f"{share:.1%} overridden")
+    oracle = float((np.where(mva, yv, -np.inf).max(1) - yv[np.arange(len(yv)), va["D"]]).mean())
+    return {
+        "head": {"mu": mu.tolist(), "sd": sd.tolist(), "w1": p["w1"].tolist(),
+                 "b1": p["b1"].tolist(), "w2": (p["w2"] * Y_SCALE).tolist(), "lin": (p["lin"] * Y_SCALE).tolist(),
+                 "margin": float(margin) if margin < 1e8 else 1e9},
+        "summary": {"train_decisions": n_tr, "val_decisions": int(len(va["D"])),
+                    "train_candidates": int(mtr.sum()), "margin": margin if margin < 1e8 else None,
+                    "val_gain": g, "val_gain_se": se, "val_override": share,
+                    "val_oracle_gain": oracle, "best_epoch": best_epoch,
+                    "margins": {str(k): v for k, v in margins.items()}},
+        "curve": curve,
+    }
+
+
+def phase_train_export(a: argparse.Namespace) -> None:
+    out = Path(a.out)
+    data = load(out, a.val_share)
+    meta = {k: int(v) for k, v in data.pop("meta").items()}  # type: ignore[arg-type]
+    log(f"train: {meta['shards']} shards, {meta['hands']} teacher hands "
+        f"({meta['val_shards']} shards held out)")
+    heads: dict[str, Any] = {}
+    summary: dict[str, Any] = {"heads": a.heads, "seed": a.seed, "preset": a.preset, "worlds": a.worlds,
+                               "discard_share": a.discard_share, "games_per_shard": a.games,
+                               "hidden": a.hidden, "epochs": a.epochs, **meta}
+    curves = {}
+    for h in a.heads.split(","):
+        r = train_head(a, h, data, out)
+        if r:
+            heads[h] = r["head"]
+            summary[h] = r["summary"]
+            curves[h] = r["curve"]
+    spec = {"version": 1, "features": {"discard": list(DISCARD_FEATURES),
+                                       "claim": list(CLAIM_FEATURES)},
+            "heads": heads, "trained": summary}
+    target = Path(a.export)
+    target.write_text(json.dumps(spec, separators=(",", ":")) + "\n", encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps({**summary, "curves": curves}, indent=1) + "\n")
+    log(f"export: {target} ({target.stat().st_size} bytes), {out / 'summary.json'}")
+    if a.plot:
+        plot(curves, Path(a.plot))
+
+
+def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for h, c in curves.items():
+        ep = [r["epoch"] for r in c]
+        axes[0].plot(ep, [r["train_mse"] / r["val_mse_zero"] for r in c], label=f"{h} train")
+        axes[0].plot(ep, [r["val_mse"] / r["val_mse_zero"] for r in c], "--", label=f"{h} val")
+        g = np.array([r["val_gain"] for r in c])
+        se = np.array([r["val_gain_se"] for r in c])
+        axes[1].plot(ep, g, label=h)
+        axes[1].fill_between(ep, g - 1.96 * se, g + 1.96 * se, alpha=0.2)
+    axes[0].set_title("relative-points MSE / zero model's")
+    axes[0].set_xlabel("epoch")
+    axes[0].legend()
+    axes[1].axhline(0, color="k", lw=0.5)
+    axes[1].set_title("held-out teacher points gained per decision (margin 0)")
+    axes[1].set_xlabel("epoch")
+    axes[1].legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    log(f"plot: {path}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--phase", choices=("all", "gen", "train"), default="all")
+    ap.add_argument("--out", default="runs/learned", help="run directory (shards, checkpoints)")
+    ap.add_argument("--seed", type=int, default=28)
+    ap.add_argument("--preset", default="kaikoufan")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--shards", type=int, default=100000, help="at most this many shards")
+    ap.add_argument("--games", type=int, default=4, help="teacher hands per shard")
+    ap.add_argument("--worlds", type=int, default=6)
+    ap.add_argument("--discard-share", type=float, default=0.25)
+    ap.add_argument("--gen-minutes", type=float, default=60.0)
+    ap.add_argument("--val-share", type=float, default=0.15)
+    ap.add_argument("--hidden", type=int, default=16)
+    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--heads", default="discard,claim",
+                    help="the heads trained and shipped (a head left out: expert decides)")
+    ap.add_argument("--export", default=str(ROOT / "src/laizi/data" / WEIGHTS))
+    ap.add_argument("--plot", default=str(ROOT / "docs/img/learned_curve.png"))
+    a = ap.parse_args(argv)
+    log(f"train_policy {' '.join(sys.argv[1:])}")
+    if a.phase in ("all", "gen"):
+        phase_gen(a)
+    if a.phase in ("all", "train"):
+        phase_train_export(a)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

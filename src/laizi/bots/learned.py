@@ -1,0 +1,304 @@
+"""The ``learned`` bot: ``expert``'s policy with a learned critic over its choices.
+
+At a discard or a claim decision the bot lists a few **candidates** — ``expert``'s own
+choice, ``strong``'s best-valued other discards (for a claim: passing and every claim
+on offer) — describes each by a fixed vector of numbers computed from the
+:class:`~laizi.bots.base.SeatView` alone (:func:`discard_features`,
+:func:`claim_features`: distance to ready, tile acceptance, live waits, danger, the
+tile's kind, big-hand distances, the wall, the table's openings …) and scores them
+with a small multilayer perceptron (one hidden tanh layer) whose weights ship in
+``laizi/data/learned_policy.json``. It plays the best-scored candidate when its score
+beats ``expert``'s choice by more than the model's ``margin``, else ``expert``'s
+choice. Wins, forced moves, kongs and every other decision are ``expert``'s, and so is
+every decision of a kind the weights have no head for, and every decision under another
+rule preset than the one the weights were trained on (kaikoufan): the shipped weights
+have the claim head only (with the discard head too the bot lost 9.2 points/hand to ``expert``
+in the arena, ``docs/learned.md``).
+
+The weights are trained by ``scripts/train_policy.py`` (see ``docs/learned.md``): the
+teacher plays each candidate out to the end of the hand in several worlds consistent
+with the view (``expert`` at every seat afterwards) and the network learns, per
+decision, each candidate's mean points relative to the other candidates.
+
+Inference is plain Python (a few hundred multiply-adds per candidate): no numpy, no
+torch at play time. The features read only the view, so hidden tiles cannot change a
+decision.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from laizi.analysis.fast import waits
+from laizi.analysis.profiles import HandEval, shanten258
+from laizi.bots.base import Bot, SeatView
+from laizi.bots.bighands import reachable_targets, target_distance
+from laizi.bots.expert import ExpertBot
+from laizi.bots.greedy import natural
+from laizi.bots.outlook import danger_of, improving_258
+from laizi.bots.strong import StrongBot, claimed_hand
+from laizi.game.actions import Action
+from laizi.scoring.model import Meld
+
+__all__ = [
+    "CLAIM_FEATURES", "DISCARD_FEATURES", "LearnedBot", "Model", "candidates",
+    "claim_features", "discard_features", "load_model",
+]
+
+MAX_DISCARDS = 4  # discard candidates compared at one decision (expert's choice included)
+FULL_WALL = 82.0  # the wall after a deal (136 − 53 dealt − the indicator)
+WEIGHTS = "learned_policy.json"
+
+DISCARD_FEATURES: tuple[str, ...] = (
+    "is_expert", "value_gap", "rank", "shanten258", "shanten", "shanten258_worse",
+    "acceptance", "live_waits", "ready", "feed_prob", "feed_loss", "honour", "terminal",
+    "jiang258", "middle", "visible", "held", "suit_share", "big_dist", "big_dist_worse",
+    "wall", "own_openings", "max_openings", "threats", "wilds", "dealer",
+    "wall_x_shanten", "feed_x_far", "accept_x_wall", "gap_x_wall",
+)
+CLAIM_FEATURES: tuple[str, ...] = (
+    "is_expert", "is_pass", "is_chi", "is_peng", "is_kong", "value_ratio", "target_big",
+    "shanten_after", "shanten_before", "shanten_gain", "first_opening", "wall",
+    "own_openings", "max_openings", "from_upper", "honour", "jiang258", "wilds",
+    "dealer", "claim_x_wall", "claim_x_first", "big_dist_gain",
+)
+
+
+def _openings(melds: Sequence[Meld]) -> int:
+    return sum(1 for m in melds if m.opens)
+
+
+def _table(view: SeatView) -> tuple[float, float, float, float]:
+    """(wall fraction, own openings, most openings of another seat, threatening seats)."""
+    me = view.seat
+    others = [_openings(view.melds[s]) for s in range(4) if s != me]
+    return (min(1.0, view.wall_remaining / FULL_WALL), _openings(view.melds[me]) / 4.0,
+            max(others) / 4.0, sum(1 for o in others if o >= 2) / 3.0)
+
+
+def _big_distance(view: SeatView, nat: Sequence[int], wilds: int, melds: Sequence[Meld]) -> int:
+    n = 4 - len(melds)
+    best = 8
+    for t in reachable_targets(nat, wilds, melds, luan_feng_jiang=view.rules.luan_feng_jiang):
+        best = min(best, target_distance(t, nat, wilds, n))
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """A decision's candidates, their feature rows and which one is ``expert``'s."""
+
+    kind: str  # "discard" or "claim"
+    actions: list[Action]
+    rows: list[list[float]]
+    default: int
+
+
+def discard_features(view: SeatView, strong: StrongBot, default: Action) -> Candidates | None:
+    """The discard candidates of a turn decision and their features (None: no choice)."""
+    lz = view.setup.laizi
+    special = view.setup.special
+    discards = [a for a in view.legal if a.type == "discard" and a.tile is not None
+                and a.tile != lz and a.tile not in special]
+    if len(discards) < 2 or default not in discards:
+        return None
+    nat, wilds = natural(view)
+    melds = view.melds[view.seat]
+    n = 4 - len(melds)
+    ranked = strong.rank_discards_strong(view, discards, nat, wilds)
+    acts = [default] + [a for _s, a in ranked if a != default][: MAX_DISCARDS - 1]
+    score = {a: s for s, a in ranked}
+    top = ranked[0][0]
+    scale = max(1e-6, abs(top))
+    rank = {a: i for i, (_s, a) in enumerate(ranked)}
+    unseen = view.unseen()
+    visible = view.visible()
+    wall, own_op, max_op, threats = _table(view)
+    total = max(1, sum(nat))
+    before_big = _big_distance(view, nat, wilds, melds)
+    best258 = 99
+    info: list[tuple[int, int, int, int, int]] = []
+    for a in acts:
+        k = a.tile or 0
+        nat[k] -= 1
+        sh258 = max(0, shanten258(nat, wilds, n))
+        sh = max(0, HandEval(nat, wilds, n).shanten)
+        acc = sum(unseen[x] for x in improving_258(nat, wilds, n, sh258))
+        live = sum(unseen[x] for x in waits(nat, wilds, pair258=True)) if sh258 == 0 else 0
+        big = _big_distance(view, nat, wilds, melds)
+        nat[k] += 1
+        best258 = min(best258, sh258)
+        info.append((sh258, sh, acc, live, big))
+    rows = []
+    for a, (sh258, sh, acc, live, big) in zip(acts, info, strict=True):
+        k = a.tile or 0
+        d = danger_of(view, k)
+        suit = k // 9 if k < 27 else 3
+        suit_share = sum(nat[x] for x in range(len(nat)) if (x // 9 if x < 27 else 3) == suit)
+        gap = (score[a] - top) / scale
+        far = 1.0 if sh258 >= 2 else 0.0
+        rows.append([
+            1.0 if a == default else 0.0, max(-3.0, gap), rank[a] / 8.0,
+            min(sh258, 6) / 6.0, min(sh, 6) / 6.0, float(sh258 > best258),
+            min(acc, 40) / 40.0, min(live, 12) / 12.0, float(sh258 == 0),
+            d.feed_prob, min(d.expected_loss, 50.0) / 50.0,
+            float(k >= 27), float(k < 27 and k % 9 in (0, 8)),
+            float(k < 27 and k % 9 in (1, 4, 7)), float(k < 27 and 2 <= k % 9 <= 6),
+            visible[k] / 4.0, nat[k] / 4.0, suit_share / total,
+            min(big, 8) / 8.0, float(big > before_big),
+            wall, own_op, max_op, threats, min(wilds, 3) / 3.0,
+            float(view.seat == view.dealer),
+            wall * min(sh258, 6) / 6.0, d.feed_prob * far, wall * min(acc, 40) / 40.0,
+            wall * max(-3.0, gap),
+        ])
+    return Candidates("discard", acts, rows, 0)
+
+
+def claim_features(view: SeatView, strong: StrongBot, default: Action) -> Candidates | None:
+    """The options of a claim decision (pass and every claim) and their features."""
+    t = view.pending
+    if t is None:
+        return None
+    acts = [a for a in view.legal if a.type in ("pass", "chi", "peng", "kong")]
+    if len(acts) < 2 or default not in acts or any(a.type in ("ron",) for a in view.legal):
+        return None
+    nat, wilds = natural(view)
+    melds = view.melds[view.seat]
+    n = 4 - len(melds)
+    opened = any(m.opens for m in melds)
+    before, _tg, _d = strong.hand_value(view, nat, wilds, melds)
+    sh_before = max(0, shanten258(nat, wilds, n))
+    big_before = _big_distance(view, nat, wilds, melds)
+    wall, own_op, max_op, _threats = _table(view)
+    upper = float(view.turn == (view.seat + 3) % 4)
+    rows = []
+    for a in acts:
+        is_claim = a.type != "pass"
+        ratio = sh_after = big_gain = 0.0
+        big_target = 0.0
+        if is_claim:
+            c, new = claimed_hand(nat, a, t, view.turn)
+            ms = [*melds, new]
+            after, target, d2 = strong.hand_value(view, c, wilds, ms)
+            ratio = max(-3.0, min(3.0, math.log((after + 1e-9) / (before + 1e-9))))
+            big_target = float(target != "regular")
+            sh_after = float(max(0, d2))
+            big_gain = float(big_before - _big_distance(view, c, wilds, ms))
+        cl = 1.0 if is_claim else 0.0
+        rows.append([
+            1.0 if a == default else 0.0, 1.0 - cl, float(a.type == "chi"),
+            float(a.type == "peng"), float(a.type == "kong"), ratio, big_target,
+            cl * min(sh_after, 6) / 6.0, cl * min(sh_before, 6) / 6.0,
+            cl * (sh_before - sh_after) / 3.0, cl * float(not opened), wall * cl,
+            own_op * cl, max_op * cl, upper * cl, cl * float(t >= 27),
+            cl * float(t < 27 and t % 9 in (1, 4, 7)), cl * min(wilds, 3) / 3.0,
+            cl * float(view.seat == view.dealer), cl * wall * ratio, cl * float(not opened) * ratio,
+            cl * max(-4.0, min(4.0, big_gain)) / 4.0,
+        ])
+    return Candidates("claim", acts, rows, acts.index(default))
+
+
+_CLAIM_TYPES = ("pass", "chi", "peng", "kong")
+
+
+def candidates(view: SeatView, expert: ExpertBot, default: Action) -> Candidates | None:
+    """The candidates the model compares at this decision (None: ``expert`` decides)."""
+    if view.phase == "turn" and default.type == "discard":
+        return discard_features(view, expert.strong, default)
+    if view.phase == "claim" and default.type in _CLAIM_TYPES:
+        return claim_features(view, expert.strong, default)
+    return None
+
+
+class Model:
+    """A one-hidden-layer perceptron per decision kind, in plain Python:
+    ``score(x) = w2 · tanh(W1 (x − mu) / sd + b1) + lin · (x − mu) / sd``."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        self.heads: dict[str, dict[str, Any]] = spec["heads"]
+
+    def scores(self, kind: str, rows: Sequence[Sequence[float]]) -> list[float] | None:
+        head = self.heads.get(kind)
+        if head is None:
+            return None
+        mu: list[float] = head["mu"]
+        sd: list[float] = head["sd"]
+        w1: list[list[float]] = head["w1"]  # hidden × features
+        b1: list[float] = head["b1"]
+        w2: list[float] = head["w2"]
+        lin: list[float] = head["lin"]
+        out = []
+        for row in rows:
+            z = [(x - m) / s for x, m, s in zip(row, mu, sd, strict=True)]
+            v = sum(w * x for w, x in zip(lin, z, strict=True))
+            for wr, b, w in zip(w1, b1, w2, strict=True):
+                v += w * math.tanh(b + sum(a * x for a, x in zip(wr, z, strict=True)))
+            out.append(v)
+        return out
+
+    @property
+    def preset(self) -> str | None:
+        """The rule preset the weights were trained on (None: any)."""
+        trained = self.spec.get("trained") or {}
+        preset = trained.get("preset")
+        return str(preset) if preset is not None else None
+
+    def margin(self, kind: str) -> float:
+        return float(self.heads[kind].get("margin", 0.0)) if kind in self.heads else 0.0
+
+
+@cache
+def load_model(name: str = WEIGHTS) -> Model | None:
+    """The shipped weights (None when the package has none)."""
+    try:
+        text = resources.files("laizi.data").joinpath(name).read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return None
+    return Model(json.loads(text))
+
+
+class LearnedBot(Bot):
+    """``expert`` with a learned critic over its discard and claim choices."""
+
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, model: Model | None = None) -> None:
+        self.expert = ExpertBot(seed)
+        self.model = model if model is not None else load_model()
+        self.overrides = 0  # decisions where the model changed expert's choice
+
+    def __repr__(self) -> str:
+        return f"LearnedBot(seed={self.expert.seed})"
+
+    def reset(self) -> None:
+        self.expert.reset()
+
+    def act(self, view: SeatView) -> Action:
+        default = self.expert.act(view)
+        if self.model is None or len(view.legal) < 2 or default.type in ("tsumo", "ron"):
+            return default
+        preset = self.model.preset
+        if preset is not None and view.rules.preset_name != preset:
+            return default  # the critic does not transfer to other rules (docs/learned.md)
+        kind = ("discard" if view.phase == "turn" and default.type == "discard" else
+                "claim" if view.phase == "claim" and default.type in _CLAIM_TYPES else None)
+        if kind is None or kind not in self.model.heads:
+            return default  # no head for this kind of decision: no features to compute
+        c = candidates(view, self.expert, default)
+        if c is None:
+            return default
+        s = self.model.scores(c.kind, c.rows)
+        if s is None:
+            return default
+        best = max(range(len(s)), key=lambda i: (s[i], i == c.default))
+        if best != c.default and s[best] - s[c.default] > self.model.margin(c.kind):
+            self.overrides += 1
+            return c.actions[best]
+        return default
