@@ -78,7 +78,10 @@ def test_hint_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "--hand", "234m55s777s56p1z", "--laizi", "6m",
                  "--melds", "peng 9p from 3"]) == 0
     out = capsys.readouterr().out
-    assert "discard 1z" in out and "★" in out
+    assert "打出 东风 (1z)" in out and "★" in out and "discard" not in out  # words, not codes
+    assert main(["hint", "--hand", "234m55s777s56p1z", "--laizi", "6m",
+                 "--melds", "peng 9p from 3", "--lang", "en"]) == 0
+    assert "(1z)" in capsys.readouterr().out
     assert main(["hint", "--hand", "234m55s777s56p1z", "--laizi", "6m",
                  "--melds", "peng 9p from 3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -126,6 +126,7 @@ def _print(out: dict[str, Any], lang: str = "zh") -> None:
         t.add_column(col)
     yes_no = ("是", "否") if lang == "zh" else ("yes", "no")
     for h in out["hints"]:
+        h = {**h, "label": _label(h, lang)}
         mark = "★" if h.get("recommended") else ""
         reach = h.get("reaches_minimum")
         win = f"{round(100 * h['win_prob'])}%" if "win_prob" in h else ""
@@ -137,7 +138,18 @@ def _print(out: dict[str, Any], lang: str = "zh") -> None:
     console.print(t)
     best = out["hints"][0]
     if "reason" in best:
-        console.print(f"★ {best['label']}: {best['reason'][lang]}", markup=False)
+        console.print(f"★ {_label(best, lang)}: {best['reason'][lang]}", markup=False)
+
+
+def _label(h: dict[str, Any], lang: str) -> str:
+    """The move in the chosen language's words, its notation after it: 打出 红中 (7z)."""
+    from laizi.game import Action
+    from laizi.tiles import TILE_STR
+    from laizi.tui.words import action_label
+
+    a = Action.from_json(h["action"])
+    words = action_label(a, "zh" if lang == "zh" else "en")
+    return f"{words} ({TILE_STR[a.tile]})" if a.tile is not None and a.type == "discard" else words
 
 
 def _value(v: float) -> str:
