@@ -187,3 +187,13 @@ def test_settings_ok() -> None:
     assert s.name == "周末 杯" and s.tables_max == 3
     rs = s.room_settings(1)
     assert rs.private and not rs.rated and rs.max_hands == s.hands_per_round
+
+
+def test_bot_entrants_are_named_like_the_table_names_them() -> None:
+    """A tournament's bots are 机器人甲, 机器人乙 … (the table's own bot names), then 机器人11 …:
+    the standings and the tables say the same name (issue 21: standings said 机器人1/2)."""
+    from laizi.server.tournaments.director import bot_nickname
+
+    assert [bot_nickname(k) for k in range(4)] == ["机器人甲", "机器人乙", "机器人丙", "机器人丁"]
+    assert bot_nickname(9) == "机器人癸" and bot_nickname(10) == "机器人11"
+    assert len({bot_nickname(k) for k in range(64)}) == 64  # distinct in any field

@@ -56,6 +56,13 @@ log = logging.getLogger("laizi.server")
 
 POLL_SECONDS = 0.5  # how often running tables are looked at
 BOT_NAMES = "机器人"
+STEMS = "甲乙丙丁戊己庚辛壬癸"  # bots of a tournament: 机器人甲, 机器人乙 … then 机器人11 …
+
+
+def bot_nickname(k: int) -> str:
+    """The name of a tournament's k-th bot entrant (0-based), the same in the standings and at
+    its tables."""
+    return f"{BOT_NAMES}{STEMS[k]}" if k < len(STEMS) else f"{BOT_NAMES}{k + 1}"
 
 
 class TournamentError(Exception):
@@ -305,7 +312,7 @@ class Director:
                                .where(EntrantRow.tournament_id == tid)) or 0
                 for k in range(total - humans):
                     s.add(EntrantRow(tournament_id=tid, number=top + k + 1, player_id=None,
-                                     bot=st.bot_level, nickname=f"{BOT_NAMES}{k + 1}", checked_in=1))
+                                     bot=st.bot_level, nickname=bot_nickname(k), checked_in=1))
                 row.status = "running"
                 row.started_at = _now()
 

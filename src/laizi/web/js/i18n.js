@@ -245,6 +245,12 @@ export function botLevelName(level) { return BOT_LEVELS[lang][level] || level; }
 /** The name of the bot on seat s of a table (seats: the room's seats): 机器人甲/乙/丙/丁 by its
  *  order among the table's bots (a seat a player escaped from keeps the player's name). */
 export function botName(seats, s) {
+  // a bot the server named (a tournament's entrant: 机器人甲…) keeps its name everywhere
+  const own = seats && seats[s] && seats[s].nickname;
+  if (own && own.startsWith("机器人")) {
+    const i = "甲乙丙丁戊己庚辛壬癸".indexOf(own.slice(3));
+    return lang === "zh" ? own : `Bot ${i >= 0 && own.length === 4 ? "ABCDEFGHIJ"[i] : own.slice(3)}`;
+  }
   let k = 0;
   for (let i = 0; i < s; i++) if (seats && seats[i] && seats[i].bot && !seats[i].player_id) k++;
   const letter = BOT_LETTERS[lang][Math.min(k, 3)];
