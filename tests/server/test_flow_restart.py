@@ -84,3 +84,43 @@ def test_continue_vote_survives_kill_and_restart(tmp_path_factory: pytest.TempPa
         for c in opened:
             c.close()
         srv.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_rematch_vote_survives_kill_and_restart(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A match just ended; a accepts 再来一局; the server is killed (-9) and restarted on the
+    same database: the room is back (its match over), a's vote with it, and b's acceptance
+    starts the next match — stored like any other (issue 27: 继续/再来一局 votes lost)."""
+    from laizi.server.audit import check_url
+
+    tmp = tmp_path_factory.mktemp("rematchvotes")
+    url = str(tmp / "r.db")
+    srv = LiveServer(url, tmp, bot_delay=0.0, hand_pause=0.0, disconnect_grace=60.0).start()
+    opened: list[Client] = []
+    try:
+        cs, code = room_with(srv, opened, 2, max_hands=1, seed="rematch-votes")
+        a, b = cs
+        play(cs, lambda: bool(a.last and view(a).get("match_over")) and bool(b.last and view(b).get("match_over")))
+        first = a.last["match_id"]  # type: ignore[index]
+        a.send({"type": "rematch"})
+        assert b.until("rematch")["accepted"] == [0]
+        tokens = [a.token, b.token]
+        srv.kill()
+        for c in opened:
+            c.close()
+        srv.start()
+        again = [Client(srv.port, token=t) for t in tokens]
+        opened.extend(again)
+        snaps = [c.request({"type": "join", "room": code}, "snapshot") for c in again]
+        for s in snaps:
+            assert s["match_id"] == first and s["view"]["match_over"]
+            assert s.get("rematch") == [0], s.get("rematch")  # a's vote came back
+        again[1].send({"type": "rematch"})
+        nxt = again[0].until(lambda m: m["type"] == "snapshot" and m["match_id"] != first, 20)
+        assert nxt["view"]["hand_no"] == 1 and not nxt["view"]["match_over"]
+    finally:
+        for c in opened:
+            c.close()
+        srv.stop()
+    assert check_url(url) == []

@@ -123,6 +123,8 @@ def resume_settlement(room: R) -> R:
     hands, its 継続 votes come back from its seats (:meth:`Flow.restore`). Returns the room."""
     r: Any = room
     g = r.game
+    if g is not None and g.over:  # the 再来一局 votes of the match that ended
+        r.flow.rematch = {i for i, s in enumerate(r.seats) if s.rematch == r.match_id}
     if g is not None and g.hand_over and not g.over:
         r.flow.restore(r.seats, vote_key(r.match_id, g.hand_no), time.monotonic(), r.waiting(),
                        r.cfg.hand_pause)

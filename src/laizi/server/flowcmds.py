@@ -80,7 +80,11 @@ async def on_rematch(hub: Any, conn: Conn, room: Room, m: p.Rematch) -> None:
         if not room.is_host(conn.player_id):
             raise ProtocolError("not_host", "only the room's host can do that")
     else:
-        room.flow.rematch.add(_seat(conn, room))
+        seat = _seat(conn, room)
+        if room.seats[seat].rematch != room.match_id:  # stored first: the vote survives a restart
+            room.seats[seat].rematch = room.match_id
+            await room.save_room()
+        room.flow.rematch.add(seat)
     here = set(room.present())
     humans = {i for i, s in enumerate(room.seats) if s.human and s.player_id in here}
     if not (m.force or humans <= room.flow.rematch):

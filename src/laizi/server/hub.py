@@ -95,6 +95,8 @@ class Hub:
         for room in self.rooms.values():
             if room.status == "playing":
                 room.schedule()
+            elif room.status == "finished":  # back for its 再来一局 votes, then gone again
+                self._finished(room)
 
     async def stop(self) -> None:
         if self.cluster is not None and self._store is not None:
@@ -123,7 +125,7 @@ class Hub:
     def _load(self) -> None:
         """Rebuild every unfinished room; matches in progress are replayed from the journal."""
         self.players.update(self.store.load_players())
-        for rec in self.store.load_unfinished_rooms():
+        for rec in self.store.load_unfinished_rooms(finished_within=self.cfg.finished_linger):
             try:
                 room = Room.resume(rec, **self._room_kw())
             except Exception:  # noqa: BLE001 - a broken room must not stop the server

@@ -263,7 +263,7 @@ class Room:
                                                          if s.human and s.player_id])
         self.flow.new_match()
         for s in self.seats:
-            s.ready = False  # the next match needs a new 准备 (or rematch vote)
+            s.ready, s.rematch = False, None  # the next match needs a new 准备 (or rematch vote)
         self.bots.clear()
         seed, self.deal_seed = self.deal_seed or seed_from_text(self.settings.seed), None  # hook (tournaments)
         self.game = GameSession(self.rules, seed, max_hands=self.settings.max_hands,
@@ -299,7 +299,7 @@ class Room:
         if rec.coin_level in coins.LEVELS:
             room.coin = coins.table_info(rec.coin_level)  # a coin table's 场次, on any node
         m = rec.match
-        if rec.status != "playing" or m is None:
+        if rec.status not in ("playing", "finished") or m is None:
             return room
         rules = RuleSet(**m.rules)
         seed = bytes.fromhex(m.seed)

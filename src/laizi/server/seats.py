@@ -36,20 +36,25 @@ class Seat:
     disconnected_at: float | None = None
     ready: bool = False           # 准备 pressed for the next match (a bot is always ready)
     continued: str | None = None  # polish: 继续 pressed after hand "match:hand" (laizi.server.flow.vote_key)
+    rematch: int | None = None    # 再来一局 accepted after match (its id): survives a restart
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"player_id": self.player_id, "nickname": self.nickname, "bot": self.bot,
                              "escaped": self.escaped, "ready": self.is_ready}
         if self.continued:  # polish: stored with the room, so the vote survives a restart
             d["continued"] = self.continued
+        if self.rematch is not None:
+            d["rematch"] = self.rematch
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Seat:
         continued = d.get("continued")
+        rematch = d.get("rematch")
         return cls(player_id=d.get("player_id"), nickname=d.get("nickname", ""),
                    bot=d.get("bot"), escaped=bool(d.get("escaped")), ready=bool(d.get("ready")),
-                   continued=continued if isinstance(continued, str) else None)
+                   continued=continued if isinstance(continued, str) else None,
+                   rematch=rematch if isinstance(rematch, int) and not isinstance(rematch, bool) else None)
 
     @property
     def is_ready(self) -> bool:

@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -250,14 +250,19 @@ class Store:
                                rows=((ACTIONS, p.actions), (EVENTS, p.events)))
 
     # ------------------------------------------------------------- reading back
-    def load_unfinished_rooms(self) -> list[RoomRecord]:
-        """Every room in the lobby or in play, with the journal of the match in play."""
+    def load_unfinished_rooms(self, finished_within: float = 0.0) -> list[RoomRecord]:
+        """Every room in the lobby or in play, with the journal of the match in play — and the
+        rooms whose match ended in the last ``finished_within`` seconds (their players may still
+        agree on 再来一局), with the journal of that match."""
         out = []
+        since = datetime.now(UTC) - timedelta(seconds=finished_within)
         with Session(self.engine) as s:
-            rows = s.scalars(select(db.RoomRow).where(db.RoomRow.status.in_(("lobby", "playing"))))
+            rows = s.scalars(select(db.RoomRow).where(
+                db.RoomRow.status.in_(("lobby", "playing"))
+                | ((db.RoomRow.status == "finished") & (db.RoomRow.updated_at >= since))))
             for r in list(rows):
                 rec = _room(r, s)
-                if r.status == "playing" and r.match_id is not None:
+                if r.status in ("playing", "finished") and r.match_id is not None:
                     rec.match = _match(s, r.match_id, resume=True)
                 out.append(rec)
         return out
