@@ -5,14 +5,13 @@ ledger holds (``GET /api/coins``). Real server, the system Chromium, phone lands
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import act_once, live_server, new_page, poll, screens_dir
+from webhelpers import act_once, live_server, new_page, poll, register_here, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -21,31 +20,14 @@ PW = "plum blossom 7"
 
 @pytest.fixture(scope="module")
 def coin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    env = {"LAIZI_QUICK_WAIT": "0.3", "LAIZI_QUICK_HANDS": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        with live_server(Path(tmp_path_factory.mktemp("coinres")), "--hand-pause", "2",
-                         "--bot-delay", "0") as base:
-            yield base
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with live_server(Path(tmp_path_factory.mktemp("coinres")), "--hand-pause", "2",
+                         "--bot-delay", "0", env={"LAIZI_QUICK_WAIT": "0.3", "LAIZI_QUICK_HANDS": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}) as base:
+        yield base
 
 
 def test_the_settlement_and_the_result_show_the_coins(browser: Any, coin_server: str) -> None:
     page = new_page(browser, coin_server, size=(844, 390))
-    page.click("#nav-account")
-    poll(page, "() => document.body.dataset.ready === '1'")
-    page.fill("#r-user", "coinresult")
-    page.fill("#r-pass", PW)
-    page.click("#btn-register")
-    poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")
-    page.goto(coin_server + "/")
-    poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")
+    register_here(page, coin_server, "coinresult")
     page.click('button[data-level="junior"]')
     page.wait_for_selector("#game:not(.hidden)", timeout=20000)
     page.wait_for_selector("#hand .tile")

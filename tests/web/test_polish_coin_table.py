@@ -4,7 +4,6 @@ in Chinese and in English; a table of a room made by hand shows no level."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,23 +18,8 @@ PW = "plum blossom 7"
 
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    env = {"LAIZI_QUICK_WAIT": "0.5", "LAIZI_RATE_EXEMPT": "127.0.0.1"}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        with live_server(Path(tmp_path_factory.mktemp("cointable")), "--hand-pause", "2") as base:
-            for k, v in old.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
-            yield base
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with live_server(Path(tmp_path_factory.mktemp("cointable")), "--hand-pause", "2", env={"LAIZI_QUICK_WAIT": "0.5", "LAIZI_RATE_EXEMPT": "127.0.0.1"}) as base:
+        yield base
 
 
 def quick_table(browser: Any, base: str, user: str, size: tuple[int, int], lang: str) -> Any:

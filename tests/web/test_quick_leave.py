@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import live_server, new_page, poll
+from webhelpers import live_server, new_page, poll, register_here
 
 pytestmark = pytest.mark.browser
 
@@ -18,30 +17,13 @@ PW = "plum blossom 7"
 
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    env = {"LAIZI_QUICK_WAIT": "0.5", "LAIZI_RATE_EXEMPT": "127.0.0.1"}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        with live_server(Path(tmp_path_factory.mktemp("quickleave")), "--hand-pause", "2") as base:
-            yield base
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with live_server(Path(tmp_path_factory.mktemp("quickleave")), "--hand-pause", "2", env={"LAIZI_QUICK_WAIT": "0.5", "LAIZI_RATE_EXEMPT": "127.0.0.1"}) as base:
+        yield base
 
 
 def test_leaving_a_quick_table_clears_the_seated_line(browser: Any, quick_server: str) -> None:
     page = new_page(browser, quick_server, size=(390, 844))
-    page.click("#nav-account")
-    poll(page, "() => document.body.dataset.ready === '1'")
-    page.fill("#r-user", "quickleaver")
-    page.fill("#r-pass", PW)
-    page.click("#btn-register")
-    poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")
-    page.goto(quick_server + "/")
-    poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")
+    register_here(page, quick_server, "quickleaver")
     page.click('button[data-level="junior"]')
     page.wait_for_selector("#game:not(.hidden)", timeout=20000)
     page.wait_for_selector("#hand .tile")

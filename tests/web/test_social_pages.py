@@ -8,7 +8,6 @@ landscape phone and a desktop size."""
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,23 +23,8 @@ PW = "plum blossom 7"
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose quick-match queues seat players with bots after 2 s (env read at start)."""
-    env = {"LAIZI_QUICK_WAIT": "2", "LAIZI_QUICK_HANDS": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        with live_server(Path(tmp_path_factory.mktemp("social")), "--hand-pause", "2") as base:
-            for k, v in old.items():  # the subprocess has its copy; restore ours
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
-            yield base
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with live_server(Path(tmp_path_factory.mktemp("social")), "--hand-pause", "2", env={"LAIZI_QUICK_WAIT": "2", "LAIZI_QUICK_HANDS": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}) as base:
+        yield base
 
 
 def account(browser: Any, base: str, user: str, size: tuple[int, int]) -> Any:

@@ -50,13 +50,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def live_server(tmp: Path, *extra: str, port: int | None = None) -> Iterator[str]:
+def live_server(tmp: Path, *extra: str, port: int | None = None,
+                env: dict[str, str] | None = None) -> Iterator[str]:
+    """``laizi serve`` on a free loopback port (``env``: more environment for it alone)."""
     port = port or free_port()
     log = open(tmp / "server.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--db", str(tmp / "web.db"), "--bot-delay", "0.02", *extra],
-        stdout=log, stderr=subprocess.STDOUT)
+        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
     try:
@@ -247,3 +249,19 @@ def bot_match(base: str, hands: int = 1, level: str = "random") -> tuple[str, in
 
     with ThreadPoolExecutor(1) as ex:  # Playwright's sync API owns this thread's event loop
         return ex.submit(lambda: asyncio.run(run())).result()
+
+
+PW = "plum blossom 7"  # the password of the accounts the browser tests register
+
+
+def register_here(page: Any, base: str, user: str) -> None:
+    """Register ``user`` on the account page (the page's guest becomes the account), then back
+    to the lobby with the welcome coins shown."""
+    page.click("#nav-account")
+    poll(page, "() => document.body.dataset.ready === '1'")
+    page.fill("#r-user", user)
+    page.fill("#r-pass", PW)
+    page.click("#btn-register")
+    poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")
+    page.goto(base + "/")
+    poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")
