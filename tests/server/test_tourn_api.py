@@ -141,3 +141,25 @@ def test_director_resumes_a_start_cut_before_round_one(make_app: Callable[..., A
         assert d["current_round"] == 1 and len(d["rounds"][0]["tables"]) == 1
         seats = d["rounds"][0]["tables"][0]["seats"]
         assert sorted(s["nickname"] for s in seats) == sorted(f"cut{i}" for i in range(4))
+
+
+def test_one_organiser_has_a_few_open_tournaments_at_most(make_app: Callable[..., Any]) -> None:
+    """Issue 27: 40 tournaments in a row from one player filled the public list. A few of one
+    organiser open (registration or running) at once (OPEN_PER_ORGANISER = 5); one more is refused (429) until one is
+    cancelled; another organiser is not affected."""
+    from laizi.server.tournaments.director import OPEN_PER_ORGANISER
+
+    with TestClient(make_app()) as c:
+        org, other = _account(c, "busyorg"), _account(c, "otherorg")
+        made = []
+        for i in range(OPEN_PER_ORGANISER):
+            r = c.post("/api/tournaments", headers=org, json={"name": f"杯{i}"})
+            assert r.status_code == 200, r.text
+            made.append(r.json()["id"])
+        r = c.post("/api/tournaments", headers=org, json={"name": "再一个"})
+        assert r.status_code == 429 and f"at most {OPEN_PER_ORGANISER}" in r.json()["error"]
+        assert c.post("/api/tournaments", headers=other, json={"name": "别人的"}).status_code == 200
+        assert c.post(f"/api/tournaments/{made[0]}/cancel", headers=org).status_code == 200
+        assert c.post("/api/tournaments", headers=org, json={"name": "这回可以"}).status_code == 200
+        listed = c.get("/api/tournaments").json()["tournaments"]
+        assert sum(1 for t in listed if t["name"].startswith(("杯", "这回"))) <= OPEN_PER_ORGANISER + 1

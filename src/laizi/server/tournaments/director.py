@@ -56,6 +56,7 @@ log = logging.getLogger("laizi.server")
 
 POLL_SECONDS = 0.5  # how often running tables are looked at
 BOT_NAMES = "机器人"
+OPEN_PER_ORGANISER = 5  # tournaments one organiser has in registration or running at once
 STEMS = "甲乙丙丁戊己庚辛壬癸"  # bots of a tournament: 机器人甲, 机器人乙 … then 机器人11 …
 
 
@@ -179,6 +180,13 @@ class Director:
     # ------------------------------------------------------------- operations
     async def create(self, organiser: str, settings: TournamentSettings) -> dict[str, Any]:
         def write(s: Session) -> int:
+            # checked in the writing transaction: a burst of requests cannot slip past it
+            open_now = s.scalar(select(func.count()).select_from(TournamentRow).where(
+                TournamentRow.organiser_id == organiser,
+                TournamentRow.status.in_(("registration", "running")))) or 0
+            if open_now >= OPEN_PER_ORGANISER:
+                raise TournamentError(f"at most {OPEN_PER_ORGANISER} tournaments of yours open at "
+                                      "once: start or finish one first", 429)
             t = TournamentRow(name=settings.name, organiser_id=organiser,
                               settings=settings.model_dump(mode="json", exclude={"name", "start_at"}),
                               start_at=utc(settings.start_at) if settings.start_at else None,
