@@ -179,8 +179,8 @@ def test_hints_show_the_recommended_move(browser: Any, server: str) -> None:
 def test_reload_mid_hand_resumes_the_same_seat(browser: Any, server: str) -> None:
     page = new_page(browser, server, "重连")
     create_room(page)
+    sit(page, 1)  # from seat 0, where the creator sits at first
     add_bots(page, [0, 2, 3])
-    sit(page, 1)
     page.click("#btn-start")
     page.wait_for_selector("#game:not(.hidden)")
     moves = 0
@@ -255,7 +255,7 @@ def test_only_the_host_configures_and_can_kick(browser: Any, server: str) -> Non
     assert guest.locator("#btn-start").is_disabled()
     assert guest.inner_text("#btn-start") == "等待房主开始"
     host.wait_for_selector('button[data-kick="1"]')
-    assert host.locator("button[data-bot]").count() == 3
+    assert host.locator("button[data-bot]").count() == 2  # the empty seats (the host sits at 0)
     host.click('button[data-kick="1"]')
     guest.wait_for_selector("#lobby:not(.hidden)")
     assert "房主" in guest.inner_text("#error")
