@@ -39,6 +39,7 @@ HOT_MODULES: tuple[str, ...] = (
     "laizi.scoring.model",
     "laizi.scoring.reading",
     *(f"laizi.scoring.patterns.{p}" for p in _PATTERNS),
+    "laizi.scoring.tablefan",
     "laizi.scoring.score",
     "laizi.game.wall",
     "laizi.game.wincheck",

@@ -1,4 +1,8 @@
-"""Scoring (RULES.md §6-§7): win checks, big hands, fan, caps, minimum, liability."""
+"""Scoring (RULES.md §6-§7): win checks, big hands, fan, caps, minimum, liability.
+
+:func:`table_fan` is a seat's public table 番 (opening, kongs, laid-aside special
+tiles and laizi), the one function the scorer, the bots and the table display use.
+"""
 
 from laizi.scoring.model import (
     BIG_HAND_IDS,
@@ -10,8 +14,9 @@ from laizi.scoring.model import (
     WinContext,
 )
 from laizi.scoring.score import score
+from laizi.scoring.tablefan import table_fan, table_fan_items
 
 __all__ = [
     "BIG_HAND_IDS", "BIG_HAND_NAMES", "REASONS", "Meld", "PlayerTable", "ScoreResult",
-    "WinContext", "score",
+    "WinContext", "score", "table_fan", "table_fan_items",
 ]

@@ -15,7 +15,8 @@ from laizi.scoring.model import (
 )
 from laizi.scoring.patterns import PATTERNS
 from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS, Reading
-from laizi.tiles import NUM_KINDS, TILE_STR
+from laizi.scoring.tablefan import table_fan_items
+from laizi.tiles import NUM_KINDS
 
 __all__ = ["score", "readings", "seat_fan", "is_open_for_sunshine"]
 
@@ -87,47 +88,11 @@ def is_open_for_sunshine(p: PlayerTable, rules_kong_avoids: bool) -> bool:
 
 
 def seat_fan(ctx: WinContext, seat: int) -> list[tuple[str, int]]:
-    """A seat's own-table fan items (opening, kongs, special and laizi kongs)."""
+    """A seat's own-table fan items (opening, kongs, special and laizi kongs):
+    :func:`laizi.scoring.tablefan.table_fan_items` of its table."""
     p = ctx.players[seat]
-    rules = ctx.rules
-    items: list[tuple[str, int]] = []
-    openings = sum(1 for m in p.melds if m.opens)
-    if openings:
-        if rules.opening_fan == "once":
-            items.append(("开口 opened", 1))
-        elif rules.opening_fan == "per_opening":
-            items.append((f"口口翻 openings ×{openings}", openings))
-    exposed = sum(1 for m in p.melds if m.type in ("kong", "addkong"))
-    if exposed:
-        items.append((f"明杠 exposed kong ×{exposed}", exposed))
-    concealed = sum(1 for m in p.melds if m.type == "ankong")
-    if concealed:
-        items.append((f"暗杠 concealed kong ×{concealed}", 2 * concealed))
-    laizi = ctx.setup.laizi
-    special: dict[int, int] = {}
-    laizi_kongs = 0
-    for t in p.special_kongs:
-        if t == laizi:
-            laizi_kongs += 1
-        else:
-            special[t] = special.get(t, 0) + 1
-    half = 0
-    for t in p.special_discards:
-        if t == laizi:
-            if rules.laizi_discard == "kong":
-                laizi_kongs += 1
-            elif rules.laizi_discard == "half":
-                half += 1
-        else:
-            special[t] = special.get(t, 0) + 1
-    for t, n in sorted(special.items()):
-        name = "红中杠" if t == 33 else ("发财杠" if t == 32 else "皮子杠")
-        items.append((f"{name} {TILE_STR[t]} kong ×{n}", n))  # str(Tile(t))
-    if laizi_kongs:
-        items.append((f"癞子杠 laizi kong ×{laizi_kongs}", 2 * laizi_kongs))
-    if half:
-        items.append((f"打癞子 laizi discard (half) ×{half}", half))
-    return items
+    return table_fan_items(ctx.rules, ctx.setup.laizi, p.melds, p.special_kongs,
+                           p.special_discards)
 
 
 def _fmt(x: float) -> float | int:
