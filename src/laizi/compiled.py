@@ -50,6 +50,7 @@ HOT_MODULES: tuple[str, ...] = (
     "laizi.views.snapshot",
     "laizi.bots.base",
     "laizi.bots.tuning",
+    "laizi.bots.toolkit",
     "laizi.bots.bighands",
     "laizi.bots.evaluate",
     "laizi.bots.greedy",

@@ -50,10 +50,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from laizi.analysis import waits as raw_waits
-from laizi.bots.evaluate import FENG, JIANG, HandEval
+from laizi.analysis.profiles import HandEval
 from laizi.bots.expert import ExpertBot
-from laizi.bots.greedy import natural
 from laizi.bots.outlook import danger_of, hand_outlook
 from laizi.bots.outlook_words import (
     claim_reason,
@@ -64,6 +62,7 @@ from laizi.bots.outlook_words import (
     win_reason,
 )
 from laizi.bots.strong import StrongBot
+from laizi.bots.toolkit import completing_kinds, natural, tiles_after_claim
 from laizi.game.actions import Action
 from laizi.rules import RuleSet
 from laizi.scoring import Meld, PlayerTable, WinContext, score
@@ -81,19 +80,6 @@ def _as_view(view: SeatView | Mapping[str, Any], rules: RuleSet | None) -> SeatV
     return SeatView.from_json(view, rules)
 
 
-def _candidates(view: SeatView, hand: Sequence[int]) -> list[int]:
-    """Kinds that may complete a 3n+1 concealed hand (regular shape or loose 风/将一色)."""
-    nat, wilds = natural(view, hand)
-    kinds = set(raw_waits(nat, wilds))
-    if view.rules.luan_feng_jiang:
-        meld_kinds = {t for m in view.melds[view.seat] for t in m.tiles()}
-        held = {k for k in range(NUM_KINDS) if nat[k]} | meld_kinds
-        for cat in (FENG, JIANG):
-            if held <= cat:
-                kinds |= set(cat)
-    return sorted(kinds)
-
-
 def ready_waits(view: SeatView) -> list[dict[str, Any]]:
     """听牌: when the seat's own 3n+1 hand is ready, its winning tiles with the copies still
     unseen from its view (``[{"tile", "unseen"}]``, the table's 听牌 line); [] otherwise —
@@ -101,7 +87,7 @@ def ready_waits(view: SeatView) -> list[dict[str, Any]]:
     if view.spectator or sum(view.hand) % 3 != 1:
         return []
     unseen = view.unseen()
-    return [{"tile": _TILE[k], "unseen": unseen[k]} for k in _candidates(view, view.hand)]
+    return [{"tile": _TILE[k], "unseen": unseen[k]} for k in completing_kinds(view, view.hand)]
 
 
 def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
@@ -162,7 +148,7 @@ def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
 def _wait_list(view: SeatView, hand: Sequence[int], unseen: Sequence[int], *,
                with_scores: bool, discarded: int | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for k in _candidates(view, hand):
+    for k in completing_kinds(view, hand):
         entry: dict[str, Any] = {"tile": _TILE[k], "unseen": unseen[k]}
         if with_scores:
             o = win_outcomes(view, hand, k, discarded=discarded)
@@ -343,24 +329,9 @@ def _kong_entry(v: SeatView, a: Action) -> dict[str, Any]:
     return e
 
 
-def _after_claim(v: SeatView, a: Action, t: int) -> list[int]:
-    """The concealed counts after claim ``a`` of ``t`` (before the discard it needs)."""
-    c = list(v.hand)
-    if a.type == "kong":
-        c[t] -= 3
-    elif a.type == "peng":
-        c[t] -= 2
-    else:
-        base = a.tile or 0
-        for x in (base, base + 1, base + 2):
-            if x != t:
-                c[x] -= 1
-    return c
-
-
 def _claim_outlook(v: SeatView, a: Action, t: int) -> dict[str, Any]:
     """The best outlook after a claim (and, for peng/chi, the discard that follows)."""
-    c = _after_claim(v, a, t)
+    c = tiles_after_claim(v.hand, a, t)
     n_sets = 3 - len(v.melds[v.seat])
     openings = sum(1 for m in v.melds[v.seat] if m.opens) + 1
     if a.type == "kong":  # a replacement tile follows: the hand is already 3n+1
@@ -398,16 +369,7 @@ def _claim_hints(v: SeatView, scores: bool = True) -> list[dict[str, Any]]:
                 e.update(passing)
                 e["reason"] = pass_reason(e)
         else:
-            c = list(nat)
-            if a.type == "kong":
-                c[t or 0] -= 3
-            elif a.type == "peng":
-                c[t or 0] -= 2
-            else:
-                base = a.tile or 0
-                for x in (base, base + 1, base + 2):
-                    if x != t:
-                        c[x] -= 1
+            c = tiles_after_claim(nat, a, t or 0)
             after = HandEval(c, wilds, n - 1).shanten
             e.update(kind="claim", label=str(a), shanten_after=after,
                      value=float(before - after))

@@ -33,11 +33,43 @@ __all__ = [
     "to_counts",
     "from_counts",
     "EAST", "SOUTH", "WEST", "NORTH", "WHITE", "GREEN", "RED",
+    "RED_DRAGON", "GREEN_DRAGON", "WHITE_DRAGON", "HONOR_KINDS", "JIANG_KINDS", "JIANG_SET",
+    "FENG_KINDS", "is_honor", "is_jiang", "is_terminal",
 ]
 
 NUM_KINDS = 34
 SUITS = "mpsz"
 EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, NUM_KINDS)
+
+# ---------------------------------------------------------------- tile categories
+# The one home of the kinds' categories; rules, scoring, bots and hints import them.
+RED_DRAGON = RED  #: 红中 (7z), always a special tile
+GREEN_DRAGON = GREEN  #: 发财 (6z), special under ``special_tiles="zhong_fa"``
+WHITE_DRAGON = WHITE  #: 白板 (5z)
+HONOR_KINDS: frozenset[int] = frozenset(range(EAST, NUM_KINDS))
+"""The seven honours (winds and dragons), 27-33."""
+JIANG_KINDS: tuple[int, ...] = tuple(k for k in range(27) if k % 9 in (1, 4, 7))
+"""The suited 2, 5 and 8 (ascending): the kinds of a small hand's pair and of 将一色."""
+JIANG_SET: frozenset[int] = frozenset(JIANG_KINDS)
+""":data:`JIANG_KINDS` as a set (membership tests)."""
+FENG_KINDS: frozenset[int] = HONOR_KINDS - {RED_DRAGON}
+"""The kinds of 风一色: the winds, 白 and 发 (红中 is always a special tile)."""
+
+
+def is_honor(k: int) -> bool:
+    """An honour (wind or dragon)."""
+    return k >= EAST
+
+
+def is_jiang(k: int) -> bool:
+    """A suited 2, 5 or 8 (将)."""
+    return k < EAST and k % 9 in (1, 4, 7)
+
+
+def is_terminal(k: int) -> bool:
+    """A suited 1 or 9."""
+    return k < EAST and k % 9 in (0, 8)
+
 
 _SUIT_CN = {"m": "万", "p": "筒", "s": "条"}
 _NUM_CN = "一二三四五六七八九"

@@ -8,13 +8,20 @@ import pytest
 from positions import advance, hidden_shuffled, rebuild
 
 from laizi.bots.base import SeatView
-from laizi.bots.expert import ExpertBot, ExpertConfig
+from laizi.bots.experimental.expert import ExperimentalExpert, Experiments
+from laizi.bots.experimental.search import SearchConfig
 from laizi.bots.registry import make_bot
 from laizi.game.position import PositionError
 from laizi.game.state import HandState
 from laizi.rules import RuleSet
 
-FAST = ExpertConfig(worlds=3, max_candidates=3, search="open")  # the search, made small
+# the search (laizi.bots.experimental), made small
+FAST = Experiments(search=SearchConfig(worlds=3, max_candidates=3, search="open"))
+
+
+def ExpertBot(seed: int, experiments: Experiments) -> ExperimentalExpert:  # noqa: N802
+    """The expert with the search."""
+    return ExperimentalExpert(seed, experiments=experiments)
 
 
 def _finish(st: HandState, seed: int) -> list[float]:
@@ -99,4 +106,4 @@ def test_expert_takes_a_win_and_answers_claims() -> None:
                 break
     assert abs(sum(st.payments or [])) < 1e-9
     assert bots[0].searches > 0
-    assert repr(bots[0]) == "ExpertBot(seed=1)"
+    assert repr(bots[0]).startswith("ExperimentalExpert(seed=1, ")

@@ -13,19 +13,16 @@ from positions import advance, hidden_shuffled
 from laizi.analysis.profiles import shanten258
 from laizi.arena import arena
 from laizi.bots.base import SeatView
-from laizi.bots.expert import ExpertBot, ExpertConfig
-from laizi.bots.expert_ready import completing_kinds, ready_price
-from laizi.bots.expert_rules import (
-    RuleParams,
-    acceptance_choice,
-    block_action,
-    claim_choice,
-    hopeless,
-    strong_tie_break,
-)
+from laizi.bots.experimental.block import block_action, hopeless
+from laizi.bots.experimental.claims import RuleParams, claim_choice
+from laizi.bots.experimental.expert import ExperimentalExpert, Experiments
+from laizi.bots.experimental.ready import ready_price
+from laizi.bots.expert import ExpertBot
+from laizi.bots.expert_rules import acceptance_choice, strong_tie_break
 from laizi.bots.greedy import natural
 from laizi.bots.registry import make_bot
 from laizi.bots.strong import StrongBot
+from laizi.bots.toolkit import completing_kinds
 from laizi.game.actions import Action
 from laizi.game.state import HandState
 from laizi.rules import RuleSet
@@ -166,8 +163,9 @@ def test_default_expert_sees_only_its_view(seed: int) -> None:
     v1 = SeatView.from_state(st, me)
     v2 = SeatView.from_state(other, me)
     assert ExpertBot(7).act(v1) == ExpertBot(7).act(v2)
-    cfg = ExpertConfig(ready_rule=True, acceptance=True, fold_shanten=3)
-    assert ExpertBot(7, cfg).act(v1) == ExpertBot(7, cfg).act(v2)
+    ex = Experiments(ready_rule=True, fold_shanten=3)
+    assert (ExperimentalExpert(7, experiments=ex).act(v1)
+            == ExperimentalExpert(7, experiments=ex).act(v2))
 
 
 def test_arena_with_the_expert_is_reproducible() -> None:

@@ -33,7 +33,7 @@ from typing import Final
 
 from laizi.analysis._tables import merge_profiles
 from laizi.analysis.fast import load_tables
-from laizi.tiles import NUM_KINDS
+from laizi.tiles import JIANG_KINDS, NUM_KINDS
 
 __all__ = [
     "JIANG_KINDS",
@@ -62,8 +62,6 @@ PLACE: Final[tuple[tuple[int, int], ...]] = tuple(
     (k // 9, P9[k % 9]) if k < 27 else (3, P7[k - 27]) for k in range(NUM_KINDS)
 )
 """kind -> (suit 0-3, place value of the kind in that suit's key)."""
-JIANG_KINDS: Final = tuple(k for k in range(27) if k % 9 in (1, 4, 7))
-"""The suited 2, 5 and 8 (ascending): the kinds of a small hand's pair."""
 
 
 @dataclass(frozen=True, slots=True)

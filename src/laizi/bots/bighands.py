@@ -20,8 +20,7 @@ from laizi.bots.tuning import (
     QINGYISE_MIN_TILES,
 )
 from laizi.scoring.model import Meld
-from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS
-from laizi.tiles import NUM_KINDS
+from laizi.tiles import FENG_KINDS, JIANG_SET, NUM_KINDS
 
 __all__ = [
     "FENG",
@@ -36,7 +35,7 @@ __all__ = [
 
 FENG: Final = FENG_KINDS
 """The kinds of 风一色: winds, 白 and 发 (红中 is a special tile)."""
-JIANG: Final = JIANG_KINDS
+JIANG: Final = JIANG_SET
 """The kinds of 将一色: suited 2, 5 and 8."""
 _NOT_FENG: Final = tuple(k for k in range(NUM_KINDS) if k not in FENG)
 _NOT_JIANG: Final = tuple(k for k in range(NUM_KINDS) if k not in JIANG)

@@ -17,6 +17,15 @@ from typing import Final
 from laizi.analysis.fast import waits
 from laizi.analysis.profiles import HandEval, shanten_keys, suit_keys
 from laizi.bots.base import Bot, SeatView
+from laizi.bots.toolkit import (
+    improving_kinds,
+    n_sets_of,
+    natural,
+    near_kinds,
+    tile_order_key,
+    tiles_after_claim,
+    usefulness,
+)
 from laizi.bots.tuning import (
     GREEDY_LOOKAHEAD_CANDIDATES,
     GREEDY_LOOKAHEAD_SHANTEN,
@@ -25,91 +34,11 @@ from laizi.bots.tuning import (
 from laizi.game.actions import Action
 from laizi.tiles import NUM_KINDS
 
+# The hand helpers live in laizi.bots.toolkit; the names stay importable from here.
 __all__ = [
     "GreedyBot", "improving_kinds", "natural", "near_kinds", "n_sets_of", "tile_order_key",
     "usefulness",
 ]
-
-
-def natural(view: SeatView, counts: Sequence[int] | None = None) -> tuple[list[int], int]:
-    """(natural counts without laizi and special tiles, number of laizi)."""
-    c = list(view.hand if counts is None else counts)
-    lz = view.setup.laizi
-    wilds = c[lz]
-    c[lz] = 0
-    for k in view.setup.special:
-        c[k] = 0
-    return c, wilds
-
-
-def n_sets_of(view: SeatView, seat: int | None = None) -> int:
-    return 4 - len(view.melds[view.seat if seat is None else seat])
-
-
-_NEAR: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(x for x in range(k - 2, k + 3) if k - k % 9 <= x <= k - k % 9 + 8) if k < 27 else (k,)
-    for k in range(NUM_KINDS)
-)
-
-
-def near_kinds(counts: Sequence[int]) -> list[int]:
-    """Kinds whose draw could improve a hand: held kinds and suited neighbours (±2)."""
-    near: set[int] = set()
-    for k in range(NUM_KINDS):
-        if counts[k]:
-            near.update(_NEAR[k])
-    return sorted(near)
-
-
-_IMPROVING: Final[dict[tuple[tuple[int, int, int, int], int, int, int], list[int]]] = {}
-"""Cache of :func:`improving_kinds` by (suit keys, wilds, sets, shanten bound); cleared
-past ``_IMPROVING_MAX`` entries."""
-_IMPROVING_MAX: Final = 200_000
-
-
-def improving_kinds(counts: Sequence[int], wilds: int, n: int, sh: int,
-                    ev: HandEval | None = None) -> list[int]:
-    """Kinds whose draw lowers the shanten ``sh`` of a 3n+1 hand (memoised by hand).
-
-    ``ev``: the same hand already prepared (``counts``, ``wilds``, ``n``), to skip that step.
-    """
-    if ev is None:
-        ev = HandEval(counts, wilds, n)
-    k = ev.keys
-    key = ((k[0], k[1], k[2], k[3]), wilds, n, sh)
-    got = _IMPROVING.get(key)
-    if got is None:
-        got = ev.improving_draws(sh)
-        if len(_IMPROVING) > _IMPROVING_MAX:
-            _IMPROVING.clear()
-        _IMPROVING[key] = got
-    return got
-
-
-def usefulness(counts: Sequence[int], k: int) -> float:
-    """How connected tile ``k`` is in ``counts`` (copies and suited neighbours)."""
-    c = counts[k]
-    u = 3.0 * (c - 1)
-    if k < 27:
-        n = k % 9
-        if n > 0:
-            u += 2.0 * counts[k - 1]
-        if n > 1:
-            u += counts[k - 2]
-        if n < 8:
-            u += 2.0 * counts[k + 1]
-        if n < 7:
-            u += counts[k + 2]
-        u += 0.1 * min(n, 8 - n)
-    return u
-
-
-def tile_order_key(k: int) -> float:
-    """Tie-break preference for discarding: honours, then terminals, then the middle."""
-    if k >= 27:
-        return 0.0
-    n = k % 9
-    return 1.0 + min(n, 8 - n)
 
 
 _ORDER: Final = tuple(tile_order_key(k) for k in range(NUM_KINDS))
@@ -265,19 +194,10 @@ class GreedyBot(Bot):
 
     @staticmethod
     def shanten_after_claim(nat: list[int], wilds: int, n: int, a: Action, t: int) -> int:
-        c = list(nat)
-        if a.type == "kong":
-            c[t] -= 3
-            # a replacement tile comes: compare as a 3(n-1)+1 hand
-            return shanten_keys(suit_keys(c), n - 1, wilds)
-        if a.type == "peng":
-            c[t] -= 2
-        else:
-            base = a.tile or 0
-            for x in (base, base + 1, base + 2):
-                if x != t:
-                    c[x] -= 1
-        # 3(n-1)+2 tiles before the discard: shanten of the best discard
+        """The shanten after claiming ``t`` with ``a``: for a kong, of the 3(n-1)+1 hand a
+        replacement tile comes to; for a peng or chi, of the 3(n-1)+2 tiles before the
+        discard (its best discard's)."""
+        c = tiles_after_claim(nat, a, t)
         return shanten_keys(suit_keys(c), n - 1, wilds)
 
 

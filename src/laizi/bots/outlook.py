@@ -42,9 +42,11 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
-from laizi.analysis.profiles import JIANG_KINDS, sets_missing, shanten258, suit_keys
+from laizi.analysis.profiles import sets_missing, shanten258, suit_keys
 from laizi.bots.base import SeatView
-from laizi.bots.greedy import natural, near_kinds
+from laizi.bots.toolkit import natural, near_kinds
+from laizi.scoring import table_fan
+from laizi.tiles import JIANG_KINDS, is_honor, is_jiang, is_terminal
 
 __all__ = [
     "DATA_FILE", "Danger", "Features", "Model", "Outlook", "danger_key", "danger_of", "design",
@@ -155,19 +157,11 @@ def features(view: SeatView, hand: Sequence[int], *, n_sets: int | None = None,
 
 
 def kong_fan(view: SeatView, seat: int) -> int:
-    """A seat's fan from its kongs and laid-aside special tiles and laizi (public)."""
-    lz = view.setup.laizi
-    f = 0
-    for m in view.melds[seat]:
-        if m.type in ("kong", "addkong"):
-            f += 1
-        elif m.type == "ankong":
-            f += 2
-    for t in view.special_kongs[seat]:
-        f += 2 if t == lz else 1
-    for t in view.special_discards[seat]:
-        f += 2 if t == lz else 1
-    return f
+    """A seat's fan from its kongs and laid-aside special tiles and laizi (public): its
+    table fan without the opening (:func:`laizi.scoring.table_fan`), so a discarded
+    laizi counts as the rules' ``laizi_discard`` says."""
+    return table_fan(view.rules, view.setup.laizi, view.melds[seat], view.special_kongs[seat],
+                     view.special_discards[seat], opening=False)
 
 
 def design(f: Features) -> list[float]:
@@ -204,11 +198,11 @@ def win_keys(f: Features) -> list[str]:
 
 def danger_key(kind: int, wall: int, openings: int, in_river: bool) -> list[str]:
     """The danger model's cells for one (discard, opponent), finest first."""
-    if kind >= 27:
+    if is_honor(kind):
         cat = 0
-    elif kind % 9 in (0, 8):
+    elif is_terminal(kind):
         cat = 1
-    elif kind % 9 in (1, 4, 7):
+    elif is_jiang(kind):
         cat = 2
     else:
         cat = 3

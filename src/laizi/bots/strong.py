@@ -31,40 +31,74 @@ On top of :class:`~laizi.bots.greedy.GreedyBot`'s table-driven evaluation:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 
 from laizi.analysis.fast import waits
 from laizi.analysis.profiles import HandEval, shanten258
 from laizi.bots import tuning as T
 from laizi.bots.base import SeatView
 from laizi.bots.bighands import JIANG, reachable_targets, target_distance
-from laizi.bots.greedy import GreedyBot, natural, tile_order_key, usefulness
+from laizi.bots.greedy import GreedyBot
+from laizi.bots.toolkit import claimed_hand, natural, tile_order_key, usefulness
 from laizi.game.actions import Action
 from laizi.scoring.model import Meld
+from laizi.scoring.tablefan import table_fan
+from laizi.tiles import is_honor, is_jiang
 
-__all__ = ["StrongBot", "claimed_hand"]
+# claimed_hand lives in laizi.bots.toolkit; it stays importable from here.
+__all__ = ["StrongBot", "StrongParams", "claimed_hand"]
+
+
+@dataclass(frozen=True, slots=True)
+class StrongParams:
+    """``strong``'s knobs, fixed for the bot's life (a variant is another instance:
+    ``StrongBot(seed, StrongParams(q=0.4))``); the numbers behind them are in
+    :mod:`laizi.bots.tuning`."""
+
+    q: float = T.Q  # value kept per step of distance (the small hand)
+    q_big: float = T.Q  # … for big-hand targets
+    #: "kong" (always), "keep_one", "smart" (keep one when its fan suffices)
+    laizi_policy: str = "keep_one"
+    min_penalty: bool = True  # a small hand below the minimum is worth less
+    pair258: bool = True  # the regular (small) hand needs a 2/5/8 pair
+    special_policy: str = "always"  # or "when_close": keep a special tile while far from ready
+    special_shanten: int = 2
+    keep_two_for_big: bool = True  # keep a second laizi while a big hand is close
+    fold_distance: int | None = None  # hopeless hands (this far) discard safely late in the hand
+    fold_wall: int = T.FOLD_WALL
+    kong_max_distance: int = 99  # kongs (+fan both ways) only this close to a win
+    defence_scale: float = T.DEFENCE_SCALE
+    general_defence: bool = False
+    ready_defence: float = T.READY_DEFENCE  # weight of the "looks ready" penalty
+    ready_defence_distance: int = T.READY_DEFENCE_DISTANCE
+    big_weight: float = 1.0  # realism factor on big-hand values (they are harder than distance says)
+
+    def changed(self) -> dict[str, object]:
+        """The knobs that differ from the defaults."""
+        ref = StrongParams()
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != getattr(ref, f.name)}
+
+
+_DEFAULT = StrongParams()
 
 
 class StrongBot(GreedyBot):
-    """Value-driven bot: fan management, big-hand targets, liability-aware defence."""
+    """Value-driven bot: fan management, big-hand targets, liability-aware defence.
+
+    Its knobs are a frozen :class:`StrongParams` (``self.p``): nothing is changed per
+    decision."""
 
     name = "strong"
-    # Knobs (a variant is a subclass); the numbers behind them are in laizi.bots.tuning.
-    q: float = T.Q
-    q_big: float = T.Q
-    laizi_policy = "keep_one"  # "kong" (always), "keep_one", "smart" (keep one when its fan suffices)
-    min_penalty = True
-    pair258 = True  # the regular (small) hand needs a 2/5/8 pair
-    special_policy = "always"  # or "when_close": keep a special tile while far from ready
-    special_shanten = 2
-    keep_two_for_big = True
-    fold_distance: int | None = None  # hopeless hands (this far) discard safely late in the hand
-    fold_wall: int = T.FOLD_WALL
-    kong_max_distance = 99  # kongs (+fan both ways) only this close to a win
-    defence_scale: float = T.DEFENCE_SCALE
-    general_defence = False
-    ready_defence: float = T.READY_DEFENCE  # weight of the "looks ready" penalty
-    ready_defence_distance: int = T.READY_DEFENCE_DISTANCE
-    big_weight = 1.0  # realism factor on big-hand values (they are harder than distance says)
+
+    def __init__(self, seed: int | None = None, params: StrongParams | None = None) -> None:
+        super().__init__(seed)
+        self.p: StrongParams = _DEFAULT if params is None else params
+
+    def __repr__(self) -> str:
+        if self.p == _DEFAULT:
+            return f"{type(self).__name__}(seed={self.seed!r})"
+        return f"{type(self).__name__}(seed={self.seed!r}, params={self.p!r})"
 
     # ------------------------------------------------------------------ own turn
     def turn_action(self, view: SeatView) -> Action:
@@ -79,7 +113,7 @@ class StrongBot(GreedyBot):
             return by_type["laizi_kong"][0]
         if by_type.get("ankong") or by_type.get("addkong"):
             base_val, _tg, base_d = self.hand_value(view, nat, wilds, melds)
-            if base_d > self.kong_max_distance:
+            if base_d > self.p.kong_max_distance:
                 by_type.pop("ankong", None)
                 by_type.pop("addkong", None)
             for a in by_type.get("ankong", ()):
@@ -104,23 +138,23 @@ class StrongBot(GreedyBot):
                           melds: Sequence[Meld]) -> bool:
         """Lay a special tile aside now? (+1 fan both ways: it also doubles what this seat
         pays as a loser, so a hopeless hand may keep it as a dead tile for a while.)"""
-        if self.special_policy == "always":
+        if self.p.special_policy == "always":
             return True
         n = 4 - len(melds)
         d = HandEval(nat, wilds, n).shanten
-        return d <= self.special_shanten or view.wall_remaining < T.SPECIAL_KEEP_WALL
+        return d <= self.p.special_shanten or view.wall_remaining < T.SPECIAL_KEEP_WALL
 
     def want_laizi_kong_strong(self, view: SeatView, wilds: int, melds: Sequence[Meld]) -> bool:
-        if self.laizi_policy == "kong":
+        if self.p.laizi_policy == "kong":
             return True
-        if wilds >= 2 and self.keep_two_for_big:
+        if wilds >= 2 and self.p.keep_two_for_big:
             nat, _w = natural(view)
             for t in self.targets(view, nat, wilds, melds):
                 if self.distance(t, nat, wilds, 4 - len(melds)) <= T.BIG_KEEP_LAIZI_DISTANCE:
                     return False
         if wilds >= 2:
             return True
-        if self.laizi_policy == "keep_one":
+        if self.p.laizi_policy == "keep_one":
             return False
         # keep the single laizi as a wildcard when a soft small win still reaches the minimum
         fan, others = self.fan_estimate(view, melds, wilds)
@@ -128,44 +162,23 @@ class StrongBot(GreedyBot):
 
     # ------------------------------------------------------------------ values
     def fan_estimate(self, view: SeatView, melds: Sequence[Meld], wilds: int) -> tuple[int, list[int]]:
-        """(own fan at a win, each other seat's loser fan) from the public table."""
+        """(own fan at a win, each other seat's loser fan) from the public table: each
+        seat's table fan (:func:`laizi.scoring.table_fan`), the own counted as opened
+        (a hand must open to win) and hard when it holds no laizi."""
         rules = view.rules
         me = view.seat
-
-        def table_fan(melds_s: Sequence[Meld], sk: Sequence[int], sd: Sequence[int]) -> int:
-            f = 0
-            openings = sum(1 for m in melds_s if m.opens)
-            if openings:
-                if rules.opening_fan == "once":
-                    f += 1
-                elif rules.opening_fan == "per_opening":
-                    f += openings
-            for m in melds_s:
-                if m.type in ("kong", "addkong"):
-                    f += 1
-                elif m.type == "ankong":
-                    f += 2
-            lz = view.setup.laizi
-            for t in sk:
-                f += 2 if t == lz else 1
-            for t in sd:
-                if t == lz:
-                    f += 2 if rules.laizi_discard == "kong" else (1 if rules.laizi_discard == "half" else 0)
-                else:
-                    f += 1
-            return f
-
-        own_melds = list(melds)
-        if not any(m.opens for m in own_melds) and rules.opening_fan != "none":
-            own = table_fan([*own_melds, Meld("peng", 0, 0)], view.special_kongs[me], view.special_discards[me])
-        else:
-            own = table_fan(own_melds, view.special_kongs[me], view.special_discards[me])
+        lz = view.setup.laizi
+        own_melds: Sequence[Meld] = melds
+        if not any(m.opens for m in melds) and rules.opening_fan != "none":
+            own_melds = [*melds, Meld("peng", 0, 0)]  # the opening still to come
+        own = table_fan(rules, lz, own_melds, view.special_kongs[me], view.special_discards[me])
         if wilds == 0:
             own += 1  # hard
         others = [0, 0, 0, 0]
         for s in range(4):
             if s != me:
-                others[s] = table_fan(view.melds[s], view.special_kongs[s], view.special_discards[s])
+                others[s] = table_fan(rules, lz, view.melds[s], view.special_kongs[s],
+                                      view.special_discards[s])
         return own, others
 
     def small_value(self, view: SeatView, fan: int, others: list[int], *,
@@ -193,7 +206,7 @@ class StrongBot(GreedyBot):
             return top[0] + top[1] >= need
 
         value = 1.0 if factor_only else sum(min(r, rules.cap) for r in raws) * T.SMALL_PAY
-        if ok(raws) or not self.min_penalty:
+        if ok(raws) or not self.p.min_penalty:
             return value
         if ok([r * 2 for r in raws]):  # by self-draw (or a discarder's +1) only
             return value * T.BELOW_MIN_SELF_DRAW
@@ -205,7 +218,7 @@ class StrongBot(GreedyBot):
         rules = view.rules
         raws = [T.BIG_MULT * 2 ** (fan + others[s]) * T.BIG_BONUS
                 for s in range(4) if s != view.seat]
-        return float(sum(min(r, rules.cap) for r in raws)) * T.SMALL_PAY * self.big_weight
+        return float(sum(min(r, rules.cap) for r in raws)) * T.SMALL_PAY * self.p.big_weight
 
     def targets(self, view: SeatView, nat: Sequence[int], wilds: int,
                 melds: Sequence[Meld]) -> list[str]:
@@ -224,11 +237,11 @@ class StrongBot(GreedyBot):
         fan, others = self.fan_estimate(view, melds, wilds)
         small = self.small_value(view, fan, others)
         big = self.big_value(view, fan, others)
-        d = shanten258(nat, wilds, n) if self.pair258 else HandEval(nat, wilds, n).shanten
-        best = (small * self.q ** (d + 1), "regular", d)
+        d = shanten258(nat, wilds, n) if self.p.pair258 else HandEval(nat, wilds, n).shanten
+        best = (small * self.p.q ** (d + 1), "regular", d)
         for t in self.targets(view, nat, wilds, melds):
             dt = self.distance(t, nat, wilds, n)
-            v = big * self.q_big ** (dt + 1)
+            v = big * self.p.q_big ** (dt + 1)
             if v > best[0]:
                 best = (v, t, dt)
         return best
@@ -255,8 +268,8 @@ class StrongBot(GreedyBot):
         reg = ev.shanten_each([k if k != lz and k not in special else 0 for k in kinds], -1)
         unseen = view.unseen()
         threats = self.threats(view)
-        fold = (self.fold_distance is not None and bool(threats)
-                and ev.shanten >= self.fold_distance and view.wall_remaining < self.fold_wall)
+        fold = (self.p.fold_distance is not None and bool(threats)
+                and ev.shanten >= self.p.fold_distance and view.wall_remaining < self.p.fold_wall)
         scored: list[tuple[float, Action]] = []
         for a, k, d_reg in zip(discards, kinds, reg, strict=True):
             if k == lz:
@@ -268,9 +281,9 @@ class StrongBot(GreedyBot):
                 d_reg = ev.shanten  # special tiles are not part of the natural hand
             else:
                 c[k] -= 1
-            if self.pair258:
+            if self.p.pair258:
                 d_reg = shanten258(c, wilds, n)
-            val = small * self.q ** (d_reg + 1)
+            val = small * self.p.q ** (d_reg + 1)
             # quality in [0.55, 1] never outweighs one step of distance (q < 0.55)
             if d_reg == 0:
                 live = sum(unseen[x] for x in waits(c, wilds, pair258=True))
@@ -280,7 +293,7 @@ class StrongBot(GreedyBot):
                 val *= _quality(acc, T.LIVE_ADVANCES_FULL)
             for t in targets:
                 dt = self.distance(t, c, wilds, n)
-                v = big * self.q_big ** (dt + 1)
+                v = big * self.p.q_big ** (dt + 1)
                 if dt == 0 and t != "jiangyise" and t != "fengyise":
                     live = sum(unseen[x] for x in waits(c, wilds, pair258=False))
                     v *= _quality(live, T.LIVE_WAITS_FULL)
@@ -341,15 +354,15 @@ class StrongBot(GreedyBot):
                   unseen: Sequence[int], *, fold: bool, my_distance: int) -> float:
         """Expected cost of seat ``s`` winning on ``k`` (general defence, folding, or
         the "looks ready" penalty while this hand is far from ready)."""
-        if self.general_defence or fold:
+        if self.p.general_defence or fold:
             p_wait = _wait_chance(view.rivers[s], k, unseen)
             return p_ready * p_wait * pay * self.scale(view) * (T.FOLD_WEIGHT if fold else 1.0)
-        if self.ready_defence and my_distance >= self.ready_defence_distance:
+        if self.p.ready_defence and my_distance >= self.p.ready_defence_distance:
             openings = sum(1 for m in view.melds[s] if m.opens)
             if openings >= T.LOOKS_READY_OPENINGS or (
                     openings == T.LOOKS_READY_OPENINGS - 1 and view.wall_remaining < T.LATE_WALL):
                 p_wait = _wait_chance(view.rivers[s], k, unseen)
-                return p_ready * p_wait * pay * self.scale(view) * self.ready_defence
+                return p_ready * p_wait * pay * self.scale(view) * self.p.ready_defence
         return 0.0
 
     def quanqiuren_cost(self, view: SeatView, s: int, k: int, after: list[int], wilds: int,
@@ -359,7 +372,7 @@ class StrongBot(GreedyBot):
         ms = view.melds[s]
         liability = view.rules.quanqiuren_liability
         if not (len(ms) == 4 and all(m.opens for m in ms) and view.hand_sizes[s] == 1
-                and liability != "none" and k < 27 and k % 9 in (1, 4, 7)):
+                and liability != "none" and is_jiang(k)):
             return 0.0
         if liability != "always" and waits(after, wilds):
             return 0.0  # ready: not liable
@@ -383,7 +396,7 @@ class StrongBot(GreedyBot):
 
     def scale(self, view: SeatView) -> float:
         """The value of one relative payment unit (a small hand's typical worth)."""
-        return self.defence_scale
+        return self.p.defence_scale
 
     def rob_risk(self, view: SeatView, kind: int) -> float:
         """Rough chance that an added kong of ``kind`` gets robbed (the robbed pays all)."""
@@ -412,7 +425,7 @@ class StrongBot(GreedyBot):
             c, new = claimed_hand(nat, a, t, view.turn)
             after, _t2, d2 = self.hand_value(view, c, wilds, [*melds, new])
             if a.type == "kong":
-                if d2 > self.kong_max_distance:
+                if d2 > self.p.kong_max_distance:
                     continue
                 after *= T.KONG_CLAIM_BONUS
             if after > before * T.CLAIM_MIN_GAIN and (best is None or after > best[0]):
@@ -434,25 +447,8 @@ def _wait_chance(river: Sequence[int], k: int, unseen: Sequence[int]) -> float:
     """Chance that a ready seat with this river waits on ``k``."""
     if k in river:
         return T.WAIT_CHANCE_RIVER
-    if k >= 27:
+    if is_honor(k):
         return T.WAIT_CHANCE_HONOR_LAST if unseen[k] <= 1 else T.WAIT_CHANCE_HONOR
-    if k % 9 in (1, 4, 7):
+    if is_jiang(k):
         return T.WAIT_CHANCE_258
     return T.WAIT_CHANCE
-
-
-def claimed_hand(nat: list[int], a: Action, t: int, turn: int) -> tuple[list[int], Meld]:
-    """The natural tiles left and the new meld after claiming ``t`` with ``a`` (a kong,
-    peng or chi) from the seat ``turn``."""
-    c = list(nat)
-    if a.type == "kong":
-        c[t] -= 3
-        return c, Meld("kong", t, turn)
-    if a.type == "peng":
-        c[t] -= 2
-        return c, Meld("peng", t, turn)
-    base = a.tile or 0
-    for x in (base, base + 1, base + 2):
-        if x != t:
-            c[x] -= 1
-    return c, Meld("chi", base, turn)

@@ -33,14 +33,14 @@ def _seed(text: str) -> int | str:
 
 
 def parse_lineup(text: str) -> list[str]:
-    from laizi.bots.registry import BOT_NAMES
+    from laizi.bots.registry import ALL_BOT_NAMES
 
     names = [b.strip() for b in text.split(",") if b.strip()]
     if len(names) != 4:
         raise ValueError(f"--bots needs four names, got {len(names)}")
     for n in names:
-        if n not in BOT_NAMES:
-            raise ValueError(f"unknown bot {n!r} (choose from {', '.join(BOT_NAMES)})")
+        if n not in ALL_BOT_NAMES:
+            raise ValueError(f"unknown bot {n!r} (choose from {', '.join(ALL_BOT_NAMES)})")
     return names
 
 

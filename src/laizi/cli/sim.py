@@ -34,7 +34,7 @@ def _seed(text: str) -> int | str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from laizi.bots.registry import BOT_NAMES
+    from laizi.bots.registry import ALL_BOT_NAMES
     from laizi.rules import RuleSet
     from laizi.sim import simulate
 
@@ -48,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if len(names) != 4:
         raise ValueError(f"--bots needs four names (or one), got {len(names)}")
     for n in names:
-        if n not in BOT_NAMES:
-            raise ValueError(f"unknown bot {n!r} (choose from {', '.join(BOT_NAMES)})")
+        if n not in ALL_BOT_NAMES:
+            raise ValueError(f"unknown bot {n!r} (choose from {', '.join(ALL_BOT_NAMES)})")
     rules = RuleSet.preset(args.preset)
     if args.plot:
         try:

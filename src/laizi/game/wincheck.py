@@ -24,13 +24,12 @@ from laizi.analysis.fast import can_win, waits  # unchecked hot path
 from laizi.rules import RuleSet, TableSetup
 from laizi.scoring import Meld, PlayerTable, ScoreResult, WinContext, score
 from laizi.scoring.model import WinBy
-from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS
-from laizi.tiles import NUM_KINDS
+from laizi.tiles import FENG_KINDS, JIANG_SET, NUM_KINDS
 
 __all__ = ["NO_WIN", "Table", "WinCheck", "WinChecker"]
 
 _FENG: Final = FENG_KINDS
-_JIANG: Final = JIANG_KINDS
+_JIANG: Final = JIANG_SET
 _NOT_FENG: Final = tuple(k for k in range(NUM_KINDS) if k not in _FENG)
 _NOT_JIANG: Final = tuple(k for k in range(NUM_KINDS) if k not in _JIANG)
 

@@ -14,11 +14,13 @@ from typing import Any, Final, Literal
 
 from laizi.analysis.decompose import Decomposition
 from laizi.scoring.model import PlayerTable, WinContext
+from laizi.tiles import FENG_KINDS as TILE_FENG_KINDS
+from laizi.tiles import JIANG_SET
 
 Shape = Literal["regular", "luan_feng", "luan_jiang", "qidui"]
 
-FENG_KINDS: Final = frozenset({27, 28, 29, 30, 31, 32})  # winds, 白, 发
-JIANG_KINDS: Final = frozenset(k for k in range(27) if k % 9 in (1, 4, 7))
+FENG_KINDS: Final = TILE_FENG_KINDS  # winds, 白, 发 (laizi.tiles owns the categories)
+JIANG_KINDS: Final = JIANG_SET  # suited 2, 5, 8
 SUIT_KINDS: Final[tuple[frozenset[int], ...]] = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
 
 

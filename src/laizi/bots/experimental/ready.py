@@ -1,4 +1,5 @@
-"""Ready hands priced exactly: what each wait would pay, from the scorer.
+"""Experiment (switched off): ready hands priced exactly, what each wait would pay,
+from the scorer (registry name ``expert-ready``; measured within noise of ``expert``).
 
 ``strong`` rates a ready hand by a rough value (its fan estimate times a factor for
 its live waits). When a discard leaves the hand ready (听牌), the expert prices it
@@ -16,15 +17,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from laizi.analysis import waits as raw_waits
 from laizi.bots.base import SeatView
-from laizi.bots.evaluate import FENG, JIANG
-from laizi.bots.greedy import natural
 from laizi.bots.outlook import danger_of, hand_outlook
+from laizi.bots.toolkit import completing_kinds
+from laizi.game.actions import Action
 from laizi.scoring import PlayerTable, WinContext, score
 from laizi.tiles import NUM_KINDS
 
-__all__ = ["SELF_DRAW_SHARE", "ReadyPrice", "completing_kinds", "ready_price", "wait_payment"]
+__all__ = ["SELF_DRAW_SHARE", "ReadyPrice", "completing_kinds", "ready_choice", "ready_price",
+           "wait_payment"]
 
 #: Share of wins that are self-drawn (simulated kaikoufan hands of four ``strong``
 #: bots: 317 of 995 wins); the rest are won on a discard.
@@ -43,20 +44,6 @@ class ReadyPrice:
     @property
     def value(self) -> float:
         return self.win_prob * self.payment - self.danger
-
-
-def completing_kinds(view: SeatView, hand: Sequence[int]) -> list[int]:
-    """Kinds that may complete the 3n+1 concealed ``hand`` (regular or loose 风/将一色)."""
-    nat, wilds = natural(view, hand)
-    kinds = set(raw_waits(nat, wilds))
-    if view.rules.luan_feng_jiang:
-        meld_kinds = {t for m in view.melds[view.seat] for t in m.tiles()}
-        held = {k for k in range(NUM_KINDS) if nat[k]} | meld_kinds
-        for cat in (FENG, JIANG):
-            if held and held <= cat:
-                kinds |= set(cat)
-    lz = view.setup.laizi
-    return sorted(k for k in kinds if k != lz and k not in view.setup.special)
 
 
 def _tables(view: SeatView, hand: Sequence[int]) -> tuple[PlayerTable, PlayerTable,
@@ -127,3 +114,37 @@ def _danger(view: SeatView, discarded: int | None) -> float:
     if discarded is None:
         return 0.0
     return danger_of(view, discarded).expected_loss
+
+
+def ready_choice(view: SeatView, default: Action, *, margin: float = 0.0,
+                 loss: float = 0.0) -> Action:
+    """Among the discards that leave the hand ready, the best priced, when the
+    default choice leaves it ready too (else the default). ``margin``: how much better
+    (points) a ready discard must price than the default; ``loss``: what a ready hand
+    that does not win is expected to pay as a loser (a higher win chance also saves it)."""
+    lz = view.laizi
+    special = view.special
+    hand = list(view.hand)
+    priced: list[tuple[float, Action]] = []
+    default_value: float | None = None
+    seen: set[int] = set()
+    for a in view.legal:
+        k = a.tile
+        if a.type != "discard" or k is None or k == lz or k in special or k in seen:
+            continue
+        seen.add(k)
+        hand[k] -= 1
+        price = ready_price(view, hand, k)
+        hand[k] += 1
+        if price is None:
+            continue
+        value = price.win_prob * (price.payment + loss) - price.danger
+        priced.append((value, a))
+        if a == default:
+            default_value = value
+    if default_value is None or len(priced) < 2:
+        return default
+    best_value, best = max(priced, key=lambda x: (x[0], x[1] == default))
+    if best_value > default_value + margin:
+        return best
+    return default
