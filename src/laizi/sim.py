@@ -28,7 +28,7 @@ from laizi.game.play import Policy, play_hand
 from laizi.game.state import HandState
 from laizi.game.wall import hand_seed
 from laizi.rules import RuleSet
-from laizi.scoring.model import BIG_HAND_IDS
+from laizi.scoring.patterns import BIG_HAND_IDS
 
 __all__ = [
     "HandRecord",

@@ -7,7 +7,7 @@ import re
 from laizi.game.actions import ACTION_TYPES, Action
 from laizi.game.match import Match
 from laizi.rules import RuleSet
-from laizi.scoring.model import BIG_HAND_IDS
+from laizi.scoring.patterns import BIG_HAND_IDS
 from laizi.tui.render import settlement_text
 from laizi.tui.session import Session
 from laizi.tui.words import (

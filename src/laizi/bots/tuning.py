@@ -2,8 +2,9 @@
 
 Values are in *relative units*: one unit is roughly what a small hand pays each
 loser.  Changing any of them changes the bots' play (and every simulation result).
-:class:`~laizi.bots.strong.StrongBot` exposes the main knobs as class attributes
-(defaults below) so that a variant is a subclass.
+:class:`~laizi.bots.strong.StrongParams` holds the main knobs of
+:class:`~laizi.bots.strong.StrongBot` (defaults below) in a frozen dataclass, so that a
+variant is another parameter object.
 """
 
 from __future__ import annotations

@@ -123,7 +123,7 @@ def print_table(data: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from laizi.scoring.model import BIG_HAND_NAMES
+    from laizi.scoring.patterns import BIG_HAND_NAMES
 
     console = Console()
     if not console.is_terminal:

@@ -5,14 +5,13 @@ tiles and laizi), the one function the scorer, the bots and the table display us
 """
 
 from laizi.scoring.model import (
-    BIG_HAND_IDS,
-    BIG_HAND_NAMES,
     REASONS,
     Meld,
     PlayerTable,
     ScoreResult,
     WinContext,
 )
+from laizi.scoring.patterns import BIG_HAND_IDS, BIG_HAND_NAMES
 from laizi.scoring.score import score
 from laizi.scoring.tablefan import table_fan, table_fan_items
 

@@ -11,23 +11,13 @@ from laizi.rules import RuleSet, TableSetup
 from laizi.tiles import Tile, parse_tiles
 
 __all__ = [
-    "BIG_HAND_IDS", "BIG_HAND_NAMES", "REASONS", "Meld", "MeldType", "PlayerTable",
+    "REASONS", "Meld", "MeldType", "PlayerTable",
     "ScoreResult", "WinBy", "WinContext",
 ]
 
 MeldType = Literal["chi", "peng", "kong", "addkong", "ankong"]
 WinBy = Literal["discard", "self_draw", "rob_kong"]
 
-# RULES.md §6 order; big_hands lists are sorted in this order.
-BIG_HAND_IDS: Final[tuple[str, ...]] = (
-    "pengpeng", "qingyise", "fengyise", "jiangyise", "quanqiuren",
-    "gangkai", "qianggang", "haidi", "menqing", "qidui",
-)
-BIG_HAND_NAMES: Final[dict[str, str]] = {
-    "pengpeng": "碰碰胡", "qingyise": "清一色", "fengyise": "风一色", "jiangyise": "将一色",
-    "quanqiuren": "全求人", "gangkai": "杠上开花", "qianggang": "抢杠", "haidi": "海底捞",
-    "menqing": "门前清", "qidui": "七对",
-}
 # RULES.md §6 checks 1-7, in order.
 REASONS: Final[tuple[str, ...]] = (
     "not_a_win", "holds_special", "not_open", "two_laizi_small", "pair_not_258",

@@ -7,13 +7,12 @@ from typing import Final
 from laizi.analysis.decompose import decompositions, has_sets_only, seven_pairs_wilds
 from laizi.analysis.fast import can_win
 from laizi.scoring.model import (
-    BIG_HAND_NAMES,
     REASONS,
     PlayerTable,
     ScoreResult,
     WinContext,
 )
-from laizi.scoring.patterns import PATTERNS
+from laizi.scoring.patterns import BIG_HAND_NAMES, PATTERNS
 from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS, Reading
 from laizi.scoring.tablefan import table_fan_items
 from laizi.tiles import NUM_KINDS

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from laizi.game.actions import tile_from_str
-from laizi.tiles import Tile
+from laizi.tiles import GREEN_DRAGON, RED_DRAGON, WHITE_DRAGON, Tile
 from laizi.tui.words import (
     Lang,
     W,
@@ -33,7 +33,7 @@ __all__ = ["centre_text", "match_table", "seat_text", "settlement_text", "tile_t
 LAIZI_STYLE = "bold black on gold1"
 SPECIAL_STYLE = "bold white on red3"
 _SUIT_STYLE = {0: "red1", 1: "deep_sky_blue1", 2: "green3"}
-_HONOR_STYLE = {31: "grey70", 32: "bold green3", 33: "bold red1"}
+_HONOR_STYLE = {WHITE_DRAGON: "grey70", GREEN_DRAGON: "bold green3", RED_DRAGON: "bold red1"}
 
 
 def tile_style(k: int, laizi: int | None = None, special: Sequence[int] = ()) -> str:

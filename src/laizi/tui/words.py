@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from laizi.game.actions import Action, tile_from_str
-from laizi.scoring.model import BIG_HAND_NAMES
+from laizi.scoring.patterns import BIG_HAND_NAMES
+from laizi.tiles import GREEN_DRAGON, RED_DRAGON
 
 __all__ = [
     "Lang", "W", "action_label", "big_hand_name", "describe_event", "seat_label", "strip_cjk",
@@ -238,7 +239,7 @@ def special_kong_word(tile: int | str, lang: Lang) -> str:
     k = _kind(tile)
     if lang == "en":
         return "special kong"
-    return "红中杠" if k == 33 else ("发财杠" if k == 32 else "痞子杠")
+    return "红中杠" if k == RED_DRAGON else ("发财杠" if k == GREEN_DRAGON else "痞子杠")
 
 
 def action_label(a: Action, lang: Lang) -> str:

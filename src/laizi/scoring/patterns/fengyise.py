@@ -9,6 +9,8 @@ from laizi.scoring.model import WinContext
 from laizi.scoring.reading import FENG_KINDS, Reading, all_of
 
 ID = "fengyise"
+NAME = "风一色"
+ORDER = 3  # RULES.md §6: the order of ``big_hands``
 
 
 def detect(reading: Reading, ctx: WinContext) -> bool:

@@ -9,6 +9,8 @@ from laizi.scoring.model import WinContext
 from laizi.scoring.reading import JIANG_KINDS, Reading, all_of
 
 ID = "jiangyise"
+NAME = "将一色"
+ORDER = 4  # RULES.md §6: the order of ``big_hands``
 
 
 def detect(reading: Reading, ctx: WinContext) -> bool:

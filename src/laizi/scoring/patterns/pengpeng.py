@@ -4,6 +4,8 @@ from laizi.scoring.model import WinContext
 from laizi.scoring.reading import Reading, winner_table
 
 ID = "pengpeng"
+NAME = "碰碰胡"
+ORDER = 1  # RULES.md §6: the order of ``big_hands``
 
 
 def detect(reading: Reading, ctx: WinContext) -> bool:

@@ -8,6 +8,8 @@ from laizi.scoring.model import WinContext
 from laizi.scoring.reading import SUIT_KINDS, Reading, all_of
 
 ID = "qingyise"
+NAME = "清一色"
+ORDER = 2  # RULES.md §6: the order of ``big_hands``
 
 
 def detect(reading: Reading, ctx: WinContext) -> bool:
