@@ -60,9 +60,10 @@ LAYERS: dict[str, int] = {
     "laizi.__main__": 13,
 }
 # Modules that may import HandState: its own package, the projection, and the drivers
-# (the simulator, the RL env, and the expert bot, whose search plays positions out).
+# (the simulator, the RL env, and the expert's Monte Carlo search, which plays positions
+# out: an experiment, laizi.bots.experimental.search).
 HANDSTATE_OWNERS = ("laizi.game", "laizi.views", "laizi.sim", "laizi.env",
-                    "laizi.bots.expert")
+                    "laizi.bots.experimental.search")
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ def test_every_pattern_module_is_listed_with_its_id_name_and_order() -> None:
     modules = {m.name for m in pkgutil.iter_modules(patterns_pkg.__path__)}
     assert {p.__name__.rsplit(".", 1)[1] for p in PATTERNS} == modules
     for p in PATTERNS:
-        assert p.ID == p.__name__.rsplit(".", 1)[1]
+        assert p.__name__.rsplit(".", 1)[1] == p.ID
         assert isinstance(p.NAME, str) and p.NAME
         assert callable(p.detect)
     assert [p.ORDER for p in PATTERNS] == list(range(1, len(PATTERNS) + 1))
