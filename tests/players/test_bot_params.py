@@ -42,11 +42,15 @@ def test_strong_has_no_class_level_knobs() -> None:
 
 
 def _state(bot: object) -> str:
-    """Everything a bot holds, as text (its core's too)."""
-    parts = [repr(sorted((k, repr(v)) for k, v in vars(bot).items() if k != "strong"))]
-    core = getattr(bot, "strong", None)
+    """Everything a bot holds, as text (its ``strong`` core's knobs too; a compiled
+    ``StrongBot`` has no ``__dict__``: its seed and knobs are all it holds)."""
+    parts = [repr(bot)]
+    d = getattr(bot, "__dict__", None)
+    if d is not None:
+        parts.append(repr(sorted((k, repr(v)) for k, v in d.items() if k != "strong")))
+    core = bot if isinstance(bot, StrongBot) else getattr(bot, "strong", None)
     if core is not None:
-        parts.append(repr(core) + repr(core.p))
+        parts.append(f"{core.seed!r}|{core.p!r}")
     return "|".join(parts)
 
 
