@@ -48,7 +48,9 @@ def _state(bot: object) -> str:
     d = getattr(bot, "__dict__", None)
     if d is not None:
         parts.append(repr(sorted((k, repr(v)) for k, v in d.items() if k != "strong")))
-    core = bot if isinstance(bot, StrongBot) else getattr(bot, "strong", None)
+    # (not isinstance(bot, StrongBot): in the compiled build the native subclasses of the
+    # ABC Bot share its instance cache, and a negative answer there poisons isinstance(x, Bot))
+    core = bot if type(bot) is StrongBot else getattr(bot, "strong", None)
     if core is not None:
         parts.append(f"{core.seed!r}|{core.p!r}")
     return "|".join(parts)
