@@ -60,10 +60,11 @@ LAYERS: dict[str, int] = {
     "laizi.__main__": 13,
 }
 # Modules that may import HandState: its own package, the projection, and the drivers
-# (the simulator, the RL env, and the expert's Monte Carlo search, which plays positions
-# out: an experiment, laizi.bots.experimental.search).
+# (the simulator, the RL env, the bots' world sampler for playouts, and its users: the
+# expert, which keeps it under its old name for the training script, and the experimental
+# Monte Carlo search, which plays positions out).
 HANDSTATE_OWNERS = ("laizi.game", "laizi.views", "laizi.sim", "laizi.env",
-                    "laizi.bots.experimental.search")
+                    "laizi.bots.worlds", "laizi.bots.expert", "laizi.bots.experimental.search")
 
 
 @dataclass(frozen=True)

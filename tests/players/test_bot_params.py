@@ -121,3 +121,25 @@ def test_the_cli_runs_an_experimental_bot() -> None:
     data = json.loads(proc.stdout)
     assert [b["bot"] for b in data["bots"]] == ["expert-block", "expert", "strong", "greedy"]
     assert data["zero_sum"]
+
+
+def test_the_expert_still_samples_worlds_for_the_training_script() -> None:
+    """``scripts/train_policy.py`` samples worlds through ``ExpertBot._sample``: a world
+    the seat cannot tell from its own (same view), the hidden tiles dealt anew."""
+    import random
+
+    rules = RuleSet.preset("kaikoufan")
+    st = HandState.new(rules, 0, seed=b"worlds".ljust(32, b"\0"))
+    bots = [make_bot("greedy", s) for s in range(4)]
+    for _ in range(30):
+        seat = st.to_act()[0]
+        st.apply(seat, bots[seat].act(SeatView.from_state(st, seat)))
+    seat = st.to_act()[0]
+    view = SeatView.from_state(st, seat)
+    world = ExpertBot(1)._sample(view, random.Random(4))
+    assert world is not None
+    again = SeatView.from_state(world, seat)
+    assert again.hand == view.hand and again.legal == view.legal
+    assert again.unseen() == view.unseen() and again.wall_remaining == view.wall_remaining
+    assert world.tile_total() == [4] * 34
+    assert world.hands != st.hands or world.wall != st.wall

@@ -23,13 +23,16 @@ live in :mod:`laizi.bots.experimental`, each under its own registry name.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from laizi.bots import tuning as T
 from laizi.bots.base import Bot, SeatView
 from laizi.bots.expert_rules import acceptance_choice
 from laizi.bots.strong import StrongBot, StrongParams
+from laizi.bots.worlds import sample_world
 from laizi.game.actions import Action
+from laizi.game.state import HandState
 
 __all__ = ["ExpertBot", "ExpertConfig"]
 
@@ -94,3 +97,8 @@ class ExpertBot(Bot):
         if (view.phase == "turn" and default.type == "discard" and self.config.acceptance):
             default = acceptance_choice(strong, view, default, self.config.acceptance_tolerance)
         return default
+
+    def _sample(self, view: SeatView, rng: random.Random) -> HandState | None:
+        """A world consistent with the view (:func:`laizi.bots.worlds.sample_world`); kept
+        under this name for ``scripts/train_policy.py``, which samples through the expert."""
+        return sample_world(view, rng)

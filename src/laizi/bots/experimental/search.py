@@ -40,8 +40,8 @@ from laizi.analysis import shanten
 from laizi.bots.base import Bot, SeatView
 from laizi.bots.greedy import GreedyBot
 from laizi.bots.strong import StrongBot
+from laizi.bots.worlds import sample_world
 from laizi.game.actions import Action
-from laizi.game.position import PositionError, position
 from laizi.game.state import HandState
 from laizi.tiles import NUM_KINDS
 
@@ -199,60 +199,13 @@ class Search:
         for _ in range(self.config.worlds):
             if self._steps >= self.config.step_budget:
                 break
-            world = self._sample(view, rng)
+            world = sample_world(view, rng)
             if world is None:
                 continue
             policy_seed = rng.getrandbits(32)
             out.append([self._playout(world.clone(), view, a, policy_seed) for a in cands])
         self.searches += 1  # statistics, not a knob
         return out
-
-    def _sample(self, view: SeatView, rng: random.Random) -> HandState | None:
-        """One world consistent with the view, positioned just before the decision."""
-        me = view.seat
-        pool: list[int] = []
-        for k, c in enumerate(view.unseen()):
-            pool.extend([k] * c)
-        rng.shuffle(pool)
-        hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
-        hands[me] = list(view.hand)
-        rivers = [list(r) for r in view.rivers]
-        claim = view.phase == "claim"
-        d = view.turn
-        if claim:
-            assert view.pending is not None
-            rivers[d].pop()  # the discard under claim goes back into the discarder's hand
-        pos = 0
-        for s in range(4):
-            if s == me:
-                continue
-            n = view.hand_sizes[s]
-            for k in pool[pos:pos + n]:
-                hands[s][k] += 1
-            pos += n
-        if claim:
-            assert view.pending is not None
-            hands[d][view.pending] += 1
-        live = pool[pos:]
-        if len(live) != view.wall_remaining:
-            return None  # the view does not add up (a hand-made view): no search
-        assert view.indicator is not None
-        try:
-            st = position(view.rules, dealer=view.dealer, indicator=view.indicator,
-                          hands=hands, melds=view.melds, rivers=rivers,
-                          special_kongs=view.special_kongs,
-                          special_discards=view.special_discards, live_wall=live,
-                          turn=d if claim else me,
-                          last_draw=None if claim else view.last_draw,
-                          after_claim=False if claim else view.after_claim)
-        except PositionError:
-            return None
-        if claim:
-            assert view.pending is not None
-            st.apply(d, Action("discard", view.pending))
-            if st.phase != "claim" or me not in st.options:
-                return None
-        return st
 
     def _playout(self, st: HandState, view: SeatView, first: Action, seed: int) -> float:
         me = view.seat
