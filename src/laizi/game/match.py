@@ -4,7 +4,7 @@
   when another seat wins, the dealer's 下家 deals next. The first dealer is seat 0
   (东) unless given.
 - **Rounds**: each time the deal passes to the next seat counts one step; a round
-  (圈) is four steps, and the match ends after ``rules.rounds`` rounds (or after
+  (圈) is four steps, and the match ends after ``rules.match_rounds`` rounds (or after
   ``max_hands`` hands, a cap meant for simulations and tests).
 - **Scores**: cumulative, zero-sum; kept as exact fractions (an escape penalty of
   400 split three ways is 400/3 each).
@@ -110,7 +110,7 @@ class Match:
     @property
     def round(self) -> int:
         """The current round (圈), from 1."""
-        return min(self.deal_passes // 4, self.rules.rounds - 1) + 1
+        return min(self.deal_passes // 4, self.rules.match_rounds - 1) + 1
 
     @property
     def hand_over(self) -> bool:
@@ -180,7 +180,7 @@ class Match:
             "deal_passes": self.deal_passes,
         })
         reason: EndReason | None = None
-        if self.deal_passes >= 4 * self.rules.rounds:
+        if self.deal_passes >= 4 * self.rules.match_rounds:
             reason = EndReason.ROUNDS
         elif self.max_hands is not None and self.hand_no >= self.max_hands:
             reason = EndReason.MAX_HANDS
