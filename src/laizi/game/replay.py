@@ -151,6 +151,7 @@ def replay(events: Sequence[Event]) -> Match | HandState:
                 _rules(first.get("rules")), first_dealer=int(first.get("first_dealer", 0)),
                 max_hands=first.get("max_hands"), auto_next=bool(first.get("auto_next", True)),
                 deal_source=source, fixed_dealers=bool(first.get("fixed_dealers", False)),
+                seating=first.get("seating"),
             )
         elif first["type"] == "start_hand" and "rules" in first:
             hand_no = int(first.get("hand", 1))
@@ -162,7 +163,7 @@ def replay(events: Sequence[Event]) -> Match | HandState:
             )
         else:
             raise LogError("a log starts with start_match or a start_hand carrying the rules")
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, GameError) as exc:
         raise LogError(f"bad start event: {exc}") from None
     log = engine.log
     i = 0
