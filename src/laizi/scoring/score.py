@@ -419,7 +419,7 @@ def score(ctx: WinContext) -> ScoreResult:
                     breakdown=["见字胡 a lone laizi waiting on any tile wins only by self-draw"],
                 )
 
-    candidates: list[tuple[tuple[bool, float, bool, int], ScoreResult]] = []
+    candidates: list[tuple[tuple[bool, float, int, bool], ScoreResult]] = []
     priced: set[tuple[tuple[str, ...], bool]] = set()
     for passed, r, big in evaluated:
         if passed < 5 or (tuple(big), r.hard) in priced:
