@@ -211,7 +211,9 @@ def _rule_error(exc: ValidationError) -> RuleError:
     if err["type"] == "extra_forbidden":
         return RuleError(f"unknown rule option {field!r}", field)
     msg = str(err["msg"]).removeprefix("Value error, ")
-    return RuleError(f"bad value for rule option {field!r}: {msg}", field if err["loc"] else None)
+    if not err["loc"]:  # a check across options (winds and rounds)
+        return RuleError(f"bad rule options: {msg}", "winds" if "winds" in msg else None)
+    return RuleError(f"bad value for rule option {field!r}: {msg}", field)
 
 
 def _step(kind: int, direction: int) -> int:
