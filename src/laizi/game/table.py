@@ -31,6 +31,11 @@ _OVER: Final = Phase.OVER
 _ROB: Final = Phase.ROB
 _TURN: Final = Phase.TURN
 
+_ANKONG: Final = ACT["ankong"]
+_ADDKONG: Final = ACT["addkong"]
+_SPECIAL_KONG: Final = ACT["special_kong"]
+_LAIZI_KONG: Final = ACT["laizi_kong"]
+
 HAIDI_WALL: Final = 14  # the haidi phase starts when a normal draw is due with this many left
 KONG_MIN_WALL: Final = 15  # a kong needs at least this many tiles in the wall (RULES.md §8)
 # (the defaults; ``rules.haidi_start="five_stacks"`` moves both down by 4: 10 and 11)
@@ -193,20 +198,21 @@ class HandTable:
         whether or not the wall allows a kong now (:meth:`kong_allowed`)."""
         h = self.hands[s]
         lz = self.setup.laizi
+        special = self.setup.special
         out: list[Action] = []
         for k in range(NUM_KINDS):
             c = h[k]
             if not c:
                 continue
             if k == lz:
-                out.append(ACT["laizi_kong"][k])
-            elif k in self.setup.special:
-                out.append(ACT["special_kong"][k])
+                out.append(_LAIZI_KONG[k])
+            elif k in special:
+                out.append(_SPECIAL_KONG[k])
             elif c == 4:
-                out.append(ACT["ankong"][k])
+                out.append(_ANKONG[k])
         for m in self.melds[s]:
             if m.type == "peng" and h[m.tile]:
-                out.append(ACT["addkong"][m.tile])
+                out.append(_ADDKONG[m.tile])
         return out
 
     def _replacement(self, s: int) -> None:
