@@ -23,7 +23,7 @@ from typing import Any, Literal
 from laizi.errors import RuleError
 from laizi.rules import OPTION_SETS, PRESETS, RuleSet
 
-__all__ = ["GROUPS", "OPTIONS", "PRESET_WORDS", "TEMPLATES", "OptionWords", "catalogue", "option_spec", "rule_card",
+__all__ = ["GROUPS", "OPTIONS", "PRESET_WORDS", "SOURCES", "TEMPLATES", "OptionWords", "catalogue", "option_spec", "rule_card",
            "rule_card_items", "value_words"]
 
 Lang = Literal["zh", "en"]
@@ -112,6 +112,11 @@ OPTIONS: dict[str, OptionWords] = {
     "selfdraw_bonus_on_gangkai_haidi": OptionWords(
         "fan", "杠开海底也算自摸", "Self-draw on 杠开 and 海底", "杠上开花和海底捞月另算自摸的加成。",
         "Win after a kong and last-tile wins also get the self-draw factor.", "§7.2"),
+    "pay_min_fan": OptionWords(
+        "fan", "不到几番不用付", "Losers under n fan pay nothing",
+        "输家应付的分不到 2 的这么多次方（这么多番）就不用付；0 表示都要付。",
+        "A loser whose amount is below 2 to this power (this many fan) pays nothing; 0: all pay.",
+        "§7.4", unit=("番", "fan")),
     "cap": OptionWords(
         "caps", "封顶", "Cap", "每家最多付这么多分。", "The most one loser pays.", "§7.3", unit=_PTS),
     "golden": OptionWords(
@@ -123,6 +128,9 @@ OPTIONS: dict[str, OptionWords] = {
     "ha": OptionWords(
         "caps", "哈顶", "Ha cap", "三家都到封顶且都没开口时，每家付这么多。",
         "When all three reach the cap and none opened, each pays this.", "§7.3", unit=_PTS),
+    "fengyise_golden": OptionWords(
+        "caps", "风一色算金顶", "All honours pays the golden cap", "风一色不用算分，直接按金顶（阳光顶、哈顶）付。",
+        "An all-honours win counts as reaching the cap: the golden (sunshine, ha) cap is paid.", "§7.3"),
     "special_tiles": OptionWords(
         "laizi", "杠牌", "Kong-out tiles", "哪些牌必须杠出去（手里有就不能胡）。",
         "Which tiles must be laid aside (holding one, you cannot win).", "§3",
@@ -136,6 +144,10 @@ OPTIONS: dict[str, OptionWords] = {
     "laizi_may_be_fifth": OptionWords(
         "laizi", "赖子可做第五张", "Laizi as a fifth copy", "手里已有四张时，赖子还能当第五张。",
         "A laizi may stand for a fifth copy of a kind you already hold four of.", "§4"),
+    "haidi_kongs": OptionWords(
+        "laizi", "海底可杠", "Kongs at the end of the wall", "快到海底和海底时仍可杠牌，但不补牌（轮到下家）。",
+        "Kongs stay allowed near and at the haidi, without a replacement tile (the next player goes on).",
+        "§8"),
     "jianzi_hu": OptionWords(
         "win", "见字胡", "Honour-hand self-draw only", "见字胡：这种胡牌只能自摸，不能胡别人打的牌。",
         "The 见字胡 hand wins only by self-draw, never on a discard.", "§6"),
@@ -157,6 +169,18 @@ OPTIONS: dict[str, OptionWords] = {
         "liability", "包赔金额", "Liable player pays", "包赔的人付三家之和，还是付一次金顶。",
         "The liable player pays the three payments' sum, or the golden cap once.", "§7.5",
         {"sum": ("三家之和", "the sum"), "golden": ("一个金顶", "one golden cap")}),
+    "kuangfeng_baoyu": OptionWords(
+        "liability", "狂风暴雨", "Two liable players", "清一色又是全求人时，包清一色的人付清一色那份，放冲的人付全求人那份。",
+        "A full flush that is also all-melded: the flush's liable player pays the flush's share, "
+        "the discarder the all-melded share.", "§7.5"),
+    "xiaoyu_258": OptionWords(
+        "liability", "下小雨全258不包", "No liability on an all-2-5-8 hand",
+        "下小雨时，放冲者手里全是 2、5、8（赖子不算）也不包全求人。",
+        "Under 'not if ready', a discarder holding only 2s, 5s and 8s (a laizi is not one) is not "
+        "liable for an all-melded win either.", "§7.5"),
+    "qianggang_fixed": OptionWords(
+        "liability", "抢杠固定赔付", "Robbed kong pays a fixed amount", "被抢杠的人直接付这么多分；0 表示照常算分。",
+        "The robbed player pays exactly this; 0: scored as usual.", "§7.5", unit=_PTS),
     "sunshine_double": OptionWords(
         "liability", "对罚", "Double for unopened", "没开口（阳光）的输家付双倍。",
         "Unopened (sunshine) losers pay double.", "§7.3"),
@@ -173,8 +197,42 @@ OPTIONS: dict[str, OptionWords] = {
     "escape_penalty": OptionWords(
         "flow", "逃跑扣分", "Escape penalty", "比赛中离开的玩家扣这么多分。",
         "Points a player who leaves the match loses.", "§9", unit=_PTS),
+    "haidi_start": OptionWords(
+        "flow", "海底", "Haidi", "剩几墩牌时开始海底，每人摸一张只能自摸。",
+        "How many stacks are left when the haidi starts (one last tile each, self-draw only).", "§8",
+        {"seven_stacks": ("剩 7 墩开始（留 5 墩）", "7 stacks left (5 stay)"),
+         "five_stacks": ("最后 5 墩的前 2 墩", "the first 2 of the last 5 stacks")}),
     "rounds": OptionWords(
-        "flow", "圈数", "Rounds", "一场比赛打几圈。", "Rounds in a match.", "§9", unit=("圈", "rounds")),
+        "flow", "圈数", "Rounds", "一场比赛打几圈（按风数算时为 1）。", "Rounds in a match (1 when counted in winds).",
+        "§9", unit=("圈", "rounds")),
+    "winds": OptionWords(
+        "flow", "风数", "Winds", "一场比赛打几个风；0 表示按圈数算。", "Winds (风) in a match; 0: counted in rounds.",
+        "§9", unit=("风", "winds")),
+    "rounds_per_wind": OptionWords(
+        "flow", "每风圈数", "Rounds per wind", "一个风打几圈：小风 4 圈，大风 5 圈。",
+        "Rounds in a wind: 4 (small wind) or 5 (big wind).", "§9", unit=("圈", "rounds")),
+    "seating_ceremony": OptionWords(
+        "flow", "摸牌定东", "Draw for seats", "开局每人摸一张牌定东南西北，掷骰子定东坐哪里，东先坐庄。",
+        "Each player turns up a tile to rank the winds, dice place 东, who deals first.", "§2"),
+}
+
+#: The source of each option (docs/rules.md §0 and §11 quote their words).
+SOURCES: dict[str, str] = {
+    "preset_name": "S0–S4", "min_points": "S0", "min_rule": "S0 每家, S3 任一家, S1 两家合计",
+    "opening_fan": "S2, S4 (口口翻), S1 (none)", "big_stack": "S3, S4 (double), S1 (add)",
+    "big_factor": "S0, S3 (×1.5), S1 (+1 fan)", "small_hand_fan": "S1", "pay_min_fan": "S1 不到3番不用付钱",
+    "kong_avoids_sunshine": "S0", "selfdraw_bonus_on_gangkai_haidi": "S2", "cap": "S4, S1, S2",
+    "golden": "S4, S1, S2", "sunshine": "S2, S0", "ha": "S2, S0", "fengyise_golden": "S0 风一色直接算金顶",
+    "special_tiles": "S0, S2", "laizi_discard": "S2 (kong), S3 (half), S1 (forbidden)",
+    "laizi_may_be_fifth": "S0", "haidi_kongs": "S0 到海底时可以继续杠牌", "jianzi_hu": "S0",
+    "luan_feng_jiang": "S1–S4 (loose), S0 (strict)", "jiayu_hands": "S1", "fanbao": "S0",
+    "quanqiuren_liability": "S0 下小雨/下大雨, S1", "liable_pays": "S4 (sum), S1 (golden)",
+    "kuangfeng_baoyu": "S0 狂风暴雨", "xiaoyu_258": "S0 下小雨…手牌都是258也不包胡",
+    "qianggang_fixed": "S0 抢杠…约定了一个固定的数", "sunshine_double": "S0 对罚",
+    "win_priority": "S1, S2, S4 (dealer), S0 (discarder)", "guoshou": "S0 过手", "claim_seconds": "S3",
+    "escape_penalty": "S4, S1", "haidi_start": "S1–S4 (7 stacks), S0 (5 stacks)",
+    "rounds": "online play (laizi)", "winds": "S0, S2 风", "rounds_per_wind": "S0, S2 大风/小风",
+    "seating_ceremony": "S0 摸牌定东",
 }
 
 
@@ -210,7 +268,7 @@ def catalogue() -> dict[str, Any]:
             spec["choices"] = [{"value": c, "zh": w.choices[c][0], "en": w.choices[c][1]} for c in spec["choices"]]
         options.append({"name": name, **spec, "group": w.group, "zh": w.zh, "en": w.en,
                         "help_zh": w.help_zh, "help_en": w.help_en, "section": w.section,
-                        "unit_zh": w.unit[0], "unit_en": w.unit[1]})
+                        "source": SOURCES[name], "unit_zh": w.unit[0], "unit_en": w.unit[1]})
     templates = [{"id": t, "preset": pre, "zh": zh, "en": en, "help_zh": hz, "help_en": he,
                   "options": OPTION_SETS[t]} for t, (pre, zh, en, hz, he) in TEMPLATES.items()]
     return {"presets": presets, "groups": [{"id": g, "zh": zh, "en": en} for g, (zh, en) in GROUPS.items()],

@@ -19,15 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from laizi.errors import RuleError
 from laizi.tiles import GREEN, NORTH, RED, Tile
 
-__all__ = ["LEGACY_OPTIONS", "OPTION_RANGES", "OPTION_SETS", "PRESETS", "RuleSet", "TableSetup", "preset_names"]
-
-# Options that were removed, with the one value they ever had (old logs and rooms carry them).
-LEGACY_OPTIONS: dict[str, Any] = {"seating_ceremony": False, "rounds_per_wind": 4}
+__all__ = ["OPTION_RANGES", "OPTION_SETS", "PRESETS", "RuleSet", "TableSetup", "preset_names"]
 
 MAX_POINTS = 100_000  # any point option (minimum, caps, escape penalty)
 MAX_CLAIM_SECONDS = 600.0
 MAX_FAN = 10
 MAX_ROUNDS = 1_000_000  # long matches capped by max_hands (simulations, tests)
+MAX_WINDS = 100_000
 
 # Honour cycle for indicator → laizi: 东 南 西 北 中 发 白 (then 东 again).
 _HONOR_CYCLE = (27, 28, 29, 30, 33, 32, 31)
@@ -81,24 +79,39 @@ class RuleSet(BaseModel):
     fanbao: bool = False
     quanqiuren_liability: Literal["unless_ready", "always", "none"] = "unless_ready"
     liable_pays: Literal["sum", "golden"] = "sum"
-    # §9 match
+    # §7.5 house rules of the sources (all off by default)
+    kuangfeng_baoyu: bool = False  # 狂风暴雨: 清一色 + 全求人 split between two liable seats
+    xiaoyu_258: bool = False  # 下小雨: a discarder holding only natural 2/5/8 is not liable
+    qianggang_fixed: Points = 0  # 抢杠: the robbed seat pays this fixed amount (0: scored)
+    fengyise_golden: bool = False  # 风一色 counts as reaching the cap (金顶)
+    pay_min_fan: Annotated[int, Field(ge=0, le=MAX_FAN)] = 0  # a loser under 2^n pays nothing
+    # §8 end of the wall
+    haidi_start: Literal["seven_stacks", "five_stacks"] = "seven_stacks"
+    haidi_kongs: bool = False  # S0: kongs stay legal near and in the haidi, without replacement
+    # §2, §9 match
     escape_penalty: Points = 400
     rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 1  # match length in rounds (圈)
+    winds: Annotated[int, Field(ge=0, le=MAX_WINDS)] = 0  # match length in winds (风); 0: rounds
+    rounds_per_wind: Annotated[int, Field(ge=4, le=5)] = 4  # 小风 4 圈, 大风 5 圈
+    seating_ceremony: bool = False  # 摸牌定东: the first 东 (and dealer) by drawn tiles and dice
 
-    @model_validator(mode="before")
-    @classmethod
-    def _drop_legacy(cls, data: Any) -> Any:
-        """Accept rule sets saved before the unused options ``seating_ceremony`` (online
-        play seats at random) and ``rounds_per_wind`` (a match counts rounds) were
-        removed, as long as they hold the only value the engine ever played."""
-        if isinstance(data, dict) and any(k in data for k in LEGACY_OPTIONS):
-            data = dict(data)
-            for name, value in LEGACY_OPTIONS.items():
-                if name in data:
-                    got = data.pop(name)
-                    if got != value or type(got) is not type(value):
-                        raise ValueError(f"option {name!r} was removed; only {value!r} is supported")
-        return data
+    @model_validator(mode="after")
+    def _one_match_length(self) -> RuleSet:
+        if self.winds and self.rounds != 1:
+            raise ValueError("set the match length in rounds or in winds, not both "
+                             f"(rounds={self.rounds}, winds={self.winds})")
+        return self
+
+    @property
+    def match_rounds(self) -> int:
+        """The match length in rounds (圈): ``winds`` × ``rounds_per_wind``, else ``rounds``."""
+        return self.winds * self.rounds_per_wind if self.winds else self.rounds
+
+    @property
+    def haidi_wall(self) -> int:
+        """Tiles left in the wall when the haidi phase starts (RULES.md §8): 14 (7 stacks,
+        S1-S4) or 10 (S0: the haidi is the first two of the last 5 stacks)."""
+        return 14 if self.haidi_start == "seven_stacks" else 10
 
     def __repr__(self) -> str:
         ref = _reference(self.preset_name)
@@ -198,7 +211,9 @@ def _rule_error(exc: ValidationError) -> RuleError:
     if err["type"] == "extra_forbidden":
         return RuleError(f"unknown rule option {field!r}", field)
     msg = str(err["msg"]).removeprefix("Value error, ")
-    return RuleError(f"bad value for rule option {field!r}: {msg}", field if err["loc"] else None)
+    if not err["loc"]:  # a check across options (winds and rounds)
+        return RuleError(f"bad rule options: {msg}", "winds" if "winds" in msg else None)
+    return RuleError(f"bad value for rule option {field!r}: {msg}", field)
 
 
 def _step(kind: int, direction: int) -> int:
@@ -272,4 +287,8 @@ OPTION_RANGES: dict[str, tuple[float, float, bool]] = {
     "ha": (0, MAX_POINTS, False),
     "escape_penalty": (0, MAX_POINTS, False),
     "rounds": (1, MAX_ROUNDS, False),
+    "qianggang_fixed": (0, MAX_POINTS, False),
+    "pay_min_fan": (0, MAX_FAN, False),
+    "winds": (0, MAX_WINDS, False),
+    "rounds_per_wind": (4, 5, False),
 }

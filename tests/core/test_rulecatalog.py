@@ -48,6 +48,7 @@ def test_every_option_has_words_in_both_languages_and_a_group() -> None:
             assert o[key].strip(), (o["name"], key)
         assert any("\u4e00" <= ch <= "\u9fff" for ch in o["zh"] + o["help_zh"]), o["name"]
         assert o["section"].startswith("§")
+        assert o["source"].strip(), o["name"]  # the source that describes it (rules.md §0)
         for c in o.get("choices", []):
             assert c["zh"] and c["en"], (o["name"], c)
 

@@ -177,7 +177,8 @@ def test_from_dict_round_trip_and_errors() -> None:
     bad: list[tuple[object, str]] = [
         (None, "object"), ([1], "object"), ({1: 2}, "object"), ({"x": 1}, "unknown rule option 'x'"),
         ({"claim_seconds": math.nan}, "claim_seconds"), ({"cap": "300"}, "cap"),
-        ({"seating_ceremony": True}, "seating_ceremony"), ({"rounds_per_wind": 5}, "rounds_per_wind"),
+        ({"seating_ceremony": 1}, "seating_ceremony"), ({"rounds_per_wind": 6}, "rounds_per_wind"),
+        ({"winds": 2, "rounds": 3}, "rounds or in winds"), ({"haidi_start": "six_stacks"}, "haidi_start"),
     ]
     for data, word in bad:
         with pytest.raises(RuleError, match=word) as info:

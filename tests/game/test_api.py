@@ -170,36 +170,43 @@ def test_action_types_table() -> None:
                             "laizi_kong", "ron", "kong", "peng", "chi", "pass")
 
 
-# --------------------------------------------------------------------- removed options
-def _with_legacy(log: list[dict[str, object]], **legacy: object) -> list[dict[str, object]]:
+# --------------------------------------------------------------------- older logs
+NEW_OPTIONS = ("seating_ceremony", "rounds_per_wind", "winds", "kuangfeng_baoyu", "xiaoyu_258",
+               "qianggang_fixed", "fengyise_golden", "pay_min_fan", "haidi_start", "haidi_kongs")
+
+
+def _rewrite_rules(log: list[dict[str, object]], drop: tuple[str, ...] = (),
+                   **extra: object) -> list[dict[str, object]]:
     out = []
     for e in log:
         e = dict(e)
         if isinstance(e.get("rules"), dict):
-            e["rules"] = {**e["rules"], **legacy}  # type: ignore[dict-item]
+            rules = {k: v for k, v in e["rules"].items() if k not in drop}  # type: ignore[attr-defined]
+            e["rules"] = {**rules, **extra}
         out.append(e)
     return out
 
 
-def test_logs_with_removed_options_still_replay() -> None:
+def test_logs_written_before_an_option_existed_still_replay() -> None:
+    from laizi.game import LogError, ReplayError
     from laizi.game.replay import replay
-    from laizi.rules import LEGACY_OPTIONS
 
     m = Match(RuleSet.preset("kaikoufan"), seed=b"d" * 32, max_hands=2)
     play_match(m, lambda h, s, legal: auto_action(h, s))
-    assert not LEGACY_OPTIONS.keys() & m.log[0]["rules"].keys()
-    old = _with_legacy(m.log, seating_ceremony=False, rounds_per_wind=4)
+    assert set(NEW_OPTIONS) <= m.log[0]["rules"].keys()
+    # a log from before these options: its rules load with their defaults
+    old = _rewrite_rules(m.log, drop=NEW_OPTIONS)
+    assert not set(NEW_OPTIONS) & old[0]["rules"].keys()  # type: ignore[attr-defined]
     again = replay(old)
     assert isinstance(again, Match) and again.hash() == m.hash()
     st = HandState.new(RuleSet.preset("jiayu"), 1, seed=b"e" * 32)
-    hand_log = _with_legacy(st.log, rounds_per_wind=4)
-    assert replay(hand_log).hash() == st.hash()
-    # a value the engine never played is refused
-    from laizi.game import LogError
-    with pytest.raises(LogError, match="seating_ceremony"):
-        replay(_with_legacy(m.log, seating_ceremony=True))
-    assert RuleSet(**{**RuleSet.preset("jiayu").model_dump(), "rounds_per_wind": 4}) == \
-        RuleSet.preset("jiayu")
+    assert replay(_rewrite_rules(st.log, drop=NEW_OPTIONS)).hash() == st.hash()
+    # a log that says another value of an option is another game (here it ends sooner:
+    # the engine, dealt the same walls, starts the haidi 4 tiles later)
+    with pytest.raises(ReplayError):
+        replay(_rewrite_rules(m.log, haidi_start="five_stacks"))
+    with pytest.raises(LogError, match="rounds_per_wind"):
+        replay(_rewrite_rules(m.log, rounds_per_wind=6))
 
 
 # --------------------------------------------------------------------- win checks

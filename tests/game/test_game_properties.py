@@ -21,15 +21,32 @@ from laizi.views import events_for, hand_log, view
 KONGS = ("ankong", "addkong", "special_kong", "laizi_kong", "kong")
 
 
+#: The sources' house rules of the engine and the scorer (docs/rules.md §2, §7.3-§7.5, §8, §9).
+HOUSE = st.fixed_dictionaries({}, optional={
+    "haidi_start": st.sampled_from(["seven_stacks", "five_stacks"]), "haidi_kongs": st.booleans(),
+    "seating_ceremony": st.booleans(), "rounds_per_wind": st.sampled_from([4, 5]),
+    "winds": st.sampled_from([0, 1]), "kuangfeng_baoyu": st.booleans(), "xiaoyu_258": st.booleans(),
+    "qianggang_fixed": st.sampled_from([0, 100]), "fengyise_golden": st.booleans(),
+    "pay_min_fan": st.integers(0, 6), "fanbao": st.booleans(), "guoshou": st.booleans(),
+    "quanqiuren_liability": st.sampled_from(["unless_ready", "always", "none"]),
+})
+
+
 def check_step(hand: HandState) -> None:
     assert hand.tile_total() == [4] * 34
+    rules = hand.rules
     for seat in hand.to_act():
         legal = hand.legal_actions(seat)
         assert legal, f"seat {seat} must act but has no legal action"
-        if hand.wall_remaining < 15:
+        if hand.wall_remaining <= rules.haidi_wall and not rules.haidi_kongs:
             assert not any(a.type in KONGS for a in legal)
     if hand.phase == "haidi":
-        assert hand.legal_actions(hand.turn) == [Action("tsumo"), Action("pass")]
+        legal = hand.legal_actions(hand.turn)
+        if rules.haidi_kongs:
+            assert Action("pass") in legal and all(a.type in ("tsumo", "pass", *KONGS) for a in legal)
+            assert len(legal) > 1  # asked only to win or to kong
+        else:
+            assert legal == [Action("tsumo"), Action("pass")]
 
 
 def check_view(hand: HandState, seat: int | None) -> None:
@@ -61,9 +78,9 @@ def check_view(hand: HandState, seat: int | None) -> None:
 
 
 def drive_match(preset: str, seed: int, *, max_hands: int = 3, views_every: int = 0,
-                escape: bool = True) -> Match:
+                escape: bool = True, options: dict[str, Any] | None = None) -> Match:
     rng = random.Random(seed)
-    rules = RuleSet.preset(preset)
+    rules = RuleSet.preset(preset, **(options or {}))
     m = Match(rules, seed=rng.randbytes(32), first_dealer=rng.randrange(4), max_hands=max_hands)
     if rng.random() < 0.5:
         policy = greedy_policy(rng, claim=rng.random())
@@ -91,7 +108,7 @@ def drive_match(preset: str, seed: int, *, max_hands: int = 3, views_every: int 
         assert hand_steps < 1000, "a hand did not terminate"
     final = m.hand
     assert final is not None and final.over
-    assert m.hand_no == max_hands or m.deal_passes == 4 * rules.rounds
+    assert m.hand_no == max_hands or m.deal_passes == 4 * rules.match_rounds
     dealer = m.first_dealer
     for h in m.history:  # 连庄 on a dealer win or a draw, else the dealer's 下家 deals
         assert h["dealer"] == dealer
@@ -116,6 +133,16 @@ def test_random_matches(preset: str, seed: int) -> None:
     assert again.scores == m.scores
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), options=HOUSE)
+def test_random_matches_with_house_rules(preset: str, seed: int, options: dict[str, Any]) -> None:
+    """Zero-sum scores, 136 tiles, legal actions and exact replays with the house rules on."""
+    m = drive_match(preset, seed, max_hands=2, views_every=11, options=options)
+    again = replay(parse_log(dump_log(m.log)))
+    assert isinstance(again, Match) and again.hash() == m.hash() and again.scores == m.scores
+
+
 class MatchMachine(RuleBasedStateMachine):
     """Hypothesis picks every action (and escapes) of a short match."""
 
@@ -124,9 +151,10 @@ class MatchMachine(RuleBasedStateMachine):
         self.m: Match | None = None
 
     @initialize(preset=st.sampled_from(PRESETS), seed=st.binary(min_size=32, max_size=32),
-                dealer=st.integers(0, 3))
-    def start(self, preset: str, seed: bytes, dealer: int) -> None:
-        self.m = Match(RuleSet.preset(preset), seed=seed, first_dealer=dealer, max_hands=2)
+                dealer=st.integers(0, 3), options=HOUSE)
+    def start(self, preset: str, seed: bytes, dealer: int, options: dict[str, Any]) -> None:
+        rules = RuleSet.preset(preset, **options)
+        self.m = Match(rules, seed=seed, first_dealer=dealer, max_hands=2)
 
     @precondition(lambda self: self.m is not None and not self.m.over)
     @rule(pick=st.integers(0, 10**6), which=st.integers(0, 10**6))

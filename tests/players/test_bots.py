@@ -43,6 +43,27 @@ def test_bots_play_legal_actions_to_the_end(name: str, preset: str) -> None:
         assert abs(sum(st.payments or [0.0])) < 1e-9
 
 
+#: Every house rule of the sources on at once (docs/rules.md §7.3-§7.5, §8).
+HOUSE = {"haidi_start": "five_stacks", "haidi_kongs": True, "kuangfeng_baoyu": True,
+         "xiaoyu_258": True, "qianggang_fixed": 100, "fengyise_golden": True, "pay_min_fan": 3}
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_bots_play_with_the_house_rules_on(name: str) -> None:
+    for i, preset in enumerate(["kaikoufan", "koukoufan", "jiayu"][: 1 if name == "expert" else 3]):
+        st = HandState.new(RuleSet.preset(preset, **HOUSE), i % 4, seed=hand_seed(b"house", i))
+        bots = [make_bot(name, i * 4 + s) for s in range(4)]
+        while not st.over:
+            for seat in st.to_act():
+                if st.over:
+                    break
+                v = SeatView.from_state(st, seat)
+                a = bots[seat].act(v)
+                assert a in v.legal
+                st.apply(seat, a)
+        assert abs(sum(st.payments or [0.0])) < 1e-9 and st.tile_total() == [4] * 34
+
+
 def test_make_bot_names() -> None:
     for name in BOT_NAMES:
         bot = make_bot(name, 1)

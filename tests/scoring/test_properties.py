@@ -26,10 +26,22 @@ SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.filter_too_much])
 
 
+#: The sources' house rules (docs/rules.md §7.3-§7.5), drawn on top of a preset.
+HOUSE = st.fixed_dictionaries({}, optional={
+    "kuangfeng_baoyu": st.booleans(), "xiaoyu_258": st.booleans(),
+    "qianggang_fixed": st.sampled_from([0, 100, 500]), "fengyise_golden": st.booleans(),
+    "pay_min_fan": st.integers(0, 7), "sunshine_double": st.booleans(), "fanbao": st.booleans(),
+    "quanqiuren_liability": st.sampled_from(["unless_ready", "always", "none"]),
+    "liable_pays": st.sampled_from(["sum", "golden"]),
+})
+
+
 @st.composite
-def contexts(draw: st.DrawFn, presets: tuple[str, ...] = tuple(sorted(PRESETS))) -> WinContext:
+def contexts(draw: st.DrawFn, presets: tuple[str, ...] = tuple(sorted(PRESETS)),
+             house: bool = False, fixed: dict[str, object] | None = None) -> WinContext:
+    """``house``: draw the house rules too (``fixed`` of them set)."""
     preset = draw(st.sampled_from(presets))
-    rules = RuleSet.preset(preset)
+    rules = RuleSet.preset(preset, **({**draw(HOUSE), **(fixed or {})} if house else {}))
     setup = rules.setup(indicator=draw(st.integers(0, 33)))
     used = [0] * 34
     if setup.indicator is not None:
@@ -49,7 +61,8 @@ def contexts(draw: st.DrawFn, presets: tuple[str, ...] = tuple(sorted(PRESETS)))
     concealed: list[int] = []
     pool = POOLS[draw(st.sampled_from(sorted(POOLS)))]
     run_lows = [k for k in pool if k in SUITED and k % 9 <= 6 and k + 2 in pool]
-    n_melds = draw(st.integers(0, 4))
+    # (the house rules are mostly about 全求人: four melds and a discard, more often)
+    n_melds = draw(st.sampled_from([4, 4, 4, 0, 1, 2, 3]) if house else st.integers(0, 4))
     pairs = n_melds == 0 and draw(st.booleans())  # seven pairs instead of sets + pair
     for i in range(0 if pairs else 4):
         shape = draw(st.sampled_from(["run", "triplet"] if run_lows else ["triplet"]))
@@ -102,7 +115,8 @@ def contexts(draw: st.DrawFn, presets: tuple[str, ...] = tuple(sorted(PRESETS)))
             concealed.append(k)
     idx = draw(st.integers(0, len(concealed) - 1))
     tile = concealed.pop(idx)
-    by = draw(st.sampled_from(["discard", "self_draw", "rob_kong"]))
+    by = draw(st.sampled_from(["discard", "discard", "self_draw", "rob_kong"] if house
+                              else ["discard", "self_draw", "rob_kong"]))
     if by != "self_draw" and (tile == setup.laizi or tile in setup.special):
         by = "self_draw"
     from_seat = None if by == "self_draw" else draw(st.sampled_from([s for s in range(4) if s != winner]))
@@ -125,7 +139,12 @@ def contexts(draw: st.DrawFn, presets: tuple[str, ...] = tuple(sorted(PRESETS)))
             if used[k] <= 1 and k not in setup.special and k != setup.laizi:
                 used[k] += 3
                 omelds = (Meld("peng", k, (s + 2) % 4),)
-        players.append(PlayerTable((), omelds, sk, (), draw(st.booleans())))
+        ohand: tuple[int, ...] = ()
+        if house and s == from_seat and draw(st.booleans()):  # 下小雨's all-258 discarder
+            ohand = tuple(k for k in draw(st.lists(st.sampled_from(sorted(JIANG_KINDS)), min_size=1,
+                                                   max_size=4)) if take([k]))
+        players.append(PlayerTable(ohand, omelds, sk, (), draw(st.booleans()),
+                                   house and s == from_seat and draw(st.booleans())))
     return WinContext(
         rules=rules, setup=setup, dealer=dealer, winner=winner, tile=tile, by=by,  # type: ignore[arg-type]
         players=(players[0], players[1], players[2], players[3]), from_seat=from_seat,
@@ -141,13 +160,21 @@ def check_result(ctx: WinContext) -> None:
     assert res.ok == (res.reason is None)
     assert abs(sum(res.payments)) < 1e-9
     if res.ok or res.reason == "below_minimum":
-        assert res.payments[ctx.winner] > 0
+        # a winner always receives something, unless pay_min_fan spared every loser
+        assert res.payments[ctx.winner] > 0 or (
+            ctx.rules.pay_min_fan and all(r > -(2 ** ctx.rules.pay_min_fan) for r in res.raw))
         assert all(p <= 0 for s, p in enumerate(res.payments) if s != ctx.winner)
         assert res.small == (not res.big_hands)
         assert res.breakdown
         if res.liable is not None:
-            assert [s for s, p in enumerate(res.payments) if p < 0] == [res.liable]
-        cap_ceiling = 2 * max(ctx.rules.ha, ctx.rules.sunshine, ctx.rules.golden, ctx.rules.cap)
+            payers = {s for s, p in enumerate(res.payments) if p < 0}
+            if ctx.rules.kuangfeng_baoyu and len(payers) == 2:  # 狂风暴雨: + the 全求人 feeder
+                assert {"qingyise", "quanqiuren"} <= set(res.big_hands)
+                assert payers == {res.liable, ctx.from_seat} and ctx.by == "discard"
+            else:
+                assert payers <= {res.liable}
+        cap_ceiling = 2 * max(ctx.rules.ha, ctx.rules.sunshine, ctx.rules.golden, ctx.rules.cap,
+                              ctx.rules.qianggang_fixed)
         assert all(-p <= 3 * cap_ceiling for p in res.payments)
         assert not {"qidui", "menqing"} <= set(res.big_hands)  # 七对 is never also 门前清
     else:
@@ -173,6 +200,12 @@ def test_scores_are_zero_sum_and_consistent(ctx: WinContext) -> None:
 
 
 @SETTINGS
+@given(contexts(house=True))
+def test_scores_with_house_rules_are_zero_sum_and_consistent(ctx: WinContext) -> None:
+    check_result(ctx)
+
+
+@SETTINGS
 @given(contexts(presets=("jiayu",)))
 def test_jiayu_scores_are_zero_sum_and_consistent(ctx: WinContext) -> None:
     check_result(ctx)
@@ -191,3 +224,29 @@ def test_jiayu_generator_reaches_stacked_seven_pairs() -> None:
         max_examples=3000, database=None, deadline=None, derandomize=True,
         phases=[Phase.generate]))
     assert stacked(ctx)
+
+
+def test_house_generator_reaches_the_house_rules() -> None:
+    """The house-rule generator meets a 狂风暴雨 split, a 下小雨 all-258 exemption and a
+    loser spared by pay_min_fan (so the checks above bite on them). Deterministic."""
+    def storm(c: WinContext) -> bool:
+        res = score(c)
+        return res.ok and sum(1 for p in res.payments if p < 0) == 2 and res.liable is not None
+
+    def spared(c: WinContext) -> bool:
+        res = score(c)
+        return res.ok and any(line.startswith("不到") for line in res.breakdown)
+
+    def exempt(c: WinContext) -> bool:
+        res = score(c)
+        d = c.from_seat
+        return (res.ok and res.big_hands == ["quanqiuren"] and res.liable is None
+                and d is not None and bool(c.players[d].hand) and not c.players[d].ready)
+
+    for goal, fixed in ((storm, {"kuangfeng_baoyu": True, "quanqiuren_liability": "always"}),
+                        (spared, {"pay_min_fan": 7}),
+                        (exempt, {"xiaoyu_258": True, "quanqiuren_liability": "unless_ready"})):
+        ctx = find(contexts(house=True, fixed=fixed), goal, settings=settings(
+            max_examples=4000, database=None, deadline=None, derandomize=True,
+            phases=[Phase.generate]))
+        assert goal(ctx)

@@ -15,7 +15,7 @@ from typing import Final
 
 from laizi.game.actions import ACT, PASS, Action
 from laizi.game.enums import Phase
-from laizi.game.table import KONG_MIN_WALL, HandTable
+from laizi.game.table import HandTable
 from laizi.scoring import Meld
 from laizi.tiles import TILE_STR
 
@@ -60,7 +60,7 @@ class ClaimWindow(HandTable):
             self._ron_results[s] = res
             opts.append(_RON[t])
         c = h[t]
-        if c >= 3 and self.wall_remaining >= KONG_MIN_WALL:
+        if c >= 3 and self.kong_allowed():
             opts.append(_KONG[t])
         if c >= 2:
             opts.append(_PENG[t])
@@ -165,7 +165,7 @@ class ClaimWindow(HandTable):
                 self.hands[s][t] -= 3
                 self.melds[s].append(Meld("kong", t, d))
                 self._emit({"type": "kong", "seat": s, "tile": TILE_STR[t], "from": d})
-                self._draw_back(s)
+                self._replacement(s)
                 return
         for s, a in responses.items():
             if a.type == "peng":
@@ -218,4 +218,4 @@ class ClaimWindow(HandTable):
             if m.type == "peng" and m.tile == k:
                 melds[i] = Meld("addkong", k, m.from_seat)
                 break
-        self._draw_back(s)
+        self._replacement(s)

@@ -21,7 +21,7 @@ class Phase(StrEnum):
 class EndReason(StrEnum):
     """Why a match ended (the ``end_match`` event's ``reason``)."""
 
-    ROUNDS = "rounds"  #: the deal went round ``rules.rounds`` times
+    ROUNDS = "rounds"  #: the deal went round ``rules.match_rounds`` times
     MAX_HANDS = "max_hands"  #: the ``max_hands`` cap was reached
 
 

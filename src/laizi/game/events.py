@@ -54,6 +54,7 @@ class StartMatchEvent(TypedDict):
     max_hands: int | None
     auto_next: bool
     fixed_dealers: NotRequired[bool]  # only when True (Match: no 连庄, duplicate rounds)
+    seating: NotRequired[dict[str, Any]]  # only under seating_ceremony (laizi.game.seating)
 
 
 class StartHandEvent(TypedDict):

@@ -2,10 +2,13 @@
 
 - **Dealer**: the dealer deals again (连庄) when it wins or the hand is drawn;
   when another seat wins, the dealer's 下家 deals next. The first dealer is seat 0
-  (东) unless given.
-- **Rounds**: each time the deal passes to the next seat counts one step; a round
-  (圈) is four steps, and the match ends after ``rules.rounds`` rounds (or after
-  ``max_hands`` hands, a cap meant for simulations and tests).
+  (东) unless given — or, under ``rules.seating_ceremony`` (摸牌定东), the seat of 东
+  after the ceremony (:mod:`laizi.game.seating`, drawn from the match seed and logged
+  in ``start_match`` as ``seating``; the driver moves each player to its new seat).
+- **Rounds and winds**: each time the deal passes to the next seat counts one step; a
+  round (圈) is four steps, a wind (风) ``rules.rounds_per_wind`` rounds, and the match
+  ends after ``rules.match_rounds`` rounds (``winds`` × ``rounds_per_wind``, else
+  ``rounds``) — or after ``max_hands`` hands, a cap meant for simulations and tests.
 - **Scores**: cumulative, zero-sum; kept as exact fractions (an escape penalty of
   400 split three ways is 400/3 each).
 - **Escape** (逃跑): :meth:`Match.escape` charges the leaving seat
@@ -33,6 +36,7 @@ from laizi.game.actions import Action
 from laizi.game.enums import EndReason
 from laizi.game.errors import GameError, IllegalActionError, MatchOverError
 from laizi.game.events import Event
+from laizi.game.seating import Seating, draw_ceremony, parse_seating
 from laizi.game.state import HandState
 from laizi.game.wall import hand_seed, new_seed
 from laizi.rules import RuleSet
@@ -74,12 +78,18 @@ class Match:
         deal_source: DealSource | None = None,
         log: list[Event] | None = None,
         fixed_dealers: bool = False,
+        seating: dict[str, Any] | None = None,
     ) -> None:
         if not 0 <= first_dealer < 4:
             raise GameError("first_dealer must be a seat 0-3")
         if max_hands is not None and max_hands < 1:
             raise GameError("max_hands must be >= 1")
         self.rules = rules
+        self.seating: Seating | None = None
+        if rules.seating_ceremony:
+            self.seating = (parse_seating(seating) if seating is not None
+                            else draw_ceremony(seed if seed is not None else new_seed()))
+            first_dealer = self.seating.east
         self.first_dealer = first_dealer
         self.dealer = first_dealer
         self.fixed_dealers = fixed_dealers
@@ -103,6 +113,8 @@ class Match:
         }
         if fixed_dealers:  # only then: the logs of every other match stay as they were
             start["fixed_dealers"] = True
+        if self.seating is not None:
+            start["seating"] = self.seating.to_json()
         self._emit(start)
         self.start_next_hand()
 
@@ -110,7 +122,12 @@ class Match:
     @property
     def round(self) -> int:
         """The current round (圈), from 1."""
-        return min(self.deal_passes // 4, self.rules.rounds - 1) + 1
+        return min(self.deal_passes // 4, self.rules.match_rounds - 1) + 1
+
+    @property
+    def wind(self) -> int:
+        """The current wind (风), from 1 (with ``rules.winds``; else always 1)."""
+        return (self.round - 1) // self.rules.rounds_per_wind + 1 if self.rules.winds else 1
 
     @property
     def hand_over(self) -> bool:
@@ -180,7 +197,7 @@ class Match:
             "deal_passes": self.deal_passes,
         })
         reason: EndReason | None = None
-        if self.deal_passes >= 4 * self.rules.rounds:
+        if self.deal_passes >= 4 * self.rules.match_rounds:
             reason = EndReason.ROUNDS
         elif self.max_hands is not None and self.hand_no >= self.max_hands:
             reason = EndReason.MAX_HANDS
@@ -233,6 +250,12 @@ class Match:
         self.log.append(event)
 
     def to_dict(self) -> dict[str, Any]:
+        out = self._state_dict()
+        if self.seating is not None:  # only then: every other match hashes as before
+            out["seating"] = self.seating.to_json()
+        return out
+
+    def _state_dict(self) -> dict[str, Any]:
         return {
             "rules": self.rules.model_dump(mode="json"),
             "first_dealer": self.first_dealer,

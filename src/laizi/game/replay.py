@@ -23,7 +23,7 @@ from laizi.game.events import ACTION_EVENTS, Event
 from laizi.game.match import Match
 from laizi.game.state import HandState
 from laizi.game.wall import wall_from_str
-from laizi.rules import LEGACY_OPTIONS, RuleSet
+from laizi.rules import RuleSet
 
 __all__ = ["dump_log", "load_log", "parse_log", "replay", "replay_all", "split_logs"]
 
@@ -151,6 +151,7 @@ def replay(events: Sequence[Event]) -> Match | HandState:
                 _rules(first.get("rules")), first_dealer=int(first.get("first_dealer", 0)),
                 max_hands=first.get("max_hands"), auto_next=bool(first.get("auto_next", True)),
                 deal_source=source, fixed_dealers=bool(first.get("fixed_dealers", False)),
+                seating=first.get("seating"),
             )
         elif first["type"] == "start_hand" and "rules" in first:
             hand_no = int(first.get("hand", 1))
@@ -162,7 +163,7 @@ def replay(events: Sequence[Event]) -> Match | HandState:
             )
         else:
             raise LogError("a log starts with start_match or a start_hand carrying the rules")
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, GameError) as exc:
         raise LogError(f"bad start event: {exc}") from None
     log = engine.log
     i = 0
@@ -170,7 +171,7 @@ def replay(events: Sequence[Event]) -> Match | HandState:
     while i < n:
         e = events[i]
         if i < len(log):
-            if log[i] != e and log[i] != _without_legacy(e):
+            if log[i] != e and not _same_start(log[i], e):
                 raise ReplayError(e.get("v"), _diff(log[i], e))
             i += 1
             continue
@@ -202,12 +203,19 @@ def replay_all(events: Sequence[Event]) -> list[Match | HandState]:
     return [replay(part) for part in split_logs(events)]
 
 
-def _without_legacy(e: Event) -> Event:
-    """A start event as the engine writes it now: without removed rule options."""
-    rules = e.get("rules")
-    if not isinstance(rules, dict) or not any(k in rules for k in LEGACY_OPTIONS):
-        return e
-    return {**e, "rules": {k: v for k, v in rules.items() if k not in LEGACY_OPTIONS}}
+def _same_start(engine: Event, recorded: Event) -> bool:
+    """A start event equals the engine's when only the spelling of its rules differs: a log
+    written before an option existed (or while ``seating_ceremony`` and ``rounds_per_wind``
+    were out of the RuleSet) lacks it, and its rules load with the option's default."""
+    rules = recorded.get("rules")
+    if not isinstance(rules, dict) or set(engine) != set(recorded):
+        return False
+    if any(engine[k] != recorded[k] for k in engine if k != "rules"):
+        return False
+    try:
+        return RuleSet.from_dict(rules) == RuleSet.from_dict(engine["rules"])
+    except RuleError:
+        return False
 
 
 def _diff(expected: Event, got: Event) -> str:

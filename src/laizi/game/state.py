@@ -85,10 +85,6 @@ _ROB: Final = Phase.ROB
 _TURN: Final = Phase.TURN
 
 _DISCARD: Final = ACT["discard"]
-_ANKONG: Final = ACT["ankong"]
-_ADDKONG: Final = ACT["addkong"]
-_SPECIAL_KONG: Final = ACT["special_kong"]
-_LAIZI_KONG: Final = ACT["laizi_kong"]
 _HAIDI_ACTIONS: Final = (TSUMO, PASS)
 
 
@@ -241,7 +237,7 @@ class HandState(ClaimWindow):
                 return ()
             return self.options.get(seat, ())
         if ph == _HAIDI:
-            return _HAIDI_ACTIONS if seat == self.turn else ()
+            return self._haidi_actions() if seat == self.turn else ()
         return ()
 
     def _turn_actions(self) -> list[Action]:
@@ -250,36 +246,23 @@ class HandState(ClaimWindow):
         acts: list[Action] = []
         if not self.after_claim and self.tsumo_check().ok:
             acts.append(TSUMO)
-        kong_ok = self.wall_remaining >= KONG_MIN_WALL
         lz = self.setup.laizi
-        special = self._special
         allow_laizi_discard = self.rules.laizi_discard != "forbidden"
-        discards: list[Action] = []
-        kongs: list[Action] = []
         for k in range(NUM_KINDS):
-            c = h[k]
-            if not c:
-                continue
-            if k == lz:
-                if allow_laizi_discard:
-                    discards.append(_DISCARD[k])
-                if kong_ok:
-                    kongs.append(_LAIZI_KONG[k])
-            elif k in special:
-                discards.append(_DISCARD[k])
-                if kong_ok:
-                    kongs.append(_SPECIAL_KONG[k])
-            else:
-                discards.append(_DISCARD[k])
-                if kong_ok and c == 4:
-                    kongs.append(_ANKONG[k])
-        if kong_ok:
-            for m in self.melds[s]:
-                if m.type == "peng" and h[m.tile]:
-                    kongs.append(_ADDKONG[m.tile])
-        acts.extend(discards)
-        acts.extend(kongs)
+            if h[k] and (k != lz or allow_laizi_discard):
+                acts.append(_DISCARD[k])
+        if self.kong_allowed():
+            acts.extend(self.kong_actions(s))
         return acts
+
+    def _haidi_actions(self) -> Sequence[Action]:
+        """In the haidi phase: 自摸 when it wins, pass, and (``haidi_kongs``) kongs."""
+        if not self.rules.haidi_kongs:
+            return _HAIDI_ACTIONS
+        if self._turn_cache is None:
+            acts = [TSUMO] if self.tsumo_check().ok else []
+            self._turn_cache = [*acts, PASS, *self.kong_actions(self.turn)]
+        return self._turn_cache
 
     def tsumo_refusal(self) -> str | None:
         """Why the seat on turn may not declare 自摸 with a complete hand: the scorer's
@@ -343,6 +326,8 @@ class HandState(ClaimWindow):
             self._respond(seat, action)
             if len(self.responses) == len(self.options):
                 self._resolve_rob()
+        elif action.type != "tsumo" and action.type != "pass":  # a haidi kong (haidi_kongs)
+            self._apply_turn(seat, action, None)
         else:  # haidi
             self._respond(seat, action)
             self.responses = {}
@@ -385,12 +370,12 @@ class HandState(ClaimWindow):
             h[k] -= 4
             self.melds[s].append(Meld("ankong", k))
             self._emit({"type": "ankong", "seat": s, "tile": TILE_STR[k]})
-            self._draw_back(s)
+            self._replacement(s)
         elif t == "special_kong" or t == "laizi_kong":
             h[k] -= 1
             self.special_kongs[s].append(k)
             self._emit({"type": t, "seat": s, "tile": TILE_STR[k]})
-            self._draw_back(s)
+            self._replacement(s)
         elif t == "addkong":
             h[k] -= 1
             self._emit({"type": "addkong", "seat": s, "tile": TILE_STR[k]})

@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from laizi.game.actions import Action
+from laizi.game.actions import ACT, Action
 from laizi.game.enums import DrawReason, Phase
 from laizi.game.events import Event
 from laizi.game.wall import INDICATOR_POS, wall_to_str
@@ -31,8 +31,14 @@ _OVER: Final = Phase.OVER
 _ROB: Final = Phase.ROB
 _TURN: Final = Phase.TURN
 
+_ANKONG: Final = ACT["ankong"]
+_ADDKONG: Final = ACT["addkong"]
+_SPECIAL_KONG: Final = ACT["special_kong"]
+_LAIZI_KONG: Final = ACT["laizi_kong"]
+
 HAIDI_WALL: Final = 14  # the haidi phase starts when a normal draw is due with this many left
 KONG_MIN_WALL: Final = 15  # a kong needs at least this many tiles in the wall (RULES.md §8)
+# (the defaults; ``rules.haidi_start="five_stacks"`` moves both down by 4: 10 and 11)
 
 
 def ordered_str(tiles: Sequence[int]) -> str:
@@ -182,8 +188,46 @@ class HandTable:
             self.guoshou[s] = []
         self._emit({"type": "draw", "seat": s, "tile": TILE_STR[t], "src": src, "vis": s})
 
+    def kong_allowed(self) -> bool:
+        """May a kong be declared now (RULES.md §8): while the wall holds more than the
+        haidi, or always under ``haidi_kongs`` (then without a replacement draw)."""
+        return self.wall_remaining > self.rules.haidi_wall or self.rules.haidi_kongs
+
+    def kong_actions(self, s: int) -> list[Action]:
+        """Seat ``s``'s own-turn kongs (concealed, special, laizi, added) its tiles allow,
+        whether or not the wall allows a kong now (:meth:`kong_allowed`)."""
+        h = self.hands[s]
+        lz = self.setup.laizi
+        special = self.setup.special
+        out: list[Action] = []
+        for k in range(NUM_KINDS):
+            c = h[k]
+            if not c:
+                continue
+            if k == lz:
+                out.append(_LAIZI_KONG[k])
+            elif k in special:
+                out.append(_SPECIAL_KONG[k])
+            elif c == 4:
+                out.append(_ANKONG[k])
+        for m in self.melds[s]:
+            if m.type == "peng" and h[m.tile]:
+                out.append(_ADDKONG[m.tile])
+        return out
+
+    def _replacement(self, s: int) -> None:
+        """After seat ``s``'s kong: the replacement draw from the back; once the wall is
+        down to the haidi (``haidi_kongs``, S0 "不能从牌堆后面起牌") no draw and no
+        discard: the next seat draws (or takes its haidi tile)."""
+        if self.wall_remaining > self.rules.haidi_wall:
+            self._draw_back(s)
+        elif self.phase == _HAIDI or self.haidi_n:
+            self._haidi_from((s + 1) % 4)
+        else:
+            self._draw_front((s + 1) % 4)
+
     def _draw_front(self, s: int) -> None:
-        if self.wall_remaining <= HAIDI_WALL:
+        if self.wall_remaining <= self.rules.haidi_wall:
             self.haidi_n = 0
             self._haidi_from(s)
             return
@@ -204,7 +248,7 @@ class HandTable:
             self._give(s, t, "haidi", False)
             self.phase = _HAIDI
             self._tsumo = None
-            if self.tsumo_check().ok:
+            if self.tsumo_check().ok or (self.rules.haidi_kongs and bool(self.kong_actions(s))):
                 return
             s = (s + 1) % 4
         self._tsumo = None

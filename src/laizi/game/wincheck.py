@@ -223,8 +223,10 @@ class WinChecker:
                 ready = self.is_ready(table, from_seat)
         players = tuple(
             PlayerTable(
-                # the scorer reads only the winner's concealed tiles
-                hand=_expand(hand) if s == winner else (),
+                # the scorer reads the winner's concealed tiles (and, for 下小雨's
+                # all-258 exemption, the discarder's)
+                hand=_expand(hand) if s == winner else (
+                    _expand(table.hands[s]) if s == from_seat and self.rules.xiaoyu_258 else ()),
                 melds=tuple(table.melds[s]),
                 special_kongs=tuple(table.special_kongs[s]),
                 special_discards=tuple(table.special_discards[s]),

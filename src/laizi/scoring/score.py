@@ -118,9 +118,14 @@ def _price(ctx: WinContext, big: list[str], hard: bool) -> ScoreResult:
         lines.append(f"{name} {_mult(n)}")
     lines.append(f"winner fan {wfan}: {base} × 2^{wfan} = {_fmt(base * 2 ** wfan)}")
     loser_fan, raw = _loser_raws(ctx, small, base, wfan, selfdraw_factor, lines)
+    if ctx.rules.fengyise_golden and "fengyise" in big:
+        cap = ctx.rules.cap
+        raw = [r if s == ctx.winner else max(r, float(cap)) for s, r in enumerate(raw)]
+        lines.append(f"风一色算金顶 all-honours counts as reaching the cap {cap}")
     pay, topped = _capped(ctx, raw, lines)
     liable = _liable(ctx, big)
-    payments = _settle(ctx, pay, liable, lines)
+    storm = _storm(ctx, big, liable)
+    payments = _settle(ctx, pay, liable, lines, storm, len(big))
     return ScoreResult(
         ok=True,
         reason=None,
@@ -222,6 +227,14 @@ def _capped(ctx: WinContext, raw: list[float], lines: list[str]) -> tuple[dict[i
     elif any(raw[s] > rules.cap for s in losers):
         capped = [s for s in losers if raw[s] > rules.cap]
         lines.append(f"封顶 cap {rules.cap} (seat {', '.join(map(str, capped))})")
+    if rules.pay_min_fan:
+        floor = 2 ** rules.pay_min_fan
+        free = [s for s in losers if raw[s] < floor]
+        for s in free:
+            pay[s] = 0.0
+        if free:
+            lines.append(f"不到{rules.pay_min_fan}番不用付 under {floor} pays nothing "
+                         f"(seat {', '.join(map(str, free))})")
     if rules.sunshine_double:
         for s in losers:
             if not opened[s]:
@@ -232,16 +245,29 @@ def _capped(ctx: WinContext, raw: list[float], lines: list[str]) -> tuple[dict[i
 
 def _settle(
     ctx: WinContext, pay: dict[int, float], liable: int | None, lines: list[str],
+    storm: int | None = None, n_big: int = 0,
 ) -> list[float]:
-    """§7.5: the signed payments per seat, the liable seat paying for everyone."""
+    """§7.5: the signed payments per seat, the liable seat paying for everyone; under
+    狂风暴雨 the 全求人 feeder ``storm`` pays one big hand's share of it."""
     payments = [0.0, 0.0, 0.0, 0.0]
+    rules = ctx.rules
     if liable is not None:
-        if ctx.rules.liable_pays == "golden":
-            total = float(ctx.rules.golden)
+        if ctx.by == "rob_kong" and rules.qianggang_fixed:
+            total = float(rules.qianggang_fixed)
+            lines.append(f"抢杠固定 robbed kong pays the fixed {rules.qianggang_fixed}")
+        elif rules.liable_pays == "golden":
+            total = float(rules.golden)
         else:
             total = sum(pay.values())
-        payments[liable] = -total
-        lines.append(f"包 liable: seat {liable} pays for everyone {_fmt(total)}")
+        if storm is not None:
+            share = total / n_big
+            payments[storm] = -share
+            payments[liable] = -(total - share)
+            lines.append(f"狂风暴雨 two liable: seat {liable} pays 清一色 {_fmt(total - share)}, "
+                         f"seat {storm} pays 全求人 {_fmt(share)} (1/{n_big} of {_fmt(total)})")
+        else:
+            payments[liable] = -total
+            lines.append(f"包 liable: seat {liable} pays for everyone {_fmt(total)}")
     else:
         for s, amount in pay.items():
             payments[s] = -amount
@@ -261,11 +287,40 @@ def _liable(ctx: WinContext, big: list[str]) -> int | None:
         openings = [m for m in ctx.players[ctx.winner].melds if m.opens]
         if len(openings) >= 3:
             return openings[2].from_seat
-    if big == ["quanqiuren"] and ctx.by == "discard" and ctx.from_seat is not None:
-        mode = rules.quanqiuren_liability
-        if mode == "always" or (mode == "unless_ready" and not ctx.players[ctx.from_seat].ready):
-            return ctx.from_seat
+    if big == ["quanqiuren"]:
+        return _quanqiuren_feeder(ctx)
     return None
+
+
+def _quanqiuren_feeder(ctx: WinContext) -> int | None:
+    """The discarder liable for a 全求人 (§7.5 step 3), or None: per
+    ``quanqiuren_liability``; 下小雨 spares a ready discarder and, with ``xiaoyu_258``,
+    one whose concealed hand is all natural suited 2/5/8 (a laizi is not a 258 tile)."""
+    d = ctx.from_seat
+    if ctx.by != "discard" or d is None:
+        return None
+    mode = ctx.rules.quanqiuren_liability
+    if mode == "none":
+        return None
+    if mode == "unless_ready":
+        p = ctx.players[d]
+        if p.ready:
+            return None
+        if ctx.rules.xiaoyu_258 and p.hand and all(
+                t in JIANG_KINDS and t != ctx.setup.laizi for t in p.hand):
+            return None
+    return d
+
+
+def _storm(ctx: WinContext, big: list[str], liable: int | None) -> int | None:
+    """狂风暴雨 (``kuangfeng_baoyu``, S0): a 清一色 that is also 全求人 has a second liable
+    seat, the 全求人 feeder, when it is another seat than the 清一色 liable one."""
+    if not ctx.rules.kuangfeng_baoyu or liable is None or ctx.by == "rob_kong":
+        return None
+    if "qingyise" not in big or "quanqiuren" not in big:
+        return None
+    feeder = _quanqiuren_feeder(ctx)
+    return feeder if feeder is not None and feeder != liable else None
 
 
 def _minimum_ok(ctx: WinContext, raw: list[float]) -> bool:
@@ -328,7 +383,7 @@ def score(ctx: WinContext) -> ScoreResult:
                     breakdown=["见字胡 a lone laizi waiting on any tile wins only by self-draw"],
                 )
 
-    candidates: list[tuple[tuple[bool, float, bool, int], ScoreResult]] = []
+    candidates: list[tuple[tuple[bool, float, int, bool], ScoreResult]] = []
     priced: set[tuple[tuple[str, ...], bool]] = set()
     for passed, r, big in evaluated:
         if passed < 5 or (tuple(big), r.hard) in priced:
@@ -340,7 +395,7 @@ def score(ctx: WinContext) -> ScoreResult:
             res.ok = False
             res.reason = "below_minimum"
             res.breakdown.append(f"起胡 below the minimum {rules.min_points} ({rules.min_rule})")
-        candidates.append(((min_ok, res.total, r.hard, len(big)), res))
+        candidates.append(((min_ok, res.total, len(big), r.hard), res))
     if candidates:
         return max(candidates, key=lambda c: c[0])[1]
     passed, r, big = max(evaluated, key=lambda e: e[0])

@@ -272,7 +272,7 @@ def match_view(match: Match, seat: int | None, *, copy: bool = True, reveal: boo
     hand = match.hand
     sv = None if hand is None else seat_view(hand, seat, copy=copy, reveal=reveal)
     return MatchView(
-        seat=seat, hand_no=match.hand_no, round=match.round, rounds=match.rules.rounds,
+        seat=seat, hand_no=match.hand_no, round=match.round, rounds=match.rules.match_rounds,
         dealer=match.dealer, scores=match.score_values(), auto=list(match.auto),
         escaped=list(match.escaped), over=match.over, preset=match.rules.preset_name,
         history=history_rows(match) if history is None else history, hand=sv,
