@@ -274,7 +274,8 @@ MAX_RULES_TEXT = 4000
 
 
 def card_of(text: str) -> dict[str, Any]:
-    """A rule set given as JSON text (its options; a room's whole ``rules``) in words: the rule
+    """A rule set given as JSON text (a room's whole ``rules``, or ``preset_name`` and the options
+    changed on that preset) in words: the rule
     set itself, its card in both languages, the items that differ from its preset and every
     option's value in words (``GET /api/rules?rules=…``: the table's menu, 玩法说明, replays).
     Raises :class:`RuleError` (naming the option) on bad input.
@@ -288,7 +289,12 @@ def card_of(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except ValueError:
         raise RuleError("rules must be a JSON object of options") from None
-    rules = RuleSet.from_dict(data)
+    if not isinstance(data, dict):
+        raise RuleError("rules must be a JSON object of options")
+    # a whole rule set (a room's, a log's) as saved; else a preset and the options changed on it
+    rules = (RuleSet.from_dict(data) if set(RuleSet.model_fields) <= set(data)
+             else RuleSet.preset(str(data.get("preset_name", "kaikoufan")),
+                                 **{k: v for k, v in data.items() if k != "preset_name"}))
     dump = rules.model_dump(mode="json")
     return {
         "rules": dump, "zh": rule_card(rules, "zh"), "en": rule_card(rules, "en"),
