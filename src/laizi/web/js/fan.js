@@ -7,7 +7,9 @@ import { t, tileName, windOf, localizeLine, bigHandName } from "./i18n.js";
 import { tileEl } from "./tiles.js";
 
 const $ = id => document.getElementById(id);
-const MAX_CHIPS = 4;  // more waits (a laizi hand may wait on 30 kinds): "+n", all in the sheet
+// more waits (a laizi hand may wait on 30 kinds): "+n", all in the sheet; a phone held sideways
+// has room for two beside its river
+const maxChips = () => (matchMedia("(orientation: landscape) and (max-height: 600px)").matches ? 2 : 4);
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -53,12 +55,21 @@ function waitPoints(w) {
   return null;
 }
 
+/** Why a wait does not win: 不够番 below the minimum, else the scorer's reason (没有开口…). */
+function shortWord(w) {
+  const r = w.self_draw && w.self_draw.reason;
+  if (!r || r === "below_minimum") return t("short_fan");
+  const words = t(`reason_${r}`);
+  return words === `reason_${r}` ? t("not_win") : words;
+}
+
 /** The own ready hand's 听 line: each wait a chip (tile × unseen · points · 够番/不够番). */
 export function readyBadge(v) {
   const box = el("span", "badge b-ready");
   box.dataset.testid = "ready-line";
   box.appendChild(el("span", "rl-head", t("ting")));
   const waits = v.waits || [];
+  const MAX_CHIPS = maxChips();
   waits.slice(0, MAX_CHIPS).forEach((w, i) => {
     const chip = el("button", "wait-chip");
     chip.type = "button";
@@ -69,7 +80,7 @@ export function readyBadge(v) {
     if (w.enough === undefined) chip.textContent = parts[0];
     else {
       if (pts != null) parts.push(t("points", Math.round(pts * 10) / 10));
-      parts.push(t(w.enough ? "enough_fan" : "short_fan"));
+      parts.push(w.enough ? t("enough_fan") : shortWord(w));
       chip.textContent = parts.join(" · ");
       chip.classList.add(w.enough ? "ok" : "short");
       chip.dataset.enough = w.enough ? "1" : "0";
@@ -119,7 +130,7 @@ export function showWaits(v, focus = 0) {
     const head = el("div", "wait-head");
     head.appendChild(tileEl(w.tile, { size: "mid", laizi: v.laizi }));
     head.appendChild(el("span", "", `${tileName(w.tile)} · ${t("unseen_n", w.unseen)}`));
-    if (w.enough !== undefined) head.appendChild(el("span", `fan-tag ${w.enough ? "ok" : "short"}`, t(w.enough ? "enough_fan" : "short_fan")));
+    if (w.enough !== undefined) head.appendChild(el("span", `fan-tag ${w.enough ? "ok" : "short"}`, w.enough ? t("enough_fan") : shortWord(w)));
     card.appendChild(head);
     if (w.self_draw) card.appendChild(outcome(t("by_self_draw"), w.self_draw, v));
     if (w.discard) card.appendChild(outcome(t("by_discard_worst"), w.discard, v));

@@ -61,7 +61,7 @@ const ZH = {
   ting: "听", seat_fan: "{0}番·{1}", st_sunshine: "阳光", st_golden: "金顶", fan_of: "{0}：{1} 番", n_fan: "{0} 番",
   no_fan_yet: "还没有番（没开口、没杠）", st_sunshine_help: "阳光：还没开口。输牌时按阳光算（封顶时付阳光顶，对罚时加倍）。",
   st_golden_help: "已开口：三家都到封顶时付金顶。", points: "{0}分", enough_fan: "够番", short_fan: "不够番",
-  howto: "玩法说明", breakdown: "算分明细", waits_title: "听牌和番数", unseen_n: "还剩 {0} 张", by_discard_worst: "别人放冲（最少）",
+  howto: "玩法说明", tutorial_link: "新手教程：打第一手牌 →", breakdown: "算分明细", waits_title: "听牌和番数", unseen_n: "还剩 {0} 张", by_discard_worst: "别人放冲（最少）",
 };
 const EN = {
   title: "Wuhan Mahjong · Red-Dragon Laizi", lobby: "Lobby", calc: "Calculator", lang: "中文",
@@ -125,7 +125,7 @@ const EN = {
   ting: "Ready:", seat_fan: "{0} fan · {1}", st_sunshine: "unopened", st_golden: "opened", fan_of: "{0}: {1} fan", n_fan: "{0} fan",
   no_fan_yet: "No fan yet (not opened, no kong)", st_sunshine_help: "Unopened (sunshine): if it loses, it pays as unopened (the sunshine cap; double with double pay).",
   st_golden_help: "Opened: when all three reach the cap it pays the golden cap.", points: "{0} pts", enough_fan: "enough", short_fan: "below minimum",
-  howto: "How to play", breakdown: "How it is scored", waits_title: "Waits and their points", unseen_n: "{0} unseen", by_discard_worst: "On a discard (least)",
+  howto: "How to play", tutorial_link: "Tutorial: play your first hand →", breakdown: "How it is scored", waits_title: "Waits and their points", unseen_n: "{0} unseen", by_discard_worst: "On a discard (least)",
 };
 const BIG = {
   zh: { pengpeng: "碰碰胡", qingyise: "清一色", fengyise: "风一色", jiangyise: "将一色", quanqiuren: "全求人",

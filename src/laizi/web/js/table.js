@@ -25,6 +25,7 @@ export function buildTable(root, { live }) {
     const seat = div(`seat pos-${POS_NAMES[p]}`, table);
     seat.dataset.pos = String(p);
     const plate = div("plate", seat);
+    if (p === 0 && live) div("ready-row", seat, "ready-row-box");  // the own 听 line (fan.js)
     plate.appendChild(avatarImg());
     div("wind", plate);
     div("pname", plate);
@@ -133,7 +134,11 @@ export function renderTable(table, v, ctx) {
     if (pl.fan != null) badges.appendChild(fanBadge(pl, s, v, seatLabel(ctx, s)));
     // 听牌: the own ready hand's winning tiles, each with its copies still unseen, the points a
     // win on it scores and 够番 (the scorer's, in the seat's own frame; without hints too)
-    if (ctx.live && s === ctx.me && (v.waits || []).length && v.phase !== "over") badges.appendChild(readyBadge(v));
+    const row = seatEl.querySelector(".ready-row");
+    if (row) {
+      row.textContent = "";
+      if (ctx.live && s === ctx.me && (v.waits || []).length && v.phase !== "over") row.appendChild(readyBadge(v));
+    }
     // melds and special kongs
     const melds = seatEl.querySelector(".melds");
     melds.textContent = "";
