@@ -87,6 +87,11 @@ def test_rules_card_fan_and_scored_waits(browser: Any, server: str, size: tuple[
     poll(host, "() => document.querySelectorAll('#table [data-testid^=\"fan-\"]').length === 4")
     fans = host.eval_on_selector_all('#table [data-testid^="fan-"]', "els => els.map(e => e.textContent)")
     assert all(f.endswith("番·阳光") for f in fans), fans
+    # a tap on a seat's plate: its 番 item by item (none yet) and what 阳光 means
+    host.click('#table .seat[data-seat="2"] .plate')
+    host.wait_for_selector('[data-testid="sheet-fan"]:not(.hidden)')
+    assert "0 番" in host.inner_text("#fan-h") and "阳光" in host.inner_text("#fan-body")
+    host.click('[data-testid="sheet-fan"] .sheet-close')
 
     # the dealer discards 六万: ready on 八万 and 五条, with the scorer's points and 够番
     host.locator('#hand .tile.clickable[data-tile="6m"]').first.click()

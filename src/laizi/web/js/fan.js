@@ -24,16 +24,22 @@ function openSheet() {
   sheet.querySelector(".sheet-body").scrollTop = 0;
 }
 
-/** The seat's 番 badge (a button: its items a tap away) and its 阳光/金顶 standing. */
-export function fanBadge(pl, s, v, label) {
-  const b = el("button", "badge b-fan", t("seat_fan", pl.fan, t(pl.standing === "sunshine" ? "st_sunshine" : "st_golden")));
-  b.type = "button";
+/** The seat's 番 badge and its 阳光/金顶 standing; the whole plate (a wide target) opens its
+ *  items: ``plate`` gets the handlers, set again at each render (the view changes). */
+export function fanBadge(pl, s, v, label, plate) {
+  const b = el("span", "badge b-fan", t("seat_fan", pl.fan, t(pl.standing === "sunshine" ? "st_sunshine" : "st_golden")));
   b.dataset.testid = `fan-${s}`;
   b.dataset.fan = String(pl.fan);
   b.dataset.standing = pl.standing;
   b.classList.toggle("sunshine", pl.standing === "sunshine");
-  b.setAttribute("aria-label", t("fan_of", label, pl.fan));
-  b.addEventListener("click", ev => { ev.stopPropagation(); showSeatFan(pl, s, v, label); });
+  if (plate) {
+    plate.classList.add("tappable");
+    plate.setAttribute("role", "button");
+    plate.tabIndex = 0;
+    plate.setAttribute("aria-label", t("fan_of", `${windOf(s, v.dealer)} ${label}`, pl.fan));
+    plate.onclick = () => showSeatFan(pl, s, v, label);
+    plate.onkeydown = ev => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); showSeatFan(pl, s, v, label); } };
+  }
   return b;
 }
 

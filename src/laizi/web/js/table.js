@@ -131,7 +131,7 @@ export function renderTable(table, v, ctx) {
       addBadge(t("timer", ctx.turnTimer.left), "b-timer b-public");  // the turn seat's public countdown
     }
     // 番 on the table: the seat's public fan and 阳光/金顶 standing (fan.js)
-    if (pl.fan != null) badges.appendChild(fanBadge(pl, s, v, seatLabel(ctx, s)));
+    if (pl.fan != null) badges.appendChild(fanBadge(pl, s, v, seatLabel(ctx, s), seatEl.querySelector(".plate")));
     // 听牌: the own ready hand's winning tiles, each with its copies still unseen, the points a
     // win on it scores and 够番 (the scorer's, in the seat's own frame; without hints too)
     const row = seatEl.querySelector(".ready-row");
