@@ -33,7 +33,7 @@ const W = {
     win_h: "胡", win: "这张牌能让你胡！点「胡」。",
     settle_h: "结算", settle: "这就是结算：谁胡、怎么胡、每家的番和付的分。教程完成！",
     do_tile: "点两下 {0}", do_btn: "点「{0}」", watch: "机器人出牌中…", nudge: "教程里请按提示来：{0}",
-    done: "教程完成",
+    done: "教程完成", learner: "新手",
   },
   en: {
     title: "Tutorial", ok: "Got it", start: "Start", again: "Restart", lobby: "Back to lobby", howto: "How to play",
@@ -55,7 +55,7 @@ const W = {
     win_h: "Win", win: "This tile wins for you! Tap Win.",
     settle_h: "Settlement", settle: "The settlement: who won and how, each seat's fan and payment. Tutorial complete!",
     do_tile: "Tap {0} twice", do_btn: "Tap “{0}”", watch: "The bots are playing…", nudge: "In the tutorial, follow the prompt: {0}",
-    done: "Tutorial complete",
+    done: "Tutorial complete", learner: "Learner",
   },
 };
 const w = (k, ...a) => (W[getLang()][k] ?? W.zh[k] ?? k).replace(/\{(\d)\}/g, (_, i) => String(a[+i] ?? ""));
@@ -67,7 +67,7 @@ const LESSON_OF = { discard: "discard", peng: "open", chi: "chi", special_kong: 
 const AUTO_MS = 450;  // a bot's move shows this long
 
 const TU = { data: null, i: 0, table: null, selected: null, taught: new Set(), timer: null, card: null, waiting: false };
-const SEATS = () => [{ nickname: t("you"), player_id: "me", connected: true },
+const SEATS = () => [{ nickname: w("learner"), player_id: "me", connected: true },
   { bot: true }, { bot: true }, { bot: true }];
 
 function el(tag, cls, text, parent) {
