@@ -127,6 +127,7 @@ def test_rules_card_fan_and_scored_waits(browser: Any, server: str, size: tuple[
     # the menu: the rule card and the room's 玩法说明
     host.click("#btn-menu")
     poll(host, "c => document.getElementById('menu-card').textContent === c", CARD)
+    host.screenshot(path=str(screens_dir() / f"table-fan-menu-{size[0]}x{size[1]}.png"))
     with host.context.expect_page() as info:
         host.click('[data-testid="howto-link"]')
     howto = info.value
@@ -137,6 +138,14 @@ def test_rules_card_fan_and_scored_waits(browser: Any, server: str, size: tuple[
     assert howto.locator(".hx-example").count() >= 10
     assert raw_words(howto.inner_text("body")) == []
     howto.screenshot(path=str(screens_dir() / f"howto-{size[0]}x{size[1]}.png"))
+    # the same in English, from the English word table
+    howto.close()
+    host.click("#menu-lang")
+    poll(host, "() => document.getElementById('menu-card').textContent.startsWith('Jiayu rules')")
+    assert host.locator('[data-testid="ready-line"] [data-testid="wait"]').all_inner_texts() == [
+        "8 Characters×3 · 60 pts · enough", "5 Bamboo×4 · 60 pts · enough"]
+    assert host.inner_text('#table [data-testid="fan-0"]') == "0 fan · unopened"
+    host.click("#menu-lang")
     assert host.errors == [] and guest.errors == []  # type: ignore[attr-defined]
     assert host.evaluate("() => window.__csp") == []
     guest.context.close()
