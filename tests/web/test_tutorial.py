@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_words_zh import raw_words
-from webhelpers import new_page, poll, screens_dir
+from webhelpers import new_page, screens_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ["intro", "laizi", "red", "discard", "open", "chi", "ready", "lzkong", "pass", "win", "settle"]
@@ -47,6 +47,8 @@ def test_the_tutorial_hand_is_the_engines() -> None:
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)])
 def test_the_tutorial_finished_by_taps(browser: Any, server: str, size: tuple[int, int]) -> None:
     page = new_page(browser, server, size=size)
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
     page.click('[data-testid="tutorial-link"]')  # on the lobby's first screen
     page.wait_for_selector('[data-testid="coach"]:not(.hidden)')
     lessons: list[str] = []
@@ -86,7 +88,6 @@ def test_the_tutorial_finished_by_taps(browser: Any, server: str, size: tuple[in
     assert page.locator('[data-testid^="fan-"]').count() == 4
     assert page.locator("#coach-lobby").is_visible()
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
-    assert page.errors == []  # type: ignore[attr-defined]
+    assert page.errors == [] and failed == []  # type: ignore[attr-defined]
     assert page.evaluate("() => window.__csp") == []
-    poll(page, "() => true")
     page.context.close()

@@ -67,7 +67,7 @@ const LESSON_OF = { discard: "discard", peng: "open", chi: "chi", special_kong: 
 const AUTO_MS = 450;  // a bot's move shows this long
 
 const TU = { data: null, i: 0, table: null, selected: null, taught: new Set(), timer: null, card: null, waiting: false };
-const SEATS = () => [{ nickname: w("learner"), player_id: "me", connected: true },
+const SEATS = () => [{ nickname: w("learner"), connected: true },  // no account: no avatar to fetch
   { bot: true }, { bot: true }, { bot: true }];
 
 function el(tag, cls, text, parent) {
