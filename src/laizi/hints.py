@@ -47,6 +47,7 @@ presets they are an approximation.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -80,25 +81,64 @@ def _as_view(view: SeatView | Mapping[str, Any], rules: RuleSet | None) -> SeatV
     return SeatView.from_json(view, rules)
 
 
-def ready_waits(view: SeatView) -> list[dict[str, Any]]:
+def ready_waits(view: SeatView, *, scores: bool = False) -> list[dict[str, Any]]:
     """听牌: when the seat's own 3n+1 hand is ready, its winning tiles with the copies still
     unseen from its view (``[{"tile", "unseen"}]``, the table's 听牌 line); [] otherwise —
-    on its own turn (3n+2 tiles) too. Shapes only: whether a win reaches 起胡 is the hints'."""
+    on its own turn (3n+2 tiles) too.
+
+    ``scores``: each wait also carries what a win on it would pay, from the scorer on the hand
+    completed with that tile and the seat's view only (:func:`win_outcomes` with the
+    breakdown): ``self_draw`` and ``discard`` (the worst discarder) as ``{"ok", "reason",
+    "total", "big_hands", "breakdown"}``, and ``enough`` (够番: one of them reaches 起胡).
+    Waits that are no win at all (a shape the scorer refuses outright) are left out."""
     if view.spectator or sum(view.hand) % 3 != 1:
         return []
     unseen = view.unseen()
-    return [{"tile": _TILE[k], "unseen": unseen[k]} for k in completing_kinds(view, view.hand)]
+    if not scores:
+        return [{"tile": _TILE[k], "unseen": unseen[k]} for k in completing_kinds(view, view.hand)]
+    return [{"tile": _TILE[k], "unseen": unseen[k], **o} for k, o in _scored_waits(view)]
+
+
+# The waits' scores depend only on the seat's hand and every seat's public table: a frame is
+# built for each seat at every change of the table, so they are kept for the tables last seen
+# (benchmarks/bench_waits.py, results/bench_waits.txt: a ready view scored afresh takes 0.7 ms
+# CPU at the median, 8 ms for a hand waiting on 33 kinds).
+_SCORED: OrderedDict[tuple[Any, ...], list[tuple[int, dict[str, Any]]]] = OrderedDict()
+_SCORED_MAX = 512
+
+
+def _scored_waits(view: SeatView) -> list[tuple[int, dict[str, Any]]]:
+    key = (view.rules, view.setup, view.dealer, view.seat, tuple(view.hand),
+           tuple(tuple(ms) for ms in view.melds), tuple(tuple(x) for x in view.special_kongs),
+           tuple(tuple(x) for x in view.special_discards))
+    hit = _SCORED.get(key)
+    if hit is not None:
+        _SCORED.move_to_end(key)
+        return hit
+    out: list[tuple[int, dict[str, Any]]] = []
+    for k in completing_kinds(view, view.hand):
+        o = win_outcomes(view, view.hand, k, breakdown=True)
+        sd, dc = o["self_draw"], o["discard"]
+        if not sd["ok"] and not dc["ok"] and sd["reason"] == "not_a_win":
+            continue
+        out.append((k, {"self_draw": sd, "discard": dc, "enough": bool(sd["ok"] or dc["ok"])}))
+    _SCORED[key] = out
+    while len(_SCORED) > _SCORED_MAX:
+        _SCORED.popitem(last=False)
+    return out
 
 
 def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
-                 discarded: int | None = None, from_seat: int | None = None) -> dict[str, Any]:
+                 discarded: int | None = None, from_seat: int | None = None,
+                 breakdown: bool = False) -> dict[str, Any]:
     """What a win on ``tile`` would pay, scored from the seat's view.
 
     ``hand``: the concealed counts before the winning tile (3n+1 tiles).
     ``discarded``: the tile just discarded to reach ``hand``; a special tile or laizi
     discarded counts as a kong (RULES.md §3-§4), so it is added to the seat's table.
     Returns ``self_draw`` and ``discard`` (the worst case over the possible
-    discarders, or ``from_seat`` when given) as ``{"ok", "reason", "total", "big_hands"}``.
+    discarders, or ``from_seat`` when given) as ``{"ok", "reason", "total", "big_hands"}``
+    (``breakdown``: with the scorer's ``breakdown`` lines too).
     """
     me = view.seat
     tiles = tuple(k for k in range(NUM_KINDS) for _ in range(hand[k]))
@@ -120,8 +160,12 @@ def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
     res = score(ctx)
     out["self_draw"] = {"ok": res.ok, "reason": res.reason, "total": res.total if res.ok else 0,
                         "big_hands": list(res.big_hands)}
+    if breakdown:
+        out["self_draw"]["breakdown"] = list(res.breakdown)
     if tile == view.setup.laizi or tile in view.setup.special:
         out["discard"] = {"ok": False, "reason": "never_claimed", "total": 0, "big_hands": []}
+        if breakdown:
+            out["discard"]["breakdown"] = []
         return out
     worst: dict[str, Any] | None = None
     tried: set[PlayerTable] = set()
@@ -138,6 +182,8 @@ def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
         r = score(ctx)
         entry = {"ok": r.ok, "reason": r.reason, "total": r.total if r.ok else 0,
                  "big_hands": list(r.big_hands), "from": d}
+        if breakdown:
+            entry["breakdown"] = list(r.breakdown)
         if worst is None or (not r.ok and worst["ok"]) or (r.ok == worst["ok"] and entry["total"] < worst["total"]):
             worst = entry
     assert worst is not None

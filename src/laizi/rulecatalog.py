@@ -16,6 +16,7 @@ rule set (its preset plus every option that differs from it).
 from __future__ import annotations
 
 import functools
+import json
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,8 +24,8 @@ from typing import Any, Literal
 from laizi.errors import RuleError
 from laizi.rules import OPTION_SETS, PRESETS, RuleSet
 
-__all__ = ["GROUPS", "OPTIONS", "PRESET_WORDS", "SOURCES", "TEMPLATES", "OptionWords", "catalogue", "option_spec", "rule_card",
-           "rule_card_items", "value_words"]
+__all__ = ["GROUPS", "MAX_RULES_TEXT", "OPTIONS", "PRESET_WORDS", "SOURCES", "TEMPLATES", "OptionWords", "card_of",
+           "catalogue", "option_spec", "rule_card", "rule_card_items", "value_words"]
 
 Lang = Literal["zh", "en"]
 
@@ -323,3 +324,39 @@ def rule_card(rules: RuleSet, lang: Lang = "zh") -> str:
         return preset + ("（按预设规则）", " (as the preset)")[i]
     sep = ("：", ": ")[i]
     return " · ".join([preset, *(f"{it['label']}{sep}{it['words']}" for it in items)])
+
+
+#: The longest rule set accepted as JSON text by :func:`card_of` (``GET /api/rules?rules=``);
+#: every option of a RuleSet written out is about 900 characters.
+MAX_RULES_TEXT = 4000
+
+
+def card_of(text: str) -> dict[str, Any]:
+    """A rule set given as JSON text (a room's whole ``rules``, or ``preset_name`` and the options
+    changed on that preset) in words: the rule
+    set itself, its card in both languages, the items that differ from its preset and every
+    option's value in words (``GET /api/rules?rules=…``: the table's menu, 玩法说明, replays).
+    Raises :class:`RuleError` (naming the option) on bad input.
+
+    >>> card_of('{"preset_name": "kaikoufan", "fanbao": true}')["zh"]
+    '开口番 · 反包：开'
+    """
+    if len(text) > MAX_RULES_TEXT:
+        raise RuleError(f"rules longer than {MAX_RULES_TEXT} characters")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise RuleError("rules must be a JSON object of options") from None
+    if not isinstance(data, dict):
+        raise RuleError("rules must be a JSON object of options")
+    # a whole rule set (a room's, a log's) as saved; else a preset and the options changed on it
+    rules = (RuleSet.from_dict(data) if set(RuleSet.model_fields) <= set(data)
+             else RuleSet.preset(str(data.get("preset_name", "kaikoufan")),
+                                 **{k: v for k, v in data.items() if k != "preset_name"}))
+    dump = rules.model_dump(mode="json")
+    return {
+        "rules": dump, "zh": rule_card(rules, "zh"), "en": rule_card(rules, "en"),
+        "items": {lang: rule_card_items(rules, lang) for lang in ("zh", "en")},
+        "values": {lang: {name: value_words(name, dump[name], lang) for name in OPTIONS}
+                   for lang in ("zh", "en")},
+    }

@@ -169,3 +169,23 @@ def test_the_cli_refuses_bad_input_in_one_line(args: tuple[str, ...]) -> None:
     r = _cli(*args)
     assert r.returncode == 2 and r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("laizi rules: error: "), r.stderr
+
+
+def test_card_of_a_rule_set_as_json_text() -> None:
+    """GET /api/rules?rules=…: a room's whole rules or a preset with changed options, in words;
+    bad input refused naming the option; at most MAX_RULES_TEXT characters."""
+    from laizi.rulecatalog import MAX_RULES_TEXT, card_of
+
+    whole = RuleSet.preset("jiayu", cap=170, fanbao=True).model_dump(mode="json")
+    a = card_of(json.dumps(whole))
+    b = card_of('{"preset_name": "jiayu", "cap": 170, "fanbao": true}')
+    assert a == b and a["zh"] == "嘉鱼红中赖子杠 · 封顶：170 分 · 反包：开"
+    assert a["rules"] == whole and [it["name"] for it in a["items"]["en"]] == ["cap", "fanbao"]
+    assert a["values"]["zh"]["fanbao"] == "开" and a["values"]["en"]["cap"] == "170 pts"
+    assert set(a["values"]["zh"]) == set(RuleSet.model_fields)  # every option in words
+    with pytest.raises(RuleError) as bad:
+        card_of('{"cap": -1}')
+    assert bad.value.option == "cap"
+    for text in ("[1", "[]", '{"bogus": 1}', '{"preset_name": "nope"}', " " * (MAX_RULES_TEXT + 1)):
+        with pytest.raises(RuleError):
+            card_of(text)

@@ -155,3 +155,40 @@ def test_full_screen_table_in_a_pty() -> None:
         assert word in text, word
     tail = text.split("\x1b[?1049l")[-1]  # after the full screen: the match table stays
     assert "比分表" in tail
+
+
+def test_the_terminal_table_shows_each_seats_fan_and_the_scored_waits() -> None:
+    """番 on the table in the terminal too (issue 23): every seat's public fan and standing by
+    its label, and the own ready hand's waits with the scorer's points and 够番."""
+    from laizi.hints import ready_waits
+    from laizi.rules import RuleSet
+    from laizi.scoring import table_fan
+    from laizi.tui.render import seat_text, waits_text
+    from laizi.tui.session import Session
+
+    s = Session(RuleSet.preset("kaikoufan"), seed=3, hands=1, lang="zh")
+    seen_fan = seen_waits = 0
+    while not s.hand_over and s.moves < 400:
+        hv, sv = s.hand_view(), s.seat_view()
+        fans = s.fans()
+        for seat in range(4):
+            text = seat_text(hv, seat, s.names, s.scores(), "zh", fan=fans[seat]).plain
+            n = table_fan(s.rules, sv.setup.laizi, sv.melds[seat], sv.special_kongs[seat],
+                          sv.special_discards[seat])
+            assert f"{n}番·" in text and ("阳光" in text or "金顶" in text)
+            seen_fan += n > 0
+        waits = s.waits()
+        assert waits == ready_waits(sv, scores=True)
+        if waits:
+            seen_waits += 1
+            line = waits_text(waits, "zh").plain
+            for w in waits:
+                assert f"×{w['unseen']} 自摸 " in line
+                if w["self_draw"]["ok"]:
+                    assert f"自摸 {w['self_draw']['total']:g}分" in line
+            assert ("够番" in line) == any(w["enough"] for w in waits)
+        if s.legal():
+            s.apply(s.bot_choice())
+        else:
+            s.step_bot()
+    assert seen_fan and seen_waits

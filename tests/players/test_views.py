@@ -174,3 +174,52 @@ def test_bad_views_raise_value_error_only() -> None:
             except ValueError:
                 bad += 1
     assert ok > 100 and bad > 100
+
+
+def test_table_fan_is_public_and_waits_go_only_to_their_seat() -> None:
+    """番 on the table (issue 23): every seat's frame (and the spectator's) shows the same
+    public fan of each seat — the scorer's table_fan — while a seat's scored waits are in its
+    own frame only: another seat's frame never contains them."""
+    from laizi.hints import ready_waits
+    from laizi.scoring import table_fan
+    from laizi.server.frames import frame_view
+    from laizi.views import match_view
+
+    rules = RuleSet.preset("kaikoufan")
+    rj = rules.model_dump(mode="json")
+    ready_seen = fan_seen = 0
+    for seed in (b"fan-a", b"fan-b", b"fan-c"):
+        m = Match(rules, seed=seed, max_hands=1)
+        bots = [make_bot("greedy", s) for s in range(4)]
+        while not m.over:
+            hand = m.hand
+            assert hand is not None
+            frames = {s: frame_view(match_view(m, s), rj) for s in (0, 1, 2, 3, None)}
+            sv = {s: seat_view(hand, s) for s in range(4)}
+            for s in range(4):
+                fans = {json.dumps([p["fan"], p["fan_items"], p["standing"]]) for f in frames.values()
+                        for p in [f["players"][s]]}
+                assert len(fans) == 1  # the same in every frame: public
+                want = table_fan(rules, sv[s].setup.laizi, sv[s].melds[s], sv[s].special_kongs[s],
+                                 sv[s].special_discards[s])
+                assert frames[None]["players"][s]["fan"] == want
+                fan_seen += want > 0
+            assert "waits" not in frames[None]
+            for s in range(4):
+                mine = ready_waits(sv[s], scores=True)
+                assert frames[s]["waits"] == mine
+                if not mine:
+                    continue
+                ready_seen += 1
+                for w in mine:  # what a win on it pays, from the scorer, for this seat only
+                    assert set(w) >= {"tile", "unseen", "self_draw", "discard", "enough"}
+                    assert w["enough"] == (w["self_draw"]["ok"] or w["discard"]["ok"])
+                text = json.dumps(mine, ensure_ascii=False)
+                for o in (0, 1, 2, 3, None):
+                    if o != s:
+                        assert text not in json.dumps(frames[o], ensure_ascii=False), (s, o)
+            for seat in m.to_act():
+                if m.over or seat not in m.to_act():
+                    continue
+                m.apply(seat, bots[seat].act(seat_view(hand, seat)))
+    assert ready_seen > 10 and fan_seen > 10

@@ -52,3 +52,21 @@ def test_api_rules_and_the_room_card(tmp_path: Path) -> None:
                       " · Rounds: 2 rounds"}
             status, _, info = srv.json("GET", f"/api/rooms/{room['code']}")
             assert status == 200 and info["rule_card"] == room["rule_card"]
+
+
+def test_api_rules_names_one_rule_set(tmp_path: Path) -> None:
+    """GET /api/rules?rules=<JSON>: that rule set in words (the menu's card, 玩法说明, replays); a
+    bad option is refused naming it, and so is a text over the limit."""
+    from urllib.parse import quote
+
+    from laizi.rulecatalog import MAX_RULES_TEXT
+
+    with live_server(tmp_path) as srv:
+        q = quote(json.dumps({"preset_name": "qipisilai", "min_points": 64}))
+        status, _, body = srv.json("GET", f"/api/rules?rules={q}")
+        assert status == 200 and body["card"]["zh"] == "七皮四赖 · 起胡：64 分"
+        assert body["card"]["values"]["en"]["min_points"] == "64 pts"
+        status, _, body = srv.json("GET", "/api/rules?rules=" + quote('{"cap": -1}'))
+        assert status == 400 and body["option"] == "cap"
+        status, _, body = srv.json("GET", "/api/rules?rules=" + quote("{" + " " * MAX_RULES_TEXT + "}"))
+        assert status == 400 and "longer than" in body["error"]

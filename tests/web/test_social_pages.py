@@ -81,6 +81,8 @@ def test_friends_invite_quick_match(browser: Any, quick_server: str, size: tuple
     shot(a, "room-invite", tag)
     a.click(f"button[data-invite='{ub}']")
     poll(b, "c => document.querySelector(`button[data-accept-invite='${c}']`)", code, timeout=20)
+    # the invite names the rules it is for (issue 23): the room's rule card
+    poll(b, "() => (document.querySelector('[data-testid=\"invite-rule-card\"]') || {}).textContent === '规则卡：开口番（按预设规则）'")
     shot(b, "invite", tag)
     b.click(f"button[data-accept-invite='{code}']")
     b.wait_for_selector("#roomview:not(.hidden)")

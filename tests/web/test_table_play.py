@@ -90,6 +90,7 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
     settle = page.locator('[data-testid="settlement"]')
     assert settle.locator("#hand-result").count() == 1
     assert settle.locator("table.pay tr").count() == 5          # header + four seats
+    assert settle.locator('[data-testid="settle-rule-card"]').inner_text() == "规则卡 开口番（按预设规则）"  # issue 23
     bad = outside(page, "continue")
     assert bad is None, bad
     if size == SIZES[0]:

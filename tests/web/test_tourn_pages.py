@@ -77,6 +77,9 @@ def test_join_play_standings_profile_replay(browser: Any, tserver: str, size: tu
     page.wait_for_selector("#b-checkin")
     page.click("#b-checkin")
     poll(page, "() => document.getElementById('o-entrants').textContent.includes('✓')")
+    # the rule card its tables play under, with its 玩法说明 (issue 23)
+    poll(page, "() => document.getElementById('o-card').textContent === '开口番（按预设规则）'")
+    assert "howto.html?rules=" in (page.get_attribute("#o-howto", "href") or "")
     assert not page.is_visible("#b-start")  # not the organiser
     page.screenshot(path=str(screens_dir() / f"tourney-registration-{tag}.png"), full_page=True)
     st, out = call(base, f"/api/tournaments/{tid}/start", {}, org["token"])

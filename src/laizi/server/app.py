@@ -94,6 +94,23 @@ def _error(request: Request, message: str, status: int = 400, **extra: Any) -> J
     return JSONResponse({"error": message, **extra, "request_id": rid}, status_code=status)
 
 
+def _rules_answer(request: Request) -> Response:
+    """GET /api/rules: the rule catalogue; with ``?rules=<JSON>`` also that rule set in words
+    (``card``: the menu's rule card, 玩法说明, replays; a bad option named in ``option``)."""
+    from laizi.errors import RuleError
+    from laizi.rulecatalog import card_of, catalogue
+
+    # the room form's own fields (rounds, claim window) are set by the room, not as options
+    out = {**catalogue(), "room_fields": ["rounds", "claim_seconds"]}
+    text = request.query_params.get("rules")
+    if text is not None:
+        try:
+            out["card"] = card_of(text)
+        except RuleError as exc:
+            return _error(request, str(exc), 400, option=exc.option)
+    return JSONResponse(out)
+
+
 def _load_generations(engine: Any) -> list[tuple[str, str]]:
     with Session(engine) as s:
         rows = s.execute(select(db.Meta.key, db.Meta.value)
@@ -208,10 +225,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         })
 
     async def api_rules(request: Request) -> Response:
-        from laizi.rulecatalog import catalogue
-
-        # the room form's own fields (rounds, claim window) are set by the room, not as options
-        return JSONResponse({**catalogue(), "room_fields": ["rounds", "claim_seconds"]})
+        return _rules_answer(request)
 
     async def api_rooms(request: Request) -> Response:
         return JSONResponse({"rooms": hub.list_rooms()})  # a cluster: every node's (cluster.node)

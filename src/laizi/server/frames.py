@@ -9,8 +9,10 @@ A frame's ``view`` object is::
      "commitment", "rules", "pending",                         # once a hand is dealt
      "players": [{"seat", "melds": [{"type", "tile", "tiles": [..], "from"?}],
                   "river", "special_kongs", "special_discards", "concealed",
-                  "opened", "hand"?} × 4],                     # "hand": revealed hands
-     "hand", "legal", "last_draw", "my_decision", "waits",     # a seat's own (not spectators)
+                  "opened", "fan", "fan_items", "standing",    # 番 on the table (laizi.views.fan)
+                  "hand"?} × 4],                               # "hand": revealed hands
+     "hand", "legal", "last_draw", "my_decision", "waits",     # a seat's own (not spectators);
+                                                               # waits scored (laizi.hints.ready_waits)
      "acting",                                                 # who is to act, as the seat may know
      "result", "payments", "seed"}                             # once the hand is over
 
@@ -34,6 +36,7 @@ from laizi.hints import ready_waits
 from laizi.rules import RuleSet
 from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
+from laizi.views.fan import table_fans
 
 __all__ = ["PRIVATE_KEYS", "frame_view", "private_part", "public_part", "read_view"]
 
@@ -51,6 +54,7 @@ def _tiles(ks: list[int]) -> list[str]:
 
 def _players(hv: SeatView) -> list[dict[str, Any]]:
     revealed = hv.revealed
+    fans = table_fans(hv)  # public: the same in every seat's frame
     players = []
     for s in range(4):
         p: dict[str, Any] = {
@@ -61,6 +65,7 @@ def _players(hv: SeatView) -> list[dict[str, Any]]:
             "special_discards": _tiles(hv.special_discards[s]),
             "concealed": hv.hand_sizes[s],
             "opened": hv.opened(s),
+            "fan": fans[s]["fan"], "fan_items": fans[s]["items"], "standing": fans[s]["standing"],
         }
         if revealed is not None:
             p["hand"] = _ordered(revealed.hands[s])
@@ -114,7 +119,7 @@ def private_part(seat: int | None, hv: SeatView | None, *, match_over: bool) -> 
     out["legal"] = legal
     out["last_draw"] = None if hv.last_draw is None else TILE_STR[hv.last_draw]
     out["my_decision"] = bool(legal)
-    out["waits"] = [] if match_over else ready_waits(hv)  # 听牌: a ready hand's winning tiles
+    out["waits"] = [] if match_over else ready_waits(hv, scores=True)  # 听牌: winning tiles, scored
     # Who may claim is private: a seat only learns whether it may claim itself.
     out["acting"] = [hv.turn] if turn_phase else ([seat] if legal else [])
     return out

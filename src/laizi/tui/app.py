@@ -27,7 +27,7 @@ from textual.widgets import RichLog, Static
 
 from laizi.game.actions import Action, tile_from_str
 from laizi.tui.plain import hint_lines, menu_actions, parse_input
-from laizi.tui.render import centre_text
+from laizi.tui.render import centre_text, waits_text
 from laizi.tui.session import Session
 from laizi.tui.widgets import (
     ActionBar,
@@ -238,6 +238,7 @@ class TableApp(App[int]):
         hv = v["hand_view"]
         m = v["match"]
         turn = int(hv["turn"])
+        fans = s.fans() if hv["phase"] != "over" else [None] * 4
         for seat in range(4):
             panel = self.seat_panel(seat)
             active = hv["phase"] != "over" and seat == turn
@@ -245,7 +246,7 @@ class TableApp(App[int]):
             panel.show(hv=hv, names=s.names, scores=m["scores"], lang=self.lang,
                        auto=bool(m["auto"][seat]) and seat == s.human, active=active,
                        last_discard=self.last_discard, backs=seat != s.human,
-                       level=s.levels.get(seat, ""))
+                       level=s.levels.get(seat, ""), fan=fans[seat])
         self.query_one("#centre", Static).update(centre_text(v, self.lang))
         me = hv.get("me") or {}
         if not self.awaiting:
@@ -280,7 +281,8 @@ class TableApp(App[int]):
         if self.typed:
             return Text(w["typed"].format(text=self.typed), style="bold")
         if not self.awaiting:
-            return Text(w["waiting"], style="dim")
+            waits = s.waits()  # 听: the own ready hand's waits, scored (as the web table's)
+            return waits_text(waits, self.lang) if waits else Text(w["waiting"], style="dim")
         pend = hv.get("pending")
         if pend:
             key = "claim_turn" if pend["kind"] == "discard" else "rob_turn"

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from laizi.game.actions import Action
 from laizi.tiles import parse_tiles
-from laizi.tui.render import TileStyler, match_table, seat_text, settlement_text
+from laizi.tui.render import TileStyler, match_table, seat_text, settlement_text, waits_text
 from laizi.tui.session import Session
 from laizi.tui.words import (
     ACTION_ORDER,
@@ -203,9 +203,11 @@ class PlainGame:
         from laizi.tui.render import centre_text
 
         self.say(centre_text(v, self.lang))
+        fans = self.s.fans() if hv["phase"] != "over" else [None] * 4
         for seat in range(4):
             self.say(seat_text(hv, seat, self.s.names, scores, self.lang, river_row=18,
-                               auto=v["match"]["auto"][seat] and seat == self.s.human))
+                               auto=v["match"]["auto"][seat] and seat == self.s.human,
+                               fan=fans[seat]))
         me = hv["me"]
         tiles = list(me["tiles"])
         drawn = me.get("drawn")
@@ -217,6 +219,9 @@ class PlainGame:
             line.append("  + ")
             line.append_text(st.tile(drawn))
         self.say(line)
+        waits = self.s.waits()
+        if waits:  # 听: each wait with its points and 够番 (the scorer's)
+            self.say(waits_text(waits, self.lang))
         pend = hv.get("pending")
         if pend:
             key = "pending" if pend["kind"] == "discard" else "pending_rob"

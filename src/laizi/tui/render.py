@@ -113,10 +113,12 @@ def tile_text(tile: int | str, hv: Mapping[str, Any], lang: Lang) -> Text:
 
 def seat_text(hv: Mapping[str, Any], seat: int, names: Sequence[str], scores: Sequence[float],
               lang: Lang, *, auto: bool = False, river_row: int = 6, active: bool = False,
-              last_discard: int | None = None, backs: bool = False, level: str = "") -> Text:
-    """A seat: label, 庄, score, hand size, 托管; the concealed tiles as backs (``backs``);
-    melds, special kongs; the river in rows, the latest discard (of ``last_discard``'s
-    seat, or the tile under claim) highlighted."""
+              last_discard: int | None = None, backs: bool = False, level: str = "",
+              fan: Mapping[str, Any] | None = None) -> Text:
+    """A seat: label, 庄, score, its public 番 and 阳光/金顶 standing (``fan``: the seat's
+    :func:`laizi.views.fan.seat_fan`), hand size, 托管; the concealed tiles as backs
+    (``backs``); melds, special kongs; the river in rows, the latest discard (of
+    ``last_discard``'s seat, or the tile under claim) highlighted."""
     w = W[lang]
     st = TileStyler(hv, lang)
     dealer = int(hv["dealer"])
@@ -127,6 +129,10 @@ def seat_text(hv: Mapping[str, Any], seat: int, names: Sequence[str], scores: Se
     if seat == dealer:
         out.append(f" [{w['dealer']}]", style="bold yellow")
     out.append(f"  {scores[seat]:+g}", style="bold cyan")
+    if fan is not None:
+        standing = w["st_sunshine"] if fan["standing"] == "sunshine" else w["st_golden"]
+        out.append("  " + w["seat_fan"].format(n=fan["fan"], standing=standing),
+                   style="bold dark_orange" if fan["standing"] == "sunshine" else "bold blue")
     out.append("  " + w["concealed"].format(n=s["concealed"]), style="dim")
     if level:
         out.append(f"  {level}", style="dim italic")
@@ -292,3 +298,23 @@ def match_table(records: Sequence[Any], names: Sequence[str], totals: Sequence[f
         t.add_row(str(rank), f"{names[s]}", *(f"{r.deltas[s]:+g}" for r in records),
                   f"{totals[s]:+g}")
     return t
+
+
+def waits_text(waits: Sequence[Mapping[str, Any]], lang: Lang) -> Text:
+    """The own ready hand's 听 line: each wait with its unseen copies, what a win on it scores
+    self-drawn and on a discard (the scorer's, :func:`laizi.hints.ready_waits` with scores) and
+    够番 — the same as the web table's."""
+    w = W[lang]
+    out = Text(w["ting"] + " ", style="bold green")
+
+    def pts(o: Mapping[str, Any]) -> str:
+        return w["pts"].format(n=f"{o['total']:g}") if o.get("ok") else w["no_win"]
+
+    for i, x in enumerate(waits):
+        if i:
+            out.append(" · ")
+        enough = w["enough"] if x.get("enough") else w["short"]
+        out.append(w["wait_pts"].format(tile=tile_long(x["tile"], lang), unseen=x["unseen"],
+                                        sd=pts(x["self_draw"]), dc=pts(x["discard"]), enough=enough),
+                   style="bold green" if x.get("enough") else "dim")
+    return out

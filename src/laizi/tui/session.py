@@ -24,9 +24,11 @@ from laizi.bots.base import SeatView
 from laizi.game.actions import Action
 from laizi.game.events import Event
 from laizi.game.match import Match
+from laizi.hints import ready_waits
 from laizi.rules import RuleSet
 from laizi.tui.words import Lang, W, bot_name, position_name
 from laizi.views import events_for, seat_view, view
+from laizi.views.fan import table_fans
 
 __all__ = ["HandRecord", "Session"]
 
@@ -77,6 +79,17 @@ class Session:
 
     def seat_view(self) -> SeatView:
         return SeatView.from_json(self.view(), self.rules)
+
+    def fans(self) -> list[dict[str, Any]]:
+        """Every seat's public 番 and 阳光/金顶 standing (:func:`laizi.views.fan.table_fans`)."""
+        return table_fans(self.seat_view())
+
+    def waits(self) -> list[dict[str, Any]]:
+        """The human's ready hand: each wait with what a win on it scores and 够番 (the scorer's,
+        from the human's view only); [] when not ready."""
+        if self.hand_over:
+            return []
+        return ready_waits(self.seat_view(), scores=True)
 
     def legal(self) -> list[Action]:
         me = self.hand_view().get("me") or {}

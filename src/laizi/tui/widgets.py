@@ -159,7 +159,7 @@ class SeatPanel(Static):
         row = max(3, min(6, (width + 1) // per_tile))
         return seat_text(d["hv"], self.seat, d["names"], d["scores"], d["lang"], auto=d["auto"],
                          river_row=row, active=d["active"], last_discard=d["last_discard"],
-                         backs=d["backs"], level=d["level"])
+                         backs=d["backs"], level=d["level"], fan=d.get("fan"))
 
     def announce(self, word: str) -> None:
         """A large word over the seat (碰！杠！胡！) for a moment."""

@@ -4,7 +4,7 @@
 // Text via textContent only.
 import { S, store } from "./state.js";
 import * as net from "./net.js";
-import { onLang } from "./i18n.js";
+import { onLang, getLang, t } from "./i18n.js";
 import { joinCode, showError, toast } from "./lobby.js";
 import { api, w, SOC } from "./quick.js";
 
@@ -13,6 +13,17 @@ const POLL_MS = 6000;  // presence is polled (not pushed) while the panel is on 
 
 let listing = null;   // GET /api/friends
 let invites = [];     // open invites to me
+const inviteCards = new Map();  // room code -> its rule card {zh, en} (GET /api/rooms/{code}, once per room)
+
+/** An invite names the rules it is for: the room's rule card (规则卡), fetched once per room. */
+function inviteCard(code, span) {
+  const show = c => { span.textContent = c ? `${t("rule_card")}${t("option_sep")}${c[getLang()] || c.zh}` : ""; };
+  if (inviteCards.has(code)) { inviteCards.get(code).then(show); return; }
+  const p = fetch(`/api/rooms/${encodeURIComponent(code)}`).then(r => (r.ok ? r.json() : null))
+    .then(d => (d && d.rule_card) || null).catch(() => null);
+  inviteCards.set(code, p);
+  p.then(show);
+}
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -117,6 +128,10 @@ function renderInvites() {
     const li = el("li", "friend invite");
     li.dataset.invite = String(inv.id);
     li.append(el("span", "fname", w("invite_from", inv.from.nickname, inv.room)));
+    const card = el("span", "invite-card muted");
+    card.dataset.testid = "invite-rule-card";
+    inviteCard(inv.room, card);
+    li.append(card);
     const btns = el("span", "fbtns");
     const acc = button(w("accept"), () => answer(inv, true), { acceptInvite: inv.room });
     acc.classList.add("primary");

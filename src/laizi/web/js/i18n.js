@@ -10,7 +10,7 @@ const ZH = {
   auto: "托管", auto_on: "托管中", cancel_auto: "取消托管", hints: "提示", replay: "回放", spectator: "观战中",
   winds: ["东", "南", "西", "北"], dealer: "庄", wall_left: "剩余 {0} 张", indicator: "翻牌", laizi: "赖子",
   your_turn: "请出牌（点两下打出）", waiting: "等待其他玩家…", match_table: "比分表", hand_no: "第 {0} 局",
-  ready_line: "听 {0}", coins: "游戏币", coin_balance: "游戏币余额 {0}", coin_match: "本场游戏币 {0}",
+  coins: "游戏币", coin_balance: "游戏币余额 {0}", coin_match: "本场游戏币 {0}",
   round_of: "第 {0}/{1} 圈", hand_of: "共 {1} 局", total: "合计", hand_over: "本局结束", match_over: "比赛结束", continue: "继续",
   next_started: "下一局已开始", back_lobby: "回大厅", drawn: "荒庄（流局）", payments: "得分",
   ready: "准备", unready: "取消准备", is_ready: "已准备", not_ready: "未准备", rematch: "再来一局", rematch_force: "房主重开",
@@ -57,6 +57,11 @@ const ZH = {
   lobby_hint: "输入昵称，创建房间或加入朋友的房间。", fixed_deal: "固定牌局（种子 {0}）：牌墙由房间设置决定",
   tournaments_link: "比赛 →",
   lv_novice: "新手场", lv_junior: "初级场", lv_senior: "高级场", coin_stake: "{0} · 底注 {1}", coin_free: "{0} · 不计游戏币",  // polish: 场次 on the table
+  // 番 on the table (issue 23, js/fan.js)
+  ting: "听", seat_fan: "{0}番·{1}", st_sunshine: "阳光", st_golden: "金顶", fan_of: "{0}：{1} 番", n_fan: "{0} 番",
+  no_fan_yet: "还没有番（没开口、没杠）", st_sunshine_help: "阳光：还没开口。输牌时按阳光算（封顶时付阳光顶，对罚时加倍）。",
+  st_golden_help: "已开口：三家都到封顶时付金顶。", points: "{0}分", enough_fan: "够番", short_fan: "不够番",
+  howto: "玩法说明", tutorial_link: "新手教程：打第一手牌 →", breakdown: "算分明细", waits_title: "听牌和番数", unseen_n: "还剩 {0} 张", by_discard_worst: "别人放冲（最少）",
 };
 const EN = {
   title: "Wuhan Mahjong · Red-Dragon Laizi", lobby: "Lobby", calc: "Calculator", lang: "中文",
@@ -69,7 +74,7 @@ const EN = {
   auto: "Auto-play", auto_on: "Auto-playing", cancel_auto: "Stop auto-play", hints: "Hints", replay: "Replay", spectator: "Watching",
   winds: ["East", "South", "West", "North"], dealer: "Dealer", wall_left: "{0} tiles left", indicator: "Indicator", laizi: "Laizi",
   your_turn: "Your turn (tap a tile twice)", waiting: "Waiting for others…", match_table: "Match table", hand_no: "Hand {0}",
-  ready_line: "Waiting on {0}", coins: "Coins", coin_balance: "Coin balance {0}", coin_match: "Coins this match {0}",
+  coins: "Coins", coin_balance: "Coin balance {0}", coin_match: "Coins this match {0}",
   round_of: "Round {0}/{1}", hand_of: "{1}-hand match", total: "Total", hand_over: "Hand over", match_over: "Match over", continue: "Continue",
   next_started: "The next hand has started", back_lobby: "Back to lobby", drawn: "Drawn hand (wall exhausted)", payments: "Payments",
   ready: "Ready", unready: "Not ready", is_ready: "ready", not_ready: "not ready", rematch: "Rematch", rematch_force: "Restart now",
@@ -116,6 +121,11 @@ const EN = {
   lobby_hint: "Pick a nickname, create a room or join a friend's.", fixed_deal: "Fixed deal (seed {0}): the room settings decide the wall",
   tournaments_link: "Tournaments →",
   lv_novice: "Beginner", lv_junior: "Junior", lv_senior: "Senior", coin_stake: "{0} · stake {1}", coin_free: "{0} · no coins",  // polish
+  // fan on the table (issue 23, js/fan.js)
+  ting: "Ready:", seat_fan: "{0} fan · {1}", st_sunshine: "unopened", st_golden: "opened", fan_of: "{0}: {1} fan", n_fan: "{0} fan",
+  no_fan_yet: "No fan yet (not opened, no kong)", st_sunshine_help: "Unopened (sunshine): if it loses, it pays as unopened (the sunshine cap; double with double pay).",
+  st_golden_help: "Opened: when all three reach the cap it pays the golden cap.", points: "{0} pts", enough_fan: "enough", short_fan: "below minimum",
+  howto: "How to play", tutorial_link: "Tutorial: play your first hand →", breakdown: "How it is scored", waits_title: "Waits and their points", unseen_n: "{0} unseen", by_discard_worst: "On a discard (least)",
 };
 const BIG = {
   zh: { pengpeng: "碰碰胡", qingyise: "清一色", fengyise: "风一色", jiangyise: "将一色", quanqiuren: "全求人",

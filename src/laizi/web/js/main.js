@@ -7,8 +7,8 @@ import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
 import { describe } from "./words.js";
-import { optionName } from "./rules.js";
-import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, showError, toast, copyLink } from "./lobby.js";
+import { optionName, howtoLink } from "./rules.js";
+import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, showError, toast, copyLink, ruleCard } from "./lobby.js";
 import { openReplay } from "./replay.js";
 
 const $ = id => document.getElementById(id);
@@ -229,6 +229,8 @@ function render() {
   log.textContent = "";
   for (const item of S.log.slice(-40)) { const d = document.createElement("div"); d.textContent = logLine(item); log.appendChild(d); }
   log.scrollTop = log.scrollHeight;
+  $("menu-card").textContent = ruleCard();  // 规则卡 and 玩法说明 of the room's own rules
+  if (S.room && S.room.rules) $("menu-howto").href = howtoLink(S.room.rules);
   const rl = $("replay-link");
   rl.classList.toggle("hidden", !v.match_over);
   if (v.match_over) rl.href = `/replay/${S.matchId}`;
@@ -356,7 +358,7 @@ function fillSettlement(v) {
   const seats = S.room && S.room.seats;
   const money = S.coins && S.room && S.coins.match === S.room.match_id ? S.coins : null;
   renderSettlement($("settle-body"), v, { seats, me: S.seat, coins: money && money.hands[v.hand_no],
-                                           balance: money && money.balance });
+                                           balance: money && money.balance, card: ruleCard() });
   const mb = $("match-body");
   mb.textContent = "";
   if (v.match_over) renderMatchResult(mb, v, { seats, me: S.seat, coins: money });

@@ -4,9 +4,10 @@ import { t, onLang, applyI18n, toggleLang } from "./i18n.js";
 import { buildTable, renderTable } from "./table.js";
 import { describe } from "./words.js";
 import { renderSettlement } from "./settle.js";
+import { cardFor, cardText, howtoLink } from "./rules.js";
 
 const $ = id => document.getElementById(id);
-const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null };
+const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null, card: null };
 
 function frames() { return RP.data && RP.data.hands[RP.hand] ? RP.data.hands[RP.hand].frames : []; }
 
@@ -25,7 +26,7 @@ function go(i) {
   const box = $("rp-settle");
   const end = RP.pos === f.length - 1 && v.phase === "over";
   box.classList.toggle("hidden", !end);
-  if (end) { renderSettlement(box, v, { seats, me: null }); box.scrollIntoView({ block: "nearest" }); }
+  if (end) { renderSettlement(box, v, { seats, me: null, card: cardText(RP.card) }); box.scrollIntoView({ block: "nearest" }); }
   else box.textContent = "";
 }
 
@@ -66,6 +67,15 @@ export async function openReplay(mid) {
     if (e.key === "ArrowRight") go(RP.pos + 1);
     if (e.key === "ArrowLeft") go(RP.pos - 1);
   });
-  onLang(() => { $("rp-title").textContent = t("replay_of", mid); go(RP.pos); });
+  onLang(() => { $("rp-title").textContent = t("replay_of", mid); $("rp-card").textContent = cardText(RP.card); go(RP.pos); });
   select();
+  // the rule card the match was played under (the frames carry its rules), and its 玩法说明
+  const first = data.hands.length && data.hands[0].frames.length ? data.hands[0].frames[0] : null;
+  if (first && first.rules) {
+    RP.card = await cardFor(first.rules);
+    $("rp-card").textContent = cardText(RP.card);
+    $("rp-howto").href = howtoLink(first.rules);
+    $("rp-howto").classList.remove("hidden");
+    go(RP.pos);
+  }
 }

@@ -187,3 +187,23 @@ export function chosenOptions() {
   }
   return { options };
 }
+
+/** The 玩法说明 page of a rule set (the room's own ``rules``, as the server sends them). */
+export function howtoLink(rules) {
+  return `/static/howto.html?rules=${encodeURIComponent(JSON.stringify(rules))}`;
+}
+
+const cards = new Map();  // rules JSON -> the server's words for it (GET /api/rules?rules=)
+/** A rule set in words (laizi.rulecatalog.card_of on the server: the card in both languages,
+ *  the changed items and every option's value); null when it cannot be had. */
+export async function cardFor(rules) {
+  const key = JSON.stringify(rules);
+  if (!cards.has(key)) {
+    cards.set(key, fetch(`/api/rules?rules=${encodeURIComponent(key)}`)
+      .then(r => (r.ok ? r.json() : null)).then(d => (d ? d.card : null)).catch(() => null));
+  }
+  return cards.get(key);
+}
+
+/** The card of ``cardFor`` in the current language. */
+export function cardText(card) { return card ? (getLang() === "zh" ? card.zh : card.en) : ""; }

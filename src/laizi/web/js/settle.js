@@ -23,8 +23,21 @@ export function seatName(seats, s, me) {
 }
 
 /** Fill body with the settlement of the finished hand in view v. */
-export function renderSettlement(body, v, { seats, me, coins = null, balance = null }) {
+export function renderSettlement(body, v, { seats, me, coins = null, balance = null, card = "" }) {
   body.textContent = "";
+  fillSettle(body, v, { seats, me, coins, balance });
+  if (card) cardLine(body, card);
+}
+
+/** The rule card (规则卡) the hand was played under, at the foot of the settlement. */
+function cardLine(body, card) {
+  const p = el("p", "rule-card settle-rule-card", null, body);
+  p.dataset.testid = "settle-rule-card";
+  el("b", "", t("rule_card"), p);
+  p.append(" ", card);
+}
+
+function fillSettle(body, v, { seats, me, coins, balance }) {
   const res = v.result;
   el("h2", "settle-title", `${t("hand_result")} · ${t("hand_no", v.hand_no)}`, body).id = "hand-result";
   if (!res) {

@@ -4,6 +4,7 @@
 import { t, tileName, windOf, actionLabel, botName } from "./i18n.js";
 import { tileEl, tileRow } from "./tiles.js";
 import { avatarImg, showAvatar } from "./avatar.js";
+import { fanBadge, readyBadge } from "./fan.js";
 
 const POS_NAMES = ["bottom", "right", "top", "left"];
 
@@ -24,6 +25,7 @@ export function buildTable(root, { live }) {
     const seat = div(`seat pos-${POS_NAMES[p]}`, table);
     seat.dataset.pos = String(p);
     const plate = div("plate", seat);
+    if (p === 0 && live) div("ready-row", seat, "ready-row-box");  // the own 听 line (fan.js)
     plate.appendChild(avatarImg());
     div("wind", plate);
     div("pname", plate);
@@ -128,11 +130,14 @@ export function renderTable(table, v, ctx) {
     else if (ctx.turnTimer && ctx.turnTimer.seat === s && ctx.turnTimer.left != null && v.phase !== "over") {
       addBadge(t("timer", ctx.turnTimer.left), "b-timer b-public");  // the turn seat's public countdown
     }
-    // 听牌: the own ready hand's winning tiles, each with its copies still unseen (without hints too)
-    if (ctx.live && s === ctx.me && (v.waits || []).length && v.phase !== "over") {
-      const w = v.waits.map(x => `${tileName(x.tile)}×${x.unseen}`).join(" ");
-      addBadge(t("ready_line", w), "b-ready");
-      badges.lastChild.dataset.testid = "ready-line";
+    // 番 on the table: the seat's public fan and 阳光/金顶 standing (fan.js)
+    if (pl.fan != null) badges.appendChild(fanBadge(pl, s, v, seatLabel(ctx, s), seatEl.querySelector(".plate")));
+    // 听牌: the own ready hand's winning tiles, each with its copies still unseen, the points a
+    // win on it scores and 够番 (the scorer's, in the seat's own frame; without hints too)
+    const row = seatEl.querySelector(".ready-row");
+    if (row) {
+      row.textContent = "";
+      if (ctx.live && s === ctx.me && (v.waits || []).length && v.phase !== "over") row.appendChild(readyBadge(v));
     }
     // melds and special kongs
     const melds = seatEl.querySelector(".melds");

@@ -1,9 +1,12 @@
 // Tournament pages: the list and the create form (/tournaments), one tournament with its
 // actions, your table, standings, rounds, tables and the deal checks (/tournaments/{id}).
 // The account token is localStorage "laizi.token" (players.js). Text only via textContent.
+import { presetName } from "./i18n.js";
+import { cardFor, cardText, howtoLink } from "./rules.js";
 
 const W = {
   zh: {
+    rule_card: "规则卡", howto: "玩法说明",
     title: "武汉麻将", lobby: "大厅", tournaments: "比赛", leaderboard: "排行榜", account: "账号",
     none_yet: "还没有比赛。", create: "创建比赛", login_first: "登录账号后才能创建或报名比赛。",
     name: "名称", preset: "玩法", rounds: "轮数", hands: "每轮手数", seats: "名额", start_at: "开始时间",
@@ -21,6 +24,7 @@ const W = {
     per_deal: "逐手比较（同一副牌）", deal: "第{n}手", par: "平均", pos0: "庄家牌", pos1: "下家牌", pos2: "对家牌", pos3: "上家牌",
   },
   en: {
+    rule_card: "Rule card", howto: "How to play",
     title: "Wuhan Mahjong", lobby: "Lobby", tournaments: "Tournaments", leaderboard: "Leaderboard", account: "Account",
     none_yet: "No tournaments yet.", create: "Create a tournament", login_first: "Log in with an account to create or enter tournaments.",
     name: "Name", preset: "Rules", rounds: "Rounds", hands: "Hands per round", seats: "Seats", start_at: "Starts at",
@@ -91,7 +95,7 @@ async function renderList() {
   for (const x of data.tournaments) {
     const li = el("li");
     li.append(link("/tournaments/" + x.id, x.name), el("span", t("st_" + x.status), "t-tag " + x.status),
-      el("span", `${x.entrants}/${x.settings.seats} · ${t("rules_line", { preset: x.settings.preset, rounds: x.settings.rounds, hands: x.settings.hands_per_round, seats: x.settings.seats })}`, "muted"));
+      el("span", `${x.entrants}/${x.settings.seats} · ${t("rules_line", { preset: presetName(x.settings.preset), rounds: x.settings.rounds, hands: x.settings.hands_per_round, seats: x.settings.seats })}`, "muted"));
     if (x.settings.duplicate) li.append(el("span", t("duplicate"), "t-tag"));
     ul.appendChild(li);
   }
@@ -141,10 +145,19 @@ function renderHead(d) {
   if (d.start_at) sub += ` · ${t("starts")}${new Date(d.start_at).toLocaleString()}`;
   if (d.status === "running") sub += ` · ${t("round", { n: d.current_round })}/${s.rounds}`;
   $("o-sub").textContent = sub;
-  let rules = t("rules_line", { preset: s.preset, rounds: s.rounds, hands: s.hands_per_round, seats: s.seats });
+  let rules = t("rules_line", { preset: presetName(s.preset), rounds: s.rounds, hands: s.hands_per_round, seats: s.seats });
   if (s.bots_fill) rules += " · " + t("bots_on");
   if (s.duplicate) rules += " · " + t("dup_on");
   $("o-rules").textContent = rules;
+  // the rule card (规则卡) the tournament's tables play under, and its 玩法说明
+  const ruleSet = { ...(s.options || {}), preset_name: s.preset };
+  $("o-card-h").textContent = t("rule_card");
+  $("o-howto").textContent = t("howto");
+  cardFor(ruleSet).then(c => {
+    $("o-card").textContent = cardText(c);
+    if (c) $("o-howto").href = howtoLink(c.rules);
+    $("o-card-line").classList.toggle("hidden", !c);
+  });
   const box = $("o-actions");
   box.replaceChildren();
   const me = d.me;

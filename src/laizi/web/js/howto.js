@@ -1,0 +1,245 @@
+// 玩法说明 (/static/howto.html?rules=<JSON>): the rules page of any rule set — the room's own from
+// the table's menu, or a preset chosen here. Generated from the rule set in the rule card's words
+// (GET /api/rules?rules=…: laizi.rulecatalog.card_of, every option's value in words) with examples
+// drawn in the project's SVG tiles (howto-examples.json: score requests, scored by the tests).
+// Text only (textContent); every word from W below or from the server's catalogue.
+import { getLang, setLang, toggleLang, onLang, applyI18n, tileName, bigHandName } from "./i18n.js";
+import { tileEl } from "./tiles.js";
+
+const W = {
+  zh: {
+    title: "玩法说明", choose: "玩法", this_table: "这一桌", card: "规则卡",
+    s_basics: "基本规则", s_hands: "胡牌与大胡", s_points: "起胡与封顶", s_all: "本桌全部规则",
+    tiles: "一副牌 136 张：万、筒、条各 1-9，东南西北中发白各 4 张。每人 13 张，庄家 14 张。",
+    laizi: "赖子：开局翻一张牌（翻牌），它的下一张就是赖子（例：翻{0}，赖子是{1}）。赖子可以当任何牌用。",
+    laizi_kong: "赖子杠：把赖子亮出来放在一边，算 2 番，再补一张。{0}也要杠出来（{0}杠 1 番），手里有就不能胡。",
+    open: "开口：吃、碰、明杠叫开口。{0}",
+    open_need: "小胡（屁胡）必须开口才能胡。",
+    pair: "将（对子）：小胡的将必须是二、五、八（二五八将），例如：",
+    claim: "吃只能吃上家打的牌；碰、明杠任何人打的都可以；胡优先于碰杠，碰杠优先于吃。",
+    kongs: "杠：明杠（别人打的）1 番，蓄杠（碰后自己摸到）1 番，暗杠 2 番。杠后从牌尾补一张。",
+    hard_soft: "没用赖子、或赖子都当本身用的胡叫硬胡，多 1 番。",
+    hands_intro: "大胡的底分比屁胡高；几个大胡同时成立时，底分{0}。",
+    min: "起胡：{0}。不够起胡的牌不能胡（够番才能胡）。",
+    caps: "封顶：每家最多付 {0}。三家都到封顶时：开过口的付金顶 {1}，没开口（阳光）的付阳光顶 {2}，三家都没开口各付哈顶 {3}。",
+    cap_example: "封顶的例子：下面这手碰碰胡三家都到封顶，开口的两家付金顶，没开口的一家付阳光顶。",
+    example: "例", win_on: "胡", laid: "杠出", self_draw: "自摸", discard: "放冲", rob: "抢杠", after_kong: "杠上开花", last_tile: "海底",
+    ex_pair258: "二五八将：五条对子做将（屁胡，已开口）",
+    ex_laizi_kong: "亮出的赖子（赖子杠，2 番）和红中杠",
+    bh_pengpeng: "碰碰胡：四副都是刻子（碰或杠）加一对将。",
+    bh_qingyise: "清一色：全部是同一门花色。",
+    bh_fengyise: "风一色：全部是风牌和箭牌。",
+    bh_jiangyise: "将一色：全部是二、五、八。",
+    bh_quanqiuren: "全求人：吃碰了四副，手里只剩一张，胡别人打的牌。",
+    bh_gangkai: "杠上开花：杠后补的牌自摸胡。",
+    bh_qianggang: "抢杠：别人蓄杠时胡他加的那张牌。",
+    bh_haidi: "海底捞月：最后几张牌（海底）自摸胡。",
+    bh_menqing: "门前清：没有吃碰，自摸胡（本桌算大胡）。",
+    bh_qidui: "七对：七个对子（本桌算大胡）。",
+    bad: "规则有误：{0}", back: "返回", lobby: "大厅",
+  },
+  en: {
+    title: "How to play", choose: "Rules", this_table: "this table", card: "Rule card",
+    s_basics: "Basics", s_hands: "Winning and the big hands", s_points: "Minimum and caps", s_all: "Every rule of this table",
+    tiles: "136 tiles: Characters, Dots and Bamboo 1-9, the four winds and three dragons, 4 of each. 13 tiles each, the dealer 14.",
+    laizi: "The laizi: a tile is flipped at the start (the indicator); the next tile is the laizi (e.g. indicator {0}, laizi {1}). A laizi stands for any tile.",
+    laizi_kong: "Laizi kong: lay a laizi aside for 2 fan and draw a replacement. {0} must be laid aside too (1 fan); holding one, you cannot win.",
+    open: "Opening: a chow, a pung or an exposed kong opens the hand. {0}",
+    open_need: "A small hand must be open to win.",
+    pair: "The pair of a small hand must be 2, 5 or 8, for example:",
+    claim: "Chow only the discard of the player before you; pung or kong anyone's; a win beats a pung or kong, which beats a chow.",
+    kongs: "Kongs: exposed (a discard) 1 fan, added (to your pung) 1 fan, concealed 2 fan; then draw a replacement from the end of the wall.",
+    hard_soft: "A win without a laizi standing for another tile is hard: one more fan.",
+    hands_intro: "Big hands have a higher base than a small hand; several at once {0}.",
+    min: "Minimum to win: {0}. A win that does not reach it cannot be declared.",
+    caps: "Cap: a loser pays at most {0}. When all three reach it, an opened loser pays the golden cap {1}, an unopened one the sunshine cap {2}, and if none opened each pays the ha cap {3}.",
+    cap_example: "A cap: all three reach it on this all-pungs hand; the two opened losers pay the golden cap, the unopened one the sunshine cap.",
+    example: "e.g.", win_on: "wins on", laid: "laid aside", self_draw: "self-draw", discard: "on a discard", rob: "robbing a kong", after_kong: "after a kong", last_tile: "last tile",
+    ex_pair258: "The 2-5-8 pair: a pair of 5 Bamboo (small hand, opened)",
+    ex_laizi_kong: "A laid-aside laizi (laizi kong, 2 fan) and a red-dragon kong",
+    bh_pengpeng: "All pungs: four pungs or kongs and a pair.",
+    bh_qingyise: "Full flush: every tile of one suit.",
+    bh_fengyise: "All honours: only winds and dragons.",
+    bh_jiangyise: "All 2-5-8: only twos, fives and eights.",
+    bh_quanqiuren: "All melded: four melds claimed, one tile left, won on a discard.",
+    bh_gangkai: "Win after a kong: self-drawn on the replacement tile.",
+    bh_qianggang: "Robbing a kong: win on the tile another player adds to a pung.",
+    bh_haidi: "Last tile: self-drawn among the last tiles of the wall.",
+    bh_menqing: "Concealed hand: no chow or pung, self-drawn (a big hand at this table).",
+    bh_qidui: "Seven pairs (a big hand at this table).",
+    bad: "Bad rules: {0}", back: "Back", lobby: "Lobby",
+  },
+};
+const w = (k, ...a) => (W[getLang()][k] ?? W.zh[k] ?? k).replace(/\{(\d)\}/g, (_, i) => String(a[+i] ?? ""));
+const $ = id => document.getElementById(id);
+const BIG = ["pengpeng", "qingyise", "fengyise", "jiangyise", "quanqiuren", "gangkai", "qianggang", "haidi", "menqing", "qidui"];
+
+function el(tag, cls, text, parent) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text != null) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+/** "345p5s" -> ["3p","4p","5p","5s"]; "7z7z" -> ["7z","7z"]. */
+function codes(text) {
+  const out = [];
+  let digits = "";
+  for (const ch of text || "") {
+    if (/\d/.test(ch)) digits += ch;
+    else { for (const d of digits) out.push(d + ch); digits = ""; }
+  }
+  return out;
+}
+
+function meldTiles(m) {
+  const [type, what] = m.split(" ");
+  const c = codes(what);
+  if (type === "chi") return c;
+  return Array(type === "peng" ? 3 : 4).fill(c[0]);
+}
+
+/** One example: the winner's melds, laid-aside kongs, concealed tiles and the winning tile. */
+function drawExample(ex, caption) {
+  const r = ex.request;
+  const p = r.players[r.winner];
+  const fig = el("figure", "hx-example");
+  fig.dataset.example = ex.id;
+  const row = el("div", "hx-tiles", null, fig);
+  for (const m of p.melds) {
+    const box = el("span", "meld", null, row);
+    box.dataset.meld = m.split(" ")[0];
+    for (const c of meldTiles(m)) box.appendChild(tileEl(c, { size: "meld", laizi: r.laizi }));
+  }
+  if (p.special_kongs) {
+    const box = el("span", "meld spk", null, row);
+    box.setAttribute("aria-label", w("laid"));
+    for (const c of codes(p.special_kongs)) box.appendChild(tileEl(c, { size: "meld", laizi: r.laizi }));
+  }
+  const hand = el("span", "hx-hand", null, row);
+  for (const c of codes(p.hand)) hand.appendChild(tileEl(c, { size: "meld", laizi: r.laizi }));
+  const win = tileEl(r.win.tile, { size: "meld", laizi: r.laizi });
+  win.classList.add("win-tile");
+  row.appendChild(win);
+  const how = r.win.after_kong ? w("after_kong") : r.win.haidi ? w("last_tile")
+    : { self_draw: w("self_draw"), discard: w("discard"), rob_kong: w("rob") }[r.win.by];
+  el("figcaption", "", `${caption} — ${w("win_on")} ${tileName(r.win.tile)} · ${how}`, fig);
+  return fig;
+}
+
+function section(title, parent) {
+  const s = el("section", "card hx-section", null, parent);
+  el("h2", "", title, s);
+  return s;
+}
+
+let CAT = null, EXAMPLES = [], RULES = null, CARD = null, FROM_URL = false;
+
+async function load(rules) {
+  const r = await fetch(`/api/rules?rules=${encodeURIComponent(JSON.stringify(rules))}`);
+  const d = await r.json();
+  if (!r.ok) { $("hx-error").textContent = w("bad", d.error || r.status); $("hx-error").classList.remove("hidden"); return; }
+  CAT = d;
+  CARD = d.card;
+  RULES = d.card.rules;
+  render();
+}
+
+function render() {
+  if (!CAT) return;
+  const zh = getLang() === "zh";
+  const L = getLang();
+  document.title = `${w("title")} · laizi`;
+  $("hx-title").textContent = w("title");
+  $("hx-choose").textContent = w("choose");
+  const sel = $("hx-preset");
+  const keep = FROM_URL ? "" : RULES.preset_name;
+  sel.textContent = "";
+  if (FROM_URL) sel.add(new Option(w("this_table"), ""));
+  for (const p of CAT.presets) sel.add(new Option(zh ? p.zh : p.en, p.id));
+  sel.value = keep;
+  $("hx-card-h").textContent = w("card");
+  $("hx-card").textContent = CARD[L];
+  const body = $("hx-body");
+  body.textContent = "";
+  const vals = CARD.values[L];
+  const val = name => vals[name];
+  const special = val("special_tiles");
+  const ex = id => EXAMPLES.find(e => e.id === id);
+
+  // basics: the tiles, the laizi, the laizi kong, opening, the 2/5/8 pair, claims, kongs
+  const b = section(w("s_basics"), body);
+  el("p", "", w("tiles"), b);
+  const lzRow = el("p", "hx-laizi", w("laizi", tileName("5m"), tileName("6m")), b);
+  const pair = el("span", "hx-pair", null, lzRow);
+  pair.append(tileEl("5m", { size: "meld" }), " → ", tileEl("6m", { size: "meld", laizi: "6m" }));
+  el("p", "", w("laizi_kong", special), b);
+  if (ex("laizi_kong")) b.appendChild(drawExample(ex("laizi_kong"), w("ex_laizi_kong")));
+  el("p", "", w("open", w("open_need")), b);
+  el("p", "", w("pair"), b);
+  if (ex("pair258")) b.appendChild(drawExample(ex("pair258"), w("ex_pair258")));
+  el("p", "", w("claim"), b);
+  el("p", "", w("kongs"), b);
+  el("p", "", w("hard_soft"), b);
+
+  // the big hands this rule set has, each drawn
+  const h = section(w("s_hands"), body);
+  el("p", "", w("hands_intro", val("big_stack")), h);
+  for (const id of BIG) {
+    if ((id === "menqing" || id === "qidui") && !RULES.jiayu_hands) continue;
+    const e = ex(id);
+    if (!e) continue;
+    const box = el("div", "hx-big", null, h);
+    box.dataset.big = id;
+    el("h3", "", bigHandName(id), box);
+    el("p", "", w(`bh_${id}`), box);
+    box.appendChild(drawExample(e, bigHandName(id)));
+  }
+
+  // the minimum and the caps, with this table's numbers
+  const pt = section(w("s_points"), body);
+  el("p", "", w("min", `${val("min_points")} (${val("min_rule")})`), pt);
+  el("p", "", w("caps", val("cap"), val("golden"), val("sunshine"), val("ha")), pt);
+  if (ex("cap")) { el("p", "", w("cap_example"), pt); pt.appendChild(drawExample(ex("cap"), bigHandName("pengpeng"))); }
+
+  // every option of this rule set: its name, its value here, what it means
+  const all = section(w("s_all"), body);
+  for (const g of CAT.groups) {
+    const opts = CAT.options.filter(o => o.group === g.id);
+    if (!opts.length) continue;
+    el("h3", "", zh ? g.zh : g.en, all);
+    const dl = el("dl", "hx-opts", null, all);
+    for (const o of opts) {
+      const dt = el("dt", "", zh ? o.zh : o.en, dl);
+      dt.dataset.option = o.name;
+      const dd = el("dd", "", null, dl);
+      el("b", "hx-val", vals[o.name], dd);
+      dd.append(" — ", zh ? o.help_zh : o.help_en);
+      if (CARD.items[L].some(it => it.name === o.name)) dt.classList.add("changed");
+    }
+  }
+}
+
+async function boot() {
+  setLang(getLang());
+  applyI18n();
+  $("langbtn").addEventListener("click", toggleLang);
+  onLang(render);
+  try { EXAMPLES = (await (await fetch("/static/howto-examples.json")).json()).examples; } catch (e) { EXAMPLES = []; }
+  const q = new URLSearchParams(location.search);
+  let rules = { preset_name: "kaikoufan" };
+  if (q.get("rules")) {
+    try { rules = JSON.parse(q.get("rules")); FROM_URL = true; } catch (e) { /* a bad link: the default preset */ }
+  } else if (q.get("preset")) rules = { preset_name: q.get("preset") };
+  $("hx-preset").addEventListener("change", () => {
+    const v = $("hx-preset").value;
+    if (!v) return;
+    FROM_URL = false;
+    history.replaceState(null, "", `?preset=${encodeURIComponent(v)}`);
+    load({ preset_name: v });
+  });
+  await load(rules);
+}
+
+boot();
