@@ -589,7 +589,7 @@ function boot() {
   loadPresets();
   loadRooms();
   net.connect();
-  setInterval(() => { if (!S.room && !$("lobby").classList.contains("hidden")) loadRooms(); }, 5000);
+  setInterval(() => { if (!S.room && !document.hidden && !$("lobby").classList.contains("hidden")) loadRooms(); }, 5000);
   registerWorker();
 }
 
