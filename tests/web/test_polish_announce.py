@@ -1,6 +1,6 @@
 """Playwright (system Chromium) on a live ``laizi serve``: a spectator watches four greedy bots at
-a phone in portrait (390×844) and in landscape (844×390); every announcement (碰! 杠! 胡! …) is
-placed where it covers no meld, no river tile and no tile of the centre — the boxes are compared
+a phone in portrait (390×844), in landscape (844×390) and on a desktop (1366×900); every announcement (碰! 杠! 胡! …) is
+placed where it covers no meld, no river tile, no tile of the centre and no seat's name plate — the boxes are compared
 at the moment each announcement appears —, and no meld lies off the screen."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ WATCH = """() => {
       const w = r.width * 1.15, h = r.height * 1.15;   // at the pop's largest
       const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
       const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
-      const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile')]
+      const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile, #table .plate')]
         .map(e => [e.className.split(' ')[0], rect(e)]).filter(([, r]) => r[2] > r[0]);
       window.__ann.push({ word: el.textContent, seat: el.parentElement.dataset.seat, box, tiles, t: Math.round(performance.now()),
                           vw: innerWidth, vh: innerHeight });
@@ -47,7 +47,7 @@ WATCH = """() => {
   window.__cover = [];
   window.__samples = 0;
   setInterval(() => {
-    const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile')];
+    const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile, #table .plate')];
     for (const el of document.querySelectorAll('#table .announce')) {
       if (parseFloat(getComputedStyle(el).opacity) < 0.5) continue;
       window.__samples++;
@@ -103,7 +103,7 @@ def overlaps(a: list[float], b: list[float]) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (1366, 900)])
 def test_announcements_cover_no_melds_or_rivers(browser: Any, slow_bots: str, size: tuple[int, int]) -> None:
     base = slow_bots
     page = new_page(browser, base, size=size)

@@ -112,9 +112,11 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
         assert settle.locator(".ranking li").count() == 4
         assert settle.locator("#scoretable tr").count() == 3      # header, hand 1, total
         page.screenshot(path=str(out / f"result_{w}x{h}.png"))
-        page.click("#btn-lobby")
+        page.click("#btn-lobby")  # one tap: the server's `left` brings the lobby back
         page.wait_for_selector("#lobby:not(.hidden)")
         assert not settle.is_visible()
+        assert page.locator("#error:not(.hidden)").count() == 0, page.inner_text("#error")
+        assert "请先加入房间" not in page.evaluate("document.body.innerText")  # no_room, translated
     else:
         page.click('[data-testid="continue"]')  # the next hand is dealt once every human pressed it
         page.wait_for_selector('[data-testid="settlement"]', state="hidden")

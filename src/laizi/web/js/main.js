@@ -41,7 +41,7 @@ net.on("welcome", m => {
 net.on("joined", m => {
   const newRoom = !S.room || S.room.code !== m.room.code;
   S.room = m.room; S.seat = m.seat; S.wantRoom = m.room.code; S.v = 0;
-  if (newRoom) { S.log = []; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; lastOver = null; }
+  if (newRoom) { S.log = []; S.logV = 0; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; lastOver = null; }
   save("laizi.room", m.room.code);
   if (location.pathname !== `/room/${m.room.code}`) history.replaceState(null, "", `/room/${m.room.code}`);
   $("chatlog").textContent = "";
@@ -115,7 +115,7 @@ function onFrame(m) {
   const prev = S.view;
   if (S.matchId != null && m.match_id !== S.matchId) {  // a rematch: a new match in this room
     closeSettlement();
-    S.settleClosed = new Set(); S.log = []; lastOver = null;
+    S.settleClosed = new Set(); S.log = []; S.logV = 0; lastOver = null;
   }
   S.v = m.v; S.seat = m.seat; S.view = m.view; S.matchId = m.match_id;
   const now = Date.now();
@@ -128,7 +128,14 @@ function onFrame(m) {
   S.fixedDeal = m.fixed_deal || null;
   if (!prev || prev.hand_no !== m.view.hand_no || JSON.stringify(prev.legal) !== JSON.stringify(m.view.legal)) S.selected = null;
   const quiet = m.type === "snapshot";
-  for (const ev of m.events || []) onEvent(ev, quiet);
+  // A snapshot (join, reconnect, resync) repeats the last events: each is taken once, by its
+  // version (issue 21: a resync once repeated a block of the log).
+  if (quiet && m.v < S.logV) { S.log = []; S.logV = 0; }  // a stream that started again
+  for (const ev of m.events || []) {
+    if (ev.v != null && ev.v <= S.logV) continue;
+    if (ev.v != null) S.logV = ev.v;
+    onEvent(ev, quiet);
+  }
   if (m.view.phase === "over" && m.view.seed) lastOver = m.view;
   if (!prev || !prev.legal || !prev.legal.length) { if ((m.view.legal || []).length && !quiet) sfx("turn"); }
   showPage("game");
@@ -227,7 +234,12 @@ function render() {
   mt.appendChild(scoreTable(v, S.room && S.room.seats, S.seat));
   const log = $("log");
   log.textContent = "";
-  for (const item of S.log.slice(-40)) { const d = document.createElement("div"); d.textContent = logLine(item); log.appendChild(d); }
+  for (const item of S.log.slice(-40)) {
+    const d = document.createElement("div");
+    d.textContent = logLine(item);
+    if (item.ev.v != null) d.dataset.v = String(item.ev.v);
+    log.appendChild(d);
+  }
   log.scrollTop = log.scrollHeight;
   $("menu-card").textContent = ruleCard();  // 规则卡 and 玩法说明 of the room's own rules
   if (S.room && S.room.rules) $("menu-howto").href = howtoLink(S.room.rules);
@@ -579,7 +591,7 @@ function boot() {
   loadPresets();
   loadRooms();
   net.connect();
-  setInterval(() => { if (!S.room && !$("lobby").classList.contains("hidden")) loadRooms(); }, 5000);
+  setInterval(() => { if (!S.room && !document.hidden && !$("lobby").classList.contains("hidden")) loadRooms(); }, 5000);
   registerWorker();
 }
 

@@ -8,7 +8,8 @@ export const S = {
   conn: "connecting", everConnected: false,
   room: null, seat: null, v: 0, view: null, seq: 0, deadlineAt: null, matchId: null,
   phrases: {}, botLevels: [], wantRoom: null, wantSpectate: false,
-  log: [], hints: load("laizi.hints") === "1", hintsData: null,
+  log: [], logV: 0,      // the log: events (each once, by its version logV)
+  hints: load("laizi.hints") === "1", hintsData: null,
   selected: null,        // index of the raised tile in the own hand
   settleHand: null,      // hand number whose settlement is open (null: none)
   settleClosed: new Set(),

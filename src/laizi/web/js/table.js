@@ -291,11 +291,11 @@ export function updateTimers(table, v, ctx) {
 }
 
 // ------------------------------------------------------------------ announcements (polish)
-// 碰! 杠! 胡! appear at the free spot nearest to the seat's name plate: never over a meld, a river
+// 碰! 杠! 胡! appear at the free spot nearest to the seat's name plate: never over a name plate, a meld, a river
 // tile, the own hand or the centre tiles (TABLE.md: a large word over the seat that made it). The
 // table keeps changing while the word shows (≈1 s), so every render checks it again and moves it
 // if something came under it (keepAnnouncesClear).
-const ANNOUNCE_BLOCKERS = ".meld, .river .tile, #hand .tile, .ctile .tile, .claim:not(.hidden), #actions button";
+const ANNOUNCE_BLOCKERS = ".meld, .river .tile, #hand .tile, .ctile .tile, .claim:not(.hidden), #actions button, .plate, .cinfo";
 const POP_MS = 1000;
 
 function overlap(a, b) {
@@ -372,9 +372,7 @@ export function showBubble(el, text) {
   if (typeof el.animate !== "function") return null;
   for (const a of el.getAnimations()) a.cancel();
   el.classList.add("placed");
-  const plates = [...table.querySelectorAll(".plate, .cinfo")].map(p => p.getBoundingClientRect())
-    .filter(r => r.width > 0 && r.height > 0);  // a bubble covers no one's name either
-  const box = findSpot(el, table, [...blockersOf(table), ...plates]);
+  const box = findSpot(el, table, blockersOf(table));  // nor anyone's name (plates are blockers)
   if (!box) { el.classList.remove("placed"); return null; }
   keepSpot(el, box);
   const S = el.parentElement.getBoundingClientRect();
