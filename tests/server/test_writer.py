@@ -14,7 +14,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from laizi.server import db, store
-from laizi.server.cluster.fence import FENCES, Fenced, check_fences, raise_fence
+from laizi.server.fencing import FENCES, Fenced, check_fences, raise_fence
 from laizi.server.writer import Writer, _gather_ms
 
 

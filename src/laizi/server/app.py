@@ -51,7 +51,7 @@ from laizi.server.accounts import Accounts
 from laizi.server.auth import GEN_KEY_PREFIX
 from laizi.server.avatars import BODY_LIMITS, avatar_routes
 from laizi.server.config import ServerConfig
-from laizi.server.handlers import serve_ws
+from laizi.server.handlers import dispatch, serve_ws
 from laizi.server.httpin import bearer
 from laizi.server.hub import Hub
 from laizi.server.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
@@ -141,10 +141,10 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     database (:mod:`laizi.server.cluster`; needs the ``cluster`` extra)."""
     cfg = ServerConfig(db_url=db_url, redis_url=redis_url, **config)
     hub = Hub(cfg)
-    if redis_url is not None:
+    if redis_url is not None:  # the room directory: one node of a cluster (else this process)
         from laizi.server.cluster.node import Node
 
-        hub.cluster = Node(hub, redis_url, node or "node")
+        hub.directory = Node(hub, redis_url, node or "node", dispatch=dispatch)
     replays = ReplayService(cfg.db_url)
     accounts = Accounts(hub)
     social, social_api = social_routes(hub)  # social: coins, quick match, friends, invites
@@ -217,9 +217,10 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         return JSONResponse({"rooms": hub.list_rooms()})  # a cluster: every node's (cluster.node)
 
     async def cluster_status(request: Request) -> Response:
-        if hub.cluster is None:
+        status = hub.directory.status()
+        if status is None:
             return _error(request, "not a cluster node", 404)
-        return JSONResponse(hub.cluster.status())
+        return JSONResponse(status)
 
     async def api_room(request: Request) -> Response:
         """GET /api/rooms/{code}: counted like a join (per address: finding a private code

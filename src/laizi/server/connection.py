@@ -7,12 +7,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket
 
 from laizi.server.engine import dumps
+from laizi.server.protocol import error_msg
 
 __all__ = ["Conn"]
 
@@ -52,7 +53,7 @@ class Conn:
         self._tokens = msg_rate * 2
         self._last = time.monotonic()
 
-    def send(self, msg: dict[str, Any] | str) -> None:
+    def send(self, msg: Mapping[str, Any] | str) -> None:
         """Queue a frame: a message, or its JSON text."""
         if self.closed:
             return
@@ -80,12 +81,7 @@ class Conn:
             self.on_drop()
 
     def error(self, code: str, message: str, ref: Any = None, option: str | None = None) -> None:
-        msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
-        if ref is not None:
-            msg["ref"] = ref
-        if option is not None:
-            msg["option"] = option
-        self.send(msg)
+        self.send(error_msg(code, message, ref=ref, option=option))
 
     def close(self) -> None:
         if not self.closed:

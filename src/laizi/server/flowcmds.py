@@ -4,14 +4,12 @@ after a hand, ``rematch`` after the match. Registered in
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from laizi.server import coins
 from laizi.server import protocol as p
 from laizi.server.connection import Conn
-from laizi.server.flow import vote_key
-from laizi.server.protocol import ProtocolError
+from laizi.server.protocol import ProtocolError, RoomStatus
 from laizi.server.room import Room
 from laizi.server.seats import AUTO_BOT, Seat
 
@@ -32,7 +30,7 @@ def unready_missing(room: Room, host: str | None) -> list[int]:
 
 
 async def on_ready(hub: Any, conn: Conn, room: Room, m: p.Ready) -> None:
-    if room.status != "lobby":
+    if room.status != RoomStatus.LOBBY:
         raise ProtocolError("match_started", "the match has already started")
     seat = _seat(conn, room)
     if room.seats[seat].ready != m.on:
@@ -41,38 +39,16 @@ async def on_ready(hub: Any, conn: Conn, room: Room, m: p.Ready) -> None:
     room.broadcast_lobby()
 
 
-def _settle_msg(room: Room) -> dict[str, Any]:
-    g = room.game
-    assert g is not None
-    d = room.flow.timers(g.phase, g.hand_over, g.over, room.deadlines, room.waiting(), _now())
-    return {"type": "settle", **d.get("settle", {})}
-
-
-def _now() -> float:
-    return time.monotonic()
-
-
 async def on_continue(hub: Any, conn: Conn, room: Room, m: p.Continue) -> None:
     g = room.game
-    if g is None or room.status != "playing" or not g.hand_over or g.over:
+    if g is None or room.status != RoomStatus.PLAYING or not g.hand_over or g.over:
         raise ProtocolError("not_between_hands", "there is no settlement to continue from")
-    seat = _seat(conn, room)
-    room.flow.arm(_now(), room.waiting(), room.cfg.hand_pause)
-    key = vote_key(room.match_id, g.hand_no)
-    if room.seats[seat].continued != key:  # stored first: the vote survives a restart
-        room.seats[seat].continued = key
-        await room.save_room()
-    room.flow.continued.add(seat)
-    if room.flow.settled(_now(), room.waiting()):
-        room.deal_next()
-        await room.after_change()
-    else:
-        room.broadcast(_settle_msg(room))
+    await room.press_continue(_seat(conn, room))
 
 
 async def on_rematch(hub: Any, conn: Conn, room: Room, m: p.Rematch) -> None:
     g = room.game
-    if g is None or room.status != "finished" or not g.over:
+    if g is None or room.status != RoomStatus.FINISHED or not g.over:
         raise ProtocolError("not_finished", "a rematch is offered once the match is over")
     if m.force:
         if room.coin is not None:  # a quick-match table: nobody is put in a match unasked
@@ -88,18 +64,16 @@ async def on_rematch(hub: Any, conn: Conn, room: Room, m: p.Rematch) -> None:
     here = set(room.present())
     humans = {i for i, s in enumerate(room.seats) if s.human and s.player_id in here}
     if not (m.force or humans <= room.flow.rematch):
-        room.broadcast({"type": "rematch", "accepted": sorted(room.flow.rematch),
-                        "waiting": sorted(humans)})
+        room.broadcast(p.rematch(sorted(room.flow.rematch), sorted(humans)))
         return
-    for i, s in enumerate(room.seats):
-        if s.escaped or s.empty or (s.human and s.player_id not in here):
-            room.seats[i] = Seat(bot=AUTO_BOT, nickname=f"bot·{AUTO_BOT}")  # whoever left: a bot
+    seats = [Seat(bot=AUTO_BOT, nickname=f"bot·{AUTO_BOT}")  # whoever left: a bot
+             if s.escaped or s.empty or (s.human and s.player_id not in here) else s
+             for s in room.seats]
     try:
-        await room.start_match()  # a coin table: each takes its coin seat with the stake check
+        await room.seat_and_start(seats)  # a coin table: each takes its coin seat with the stake check
     except coins.CoinError as exc:
         room.flow.rematch.clear()
-        room.broadcast({"type": "rematch", "accepted": [], "waiting": sorted(humans),
-                        "refused": exc.message})
+        room.broadcast(p.rematch([], sorted(humans), exc.message))
         raise ProtocolError("rematch_refused", exc.message) from None
 
 

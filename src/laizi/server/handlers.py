@@ -2,7 +2,9 @@
 
 :func:`serve_ws` reads frames, parses them (:mod:`laizi.server.protocol`) and calls the
 handler for the frame's type. ``hello``, ``ping``, ``create`` and ``join`` need no room;
-every other command runs under its room's lock.
+every other command runs under its room's lock. A handler parses, checks that the sender
+may do it, then runs the room's command (:class:`laizi.server.room.Room`: ``play``,
+``escape``, ``set_auto``, ``seat_and_start``...); it never steps the match itself.
 """
 
 from __future__ import annotations
@@ -22,12 +24,11 @@ from laizi.game import Action
 from laizi.server import protocol as p
 from laizi.server.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
 from laizi.server.connection import Conn
-from laizi.server.engine import GameSession, OpError, dumps
+from laizi.server.engine import dumps
 from laizi.server.flowcmds import FLOW_HANDLERS, unready_missing
 from laizi.server.hub import Hub
 from laizi.server.limits import BOT_ROOMS_PER_IP, CHAT
-from laizi.server.middleware import new_request_id
-from laizi.server.protocol import ProtocolError, parse_client_message
+from laizi.server.protocol import ProtocolError, RoomStatus, new_request_id, parse_client_message
 from laizi.server.room import Room
 from laizi.server.seats import Seat
 
@@ -43,8 +44,7 @@ async def serve_ws(hub: Hub, ws: WebSocket) -> None:
     if not await hub.ops.caps.admit():
         hub.stats["conns_refused"] += 1
         with contextlib.suppress(Exception):
-            await ws.send_text(dumps({"type": "error", "code": "server_full",
-                                      "message": "the server is full; try again later"}))
+            await ws.send_text(dumps(p.error_msg("server_full", "the server is full; try again later")))
             await ws.close(code=1013)
         return
     peer = ws.client.host if ws.client else ""
@@ -102,8 +102,7 @@ async def _receive_loop(hub: Hub, conn: Conn, ws: WebSocket) -> None:
             hub.stats["errors"] += 1
             rid = new_request_id()  # in the log and the client's error frame
             log.exception("conn %s: command failed (request %s)", conn.id, rid)
-            conn.send({"type": "error", "code": "internal", "request_id": rid,
-                       "message": f"the server could not process that message (request {rid})"})
+            conn.send(p.internal_error(rid))
 
 
 def _hello_deadline(conn: Conn) -> None:
@@ -171,7 +170,7 @@ async def dispatch(hub: Hub, conn: Conn, m: Any) -> None:
 
 
 async def on_ping(hub: Hub, conn: Conn, m: p.Ping) -> None:
-    conn.send({"type": "pong", "t": m.t})
+    conn.send(p.pong(m.t))
 
 
 async def on_create(hub: Hub, conn: Conn, m: p.Create) -> None:
@@ -204,13 +203,12 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
     conn.player_id = info["player_id"]
     conn.credential = hub.auth.credential(info["token"])  # closed when it ends (Hub._sweep_sessions)
     conn.nickname = info["nickname"]
-    conn.send({"type": "welcome", **info, "bot_levels": hub.bot_levels(),
-               "phrases": {k: list(v) for k, v in QUICK_PHRASES.items()}})
+    conn.send(p.welcome(info, hub.bot_levels(), {k: list(v) for k, v in QUICK_PHRASES.items()}))
 
 
 # ------------------------------------------------------------- lobby commands
 def _lobby_only(room: Room) -> None:
-    if room.status != "lobby":
+    if room.status != RoomStatus.LOBBY:
         raise ProtocolError("match_started", "the match has already started")
 
 
@@ -275,13 +273,12 @@ async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
     if all(s.bot for s in room.seats) and conn.peer not in hub.limits.exempt:
         # four bots play on their own, at the server's cost: a few at a time per address
         running = sum(1 for r in hub.rooms.values()
-                      if r.status == "playing" and r.started_by == conn.peer
+                      if r.status == RoomStatus.PLAYING and r.started_by == conn.peer
                       and all(s.bot for s in r.seats))
         if running >= BOT_ROOMS_PER_IP:
             raise ProtocolError("too_many_bot_rooms", f"at most {BOT_ROOMS_PER_IP} tables of four "
                                                       "bots at a time from one address")
-    room.started_by = conn.peer
-    await room.start_match()
+    await room.seat_and_start(started_by=conn.peer)
 
 
 async def on_kick(hub: Hub, conn: Conn, room: Room, m: p.Kick) -> None:
@@ -303,7 +300,7 @@ async def on_kick(hub: Hub, conn: Conn, room: Room, m: p.Kick) -> None:
         room.conns.discard(c)
         c.room_code = None
         c.seat = None
-        c.send({"type": "kicked", "room": room.code})
+        c.send(p.kicked(room.code))
     room.broadcast_lobby()
 
 
@@ -317,73 +314,43 @@ async def on_host(hub: Hub, conn: Conn, room: Room, m: p.Host) -> None:
 
 
 # ------------------------------------------------------------- game commands
-def _game(conn: Conn, room: Room) -> tuple[GameSession, int]:
-    g = room.game
-    if g is None or room.status == "lobby":
+def _seated(conn: Conn, room: Room) -> int:
+    """The sender's seat in the match in play (players act, spectators watch)."""
+    if room.game is None or room.status == RoomStatus.LOBBY:
         raise ProtocolError("not_started", "the match has not started")
     seat = room.seat_of(conn.player_id)
     if seat is None or conn.seat is None:
         raise ProtocolError("not_seated", "spectators cannot act")
-    return g, seat
+    return seat
 
 
 async def on_action(hub: Hub, conn: Conn, room: Room, m: p.Action) -> None:
-    g, seat = _game(conn, room)
+    seat = _seated(conn, room)
     pid = conn.player_id
     assert pid is not None
-    last = room.last_seq.get(pid, 0)
-    if m.seq <= last:
-        if m.seq == last:
-            conn.send({"type": "ack", "seq": m.seq, "duplicate": True, "v": g.stream_v(seat)})
-            return
-        raise ProtocolError("stale_seq", f"sequence number {m.seq} is stale (last applied {last})")
-    if g.over:
-        raise ProtocolError("match_over", "the match is over")
-    cur_v = g.stream_v(seat)
-    if m.version is not None and m.version != cur_v:
-        conn.error("stale_version", f"your table is at version {m.version}, the server at "
-                                    f"{cur_v}; resynchronising", ref=m.seq)
-        room.send_snapshot(conn)
-        return
     try:
         action = Action.from_json(m.action)
     except ValueError as exc:
         raise ProtocolError("bad_action", str(exc)) from None
-    before = set(g.to_act())
-    if g.match.auto[seat] and not room.seats[seat].escaped:
-        g.set_auto(seat, False)  # acting again ends 托管
-        room.note_op({"source": "player", "player_id": pid})
-    try:
-        g.act(seat, action)
-    except OpError as exc:
-        room.push_updates()
-        raise ProtocolError(exc.code, str(exc)) from None
-    room.last_seq[pid] = m.seq
-    room.flow.acted(seat)
-    room.note_op({"source": "player", "player_id": pid, "seq": m.seq, "v": g.stream_v(seat)})
-    room.reset_deadlines(before - {seat})
-    hub.stats["actions"] += 1
-    await room.after_change()
-    conn.send({"type": "ack", "seq": m.seq, "v": g.stream_v(seat)})
+    res = await room.play(seat, action, m.seq, pid, version=m.version)
+    if res.stale_version:
+        conn.error("stale_version", f"your table is at version {m.version}, the server at "
+                                    f"{res.v}; resynchronising", ref=m.seq)
+        room.send_snapshot(conn)
+        return
+    conn.send(p.ack(m.seq, res.v, duplicate=res.duplicate))
 
 
 async def on_resync(hub: Hub, conn: Conn, room: Room, m: p.Resync) -> None:
-    conn.send({"type": "room", "room": room.lobby_json()})
+    conn.send(p.room_msg(room.lobby_json()))
     room.send_snapshot(conn)
 
 
 async def on_auto(hub: Hub, conn: Conn, room: Room, m: p.Auto) -> None:
-    g, seat = _game(conn, room)
+    seat = _seated(conn, room)
     if room.seats[seat].escaped:
         raise ProtocolError("escaped", "you left this match")
-    if not m.on:
-        room.flow.acted(seat)
-    if g.set_auto(seat, m.on):
-        room.note_op({"source": "player", "player_id": conn.player_id})
-        if not m.on:
-            room.reset_deadlines(set(g.to_act()) - {seat})
-        await room.after_change()
-        room.broadcast_lobby()
+    await room.set_auto(seat, m.on, conn.player_id)
 
 
 async def on_hints(hub: Hub, conn: Conn, room: Room, m: p.Hints) -> None:
@@ -392,12 +359,8 @@ async def on_hints(hub: Hub, conn: Conn, room: Room, m: p.Hints) -> None:
     ``{v, hints}`` (not a snapshot: a reply that looks like a frame must not invite another
     request — issue 21)."""
     conn.hints = m.on
-    g = room.game
-    if not m.on or g is None or conn.seat is None or conn.player_id is None:
-        return
-    extra = room._hints_json(g, conn.seat)  # ',"hints":[…]' or '' without a decision
-    if extra:
-        conn.send(f'{{"type":"hints","v":{g.stream(conn.seat).v}{extra}}}')
+    if m.on:
+        room.send_hints(conn)
 
 
 async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
@@ -418,10 +381,9 @@ async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
     if wait is not None:
         raise ProtocolError("chat_rate", f"at most {RATE_COUNT} chat messages per "
                                          f"{RATE_WINDOW:g} seconds; wait {wait:.1f} s")
-    entry = {"type": "chat", "from": conn.nickname, "player_id": conn.player_id,
-             "seat": room.seat_of(conn.player_id), "text": text, "phrase": m.phrase,
-             "t": time.time()}
-    room.chat_log.append(entry)
+    entry = p.chat(conn.nickname, conn.player_id, room.seat_of(conn.player_id), text, m.phrase,
+                   time.time())
+    room.chat_log.append(dict(entry))
     del room.chat_log[:-100]
     await room.store.add_chat(room.code, conn.player_id, conn.nickname, text, m.phrase)
     room.broadcast(entry)
@@ -429,25 +391,14 @@ async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
 
 async def on_leave(hub: Hub, conn: Conn, room: Room, m: p.Leave) -> None:
     seat = room.seat_of(conn.player_id)
-    g = room.game
-    if room.status == "lobby":
+    if room.status == RoomStatus.LOBBY:
         if seat is not None:
             room.seats[seat] = Seat()
             await room.save_room()
-    elif room.status == "playing" and seat is not None and g is not None and not g.over:
-        # Escape: penalty, and a bot takes the seat for good.
-        before = set(g.to_act())
-        g.escape(seat)
-        room.note_op({"source": "escape", "player_id": conn.player_id})
-        room.seats[seat].escaped = True
-        room.seats[seat].disconnected_at = None
-        room.reset_deadlines(before - {seat})
-        for c in room.conns:
-            if c.player_id == conn.player_id:
-                c.seat = None
-        await room.after_change()
+    elif seat is not None:
+        await room.escape(seat)  # during a match: a penalty, and a bot takes the seat for good
     await hub.detach(conn, room)
-    conn.send({"type": "left", "room": room.code})
+    conn.send(p.left(room.code))
     room.broadcast_lobby()
 
 

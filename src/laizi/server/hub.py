@@ -1,5 +1,6 @@
 """The hub: every room in memory, the store, guest identities, the WebSocket connections'
-whereabouts (which room each is in)."""
+whereabouts (which room each is in). Where rooms run — this process alone, or one node of
+a cluster — it asks its room directory (:mod:`laizi.server.directory`), set at start-up."""
 
 from __future__ import annotations
 
@@ -10,24 +11,23 @@ import os
 import secrets
 import string
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from laizi.errors import LaiziError
 from laizi.rules import RuleSet
+from laizi.server import protocol as p
 from laizi.server.auth import GuestAuth, clean_nickname, new_player_id
 from laizi.server.config import ServerConfig, room_rules
 from laizi.server.connection import Conn
 from laizi.server.db import normalize_url
+from laizi.server.directory import LocalDirectory, RoomDirectory
 from laizi.server.engine import hand_frames
 from laizi.server.ops import Ops
-from laizi.server.protocol import ProtocolError, RoomSettings
+from laizi.server.protocol import ProtocolError, RoomSettings, RoomStatus
 from laizi.server.room import Room
 from laizi.server.runtime import HeapFreezer, warm_up
 from laizi.server.seats import bot_levels
 from laizi.server.store import Store
-
-if TYPE_CHECKING:
-    from laizi.server.cluster.node import Node
 
 __all__ = ["CODE_ALPHABET", "CODE_LEN", "Hub"]
 
@@ -57,9 +57,9 @@ class Hub:
         self.freezer = HeapFreezer(cfg.gc_interval)
         self._sweeper: asyncio.Future[None] | None = None
         self._session_sweeper: asyncio.Future[None] | None = None
-        # One node of several (laizi.server.cluster): rooms are owned, taken over and
-        # relayed through it. None: a single process owning every room in its database.
-        self.cluster: Node | None = None
+        # Where rooms run (laizi.server.directory): this process alone, unless the wiring
+        # makes it one node of a cluster (laizi.server.cluster.node.Node) before start.
+        self.directory: RoomDirectory = LocalDirectory(self)
 
     @property
     def store(self) -> Store:
@@ -80,11 +80,7 @@ class Hub:
         if not secret:
             secret = await self.store.meta_default("token_secret", secrets.token_hex(32))
         self._auth = GuestAuth(secret)
-        if self.cluster is None:
-            await asyncio.to_thread(self._load)
-        else:  # rooms are taken over one by one (cluster.node), not all loaded here
-            self.players.update(await asyncio.to_thread(self.store.load_players))
-            await self.cluster.start()
+        await self.directory.start()
         self.started = True
         await self.ops.start()
         warm_up()
@@ -93,14 +89,14 @@ class Hub:
         self._sweeper = asyncio.ensure_future(self._sweep_lobbies())
         self._session_sweeper = asyncio.ensure_future(self._sweep_sessions())
         for room in self.rooms.values():
-            if room.status == "playing":
+            if room.status == RoomStatus.PLAYING:
                 room.schedule()
-            elif room.status == "finished":  # back for its 再来一局 votes, then gone again
+            elif room.status == RoomStatus.FINISHED:  # back for its 再来一局 votes, then gone again
                 self._finished(room)
 
     async def stop(self) -> None:
-        if self.cluster is not None and self._store is not None:
-            await self.cluster.stop()  # hands the rooms over first (drain)
+        if self._store is not None:
+            await self.directory.stop()  # a cluster node hands its rooms over first (drain)
         self.freezer.stop()
         await self.ops.stop()
         if self._sweeper is not None:
@@ -122,8 +118,9 @@ class Hub:
         out["connections"] = len(self.conns)
         return out
 
-    def _load(self) -> None:
-        """Rebuild every unfinished room; matches in progress are replayed from the journal."""
+    def load_all(self) -> None:
+        """Rebuild every unfinished room; matches in progress are replayed from the journal
+        (one process: :class:`laizi.server.directory.LocalDirectory`)."""
         self.players.update(self.store.load_players())
         for rec in self.store.load_unfinished_rooms(finished_within=self.cfg.finished_linger):
             try:
@@ -136,7 +133,11 @@ class Hub:
     def _room_kw(self) -> dict[str, Any]:
         """What a room is given of the hub."""
         return {"cfg": self.cfg, "store": self.store, "stats": self.stats,
-                "on_finished": self._finished}
+                "on_finished": self._finished, "hold": self.directory.hold}
+
+    def room_kw(self) -> dict[str, Any]:
+        """What a room is given of the hub (a room taken over: laizi.server.cluster.node)."""
+        return self._room_kw()
 
     def _finished(self, room: Room) -> None:
         """A match ended: its room leaves memory after ``finished_linger`` seconds."""
@@ -168,28 +169,32 @@ class Hub:
         while True:
             await asyncio.sleep(min(60.0, self.cfg.lobby_idle))
             now = time.monotonic()
-            for room in [r for r in self.rooms.values() if r.status == "lobby"]:
+            for room in [r for r in self.rooms.values() if r.status == RoomStatus.LOBBY]:
                 if room.conns or room.idle_since is None or now - room.idle_since < self.cfg.lobby_idle:
                     continue
                 try:
                     async with room.lock:
-                        if room.conns or room.status != "lobby":
+                        if room.conns or room.status != RoomStatus.LOBBY:
                             continue
-                        room.status = "closed"
-                        await room.save_room()
+                        await self.close_room(room)
                 except Exception:  # noqa: BLE001 - tried again on the next sweep
                     log.exception("room %s: could not close an idle lobby", room.code)
-                    room.status = "lobby"
+                    room.status = RoomStatus.LOBBY
                     continue
-                self.rooms.pop(room.code, None)
-                room.close()
                 self.stats["rooms_evicted"] += 1
-                if self.cluster is not None:
-                    self.cluster.room_gone(room.code)
+
+    async def close_room(self, room: Room) -> None:
+        """Close ``room`` for good (stored as closed; it cannot be joined again) and let it
+        go from memory (under its lock)."""
+        room.status = RoomStatus.CLOSED
+        await room.save_room()
+        self.rooms.pop(room.code, None)
+        room.close()
+        self.directory.room_gone(room.code)
 
     def _evict(self, code: str) -> None:
         room = self.rooms.get(code)
-        if room is None or room.status != "finished":
+        if room is None or room.status != RoomStatus.FINISHED:
             return
         if room.lock.locked():  # a command is running: try again shortly
             asyncio.get_running_loop().call_later(1.0, self._evict, code)
@@ -197,8 +202,7 @@ class Hub:
         del self.rooms[code]
         room.close()
         self.stats["rooms_evicted"] += 1
-        if self.cluster is not None:
-            self.cluster.room_gone(code)
+        self.directory.room_gone(code)
 
     # ------------------------------------------------------------- players
     async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
@@ -206,11 +210,10 @@ class Hub:
         (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
         arrived = time.monotonic()
         pid = self.auth.check(token) if token else None
-        if pid is None and token and self.cluster is not None \
-                and await self.cluster.sync_auth(after=arrived):
+        if pid is None and token and await self.directory.sync_identities(after=arrived):
             pid = self.auth.check(token)  # a login or rotation on another node, just now
-        if pid is not None and pid not in self.players and self.cluster is not None:
-            known = await asyncio.to_thread(self.store.load_player, pid)  # made on another node
+        if pid is not None and pid not in self.players:
+            known = await self.directory.find_player(pid)  # made on another node
             if known is not None:
                 self.players[pid] = known
         nick = None
@@ -235,17 +238,8 @@ class Hub:
 
     # ------------------------------------------------------------- queries
     def list_rooms(self) -> list[dict[str, Any]]:
-        if self.cluster is not None:  # every node's rooms (refreshed each second)
-            return self.cluster.room_list[:ROOM_LIST_MAX]
-        out = []
-        for r in self.rooms.values():
-            if r.settings.private:
-                continue
-            out.append({"code": r.code, "status": r.status, "preset": r.settings.preset,
-                        "rounds": r.settings.rounds, "match_id": r.match_id,
-                        "players": [s.nickname or (s.bot and f"bot:{s.bot}") or None for s in r.seats]})
-        out.sort(key=lambda d: (d["status"] != "lobby", d["code"]))
-        return out[:ROOM_LIST_MAX]
+        """The public rooms, lobbies first (a cluster: every node's, a second old)."""
+        return self.directory.list_rooms()[:ROOM_LIST_MAX]
 
     async def room_info(self, code: str, viewer: str | None = None, *,
                         private_ok: bool = False) -> dict[str, Any] | None:
@@ -319,16 +313,16 @@ class Hub:
 
     async def join(self, conn: Conn, code: str, spectate: bool) -> None:
         code = code.strip().upper()
-        if conn.relay is not None and self.cluster is not None:
-            self.cluster.unbind(conn)  # it was in a room on another node
+        if conn.relay is not None:
+            self.directory.unbind(conn)  # it was in a room on another node
         room = self.rooms.get(code)
-        if room is None and self.cluster is not None and not conn.remote:
-            where = await self.cluster.locate(code)  # taken over here, or another node's
+        if room is None and not conn.remote:
+            where = await self.directory.locate(code)  # taken over here, or another node's
             if isinstance(where, str):
                 old = self.room_of(conn)
                 if old is not None:
                     await self.leave_room(conn, old)
-                self.cluster.relay(conn, code, where, spectate)  # the owner answers
+                self.directory.relay(conn, code, where, spectate)  # the owner answers
                 return
             room = where
         if room is None:
@@ -355,11 +349,10 @@ class Hub:
             seat = None if spectate else room.seat_of(conn.player_id)
             conn.seat = seat if room.game is not None else None
             conn.sent_v = 0
-            if seat is not None and room.status == "playing":
+            if seat is not None and room.status == RoomStatus.PLAYING:
                 room.seats[seat].disconnected_at = None
                 room.schedule()
-            conn.send({"type": "joined", "room": room.lobby_json(), "seat": seat,
-                       "chat": room.chat_log[-30:]})
+            conn.send(p.joined(room.lobby_json(), seat, room.chat_log[-30:]))
             if room.game is not None:
                 room.send_snapshot(conn)
             room.broadcast_lobby()
@@ -385,8 +378,8 @@ class Hub:
             await room.save_room()
 
     async def disconnected(self, conn: Conn) -> None:
-        if self.cluster is not None and not conn.remote:
-            self.cluster.unbind(conn, closing=True)  # relayed: the owner is told
+        if not conn.remote:
+            self.directory.unbind(conn, closing=True)  # relayed: the owner is told
         room = self.room_of(conn)
         if room is None:
             return
@@ -395,7 +388,7 @@ class Hub:
             pid = conn.player_id
             seat = room.seat_of(pid)
             still = any(c.player_id == pid and not c.closed for c in room.conns)
-            if seat is not None and not still and room.status == "playing":
+            if seat is not None and not still and room.status == RoomStatus.PLAYING:
                 room.seats[seat].disconnected_at = time.monotonic()
                 room.schedule()
             room.broadcast_lobby()
@@ -405,7 +398,7 @@ class Hub:
         """A fresh room code, owned by this node in a cluster (its lease and fence taken)."""
         for _ in range(100):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
-            if code not in self.rooms and (self.cluster is None or await self.cluster.claim(code)):
+            if code not in self.rooms and await self.directory.claim(code):
                 return code
         raise ProtocolError("busy", "no free room code now; try again")
 
@@ -414,7 +407,7 @@ class Hub:
         """A room the server itself opens under ``code`` (a tournament table:
         laizi.server.tournaments); the caller reserves its seats and starts its match. In a
         cluster this node takes the room's lease first: None when another node holds it."""
-        if self.cluster is not None and not await self.cluster.claim(code):
+        if not await self.directory.claim(code):
             return None
         room = Room(code, settings, owner_id, **self._room_kw())
         self.rooms[code] = room

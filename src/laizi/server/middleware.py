@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 from laizi.server.inputs import MAX_BODY_BYTES
+from laizi.server.protocol import new_request_id
 
 __all__ = ["CSP", "SECURITY_HEADERS", "HttpGuard", "new_request_id"]
+
 
 log = logging.getLogger("laizi.server")
 
@@ -47,9 +48,6 @@ SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
 _BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
-def new_request_id() -> str:
-    """A short random id naming one request (or WebSocket command) in the log and to the client."""
-    return secrets.token_hex(6)
 
 
 class BodyTooLarge(Exception):

@@ -18,9 +18,9 @@ def all_models() -> MetaData:
     # One line per model module:
     from laizi.server import (
         db,  # players, rooms, matches, ..., accounts, ratings
+        fencing,  # noqa: F401 - room_fences (fencing tokens)
         socialdb,  # noqa: F401 - coins ledger, coin tables, friends, invites
     )
-    from laizi.server.cluster import fence  # noqa: F401 - room_fences (fencing tokens)
     from laizi.server.tournaments import model  # noqa: F401 - tournaments, entrants, rounds, tables
 
     return db.Base.metadata

@@ -68,8 +68,8 @@ class Ops:
     @property
     def node(self) -> str:
         """This node's name: the cluster's name for it, else the configured one."""
-        cl = getattr(self.hub, "cluster", None)
-        return str(cl.name) if cl is not None else self._node
+        directory = getattr(self.hub, "directory", None)
+        return str(directory.name or self._node) if directory is not None else self._node
 
     def state(self) -> dict[str, Any]:
         hub = self.hub
@@ -117,11 +117,11 @@ class Ops:
 
 def cluster_status(hub: Any) -> dict[str, Any]:
     """The cluster part's figures (:meth:`laizi.server.cluster.node.Node.status`); {} alone."""
-    node = getattr(hub, "cluster", None)
-    if node is None:
+    directory = getattr(hub, "directory", None)
+    if directory is None:
         return {}
     try:
-        return dict(node.status())
+        return dict(directory.status() or {})
     except Exception:  # noqa: BLE001 - not started yet, or stopping
         return {}
 

@@ -11,7 +11,7 @@ callers.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ class Presence(Protocol):
         """Each player's whereabouts (``fresh``: as of now, not a cached map)."""
         ...
 
-    def push(self, pid: str, msg: dict[str, Any]) -> int:
+    def push(self, pid: str, msg: Mapping[str, Any]) -> int:
         """Send ``msg`` to every open connection of ``pid``; how many got it."""
         ...
 
@@ -67,7 +67,7 @@ class LocalPresence:
         snap = self._snapshot(fresh)
         return {p: dict(snap.get(p) or {"online": False, "room": None, "status": None}) for p in set(pids)}
 
-    def push(self, pid: str, msg: dict[str, Any]) -> int:
+    def push(self, pid: str, msg: Mapping[str, Any]) -> int:
         n = 0
         for c in list(self.hub.conns):
             if c.player_id == pid and not c.closed:

@@ -54,13 +54,17 @@ guests, rooms and joins are rate-limited per address and per player.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import secrets
+from enum import StrEnum
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from laizi.server.inputs import JSONInputError, loads_strict
 
 __all__ = [
+    "RoomStatus", "ack", "chat", "error_msg", "internal_error", "joined", "kicked", "left",
+    "paused", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
@@ -282,3 +286,163 @@ def parse_client_message(raw: str | bytes) -> Any:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"][1:]) or "frame"
         raise ProtocolError("bad_message", f"{t}: {loc[:64]}: {str(err['msg'])[:160]}") from None
+
+
+# ------------------------------------------------------------- server → client
+# The messages the server sends, typed like the client's (one constructor each; the
+# frames ``update`` / ``snapshot`` / ``hints`` are built as text by laizi.server.room).
+class RoomStatus(StrEnum):
+    """A room's life: ``lobby`` → ``playing`` → ``finished`` (再来一局: ``playing`` again);
+    ``closed``: an idle lobby closed by the server. Stored and sent as its value."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CLOSED = "closed"
+
+
+class ErrorMsg(TypedDict):
+    type: Literal["error"]
+    code: str
+    message: str
+    ref: NotRequired[Any]
+    option: NotRequired[str]
+    request_id: NotRequired[str]
+
+
+class AckMsg(TypedDict):
+    type: Literal["ack"]
+    seq: int
+    duplicate: NotRequired[bool]
+    v: int
+
+
+class RoomMsg(TypedDict):
+    type: Literal["room"]
+    room: dict[str, Any]
+
+
+class JoinedMsg(TypedDict):
+    type: Literal["joined"]
+    room: dict[str, Any]
+    seat: int | None
+    chat: list[dict[str, Any]]
+
+
+class LeftMsg(TypedDict):
+    type: Literal["left", "kicked"]
+    room: str
+
+
+# ("from" is a keyword: the functional form)
+ChatMsg = TypedDict("ChatMsg", {"type": Literal["chat"], "from": str, "player_id": str | None,
+                                  "seat": int | None, "text": str, "phrase": str | None,
+                                  "t": float})
+
+
+class SettleMsg(TypedDict, total=False):
+    type: Literal["settle"]
+    left: float | None
+    waiting: list[int]
+    continued: list[int]
+
+
+class RematchMsg(TypedDict):
+    type: Literal["rematch"]
+    accepted: list[int]
+    waiting: list[int]
+    refused: NotRequired[str]
+
+
+class PausedMsg(TypedDict):
+    type: Literal["paused", "resumed"]
+    room: str
+    reason: NotRequired[str]
+    message: NotRequired[str]
+
+
+def error_msg(code: str, message: str, *, ref: Any = None, option: str | None = None,
+              request_id: str | None = None) -> ErrorMsg:
+    msg = ErrorMsg(type="error", code=code, message=message)
+    if ref is not None:
+        msg["ref"] = ref
+    if option is not None:
+        msg["option"] = option
+    if request_id is not None:
+        msg["request_id"] = request_id
+    return msg
+
+
+def new_request_id() -> str:
+    """A short random id naming one request (or WebSocket command) in the log and to the client."""
+    return secrets.token_hex(6)
+
+
+def internal_error(rid: str) -> ErrorMsg:
+    """A command failed on the server: the request id is in its log and in the message."""
+    return ErrorMsg(type="error", code="internal", request_id=rid,
+                    message=f"the server could not process that message (request {rid})")
+
+
+def ack(seq: int, v: int, *, duplicate: bool = False) -> AckMsg:
+    """An action stored (``duplicate``: it was, before)."""
+    if duplicate:
+        return AckMsg(type="ack", seq=seq, duplicate=True, v=v)
+    return AckMsg(type="ack", seq=seq, v=v)
+
+
+def pong(t: float | None) -> dict[str, Any]:
+    return {"type": "pong", "t": t}
+
+
+def welcome(info: dict[str, Any], bot_levels: list[str],
+            phrases: dict[str, list[str]]) -> dict[str, Any]:
+    """``welcome``: the identity (``player_id``, ``nickname``, ``token``...), the bot levels
+    and the quick chat phrases."""
+    return {"type": "welcome", **info, "bot_levels": bot_levels, "phrases": phrases}
+
+
+def room_msg(info: dict[str, Any]) -> RoomMsg:
+    return RoomMsg(type="room", room=info)
+
+
+def joined(info: dict[str, Any], seat: int | None, chat: list[dict[str, Any]]) -> JoinedMsg:
+    return JoinedMsg(type="joined", room=info, seat=seat, chat=chat)
+
+
+def left(code: str) -> LeftMsg:
+    return LeftMsg(type="left", room=code)
+
+
+def kicked(code: str) -> LeftMsg:
+    return LeftMsg(type="kicked", room=code)
+
+
+def chat(nickname: str, player_id: str | None, seat: int | None, text: str,
+         phrase: str | None, t: float) -> ChatMsg:
+    return {"type": "chat", "from": nickname, "player_id": player_id, "seat": seat,
+            "text": text, "phrase": phrase, "t": t}
+
+
+def settle_msg(timers: dict[str, Any]) -> SettleMsg:
+    """``settle``: seconds left, who must press 继续, who did (:meth:`laizi.server.flow.Flow.timers`)."""
+    msg = SettleMsg(type="settle")
+    msg.update(timers)  # type: ignore[typeddict-item]
+    return msg
+
+
+def rematch(accepted: list[int], waiting: list[int], refused: str | None = None) -> RematchMsg:
+    msg = RematchMsg(type="rematch", accepted=accepted, waiting=waiting)
+    if refused is not None:
+        msg["refused"] = refused
+    return msg
+
+
+def paused(code: str) -> PausedMsg:
+    return PausedMsg(type="paused", room=code, reason="storage",
+                     message="the game's database is not answering; the table waits and goes "
+                             "on by itself")
+
+
+def resumed(code: str) -> PausedMsg:
+    return PausedMsg(type="resumed", room=code)

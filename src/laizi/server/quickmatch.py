@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 
 from laizi.server import coins, db
 from laizi.server.presence import LocalPresence, Presence
-from laizi.server.protocol import RoomSettings
+from laizi.server.protocol import RoomSettings, error_msg
 from laizi.server.seats import AUTO_BOT, Seat
 from laizi.server.socialdb import CoinTableRow
 
@@ -225,35 +225,25 @@ class QuickMatch:
         order = list(range(4))
         secrets.SystemRandom().shuffle(order)
         where: dict[str, int] = {}
+        seats = [Seat(bot=AUTO_BOT) for _ in range(4)]
+        for i, w in enumerate(waiters):
+            seats[order[i]] = Seat(player_id=w.pid, nickname=w.nickname, ready=True)
+            where[w.pid] = order[i]
         async with room.lock:
-            for i, w in enumerate(waiters):
-                room.seats[order[i]] = Seat(player_id=w.pid, nickname=w.nickname, ready=True)
-                where[w.pid] = order[i]
-            for seat in order[len(waiters):]:
-                room.seats[seat] = Seat(bot=AUTO_BOT)
+            # not in the room yet: 托管 after the grace unless they come
             try:
-                await room.start_match()  # a coin level: the coin seats are taken first
+                await room.seat_and_start(seats, absent_wait=True)  # a coin level: coin seats first
             except coins.CoinError as exc:
                 # another node seated one of them meanwhile, or a balance fell: a bot instead
                 log.info("quick match %s: room %s: %s", name, room.code, exc.message)
                 for pid in exc.refused:
                     if pid in where:
-                        room.seats[where.pop(pid)] = Seat(bot=AUTO_BOT)
-                        self.presence.push(pid, {"type": "error", "code": "quick_refused",
-                                                 "message": exc.message})
+                        seats[where.pop(pid)] = Seat(bot=AUTO_BOT)
+                        self.presence.push(pid, error_msg("quick_refused", exc.message))
                 if not where:  # nobody left to play: no table of bots alone
-                    room.status = "closed"
-                    await room.save_room()
-                    self.hub.rooms.pop(room.code, None)
-                    room.close()
-                    if self.hub.cluster is not None:
-                        self.hub.cluster.room_gone(room.code)
+                    await self.hub.close_room(room)
                     return
-                await room.start_match()
-            now = time.monotonic()
-            for seat in where.values():  # not in the room yet: 托管 after the grace unless they come
-                room.seats[seat].disconnected_at = now
-            room.schedule()
+                await room.seat_and_start(seats, absent_wait=True)
         at = time.monotonic()
         for pid, seat in where.items():
             self.seated[pid] = {"room": room.code, "level": name, "seat": seat, "at": at}

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from laizi.server.cluster.fence import Fenced
 from laizi.server.coins import LEVELS, CoinError
 from laizi.server.engine import GameSession
+from laizi.server.fencing import Fenced
+from laizi.server.protocol import paused, resumed
 from laizi.server.store import Progress, Store
 
 __all__ = ["RETRY_FIRST", "RETRY_MAX", "Recorder", "transient"]
@@ -35,7 +36,7 @@ class Recorder:
     """The durable part of one room's match. ``notify`` sends a message to the room's
     connections (``paused`` / ``resumed``)."""
 
-    def __init__(self, code: str, store: Store, notify: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(self, code: str, store: Store, notify: Callable[[Mapping[str, Any]], None]) -> None:
         self.code = code
         self.store = store
         self.notify = notify
@@ -101,16 +102,14 @@ class Recorder:
                                     self.code, type(exc).__name__, str(exc).splitlines()[0][:200])
                     else:
                         log.exception("room %s: database write failed; paused, retrying", self.code)
-                    self.notify({"type": "paused", "room": self.code, "reason": "storage",
-                                 "message": "the game's database is not answering; the table "
-                                            "waits and goes on by itself"})
+                    self.notify(paused(self.code))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_MAX)
                 attempt += 1
         if self.paused:
             self.paused = False
             log.warning("room %s: database back; resumed", self.code)
-            self.notify({"type": "resumed", "room": self.code})
+            self.notify(resumed(self.code))
         return out
 
     async def persist(self, g: GameSession, mid: int, seats: list[dict[str, Any]],

@@ -18,9 +18,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from laizi.server import coins, db
-from laizi.server.cluster.fence import FENCES, Fenced, raise_fence
+from laizi.server.fencing import Fenced, raise_fence
 from laizi.server.ratings import apply_match, places
-from laizi.server.writer import Rows
+from laizi.server.writer import FenceCheck, Rows
 
 log = logging.getLogger("laizi.server")
 
@@ -98,13 +98,22 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.writer = db.Writer(engine)
-        self.writer.fence_check = FENCES
-        # Several nodes (laizi.server.cluster): the fencing token this node holds per room
-        # it owns; every write of a room checks it in its transaction. None: one process.
+        # Several nodes (laizi.server.cluster, which calls use_fences): the fencing token
+        # this node holds per room it owns; every write of a room checks it in its
+        # transaction. None: one process.
         self.fences: dict[str, int] | None = None
         self.node = ""
         self.on_fenced: Callable[[str], None] | None = None  # a write was refused
         self.fenced_writes = 0
+
+    def use_fences(self, check: FenceCheck, node: str, on_fenced: Callable[[str], None]) -> None:
+        """Fence every room write from now on (a node of a cluster named ``node``): the
+        writer checks them with ``check``, in the batch's transaction; ``on_fenced`` is told
+        of each refused one. The node fills :attr:`fences` with the tokens it holds."""
+        self.writer.fence_check = check
+        self.fences = {}
+        self.node = node
+        self.on_fenced = on_fenced
 
     async def _room_write(self, code: str, fn: Callable[[Session], Any] | None,
                           rows: Rows = ()) -> Any:

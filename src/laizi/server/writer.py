@@ -11,7 +11,7 @@ shown to a client, so what a client saw is stored. Two options keep the hot path
   a hundred). Order is kept: a write's rows are in before its own ``fn`` and before any
   later write's ``fn`` runs.
 - ``fence``: ``(room code, token)`` — the write belongs to a room this node owns in a
-  cluster (:mod:`laizi.server.cluster.fence`). The fences of every room written in a batch
+  cluster (:mod:`laizi.server.fencing`). The fences of every room written in a batch
   are checked and raised in the batch's transaction before its writes run, by one
   statement (:attr:`Writer.fence_check`); the writes of a room whose fence moved on are
   refused (their callers get the checker's exception) and the rest are committed.
@@ -57,7 +57,7 @@ Rows = Sequence[tuple[Table, list[dict[str, Any]]]]
 
 
 class FenceCheck(Protocol):
-    """How the writer checks room fences (:mod:`laizi.server.cluster.fence` gives one)."""
+    """How the writer checks room fences (:mod:`laizi.server.fencing` gives one)."""
 
     def many(self, s: Session, fences: dict[str, int]) -> set[str]:
         """Check and raise every ``code: token`` fence in one go; the codes that passed."""

@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("redis")
 
-from laizi.server.cluster.fence import Fenced
 from laizi.server.cluster.lease import Leases, rendezvous
+from laizi.server.fencing import Fenced
 from laizi.server.store import RoomRecord, Store
 
 
@@ -113,7 +113,7 @@ def test_a_write_in_flight_and_a_takeover_are_serialised(pg_url: str) -> None:
     from sqlalchemy.orm import Session
 
     from laizi.server import db
-    from laizi.server.cluster.fence import check_fence, raise_fence
+    from laizi.server.fencing import check_fence, raise_fence
 
     eng = db.make_engine(pg_url)
     db.migrate(eng)

@@ -162,7 +162,7 @@ class Director:
         """Start tournaments whose time has come; open tables not open yet, charge no-shows,
         record finished tables, advance rounds. In a cluster one node does it at a time (the
         leader of the job "tournaments": cluster/leader.py)."""
-        if self.hub.cluster is not None and not await self.hub.cluster.lead("tournaments"):
+        if not await self.hub.directory.lead("tournaments"):
             return
         try:
             await self.auto.run(self._read, self._start_on_time)
@@ -429,24 +429,20 @@ class Director:
                 room = await self.hub.server_room(code, st.room_settings(tr.number), f"t{tid}")
                 if room is None:
                     return  # another node of the cluster holds the table (it opens it)
-            for seat, eid in enumerate(tr.entrants):
+            seats = []
+            for eid in tr.entrants:
                 e = by_id[int(eid)]
                 if e["player_id"]:
-                    room.seats[seat] = Seat(player_id=e["player_id"],
-                                            nickname=self.hub.players.get(e["player_id"], e["nickname"]))
+                    seats.append(Seat(player_id=e["player_id"],
+                                      nickname=self.hub.players.get(e["player_id"], e["nickname"])))
                 else:
-                    room.seats[seat] = Seat(bot=e["bot"] or "greedy", nickname=e["nickname"])
-            room.deal_seed = bytes.fromhex(tr.seed)
-            room.fixed_dealers = st.duplicate  # one wall and one dealer per deal at every table
+                    seats.append(Seat(bot=e["bot"] or "greedy", nickname=e["nickname"]))
             async with room.lock:
-                if room.game is None:
-                    await room.save_room()
-                    await room.start_match()
-                    now = time.monotonic()
-                    for s in room.seats:
-                        if s.human and not any(c.player_id == s.player_id for c in room.conns):
-                            s.disconnected_at = now  # 托管 after the grace unless the player comes
-                    room.schedule()
+                # one wall and one dealer per deal at every table of a duplicate round;
+                # whoever is not here yet: 托管 after the grace unless the player comes
+                if room.game is None and not await room.seat_and_start(
+                        seats, bytes.fromhex(tr.seed), fixed_dealers=st.duplicate, absent_wait=True):
+                    return  # another node of the cluster holds the table now
         mid = room.match_id
 
         def write(s: Session) -> None:
@@ -473,23 +469,7 @@ class Director:
             return
         self._no_show_done.add(code)
         async with room.lock:
-            g = room.game
-            if g is None or g.over or room.status != "playing":
-                return
-            here = {c.player_id for c in room.conns if not c.closed}
-            escaped = False
-            for seat, s in enumerate(room.seats):
-                if not s.human or s.player_id in here:
-                    continue
-                before = set(g.to_act())
-                g.escape(seat)
-                room.note_op({"source": "escape", "player_id": s.player_id})
-                s.escaped = True
-                s.disconnected_at = None
-                room.reset_deadlines(before - {seat})
-                escaped = True
-            if escaped:
-                await room.after_change()
+            if await room.escape(*room.absent()):
                 room.broadcast_lobby()
 
 
