@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from laizi.server.connection import Conn
-    from laizi.server.hub import Hub
     from laizi.server.room import Room
 
 __all__ = ["LocalDirectory", "RoomDirectory"]
@@ -78,11 +77,12 @@ class LocalDirectory:
 
     name = ""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, rooms: dict[str, Room], load_all: Callable[[], None]) -> None:
+        self.rooms = rooms  # the hub's
+        self.load_all = load_all  # every unfinished room of the database into ``rooms``
 
     async def start(self) -> None:
-        await asyncio.to_thread(self.hub.load_all)
+        await asyncio.to_thread(self.load_all)
 
     async def stop(self) -> None:
         return None
@@ -97,7 +97,7 @@ class LocalDirectory:
         return True
 
     async def locate(self, code: str) -> Room | str | None:
-        return self.hub.rooms.get(code)
+        return self.rooms.get(code)
 
     def relay(self, conn: Conn, code: str, owner: str, spectate: bool) -> None:
         raise RuntimeError("one process relays nothing")
@@ -112,7 +112,7 @@ class LocalDirectory:
         return True
 
     def list_rooms(self) -> list[dict[str, Any]]:
-        out = [r.summary() for r in self.hub.rooms.values() if not r.settings.private]
+        out = [r.summary() for r in self.rooms.values() if not r.settings.private]
         out.sort(key=lambda d: (d["status"] != "lobby", d["code"]))
         return out
 
