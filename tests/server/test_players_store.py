@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from test_players_ratings import figures_from_events
 
 from laizi.rules import RuleSet
-from laizi.server import db
+from laizi.server import db, ratings
 from laizi.server.engine import GameSession, seed_from_text
 from laizi.server.players import profile
 from laizi.server.ratings import leaderboard
@@ -56,6 +56,7 @@ async def play_match(store: Store, code: str, seed: str, rated: bool, escape_at:
 def run(url: str) -> None:
     async def go() -> tuple[int, int, int]:
         store = await Store.open(url)
+        ratings.register(store)  # the server's hub registers it
         for pid in PIDS:
             if pid:
                 await store.add_player(pid, pid)
@@ -136,6 +137,7 @@ def test_a_fixed_deal_is_never_rated(tmp_path: Path) -> None:
 
     async def go() -> int:
         store = await Store.open(url)
+        ratings.register(store)  # the server's hub registers it
         await store.add_player("p_a", "a")
         try:
             return await play_match(store, "FIXED", "s10", rated=True, fixed_deal="known seed")

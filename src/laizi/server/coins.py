@@ -27,12 +27,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import delete, func, select, text
 from sqlalchemy.engine import Connection
 
 from laizi.server import socialdb
+
+if TYPE_CHECKING:
+    from laizi.server.store import Store
 
 
 class Progress(Protocol):
@@ -50,7 +53,7 @@ class Progress(Protocol):
 
 __all__ = [
     "DAILY_COINS", "HOUSE", "LEVELS", "WELCOME_COINS", "CoinError", "Level", "balances",
-    "claim_daily", "grant_welcome", "ledger", "level_json", "lock_players", "post",
+    "claim_daily", "grant_welcome", "ledger", "level_json", "lock_players", "post", "register",
     "release_seats", "seat_of", "settle", "settle_progress", "split", "table_info", "take_seats",
 ]
 
@@ -333,3 +336,8 @@ def next_day_in(now: datetime) -> int:
     """Seconds until the next UTC day (when the daily top-up can be claimed again)."""
     nxt = datetime(now.year, now.month, now.day, tzinfo=UTC).timestamp() + 86400
     return max(0, math.ceil(nxt - now.timestamp()))
+
+
+def register(store: Store) -> None:
+    """Settle coin tables in the transaction that stores their hands and escapes."""
+    store.hooks.progress.append(settle_progress)

@@ -15,6 +15,7 @@ from typing import Any
 
 from laizi.errors import LaiziError
 from laizi.rules import RuleSet
+from laizi.server import coins, ratings
 from laizi.server import protocol as p
 from laizi.server.auth import GuestAuth, clean_nickname, new_player_id
 from laizi.server.config import ServerConfig, room_rules
@@ -76,6 +77,8 @@ class Hub:
         if self.started:
             return
         self._store = await Store.open(self.cfg.db_url)
+        coins.register(self._store)  # coin tables settle in the match's own transaction
+        ratings.register(self._store)  # and rated matches are rated there
         secret = self.cfg.secret or os.environ.get("LAIZI_SECRET")
         if not secret:
             secret = await self.store.meta_default("token_secret", secrets.token_hex(32))

@@ -24,20 +24,48 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from laizi.server import db
+from laizi.server.store import Progress, Store, places
 
-__all__ = ["LEADERBOARD_MAX", "MODEL", "apply_match", "leaderboard", "places", "rate"]
+__all__ = ["LEADERBOARD_MAX", "MODEL", "apply_match", "leaderboard", "places", "rate", "rate_finished",
+           "register"]
 
 MODEL = PlackettLuce()
 LEADERBOARD_MAX = 100  # rows per leaderboard page
 
 _T = db.Base.metadata.tables
 RATINGS = _T["ratings"]
+ROOMS = _T["rooms"]
+ACCOUNTS = _T["accounts"]
 CHANGES = _T["rating_changes"]
 
 
-def places(scores: Sequence[float]) -> list[int]:
-    """1-based places by score, highest first; equal scores share the better place."""
-    return [1 + sum(1 for o in scores if o > s) for s in scores]
+def register(store: Store) -> None:
+    """Rate finished rated matches in the transaction that stores their end."""
+    store.hooks.rate = rate_finished
+
+
+def rate_finished(conn: Connection, p: Progress, seats: list[dict[str, Any]],
+                  scores: list[float], place: list[int]) -> set[int]:
+    """The store's rating hook: a match just finished (``seats`` as stored, final
+    ``scores`` and ``place``): if its room is rated, the ratings of its rated seats are
+    updated (:func:`apply_match`); the seats rated."""
+    settings = conn.execute(select(ROOMS.c.settings).where(ROOMS.c.code == p.room_code)).scalar()
+    settings = settings if isinstance(settings, dict) else {}
+    rated = bool(settings.get("rated")) and settings.get("seed") is None
+    # Rated: registered players only (a throwaway guest neither gains nor feeds a rating),
+    # and only when at least two of them played to the end; one who escaped is rated last.
+    pids = [st.get("player_id") for st in seats]
+    registered = set(conn.execute(select(ACCOUNTS.c.player_id)
+                                  .where(ACCOUNTS.c.player_id.in_([x for x in pids if x]))).scalars())
+    rated_seats = [i for i, st in enumerate(seats)
+                   if pids[i] in registered and (st.get("escaped") or not st.get("bot"))]
+    finished = [i for i in rated_seats if not seats[i].get("escaped")]
+    if not (rated and len({pids[i] for i in finished}) >= 2):
+        return set()
+    last = len(seats)
+    humans = [(str(pids[i]), last if seats[i].get("escaped") else place[i]) for i in rated_seats]
+    apply_match(conn, p.match_id, humans)
+    return set(rated_seats)
 
 
 def rate(before: Sequence[tuple[float, float] | None], ranks: Sequence[int]) -> list[tuple[float, float]]:

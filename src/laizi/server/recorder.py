@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from laizi.server.coins import LEVELS, CoinError
+from laizi.server.coins import LEVELS, CoinError, take_seats
 from laizi.server.engine import GameSession
 from laizi.server.fencing import Fenced
 from laizi.server.protocol import paused, resumed
@@ -69,8 +69,9 @@ class Recorder:
         check (:meth:`Store.take_coin_seats`); raises :class:`CoinError` for a refusal."""
         level = LEVELS.get(coin["level"]) if coin else None
         if level is not None and level.stake > 0:
-            await self.durably(lambda retry: self.store.take_coin_seats(self.code, pids,
-                                                                       level.min_balance))
+            code, floor = self.code, level.min_balance
+            await self.durably(lambda retry: self.store.take_coin_seats(
+                code, lambda conn: take_seats(conn, code, pids, floor)))
 
     def note_op(self, index: int, meta: dict[str, Any]) -> None:
         """Attach who/why to journal entry ``index`` (stored with it)."""

@@ -1,30 +1,35 @@
 """Every SQL statement the server runs: rooms, matches (the action journal and the event
 log), hands, scores, players, chat — written through :class:`laizi.server.db.Writer`
 (group commit; a caller awaits its write before it shows anything it describes) and
-read back to resume rooms after a restart and to build replays."""
+read back to resume rooms after a restart and to build replays.
+
+What the features above add to a match's write registers with the store as hooks run in
+the same transaction (:class:`TxHooks`): the coin ledger settles a coin table's hands and
+escapes (``progress``), the ratings rate a finished rated match (``rate``). The store
+itself knows neither."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from laizi.server import coins, db
+from laizi.server import db
 from laizi.server.fencing import Fenced, raise_fence
-from laizi.server.ratings import apply_match, places
+from laizi.server.socialdb import CoinTableRow
 from laizi.server.writer import FenceCheck, Rows
 
 log = logging.getLogger("laizi.server")
 
-__all__ = ["MatchRecord", "Progress", "RoomRecord", "Store"]
+__all__ = ["MatchRecord", "Progress", "RoomRecord", "Store", "TxHooks", "places"]
 
 _TABLES = db.Base.metadata.tables
 ACTIONS = _TABLES["actions"]
@@ -92,12 +97,32 @@ class Progress:
     coin_results: list[dict[str, Any]] = field(default_factory=list)
 
 
+def places(scores: Sequence[float]) -> list[int]:
+    """1-based places by score, highest first; equal scores share the better place."""
+    return [1 + sum(1 for o in scores if o > s) for s in scores]
+
+
+# The rating hook: a finished match's connection, progress, seats (as stored), final scores
+# and places; it rates the match if it is to be and returns the seats it rated.
+RateHook = Callable[[Connection, "Progress", list[dict[str, Any]], list[float], list[int]], set[int]]
+
+
+@dataclass
+class TxHooks:
+    """What other parts add to a match's write, in its transaction."""
+
+    progress: list[Callable[[Connection, Progress], None]] = field(default_factory=list)
+    rate: RateHook | None = None
+    # a room's extras read with it (a coin table's level: laizi.server.coins)
+
+
 class Store:
     """The database of one server: an engine, a writer thread, and the statements."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.writer = db.Writer(engine)
+        self.hooks = TxHooks()  # registered by the coin ledger and the ratings
         # Several nodes (laizi.server.cluster, which calls use_fences): the fencing token
         # this node holds per room it owns; every write of a room checks it in its
         # transaction. None: one process.
@@ -232,11 +257,11 @@ class Store:
         out: int = await self._room_write(r.code, write)
         return out
 
-    async def take_coin_seats(self, code: str, pids: list[str], min_balance: int) -> None:
-        """Seat ``pids`` at coin table ``code`` for its next match (the stake check and the
-        seats in one transaction: :func:`laizi.server.coins.take_seats`); raises
-        :class:`laizi.server.coins.CoinError` for a refusal."""
-        await self._room_write(code, lambda s: coins.take_seats(s.connection(), code, pids, min_balance))
+    async def take_coin_seats(self, code: str, take: Callable[[Connection], None]) -> None:
+        """Seat the players of coin table ``code`` for its next match: ``take`` (the stake
+        check and the seats in one transaction: :func:`laizi.server.coins.take_seats`)
+        raises :class:`laizi.server.coins.CoinError` for a refusal."""
+        await self._room_write(code, lambda s: take(s.connection()))
 
     async def write_progress(self, p: Progress, *, retry: bool = False) -> None:
         """Store one command's progress in one transaction (raises when the write fails).
@@ -247,7 +272,7 @@ class Store:
             def again(s: Session) -> None:
                 s.flush()
                 if not _stored_already(s, p):
-                    _progress_rest(s, p, insert=True)
+                    _progress_rest(s, p, self.hooks, insert=True)
 
             await self._room_write(p.room_code, again)
             return
@@ -255,7 +280,7 @@ class Store:
         # rooms' of the same batch (Core executemany, no ORM unit of work); the rest, when
         # there is any (a hand begun or ended, an escape, new scores or seats), after them.
         rest = (p.hands or p.escapes or p.match_values is not None or p.room_values is not None)
-        await self._room_write(p.room_code, (lambda s: _progress_rest(s, p)) if rest else None,
+        await self._room_write(p.room_code, (lambda s: _progress_rest(s, p, self.hooks)) if rest else None,
                                rows=((ACTIONS, p.actions), (EVENTS, p.events)))
 
     # ------------------------------------------------------------- reading back
@@ -324,8 +349,8 @@ class Store:
 
 
 def _room(r: db.RoomRow, s: Session | None = None) -> RoomRecord:
-    level = None if s is None else s.scalar(select(coins.TABLES.c.level)
-                                            .where(coins.TABLES.c.room_code == r.code))
+    level = None if s is None else s.scalar(select(CoinTableRow.level)
+                                            .where(CoinTableRow.room_code == r.code))
     return RoomRecord(code=r.code, owner_id=r.owner_id, status=r.status, settings=dict(r.settings),
                       seats=list(r.seats), match_id=r.match_id, banned=list(r.banned or []),
                       coin_level=level)
@@ -369,7 +394,7 @@ def _stored_already(s: Session, p: Progress) -> bool:
     return found is not None
 
 
-def _progress_rest(s: Session, p: Progress, *, insert: bool = False) -> None:
+def _progress_rest(s: Session, p: Progress, hooks: TxHooks, *, insert: bool = False) -> None:
     """What ``p`` stores beyond its journal entries and events (those too with ``insert``)."""
     s.flush()  # an ORM write earlier in the same batch lands first
     conn = s.connection()
@@ -398,7 +423,8 @@ def _progress_rest(s: Session, p: Progress, *, insert: bool = False) -> None:
         conn.execute(SCORES.insert(), [
             {"match_id": mid, "hand": p.hand_no, "seat": st, "player_id": p.seat_pids[st],
              "kind": f"escape{seat}", "delta": d} for st, d in enumerate(deltas)])
-    coins.settle_progress(conn, p)  # social: coin tables settle hands/escapes (same transaction)
+    for hook in hooks.progress:  # coin tables settle hands and escapes (laizi.server.coins)
+        hook(conn, p)
     if p.match_values is not None:
         values = dict(p.match_values)
         if p.over:
@@ -407,7 +433,7 @@ def _progress_rest(s: Session, p: Progress, *, insert: bool = False) -> None:
         if p.over:
             conn.execute(update(MATCHES).where(MATCHES.c.id == mid, MATCHES.c.finished_at.is_(None))
                          .values(finished_at=now))
-            _match_players(conn, p, values)  # history and ratings (laizi.server.players, .ratings)
+            _match_players(conn, p, values, hooks.rate)  # history and ratings (laizi.server.ratings)
     if p.room_values is not None:
         conn.execute(update(ROOMS).where(ROOMS.c.code == p.room_code)
                      .values(**p.room_values, updated_at=now))
@@ -435,8 +461,9 @@ def _hand_score_rows(p: Progress, number: int, end: dict[str, Any],
     return rows
 
 
-def _match_players(conn: Any, p: Progress, values: dict[str, Any]) -> None:
-    """A finished match: who sat where, final score and place; the ratings of a rated room."""
+def _match_players(conn: Any, p: Progress, values: dict[str, Any], rate: RateHook | None) -> None:
+    """A finished match: who sat where, final score and place; the ratings of a rated room
+    (``rate``: :func:`laizi.server.ratings.rate_finished`)."""
     seats = values.get("seats") or []
     scores = [float(x) for x in values.get("scores") or []]
     if len(seats) != 4 or len(scores) != 4:
@@ -444,25 +471,10 @@ def _match_players(conn: Any, p: Progress, values: dict[str, Any]) -> None:
     if conn.execute(select(func.count()).select_from(MATCH_PLAYERS)
                     .where(MATCH_PLAYERS.c.match_id == p.match_id)).scalar():
         return  # stored already
-    settings = conn.execute(select(ROOMS.c.settings).where(ROOMS.c.code == p.room_code)).scalar()
-    settings = settings if isinstance(settings, dict) else {}
-    rated = bool(settings.get("rated")) and settings.get("seed") is None
     place = places(scores)
-    # Rated: registered players only (a throwaway guest neither gains nor feeds a rating),
-    # and only when at least two of them played to the end; one who escaped is rated last.
-    pids = [st.get("player_id") for st in seats]
-    registered = set(conn.execute(select(ACCOUNTS.c.player_id)
-                                  .where(ACCOUNTS.c.player_id.in_([x for x in pids if x]))).scalars())
-    rated_seats = [i for i, st in enumerate(seats)
-                   if pids[i] in registered and (st.get("escaped") or not st.get("bot"))]
-    finished = [i for i in rated_seats if not seats[i].get("escaped")]
-    rated = rated and len({pids[i] for i in finished}) >= 2
-    last = len(seats)
-    humans = [(pids[i], last if seats[i].get("escaped") else place[i]) for i in rated_seats]
+    rated = rate(conn, p, seats, scores, place) if rate is not None else set()
     conn.execute(MATCH_PLAYERS.insert(), [
         {"match_id": p.match_id, "seat": i, "player_id": st.get("player_id"), "bot": st.get("bot"),
          "escaped": int(bool(st.get("escaped"))), "score": scores[i], "place": place[i],
-         "rated": int(rated and i in rated_seats)}
+         "rated": int(i in rated)}
         for i, st in enumerate(seats)])
-    if rated:
-        apply_match(conn, p.match_id, humans)
