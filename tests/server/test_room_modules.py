@@ -14,18 +14,29 @@ PKG = Path(laizi.server.__file__).parent
 MAX_LINES = 700
 
 
+def _stem(dotted: str) -> str:
+    """A server module's own name (``laizi.server.tables.room`` → ``room``)."""
+    return dotted.split(".")[-1]
+
+
 def server_imports() -> dict[str, set[str]]:
+    """Each server module's imports of other server modules, by module name (every
+    import: module level, in a function, type-only)."""
     out: dict[str, set[str]] = {}
-    for f in PKG.glob("*.py"):
+    for f in PKG.rglob("*.py"):
+        if f.stem == "__init__" or "migrations" in f.parts:
+            continue
         deps: set[str] = set()
         for node in ast.walk(ast.parse(f.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module:
                 if node.module.startswith("laizi.server."):
-                    deps.add(node.module.split(".")[2])
-                elif node.module == "laizi.server":
-                    deps.update(a.name for a in node.names)
+                    sub = node.module[len("laizi.server."):]
+                    if (PKG / sub.replace(".", "/")).is_dir():  # from a subpackage: its modules
+                        deps.update(a.name for a in node.names)
+                    else:
+                        deps.add(_stem(node.module))
             elif isinstance(node, ast.Import):
-                deps.update(a.name.split(".")[2] for a in node.names if a.name.startswith("laizi.server."))
+                deps.update(_stem(a.name) for a in node.names if a.name.startswith("laizi.server."))
         out[f.stem] = deps - {f.stem}
     return out
 

@@ -116,7 +116,7 @@ def _cluster_key_error(args: argparse.Namespace) -> str | None:
 def _redis_error(args: argparse.Namespace) -> str | None:
     """Redis answers with these credentials (None), or one line saying why not: a wrong
     password stops the node here, not later in a traceback."""
-    from laizi.server.redisconn import check_redis
+    from laizi.server.guard.redisconn import check_redis
 
     return check_redis(args.redis)
 
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from laizi.server.app import create_app
+        from laizi.server.net.app import create_app
     except ModuleNotFoundError as exc:  # pragma: no cover - depends on the install
         print(f"laizi serve: error: missing dependency {exc.name!r}; "
               "install the server extra: pip install 'laizi[server]'")

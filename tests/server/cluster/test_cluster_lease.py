@@ -13,8 +13,8 @@ import pytest
 pytest.importorskip("redis")
 
 from laizi.server.cluster.lease import Leases, rendezvous
-from laizi.server.fencing import Fenced
-from laizi.server.store import RoomRecord, Store
+from laizi.server.persistence.fencing import Fenced
+from laizi.server.persistence.store import RoomRecord, Store
 
 
 async def _leases(url: str, ttl: float) -> tuple[Any, Leases, Leases]:
@@ -96,7 +96,7 @@ def test_a_stale_token_cannot_write(pg_url: str) -> None:
             await new.close()
         from sqlalchemy import text
 
-        from laizi.server import db
+        from laizi.server.persistence import db
 
         eng = db.make_engine(pg_url)
         with eng.connect() as c:
@@ -112,8 +112,8 @@ def test_a_write_in_flight_and_a_takeover_are_serialised(pg_url: str) -> None:
     and reads the room only after it (nothing committed after the new owner loaded)."""
     from sqlalchemy.orm import Session
 
-    from laizi.server import db
-    from laizi.server.fencing import check_fence, raise_fence
+    from laizi.server.persistence import db
+    from laizi.server.persistence.fencing import check_fence, raise_fence
 
     eng = db.make_engine(pg_url)
     db.migrate(eng)

@@ -22,12 +22,12 @@ pytest.importorskip("redis")
 
 from laizi.server.cluster.bus import Bus, channel, sign
 from laizi.server.cluster.node import Node
-from laizi.server.config import ServerConfig
-from laizi.server.connection import Conn
-from laizi.server.fencing import Fenced, RoomFence
-from laizi.server.hub import Hub
-from laizi.server.protocol import RoomSettings
-from laizi.server.room import Room
+from laizi.server.common.config import ServerConfig
+from laizi.server.common.connection import Conn
+from laizi.server.common.protocol import RoomSettings
+from laizi.server.persistence.fencing import Fenced, RoomFence
+from laizi.server.tables.hub import Hub
+from laizi.server.tables.room import Room
 
 
 async def _until(pred: Any, timeout: float) -> bool:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from laizi.server.cluster.lease import PREFIX
 
 if TYPE_CHECKING:
-    from laizi.server.connection import Conn
+    from laizi.server.common.connection import Conn
 
 __all__ = ["KEY_ADDRS", "Affinity", "listen", "option_error", "valid_addr", "worker_args"]
 

@@ -2,7 +2,7 @@
 list, relayed connections both ways, and handing its rooms over when it stops (drain).
 
 The hub calls it as its room directory (``Hub.directory``,
-:class:`laizi.server.directory.RoomDirectory`): :meth:`claim` (a new room), :meth:`hold`,
+:class:`laizi.server.tables.directory.RoomDirectory`): :meth:`claim` (a new room), :meth:`hold`,
 :meth:`locate` (a join of a room not in memory here), :meth:`relay`, :meth:`unbind`,
 :meth:`room_gone`, :meth:`lead`, :meth:`list_rooms`, :meth:`sync_identities`,
 :meth:`start` / :meth:`stop` / :meth:`drain`. Every ``tick`` seconds (``ttl / 6``) the
@@ -33,12 +33,12 @@ from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
 from laizi.server.cluster.remote import RemoteConn, RemoteConns
 from laizi.server.cluster.router import Binding, Router
 from laizi.server.cluster.takeover import raise_above
-from laizi.server.connection import Conn
-from laizi.server.fencing import FENCES, Fenced
-from laizi.server.room import Room
+from laizi.server.common.connection import Conn
+from laizi.server.persistence.fencing import FENCES, Fenced
+from laizi.server.tables.room import Room
 
 if TYPE_CHECKING:
-    from laizi.server.hub import Hub
+    from laizi.server.tables.hub import Hub
 
 __all__ = ["LEASE_TTL", "Node"]
 
@@ -62,7 +62,7 @@ class Node:
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
-        from laizi.server.redisconn import connect_kwargs
+        from laizi.server.guard.redisconn import connect_kwargs
 
         self.hub = hub
         self.name = name

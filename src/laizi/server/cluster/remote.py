@@ -1,10 +1,10 @@
 """The owner's side of a relayed connection: a socket on another node, in a room this node
-owns, is a :class:`RemoteConn` here — a :class:`~laizi.server.connection.Conn` whose frames
+owns, is a :class:`RemoteConn` here — a :class:`~laizi.server.common.connection.Conn` whose frames
 are published to that node (addressed to that one connection) instead of a WebSocket.
 
 Its commands arrive over the bus (``join``, ``in``, ``gone``) and run one at a time, in
 order, through the same handlers as a local socket's (``dispatch``, given by the wiring:
-:func:`laizi.server.handlers.dispatch`).
+:func:`laizi.server.net.handlers.dispatch`).
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from laizi.server.connection import Conn
-from laizi.server.engine import dumps
-from laizi.server.protocol import (
+from laizi.server.common.connection import Conn
+from laizi.server.common.protocol import (
     ProtocolError,
     internal_error,
     new_request_id,
     parse_client_message,
 )
+from laizi.server.tables.engine import dumps
 
 if TYPE_CHECKING:
     from laizi.server.cluster.bus import Bus
-    from laizi.server.hub import Hub
+    from laizi.server.tables.hub import Hub
 
 __all__ = ["RemoteConn", "RemoteConns"]
 
