@@ -1,4 +1,4 @@
-"""Alembic migrations (laizi.server.persistence.schema, laizi/server/migrations) on SQLite and PostgreSQL.
+"""Alembic migrations (laizi.server.persistence.schema, laizi/server/persistence/migrations) on SQLite and PostgreSQL.
 
 - A database made by the pre-Alembic ``migrate()`` — each schema version it ever created,
   kept as SQL in ``legacy_schema/`` — with rows in every table upgrades when the store

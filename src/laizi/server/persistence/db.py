@@ -2,7 +2,7 @@
 
 One schema for SQLite (default, a file) and PostgreSQL (``postgresql://`` URLs are
 mapped to the psycopg 3 driver). The schema is created and upgraded on start by
-:func:`migrate`: Alembic revisions in ``laizi/server/migrations`` (:mod:`laizi.server.persistence.schema`).
+:func:`migrate`: Alembic revisions in ``laizi/server/persistence/migrations`` (:mod:`laizi.server.persistence.schema`).
 Every module with tables on :class:`Base` is listed in :func:`laizi.server.persistence.models.all_models`.
 
 What is stored: players (guests), rooms (settings and seats), matches (rules,
