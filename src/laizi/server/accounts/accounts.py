@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from laizi.server.accounts.auth import clean_nickname, new_player_id, session_hash
+from laizi.server.common.errors import ApiError
 from laizi.server.guard.limits import Limit, Limits
 from laizi.server.persistence import db
 
@@ -59,14 +60,8 @@ COMMON_PASSWORDS = frozenset({
 _USERNAME_EXTRA = set("_-.")
 
 
-class AccountError(Exception):
+class AccountError(ApiError):
     """A request refused: ``message`` for the client, an HTTP ``status``."""
-
-    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.retry_after = retry_after
 
 
 def clean_username(raw: object) -> tuple[str, str]:

@@ -13,7 +13,7 @@
   with ``ETag``, ``Cache-Control`` and a Content-Type of laizi's choosing (``image/webp`` or
   ``image/svg+xml``), ``nosniff`` and a CSP that allows nothing.
 
-Routes:
+Routes (:mod:`laizi.server.net.avatarapi`):
 
 - ``GET /api/avatars``: the drawn set and the upload limits;
 - ``POST /api/avatar`` (``Authorization: Bearer <token>``, a guest's or an account's):
@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,11 +41,9 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageOps, UnidentifiedImageError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from laizi.server.common.chat import RateLimiter
+from laizi.server.common.errors import ApiError
 from laizi.server.guard.limits import Limit
 from laizi.server.persistence import db
 
@@ -55,10 +52,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AVATAR_PATH", "BODY_LIMITS", "DRAWN", "MAX_PIXELS", "MAX_SIDE", "MAX_UPLOAD_BYTES", "SIZE",
-    "AvatarError", "avatar_routes", "default_choice", "reencode",
+    "AvatarError", "Avatars", "catalogue", "default_choice", "reencode",
 ]
 
-AVATAR_DIR = Path(__file__).resolve().parent.parent / "web" / "avatars"
+AVATAR_DIR = Path(__file__).resolve().parents[2] / "web" / "avatars"
 AVATAR_PATH = "/api/avatar"
 SIZE = 128                           # stored pictures are SIZE x SIZE
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024   # a request body to /api/avatar
@@ -86,14 +83,8 @@ DRAWN: dict[str, tuple[str, str]] = {
 BOT = "bot"
 
 
-class AvatarError(Exception):
+class AvatarError(ApiError):
     """A request refused: ``message`` for the client, an HTTP ``status``."""
-
-    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.retry_after = retry_after
 
 
 def default_choice(player_id: str) -> str:
@@ -255,20 +246,6 @@ class Avatars:
         return _describe(pid, row)
 
 
-# ---------------------------------------------------------------------- HTTP
-def _error(request: Request, exc: AvatarError) -> JSONResponse:
-    rid = request.scope.get("state", {}).get("request_id")
-    resp = JSONResponse({"error": exc.message, "request_id": rid}, status_code=exc.status)
-    if exc.retry_after is not None:
-        resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
-    return resp
-
-
-def _bearer(request: Request) -> str | None:
-    auth = request.headers.get("authorization", "")
-    return auth[7:].strip() if auth.lower().startswith("bearer ") else None
-
-
 def catalogue() -> dict[str, Any]:
     return {
         "avatars": [{"id": k, "url": f"/static/avatars/{k}.svg", "zh": zh, "en": en}
@@ -280,62 +257,3 @@ def catalogue() -> dict[str, Any]:
                    "per_player": {"count": UPLOADS_PER_PLAYER.count,
                                   "window_s": UPLOADS_PER_PLAYER.window}},
     }
-
-
-def avatar_routes(hub: Hub) -> list[Route]:
-    avatars = Avatars(hub)
-
-    async def api_list(request: Request) -> Response:
-        return JSONResponse(catalogue(), headers={"Cache-Control": "public, max-age=3600"})
-
-    async def api_mine(request: Request) -> Response:
-        pid = hub.auth.check(_bearer(request))
-        if pid is None:
-            return _error(request, AvatarError("not signed in (send Authorization: Bearer <token>)", 401))
-        return JSONResponse({"player_id": pid, "avatar": await avatars.describe(pid)},
-                            headers={"Cache-Control": "no-store"})
-
-    async def api_set(request: Request) -> Response:
-        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        peer = request.client.host if request.client else ""
-        try:
-            body = await request.body()
-            if len(body) > MAX_UPLOAD_BYTES:
-                raise AvatarError(f"request body larger than {MAX_UPLOAD_BYTES} bytes", 413)
-            if ctype == "application/json":
-                try:
-                    data = json.loads(body or b"null")
-                except ValueError:
-                    raise AvatarError("input: not valid JSON") from None
-                if not isinstance(data, dict) or "choice" not in data:
-                    raise AvatarError('expected a JSON object {"choice": id or null}')
-                out = await avatars.choose(_bearer(request), data["choice"])
-            elif ctype.startswith("image/") or ctype == "application/octet-stream":
-                out = await avatars.upload(_bearer(request), body, peer)
-            else:
-                raise AvatarError("send the image (Content-Type image/png, image/jpeg, "
-                                  "image/webp or image/gif) or JSON {\"choice\": id}", 415)
-        except AvatarError as exc:
-            return _error(request, exc)
-        return JSONResponse(out, headers={"Cache-Control": "no-store"})
-
-    async def picture(request: Request) -> Response:
-        try:
-            pic = await avatars.picture(request.path_params["player_id"])
-        except AvatarError as exc:
-            return _error(request, exc)
-        headers = {"ETag": pic.etag, "Cache-Control": f"public, max-age={CACHE_SECONDS}",
-                   "Content-Security-Policy": "default-src 'none'; sandbox",
-                   "Content-Disposition": "inline"}
-        seen = {t.strip() for t in request.headers.get("if-none-match", "").split(",")}
-        if pic.etag in seen or "*" in seen:
-            return Response(status_code=304, headers=headers)
-        return Response(pic.body, media_type=pic.media_type, headers=headers)
-
-    routes = [
-        Route("/api/avatars", api_list),
-        Route(AVATAR_PATH, api_set, methods=["POST"]),
-        Route(AVATAR_PATH, api_mine, methods=["GET"]),
-        Route("/avatars/{player_id}", picture),
-    ]
-    return routes

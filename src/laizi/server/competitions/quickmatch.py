@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from laizi.server.common.errors import ApiError
 from laizi.server.common.protocol import RoomSettings, error_msg
 from laizi.server.ledger import coins
 from laizi.server.persistence import db
@@ -50,11 +51,8 @@ QUICK_WAIT = 10.0      # seconds the first waiting player waits before bots fill
 SEATED_KEEP = 600.0    # seconds a player's last table is remembered (GET /api/quick)
 
 
-class QuickError(Exception):
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
+class QuickError(ApiError):
+    """A refused quick-match request."""
 
 
 @dataclass

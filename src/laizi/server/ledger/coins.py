@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sqlalchemy import delete, func, select, text
 from sqlalchemy.engine import Connection
 
+from laizi.server.common.errors import ApiError
 from laizi.server.persistence import socialdb
 
 if TYPE_CHECKING:
@@ -67,14 +68,12 @@ TABLES = socialdb.Base.metadata.tables["coin_tables"]
 SEATS = socialdb.Base.metadata.tables["coin_seats"]
 
 
-class CoinError(Exception):
+class CoinError(ApiError):
     """A refused coin request: ``message`` for the client, an HTTP ``status``; ``refused``:
     the players it was refused for (a coin seat)."""
 
     def __init__(self, message: str, status: int = 400, refused: Sequence[str] = ()) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
+        super().__init__(message, status)
         self.refused = list(refused)
 
 

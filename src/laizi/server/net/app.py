@@ -48,13 +48,15 @@ from starlette.websockets import WebSocket
 
 from laizi.server.accounts.accounts import Accounts
 from laizi.server.accounts.auth import GEN_KEY_PREFIX
-from laizi.server.accounts.avatars import BODY_LIMITS, avatar_routes
+from laizi.server.accounts.avatars import BODY_LIMITS, Avatars
 from laizi.server.common.config import ServerConfig
+from laizi.server.common.errors import ApiError
 from laizi.server.common.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.common.protocol import ProtocolError
 from laizi.server.competitions.tournaments.director import Director  # hook (tournaments)
+from laizi.server.net.avatarapi import AVATAR_ROUTES
 from laizi.server.net.handlers import dispatch, serve_ws
-from laizi.server.net.httpin import bearer
+from laizi.server.net.httpin import api_error_handler, bearer, error_response
 from laizi.server.net.middleware import HttpGuard
 from laizi.server.net.playerapi import player_routes
 from laizi.server.net.socialapi import social_routes
@@ -67,7 +69,7 @@ from laizi.server.tables.replays import stream as replay_stream
 
 __all__ = ["create_app"]
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 MAX_BODY = MAX_BODY_BYTES
 
 
@@ -89,11 +91,6 @@ async def _json_body(request: Request) -> Any:
         raise ValueError(f"input: {exc}") from None
 
 
-def _error(request: Request, message: str, status: int = 400, **extra: Any) -> JSONResponse:
-    rid = request.scope.get("state", {}).get("request_id")
-    return JSONResponse({"error": message, **extra, "request_id": rid}, status_code=status)
-
-
 def _load_generations(engine: Any) -> list[tuple[str, str]]:
     with Session(engine) as s:
         rows = s.execute(select(db.Meta.key, db.Meta.value)
@@ -108,24 +105,21 @@ async def _replay(request: Request, replays: ReplayService) -> Response:
         if not 1 <= mid <= 2**31 - 1:
             raise ValueError
     except ValueError:
-        return _error(request, "bad match id")
+        return error_response(request, "bad match id")
     q = request.query_params
     try:
         hand = int(q["hand"]) if "hand" in q else None
         if hand is not None and not 0 <= hand <= 10_000:
             raise ValueError
     except ValueError:
-        return _error(request, "bad hand number")
+        return error_response(request, "bad hand number")
     client = request.client.host if request.client else "?"
     try:
         data = await replays.get(mid, client, hand=hand, index=q.get("index") in ("1", "true"))
     except ReplayError as exc:
-        resp = _error(request, exc.message, exc.status)
-        if exc.retry_after is not None:
-            resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
-        return resp
+        return error_response(request, exc.message, exc.status, retry_after=exc.retry_after)
     if data is None:
-        return _error(request, "unknown match" if hand is None else "unknown hand", 404)
+        return error_response(request, "unknown match" if hand is None else "unknown hand", 404)
     gzip_ok = "gzip" in request.headers.get("accept-encoding", "")
     headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
     if gzip_ok:
@@ -158,12 +152,12 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         try:
             await hub.limits.check("score", request.client.host if request.client else "")
         except ProtocolError as exc:
-            return _error(request, exc.message, 429)
+            return error_response(request, exc.message, 429)
         try:
             data = await _json_body(request)
             return JSONResponse(score_json(data))
         except (LaiziError, ValueError) as exc:
-            return _error(request, str(exc))
+            return error_response(request, str(exc))
 
     async def api_guest(request: Request) -> Response:
         try:
@@ -175,19 +169,19 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
                                   peer=request.client.host if request.client else "")
             return JSONResponse({**out, "expires_in": int(hub.auth.ttl)})
         except ProtocolError as exc:  # a rate limit
-            return _error(request, exc.message, 429, code=exc.code)
+            return error_response(request, exc.message, 429, code=exc.code)
         except ValueError as exc:
-            return _error(request, str(exc))
+            return error_response(request, str(exc))
 
     async def api_rotate(request: Request) -> Response:
         try:
             data = await _json_body(request)
         except ValueError as exc:
-            return _error(request, str(exc))
+            return error_response(request, str(exc))
         token = data.get("token") if isinstance(data, dict) else None
         pid = hub.auth.check(token)
         if pid is None or pid not in hub.players:
-            return _error(request, "unknown, expired or revoked token", 401)
+            return error_response(request, "unknown, expired or revoked token", 401)
         new_token, gen = hub.auth.rotate(pid, hub.auth.session_of(token))
         key = hub.auth.gen_key(pid)
 
@@ -219,7 +213,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     async def cluster_status(request: Request) -> Response:
         status = hub.directory.status()
         if status is None:
-            return _error(request, "not a cluster node", 404)
+            return error_response(request, "not a cluster node", 404)
         return JSONResponse(status)
 
     async def api_room(request: Request) -> Response:
@@ -230,12 +224,12 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         try:
             await hub.limits.check("join", peer)
         except ProtocolError as exc:
-            return _error(request, exc.message, 429)
+            return error_response(request, exc.message, 429)
         token = bearer(request)
         viewer = hub.auth.check(token) if token else None
         info = await hub.room_info(request.path_params["code"], viewer)
         if info is None:
-            return _error(request, "unknown room", 404)
+            return error_response(request, "unknown room", 404)
         return JSONResponse(info)
 
     async def api_replay(request: Request) -> Response:
@@ -283,14 +277,16 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         Route("/cluster", cluster_status),
         *player_routes(hub, accounts),
         *social_api,
-        *avatar_routes(hub),
+        *AVATAR_ROUTES,
         *tournament_routes(hub, director),  # hook (tournaments)
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(HttpGuard, max_body=MAX_BODY, path_limits=BODY_LIMITS)])
+                    middleware=[Middleware(HttpGuard, max_body=MAX_BODY, path_limits=BODY_LIMITS)],
+                    exception_handlers={ApiError: api_error_handler})  # every service's refusals
     app.state.hub = hub
+    app.state.avatars = Avatars(hub)
     app.state.replays = replays
     app.state.accounts = accounts
     app.state.social = social

@@ -1,9 +1,12 @@
-"""What the JSON API handlers read from a request: a JSON object body (strict reader, size
-bound), a bearer token, an integer query parameter within its range.
+"""What the JSON API handlers read from a request — a JSON object body (strict reader, size
+bound), a bearer token, the player it names (:func:`current_player`), an integer query
+parameter within its range — and the one error answer they give (:func:`error_response`:
+``{"error", "request_id"}``, a status, ``Retry-After`` for a rate limit), also given for any
+:class:`laizi.server.common.errors.ApiError` a route raises (:func:`api_error_handler`,
+registered on the app).
 
-Each function takes the caller's error type (``error(message)`` is raised, a 400 by the
-caller's own handler) so the routes of accounts, coins/friends and tournaments share one
-reading of their input and keep their own error shapes.
+The readers take the caller's error type (``error(message)`` is raised: a 400) so each
+service refuses bad input with its own :class:`ApiError`.
 """
 
 from __future__ import annotations
@@ -12,10 +15,43 @@ from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 
+from laizi.server.common.errors import ApiError
 from laizi.server.common.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 
-__all__ = ["bearer", "int_param", "json_object"]
+__all__ = ["api_error_handler", "bearer", "current_player", "error_response", "int_param",
+           "json_object"]
+
+TOKEN_REFUSED = "unknown, expired or ended token"
+
+
+def error_response(request: Request, message: str, status: int = 400, *,
+                   retry_after: float | None = None, **extra: Any) -> JSONResponse:
+    """The API's one error answer: ``{"error": message, ...extra, "request_id"}``."""
+    rid = request.scope.get("state", {}).get("request_id")
+    resp = JSONResponse({"error": message, **extra, "request_id": rid}, status_code=status)
+    if retry_after is not None:
+        resp.headers["Retry-After"] = str(max(1, int(retry_after + 0.999)))
+    return resp
+
+
+async def api_error_handler(request: Request, exc: Exception) -> Response:
+    """Starlette's handler for :class:`ApiError` (and each service's own)."""
+    assert isinstance(exc, ApiError)
+    return error_response(request, exc.message, exc.status, retry_after=exc.retry_after)
+
+
+def current_player(request: Request, data: dict[str, Any] | None = None, *,
+                   message: str = TOKEN_REFUSED) -> str:
+    """The player the request's token names (``Authorization: Bearer``, else the body's
+    ``token``): a known player of this server's hub, else :class:`ApiError` 401."""
+    hub = request.app.state.hub
+    token = bearer(request, data)
+    pid = hub.auth.check(token) if isinstance(token, str) else None
+    if pid is None or pid not in hub.players:
+        raise ApiError(message, 401)
+    return str(pid)
 
 ErrorType = Callable[[str], Exception]
 

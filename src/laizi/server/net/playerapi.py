@@ -32,23 +32,15 @@ from laizi.server.accounts.accounts import AccountError, Accounts
 from laizi.server.accounts.players import MATCH_LIST_MAX, profile
 from laizi.server.accounts.ratings import LEADERBOARD_MAX, leaderboard
 from laizi.server.ledger.coins import balances
-from laizi.server.net.httpin import bearer, int_param, json_object
+from laizi.server.net.httpin import bearer, error_response, int_param, json_object
 
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
 
 __all__ = ["player_routes"]
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PLAYER_ID_MAX = 32
-
-
-def _error(request: Request, message: str, status: int = 400, retry_after: float | None = None) -> JSONResponse:
-    rid = request.scope.get("state", {}).get("request_id")
-    resp = JSONResponse({"error": message, "request_id": rid}, status_code=status)
-    if retry_after is not None:
-        resp.headers["Retry-After"] = str(max(1, int(retry_after + 0.999)))
-    return resp
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -70,9 +62,9 @@ def _api(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
         try:
             out = await fn(request)
         except AccountError as exc:
-            return _error(request, exc.message, exc.status, exc.retry_after)
+            return error_response(request, exc.message, exc.status, retry_after=exc.retry_after)
         except ValueError as exc:  # a bad nickname
-            return _error(request, str(exc))
+            return error_response(request, str(exc))
         if isinstance(out, Response):
             return out
         return JSONResponse(out, headers={"Cache-Control": "no-store"})

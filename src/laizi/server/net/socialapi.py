@@ -29,23 +29,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from laizi.server.competitions.quickmatch import QuickError, QuickMatch
+from laizi.server.common.errors import ApiError
+from laizi.server.competitions.quickmatch import QuickMatch
 from laizi.server.ledger import coins
-from laizi.server.net.httpin import int_param, json_object
-from laizi.server.social.friends import FriendError, Friends
+from laizi.server.net.httpin import current_player, error_response, int_param, json_object
+from laizi.server.social.friends import Friends
 from laizi.server.social.presence import LocalPresence, Presence
 
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
 
 __all__ = ["Social", "social_routes"]
-
-
-class _Refused(Exception):
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
 
 
 class Social:
@@ -81,7 +75,7 @@ class Social:
 
     async def daily(self, pid: str) -> dict[str, Any]:
         if pid not in self.hub.auth.accounts:
-            raise _Refused("guests have no coins: register to get the daily top-up", 403)
+            raise ApiError("guests have no coins: register to get the daily top-up", 403)
         day = datetime.now(UTC).date()
 
         def write(s: Any) -> bool:
@@ -89,7 +83,7 @@ class Social:
             return coins.claim_daily(s.connection(), pid, day)
 
         if not await self.hub.store.writer.write(write):
-            raise _Refused("today's top-up is claimed already; come back tomorrow (UTC)", 409)
+            raise ApiError("today's top-up is claimed already; come back tomorrow (UTC)", 409)
 
         def read() -> int:
             with self.hub.store.engine.connect() as conn:
@@ -101,11 +95,11 @@ class Social:
 async def _body(request: Request) -> dict[str, Any]:
     if request.method != "POST":
         return {}
-    return await json_object(request, _Refused)
+    return await json_object(request, ApiError)
 
 
 def _int(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
-    return int_param(request, name, default, lo, hi, _Refused)
+    return int_param(request, name, default, lo, hi, ApiError)
 
 
 Handler = Callable[[Request, str, dict[str, Any]], Awaitable[Any]]
@@ -117,24 +111,13 @@ def social_routes(hub: Hub, presence: Presence | None = None) -> tuple[Social, l
 
     def api(fn: Handler, auth: bool = True) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
-            rid = request.scope.get("state", {}).get("request_id")
             try:
                 data = await _body(request)
-                pid = ""
-                if auth:
-                    header = request.headers.get("authorization", "")
-                    token = header[7:].strip() if header.lower().startswith("bearer ") else data.get("token")
-                    found = hub.auth.check(token) if isinstance(token, str) else None
-                    if found is None or found not in hub.players:
-                        raise _Refused("unknown, expired or ended token", 401)
-                    pid = found
+                pid = current_player(request, data) if auth else ""
                 out = await fn(request, pid, data)
-            except (_Refused, FriendError, QuickError, coins.CoinError) as exc:
-                resp = JSONResponse({"error": exc.message, "request_id": rid}, status_code=exc.status)
-                if exc.status == 429:
-                    wait = getattr(exc, "retry_after", None) or 60.0
-                    resp.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
-                return resp
+            except ApiError as exc:  # a refused token, friends, quick match, coins
+                wait = (exc.retry_after or 60.0) if exc.status == 429 else None
+                return error_response(request, exc.message, exc.status, retry_after=wait)
             return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
         return endpoint
@@ -185,9 +168,9 @@ def social_routes(hub: Hub, presence: Presence | None = None) -> tuple[Social, l
             try:
                 iid = int(request.path_params["invite_id"])
             except ValueError:
-                raise _Refused("bad invite id") from None
+                raise ApiError("bad invite id") from None
             if not 1 <= iid <= 2**31 - 1:
-                raise _Refused("bad invite id")
+                raise ApiError("bad invite id")
             return await fr.reply(pid, iid, accept)
 
         return run

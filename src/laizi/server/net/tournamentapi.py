@@ -31,20 +31,15 @@ from starlette.routing import Route
 from laizi.server.competitions.tournaments import records, views
 from laizi.server.competitions.tournaments.director import Director, TournamentError
 from laizi.server.competitions.tournaments.settings import SettingsError, parse_settings
-from laizi.server.net.httpin import bearer, json_object
+from laizi.server.net.httpin import bearer, error_response, json_object
 
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
 
 __all__ = ["tournament_routes"]
 
-WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 STATUSES = ("registration", "running", "finished", "cancelled")
-
-
-def _error(request: Request, message: str, status: int = 400) -> JSONResponse:
-    rid = request.scope.get("state", {}).get("request_id")
-    return JSONResponse({"error": message, "request_id": rid}, status_code=status)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -72,9 +67,9 @@ def _api(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
         try:
             out = await fn(request)
         except TournamentError as exc:
-            return _error(request, exc.message, exc.status)
+            return error_response(request, exc.message, exc.status)
         except SettingsError as exc:
-            return _error(request, str(exc))
+            return error_response(request, str(exc))
         return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
     return endpoint

@@ -27,6 +27,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from laizi.server.common.chat import RateLimiter
+from laizi.server.common.errors import ApiError
 from laizi.server.persistence import db
 from laizi.server.persistence.socialdb import FriendRow, InviteRow
 from laizi.server.social.presence import LocalPresence, Presence
@@ -44,12 +45,8 @@ INVITE_TTL = 120.0              # seconds an invite stays open
 TARGET_MAX = 40                 # characters of a username / player id
 
 
-class FriendError(Exception):
-    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.retry_after = retry_after
+class FriendError(ApiError):
+    """A refused friends or invite request."""
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from laizi.server.common.chat import RateLimiter
+from laizi.server.common.errors import ApiError
 
 __all__ = [
     "BUILDS_PER_MINUTE", "CACHE_BYTES", "LIVE_TTL", "MAX_PENDING", "REQUESTS_PER_MINUTE",
@@ -112,14 +113,11 @@ class _Entry:
         return len(self.full) + len(self.index) + sum(len(b) for b in self.hands.values())
 
 
-class ReplayError(Exception):
+class ReplayError(ApiError):
     """A replay request that cannot be served now: HTTP status, message, Retry-After."""
 
     def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.retry_after = retry_after
+        super().__init__(message, status, retry_after)
 
 
 class ReplayService:

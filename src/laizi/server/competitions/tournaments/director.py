@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from laizi.server.common.errors import ApiError
 from laizi.server.competitions.tournaments import records
 from laizi.server.competitions.tournaments.autostart import AutoStarter, utc
 from laizi.server.competitions.tournaments.duplicate import dup_points, hand_commitments
@@ -66,13 +67,8 @@ def bot_nickname(k: int) -> str:
     return f"{BOT_NAMES}{STEMS[k]}" if k < len(STEMS) else f"{BOT_NAMES}{k + 1}"
 
 
-class TournamentError(Exception):
+class TournamentError(ApiError):
     """A refused tournament operation: ``status`` is the HTTP status."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        self.message = message
-        self.status = status
-        super().__init__(message)
 
 
 def _now() -> datetime:
