@@ -61,7 +61,7 @@ from laizi.server.net.middleware import HttpGuard
 from laizi.server.net.playerapi import player_routes
 from laizi.server.net.socialapi import social_routes
 from laizi.server.net.swroute import sw_route  # polish: the service worker at /sw.js (scope "/")
-from laizi.server.net.tournamentapi import tournament_routes  # hook (tournaments)
+from laizi.server.net.tournamentapi import TOURNAMENT_ROUTES  # hook (tournaments)
 from laizi.server.persistence import db
 from laizi.server.tables.hub import Hub
 from laizi.server.tables.replays import ReplayError, ReplayService
@@ -278,7 +278,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         *player_routes(hub, accounts),
         *social_api,
         *AVATAR_ROUTES,
-        *tournament_routes(hub, director),  # hook (tournaments)
+        *TOURNAMENT_ROUTES,  # hook (tournaments)
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]

@@ -36,7 +36,7 @@ from laizi.server.net.httpin import bearer, error_response, json_object
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
 
-__all__ = ["tournament_routes"]
+__all__ = ["TOURNAMENT_ROUTES"]
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 STATUSES = ("registration", "running", "finished", "cancelled")
@@ -75,89 +75,101 @@ def _api(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
     return endpoint
 
 
-def tournament_routes(hub: Hub, director: Director) -> list[Route]:
-    def account(token: Any) -> str:
-        """The player id of a logged-in account (guests cannot organise or enter)."""
-        pid = hub.auth.check(token) if isinstance(token, str) and token else None
-        if pid is None:
-            raise TournamentError("not logged in (unknown, expired or ended session)", 401)
-        if hub.auth.session_of(token) is None:
-            raise TournamentError("tournaments are for accounts: register or log in first", 403)
-        return pid
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
 
-    def viewer(request: Request) -> str | None:
-        token = _token(request)
-        return hub.auth.check(token) if isinstance(token, str) and token else None
 
-    async def read(fn: Callable[[Session], Any]) -> Any:
-        def run() -> Any:
-            with Session(hub.store.engine) as s:
-                return fn(s)
-        return await asyncio.to_thread(run)
+def _director(request: Request) -> Director:
+    director: Director = request.app.state.director
+    return director
 
-    async def listing(request: Request) -> Any:
-        status = request.query_params.get("status")
-        if status is not None and status not in STATUSES:
-            raise TournamentError(f"status must be one of {', '.join(STATUSES)}")
-        rows = await asyncio.to_thread(records.tournaments, hub.store.engine, status)
-        for r in rows:
-            r["organiser"] = hub.players.get(r["organiser_id"], "")
-        return {"tournaments": rows}
 
-    async def create(request: Request) -> Any:
+def account(hub: Hub, token: Any) -> str:
+    """The player id of a logged-in account (guests cannot organise or enter)."""
+    pid = hub.auth.check(token) if isinstance(token, str) and token else None
+    if pid is None:
+        raise TournamentError("not logged in (unknown, expired or ended session)", 401)
+    if hub.auth.session_of(token) is None:
+        raise TournamentError("tournaments are for accounts: register or log in first", 403)
+    return pid
+
+def viewer(request: Request) -> str | None:
+    token = _token(request)
+    return _hub(request).auth.check(token) if isinstance(token, str) and token else None
+
+async def read(hub: Hub, fn: Callable[[Session], Any]) -> Any:
+    def run() -> Any:
+        with Session(hub.store.engine) as s:
+            return fn(s)
+    return await asyncio.to_thread(run)
+
+async def listing(request: Request) -> Any:
+    hub = _hub(request)
+    status = request.query_params.get("status")
+    if status is not None and status not in STATUSES:
+        raise TournamentError(f"status must be one of {', '.join(STATUSES)}")
+    rows = await asyncio.to_thread(records.tournaments, hub.store.engine, status)
+    for r in rows:
+        r["organiser"] = hub.players.get(r["organiser_id"], "")
+    return {"tournaments": rows}
+
+async def create(request: Request) -> Any:
+    data = await _body(request)
+    pid = account(_hub(request), _token(request, data))
+    data.pop("token", None)
+    settings = parse_settings(data)
+    return await _director(request).create(pid, settings)
+
+async def one(request: Request) -> Any:
+    hub = _hub(request)
+    tid = _tid(request)
+    who = viewer(request)
+    out = await read(hub, lambda s: views.detail(s, tid, hub.players, who))
+    if out is None:
+        raise TournamentError("unknown tournament", 404)
+    for rnd in out["rounds"][-1:]:  # live scores of the tables in play (read in the loop)
+        for tab in rnd["tables"]:
+            room = hub.rooms.get(tab["room"])
+            g = room.game if room is not None and room.match_id == tab["match_id"] else None
+            if tab["status"] == "playing" and g is not None:
+                tab["live"] = {"scores": g.match.score_values(), "hand": g.hand_no}
+    return out
+
+async def check(request: Request) -> Any:
+    tid = _tid(request)
+    out = await read(_hub(request), lambda s: views.verify(s, tid))
+    if out is None:
+        raise TournamentError("unknown tournament", 404)
+    return out
+
+def action(name: str) -> Handler:
+    async def run(request: Request) -> Any:
+        hub, director = _hub(request), _director(request)
+        tid = _tid(request)
         data = await _body(request)
-        pid = account(_token(request, data))
-        data.pop("token", None)
-        settings = parse_settings(data)
-        return await director.create(pid, settings)
+        pid = account(hub, _token(request, data))
+        if name == "register":
+            return await director.register(tid, pid, hub.players.get(pid, pid))
+        if name == "unregister":
+            return await director.unregister(tid, pid)
+        if name == "check-in":
+            return await director.check_in(tid, pid)
+        if name == "start":
+            return await director.start_tournament(tid, pid)
+        return await director.cancel(tid, pid)
+    return run
 
-    async def one(request: Request) -> Any:
-        tid = _tid(request)
-        who = viewer(request)
-        out = await read(lambda s: views.detail(s, tid, hub.players, who))
-        if out is None:
-            raise TournamentError("unknown tournament", 404)
-        for rnd in out["rounds"][-1:]:  # live scores of the tables in play (read in the loop)
-            for tab in rnd["tables"]:
-                room = hub.rooms.get(tab["room"])
-                g = room.game if room is not None and room.match_id == tab["match_id"] else None
-                if tab["status"] == "playing" and g is not None:
-                    tab["live"] = {"scores": g.match.score_values(), "hand": g.hand_no}
-        return out
+async def page(request: Request) -> Response:
+    return FileResponse(WEB_DIR / "tournaments.html", headers={"Cache-Control": "no-cache"})
 
-    async def check(request: Request) -> Any:
-        tid = _tid(request)
-        out = await read(lambda s: views.verify(s, tid))
-        if out is None:
-            raise TournamentError("unknown tournament", 404)
-        return out
-
-    def action(name: str) -> Handler:
-        async def run(request: Request) -> Any:
-            tid = _tid(request)
-            data = await _body(request)
-            pid = account(_token(request, data))
-            if name == "register":
-                return await director.register(tid, pid, hub.players.get(pid, pid))
-            if name == "unregister":
-                return await director.unregister(tid, pid)
-            if name == "check-in":
-                return await director.check_in(tid, pid)
-            if name == "start":
-                return await director.start_tournament(tid, pid)
-            return await director.cancel(tid, pid)
-        return run
-
-    async def page(request: Request) -> Response:
-        return FileResponse(WEB_DIR / "tournaments.html", headers={"Cache-Control": "no-cache"})
-
-    return [
-        Route("/tournaments", page),
-        Route("/tournaments/{tid:int}", page),
-        Route("/api/tournaments", _api(listing)),
-        Route("/api/tournaments", _api(create), methods=["POST"]),
-        Route("/api/tournaments/{tid}", _api(one)),
-        Route("/api/tournaments/{tid}/verify", _api(check)),
-        *[Route(f"/api/tournaments/{{tid}}/{name}", _api(action(name)), methods=["POST"])
-          for name in ("register", "unregister", "check-in", "start", "cancel")],
-    ]
+TOURNAMENT_ROUTES = [
+    Route("/tournaments", page),
+    Route("/tournaments/{tid:int}", page),
+    Route("/api/tournaments", _api(listing)),
+    Route("/api/tournaments", _api(create), methods=["POST"]),
+    Route("/api/tournaments/{tid}", _api(one)),
+    Route("/api/tournaments/{tid}/verify", _api(check)),
+    *[Route(f"/api/tournaments/{{tid}}/{name}", _api(action(name)), methods=["POST"])
+      for name in ("register", "unregister", "check-in", "start", "cancel")],
+]
