@@ -94,15 +94,18 @@ def account(hub: Hub, token: Any) -> str:
         raise TournamentError("tournaments are for accounts: register or log in first", 403)
     return pid
 
+
 def viewer(request: Request) -> str | None:
     token = _token(request)
     return _hub(request).auth.check(token) if isinstance(token, str) and token else None
+
 
 async def read(hub: Hub, fn: Callable[[Session], Any]) -> Any:
     def run() -> Any:
         with Session(hub.store.engine) as s:
             return fn(s)
     return await asyncio.to_thread(run)
+
 
 async def listing(request: Request) -> Any:
     hub = _hub(request)
@@ -114,12 +117,14 @@ async def listing(request: Request) -> Any:
         r["organiser"] = hub.players.get(r["organiser_id"], "")
     return {"tournaments": rows}
 
+
 async def create(request: Request) -> Any:
     data = await _body(request)
     pid = account(_hub(request), _token(request, data))
     data.pop("token", None)
     settings = parse_settings(data)
     return await _director(request).create(pid, settings)
+
 
 async def one(request: Request) -> Any:
     hub = _hub(request)
@@ -136,12 +141,14 @@ async def one(request: Request) -> Any:
                 tab["live"] = {"scores": g.match.score_values(), "hand": g.hand_no}
     return out
 
+
 async def check(request: Request) -> Any:
     tid = _tid(request)
     out = await read(_hub(request), lambda s: views.verify(s, tid))
     if out is None:
         raise TournamentError("unknown tournament", 404)
     return out
+
 
 def action(name: str) -> Handler:
     async def run(request: Request) -> Any:
@@ -160,8 +167,10 @@ def action(name: str) -> Handler:
         return await director.cancel(tid, pid)
     return run
 
+
 async def page(request: Request) -> Response:
     return FileResponse(WEB_DIR / "tournaments.html", headers={"Cache-Control": "no-cache"})
+
 
 TOURNAMENT_ROUTES = [
     Route("/tournaments", page),
