@@ -455,3 +455,40 @@ def paused(code: str) -> PausedMsg:
 
 def resumed(code: str) -> PausedMsg:
     return PausedMsg(type="resumed", room=code)
+
+
+# pushed to a player's connections wherever they are (laizi.server.social.presence)
+def quick_match(room: str, level: str, label: str, stake: int, seat: int) -> dict[str, Any]:
+    """A quick-match table is ready: join ``room`` (seat ``seat``) of level ``level``."""
+    return {"type": "quick_match", "room": room, "level": level, "label": label,
+            "stake": stake, "seat": seat}
+
+
+def coins(match_id: int | None, reason: str, hand: int, stake: int, coins: list[int],
+          balance: int | None) -> dict[str, Any]:
+    """What a coin table's settlement gave each seat, and the receiver's balance after it."""
+    return {"type": "coins", "match_id": match_id, "reason": reason, "hand": hand,
+            "stake": stake, "coins": coins, "balance": balance}
+
+
+def friends(event: str, who: dict[str, Any]) -> dict[str, Any]:
+    """A friend request, an acceptance or a removal by ``who`` (``{player_id, nickname}``)."""
+    return {"type": "friends", "event": event, "from": who}
+
+
+def invite(inv: dict[str, Any]) -> dict[str, Any]:
+    """An invitation to a room."""
+    return {"type": "invite", "invite": inv}
+
+
+def invite_reply(invite_id: int, who: dict[str, Any], accepted: bool) -> dict[str, Any]:
+    """The answer of the invited player."""
+    return {"type": "invite_reply", "id": invite_id, "from": who, "accepted": accepted}
+
+
+def owner(room: str, node: str, addr: str | None = None) -> dict[str, Any]:
+    """In a cluster: the node that owns ``room`` (and its direct address, if it gives one)."""
+    msg: dict[str, Any] = {"type": "owner", "room": room, "node": node}
+    if addr:
+        msg["addr"] = addr
+    return msg

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from laizi.server.common import protocol as proto
 from laizi.server.common.errors import ApiError
 from laizi.server.common.protocol import RoomSettings, error_msg
 from laizi.server.ledger import coins
@@ -246,8 +247,7 @@ class QuickMatch:
         at = time.monotonic()
         for pid, seat in where.items():
             self.seated[pid] = {"room": room.code, "level": name, "seat": seat, "at": at}
-            self.presence.push(pid, {"type": "quick_match", "room": room.code, "level": name,
-                                     "label": level.label, "stake": level.stake, "seat": seat})
+            self.presence.push(pid, proto.quick_match(room.code, name, level.label, level.stake, seat))
         log.info("quick match %s: room %s, %d players, %d bots", name, room.code, len(waiters),
                  4 - len(waiters))
 

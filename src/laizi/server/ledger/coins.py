@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sqlalchemy import delete, func, select, text
 from sqlalchemy.engine import Connection
 
+from laizi.server.common import protocol as proto
 from laizi.server.common.errors import ApiError
 from laizi.server.persistence import socialdb
 
@@ -298,9 +299,8 @@ def _note(conn: Connection, p: Progress, reason: str, hand: int, got: Sequence[i
 def news(res: dict[str, Any], match_id: int, pid: str | None) -> dict[str, Any]:
     """The ``coins`` message of one settlement for the connection of ``pid``: every seat's
     coins (public, like the points), and the balance after it of ``pid`` only."""
-    return {"type": "coins", "match_id": match_id, "reason": res["reason"], "hand": res["hand"],
-            "stake": res["stake"], "coins": res["coins"],
-            "balance": res["balances"].get(pid) if pid is not None else None}
+    return proto.coins(match_id, res["reason"], res["hand"], res["stake"], res["coins"],
+                   res["balances"].get(pid) if pid is not None else None)
 
 
 def grant_welcome(conn: Connection, pid: str) -> bool:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
+from laizi.server.common import protocol as proto
 from laizi.server.common.chat import RateLimiter
 from laizi.server.common.errors import ApiError
 from laizi.server.persistence import db
@@ -141,8 +142,7 @@ class Friends:
             raise FriendError(out, 409)
         status = out[0]
         me = {"player_id": pid, "nickname": self._nick(pid)}
-        self.presence.push(who.pid, {"type": "friends", "event": "request" if status == "pending"
-                                     else "accepted", "from": me})
+        self.presence.push(who.pid, proto.friends("request" if status == "pending" else "accepted", me))
         return {"ok": True, "status": status, "player_id": who.pid, "username": who.username,
                 "nickname": self._nick(who.pid)}
 
@@ -173,8 +173,8 @@ class Friends:
         if err:
             raise FriendError(err, 404 if err.startswith("no ") else 409)
         if accept:
-            self.presence.push(who.pid, {"type": "friends", "event": "accepted",
-                                         "from": {"player_id": pid, "nickname": self._nick(pid)}})
+            self.presence.push(who.pid, proto.friends("accepted", {"player_id": pid,
+                                                               "nickname": self._nick(pid)}))
         return {"ok": True, "player_id": who.pid, "status": "accepted" if accept else "declined"}
 
     async def remove(self, pid: str, target: object) -> dict[str, Any]:
@@ -190,8 +190,8 @@ class Friends:
 
         if not await self._write(write):
             raise FriendError("not friends with that player", 404)
-        self.presence.push(who.pid, {"type": "friends", "event": "removed",
-                                     "from": {"player_id": pid, "nickname": self._nick(pid)}})
+        self.presence.push(who.pid, proto.friends("removed", {"player_id": pid,
+                                                          "nickname": self._nick(pid)}))
         return {"ok": True, "player_id": who.pid}
 
     def _rows(self, pid: str) -> list[tuple[str, str, str, str | None]]:
@@ -268,7 +268,7 @@ class Friends:
         iid = await self._write(write)
         inv = {"id": iid, "from": {"player_id": pid, "nickname": self._nick(pid)}, "room": r.code,
                "status": r.status, "expires_in": int(self.invite_ttl)}
-        pushed = self.presence.push(who.pid, {"type": "invite", "invite": inv})
+        pushed = self.presence.push(who.pid, proto.invite(inv))
         return {"ok": True, "invite": inv, "delivered": pushed > 0}
 
     def _open_invites(self, pid: str) -> list[dict[str, Any]]:
@@ -304,8 +304,7 @@ class Friends:
         out = await self._write(write)
         if isinstance(out, tuple):
             raise FriendError(out[1], out[0])
-        self.presence.push(out["from"], {"type": "invite_reply", "id": invite_id,
-                                         "from": {"player_id": pid, "nickname": self._nick(pid)},
-                                         "accepted": accept})
+        self.presence.push(out["from"], proto.invite_reply(invite_id, {"player_id": pid,
+                                                                   "nickname": self._nick(pid)}, accept))
         return {"ok": True, "room": out["room"] if accept else None,
                 "status": "accepted" if accept else "declined"}
