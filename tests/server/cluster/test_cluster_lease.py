@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("redis")
 
 from laizi.server.cluster.lease import Leases, rendezvous
-from laizi.server.persistence.fencing import Fenced
+from laizi.server.persistence.fencing import FENCES, Fenced
 from laizi.server.persistence.store import RoomRecord, Store
 
 
@@ -71,7 +71,7 @@ def test_a_stale_token_cannot_write(pg_url: str) -> None:
         new = await Store.open(pg_url)
         try:
             for st, name in ((old, "old"), (new, "new")):
-                st.fences, st.node = {}, name
+                st.use_fences(FENCES, name, lambda code: None)  # as a cluster node does
             old.fences["ABCDE"] = 1                         # type: ignore[index]
             await old.raise_fence("ABCDE", 1)
             await old.save_room(_room("ABCDE"))             # the owner writes
