@@ -290,7 +290,7 @@ def settle_progress(conn: Connection, p: Progress) -> None:
 def _note(conn: Connection, p: Progress, reason: str, hand: int, got: Sequence[int],
           pids: Sequence[str | None], stake: int) -> None:
     """What a settlement gave each seat, and each player's balance after it (for the table:
-    :meth:`laizi.server.tables.room.Room.persist` tells the seats)."""
+    :meth:`laizi.server.tables.room.Room._persist` tells the seats)."""
     humans = [x for x in pids if x is not None]
     p.coin_results.append({"reason": reason, "hand": hand, "stake": stake, "coins": list(got),
                            "balances": balances(conn, humans) if humans else {}})
