@@ -34,7 +34,7 @@ from laizi.server.guard.limits import Limit, Limits
 from laizi.server.persistence import db
 
 if TYPE_CHECKING:
-    from laizi.server.accounts.site import Site as Hub
+    from laizi.server.accounts.site import Site
 
 __all__ = [
     "LOGINS_PER_IP", "LOGINS_PER_USERNAME", "PASSWORD_MAX", "PASSWORD_MIN", "REGISTERS_PER_IP",
@@ -104,7 +104,7 @@ async def _hit(limits: Limits, limit: Limit, scope: str, key: str, what: str) ->
 class Accounts:
     """The account operations of one server (its hub: store, guest auth, players)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Site) -> None:
         self.hub = hub
         self.hasher = PasswordHash.recommended()
         self._dummy: str | None = None  # hashed once: an unknown username costs a verify too

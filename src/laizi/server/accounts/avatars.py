@@ -48,7 +48,7 @@ from laizi.server.guard.limits import Limit
 from laizi.server.persistence import db
 
 if TYPE_CHECKING:
-    from laizi.server.accounts.site import Site as Hub
+    from laizi.server.accounts.site import Site
 
 __all__ = [
     "AVATAR_PATH", "BODY_LIMITS", "DRAWN", "MAX_PIXELS", "MAX_SIDE", "MAX_UPLOAD_BYTES", "SIZE",
@@ -171,7 +171,7 @@ def _describe(pid: str, row: db.AvatarRow | None) -> dict[str, Any]:
 class Avatars:
     """The avatar operations of one server (its hub: store, auth, players)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Site) -> None:
         self.hub = hub
         self._decodes = asyncio.Semaphore(DECODES_AT_ONCE)
         self.uploads_player = RateLimiter(UPLOADS_PER_PLAYER.count, UPLOADS_PER_PLAYER.window)

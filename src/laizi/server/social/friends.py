@@ -34,7 +34,7 @@ from laizi.server.persistence.socialdb import FriendRow, InviteRow
 from laizi.server.social.presence import LocalPresence, Presence
 
 if TYPE_CHECKING:
-    from laizi.server.accounts.site import SocialSite as Hub
+    from laizi.server.accounts.site import SocialSite
 
 __all__ = ["FRIEND_REQUESTS_PER_HOUR", "INVITES_PER_MINUTE", "INVITE_TTL", "MAX_FRIENDS",
            "FriendError", "Friends"]
@@ -69,7 +69,7 @@ def _env_int(name: str, default: int) -> int:
 
 
 class Friends:
-    def __init__(self, hub: Hub, presence: Presence | None = None) -> None:
+    def __init__(self, hub: SocialSite, presence: Presence | None = None) -> None:
         self.hub = hub
         self.presence: Presence = presence or LocalPresence(hub)
         self.requests = RateLimiter(FRIEND_REQUESTS_PER_HOUR, 3600.0)

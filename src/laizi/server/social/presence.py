@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from laizi.server.accounts.site import SocialSite as Hub
+    from laizi.server.accounts.site import SocialSite
 
 __all__ = ["SNAPSHOT_FROM", "SNAPSHOT_TTL", "LocalPresence", "Presence", "Whereabouts"]
 
@@ -41,7 +41,7 @@ class LocalPresence:
     seconds (one pass over the connections, however many friend lists are asked for meanwhile)
     unless asked for a ``fresh`` answer."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: SocialSite) -> None:
         self.hub = hub
         self._snap: dict[str, Whereabouts] = {}
         self._snap_at = -1.0
