@@ -2,15 +2,15 @@
 
 Run: ``.venv/bin/python benchmarks/bench_leaderboard.py [--players 10000] [--repeat 50] [--json]``
 
-A fresh SQLite file (the server's schema, :func:`laizi.server.db.migrate`) gets ``--players``
+A fresh SQLite file (the server's schema, :func:`laizi.server.persistence.db.migrate`) gets ``--players``
 players, each with an account (every other one), a rating drawn from openskill's model as it
 would be after 1-200 matches, and 20 finished hands of per-hand figures in ``scores``. Then,
 each the median of ``--repeat`` runs on a warm connection (what the server does:
 ``GET /api/leaderboard`` and ``GET /api/players/{id}``):
 
-* ``top``: the first page (50 players) of :func:`laizi.server.ratings.leaderboard`;
+* ``top``: the first page (50 players) of :func:`laizi.server.accounts.ratings.leaderboard`;
 * ``deep``: a page in the middle (offset = players / 2);
-* ``profile``: :func:`laizi.server.players.profile` of one player (figures, rank, matches).
+* ``profile``: :func:`laizi.server.accounts.players.profile` of one player (figures, rank, matches).
 
 The target (issue 14) is < 50 ms for the leaderboard on >= 10,000 players.
 """
@@ -27,9 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from laizi.server import db
-from laizi.server.players import profile
-from laizi.server.ratings import MODEL, leaderboard, ordinal
+from laizi.server.accounts.players import profile
+from laizi.server.accounts.ratings import MODEL, leaderboard, ordinal
+from laizi.server.persistence import db
 
 
 def fill(engine: Any, n: int, seed: int = 1) -> None:

@@ -282,7 +282,7 @@ class BotClient:
 
     def _decide(self, view: dict[str, Any]) -> Any:
         from laizi.rules import RuleSet
-        from laizi.server.frames import read_view
+        from laizi.server.tables.frames import read_view
 
         try:
             if self.rules is None and isinstance(view.get("rules"), dict):

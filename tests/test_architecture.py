@@ -21,8 +21,16 @@ Layers, lowest first — a module imports only from its own unit or the layers b
    13 main       laizi.__main__
 
 Every import counts, also one inside a function or under ``TYPE_CHECKING`` (a type-only
-dependency is a dependency). There is no import cycle between modules (edges: the
-imports that run, at module level or in a function). Outside :mod:`laizi.game` and
+dependency is a dependency). There is no import cycle between modules (edges: every
+import, at module level, in a function or type-only).
+
+Inside :mod:`laizi.server` the subpackages stand in one order (:data:`SERVER_ORDER`,
+lowest first): a module imports from its own subpackage or lower ones only — ``common``
+(the protocol, the configuration), ``persistence`` at the ground, ``guard``, the domain
+services (``accounts``, ``ledger``, then ``social``), ``tables``, then what opens tables
+(``competitions``) and the cluster directory beside it, ``net`` (routes, sockets, the
+wiring) on top; nothing imports ``net`` or the package itself (the wiring) but the
+command line. Outside :mod:`laizi.game` and
 :mod:`laizi.views` no module touches ``HandState``'s private attributes, and only the
 drivers that create hands (:mod:`laizi.sim`, :mod:`laizi.env`, the search of
 :mod:`laizi.bots.expert`) import ``HandState`` at all:
@@ -161,7 +169,7 @@ def laizi_imports(mod: str) -> list[Imp]:
 # ------------------------------------------------------------------------- the tests
 def test_every_module_is_in_a_layer_and_the_scan_sees_imports() -> None:
     mods = modules()
-    assert len(mods) > 50 and "laizi.views" in mods and "laizi.server.engine" in mods
+    assert len(mods) > 50 and "laizi.views" in mods and "laizi.server.tables.engine" in mods
     for mod in mods:
         unit(mod)
     # The scanner resolves relative, aliased, lazy and type-only imports.
@@ -205,11 +213,12 @@ def test_the_layer_check_catches_an_upward_import(tmp_path: Path) -> None:
 
 
 def _graph() -> dict[str, set[str]]:
+    """Every import between modules: at module level, in a function, type-only."""
     mods = modules()
     g: dict[str, set[str]] = {m: set() for m in mods}
     for m in mods:
         for i in laizi_imports(m):
-            if not i.type_only and i.target in mods and i.target != m:
+            if i.target in mods and i.target != m:
                 g[m].add(i.target)
     return g
 
@@ -251,6 +260,72 @@ def _cycles(g: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_cycle() -> None:
     assert _cycles(_graph()) == []
+
+
+SERVER_ORDER: dict[str, int] = {
+    "common": 0, "persistence": 1, "guard": 2, "accounts": 3, "ledger": 3, "social": 4,
+    "tables": 5, "cluster": 6, "competitions": 6, "net": 7,
+}
+
+
+def server_group(mod: str) -> str | None:
+    """The server subpackage of a module (``laizi.server`` itself: the wiring, "net")."""
+    if mod == "laizi.server":
+        return "net"
+    parts = mod.split(".")
+    if parts[:2] != ["laizi", "server"] or len(parts) < 3:
+        return None
+    return parts[2]
+
+
+def _server_breaks(mod: str) -> list[str]:
+    me = server_group(mod)
+    if me is None:
+        return []
+    bad = []
+    for i in laizi_imports(mod):
+        to = server_group(i.target)
+        if to is None or to == me:
+            continue
+        if SERVER_ORDER[to] >= SERVER_ORDER[me]:
+            bad.append(f"{mod}:{i.line} imports {i.target} ({to} is not below {me})")
+    return bad
+
+
+def test_every_server_module_is_in_a_subpackage() -> None:
+    mods = [m for m in modules() if m.startswith("laizi.server.")]
+    assert len(mods) > 60
+    assert {server_group(m) for m in mods} == set(SERVER_ORDER)
+    for pkg in SERVER_ORDER:  # each says what it owns
+        doc = ast.get_docstring(tree(f"laizi.server.{pkg}"))
+        assert doc and len(doc) > 40, pkg
+
+
+@pytest.mark.parametrize("mod", sorted(m for m in modules() if server_group(m) is not None))
+def test_server_subpackages_depend_one_way(mod: str) -> None:
+    assert _server_breaks(mod) == []
+
+
+def test_only_the_command_line_imports_the_wiring() -> None:
+    for mod in modules():
+        if server_group(mod) == "net" or mod.startswith("laizi.cli"):
+            continue
+        wiring = [i.target for i in laizi_imports(mod)
+                  if i.target == "laizi.server" or i.target.startswith("laizi.server.net")]
+        assert wiring == [], mod
+
+
+def test_the_server_order_check_catches_an_upward_import(tmp_path: Path) -> None:
+    fake = "laizi.server.tables._probe"
+    modules()[fake] = tmp_path / "probe.py"
+    (tmp_path / "probe.py").write_text("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+                                       "    from laizi.server.net.app import create_app\n")
+    try:
+        assert _server_breaks(fake) and "net is not below tables" in _server_breaks(fake)[0]
+    finally:
+        del modules()[fake]
+        tree.cache_clear()
+        imports.cache_clear()
 
 
 def test_the_cycle_check_finds_a_cycle() -> None:

@@ -150,7 +150,7 @@ def _mutate(obj: object, rng: random.Random) -> object:
 
 
 def test_bad_views_raise_value_error_only() -> None:
-    from laizi.server.frames import frame_view, read_view
+    from laizi.server.tables.frames import frame_view, read_view
     from laizi.views import match_view
 
     rules = RuleSet.preset("kaikoufan")

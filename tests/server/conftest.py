@@ -21,7 +21,7 @@ pytest.importorskip("sqlalchemy")
 from srvhelpers import FAST, close_all  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from laizi.server.app import create_app  # noqa: E402
+from laizi.server.net.app import create_app  # noqa: E402
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -131,7 +131,7 @@ def pg_cluster() -> Iterator[PgCluster]:
 def pg_url(request: pytest.FixtureRequest) -> str:
     """A clean PostgreSQL database (the server creates the schema): ``LAIZI_TEST_PG_URL``
     when set, else one on the private cluster."""
-    from laizi.server import db
+    from laizi.server.persistence import db
 
     url = os.environ.get("LAIZI_TEST_PG_URL")
     if not url:
@@ -139,7 +139,7 @@ def pg_url(request: pytest.FixtureRequest) -> str:
         if not cluster.ready():
             cluster.start()
         url = cluster.url
-    from laizi.server.models import all_models
+    from laizi.server.persistence.models import all_models
 
     eng = db.make_engine(url)
     all_models().drop_all(eng)  # every model module's tables, loaded or not yet

@@ -15,7 +15,7 @@ def as_pre_alembic(conn: Any) -> None:
     additive code."""
     from sqlalchemy import text
 
-    frozen = import_module("laizi.server.migrations.versions.0001_schema_v3").V3.tables
+    frozen = import_module("laizi.server.persistence.migrations.versions.0001_schema_v3").V3.tables
     v3 = set(frozen)
     md = MetaData()
     md.reflect(conn)

@@ -119,7 +119,7 @@ def free_port() -> int:
 _SERVE = """
 import json, sys
 import uvicorn
-from laizi.server.app import create_app
+from laizi.server.net.app import create_app
 db, port, cfg = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
 uvicorn.run(create_app(db_url=db, **cfg), host="127.0.0.1", port=port, log_level="warning",
             ws="websockets-sansio", ws_max_size=64 * 1024, lifespan="on")
@@ -204,13 +204,13 @@ AUDIT_PROBLEMS: list[str] = []
 
 
 def audit_database(url: str) -> None:
-    """Run the integrity audit (:mod:`laizi.server.audit`, ``laizi check``) on a stopped
+    """Run the integrity audit (:mod:`laizi.server.tables.audit`, ``laizi check``) on a stopped
     server's database; what it finds is kept in :data:`AUDIT_PROBLEMS`."""
     import os
 
     if not url.startswith(("postgresql", "postgres")) and not os.path.exists(url.split("///")[-1]):
         return
-    from laizi.server.audit import check_url
+    from laizi.server.tables.audit import check_url
 
     try:
         problems = check_url(url)

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from srvhelpers import Client, LiveServer
 
-from laizi.server.accounts import (
+from laizi.server.accounts.accounts import (
     LOGINS_PER_USERNAME,
     PASSWORD_MAX,
     PASSWORD_MIN,
     check_password,
     clean_username,
 )
-from laizi.server.auth import GuestAuth
+from laizi.server.accounts.auth import GuestAuth
 
 PW = "green tea 42"
 
@@ -219,7 +219,7 @@ def test_brute_force_is_limited(tmp_path: Path) -> None:
 
 
 def test_expired_sessions_are_forgotten() -> None:
-    from laizi.server import auth as auth_mod
+    from laizi.server.accounts import auth as auth_mod
 
     a = GuestAuth("k" * 32)
     old = auth_mod.SESSION_SWEEP_AT

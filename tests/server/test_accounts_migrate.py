@@ -9,7 +9,7 @@ import pytest
 from prealembic import as_pre_alembic
 from sqlalchemy import inspect, text
 
-from laizi.server import db
+from laizi.server.persistence import db
 
 NEW_TABLES = ("accounts", "sessions", "match_players", "ratings", "rating_changes")
 NEW_SCORE_COLUMNS = ("won", "self_draw", "big", "liable_paid")
@@ -53,7 +53,7 @@ def check_upgrade(url: str) -> None:
         assert set(NEW_SCORE_COLUMNS) <= cols
         assert "ix_scores_player" in {i["name"] for i in insp.get_indexes("scores")}
         with eng.connect() as conn:
-            from laizi.server.players import profile
+            from laizi.server.accounts.players import profile
 
             p = profile(conn, "p_old")
             assert conn.execute(text("SELECT value FROM laizi_meta WHERE key = 'schema_version'")

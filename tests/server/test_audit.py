@@ -1,4 +1,4 @@
-"""``laizi check --db URL`` (laizi.server.audit): on a database written by the server's own
+"""``laizi check --db URL`` (laizi.server.tables.audit): on a database written by the server's own
 store it finds nothing; each kind of damage it is meant to see gives one line and exit 1;
 bad input is one line and exit 2."""
 
@@ -10,8 +10,9 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from laizi.server import coins, db
-from laizi.server.store import RoomRecord, Store
+from laizi.server.ledger import coins
+from laizi.server.persistence import db
+from laizi.server.persistence.store import RoomRecord, Store
 
 
 def check(path: str) -> subprocess.CompletedProcess[str]:

@@ -17,8 +17,8 @@ import pytest
 from PIL import Image
 from srvhelpers import LiveServer
 
-from laizi.server import avatars
-from laizi.server.avatars import DRAWN, MAX_UPLOAD_BYTES, SIZE, AvatarError, reencode
+from laizi.server.accounts import avatars
+from laizi.server.accounts.avatars import DRAWN, MAX_UPLOAD_BYTES, SIZE, AvatarError, reencode
 
 
 def req(srv: LiveServer, path: str, data: bytes | None = None, ctype: str | None = None,

@@ -13,8 +13,9 @@ from socialkit import call, guest, register
 from sqlalchemy import func, select
 from srvhelpers import LiveServer
 
-from laizi.server import coins, db
-from laizi.server.socialdb import CoinLedgerRow
+from laizi.server.ledger import coins
+from laizi.server.persistence import db
+from laizi.server.persistence.socialdb import CoinLedgerRow
 
 
 def test_split_zero_sum_caps_and_shares() -> None:

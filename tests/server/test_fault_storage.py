@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from srvhelpers import Client, LiveServer, seated_room, step
 
-from laizi.server import db
+from laizi.server.persistence import db
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 

@@ -12,8 +12,8 @@ import pytest
 from srvhelpers import Client, LiveServer
 from test_flow import play, room_with, settling, view
 
-from laizi.server.flow import Flow, vote_key
-from laizi.server.seats import Seat
+from laizi.server.tables.flow import Flow, vote_key
+from laizi.server.tables.seats import Seat
 
 
 def test_seat_vote_is_stored_and_flow_restores_only_this_hand() -> None:
@@ -92,7 +92,7 @@ def test_rematch_vote_survives_kill_and_restart(tmp_path_factory: pytest.TempPat
     """A match just ended; a accepts 再来一局; the server is killed (-9) and restarted on the
     same database: the room is back (its match over), a's vote with it, and b's acceptance
     starts the next match — stored like any other (issue 27: 继续/再来一局 votes lost)."""
-    from laizi.server.audit import check_url
+    from laizi.server.tables.audit import check_url
 
     tmp = tmp_path_factory.mktemp("rematchvotes")
     url = str(tmp / "r.db")

@@ -1,10 +1,10 @@
-"""The flow's bookkeeping (:class:`laizi.server.flow.Flow`) without a server: when the next hand
+"""The flow's bookkeeping (:class:`laizi.server.tables.flow.Flow`) without a server: when the next hand
 is due, lapses, public countdowns."""
 
 from __future__ import annotations
 
-from laizi.server.flow import Flow
-from laizi.server.protocol import AUTO_AFTER_LAPSES, CONTINUE_SECONDS, RoomSettings
+from laizi.server.common.protocol import AUTO_AFTER_LAPSES, CONTINUE_SECONDS, RoomSettings
+from laizi.server.tables.flow import Flow
 
 
 def test_defaults_are_the_named_constants() -> None:

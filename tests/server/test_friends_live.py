@@ -12,7 +12,7 @@ import pytest
 from socialkit import call, guest, register
 from srvhelpers import Client, LiveServer
 
-from laizi.server.friends import FRIEND_REQUESTS_PER_HOUR, INVITES_PER_MINUTE
+from laizi.server.social.friends import FRIEND_REQUESTS_PER_HOUR, INVITES_PER_MINUTE
 
 
 @pytest.fixture

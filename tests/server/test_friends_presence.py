@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
-from laizi.server.config import ServerConfig
-from laizi.server.connection import Conn
-from laizi.server.hub import Hub
-from laizi.server.presence import SNAPSHOT_FROM, LocalPresence
+from laizi.server.common.config import ServerConfig
+from laizi.server.common.connection import Conn
+from laizi.server.social.presence import SNAPSHOT_FROM, LocalPresence
+from laizi.server.tables.hub import Hub
 
 
 def _conn(pid: str) -> Conn:

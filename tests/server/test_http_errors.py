@@ -48,7 +48,7 @@ def test_ws_internal_error_frame_carries_the_logged_request_id(
     that the client's error frame carries; the socket stays usable."""
     from srvhelpers import close_all, connect
 
-    from laizi.server import handlers
+    from laizi.server.net import handlers
 
     async def broken_ping(hub: Any, conn: Any, m: Any) -> None:
         raise ZeroDivisionError("a bug")

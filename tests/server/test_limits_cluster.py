@@ -16,7 +16,7 @@ pytest.importorskip("redis")
 
 from srvhelpers import Client, LiveServer  # noqa: E402
 
-from laizi.server import limits  # noqa: E402
+from laizi.server.guard import limits  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 

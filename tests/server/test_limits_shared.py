@@ -16,10 +16,10 @@ pytest.importorskip("redis")
 
 from redis.asyncio import Redis  # noqa: E402
 
-from laizi.server import limits  # noqa: E402
-from laizi.server.conncaps import ConnCaps  # noqa: E402
-from laizi.server.limits import Limit, Limits, RateBudget, open_storage  # noqa: E402
-from laizi.server.protocol import ProtocolError  # noqa: E402
+from laizi.server.common.protocol import ProtocolError  # noqa: E402
+from laizi.server.guard import limits  # noqa: E402
+from laizi.server.guard.conncaps import ConnCaps  # noqa: E402
+from laizi.server.guard.limits import Limit, Limits, RateBudget, open_storage  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -100,7 +100,7 @@ def test_every_budget_is_shared(redis_url: str, limit: Limit, scope: str) -> Non
 
 
 def test_login_limits_are_the_clusters(redis_url: str) -> None:
-    from laizi.server import accounts
+    from laizi.server.accounts import accounts
 
     lim = accounts.LOGINS_PER_USERNAME
 

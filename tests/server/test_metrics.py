@@ -13,7 +13,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from srvhelpers import Client, LiveServer, seated_room, step
 
-from laizi.server.metrics import _version
+from laizi.server.guard.metrics import _version
 
 pytestmark = pytest.mark.timeout(120)
 

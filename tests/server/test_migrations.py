@@ -1,11 +1,11 @@
-"""Alembic migrations (laizi.server.schema, laizi/server/migrations) on SQLite and PostgreSQL.
+"""Alembic migrations (laizi.server.persistence.schema, laizi/server/persistence/migrations) on SQLite and PostgreSQL.
 
 - A database made by the pre-Alembic ``migrate()`` — each schema version it ever created,
   kept as SQL in ``legacy_schema/`` — with rows in every table upgrades when the store
   opens: the rows are kept, ``alembic_version`` is at the head, the schema equals the models.
 - A fresh database migrated to the head agrees with the models (``compare_metadata`` finds
   no difference), so a model change without a revision fails here.
-- Every module that declares tables is imported by ``laizi.server.models.all_models``.
+- Every module that declares tables is imported by ``laizi.server.persistence.models.all_models``.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 import laizi.server
-from laizi.server import db, schema
-from laizi.server.models import all_models
-from laizi.server.store import Store
+from laizi.server.persistence import db, schema
+from laizi.server.persistence.models import all_models
+from laizi.server.persistence.store import Store
 
 LEGACY = Path(__file__).parent / "legacy_schema"
 # name -> laizi_meta schema_version the old migrate() recorded
@@ -140,7 +140,7 @@ def test_a_pre_alembic_database_upgrades_with_its_rows(url: str, name: str) -> N
             # v1 stored client_seq as INTEGER on PostgreSQL: the upgrade widened it
             conn.execute(text("INSERT INTO actions (match_id, n, seat, action, source, client_seq, "
                               f"version, created_at) VALUES (7, 2, 0, '{{}}', 'bot', {2**31}, 4, {NOW})"))
-            from laizi.server.players import profile
+            from laizi.server.accounts.players import profile
 
             p = profile(conn, "p_old")
         assert p is not None and p["figures"]["hands"] == 1 and p["figures"]["points"] == 12.0
@@ -248,11 +248,11 @@ def model_modules() -> set[str]:
 
 def test_every_model_module_is_in_all_models() -> None:
     mods = model_modules()
-    assert "laizi.server.db" in mods
-    code = ("import sys; from laizi.server.models import all_models; all_models(); "
+    assert "laizi.server.persistence.db" in mods
+    code = ("import sys; from laizi.server.persistence.models import all_models; all_models(); "
             f"print(sorted(m for m in {sorted(mods)!r} if m not in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]", f"add these to laizi.server.models.all_models: {out.stdout}"
+    assert out.stdout.strip() == "[]", f"add these to laizi.server.persistence.models.all_models: {out.stdout}"
 
 
 def test_migrations_ship_with_the_package() -> None:
@@ -263,7 +263,7 @@ def test_migrations_ship_with_the_package() -> None:
 
 def test_the_command_line_checks_and_upgrades(tmp_path: Path) -> None:
     url = str(tmp_path / "cli.db")
-    run = [sys.executable, "-m", "laizi.server.migrations", url]
+    run = [sys.executable, "-m", "laizi.server.persistence.migrations", url]
     out = subprocess.run([*run, "check"], capture_output=True, text=True)
     assert out.returncode == 1 and "add_table players" in out.stdout, out.stdout + out.stderr
     out = subprocess.run([*run, "upgrade"], capture_output=True, text=True, check=True)

@@ -14,9 +14,9 @@ from PIL import Image
 from sqlalchemy import create_engine, insert
 from srvhelpers import LiveServer
 
-from laizi.server import db
-from laizi.server.avatars import DRAWN, default_choice
-from laizi.server.players import avatar_of, profile
+from laizi.server.accounts.avatars import DRAWN, default_choice
+from laizi.server.accounts.players import avatar_of, profile
+from laizi.server.persistence import db
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 from srvhelpers import Client, LiveServer, eventually, seated_room, step
 
-from laizi.server import db
+from laizi.server.persistence import db
 
 FAST_CFG = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 60.0}
 

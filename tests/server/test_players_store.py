@@ -1,6 +1,6 @@
 """The profile figures and ratings computed by SQL from what the real recorder stores: matches
 of the real engine (greedy bots choosing for four players) written through
-:class:`laizi.server.recorder.Recorder`, on SQLite and on the private PostgreSQL. The deal
+:class:`laizi.server.tables.recorder.Recorder`, on SQLite and on the private PostgreSQL. The deal
 (seed ``s10``) has self-draws, big hands and a liable seat, so every figure is non-trivial."""
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from sqlalchemy.orm import Session
 from test_players_ratings import figures_from_events
 
 from laizi.rules import RuleSet
-from laizi.server import db
-from laizi.server.engine import GameSession, seed_from_text
-from laizi.server.players import profile
-from laizi.server.ratings import leaderboard
-from laizi.server.recorder import Recorder
-from laizi.server.seats import SeatBot
-from laizi.server.store import RoomRecord, Store
+from laizi.server.accounts import ratings
+from laizi.server.accounts.players import profile
+from laizi.server.accounts.ratings import leaderboard
+from laizi.server.persistence import db
+from laizi.server.persistence.store import RoomRecord, Store
+from laizi.server.tables.engine import GameSession, seed_from_text
+from laizi.server.tables.recorder import Recorder
+from laizi.server.tables.seats import SeatBot
 
 PIDS = ["p_a", "p_b", "p_c", None]  # seat 3: a bot
 
@@ -56,6 +57,7 @@ async def play_match(store: Store, code: str, seed: str, rated: bool, escape_at:
 def run(url: str) -> None:
     async def go() -> tuple[int, int, int]:
         store = await Store.open(url)
+        ratings.register(store)  # the server's hub registers it
         for pid in PIDS:
             if pid:
                 await store.add_player(pid, pid)
@@ -136,6 +138,7 @@ def test_a_fixed_deal_is_never_rated(tmp_path: Path) -> None:
 
     async def go() -> int:
         store = await Store.open(url)
+        ratings.register(store)  # the server's hub registers it
         await store.add_player("p_a", "a")
         try:
             return await play_match(store, "FIXED", "s10", rated=True, fixed_deal="known seed")

@@ -14,8 +14,9 @@ from socialkit import call, guest, register
 from sqlalchemy import func, select
 from srvhelpers import Client, LiveServer, eventually, step
 
-from laizi.server import coins, db
-from laizi.server.socialdb import CoinLedgerRow
+from laizi.server.ledger import coins
+from laizi.server.persistence import db
+from laizi.server.persistence.socialdb import CoinLedgerRow
 
 WAIT = 1.5
 

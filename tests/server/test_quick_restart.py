@@ -14,8 +14,9 @@ from socialkit import call, register
 from sqlalchemy import func, select
 from srvhelpers import Client, LiveServer
 
-from laizi.server import coins, db
-from laizi.server.socialdb import CoinLedgerRow
+from laizi.server.ledger import coins
+from laizi.server.persistence import db
+from laizi.server.persistence.socialdb import CoinLedgerRow
 
 CFG: dict[str, Any] = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 0.5}
 

@@ -20,8 +20,9 @@ from socialkit import call, register
 from sqlalchemy import func, select
 from srvhelpers import Client, LiveServer, eventually, step
 
-from laizi.server import coins, db
-from laizi.server.audit import check_url
+from laizi.server.ledger import coins
+from laizi.server.persistence import db
+from laizi.server.tables.audit import check_url
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from laizi.server.handlers import CONN_HANDLERS, ROOM_HANDLERS
-from laizi.server.protocol import TYPES
+from laizi.server.common.protocol import TYPES
+from laizi.server.net.handlers import CONN_HANDLERS, ROOM_HANDLERS
 
 
 def test_every_message_type_has_one_handler() -> None:

@@ -13,7 +13,7 @@ import pytest
 from srvhelpers import Client, LiveServer, close_all, connect, game_frame, new_room, room_state
 from starlette.testclient import TestClient
 
-from laizi.server.config import FINISHED_LINGER, LOBBY_IDLE
+from laizi.server.common.config import FINISHED_LINGER, LOBBY_IDLE
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -1,5 +1,5 @@
 """Finding 6: slow consumers, idle sockets, connection caps — each limit is a named constant
-(:mod:`laizi.server.config`) and is exercised here against a real ``laizi serve``."""
+(:mod:`laizi.server.common.config`) and is exercised here against a real ``laizi serve``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from srvhelpers import Client, LiveServer
 
-from laizi.server import config
+from laizi.server.common import config
 
 pytestmark = pytest.mark.timeout(120)
 

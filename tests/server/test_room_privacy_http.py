@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from srvhelpers import Client, LiveServer
 
-from laizi.server.limits import JOINS_PER_IP
+from laizi.server.guard.limits import JOINS_PER_IP
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
@@ -52,7 +52,7 @@ def test_score_requests_and_bot_tables_have_a_number(tmp_path: Path) -> None:
     """``POST /api/score`` is limited per address (``SCORES_PER_IP``: 600 a minute; 245 a
     second had pushed the WebSocket ping p99 from 33 to 282 ms), and one address runs at most
     ``BOT_ROOMS_PER_IP`` (3) tables of four bots at a time (19 in a minute took half the CPU)."""
-    from laizi.server.limits import BOT_ROOMS_PER_IP, SCORES_PER_IP
+    from laizi.server.guard.limits import BOT_ROOMS_PER_IP, SCORES_PER_IP
 
     srv = LiveServer(str(tmp_path / "s.db"), tmp_path, rate_limited=True, bot_delay=0.5).start()
     try:

@@ -1,5 +1,5 @@
 """Finding 14: floods. New guests, new rooms and joins are rate-limited per client address
-and per identity (named constants in :mod:`laizi.server.limits`), with clear error codes."""
+and per identity (named constants in :mod:`laizi.server.guard.limits`), with clear error codes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from srvhelpers import Client, LiveServer
 
-from laizi.server import limits
+from laizi.server.guard import limits
 
 pytestmark = pytest.mark.timeout(120)
 

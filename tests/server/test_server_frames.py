@@ -2,7 +2,7 @@
 
 :meth:`GameSession.view_json` (the public part built once per version plus a small
 private part per seat) must equal :meth:`GameSession.view` (each seat's snapshot,
-:func:`laizi.views.match_view`, rendered by :mod:`laizi.server.frames`), a frame read
+:func:`laizi.views.match_view`, rendered by :mod:`laizi.server.tables.frames`), a frame read
 back is the seat's snapshot, and the seats' event streams (serialised once, shared
 between seats) must equal :func:`laizi.views.events_for`, at every step of matches
 with claims, 托管 changes, escapes and hand ends.
@@ -16,8 +16,8 @@ import random
 from typing import Any
 
 from laizi.rules import RuleSet
-from laizi.server.engine import STREAM_KEEP, GameSession, SeatStream, seed_from_text
-from laizi.server.frames import read_view
+from laizi.server.tables.engine import STREAM_KEEP, GameSession, SeatStream, seed_from_text
+from laizi.server.tables.frames import read_view
 from laizi.views import events_for, seat_view
 
 SEATS = (0, 1, 2, 3, None)
@@ -125,8 +125,8 @@ def test_expert_bots_are_offered_and_hints_recommend_the_experts_choice(client: 
 
     from laizi.bots.expert import ExpertBot
     from laizi.rules import RuleSet
-    from laizi.server.frames import read_view
-    from laizi.server.seats import bot_levels
+    from laizi.server.tables.frames import read_view
+    from laizi.server.tables.seats import bot_levels
 
     assert "expert" in bot_levels()
     ws, _ = connect(client, "vs-expert")

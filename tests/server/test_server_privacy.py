@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from srvhelpers import connect, game_frame, new_room, room_state
 
-from laizi.server import db
+from laizi.server.persistence import db
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -12,9 +12,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from laizi.server import db
-from laizi.server.recorder import Recorder
-from laizi.server.store import Progress, RoomRecord, Store
+from laizi.server.persistence import db
+from laizi.server.persistence.store import Progress, RoomRecord, Store
+from laizi.server.tables.recorder import Recorder
 
 
 def progress(mid: int, code: str) -> Progress:

@@ -147,7 +147,7 @@ def test_one_organiser_has_a_few_open_tournaments_at_most(make_app: Callable[...
     """Issue 27: 40 tournaments in a row from one player filled the public list. A few of one
     organiser open (registration or running) at once (OPEN_PER_ORGANISER = 5); one more is refused (429) until one is
     cancelled; another organiser is not affected."""
-    from laizi.server.tournaments.director import OPEN_PER_ORGANISER
+    from laizi.server.competitions.tournaments.director import OPEN_PER_ORGANISER
 
     with TestClient(make_app()) as c:
         org, other = _account(c, "busyorg"), _account(c, "otherorg")

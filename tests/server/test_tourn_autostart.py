@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from laizi.server.tournaments.autostart import AUTO_START_MIN, utc
+from laizi.server.competitions.tournaments.autostart import AUTO_START_MIN, utc
 
 PW = "autostart-pass-9"
 

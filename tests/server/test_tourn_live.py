@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from srvhelpers import Client, LiveServer, choose
 
-from laizi.server.tournaments.duplicate import hand_commitments, position
-from laizi.server.tournaments.standings import rank
-from laizi.server.tournaments.swiss import repeated, swiss_tables
+from laizi.server.competitions.tournaments.duplicate import hand_commitments, position
+from laizi.server.competitions.tournaments.standings import rank
+from laizi.server.competitions.tournaments.swiss import repeated, swiss_tables
 
 pytest.importorskip("websockets.sync.client")
 
@@ -162,7 +162,7 @@ def query(db_url: str, sql: str, **params: Any) -> list[Any]:
     """Rows straight from the server's database (SQLite file or PostgreSQL)."""
     from sqlalchemy import text
 
-    from laizi.server.db import make_engine
+    from laizi.server.persistence.db import make_engine
 
     engine = make_engine(db_url)
     try:

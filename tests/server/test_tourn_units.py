@@ -11,15 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from laizi.game.wall import commitment, derive_wall, hand_seed
-from laizi.server.tournaments.duplicate import (
+from laizi.server.competitions.tournaments.duplicate import (
     dup_points,
     hand_commitments,
     verify_round,
     verify_table,
 )
-from laizi.server.tournaments.settings import SettingsError, parse_settings
-from laizi.server.tournaments.standings import rank
-from laizi.server.tournaments.swiss import random_tables, repeated, swiss_tables
+from laizi.server.competitions.tournaments.settings import SettingsError, parse_settings
+from laizi.server.competitions.tournaments.standings import rank
+from laizi.server.competitions.tournaments.swiss import random_tables, repeated, swiss_tables
 
 
 def partitions(items: tuple[int, ...]) -> list[list[frozenset[int]]]:
@@ -192,7 +192,7 @@ def test_settings_ok() -> None:
 def test_bot_entrants_are_named_like_the_table_names_them() -> None:
     """A tournament's bots are 机器人甲, 机器人乙 … (the table's own bot names), then 机器人11 …:
     the standings and the tables say the same name (issue 21: standings said 机器人1/2)."""
-    from laizi.server.tournaments.director import bot_nickname
+    from laizi.server.competitions.tournaments.director import bot_nickname
 
     assert [bot_nickname(k) for k in range(4)] == ["机器人甲", "机器人乙", "机器人丙", "机器人丁"]
     assert bot_nickname(9) == "机器人癸" and bot_nickname(10) == "机器人11"

@@ -1,4 +1,4 @@
-"""The batching writer (laizi.server.writer): rows of a batch's writes inserted together in
+"""The batching writer (laizi.server.persistence.writer): rows of a batch's writes inserted together in
 order, fences of a batch checked in one statement, a refused or failing write failing only
 its own caller — on SQLite and on a private PostgreSQL."""
 
@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
-from laizi.server import db, store
-from laizi.server.cluster.fence import FENCES, Fenced, check_fences, raise_fence
-from laizi.server.writer import Writer, _gather_ms
+from laizi.server.persistence import db, store
+from laizi.server.persistence.fencing import FENCES, Fenced, check_fences, raise_fence
+from laizi.server.persistence.writer import Writer, _gather_ms
 
 
 def _engine(url: str) -> Any:

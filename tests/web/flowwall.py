@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from laizi.game import Action
-from laizi.server.config import room_rules
-from laizi.server.engine import GameSession, seed_from_text
-from laizi.server.protocol import RoomSettings
-from laizi.server.room import _bot_seed
-from laizi.server.seats import SeatBot
+from laizi.server.common.config import room_rules
+from laizi.server.common.protocol import RoomSettings
+from laizi.server.tables.engine import GameSession, seed_from_text
+from laizi.server.tables.room import _bot_seed
+from laizi.server.tables.seats import SeatBot
 
 CLAIMS = ("peng", "chi")
 WINS = ("ron", "tsumo")

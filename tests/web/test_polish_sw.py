@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from webhelpers import live_server, poll, screens_dir
 
-from laizi.server.middleware import CSP
+from laizi.server.net.middleware import CSP
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,8 @@ import pytest
 from webhelpers import new_page, winning_row
 
 from laizi.rules import RuleSet
-from laizi.server.engine import GameSession, seed_from_text
-from laizi.server.seats import SeatBot
+from laizi.server.tables.engine import GameSession, seed_from_text
+from laizi.server.tables.seats import SeatBot
 
 pytestmark = pytest.mark.browser
 

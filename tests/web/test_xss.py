@@ -88,7 +88,7 @@ def test_hostile_nicknames_render_as_text(browser: Any, server: str) -> None:
 
 
 def test_server_sends_the_csp_header(server: str) -> None:
-    pytest.importorskip("laizi.server.middleware", reason="the server's security headers are not merged yet")
+    pytest.importorskip("laizi.server.net.middleware", reason="the server's security headers are not merged yet")
     with urllib.request.urlopen(server + "/") as r:
         csp = r.headers.get("Content-Security-Policy")
     assert csp, "no Content-Security-Policy header"

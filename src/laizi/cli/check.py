@@ -1,4 +1,4 @@
-"""``laizi check --db URL``: audit a server's database (:mod:`laizi.server.audit`)."""
+"""``laizi check --db URL``: audit a server's database (:mod:`laizi.server.tables.audit`)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from laizi.server.audit import check_url
+        from laizi.server.tables.audit import check_url
     except ImportError as exc:  # the server extra is not installed
         raise ValueError(f"needs the server extra (pip install 'laizi[server]'): {exc}") from None
-    from laizi.server.db import normalize_url
+    from laizi.server.persistence.db import normalize_url
 
     url = normalize_url(args.db)
     if url.startswith("sqlite") and "memory" not in url:

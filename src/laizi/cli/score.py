@@ -19,7 +19,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from laizi.scoring.request import score_json
-    from laizi.server.inputs import JSONInputError, loads_strict
+    from laizi.server.common.inputs import JSONInputError, loads_strict
 
     try:
         if args.file == "-":

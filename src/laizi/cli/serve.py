@@ -116,7 +116,7 @@ def _cluster_key_error(args: argparse.Namespace) -> str | None:
 def _redis_error(args: argparse.Namespace) -> str | None:
     """Redis answers with these credentials (None), or one line saying why not: a wrong
     password stops the node here, not later in a traceback."""
-    from laizi.server.redisconn import check_redis
+    from laizi.server.guard.redisconn import check_redis
 
     return check_redis(args.redis)
 
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from laizi.server.app import create_app
+        from laizi.server.net.app import create_app
     except ModuleNotFoundError as exc:  # pragma: no cover - depends on the install
         print(f"laizi serve: error: missing dependency {exc.name!r}; "
               "install the server extra: pip install 'laizi[server]'")
@@ -175,8 +175,9 @@ def run(args: argparse.Namespace) -> int:
                           for i, c in enumerate(worker_commands(args, base))])
     node = base if args.redis else None
     app = create_app(db_url=args.db, redis_url=args.redis, node=node, **kwargs)
-    if app.state.hub.cluster is not None:  # affinity hook: this node's direct address
-        app.state.hub.cluster.affinity.addr = args.advertise
+    affinity = getattr(app.state.hub.directory, "affinity", None)  # a cluster node's
+    if affinity is not None:  # affinity hook: this node's direct address
+        affinity.addr = args.advertise
     where = f"database: {app.state.hub.db_label}" + (f", node {node}" if node else "")
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
                             ws=args.ws, ws_max_size=64 * 1024,
@@ -224,11 +225,13 @@ def _draining_server() -> Any:
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             app: Any = self.config.app
             hub = getattr(getattr(app, "state", None), "hub", None)
-            if hub is not None and hub.cluster is not None:
-                for server in self.servers:  # no new connections: the proxy sends them on
-                    server.close()
+            if hub is not None:  # a cluster node's directory closes the listeners, drains
+                def stop_listening() -> None:  # no new connections: the proxy sends them on
+                    for server in self.servers:
+                        server.close()
+
                 with contextlib.suppress(Exception):
-                    await hub.cluster.drain()
+                    await hub.directory.drain(stop_listening)
             await super().shutdown(sockets=sockets)
 
     return DrainingServer

@@ -6,6 +6,6 @@ __all__ = ["create_app"]
 
 
 def create_app(*args, **kwargs):  # type: ignore[no-untyped-def]
-    from laizi.server.app import create_app as _create
+    from laizi.server.net.app import create_app as _create
 
     return _create(*args, **kwargs)

@@ -175,8 +175,8 @@ def check_database(pg_url: str, acked: dict[str, set[int]]) -> dict[str, int]:
     from sqlalchemy.orm import Session
 
     from laizi.rules import RuleSet
-    from laizi.server import db
-    from laizi.server.engine import GameSession
+    from laizi.server.persistence import db
+    from laizi.server.tables.engine import GameSession
 
     eng = db.make_engine(pg_url)
     totals = {"matches": 0, "actions": 0, "events": 0, "acked": 0}

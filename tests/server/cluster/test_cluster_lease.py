@@ -12,9 +12,9 @@ import pytest
 
 pytest.importorskip("redis")
 
-from laizi.server.cluster.fence import Fenced
 from laizi.server.cluster.lease import Leases, rendezvous
-from laizi.server.store import RoomRecord, Store
+from laizi.server.persistence.fencing import FENCES, Fenced
+from laizi.server.persistence.store import RoomRecord, Store
 
 
 async def _leases(url: str, ttl: float) -> tuple[Any, Leases, Leases]:
@@ -71,7 +71,7 @@ def test_a_stale_token_cannot_write(pg_url: str) -> None:
         new = await Store.open(pg_url)
         try:
             for st, name in ((old, "old"), (new, "new")):
-                st.fences, st.node = {}, name
+                st.use_fences(FENCES, name, lambda code: None)  # as a cluster node does
             old.fences["ABCDE"] = 1                         # type: ignore[index]
             await old.raise_fence("ABCDE", 1)
             await old.save_room(_room("ABCDE"))             # the owner writes
@@ -96,7 +96,7 @@ def test_a_stale_token_cannot_write(pg_url: str) -> None:
             await new.close()
         from sqlalchemy import text
 
-        from laizi.server import db
+        from laizi.server.persistence import db
 
         eng = db.make_engine(pg_url)
         with eng.connect() as c:
@@ -112,8 +112,8 @@ def test_a_write_in_flight_and_a_takeover_are_serialised(pg_url: str) -> None:
     and reads the room only after it (nothing committed after the new owner loaded)."""
     from sqlalchemy.orm import Session
 
-    from laizi.server import db
-    from laizi.server.cluster.fence import check_fence, raise_fence
+    from laizi.server.persistence import db
+    from laizi.server.persistence.fencing import check_fence, raise_fence
 
     eng = db.make_engine(pg_url)
     db.migrate(eng)

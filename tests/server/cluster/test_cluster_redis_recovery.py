@@ -21,13 +21,13 @@ import pytest
 pytest.importorskip("redis")
 
 from laizi.server.cluster.bus import Bus, channel, sign
-from laizi.server.cluster.fence import Fenced, RoomFence
 from laizi.server.cluster.node import Node
-from laizi.server.config import ServerConfig
-from laizi.server.connection import Conn
-from laizi.server.hub import Hub
-from laizi.server.protocol import RoomSettings
-from laizi.server.room import Room
+from laizi.server.common.config import ServerConfig
+from laizi.server.common.connection import Conn
+from laizi.server.common.protocol import RoomSettings
+from laizi.server.persistence.fencing import Fenced, RoomFence
+from laizi.server.tables.hub import Hub
+from laizi.server.tables.room import Room
 
 
 async def _until(pred: Any, timeout: float) -> bool:
@@ -141,18 +141,18 @@ def test_an_owner_whose_bus_was_cut_has_its_relayed_seats_resynced(pg_url: str,
         hubs: list[Hub] = []
         for name in ("a", "b"):
             hub = Hub(ServerConfig(db_url=pg_url))
-            hub.cluster = Node(hub, redis_url, name)
+            hub.directory = Node(hub, redis_url, name)
             await hub.start()
             hubs.append(hub)
         hub_a, hub_b = hubs
-        na, nb = hub_a.cluster, hub_b.cluster
-        assert na is not None and nb is not None
+        na, nb = hub_a.directory, hub_b.directory
+        assert isinstance(na, Node) and isinstance(nb, Node)
         r = aioredis.from_url(redis_url)
         try:
             assert await _until(lambda: "b" in na._peers, 5)  # a has seen b beat
             code = "RELAY"
             assert await na.claim(code)
-            hub_a.rooms[code] = Room(code, RoomSettings.model_validate({}), None, **hub_a._room_kw())
+            hub_a.rooms[code] = Room(code, RoomSettings.model_validate({}), None, **hub_a.room_kw())
             await hub_a.rooms[code].save_room()
             conn = Conn(None)
             conn.player_id = "p_relayed"
@@ -178,17 +178,17 @@ def test_a_takeover_gets_a_token_above_the_old_owners(pg_url: str, redis_url: st
         hubs: list[Hub] = []
         for name in ("b", "a"):
             hub = Hub(ServerConfig(db_url=pg_url))
-            hub.cluster = Node(hub, redis_url, name, ttl=60)  # no tick interferes (10 s)
+            hub.directory = Node(hub, redis_url, name, ttl=60)  # no tick interferes (10 s)
             await hub.start()
             hubs.append(hub)
         hub_b, hub_a = hubs
-        nb, na = hub_b.cluster, hub_a.cluster
-        assert nb is not None and na is not None
+        nb, na = hub_b.directory, hub_a.directory
+        assert isinstance(nb, Node) and isinstance(na, Node)
         r = aioredis.from_url(redis_url)
         try:
             code = "TOKEN"
             assert await nb.claim(code)  # b owns the room with token 1
-            room_b = Room(code, RoomSettings.model_validate({}), None, **hub_b._room_kw())
+            room_b = Room(code, RoomSettings.model_validate({}), None, **hub_b.room_kw())
             hub_b.rooms[code] = room_b
             await room_b.save_room()
             assert hub_b.store.fences == {code: 1}

@@ -48,7 +48,7 @@ def test_a_paused_owner_cannot_write_after_a_takeover(make_nodes: Any, pg_url: s
     token_new = int(r.get(f"laizi:lease:{code}").decode().rpartition("|")[2])
     from sqlalchemy import create_engine, text
 
-    from laizi.server.db import normalize_url
+    from laizi.server.persistence.db import normalize_url
 
     eng = create_engine(normalize_url(pg_url))
 

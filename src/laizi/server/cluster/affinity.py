@@ -23,9 +23,10 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 from laizi.server.cluster.lease import PREFIX
+from laizi.server.common import protocol as proto
 
 if TYPE_CHECKING:
-    from laizi.server.connection import Conn
+    from laizi.server.common.connection import Conn
 
 __all__ = ["KEY_ADDRS", "Affinity", "listen", "option_error", "valid_addr", "worker_args"]
 
@@ -75,11 +76,8 @@ class Affinity:
         """Tell ``conn`` (joining ``code`` here, relayed) that ``owner`` owns the room."""
         if conn.remote or not _NODE.fullmatch(owner):
             return
-        msg = {"type": "owner", "room": code, "node": owner}
         addr = self.addrs.get(owner)
-        if addr is not None and owner in live:
-            msg["addr"] = addr
-        conn.send(msg)
+        conn.send(proto.owner(code, owner, addr if addr is not None and owner in live else None))
         self.stats["owner_hints"] += 1
 
 

@@ -1,5 +1,5 @@
 """Identities across nodes: what one node learns in memory at start (registered players,
-live sessions, token generations — :mod:`laizi.server.auth`) follows the database while
+live sessions, token generations — :mod:`laizi.server.accounts.auth`) follows the database while
 it runs, so a player who logs in, out or rotates a token on one node is the same on every
 node. A change is announced to the other nodes at once over the bus (:func:`apply`: the
 session opened, the sessions ended, the generation raised, as
@@ -16,8 +16,8 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from laizi.server import db
-from laizi.server.auth import GEN_KEY_PREFIX, GuestAuth
+from laizi.server.accounts.auth import GEN_KEY_PREFIX, GuestAuth
+from laizi.server.persistence import db
 
 __all__ = ["MARGIN", "AuthSync", "apply"]
 

@@ -14,18 +14,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from laizi.server.cluster.lease import rendezvous
+from laizi.server.cluster.lease import Leases, rendezvous
 
 if TYPE_CHECKING:
-    from laizi.server.cluster.node import Node
+    from laizi.server.cluster.bus import Bus
+    from laizi.server.tables.hub import Hub
+    from laizi.server.tables.room import Room
 
 __all__ = ["DRAIN_LOCK_WAIT", "hand_over"]
 
 log = logging.getLogger("laizi.server")
 
 DRAIN_LOCK_WAIT = 5.0  # seconds to wait for a room's command in progress
+
+
+class Node(Protocol):
+    """What the drain uses of :class:`laizi.server.cluster.node.Node`."""
+
+    hub: Hub
+    name: str
+    live: list[str]
+    leases: Leases
+    bus: Bus
+    stats: dict[str, int]
+
+    def let_go(self, room: Room) -> None: ...
 
 
 async def hand_over(node: Node) -> None:

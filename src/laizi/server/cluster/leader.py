@@ -7,7 +7,7 @@ from Redis — loses the job within the time to live and another node's next ask
 
 The job's own writes stay safe while two nodes briefly both think they lead (a node paused
 past its lease): the tables it opens are rooms, leased and fenced like any room
-(:mod:`laizi.server.cluster.fence`), and the director's records are idempotent steps
+(:mod:`laizi.server.persistence.fencing`), and the director's records are idempotent steps
 (a table's result is recorded once, a round is created once)."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 ``lease:{code}`` holds ``"{node}|{token}"`` with a time to live (``SET NX PX``); the token
 comes from ``fence:{code}`` (``INCR``: it only grows, per room) and is what the node writes
-with (:mod:`laizi.server.cluster.fence`). A lease is renewed (every ``ttl / 3``) only while
+with (:mod:`laizi.server.persistence.fencing`). A lease is renewed (every ``ttl / 3``) only while
 it still holds this node's value (a compare script), and released the same way, so a node
 never extends or deletes a lease another node took after it lapsed.
 

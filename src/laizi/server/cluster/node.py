@@ -1,9 +1,11 @@
 """One node of a cluster: the rooms it owns (leases), taking rooms over, the shared room
 list, relayed connections both ways, and handing its rooms over when it stops (drain).
 
-The hub calls it through a handful of hooks (``Hub.cluster``): :meth:`claim` (a new room),
-:meth:`locate` (a join of a room not in memory here), :meth:`unbind`, :meth:`room_gone`,
-:meth:`list_rooms`, :meth:`start` / :meth:`stop`. Every ``tick`` seconds (``ttl / 6``) the
+The hub calls it as its room directory (``Hub.directory``,
+:class:`laizi.server.tables.directory.RoomDirectory`): :meth:`claim` (a new room), :meth:`hold`,
+:meth:`locate` (a join of a room not in memory here), :meth:`relay`, :meth:`unbind`,
+:meth:`room_gone`, :meth:`lead`, :meth:`list_rooms`, :meth:`sync_identities`,
+:meth:`start` / :meth:`stop` / :meth:`drain`. Every ``tick`` seconds (``ttl / 6``) the
 node says it is alive, renews its leases (a lost one: the room is given up at once), takes
 over the rooms nobody holds (the rendezvous-preferred node at once, any node on the next
 tick), and moves its relayed connections after rooms that changed hands.
@@ -17,6 +19,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
@@ -25,17 +28,17 @@ from laizi.server.cluster.affinity import Affinity  # affinity hook
 from laizi.server.cluster.authsync import AuthSync, apply
 from laizi.server.cluster.bus import Bus
 from laizi.server.cluster.drain import hand_over
-from laizi.server.cluster.fence import Fenced
 from laizi.server.cluster.leader import lead
 from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
 from laizi.server.cluster.remote import RemoteConn, RemoteConns
 from laizi.server.cluster.router import Binding, Router
 from laizi.server.cluster.takeover import raise_above
-from laizi.server.connection import Conn
-from laizi.server.room import Room
+from laizi.server.common.connection import Conn
+from laizi.server.persistence.fencing import FENCES, Fenced
+from laizi.server.tables.room import Room
 
 if TYPE_CHECKING:
-    from laizi.server.hub import Hub
+    from laizi.server.tables.hub import Hub
 
 __all__ = ["LEASE_TTL", "Node"]
 
@@ -53,12 +56,13 @@ REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the
 
 
 class Node:
-    def __init__(self, hub: Hub, redis_url: str, name: str, ttl: float = LEASE_TTL) -> None:
+    def __init__(self, hub: Hub, redis_url: str, name: str, ttl: float = LEASE_TTL, *,
+                 dispatch: Callable[[Hub, Conn, Any], Awaitable[None]] | None = None) -> None:
         import redis.asyncio as aioredis
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
 
-        from laizi.server.redisconn import connect_kwargs
+        from laizi.server.guard.redisconn import connect_kwargs
 
         self.hub = hub
         self.name = name
@@ -75,7 +79,7 @@ class Node:
         self.bus = Bus(self.r, name, self._on_bus)
         self.bus.on_back = self._bus_back
         self.router = Router(hub, self.bus)
-        self.remotes = RemoteConns(hub, self.bus)
+        self.remotes = RemoteConns(hub, self.bus, dispatch)
         self.affinity = Affinity(self.r, name)  # affinity hook: owner hints (cluster/affinity.py)
         self.live: list[str] = [name]
         self.draining = False
@@ -97,9 +101,9 @@ class Node:
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
         store = self.hub.store
-        store.fences = {}
-        store.node = self.name
-        store.on_fenced = self._fenced
+        # rooms are taken over one by one (below), not all loaded here
+        self.hub.players.update(await asyncio.to_thread(store.load_players))
+        store.use_fences(FENCES, self.name, self._fenced)
         codes = await asyncio.to_thread(store.unfinished_codes)
         if codes:  # rooms of an earlier run: whoever is preferred takes them
             await self.r.sadd(KEY_ACTIVE, *codes)
@@ -140,6 +144,12 @@ class Node:
             return not self.draining and await lead(self.r, job, self.name)
         except (RedisError, OSError):
             return False
+
+    async def hold(self, code: str) -> bool:
+        """Own room ``code``: True if this node holds its lease already, else as :meth:`claim`."""
+        if code in self.leases.held:
+            return True
+        return await self.claim(code)
 
     async def claim(self, code: str) -> bool:
         """Own a new room ``code`` (False: the code is in use somewhere)."""
@@ -204,7 +214,19 @@ class Node:
             await self.r.hdel(KEY_ROOMLIST, code)
         self._listed.pop(code, None)
 
-    async def list_rooms(self) -> list[dict[str, Any]]:
+    def list_rooms(self) -> list[dict[str, Any]]:
+        """Every node's public rooms (refreshed every other tick)."""
+        return self.room_list
+
+    async def find_player(self, player_id: str) -> str | None:
+        """A player made on another node (its nickname), from the database."""
+        return await asyncio.to_thread(self.hub.store.load_player, player_id)
+
+    async def sync_identities(self, after: float) -> bool:
+        """Catch up with the other nodes' logins and token changes (:meth:`sync_auth`)."""
+        return await self.sync_auth(after=after)
+
+    async def _fetch_rooms(self) -> list[dict[str, Any]]:
         """Every node's public rooms (the shared room list)."""
         raw = await self.r.hgetall(KEY_ROOMLIST)
         live = set(self.live)
@@ -272,7 +294,7 @@ class Node:
             await self._raise_fence(code, token)  # no older owner can write from here on
             rec = await asyncio.to_thread(store.load_resumable_room, code)
             try:
-                room = None if rec is None else Room.resume(rec, **self.hub._room_kw())
+                room = None if rec is None else Room.resume(rec, **self.hub.room_kw())
             except Exception:  # noqa: BLE001 - a broken room must not stop the node
                 log.exception("room %s could not be resumed", code)
                 self._broken.add(code)
@@ -341,8 +363,11 @@ class Node:
         self._listed.pop(room.code, None)
 
     # ------------------------------------------------------------- drain
-    async def drain(self) -> None:
-        """Hand every room over (SIGTERM; :func:`laizi.server.cluster.drain.hand_over`)."""
+    async def drain(self, before: Callable[[], None] | None = None) -> None:
+        """Hand every room over (SIGTERM; :func:`laizi.server.cluster.drain.hand_over`);
+        ``before``: stop taking connections first (the proxy sends them elsewhere)."""
+        if before is not None:
+            before()
         if self.draining:
             return
         self.draining = True
@@ -443,7 +468,7 @@ class Node:
             await self.router.check(await self.leases.owners(bound))
         await self._publish_rooms()
         if self._ticks % 2 == 0:
-            self.room_list = await self.list_rooms()
+            self.room_list = await self._fetch_rooms()
             await self.affinity.refresh()  # affinity hook
 
     async def _refresh(self) -> None:
@@ -482,9 +507,7 @@ class Node:
         for code, r in self.hub.rooms.items():
             if r.settings.private or code not in self.leases.held:
                 continue
-            d = {"code": r.code, "status": r.status, "preset": r.settings.preset,
-                 "rounds": r.settings.rounds, "match_id": r.match_id, "node": self.name,
-                 "players": [s.nickname or (s.bot and f"bot:{s.bot}") or None for s in r.seats]}
+            d = {**r.summary(), "node": self.name}
             now[code] = json.dumps(d, ensure_ascii=False, separators=(",", ":"))
         changed = {c: v for c, v in now.items() if self._listed.get(c) != v}
         gone = [c for c in self._listed if c not in now]

@@ -1,26 +1,31 @@
 """The owner's side of a relayed connection: a socket on another node, in a room this node
-owns, is a :class:`RemoteConn` here — a :class:`~laizi.server.connection.Conn` whose frames
+owns, is a :class:`RemoteConn` here — a :class:`~laizi.server.common.connection.Conn` whose frames
 are published to that node (addressed to that one connection) instead of a WebSocket.
 
 Its commands arrive over the bus (``join``, ``in``, ``gone``) and run one at a time, in
-order, through the same handlers as a local socket's (:func:`laizi.server.handlers.dispatch`).
+order, through the same handlers as a local socket's (``dispatch``, given by the wiring:
+:func:`laizi.server.net.handlers.dispatch`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from laizi.server.connection import Conn
-from laizi.server.engine import dumps
-from laizi.server.middleware import new_request_id
-from laizi.server.protocol import ProtocolError, parse_client_message
+from laizi.server.common.connection import Conn
+from laizi.server.common.protocol import (
+    ProtocolError,
+    internal_error,
+    new_request_id,
+    parse_client_message,
+)
+from laizi.server.tables.engine import dumps
 
 if TYPE_CHECKING:
     from laizi.server.cluster.bus import Bus
-    from laizi.server.hub import Hub
+    from laizi.server.tables.hub import Hub
 
 __all__ = ["RemoteConn", "RemoteConns"]
 
@@ -59,7 +64,7 @@ class RemoteConn(Conn):
             if self.on_unbound is not None:
                 self.on_unbound(self)  # out of its room: a later join makes a new one
 
-    def send(self, msg: dict[str, Any] | str) -> None:
+    def send(self, msg: Mapping[str, Any] | str) -> None:
         if self.closed:
             return
         text = msg if isinstance(msg, str) else dumps(msg)
@@ -77,9 +82,11 @@ class RemoteConn(Conn):
 class RemoteConns:
     """Every relayed connection in this node's rooms, by (node, connection id)."""
 
-    def __init__(self, hub: Hub, bus: Bus) -> None:
+    def __init__(self, hub: Hub, bus: Bus,
+                 dispatch: Callable[[Hub, Conn, Any], Awaitable[None]] | None = None) -> None:
         self.hub = hub
         self.bus = bus
+        self.dispatch = dispatch  # runs a relayed command as a local socket's
         self.conns: dict[tuple[str, int], RemoteConn] = {}
 
     def on_message(self, env: dict[str, Any]) -> None:
@@ -117,12 +124,9 @@ class RemoteConns:
             except Exception:  # noqa: BLE001 - one bad command must not stop the connection
                 rid = new_request_id()
                 log.exception("relayed conn %s/%s: command failed (request %s)", rc.node, rc.cid, rid)
-                rc.send({"type": "error", "code": "internal", "request_id": rid,
-                         "message": f"the server could not process that message (request {rid})"})
+                rc.send(internal_error(rid))
 
     async def _run(self, rc: RemoteConn, env: dict[str, Any]) -> None:
-        from laizi.server.handlers import dispatch
-
         code = str(env.get("room") or "")
         room = self.hub.rooms.get(code)
         if room is None or (env["k"] == "in" and rc not in room.conns):
@@ -131,7 +135,9 @@ class RemoteConns:
         if env["k"] == "join":
             await self.hub.join(rc, code, bool(env.get("spec")))
         else:
-            await dispatch(self.hub, rc, parse_client_message(env["m"]))
+            if self.dispatch is None:
+                raise RuntimeError("this node was built without a command dispatch")
+            await self.dispatch(self.hub, rc, parse_client_message(env["m"]))
 
     async def _gone(self, rc: RemoteConn) -> None:
         self.conns.pop((rc.node, rc.cid), None)

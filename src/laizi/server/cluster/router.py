@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
-from laizi.server.connection import Conn
-from laizi.server.protocol import ProtocolError
+from laizi.server.common.connection import Conn
+from laizi.server.common.protocol import ProtocolError
 
 if TYPE_CHECKING:
     from laizi.server.cluster.bus import Bus
-    from laizi.server.hub import Hub
+    from laizi.server.tables.hub import Hub
 
 __all__ = ["Binding", "Router"]
 

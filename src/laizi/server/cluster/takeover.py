@@ -1,5 +1,5 @@
 """A takeover's fence: the token a node takes a room with must be *above* the room's fence
-in the database (:mod:`laizi.server.cluster.fence`), not merely not below it.
+in the database (:mod:`laizi.server.persistence.fencing`), not merely not below it.
 
 Tokens come from a per-room Redis counter (:mod:`laizi.server.cluster.lease`). A Redis
 restarted without its data counts every room's tokens from 1 again, so the first token it
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from laizi.server.cluster.fence import Fenced, RoomFence, raise_fence
-from laizi.server.store import Store
+from laizi.server.persistence.fencing import Fenced, RoomFence, raise_fence
+from laizi.server.persistence.store import Store
 
 __all__ = ["raise_above"]
 

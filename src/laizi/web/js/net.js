@@ -1,4 +1,4 @@
-// Protocol client: one WebSocket, JSON frames (src/laizi/server/protocol.py), hello on every
+// Protocol client: one WebSocket, JSON frames (src/laizi/server/common/protocol.py), hello on every
 // (re)connect, action sequence numbers kept per room and identity, gap detection → resync.
 import { S, store } from "./state.js";
 

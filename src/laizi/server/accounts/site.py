@@ -1,0 +1,31 @@
+"""What the domain services use of the server they run in: identities, the store, the
+players' nicknames, the rate limits — and, for the social part, the connections and the
+rooms. :class:`laizi.server.tables.hub.Hub` is one; these services never import it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from laizi.server.accounts.auth import GuestAuth
+    from laizi.server.common.connection import Conn
+    from laizi.server.guard.limits import Limits
+    from laizi.server.persistence.store import Store
+
+__all__ = ["Site", "SocialSite"]
+
+
+class Site(Protocol):
+    players: dict[str, str]  # player id → nickname
+    limits: Limits
+
+    @property
+    def auth(self) -> GuestAuth: ...
+
+    @property
+    def store(self) -> Store: ...
+
+
+class SocialSite(Site, Protocol):
+    conns: set[Conn]  # every open WebSocket
+    rooms: dict[str, Any]  # the rooms in memory, by code (their ``status``, ``settings``...)

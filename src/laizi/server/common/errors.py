@@ -1,0 +1,19 @@
+"""The one error a request of the HTTP API is refused with (:class:`ApiError`): a message
+for the client, an HTTP status, and for a rate limit the seconds to wait. Each service's
+own error (accounts, avatars, coins, friends, quick match, tournaments, replays) is one;
+the app turns any of them into the one JSON error answer (:mod:`laizi.server.net.httpin`)."""
+
+from __future__ import annotations
+
+__all__ = ["ApiError"]
+
+
+class ApiError(Exception):
+    """A refused request: ``message`` for the client, an HTTP ``status``, ``retry_after``
+    seconds (a rate limit: the ``Retry-After`` header)."""
+
+    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.retry_after = retry_after

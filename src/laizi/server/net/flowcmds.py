@@ -1,0 +1,80 @@
+"""The match-flow commands (:mod:`laizi.server.tables.flow`): ``ready`` before a match, ``continue``
+after a hand, ``rematch`` after the match. Registered in
+:data:`laizi.server.net.handlers.ROOM_HANDLERS`; each runs under its room's lock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from laizi.server.common import protocol as p
+from laizi.server.common.connection import Conn
+from laizi.server.common.protocol import ProtocolError, RoomStatus
+from laizi.server.ledger import coins
+from laizi.server.tables.room import Room
+from laizi.server.tables.seats import AUTO_BOT, Seat
+
+__all__ = ["FLOW_HANDLERS", "on_continue", "on_ready", "on_rematch", "unready_missing"]
+
+
+def _seat(conn: Conn, room: Room) -> int:
+    seat = room.seat_of(conn.player_id)
+    if seat is None:
+        raise ProtocolError("not_seated", "take a seat first")
+    return seat
+
+
+def unready_missing(room: Room, host: str | None) -> list[int]:
+    """Seated humans not ready (the host's own start counts as the host's ready)."""
+    return [i for i, s in enumerate(room.seats)
+            if s.human and not s.is_ready and s.player_id != host]
+
+
+async def on_ready(hub: Any, conn: Conn, room: Room, m: p.Ready) -> None:
+    if room.status != RoomStatus.LOBBY:
+        raise ProtocolError("match_started", "the match has already started")
+    seat = _seat(conn, room)
+    if room.seats[seat].ready != m.on:
+        room.seats[seat].ready = m.on
+        await room.save_room()
+    room.broadcast_lobby()
+
+
+async def on_continue(hub: Any, conn: Conn, room: Room, m: p.Continue) -> None:
+    g = room.game
+    if g is None or room.status != RoomStatus.PLAYING or not g.hand_over or g.over:
+        raise ProtocolError("not_between_hands", "there is no settlement to continue from")
+    await room.press_continue(_seat(conn, room))
+
+
+async def on_rematch(hub: Any, conn: Conn, room: Room, m: p.Rematch) -> None:
+    g = room.game
+    if g is None or room.status != RoomStatus.FINISHED or not g.over:
+        raise ProtocolError("not_finished", "a rematch is offered once the match is over")
+    if m.force:
+        if room.coin is not None:  # a quick-match table: nobody is put in a match unasked
+            raise ProtocolError("not_host", "at a quick-match table every player accepts 再来一局")
+        if not room.is_host(conn.player_id):
+            raise ProtocolError("not_host", "only the room's host can do that")
+    else:
+        seat = _seat(conn, room)
+        if room.seats[seat].rematch != room.match_id:  # stored first: the vote survives a restart
+            room.seats[seat].rematch = room.match_id
+            await room.save_room()
+        room.flow.rematch.add(seat)
+    here = set(room.present())
+    humans = {i for i, s in enumerate(room.seats) if s.human and s.player_id in here}
+    if not (m.force or humans <= room.flow.rematch):
+        room.broadcast(p.rematch(sorted(room.flow.rematch), sorted(humans)))
+        return
+    seats = [Seat(bot=AUTO_BOT, nickname=f"bot·{AUTO_BOT}")  # whoever left: a bot
+             if s.escaped or s.empty or (s.human and s.player_id not in here) else s
+             for s in room.seats]
+    try:
+        await room.seat_and_start(seats)  # a coin table: each takes its coin seat with the stake check
+    except coins.CoinError as exc:
+        room.flow.rematch.clear()
+        room.broadcast(p.rematch([], sorted(humans), exc.message))
+        raise ProtocolError("rematch_refused", exc.message) from None
+
+
+FLOW_HANDLERS: dict[str, Any] = {"ready": on_ready, "continue": on_continue, "rematch": on_rematch}

@@ -1,0 +1,436 @@
+"""The WebSocket command loop and one handler per client message type (an explicit table).
+
+:func:`serve_ws` reads frames, parses them (:mod:`laizi.server.common.protocol`) and calls the
+handler for the frame's type. ``hello``, ``ping``, ``create`` and ``join`` need no room;
+every other command runs under its room's lock. A handler parses, checks that the sender
+may do it, then runs the room's command (:class:`laizi.server.tables.room.Room`: ``play``,
+``escape``, ``set_auto``, ``seat_and_start``...); it never steps the match itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import struct
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from laizi.game import Action
+from laizi.server.common import protocol as p
+from laizi.server.common.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
+from laizi.server.common.connection import Conn
+from laizi.server.common.protocol import (
+    ProtocolError,
+    RoomStatus,
+    new_request_id,
+    parse_client_message,
+)
+from laizi.server.guard.limits import BOT_ROOMS_PER_IP, CHAT
+from laizi.server.net.flowcmds import FLOW_HANDLERS, unready_missing
+from laizi.server.tables.engine import dumps
+from laizi.server.tables.hub import Hub
+from laizi.server.tables.room import Room
+from laizi.server.tables.seats import Seat
+
+__all__ = ["CONN_HANDLERS", "ROOM_HANDLERS", "dispatch", "serve_ws"]
+
+log = logging.getLogger("laizi.server")
+
+SENDER_DRAIN = 2.0  # seconds a closing connection's queue may take to flush
+
+
+async def serve_ws(hub: Hub, ws: WebSocket) -> None:
+    await ws.accept()
+    if not await hub.ops.caps.admit():
+        hub.stats["conns_refused"] += 1
+        with contextlib.suppress(Exception):
+            await ws.send_text(dumps(p.error_msg("server_full", "the server is full; try again later")))
+            await ws.close(code=1013)
+        return
+    peer = ws.client.host if ws.client else ""
+    conn = Conn(ws, queue_max=hub.cfg.send_queue_max, queue_bytes=hub.cfg.send_queue_bytes,
+                msg_rate=hub.cfg.msg_rate, peer=peer)
+    task = asyncio.current_task()
+    assert task is not None
+    conn.on_drop = lambda: _cut(hub, ws, task)
+    hub.conns.add(conn)
+    sender = asyncio.ensure_future(conn.sender())
+    hello_timer = asyncio.get_running_loop().call_later(hub.cfg.hello_timeout, _hello_deadline, conn)
+    try:
+        await _receive_loop(hub, conn, ws)
+    except asyncio.CancelledError:
+        if not conn.dropped:
+            raise
+        task.uncancel()  # we cut this socket ourselves (a client that does not read)
+    finally:
+        hello_timer.cancel()
+        hub.conns.discard(conn)
+        await hub.ops.caps.release(conn.player_id)
+        await hub.disconnected(conn)
+        conn.close()
+        if conn.dropped:
+            sender.cancel()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(sender, SENDER_DRAIN)
+
+
+async def _receive_loop(hub: Hub, conn: Conn, ws: WebSocket) -> None:
+    while not conn.closed:
+        try:
+            msg = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            break
+        if msg["type"] == "websocket.disconnect":
+            break
+        raw = msg.get("text")
+        if raw is None:
+            raw = msg.get("bytes")
+        if raw is None:
+            continue
+        if not conn.throttle():
+            conn.error("rate_limited", "too many messages; slow down")
+            continue
+        t0 = time.perf_counter()
+        try:
+            m = parse_client_message(raw)
+            await dispatch(hub, conn, m)
+            hub.ops.metrics.message(m.type, time.perf_counter() - t0)
+        except ProtocolError as exc:
+            hub.stats["errors"] += 1
+            conn.error(exc.code, exc.message, option=exc.option)
+        except Exception:  # noqa: BLE001 - one bad command must not drop the socket
+            hub.stats["errors"] += 1
+            rid = new_request_id()  # in the log and the client's error frame
+            log.exception("conn %s: command failed (request %s)", conn.id, rid)
+            conn.send(p.internal_error(rid))
+
+
+def _hello_deadline(conn: Conn) -> None:
+    if conn.player_id is None and not conn.closed:
+        conn.error("hello_timeout", "no hello: closing")
+        conn.close()
+
+
+def _cut(hub: Hub, ws: WebSocket, task: asyncio.Task[Any]) -> None:
+    """Cut a dropped connection's socket now. ASGI has no way to abort a connection (a
+    close waits behind the frames the peer does not read, and the socket would linger),
+    so the transport is found behind the ``send`` callable uvicorn gave us; failing that,
+    the connection's task is cancelled (our queue is freed either way)."""
+    hub.stats["conns_dropped"] += 1
+    transport = _transport_of(getattr(ws, "_send", None))
+    if transport is not None:
+        sock = transport.get_extra_info("socket")
+        if sock is not None:  # reset, not a close: the kernel drops the unread frames too
+            with contextlib.suppress(Exception):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        transport.abort()
+    else:
+        task.cancel()
+
+
+def _transport_of(send: Any, depth: int = 0) -> Any:
+    """The transport (asyncio's or uvloop's) behind an ASGI ``send``: uvicorn's protocol
+    (the bound method's owner), possibly inside Starlette's wrappers (closures), a few
+    levels deep; None if there is none."""
+    t = getattr(getattr(send, "__self__", None), "transport", None)
+    if callable(getattr(t, "abort", None)) and callable(getattr(t, "get_extra_info", None)):
+        return t
+    if depth < 4:
+        for cell in getattr(send, "__closure__", None) or ():
+            with contextlib.suppress(ValueError):  # an empty cell
+                inner = cell.cell_contents
+                if callable(inner):
+                    found = _transport_of(inner, depth + 1)
+                    if found is not None:
+                        return found
+    return None
+
+
+async def dispatch(hub: Hub, conn: Conn, m: Any) -> None:
+    """Run the handler of ``m.type``: from :data:`CONN_HANDLERS` (no room needed) or
+    :data:`ROOM_HANDLERS` (under the lock of the connection's room)."""
+    t: str = m.type
+    if t not in BEFORE_HELLO and conn.player_id is None:
+        raise ProtocolError("hello_first", "say hello first (with your token or a nickname)")
+    conn_handler = CONN_HANDLERS.get(t)
+    if conn_handler is not None:
+        await conn_handler(hub, conn, m)
+        return
+    if conn.relay is not None:  # the room lives on another node (laizi.server.cluster)
+        await conn.relay(m)
+        return
+    handler = ROOM_HANDLERS[t]
+    room = hub.room_of(conn)
+    if room is None:
+        raise ProtocolError("no_room", "join a room first")
+    async with room.lock:
+        if conn not in room.conns:  # left while waiting
+            raise ProtocolError("no_room", "join a room first")
+        await handler(hub, conn, room, m)
+
+
+async def on_ping(hub: Hub, conn: Conn, m: p.Ping) -> None:
+    conn.send(p.pong(m.t))
+
+
+async def on_create(hub: Hub, conn: Conn, m: p.Create) -> None:
+    await hub.create_room(conn, m.settings)
+
+
+async def on_join(hub: Hub, conn: Conn, m: p.Join) -> None:
+    await hub.limits.check("join", conn.peer, conn.player_id)
+    await hub.join(conn, m.room, m.spectate)
+
+
+async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
+    """Identify the connection. Its identity is fixed from then on: a later ``hello`` may
+    only rename the same player (its own token), never become someone else."""
+    if conn.player_id is not None and hub.auth.check(m.token) != conn.player_id:
+        raise ProtocolError("identity_locked", "this connection already has an identity; "
+                                               "open a new connection to be someone else")
+    first = conn.player_id is None
+    try:
+        info = await hub.guest(m.token, m.nickname, peer=conn.peer)
+    except ProtocolError:
+        raise
+    except ValueError as exc:
+        raise ProtocolError("bad_nickname", str(exc)) from None
+    if first and not await hub.ops.caps.identify(info["player_id"]):
+        conn.error("too_many_connections", f"at most {hub.cfg.max_conns_per_player} connections "
+                                           "per player; close another one first")
+        conn.close()
+        return
+    conn.player_id = info["player_id"]
+    conn.credential = hub.auth.credential(info["token"])  # closed when it ends (Hub._sweep_sessions)
+    conn.nickname = info["nickname"]
+    conn.send(p.welcome(info, hub.bot_levels(), {k: list(v) for k, v in QUICK_PHRASES.items()}))
+
+
+# ------------------------------------------------------------- lobby commands
+def _lobby_only(room: Room) -> None:
+    if room.status != RoomStatus.LOBBY:
+        raise ProtocolError("match_started", "the match has already started")
+
+
+def _host_only(conn: Conn, room: Room) -> None:
+    if not room.is_host(conn.player_id):
+        raise ProtocolError("not_host", "only the room's host can do that")
+
+
+async def on_sit(hub: Hub, conn: Conn, room: Room, m: p.Sit) -> None:
+    _lobby_only(room)
+    seat = room.seats[m.seat]
+    if seat.player_id == conn.player_id:
+        return
+    if not seat.empty:
+        raise ProtocolError("seat_taken", f"seat {m.seat} is taken")
+    old = room.seat_of(conn.player_id)
+    if old is not None:
+        room.seats[old] = Seat()
+    room.seats[m.seat] = Seat(player_id=conn.player_id, nickname=conn.nickname)
+    await room.save_room()
+    room.broadcast_lobby()
+
+
+async def on_stand(hub: Hub, conn: Conn, room: Room, m: p.Stand) -> None:
+    _lobby_only(room)
+    old = room.seat_of(conn.player_id)
+    if old is not None:
+        room.seats[old] = Seat()
+        await room.save_room()
+    room.broadcast_lobby()
+
+
+async def on_bot(hub: Hub, conn: Conn, room: Room, m: p.Bot) -> None:
+    _host_only(conn, room)
+    _lobby_only(room)
+    seat = room.seats[m.seat]
+    if m.level is None:
+        if seat.bot is None:
+            raise ProtocolError("no_bot", f"no bot on seat {m.seat}")
+        room.seats[m.seat] = Seat()
+    else:
+        levels = hub.bot_levels()
+        if m.level not in levels:
+            raise ProtocolError("bad_bot", f"unknown bot level {m.level!r} "
+                                            f"(choose from {', '.join(levels)})")
+        if seat.player_id is not None:
+            raise ProtocolError("seat_taken", f"seat {m.seat} is taken by a player")
+        room.seats[m.seat] = Seat(bot=m.level, nickname=f"bot·{m.level}")
+    await room.save_room()
+    room.broadcast_lobby()
+
+
+async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
+    _host_only(conn, room)
+    _lobby_only(room)
+    if any(s.empty for s in room.seats):
+        raise ProtocolError("seats_empty", "fill every seat (players or bots) before starting")
+    missing = unready_missing(room, conn.player_id)
+    if missing:
+        raise ProtocolError("not_ready", "every seated player must be ready (准备) first: seat "
+                                         + ", ".join(str(s) for s in missing))
+    if all(s.bot for s in room.seats) and conn.peer not in hub.limits.exempt:
+        # four bots play on their own, at the server's cost: a few at a time per address
+        running = sum(1 for r in hub.rooms.values()
+                      if r.status == RoomStatus.PLAYING and r.started_by == conn.peer
+                      and all(s.bot for s in r.seats))
+        if running >= BOT_ROOMS_PER_IP:
+            raise ProtocolError("too_many_bot_rooms", f"at most {BOT_ROOMS_PER_IP} tables of four "
+                                                      "bots at a time from one address")
+    await room.seat_and_start(started_by=conn.peer)
+
+
+async def on_kick(hub: Hub, conn: Conn, room: Room, m: p.Kick) -> None:
+    _host_only(conn, room)
+    target = m.player_id
+    if target == conn.player_id:
+        raise ProtocolError("bad_kick", "you cannot kick yourself (leave instead)")
+    seat = room.seat_of(target)
+    conns = [c for c in room.conns if c.player_id == target]
+    if seat is None and not conns:
+        raise ProtocolError("not_in_room", "no such player in this room")
+    if seat is not None:
+        _lobby_only(room)  # a seated player cannot be pushed out of a match
+        room.seats[seat] = Seat()
+    room.banned.add(target)
+    # durable before anyone is told: a kill -9 right after the "kicked" frame keeps the ban
+    await room.save_room()
+    for c in conns:
+        room.conns.discard(c)
+        c.room_code = None
+        c.seat = None
+        c.send(p.kicked(room.code))
+    room.broadcast_lobby()
+
+
+async def on_host(hub: Hub, conn: Conn, room: Room, m: p.Host) -> None:
+    _host_only(conn, room)
+    if m.player_id not in room.present():
+        raise ProtocolError("not_in_room", "the new host must be in the room")
+    room.owner_id = m.player_id
+    await room.save_room()
+    room.broadcast_lobby()
+
+
+# ------------------------------------------------------------- game commands
+def _seated(conn: Conn, room: Room) -> int:
+    """The sender's seat in the match in play (players act, spectators watch)."""
+    if room.game is None or room.status == RoomStatus.LOBBY:
+        raise ProtocolError("not_started", "the match has not started")
+    seat = room.seat_of(conn.player_id)
+    if seat is None or conn.seat is None:
+        raise ProtocolError("not_seated", "spectators cannot act")
+    return seat
+
+
+async def on_action(hub: Hub, conn: Conn, room: Room, m: p.Action) -> None:
+    seat = _seated(conn, room)
+    pid = conn.player_id
+    assert pid is not None
+    try:
+        action = Action.from_json(m.action)
+    except ValueError as exc:
+        raise ProtocolError("bad_action", str(exc)) from None
+    res = await room.play(seat, action, m.seq, pid, version=m.version)
+    if res.stale_version:
+        conn.error("stale_version", f"your table is at version {m.version}, the server at "
+                                    f"{res.v}; resynchronising", ref=m.seq)
+        room.send_snapshot(conn)
+        return
+    conn.send(p.ack(m.seq, res.v, duplicate=res.duplicate))
+
+
+async def on_resync(hub: Hub, conn: Conn, room: Room, m: p.Resync) -> None:
+    conn.send(p.room_msg(room.lobby_json()))
+    room.send_snapshot(conn)
+
+
+async def on_auto(hub: Hub, conn: Conn, room: Room, m: p.Auto) -> None:
+    seat = _seated(conn, room)
+    if room.seats[seat].escaped:
+        raise ProtocolError("escaped", "you left this match")
+    await room.set_auto(seat, m.on, conn.player_id)
+
+
+async def on_hints(hub: Hub, conn: Conn, room: Room, m: p.Hints) -> None:
+    """Switch hints on or off for this connection; frames then carry them. Switched on while
+    the seat has a decision, the hints for it come at once in a small ``hints`` frame
+    ``{v, hints}`` (not a snapshot: a reply that looks like a frame must not invite another
+    request — issue 21)."""
+    conn.hints = m.on
+    if m.on:
+        room.send_hints(conn)
+
+
+async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
+    if (m.text is None) == (m.phrase is None):
+        raise ProtocolError("bad_chat", "send either text or a quick phrase")
+    try:
+        if m.phrase is not None:
+            if m.phrase not in QUICK_PHRASES:
+                raise ChatError("bad_phrase", f"unknown quick phrase {m.phrase!r}")
+            text = QUICK_PHRASES[m.phrase][0]
+        else:
+            text = clean_text(m.text)
+    except ChatError as exc:
+        raise ProtocolError(exc.code, str(exc)) from None
+    # The limit follows the player (every room, every socket) and the connection.
+    # (A connection's identity is fixed: the player's budget is the connection's too.)
+    wait = await hub.limits.hit(CHAT, "chat", conn.player_id or f"conn:{conn.id}")
+    if wait is not None:
+        raise ProtocolError("chat_rate", f"at most {RATE_COUNT} chat messages per "
+                                         f"{RATE_WINDOW:g} seconds; wait {wait:.1f} s")
+    entry = p.chat(conn.nickname, conn.player_id, room.seat_of(conn.player_id), text, m.phrase,
+                   time.time())
+    room.chat_log.append(dict(entry))
+    del room.chat_log[:-100]
+    await room.store.add_chat(room.code, conn.player_id, conn.nickname, text, m.phrase)
+    room.broadcast(entry)
+
+
+async def on_leave(hub: Hub, conn: Conn, room: Room, m: p.Leave) -> None:
+    seat = room.seat_of(conn.player_id)
+    if room.status == RoomStatus.LOBBY:
+        if seat is not None:
+            room.seats[seat] = Seat()
+            await room.save_room()
+    elif seat is not None:
+        await room.escape(seat)  # during a match: a penalty, and a bot takes the seat for good
+    await hub.detach(conn, room)
+    conn.send(p.left(room.code))
+    room.broadcast_lobby()
+
+
+ConnHandler = Callable[[Hub, Conn, Any], Awaitable[None]]
+RoomHandler = Callable[[Hub, Conn, Room, Any], Awaitable[None]]
+
+BEFORE_HELLO = frozenset({"hello", "ping"})  # what a connection may send before saying hello
+
+CONN_HANDLERS: dict[str, ConnHandler] = {
+    "hello": on_hello,
+    "ping": on_ping,
+    "create": on_create,
+    "join": on_join,
+}
+
+ROOM_HANDLERS: dict[str, RoomHandler] = {
+    "sit": on_sit,
+    "stand": on_stand,
+    "bot": on_bot,
+    "start": on_start,
+    "action": on_action,
+    "resync": on_resync,
+    "auto": on_auto,
+    "hints": on_hints,
+    "chat": on_chat,
+    "leave": on_leave,
+    "kick": on_kick,
+    "host": on_host,
+    **FLOW_HANDLERS,
+}

@@ -1,0 +1,152 @@
+"""HTTP routes of accounts, profiles and the leaderboard (pages and JSON).
+
+- ``POST /api/account/register`` ``{username, password, nickname?, token?}`` (``token``: a
+  guest's token — the guest becomes the account and keeps its player id and history);
+- ``POST /api/account/login`` ``{username, password}``;
+- ``POST /api/account/logout``, ``POST /api/account/logout-all`` ``{token}``;
+- ``POST /api/account/password`` ``{token, old_password, new_password}``;
+- ``GET /api/account/me`` (``Authorization: Bearer <token>``);
+- ``GET /api/players/{id}[?limit=N&before=M]``: profile (with ``avatar``: kind, choice, url), figures,
+  recent matches;
+- ``GET /api/leaderboard[?limit=N&offset=M]``: rated players by rating;
+- pages ``/account``, ``/players/{id}``, ``/leaderboard`` (``web/players.html``).
+
+The account calls answer ``{token, player_id, username, nickname, expires_in}``; errors are
+``{"error": message, "request_id": id}`` with 400 (bad input), 401 (wrong credentials or an
+ended session), 403 (wrong current password), 409 (taken / registered already) or 429 (too
+many attempts, with ``Retry-After``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from laizi.server.accounts.accounts import AccountError, Accounts
+from laizi.server.accounts.players import MATCH_LIST_MAX, profile
+from laizi.server.accounts.ratings import LEADERBOARD_MAX, leaderboard
+from laizi.server.ledger.coins import balances
+from laizi.server.net.httpin import bearer, error_response, int_param, json_object
+
+if TYPE_CHECKING:
+    from laizi.server.tables.hub import Hub
+
+__all__ = ["player_routes"]
+
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+PLAYER_ID_MAX = 32
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    return await json_object(request, AccountError, empty=b"null")
+
+
+_bearer = bearer
+
+
+def _int_param(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
+    return int_param(request, name, default, lo, hi, AccountError)
+
+
+Handler = Callable[[Request], Awaitable[Any]]
+
+
+def _api(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        try:
+            out = await fn(request)
+        except AccountError as exc:
+            return error_response(request, exc.message, exc.status, retry_after=exc.retry_after)
+        except ValueError as exc:  # a bad nickname
+            return error_response(request, str(exc))
+        if isinstance(out, Response):
+            return out
+        return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
+    return endpoint
+
+
+def _page(request: Request) -> Response:
+    return FileResponse(WEB_DIR / "players.html", headers={"Cache-Control": "no-cache"})
+
+
+def player_routes(hub: Hub, accounts: Accounts) -> list[Route]:
+    def peer(request: Request) -> str:
+        return request.client.host if request.client else ""
+
+    async def register(request: Request) -> Any:
+        d = await _body(request)
+        return await accounts.register(d.get("username"), d.get("password"), token=d.get("token"),
+                                       nickname=d.get("nickname"), peer=peer(request))
+
+    async def login(request: Request) -> Any:
+        d = await _body(request)
+        return await accounts.login(d.get("username"), d.get("password"), peer=peer(request))
+
+    async def logout(request: Request) -> Any:
+        d = await _body(request)
+        return await accounts.logout(_bearer(request, d))
+
+    async def logout_all(request: Request) -> Any:
+        d = await _body(request)
+        return await accounts.logout_all(_bearer(request, d))
+
+    async def password(request: Request) -> Any:
+        d = await _body(request)
+        return await accounts.change_password(_bearer(request, d), d.get("old_password"),
+                                              d.get("new_password"))
+
+    async def me(request: Request) -> Any:
+        return await accounts.me(_bearer(request))
+
+    async def player(request: Request) -> Any:
+        pid = request.path_params["player_id"]
+        if not 1 <= len(pid) <= PLAYER_ID_MAX:
+            raise AccountError("bad player id")
+        limit = _int_param(request, "limit", 20, 1, MATCH_LIST_MAX) or 20
+        before = _int_param(request, "before", None, 1, 2**31 - 1)
+
+        def load() -> dict[str, Any] | None:
+            with hub.store.engine.connect() as conn:
+                out = profile(conn, pid, limit, before)
+                if out is not None:  # social: the balance of game coins (laizi.server.ledger.coins)
+                    out["coins"] = {"balance": balances(conn, [pid])[pid]}
+                return out
+
+        out = await asyncio.to_thread(load)
+        if out is None:
+            raise AccountError("unknown player", 404)
+        return out
+
+    async def board(request: Request) -> Any:
+        limit = _int_param(request, "limit", 50, 1, LEADERBOARD_MAX) or 50
+        offset = _int_param(request, "offset", 0, 0, 10**7) or 0
+
+        def load() -> list[dict[str, Any]]:
+            with hub.store.engine.connect() as conn:
+                return leaderboard(conn, limit, offset)
+
+        return {"players": await asyncio.to_thread(load), "limit": limit, "offset": offset}
+
+    async def page(request: Request) -> Response:
+        return _page(request)
+
+    return [
+        Route("/account", page),
+        Route("/leaderboard", page),
+        Route("/players/{player_id}", page),
+        Route("/api/account/register", _api(register), methods=["POST"]),
+        Route("/api/account/login", _api(login), methods=["POST"]),
+        Route("/api/account/logout", _api(logout), methods=["POST"]),
+        Route("/api/account/logout-all", _api(logout_all), methods=["POST"]),
+        Route("/api/account/password", _api(password), methods=["POST"]),
+        Route("/api/account/me", _api(me)),
+        Route("/api/players/{player_id}", _api(player)),
+        Route("/api/leaderboard", _api(board)),
+    ]

@@ -1,0 +1,342 @@
+"""The server's handle on one match of the game engine (:mod:`laizi.game`).
+
+:class:`GameSession` owns a :class:`laizi.game.Match` (``auto_next=False``: the room
+starts each next hand after a pause) and a **journal** of every operation applied to
+it — seat actions, 托管 changes, escapes and hand starts. The match seed plus the
+journal rebuild the match exactly (:meth:`GameSession.rebuild`), which is how a
+restarted server resumes every match; the rebuilt event log is checked against the
+stored one.
+
+Everything a client receives is built per seat: the seat's projection of each event
+(:func:`laizi.views.project_event`, numbered 1, 2, 3… per seat — its only version
+number — so the numbering reveals nothing hidden) and the seat's view
+(:meth:`GameSession.view`: the seat's snapshot :func:`laizi.views.match_view` rendered by
+:mod:`laizi.server.tables.frames`). Spectators are seat ``None`` and see public information only.
+
+Frames are built from texts cached per version of the match: the public part of the
+views (the spectator's) is built and serialised once, each seat adds its
+:func:`~laizi.server.tables.frames.private_part`; each event is serialised once for the seats
+that see it whole and once for those that see its redacted twin (:class:`SeatStream`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from laizi.game import Action, Match
+from laizi.rules import RuleSet
+from laizi.server.common.protocol import dumps
+from laizi.server.tables.frames import PRIVATE_KEYS, frame_view, private_part, public_part
+from laizi.views import MatchView, SeatView, history_rows, match_view, project_event, seat_view
+
+__all__ = ["GameSession", "OpError", "SeatStream", "dumps", "hand_frames", "seed_from_text"]
+
+SEATS: tuple[int | None, ...] = (0, 1, 2, 3, None)
+STREAM_KEEP = 256  # events of each seat's stream kept for catching up (older: a snapshot)
+
+
+
+class OpError(ValueError):
+    """An operation the engine refused (illegal action, wrong phase...)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+def seed_from_text(text: str | None) -> bytes:
+    """A 32-byte match seed: fresh from the OS, or derived from a text (tests, benchmarks)."""
+    if text is None:
+        return secrets.token_bytes(32)
+    return hashlib.sha256(b"laizi-match-seed:" + text.encode()).digest()
+
+
+def _body(event: dict[str, Any]) -> str:
+    """An event's JSON without its closing brace and without the log's global ``v``
+    (a seat's stream numbers its events itself: the global index would reveal how many
+    hidden events — other seats' claim answers — happened in between)."""
+    return dumps({k: val for k, val in event.items() if k != "v"})[:-1]
+
+
+class SeatStream:
+    """One seat's event stream as JSON texts (``v`` = 1, 2, 3…), the last few hundred kept.
+
+    Stored as text, not dicts: serialised once (shared between the seats that see the
+    same event) and invisible to the cyclic garbage collector.
+    """
+
+    __slots__ = ("base", "items")
+
+    def __init__(self) -> None:
+        self.base = 0          # events dropped from the front
+        self.items: list[str] = []
+
+    @property
+    def v(self) -> int:
+        return self.base + len(self.items)
+
+    def append(self, body: str) -> None:
+        """``body``: an event's JSON without its closing brace."""
+        self.items.append(f'{body},"v":{self.v + 1}}}')
+        if len(self.items) > 2 * STREAM_KEEP:
+            drop = len(self.items) - STREAM_KEEP
+            del self.items[:drop]
+            self.base += drop
+
+    def since(self, v: int) -> list[str] | None:
+        """The events after version ``v`` (None: no longer kept)."""
+        if v < self.base:
+            return None
+        return self.items[v - self.base:]
+
+    def last(self, n: int) -> list[str]:
+        return self.items[-n:]
+
+
+class GameSession:
+    """A running match plus its journal and per-seat event streams."""
+
+    def __init__(self, rules: RuleSet, seed: bytes, *, first_dealer: int = 0,
+                 max_hands: int | None = None, fixed_dealers: bool = False) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.first_dealer = first_dealer
+        self.max_hands = max_hands
+        self.match = Match(rules, seed=seed, first_dealer=first_dealer, auto_next=False,
+                           max_hands=max_hands, fixed_dealers=fixed_dealers)
+        self._history: list[dict[str, Any]] = []
+        self._rules_json = rules.model_dump(mode="json")
+        self.journal: list[dict[str, Any]] = []
+        self._streams: dict[int | None, SeatStream] = {s: SeatStream() for s in SEATS}
+        self._cursor = 0  # log entries projected into the streams
+        self._views: dict[int | None, str] = {}  # view JSON per seat, at _views_at
+        self._views_at = -1
+        self._public = ""
+
+    @property
+    def version(self) -> int:
+        """Grows with every change of the match (each is one journal entry)."""
+        return len(self.journal)
+
+    # ----------------------------------------------------------- state
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        return self.match.log
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def hand_over(self) -> bool:
+        return self.match.hand_over
+
+    @property
+    def hand_no(self) -> int:
+        return self.match.hand_no
+
+    @property
+    def phase(self) -> str:
+        hand = self.match.hand
+        return "none" if hand is None else hand.phase
+
+    def to_act(self) -> list[int]:
+        return self.match.to_act()
+
+    def legal(self, seat: int) -> list[Action]:
+        return self.match.legal_actions(seat)
+
+    def snapshot(self, seat: int | None) -> MatchView:
+        """The seat's snapshot of the match (:func:`laizi.views.match_view`)."""
+        return match_view(self.match, seat, history=history_rows(self.match, self._history))
+
+    def seat_view(self, seat: int) -> SeatView | None:
+        """The seat's snapshot of the hand in play (None before the first hand)."""
+        hand = self.match.hand
+        return None if hand is None else seat_view(hand, seat)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The seat's view for the web client (:func:`laizi.server.tables.frames.frame_view`)."""
+        mv = match_view(self.match, seat, copy=False,
+                        history=history_rows(self.match, self._history))
+        return frame_view(mv, self._rules_json)
+
+    # ----------------------------------------------------------- operations
+    def act(self, seat: int, action: Action | dict[str, Any]) -> Action:
+        if not isinstance(action, Action):
+            try:
+                action = Action.from_json(action)
+            except ValueError as exc:
+                raise OpError("bad_action", str(exc)) from None
+        if self.match.over:
+            raise OpError("match_over", "the match is over")
+        if self.match.hand_over:
+            raise OpError("between_hands", "the hand is over; the next one starts shortly")
+        if seat not in self.match.to_act():
+            raise OpError("not_your_turn", "it is not your decision now")
+        try:
+            self.match.apply(seat, action)
+        except ValueError as exc:
+            raise OpError("illegal_action", str(exc)) from None
+        self.journal.append({"op": "act", "seat": seat, "action": action.to_json()})
+        return action
+
+    def next_hand(self) -> None:
+        if self.match.over or not self.match.hand_over:
+            raise OpError("not_between_hands", "no hand to start")
+        self.match.start_next_hand()
+        self.journal.append({"op": "next"})
+
+    def set_auto(self, seat: int, on: bool) -> bool:
+        """Change 托管; False when nothing changed."""
+        if self.match.over or self.match.auto[seat] == on:
+            return False
+        if self.match.escaped[seat] and not on:
+            return False
+        self.match.set_auto(seat, on)
+        self.journal.append({"op": "auto", "seat": seat, "on": on})
+        return True
+
+    def escape(self, seat: int) -> None:
+        if self.match.over:
+            raise OpError("match_over", "the match is over")
+        try:
+            self.match.escape(seat)
+        except ValueError as exc:
+            raise OpError("escape", str(exc)) from None
+        self.journal.append({"op": "escape", "seat": seat})
+
+    def apply_op(self, op: dict[str, Any]) -> None:
+        kind = op["op"]
+        if kind == "act":
+            self.act(op["seat"], op["action"])
+        elif kind == "next":
+            self.next_hand()
+        elif kind == "auto":
+            self.set_auto(op["seat"], op["on"])
+        elif kind == "escape":
+            self.escape(op["seat"])
+        else:
+            raise OpError("bad_journal", f"unknown journal op {kind!r}")
+
+    @classmethod
+    def rebuild(cls, rules: RuleSet, seed: bytes, journal: list[dict[str, Any]], *,
+                first_dealer: int = 0, max_hands: int | None = None,
+                fixed_dealers: bool = False) -> GameSession:
+        g = cls(rules, seed, first_dealer=first_dealer, max_hands=max_hands,
+                fixed_dealers=fixed_dealers)
+        for op in journal:
+            g.apply_op(op)
+        return g
+
+    # ----------------------------------------------------------- streams
+    def _sync_streams(self) -> None:
+        """Project the new log entries into every seat's stream (each event serialised
+        once for the seats that see it whole, once for those that see its redacted twin)."""
+        log = self.match.log
+        n = len(log)
+        i = self._cursor
+        if i == n:
+            return
+        streams = self._streams
+        while i < n:
+            ev = log[i]
+            i += 1
+            full: str | None = None
+            twin: str | None = None
+            for seat in SEATS:
+                p = project_event(ev, seat)
+                if p is None:
+                    continue
+                if p is ev:
+                    if full is None:
+                        full = _body(ev)
+                    body = full
+                else:
+                    if twin is None:
+                        twin = _body(p)
+                    body = twin
+                # per-seat numbering (the only version an event carries): reveals
+                # nothing about hidden events
+                streams[seat].append(body)
+        self._cursor = n
+
+    def stream(self, seat: int | None) -> SeatStream:
+        """The seat's event stream so far (JSON texts numbered ``v`` 1, 2, 3…)."""
+        self._sync_streams()
+        return self._streams[seat]
+
+    def stream_v(self, seat: int | None) -> int:
+        return self.stream(seat).v
+
+    # ----------------------------------------------------------- frames
+    def view_json(self, seat: int | None) -> str:
+        """:meth:`view` as JSON text, cached per version: the public part (the spectator's)
+        is built and serialised once per version, each seat adds only its
+        :func:`~laizi.server.tables.frames.private_part`."""
+        v = self.version
+        match = self.match
+        if self._views_at != v:
+            pub = public_part(match_view(match, None, copy=False,
+                                         history=history_rows(match, self._history)),
+                              self._rules_json)
+            for k in PRIVATE_KEYS:
+                pub.pop(k, None)
+            self._public = dumps(pub)[:-1]
+            self._views = {}
+            self._views_at = v
+        out = self._views.get(seat)
+        if out is None:
+            hand = match.hand
+            hv = None if hand is None else seat_view(hand, seat, copy=False)
+            priv = private_part(seat, hv, match_over=match.over)
+            out = self._views[seat] = f"{self._public},{dumps(priv)[1:]}"
+        return out
+
+
+def hand_frames(rules: RuleSet, seed: bytes, journal: list[dict[str, Any]], *,
+                first_dealer: int = 0, max_hands: int | None = None,
+                upto_hand: int | None = None,
+                fixed_dealers: bool = False) -> dict[int, list[dict[str, Any]]]:
+    """Replay frames for every **finished** hand: after each public event, the open view
+    (the spectator's snapshot with every hand revealed: the hand is over, its log is
+    public)."""
+    g = GameSession(rules, seed, first_dealer=first_dealer, max_hands=max_hands,
+                    fixed_dealers=fixed_dealers)
+    frames: dict[int, list[dict[str, Any]]] = {}
+    current: list[dict[str, Any]] = []
+
+    def snap(label: dict[str, Any] | None) -> None:
+        v = frame_view(match_view(g.match, None, reveal=True, history=[]), g._rules_json)
+        v["event"] = label
+        current.append(v)
+
+    seen = 0
+
+    def drain() -> None:
+        nonlocal seen
+        log = g.match.log
+        while seen < len(log):
+            ev = log[seen]
+            seen += 1
+            if ev.get("vis") == "server" or ev["type"] in ("secret", "deal", "response"):
+                continue
+            snap({k: v for k, v in ev.items() if k != "vis"})
+
+    drain()
+    hand_no = g.match.hand_no
+    for op in journal:
+        g.apply_op(op)
+        if g.match.hand_no != hand_no:
+            current = []
+            hand_no = g.match.hand_no
+        drain()
+        if g.match.hand_over and current:
+            frames[hand_no] = current
+        if upto_hand is not None and hand_no > upto_hand:
+            break
+    return {h: f for h, f in frames.items() if h <= g.match.hand_no and
+            (h < g.match.hand_no or g.match.hand_over)}
+

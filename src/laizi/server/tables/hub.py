@@ -1,0 +1,418 @@
+"""The hub: every room in memory, the store, guest identities, the WebSocket connections'
+whereabouts (which room each is in). Where rooms run — this process alone, or one node of
+a cluster — it asks its room directory (:mod:`laizi.server.tables.directory`), set at start-up."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import os
+import secrets
+import string
+import time
+from typing import Any
+
+from laizi.errors import LaiziError
+from laizi.rules import RuleSet
+from laizi.server.accounts import ratings
+from laizi.server.accounts.auth import GuestAuth, clean_nickname, new_player_id
+from laizi.server.common import protocol as p
+from laizi.server.common.config import ServerConfig, room_rules
+from laizi.server.common.connection import Conn
+from laizi.server.common.protocol import ProtocolError, RoomSettings, RoomStatus
+from laizi.server.guard.ops import Ops
+from laizi.server.ledger import coins
+from laizi.server.persistence.db import normalize_url
+from laizi.server.persistence.store import Store
+from laizi.server.tables.directory import LocalDirectory, RoomDirectory
+from laizi.server.tables.engine import hand_frames
+from laizi.server.tables.room import Room
+from laizi.server.tables.runtime import HeapFreezer, warm_up
+from laizi.server.tables.seats import bot_levels
+
+__all__ = ["CODE_ALPHABET", "CODE_LEN", "Hub"]
+
+log = logging.getLogger("laizi.server")
+
+CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
+CODE_LEN = 5
+ROOM_LIST_MAX = 200  # rooms listed by GET /api/rooms
+SESSION_SWEEP = 0.25  # seconds between checks of the open sockets' credentials
+
+
+class Hub:
+    def __init__(self, cfg: ServerConfig) -> None:
+        self.cfg = cfg
+        self.rooms: dict[str, Room] = {}
+        self.players: dict[str, str] = {}  # id -> nickname
+        self.conns: set[Conn] = set()      # every open WebSocket
+        self._store: Store | None = None
+        self._auth: GuestAuth | None = None
+        self.ops = Ops(cfg, self)  # rate limits, connection caps, metrics (laizi.server.guard.ops)
+        self.limits = self.ops.limits
+        self.db_label = normalize_url(cfg.db_url).split("@")[-1]
+        self.started = False
+        self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0,
+                                          "rooms_evicted": 0, "conns_dropped": 0,
+                                          "conns_refused": 0}
+        self.freezer = HeapFreezer(cfg.gc_interval)
+        self._sweeper: asyncio.Future[None] | None = None
+        self._session_sweeper: asyncio.Future[None] | None = None
+        # Where rooms run (laizi.server.tables.directory): this process alone, unless the wiring
+        # makes it one node of a cluster (laizi.server.cluster.node.Node) before start.
+        self.directory: RoomDirectory = LocalDirectory(self.rooms, self.load_all)
+
+    @property
+    def store(self) -> Store:
+        assert self._store is not None, "the hub is not started"
+        return self._store
+
+    @property
+    def auth(self) -> GuestAuth:
+        assert self._auth is not None, "the hub is not started"
+        return self._auth
+
+    # ------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        if self.started:
+            return
+        self._store = await Store.open(self.cfg.db_url)
+        coins.register(self._store)  # coin tables settle in the match's own transaction
+        ratings.register(self._store)  # and rated matches are rated there
+        secret = self.cfg.secret or os.environ.get("LAIZI_SECRET")
+        if not secret:
+            secret = await self.store.meta_default("token_secret", secrets.token_hex(32))
+        self._auth = GuestAuth(secret)
+        await self.directory.start()
+        self.started = True
+        await self.ops.start()
+        warm_up()
+        if self.cfg.gc_freeze:
+            self.freezer.start()
+        self._sweeper = asyncio.ensure_future(self._sweep_lobbies())
+        self._session_sweeper = asyncio.ensure_future(self._sweep_sessions())
+        for room in self.rooms.values():
+            if room.status == RoomStatus.PLAYING:
+                room.schedule()
+            elif room.status == RoomStatus.FINISHED:  # back for its 再来一局 votes, then gone again
+                self._finished(room)
+
+    async def stop(self) -> None:
+        if self._store is not None:
+            await self.directory.stop()  # a cluster node hands its rooms over first (drain)
+        self.freezer.stop()
+        await self.ops.stop()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        if self._session_sweeper is not None:
+            self._session_sweeper.cancel()
+        for room in self.rooms.values():
+            room.cancel_timer()
+        if self._store is not None:
+            await self._store.close()
+        self.started = False
+
+    def health_stats(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.stats)
+        out.update(gc_passes=self.freezer.passes, gc_max_ms=self.freezer.max_ms)
+        if self._store is not None:
+            out.update(self._store.stats())
+        out["gc_frozen"] = gc.get_freeze_count()
+        out["connections"] = len(self.conns)
+        return out
+
+    def load_all(self) -> None:
+        """Rebuild every unfinished room; matches in progress are replayed from the journal
+        (one process: :class:`laizi.server.tables.directory.LocalDirectory`)."""
+        self.players.update(self.store.load_players())
+        for rec in self.store.load_unfinished_rooms(finished_within=self.cfg.finished_linger):
+            try:
+                room = Room.resume(rec, **self._room_kw())
+            except Exception:  # noqa: BLE001 - a broken room must not stop the server
+                log.exception("room %s could not be resumed", rec.code)
+                continue
+            self.rooms[room.code] = room
+
+    def _room_kw(self) -> dict[str, Any]:
+        """What a room is given of the hub."""
+        return {"cfg": self.cfg, "store": self.store, "stats": self.stats,
+                "on_finished": self._finished, "hold": self.directory.hold}
+
+    def room_kw(self) -> dict[str, Any]:
+        """What a room is given of the hub (a room taken over: laizi.server.cluster.node)."""
+        return self._room_kw()
+
+    def _finished(self, room: Room) -> None:
+        """A match ended: its room leaves memory after ``finished_linger`` seconds."""
+        asyncio.get_running_loop().call_later(self.cfg.finished_linger, self._evict, room.code)
+
+    async def _sweep_sessions(self) -> None:
+        """Close the open WebSockets whose credential ended (log out, log out everywhere, a
+        password change, a rotated token, a guest who became an account) — on this node or
+        any other, whose changes reach :attr:`auth` over the bus at once (and the database
+        sync every second): within :data:`SESSION_SWEEP` seconds of it."""
+        while True:
+            await asyncio.sleep(SESSION_SWEEP)
+            try:
+                for conn in list(self.conns):
+                    cred = conn.credential
+                    if cred is None or conn.closed or self.auth.still_valid(cred):
+                        continue
+                    conn.credential = None
+                    self.stats["sessions_closed"] = self.stats.get("sessions_closed", 0) + 1
+                    conn.error("session_ended", "this session ended (logged out, a new password, "
+                                                "or the account changed): sign in again")
+                    conn.close()
+            except Exception:  # noqa: BLE001 - the sweep goes on
+                log.exception("session sweep failed")
+
+    async def _sweep_lobbies(self) -> None:
+        """Close lobbies nobody has been in for ``lobby_idle`` seconds (abandoned rooms
+        must not pile up in memory); a closed room cannot be joined again."""
+        while True:
+            await asyncio.sleep(min(60.0, self.cfg.lobby_idle))
+            now = time.monotonic()
+            for room in [r for r in self.rooms.values() if r.status == RoomStatus.LOBBY]:
+                if room.conns or room.idle_since is None or now - room.idle_since < self.cfg.lobby_idle:
+                    continue
+                try:
+                    async with room.lock:
+                        if room.conns or room.status != RoomStatus.LOBBY:
+                            continue
+                        await self.close_room(room)
+                except Exception:  # noqa: BLE001 - tried again on the next sweep
+                    log.exception("room %s: could not close an idle lobby", room.code)
+                    room.status = RoomStatus.LOBBY
+                    continue
+                self.stats["rooms_evicted"] += 1
+
+    async def close_room(self, room: Room) -> None:
+        """Close ``room`` for good (stored as closed; it cannot be joined again) and let it
+        go from memory (under its lock)."""
+        room.status = RoomStatus.CLOSED
+        await room.save_room()
+        self.rooms.pop(room.code, None)
+        room.close()
+        self.directory.room_gone(room.code)
+
+    def _evict(self, code: str) -> None:
+        room = self.rooms.get(code)
+        if room is None or room.status != RoomStatus.FINISHED:
+            return
+        if room.lock.locked():  # a command is running: try again shortly
+            asyncio.get_running_loop().call_later(1.0, self._evict, code)
+            return
+        del self.rooms[code]
+        room.close()
+        self.stats["rooms_evicted"] += 1
+        self.directory.room_gone(code)
+
+    # ------------------------------------------------------------- players
+    async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
+        """The identity a token names (renamed to ``nickname`` if given), else a new guest
+        (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
+        arrived = time.monotonic()
+        pid = self.auth.check(token) if token else None
+        if pid is None and token and await self.directory.sync_identities(after=arrived):
+            pid = self.auth.check(token)  # a login or rotation on another node, just now
+        if pid is not None and pid not in self.players:
+            known = await self.directory.find_player(pid)  # made on another node
+            if known is not None:
+                self.players[pid] = known
+        nick = None
+        if nickname is not None and nickname != "":
+            nick = clean_nickname(nickname)
+        if pid is not None and pid in self.players:
+            if nick and nick != self.players[pid]:
+                self.players[pid] = nick
+                await self.store.set_nickname(pid, nick)
+            return {"player_id": pid, "nickname": self.players[pid],
+                    "token": self.auth.reissue(token, pid)}  # accounts: keeps the session
+        if peer is not None:
+            await self.limits.check("guest", peer)
+        pid = new_player_id()
+        nick = nick or f"游客{secrets.randbelow(9000) + 1000}"
+        self.players[pid] = nick
+        await self.store.add_player(pid, nick)
+        return {"player_id": pid, "nickname": nick, "token": self.auth.issue(pid)}
+
+    def bot_levels(self) -> list[str]:
+        return bot_levels()
+
+    # ------------------------------------------------------------- queries
+    def list_rooms(self) -> list[dict[str, Any]]:
+        """The public rooms, lobbies first (a cluster: every node's, a second old)."""
+        return self.directory.list_rooms()[:ROOM_LIST_MAX]
+
+    async def room_info(self, code: str, viewer: str | None = None, *,
+                        private_ok: bool = False) -> dict[str, Any] | None:
+        """A room's lobby info; None when there is no such room — or it is private and
+        ``viewer`` is not one of its members (its host, a player seated there, one in the
+        room now, or one it was invited to), so its code cannot be found by asking."""
+        code = code.strip().upper()
+        if len(code) > CODE_LEN:
+            return None
+        room = self.rooms.get(code)
+        if room is not None:
+            info = room.lobby_json()
+            members = {room.owner_id, *(s.player_id for s in room.seats),
+                       *(c.player_id for c in room.conns)}
+        else:
+            rec = await asyncio.to_thread(self.store.load_room, code)
+            if rec is None:
+                return None
+            info = Room.stored_json(rec)
+            members = {rec.owner_id, *(s.get("player_id") for s in rec.seats)}
+        if not info.get("private") or private_ok:
+            return info
+        if viewer is not None and (viewer in members or await asyncio.to_thread(
+                self.store.invited, code, viewer)):
+            return info
+        return None
+
+    async def replay(self, match_id: int) -> dict[str, Any] | None:
+        def load() -> dict[str, Any] | None:
+            m = self.store.load_match(match_id)
+            if m is None:
+                return None
+            frames = hand_frames(RuleSet(**m.rules), bytes.fromhex(m.seed), m.journal,
+                                 max_hands=m.max_hands)
+            return {"match_id": m.id, "room": m.room_code, "status": m.status,
+                    "seats": m.seats, "scores": m.scores,
+                    "hands": [{"hand": h, "frames": f} for h, f in sorted(frames.items())]}
+
+        return await asyncio.to_thread(load)
+
+    # ------------------------------------------------------------- rooms and connections
+    def conns_of(self, player_id: str) -> int:
+        """Open connections identified as ``player_id``."""
+        return sum(1 for c in self.conns if c.player_id == player_id and not c.closed)
+
+    def room_of(self, conn: Conn) -> Room | None:
+        room = self.rooms.get(conn.room_code) if conn.room_code else None
+        return room if room is not None and conn in room.conns else None
+
+    async def create_room(self, conn: Conn, settings: RoomSettings) -> None:
+        try:
+            room_rules(settings)
+        except LaiziError as exc:
+            raise ProtocolError("bad_settings", str(exc), getattr(exc, "option", None)) from None
+        await self.limits.check("room", conn.peer, conn.player_id)
+        code = await self._new_code()
+        room = Room(code, settings, conn.player_id, **self._room_kw())
+        self.rooms[code] = room
+        await room.save_room()
+        await self.join(conn, code, False)
+
+    # social (quick match): a room opened by the server, not by a connection
+    async def open_room(self, settings: RoomSettings, owner_id: str | None = None) -> Room:
+        """A new room under a fresh code, stored, in memory; nobody is in it yet."""
+        room_rules(settings)
+        code = await self._new_code()
+        room = Room(code, settings, owner_id, **self._room_kw())
+        self.rooms[code] = room
+        await room.save_room()
+        return room
+
+    async def join(self, conn: Conn, code: str, spectate: bool) -> None:
+        code = code.strip().upper()
+        if conn.relay is not None:
+            self.directory.unbind(conn)  # it was in a room on another node
+        room = self.rooms.get(code)
+        if room is None and not conn.remote:
+            where = await self.directory.locate(code)  # taken over here, or another node's
+            if isinstance(where, str):
+                old = self.room_of(conn)
+                if old is not None:
+                    await self.leave_room(conn, old)
+                self.directory.relay(conn, code, where, spectate)  # the owner answers
+                return
+            room = where
+        if room is None:
+            info = await self.room_info(code)
+            if info is not None and info["status"] == "finished":
+                raise ProtocolError("room_finished", f"room {code} has finished; see the replay of "
+                                                     f"match {info['match_id']}")
+            if info is not None and info["status"] == "closed":
+                raise ProtocolError("room_closed", f"room {code} was closed: nobody was in it")
+            raise ProtocolError("unknown_room", f"no room with code {code[:8]!r}")
+        if conn.player_id in room.banned:
+            raise ProtocolError("kicked", "the host removed you from this room")
+        old = self.room_of(conn)
+        if old is not None and old is not room:
+            await self.leave_room(conn, old)
+        async with room.lock:
+            room.idle_since = None
+            if room.owner_id is None and room.coin is None:
+                # a room left without a host: the next one in (a quick-match table has none)
+                room.owner_id = conn.player_id
+                await room.save_room()
+            conn.room_code = room.code
+            room.conns.add(conn)
+            seat = None if spectate else room.seat_of(conn.player_id)
+            conn.seat = seat if room.game is not None else None
+            conn.sent_v = 0
+            if seat is not None and room.status == RoomStatus.PLAYING:
+                room.seats[seat].disconnected_at = None
+                room.schedule()
+            conn.send(p.joined(room.lobby_json(), seat, room.chat_log[-30:]))
+            if room.game is not None:
+                room.send_snapshot(conn)
+            room.broadcast_lobby()
+
+    async def leave_room(self, conn: Conn, room: Room) -> None:
+        async with room.lock:
+            await self.detach(conn, room)
+            room.broadcast_lobby()
+
+    async def detach(self, conn: Conn, room: Room) -> None:
+        """Take ``conn`` out of ``room`` (under its lock); the last connection of the host
+        hands the role on."""
+        room.conns.discard(conn)
+        if conn.room_code == room.code:
+            conn.room_code = None
+            conn.seat = None
+        if not room.conns:
+            room.idle_since = time.monotonic()
+        pid = conn.player_id
+        if any(c.player_id == pid and not c.closed for c in room.conns):
+            return
+        if room.hand_on_host(pid):
+            await room.save_room()
+
+    async def disconnected(self, conn: Conn) -> None:
+        if not conn.remote:
+            self.directory.unbind(conn, closing=True)  # relayed: the owner is told
+        room = self.room_of(conn)
+        if room is None:
+            return
+        async with room.lock:
+            await self.detach(conn, room)
+            pid = conn.player_id
+            seat = room.seat_of(pid)
+            still = any(c.player_id == pid and not c.closed for c in room.conns)
+            if seat is not None and not still and room.status == RoomStatus.PLAYING:
+                room.seats[seat].disconnected_at = time.monotonic()
+                room.schedule()
+            room.broadcast_lobby()
+
+    # ------------------------------------------------------------- hook: tournaments
+    async def _new_code(self) -> str:
+        """A fresh room code, owned by this node in a cluster (its lease and fence taken)."""
+        for _ in range(100):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
+            if code not in self.rooms and await self.directory.claim(code):
+                return code
+        raise ProtocolError("busy", "no free room code now; try again")
+
+    async def server_room(self, code: str, settings: RoomSettings,
+                          owner_id: str | None) -> Room | None:
+        """A room the server itself opens under ``code`` (a tournament table:
+        laizi.server.competitions.tournaments); the caller reserves its seats and starts its match. In a
+        cluster this node takes the room's lease first: None when another node holds it."""
+        if not await self.directory.claim(code):
+            return None
+        room = Room(code, settings, owner_id, **self._room_kw())
+        self.rooms[code] = room
+        return room
