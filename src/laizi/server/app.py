@@ -13,6 +13,7 @@ Routes:
 - ``GET /api/matches/{id}/replay[?hand=N|?index=1]``: a match's finished hands, their
   public log (hands still in play are cut off at their start, nothing hidden is ever
   returned); built off the event loop, cached, rate-limited (:mod:`laizi.server.replays`);
+- ``GET /api/matches/{id}/review?seat=N``: 复盘 of a finished match (:mod:`laizi.server.review`);
 - accounts, profiles and the leaderboard: :mod:`laizi.server.playerapi`;
 - coins, quick match, friends and invites: :mod:`laizi.server.socialapi`;
 - avatars (``/api/avatars``, ``/api/avatar``, ``/avatars/{player_id}``): :mod:`laizi.server.avatars`;
@@ -60,6 +61,7 @@ from laizi.server.playerapi import player_routes
 from laizi.server.protocol import ProtocolError
 from laizi.server.replays import ReplayError, ReplayService
 from laizi.server.replays import stream as replay_stream
+from laizi.server.review import ReviewService
 from laizi.server.socialapi import social_routes
 from laizi.server.swroute import sw_route  # polish: the service worker at /sw.js (scope "/")
 from laizi.server.tournaments.api import tournament_routes  # hook (tournaments)
@@ -150,6 +152,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     social, social_api = social_routes(hub)  # social: coins, quick match, friends, invites
     director = Director(hub)  # hook (tournaments)
     replays.gates.append(director.replay_withheld)  # duplicate rounds: no replay until over
+    reviews = ReviewService(cfg.db_url, gates=replays.gates)  # 复盘: the replay's gates
 
     async def api_score(request: Request) -> Response:
         from laizi.errors import LaiziError
@@ -261,6 +264,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
             social.quick.stop()
             await director.stop()  # hook (tournaments)
             replays.close()
+            reviews.close()
             await hub.stop()
 
     routes = [
@@ -277,6 +281,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         Route("/api/rooms", api_rooms),
         Route("/api/rooms/{code}", api_room),
         Route("/api/matches/{match_id}/replay", api_replay),
+        *reviews.routes(),  # GET /api/matches/{id}/review?seat=N (laizi.server.review)
         Route("/healthz", healthz),
         Route("/metrics", hub.ops.metrics_endpoint),
         Route("/cluster", cluster_status),
@@ -291,6 +296,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
                     middleware=[Middleware(HttpGuard, max_body=MAX_BODY, path_limits=BODY_LIMITS)])
     app.state.hub = hub
     app.state.replays = replays
+    app.state.reviews = reviews
     app.state.accounts = accounts
     app.state.social = social
     app.state.director = director  # hook (tournaments)
