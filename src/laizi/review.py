@@ -34,7 +34,7 @@ from laizi.game import Event, Match
 from laizi.game.actions import Action
 from laizi.game.replay import replay, split_logs
 from laizi.hints import hints_for
-from laizi.tiles import TILE_STR
+from laizi.tiles import TILE_STR, Tile
 from laizi.views import seat_view
 
 __all__ = ["ACCURATE_WITHIN", "COSTLIEST", "COSTLY_FROM", "Decision", "GameReview", "SeatReview",
@@ -55,11 +55,13 @@ _KIND_EN = {"discard": "discard", "peng": "peng", "chi": "chi", "kong": "kong", 
 
 
 def action_words(a: Action) -> dict[str, str]:
-    """An action in words: ``{"zh": "打 5m", "en": "discard 5m"}``."""
-    tile = ""
+    """An action in words: ``{"zh": "打 五万", "en": "discard 5m"}``."""
+    en = zh = ""
     if a.tile is not None:
-        tile = " " + (str(a).split(" ", 1)[1] if a.type == "chi" else TILE_STR[a.tile])
-    return {"zh": _KIND_ZH.get(a.type, a.type) + tile, "en": _KIND_EN.get(a.type, a.type) + tile}
+        en = " " + (str(a).split(" ", 1)[1] if a.type == "chi" else TILE_STR[a.tile])
+        run = range(a.tile, a.tile + 3) if a.type == "chi" else (a.tile,)
+        zh = " " + "".join(Tile(k).chinese for k in run)
+    return {"zh": _KIND_ZH.get(a.type, a.type) + zh, "en": _KIND_EN.get(a.type, a.type) + en}
 
 
 @dataclass

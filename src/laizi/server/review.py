@@ -154,7 +154,7 @@ class ReviewService:
         p = self._progress
         if p is None or p[0] != _key(match_id, seat) or p[2] <= 0:
             return 0.0
-        return round(min(1.0, p[1] / p[2]), 3)
+        return round(min(1.0, float(p[1]) / float(p[2])), 3)
 
     async def get(self, match_id: int, seat: int, client: str) -> bytes | None:
         """The review's JSON, None for an unknown match; raises :class:`ReviewError` (429, 403,
