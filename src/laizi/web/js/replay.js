@@ -4,7 +4,7 @@ import { t, onLang, applyI18n, toggleLang, getLang } from "./i18n.js";
 import { buildTable, renderTable } from "./table.js";
 import { describe } from "./words.js";
 import { renderSettlement } from "./settle.js";
-import { openReview, closeReview, marksFor, renderReview } from "./review.js";
+import { openReview, closeReview, marksFor, renderReview, reviewSeat } from "./review.js";
 
 const $ = id => document.getElementById(id);
 const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null };
@@ -20,7 +20,7 @@ function go(i) {
   const v = f[RP.pos];
   const seats = RP.seats.map((s, k) => ({ ...s, connected: true, seat: k }));
   const line = v.event ? describe(v.event, seats, v.dealer) : "";
-  renderTable(RP.table, v, { me: null, seats, live: false, lastLine: line });
+  renderTable(RP.table, v, { me: reviewSeat(), seats, live: false, lastLine: line });  // 复盘: its seat below
   // narration: each step in words (谁 碰 了 什么), the settlement at the hand's end
   $("rp-say").textContent = line || "";
   const box = $("rp-settle");
@@ -108,7 +108,7 @@ export async function openReplay(mid) {
     if (e.key === "ArrowRight") go(RP.pos + 1);
     if (e.key === "ArrowLeft") go(RP.pos - 1);
   });
-  const hooks = { jump, refresh: showMarks };
+  const hooks = { jump, refresh: () => go(RP.pos) };
   $("rp-review").addEventListener("click", () => {
     if ($("rv-panel").classList.contains("hidden")) openReview(mid, RP.seats, 0, hooks);
     else closeReview();

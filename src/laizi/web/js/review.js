@@ -67,6 +67,9 @@ export function renderReview() {
   RV.hooks.refresh();
 }
 
+/** The reviewed seat while the panel is open (the replay turns it to the bottom), else null. */
+export function reviewSeat() { return RV.hooks && !$("rv-panel").classList.contains("hidden") ? RV.seat : null; }
+
 /** The marks of the costliest decisions on the current hand's timeline (frame index → decision). */
 export function marksFor(hand, frames) {
   const out = new Map();
@@ -78,6 +81,7 @@ export function marksFor(hand, frames) {
 async function load(seat) {
   RV.seat = seat;
   RV.data = null;
+  RV.hooks.refresh();
   const ticket = ++RV.asking;
   for (const b of $("rv-seats").children) b.setAttribute("aria-pressed", String(+b.dataset.seat === seat));
   $("rv-acc").textContent = "…";
