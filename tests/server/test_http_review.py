@@ -34,8 +34,7 @@ def until(ws: Any, pred: Any, timeout: float = 60) -> dict[str, Any]:
             return m
 
 
-def hello(s: LiveServer, name: str) -> Any:
-    ws = websockets_sync.connect(s.ws_url, max_size=2**24)  # closed by the caller
+def greet(ws: Any, name: str) -> Any:
     send(ws, type="hello", nickname=name)
     until(ws, lambda m: m["type"] == "welcome")
     return ws
@@ -46,7 +45,8 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, 
     s = LiveServer(tmp_path_factory.mktemp("review"),
                    args=["--bot-delay", "0", "--hand-pause", "0"]).start()
     try:
-        with hello(s, "reviewer") as ws:  # a finished match of four bots
+        with websockets_sync.connect(s.ws_url, max_size=2**24) as ws:  # a finished match of four bots
+            greet(ws, "reviewer")
             send(ws, type="create", settings={"max_hands": 4, "rounds": 4})
             until(ws, lambda m: m["type"] == "joined")
             for i, level in enumerate(("random", "greedy", "strong", "expert")):
@@ -54,7 +54,8 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, 
             send(ws, type="start")
             room = until(ws, lambda m: m["type"] == "room" and m["room"]["status"] == "finished", 120)
             finished = int(room["room"]["match_id"])
-        with hello(s, "player") as ws2:  # a match in play: seat 0 is a person who does not act
+        with websockets_sync.connect(s.ws_url, max_size=2**24) as ws2:  # a match in play:
+            greet(ws2, "player")  # seat 0 is a person who does not act
             send(ws2, type="create", settings={"max_hands": 2, "rounds": 4})
             until(ws2, lambda m: m["type"] == "joined")
             send(ws2, type="sit", seat=0)
@@ -116,6 +117,19 @@ def test_bad_requests_and_a_match_in_play(srv: tuple[LiveServer, int, int]) -> N
         assert time.time() < deadline
         time.sleep(0.2)
     assert status == 409 and "in play" in json.loads(body)["error"]
+
+
+def test_the_result_card_data(srv: tuple[LiveServer, int, int]) -> None:
+    s, mid, playing = srv
+    status, _, body = s.request("GET", f"/api/matches/{mid}/card")
+    card = json.loads(body)
+    assert status == 200 and card["match_id"] == mid and len(card["seats"]) == 4
+    assert sum(card["scores"]) == 0 and card["rule_card"]["zh"].startswith("开口番")
+    assert card["rule_card"]["en"].startswith("open-fan") and card["finished_at"]
+    assert [x["bot"] for x in card["seats"]] == ["random", "greedy", "strong", "expert"]
+    assert s.request("GET", f"/api/matches/{playing}/card")[0] == 409
+    assert s.request("GET", "/api/matches/999999/card")[0] == 404
+    assert s.request("GET", "/api/matches/0/card")[0] == 400
 
 
 def test_the_review_endpoint_is_rate_limited_per_ip(srv: tuple[LiveServer, int, int]) -> None:

@@ -61,8 +61,25 @@ def test_finish_a_match_then_open_its_review(browser: Any, server: str) -> None:
     page.click("#rp-lang")
     page.click("#rv-close")
     page.wait_for_selector('[data-testid="review-panel"]', state="hidden")
-    assert page.locator('[data-testid="review-mark"]').count() == 0 or page.locator(
-        '[data-testid="review-marks"]').is_hidden()
+
+    # 战绩: the result card, drawn in the browser, downloaded as a PNG, with its share link
+    page.click('[data-testid="card-button"]')
+    page.wait_for_selector('[data-testid="card-sheet"]:not(.hidden)')
+    size = poll(page, """() => { const i = document.querySelector('[data-testid="card-image"]');
+        return i && i.complete && i.naturalWidth ? [i.naturalWidth, i.naturalHeight] : null; }""")
+    assert size == [1200, 630]
+    assert re.search(r"/replay/\d+\?card=1$", page.input_value("#card-link"))
+    for tid in ("card-image", "card-download"):
+        assert outside(page, tid) is None, outside(page, tid)
+    page.screenshot(path=str(screens_dir() / "review_card_844x390.png"))
+    with page.expect_download() as dl:
+        page.click('[data-testid="card-download"]')
+    path = dl.value.path()
+    png = open(path, "rb").read()  # noqa: SIM115 - a small file
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+    assert dl.value.suggested_filename.startswith("laizi-match-")
+    page.click("#card-close")
+    assert page.locator('[data-testid="review-marks"]').is_hidden()
     assert page.errors == []  # type: ignore[attr-defined]
     assert page.evaluate("window.__csp") == []
     page.context.close()

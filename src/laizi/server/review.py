@@ -16,7 +16,11 @@ A review of a seat replays the whole match and rates each of its decisions with 
   included) and :data:`BUILDS_PER_MINUTE` builds (cache misses) a minute, else ``429`` with
   ``Retry-After``; at most :data:`MAX_PENDING` builds wait at once (else ``503``).
 
-The answer: ``match_id``, ``seat``, ``hands``, ``decisions``, ``mean_loss``, ``total_loss``,
+``GET /api/matches/{id}/card`` is the 战绩 card's data for a finished match (the players, their
+totals, the rule card line in zh and en, when it ended): a small read in a thread, counted
+against the same per-IP request limit; the browser draws the card (``web/js/card.js``).
+
+The review's answer: ``match_id``, ``seat``, ``hands``, ``decisions``, ``mean_loss``, ``total_loss``,
 ``accuracy``, ``agreement``, ``costliest`` (each with ``hand``, ``v`` — the log event the
 decision became —, ``played``/``expert`` and ``why`` in zh and en) and ``all`` (every
 decision, without ``why``).
@@ -105,6 +109,29 @@ def build_review(db_url: str, match_id: int, seat: int) -> dict[str, Any] | None
     return {"match_id": match_id, "seat": seat, "players": seats, "hands": games[0].hands, **data}
 
 
+def read_card(engine: Any, match_id: int) -> dict[str, Any] | None:
+    """The 战绩 card's data of a match (a thread of the server): None for no such match."""
+    from sqlalchemy.orm import Session
+
+    from laizi.rulecatalog import rule_card
+    from laizi.rules import RuleSet
+    from laizi.server import db
+
+    with Session(engine) as s:
+        m = s.get(db.MatchRow, match_id)
+        if m is None:
+            return None
+        if m.status != "finished":
+            return {"in_play": True}
+        rules = RuleSet(**dict(m.rules))
+        seats = [{"nickname": x.get("nickname"), "bot": x.get("bot"), "player_id": x.get("player_id")}
+                 if isinstance(x, dict) else {"nickname": None} for x in (m.seats or [])]
+        return {"match_id": m.id, "room": m.room_code, "seats": seats, "scores": list(m.scores or []),
+                "preset": rules.preset_name,
+                "rule_card": {"zh": rule_card(rules, "zh"), "en": rule_card(rules, "en")},
+                "finished_at": m.finished_at.isoformat() if m.finished_at else None}
+
+
 # ----------------------------------------------------------------- server side
 class ReviewError(Exception):
     def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
@@ -135,6 +162,7 @@ class ReviewService:
         self._pending: dict[int, asyncio.Task[bytes | None]] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._progress: Any = None
+        self._engine: Any = None  # the card's reads (a thread of this process)
         self.stats = {"hits": 0, "builds": 0, "limited": 0}
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -146,6 +174,9 @@ class ReviewService:
         return self._pool
 
     def close(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -259,5 +290,44 @@ class ReviewService:
         return Response(data, media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 
+    async def card(self, match_id: int, client: str) -> dict[str, Any] | None:
+        """The 战绩 card's data; raises :class:`ReviewError` (429, 403, 409)."""
+        if not self.requests.allow(client):
+            self.stats["limited"] += 1
+            raise ReviewError(429, "too many requests; slow down", self.requests.retry_after(client))
+        for gate in self.gates:
+            why = await gate(match_id)
+            if why is not None:
+                raise ReviewError(403, why)
+        if self._engine is None:
+            from laizi.server import db
+
+            self._engine = db.make_engine(self.db_url)
+        data = await asyncio.to_thread(read_card, self._engine, match_id)
+        if data is not None and data.get("in_play"):
+            raise ReviewError(409, "the match is still in play: its card comes when it is over")
+        return data
+
+    async def card_endpoint(self, request: Request) -> Response:
+        """GET /api/matches/{match_id}/card."""
+        rid = request.scope.get("state", {}).get("request_id")
+        try:
+            mid = int(request.path_params["match_id"])
+            if not 1 <= mid <= 2**31 - 1:
+                raise ValueError
+        except ValueError:
+            return JSONResponse({"error": "bad match id", "request_id": rid}, status_code=400)
+        try:
+            data = await self.card(mid, request.client.host if request.client else "?")
+        except ReviewError as exc:
+            resp = JSONResponse({"error": exc.message, "request_id": rid}, status_code=exc.status)
+            if exc.retry_after is not None:
+                resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
+            return resp
+        if data is None:
+            return JSONResponse({"error": "unknown match", "request_id": rid}, status_code=404)
+        return JSONResponse(data)
+
     def routes(self) -> list[Route]:
-        return [Route("/api/matches/{match_id}/review", self.endpoint)]
+        return [Route("/api/matches/{match_id}/review", self.endpoint),
+                Route("/api/matches/{match_id}/card", self.card_endpoint)]

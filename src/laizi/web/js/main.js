@@ -380,6 +380,9 @@ function fillSettleButtons(v) {
   const rv = $("btn-review");  // 复盘: the replay viewer with this seat's review open
   rv.classList.toggle("hidden", !over || S.matchId == null);
   if (over && S.matchId != null) rv.href = `/replay/${S.matchId}?review=${S.seat != null ? S.seat : 0}`;
+  const cd = $("btn-card");  // 战绩: the result card
+  cd.classList.toggle("hidden", !over || S.matchId == null);
+  if (over && S.matchId != null) cd.href = `/replay/${S.matchId}?card=1`;
 }
 
 function renderSettlementState(v) {

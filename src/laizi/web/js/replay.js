@@ -5,6 +5,7 @@ import { buildTable, renderTable } from "./table.js";
 import { describe } from "./words.js";
 import { renderSettlement } from "./settle.js";
 import { openReview, closeReview, marksFor, renderReview, reviewSeat } from "./review.js";
+import { openCard, wireCard } from "./card.js";
 
 const $ = id => document.getElementById(id);
 const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null };
@@ -116,6 +117,10 @@ export async function openReplay(mid) {
   $("rv-close").addEventListener("click", closeReview);
   onLang(() => { $("rp-title").textContent = t("replay_of", mid); renderReview(); go(RP.pos); });
   select();
-  const want = new URLSearchParams(location.search).get("review");
+  wireCard();
+  $("rp-card").addEventListener("click", () => openCard(mid, data.hands.length));
+  const q = new URLSearchParams(location.search);
+  const want = q.get("review");
   if (want !== null && /^[0-3]$/.test(want)) openReview(mid, RP.seats, +want, hooks);
+  if (q.get("card") === "1") openCard(mid, data.hands.length);
 }
