@@ -17,7 +17,8 @@ called, not copied):
 Only the seat's view is read: the review never uses a tile the seat could not see (the
 other hands, the wall order), and changing those in a log changes nothing in it.
 
-Per seat and game: the decisions, their mean and total loss, the ``accuracy`` (the share of
+Decisions taken for a seat by 托管 (auto-play, also after it escaped) are not its own: they
+are counted (``auto_played``) but not rated. Per seat and game: the decisions, their mean and total loss, the ``accuracy`` (the share of
 decisions within :data:`ACCURATE_WITHIN` expected points of the expert choice, in %), the
 ``agreement`` (the share where the choice made is the expert's) and the three to five
 costliest decisions (:data:`COSTLIEST`, those losing at least :data:`COSTLY_FROM`), each
@@ -114,6 +115,7 @@ class SeatReview:
 
     seat: int
     decisions: list[Decision] = field(default_factory=list)
+    auto_played: int = 0  # decisions made for the seat by 托管 (or after it escaped): not rated
 
     @property
     def rated(self) -> list[Decision]:
@@ -158,7 +160,7 @@ class SeatReview:
             "seat": self.seat, "decisions": len(self.decisions), "rated": len(self.rated),
             "mean_loss": round(self.mean_loss, 3), "total_loss": round(self.total_loss, 1),
             "accuracy": round(self.accuracy, 1), "agreement": round(self.agreement, 1),
-            "costliest": [d.to_json() for d in self.costliest()],
+            "auto_played": self.auto_played, "costliest": [d.to_json() for d in self.costliest()],
         }
         if decisions:
             out["all"] = [d.to_json() for d in self.decisions]
@@ -214,6 +216,16 @@ def rate(view: Any, played: Action, *, index: int = 0, v: int | None = None) -> 
     )
 
 
+def _bare(a: Action, reason: dict[str, str] | None) -> dict[str, str]:
+    """A hint's reason without the ``过：`` / ``pass:`` it starts with (the sentence names the action)."""
+    r = dict(reason or {})
+    if a.type == "pass":
+        for lang, head in (("zh", "过："), ("en", "pass: ")):
+            if r.get(lang, "").startswith(head):
+                r[lang] = r[lang][len(head):]
+    return r
+
+
 def explain(d: Decision) -> dict[str, str]:
     """Why a decision cost what it did, in Chinese and English."""
     p, x = action_words(d.played), action_words(d.expert)
@@ -224,7 +236,7 @@ def explain(d: Decision) -> dict[str, str]:
         pay = round(d.expert_value or 0.0)
         return {"zh": f"{head_zh}。放弃了一次和牌（可得 {pay:+d} 分），期望少 {loss} 分。",
                 "en": f"{head_en}. Passing up a win worth {pay:+d} costs {loss} expected points."}
-    pr, xr = d.played_reason or {}, d.expert_reason or {}
+    pr, xr = _bare(d.played, d.played_reason), _bare(d.expert, d.expert_reason)
     zh = f"{head_zh}。{p['zh']}：{pr.get('zh', '—')}；{x['zh']}：{xr.get('zh', '—')}。期望少 {loss} 分。"
     en = (f"{head_en}. {p['en']}: {pr.get('en', '—')}; {x['en']}: {xr.get('en', '—')}. "
           f"{loss} expected points lost.")
@@ -257,6 +269,9 @@ def review_events(events: Sequence[Event], *, seats: Sequence[int] | None = None
                 return
             view = seat_view(state, seat)
             if len(view.legal) <= 1:
+                return
+            if isinstance(engine, Match) and engine.auto[seat]:  # 托管 chose, not the player
+                per[seat].auto_played += 1
                 return
             v = part[i].get("v")
             per[seat].decisions.append(rate(view, action, index=i, v=v if isinstance(v, int) else None))

@@ -177,3 +177,26 @@ def test_cli_review_text_json_and_errors(tmp_path: Path, capsys: pytest.CaptureF
     assert "laizi review: error:" in capsys.readouterr().err
     assert main(["review", str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_decisions_taken_by_auto_play_are_not_rated() -> None:
+    from laizi.bots import make_bot
+    from laizi.game import Match
+    from laizi.views import seat_view
+
+    m = Match(RuleSet.preset("kaikoufan"), seed=b"auto", max_hands=1)
+    bots = [make_bot("random", s) for s in range(4)]
+    mine = 0
+    while not m.over:
+        seat = m.to_act()[0]
+        v = seat_view(m.hand, seat)
+        if seat == 1 and len(v.legal) > 1:
+            mine += 1
+            if mine == 5:
+                m.set_auto(1, True)  # 托管 from the fifth choice on
+        m.apply(seat, bots[seat].act(v) if len(v.legal) > 1 else v.legal[0])
+    g = review_events(list(m.log))[0]
+    assert g.kind == "match"
+    assert len(g.seats[1].decisions) == 4 and g.seats[1].auto_played == mine - 4 > 0
+    assert all(g.seats[s].auto_played == 0 and len(g.seats[s].decisions) > 10 for s in (0, 2, 3))
+    assert g.seats[1].to_json()["auto_played"] == mine - 4
