@@ -45,7 +45,8 @@ export function renderReview() {
   const list = $("rv-list");
   list.textContent = "";
   if (!d) return;
-  say(t("review_acc", Math.round(d.accuracy), d.mean_loss.toFixed(1), Math.round(d.agreement), d.decisions));
+  say(t("review_acc", Math.round(d.accuracy), d.mean_loss.toFixed(1), Math.round(d.agreement), d.decisions)
+      + (d.auto_played ? t("review_auto", d.auto_played) : ""));
   $("rv-acc").textContent = `${Math.round(d.accuracy)}%`;
   if (!d.costliest.length) { const li = document.createElement("li"); li.textContent = t("review_none"); list.appendChild(li); }
   for (const c of d.costliest) {
