@@ -37,7 +37,7 @@ def test_finish_a_match_then_open_its_review(browser: Any, server: str) -> None:
     status = page.inner_text("#rv-status")
     assert "准确率" in status and "与专家一致" in status
     items = page.locator('[data-testid="review-item"]')
-    assert 3 <= items.count() <= 5
+    assert 1 <= items.count() <= 5  # a short hand may have fewer than three costly decisions
     first = items.first.inner_text()
     assert "专家" in first and "期望少" in first
     marks = page.locator('[data-testid="review-mark"]')
@@ -65,8 +65,8 @@ def test_finish_a_match_then_open_its_review(browser: Any, server: str) -> None:
     # 战绩: the result card, drawn in the browser, downloaded as a PNG, with its share link
     page.click('[data-testid="card-button"]')
     page.wait_for_selector('[data-testid="card-sheet"]:not(.hidden)')
-    size = poll(page, """() => { const i = document.querySelector('[data-testid="card-image"]');
-        return i && i.complete && i.naturalWidth ? [i.naturalWidth, i.naturalHeight] : null; }""")
+    size = poll(page, """() => { const c = document.querySelector('[data-testid="card-image"]');
+        return c && c.dataset.drawn ? [c.width, c.height] : null; }""")
     assert size == [1200, 630]
     assert re.search(r"/replay/\d+\?card=1$", page.input_value("#card-link"))
     for tid in ("card-image", "card-download"):

@@ -101,10 +101,10 @@ export async function openCard(mid, hands) {
   try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/card`); } catch (e) { $("card-status").textContent = String(e); return; }
   const data = await r.json().catch(() => ({}));
   if (!r.ok) { $("card-status").textContent = data.error || t("card_failed"); return; }
-  const canvas = document.createElement("canvas");
+  const canvas = $("card-img");
   await drawCard(canvas, data, hands);
   const url = canvas.toDataURL("image/png");
-  $("card-img").src = url;
+  canvas.dataset.drawn = "1";
   const dl = $("card-download");
   dl.href = url;
   dl.download = `laizi-match-${mid}.png`;
