@@ -39,7 +39,7 @@ from laizi.tiles import TILE_STR, Tile
 from laizi.views import seat_view
 
 __all__ = ["ACCURATE_WITHIN", "COSTLIEST", "COSTLY_FROM", "Decision", "GameReview", "SeatReview",
-           "review_events"]
+           "pooled", "review_events"]
 
 ACCURATE_WITHIN = 1.0  # expected points: a decision this close to the expert's is accurate
 COSTLIEST = 5  # at most this many costliest decisions are marked
@@ -178,6 +178,17 @@ class GameReview:
     def to_json(self, *, decisions: bool = True) -> dict[str, Any]:
         return {"kind": self.kind, "hands": self.hands,
                 "seats": [self.seats[s].to_json(decisions=decisions) for s in sorted(self.seats)]}
+
+
+def pooled(games: Sequence[GameReview]) -> dict[int, SeatReview]:
+    """Each seat's decisions over several games (a file of simulated hands), as one review."""
+    out: dict[int, SeatReview] = {}
+    for g in games:
+        for s, r in g.seats.items():
+            p = out.setdefault(s, SeatReview(s))
+            p.decisions.extend(r.decisions)
+            p.auto_played += r.auto_played
+    return out
 
 
 def _value(entry: dict[str, Any] | None) -> float | None:

@@ -155,6 +155,18 @@ def test_hidden_tiles_change_nothing_in_a_seats_review() -> None:
 
 
 # ---------------------------------------------------------------------------- CLI
+def test_cli_pools_a_file_of_hands_in_the_bots_order(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "hands.jsonl"
+    log.write_text(dump_log(_log(0)), encoding="utf-8")  # random, greedy, strong, expert at 0-3
+    assert main(["review", str(log), "--json", "--no-progress"]) == 0
+    total = json.loads(capsys.readouterr().out)["all_games"]
+    assert len(total) == 4 and all(t["decisions"] > 50 for t in total)
+    assert total[0]["mean_loss"] > total[1]["mean_loss"] and total[3]["mean_loss"] < 0.05
+    assert main(["review", str(log), "--no-progress"]) == 0
+    assert "# all 12 games" in capsys.readouterr().out
+
+
 def test_cli_review_text_json_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "hands.jsonl"
     log.write_text(dump_log(split_logs(list(_log(0)))[0]), encoding="utf-8")
@@ -166,6 +178,7 @@ def test_cli_review_text_json_and_errors(tmp_path: Path, capsys: pytest.CaptureF
     seats = data["games"][0]["seats"]
     assert [s["seat"] for s in seats] == [0, 1, 2, 3]
     assert all("all" in s and "costliest" in s for s in seats)
+    assert [s["seat"] for s in data["all_games"]] == [0, 1, 2, 3]
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "start_hand"\n', encoding="utf-8")
     assert main(["review", str(bad)]) == 2

@@ -56,7 +56,7 @@ def _fmt(x: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from laizi.game.replay import load_log
-    from laizi.review import review_events
+    from laizi.review import pooled, review_events
 
     events = load_log(args.log)
     progress = _Progress(not args.no_progress)
@@ -65,8 +65,10 @@ def run(args: argparse.Namespace) -> int:
         games = review_events(events, seats=seats, progress=progress)
     finally:
         progress.close()
+    total = pooled(games)
     if args.json:
-        print(json.dumps({"log": args.log, "games": [g.to_json() for g in games]},
+        print(json.dumps({"log": args.log, "games": [g.to_json() for g in games],
+                          "all_games": [total[s].to_json(decisions=False) for s in sorted(total)]},
                          ensure_ascii=False))
         return 0
     lang = args.lang
@@ -79,4 +81,10 @@ def run(args: argparse.Namespace) -> int:
                   f"agrees with expert {r.agreement:.0f}%")
             for d in r.costliest():
                 print(f"    - [{_fmt(d.loss)}] {(d.why or {}).get(lang, '')}")
+    if len(games) > 1:
+        print(f"# all {len(games)} games")
+        for s in sorted(total):
+            r = total[s]
+            print(f"  seat {s}: {len(r.decisions)} decisions · mean loss {r.mean_loss:.2f} · "
+                  f"accuracy {r.accuracy:.0f}% · agrees with expert {r.agreement:.0f}%")
     return 0
