@@ -35,6 +35,7 @@ import multiprocessing
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from starlette.requests import Request
@@ -212,6 +213,8 @@ class ReviewService:
             if len(self._pending) >= self.max_pending:
                 raise ReviewError(503, "reviews are busy; try again shortly", 2.0)
             task = asyncio.get_running_loop().create_task(self._build(match_id, seat))
+            # a client gone after its 202 never awaits it: the outcome is retrieved here
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
             self._pending[key] = task
         done, _ = await asyncio.wait({task}, timeout=self.wait)
         if not done:
@@ -222,7 +225,11 @@ class ReviewService:
         key = _key(match_id, seat)
         try:
             loop = asyncio.get_running_loop()
-            raw = await loop.run_in_executor(self._executor(), build_review, self.db_url, match_id, seat)
+            try:
+                raw = await loop.run_in_executor(self._executor(), build_review, self.db_url, match_id, seat)
+            except BrokenProcessPool:  # the worker died (killed, out of memory): a new one next time
+                self._pool = None
+                raise
             if raw is None:
                 return None
             if raw.get("in_play"):
