@@ -13,6 +13,7 @@ Layers, lowest first — a module imports only from its own unit or the layers b
     7 views      laizi.views
     8 bots       laizi.bots
     9 hints      laizi.hints        (a bots client: it rates moves with the strong bot)
+  9.5 review     laizi.review       (复盘: it rates a log's decisions with the hints)
       distrib.   laizi.distributed  (Ray fan-out; imports nothing of laizi)
    10 adapters   laizi.sim, laizi.env, laizi.tui, laizi.server (each its own unit:
                  adapters never import one another)
@@ -49,7 +50,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 PKG = SRC / "laizi"
 
-LAYERS: dict[str, int] = {
+LAYERS: dict[str, float] = {
     "laizi.errors": 0,
     "laizi.tiles": 1,
     "laizi.rules": 2,
@@ -61,6 +62,7 @@ LAYERS: dict[str, int] = {
     "laizi.views": 7,
     "laizi.bots": 8,
     "laizi.hints": 9,
+    "laizi.review": 9.5,
     "laizi.sim": 10, "laizi.env": 10, "laizi.tui": 10, "laizi.server": 10,
     "laizi.distributed": 9,
     "laizi.arena": 11,

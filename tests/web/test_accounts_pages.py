@@ -113,6 +113,8 @@ def test_register_login_profile_leaderboard(browser: Any, server: str, rated: li
     page.screenshot(path=str(screens_dir() / f"profile-{tag}.png"))
     href = page.get_attribute("#pf-matches tbody tr a", "href")
     assert href is not None and href.startswith("/replay/")
+    review = page.get_attribute("#pf-matches tbody tr a.pf-review", "href") or ""  # 复盘 of this seat
+    assert review.startswith(href + "?review=") and review[-1] in "0123"
     page.click("#pf-matches tbody tr a")
     page.wait_for_url("**/replay/*")
     assert page.evaluate("() => window.__csp") == []

@@ -38,7 +38,7 @@ def test_each_step_is_told_and_the_end_settles(browser: Any, server: str, size: 
         return b && !b.classList.contains('hidden') ? b.querySelectorAll('table.pay tr').length : null; }""")
     assert settle == 5  # the header and four seats
     # the rule card the match was played under (issue 23): above the table and on the settlement
-    poll(page, "() => document.getElementById('rp-card').textContent === '开口番（按预设规则）'")
+    poll(page, "() => document.getElementById('rp-rules').textContent === '开口番（按预设规则）'")
     assert page.text_content('[data-testid="replay-settle"] [data-testid="settle-rule-card"]') == "规则卡 开口番（按预设规则）"
     page.screenshot(path=str(screens_dir() / f"replay-end-{size[0]}x{size[1]}.png"))
     assert page.errors == []  # type: ignore[attr-defined]

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from types import ModuleType
 
 # Order shown in --help.
-SUBCOMMANDS = ("score", "rules", "play", "sim", "arena", "hint", "replay", "verify", "serve", "check")
+SUBCOMMANDS = ("score", "rules", "play", "sim", "arena", "hint", "replay", "review", "verify", "serve",
+               "check")
 
 
 def _load(name: str) -> ModuleType | None:

@@ -13,7 +13,7 @@ recorded game's.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from laizi.errors import RuleError
@@ -25,7 +25,7 @@ from laizi.game.state import HandState
 from laizi.game.wall import wall_from_str
 from laizi.rules import RuleSet
 
-__all__ = ["dump_log", "load_log", "parse_log", "replay", "replay_all", "split_logs"]
+__all__ = ["BeforeAction", "dump_log", "load_log", "parse_log", "replay", "replay_all", "split_logs"]
 
 
 def parse_log(text: str) -> list[Event]:
@@ -129,8 +129,16 @@ def _action(e: Event) -> Action:
     return Action(t, tile_from_str(e["tile"]))
 
 
-def replay(events: Sequence[Event]) -> Match | HandState:
+BeforeAction = Callable[[Match | HandState, int, int, Action], None]
+
+
+def replay(events: Sequence[Event], *, before_action: BeforeAction | None = None) -> Match | HandState:
     """Rebuild the match (log starting with ``start_match``) or stand-alone hand.
+
+    ``before_action(engine, index, seat, action)`` is called before each recorded
+    decision is applied (``index``: the event's position in ``events``), with the
+    engine as it stood when the seat chose — for a look back at each decision
+    (:mod:`laizi.review`), through :mod:`laizi.views` only.
 
     Raises :class:`ReplayError` naming the first event that differs from what the
     engine produces, :class:`LogError` for an unusable log.
@@ -176,6 +184,12 @@ def replay(events: Sequence[Event]) -> Match | HandState:
             i += 1
             continue
         t = e["type"]
+        if before_action is not None and t in ACTION_EVENTS:
+            try:
+                seat, action = int(e["seat"]), _action(e)
+            except (GameError, KeyError, TypeError, ValueError) as exc:
+                raise ReplayError(e.get("v"), f"cannot apply {t!r}: {exc}") from None
+            before_action(engine, i, seat, action)
         try:
             if t in ACTION_EVENTS:
                 engine.apply(int(e["seat"]), _action(e))

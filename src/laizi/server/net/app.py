@@ -13,6 +13,8 @@ Routes:
 - ``GET /api/matches/{id}/replay[?hand=N|?index=1]``: a match's finished hands, their
   public log (hands still in play are cut off at their start, nothing hidden is ever
   returned); built off the event loop, cached, rate-limited (:mod:`laizi.server.tables.replays`);
+- ``GET /api/matches/{id}/review?seat=N`` (复盘) and ``/card`` (战绩) of a finished match
+  (:mod:`laizi.server.tables.review`);
 - accounts, profiles and the leaderboard: :mod:`laizi.server.net.playerapi`;
 - coins, quick match, friends and invites: :mod:`laizi.server.net.socialapi`;
 - avatars (``/api/avatars``, ``/api/avatar``, ``/avatars/{player_id}``): :mod:`laizi.server.accounts.avatars`;
@@ -66,6 +68,7 @@ from laizi.server.persistence import db
 from laizi.server.tables.hub import Hub
 from laizi.server.tables.replays import ReplayError, ReplayService
 from laizi.server.tables.replays import stream as replay_stream
+from laizi.server.tables.review import ReviewService
 
 __all__ = ["create_app"]
 
@@ -161,6 +164,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     social, social_api = social_routes(hub)  # social: coins, quick match, friends, invites
     director = Director(hub)  # hook (tournaments)
     replays.gates.append(director.replay_withheld)  # duplicate rounds: no replay until over
+    reviews = ReviewService(cfg.db_url, gates=replays.gates)  # 复盘: the replay's gates
 
     async def api_score(request: Request) -> Response:
         from laizi.errors import LaiziError
@@ -270,6 +274,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
             social.quick.stop()
             await director.stop()  # hook (tournaments)
             replays.close()
+            reviews.close()
             await hub.stop()
 
     routes = [
@@ -286,6 +291,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         Route("/api/rooms", api_rooms),
         Route("/api/rooms/{code}", api_room),
         Route("/api/matches/{match_id}/replay", api_replay),
+        *reviews.routes(),  # 复盘 and 战绩 (laizi.server.tables.review)
         Route("/healthz", healthz),
         Route("/metrics", hub.ops.metrics_endpoint),
         Route("/cluster", cluster_status),
@@ -302,6 +308,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     app.state.hub = hub
     app.state.avatars = Avatars(hub)
     app.state.replays = replays
+    app.state.reviews = reviews
     app.state.accounts = accounts
     app.state.social = social
     app.state.director = director  # hook (tournaments)

@@ -56,6 +56,11 @@ const ZH = {
   tiles_title: "牌面", tiles_intro: "每张牌都是本项目绘制的 SVG，不依赖中文字体。带金边和星标的是赖子。",
   lobby_hint: "输入昵称，创建房间或加入朋友的房间。", fixed_deal: "固定牌局（种子 {0}）：牌墙由房间设置决定",
   tournaments_link: "比赛 →",
+  review: "复盘", accuracy: "准确率", review_busy: "复盘中… {0}%", review_failed: "复盘失败",
+  review_acc: "准确率 {0}% · 平均每步少 {1} 分 · 与专家一致 {2}% · 共 {3} 个决定", review_none: "没有明显失误",
+  review_item: "第 {0} 局 · {1} → 专家 {2} · −{3} 分", review_auto: "（托管代打 {0} 步，不计）",
+  card: "战绩", card_title: "武汉麻将 · 战绩", card_match: "比赛 #{0} · 共 {1} 局", card_download: "下载图片",
+  card_share: "分享链接", card_copied: "链接已复制", card_copy_hint: "请复制上面的链接", card_failed: "无法生成战绩",
   lv_novice: "新手场", lv_junior: "初级场", lv_senior: "高级场", coin_stake: "{0} · 底注 {1}", coin_free: "{0} · 不计游戏币",  // polish: 场次 on the table
   // 番 on the table (issue 23, js/fan.js)
   ting: "听", seat_fan: "{0}番·{1}", st_sunshine: "阳光", st_golden: "金顶", fan_of: "{0}：{1} 番", n_fan: "{0} 番",
@@ -120,6 +125,12 @@ const EN = {
   tiles_title: "Tiles", tiles_intro: "Every face is an SVG drawn by this project: no CJK font needed. The laizi carries a gold border and a star.",
   lobby_hint: "Pick a nickname, create a room or join a friend's.", fixed_deal: "Fixed deal (seed {0}): the room settings decide the wall",
   tournaments_link: "Tournaments →",
+  review: "Review", accuracy: "Accuracy", review_busy: "Reviewing… {0}%", review_failed: "The review failed",
+  review_acc: "Accuracy {0}% · {1} points lost per decision · agrees with expert {2}% · {3} decisions",
+  review_none: "No costly decision", review_item: "Hand {0} · {1} → expert {2} · −{3}",
+  review_auto: " ({0} auto-played decisions left out)",
+  card: "Result card", card_title: "Wuhan Mahjong · Result", card_match: "Match #{0} · {1} hands", card_download: "Download",
+  card_share: "Share link", card_copied: "Link copied", card_copy_hint: "Copy the link above", card_failed: "No card for this match",
   lv_novice: "Beginner", lv_junior: "Junior", lv_senior: "Senior", coin_stake: "{0} · stake {1}", coin_free: "{0} · no coins",  // polish
   // fan on the table (issue 23, js/fan.js)
   ting: "Ready:", seat_fan: "{0} fan · {1}", st_sunshine: "unopened", st_golden: "opened", fan_of: "{0}: {1} fan", n_fan: "{0} fan",

@@ -113,7 +113,10 @@ export async function loadRooms() {
       const a = document.createElement("a");
       a.href = `/replay/${r.match_id}`;
       a.textContent = t("replay");
-      row.appendChild(a);
+      const rv = document.createElement("a");  // 复盘
+      rv.href = `/replay/${r.match_id}?review=0`;
+      rv.textContent = t("review");
+      row.append(a, rv);
     }
     box.appendChild(row);
   }

@@ -391,6 +391,12 @@ function fillSettleButtons(v) {
   const host = S.room && (S.room.host || S.room.owner);
   $("btn-rematch-force").classList.toggle("hidden", !over || !S.pid || S.pid !== host || humans < 2);
   $("overlay-close").classList.toggle("hidden", over);
+  const rv = $("btn-review");  // 复盘: the replay viewer with this seat's review open
+  rv.classList.toggle("hidden", !over || S.matchId == null);
+  if (over && S.matchId != null) rv.href = `/replay/${S.matchId}?review=${S.seat != null ? S.seat : 0}`;
+  const cd = $("btn-card");  // 战绩: the result card
+  cd.classList.toggle("hidden", !over || S.matchId == null);
+  if (over && S.matchId != null) cd.href = `/replay/${S.matchId}?card=1`;
 }
 
 function renderSettlementState(v) {

@@ -19,7 +19,7 @@ const W = {
     points_per_hand: "平均每手得分", liability_paid: "包牌支付", escapes: "逃跑", firsts: "第一名",
     average_place: "平均名次", rated_matches: "排位局数", guest: "游客", registered: "注册玩家",
     rank: "排名", unrated: "未参加排位", done_login: "登录成功", done_register: "注册成功",
-    done_password: "密码已修改", done_logout: "已退出", watch: "观看", since: "加入于",
+    done_password: "密码已修改", done_logout: "已退出", watch: "观看", since: "加入于", review: "复盘",
     coins: "游戏币", ledger: "游戏币明细", when: "时间", reason: "事项", change: "变动", balance: "余额",
     ledger_empty: "还没有游戏币记录。", r_welcome: "新手礼包", r_daily: "每日领取",
     r_hand: "对局 #{0} 第 {1} 局结算", r_escape_paid: "对局 #{0} 逃跑扣除", r_escape_got: "对局 #{0} 他人逃跑赔付",
@@ -38,7 +38,7 @@ const W = {
     points_per_hand: "Points per hand", liability_paid: "Liability paid", escapes: "Escapes", firsts: "Firsts",
     average_place: "Average place", rated_matches: "Rated matches", guest: "Guest", registered: "Registered",
     rank: "Rank", unrated: "Not rated yet", done_login: "Logged in", done_register: "Registered",
-    done_password: "Password changed", done_logout: "Logged out", watch: "Watch", since: "Since",
+    done_password: "Password changed", done_logout: "Logged out", watch: "Watch", since: "Since", review: "Review",
     coins: "Coins", ledger: "Coin history", when: "When", reason: "What", change: "Change", balance: "Balance",
     ledger_empty: "No coin entries yet.", r_welcome: "Welcome gift", r_daily: "Daily top-up",
     r_hand: "Match #{0}, hand {1} settled", r_escape_paid: "Match #{0}: escape penalty",
@@ -196,7 +196,9 @@ async function renderProfile(pid) {
     const td = cell(tr, "");
     const a = document.createElement("a");
     a.href = m.replay; a.textContent = t("watch");
-    td.appendChild(a);
+    const rv = document.createElement("a");  // 复盘 of this player's seat
+    rv.href = `/replay/${m.match_id}?review=${m.seat}`; rv.textContent = t("review"); rv.className = "pf-review";
+    td.append(a, " · ", rv);
     body.appendChild(tr);
   }
   $("pf-none").classList.toggle("hidden", p.recent.length > 0);

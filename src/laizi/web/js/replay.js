@@ -1,10 +1,12 @@
 // Replay viewer: a finished match's public frames on the same table layout, with names, Chinese
 // (or English) labels and step / play / scrub controls.
-import { t, onLang, applyI18n, toggleLang } from "./i18n.js";
+import { t, onLang, applyI18n, toggleLang, getLang } from "./i18n.js";
 import { buildTable, renderTable } from "./table.js";
 import { describe } from "./words.js";
 import { renderSettlement } from "./settle.js";
 import { cardFor, cardText, howtoLink } from "./rules.js";
+import { openReview, closeReview, marksFor, renderReview, reviewSeat } from "./review.js";
+import { openCard, wireCard } from "./card.js";
 
 const $ = id => document.getElementById(id);
 const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null, card: null };
@@ -20,7 +22,7 @@ function go(i) {
   const v = f[RP.pos];
   const seats = RP.seats.map((s, k) => ({ ...s, connected: true, seat: k }));
   const line = v.event ? describe(v.event, seats, v.dealer) : "";
-  renderTable(RP.table, v, { me: null, seats, live: false, lastLine: line });
+  renderTable(RP.table, v, { me: reviewSeat(), seats, live: false, lastLine: line });  // 复盘: its seat below
   // narration: each step in words (谁 碰 了 什么), the settlement at the hand's end
   $("rp-say").textContent = line || "";
   const box = $("rp-settle");
@@ -28,6 +30,47 @@ function go(i) {
   box.classList.toggle("hidden", !end);
   if (end) { renderSettlement(box, v, { seats, me: null, card: cardText(RP.card) }); box.scrollIntoView({ block: "nearest" }); }
   else box.textContent = "";
+  showMarks();
+}
+
+// 复盘: the costliest decisions of the reviewed seat, marked on the hand's timeline; at a
+// marked step the sentence saying why shows over the table.
+function showMarks() {
+  const f = frames();
+  const hand = RP.data && RP.data.hands[RP.hand] ? RP.data.hands[RP.hand].hand : null;
+  const marks = marksFor(hand, f);
+  const strip = $("rp-marks");
+  strip.textContent = "";
+  strip.classList.toggle("hidden", $("rv-panel").classList.contains("hidden"));
+  if (marks.size || !strip.classList.contains("hidden")) {  // the track and where the replay stands
+    const cur = document.createElement("span");
+    cur.className = "rp-cursor";
+    cur.style.left = `${f.length > 1 ? (100 * RP.pos) / (f.length - 1) : 0}%`;
+    strip.appendChild(cur);
+  }
+  for (const [i, c] of marks) {
+    const m = document.createElement("button");
+    m.type = "button";
+    m.className = "rp-mark" + (i === RP.pos ? " on" : "");
+    m.dataset.testid = "review-mark";
+    m.style.left = `${f.length > 1 ? (100 * i) / (f.length - 1) : 0}%`;
+    m.title = `−${c.loss.toFixed(1)}`;
+    m.setAttribute("aria-label", m.title);
+    m.addEventListener("click", () => go(i));
+    strip.appendChild(m);
+  }
+  const here = marks.get(RP.pos);
+  const note = $("rp-note");
+  note.classList.toggle("hidden", !here);
+  note.textContent = here ? (here.why || {})[getLang()] || "" : "";
+}
+
+function jump(c) {
+  const i = RP.data.hands.findIndex(h => h.hand === c.hand);
+  if (i < 0) return;
+  if (i !== RP.hand) { $("rp-hand").value = String(i); select(); }
+  const marks = marksFor(c.hand, frames());
+  for (const [pos, d] of marks) if (d === c) go(pos);
 }
 
 function select() {
@@ -67,13 +110,30 @@ export async function openReplay(mid) {
     if (e.key === "ArrowRight") go(RP.pos + 1);
     if (e.key === "ArrowLeft") go(RP.pos - 1);
   });
-  onLang(() => { $("rp-title").textContent = t("replay_of", mid); $("rp-card").textContent = cardText(RP.card); go(RP.pos); });
+  const hooks = { jump, refresh: () => go(RP.pos) };
+  $("rp-review").addEventListener("click", () => {
+    if ($("rv-panel").classList.contains("hidden")) openReview(mid, RP.seats, 0, hooks);
+    else closeReview();
+  });
+  $("rv-close").addEventListener("click", closeReview);
+  onLang(() => {
+    $("rp-title").textContent = t("replay_of", mid);
+    $("rp-rules").textContent = cardText(RP.card);
+    renderReview();
+    go(RP.pos);
+  });
   select();
+  wireCard();
+  $("rp-card").addEventListener("click", () => openCard(mid, data.hands.length));
+  const q = new URLSearchParams(location.search);
+  const want = q.get("review");
+  if (want !== null && /^[0-3]$/.test(want)) openReview(mid, RP.seats, +want, hooks);
+  if (q.get("card") === "1") openCard(mid, data.hands.length);
   // the rule card the match was played under (the frames carry its rules), and its 玩法说明
   const first = data.hands.length && data.hands[0].frames.length ? data.hands[0].frames[0] : null;
   if (first && first.rules) {
     RP.card = await cardFor(first.rules);
-    $("rp-card").textContent = cardText(RP.card);
+    $("rp-rules").textContent = cardText(RP.card);
     $("rp-howto").href = howtoLink(first.rules);
     $("rp-howto").classList.remove("hidden");
     go(RP.pos);

@@ -1,0 +1,340 @@
+"""复盘 over HTTP: ``GET /api/matches/{id}/review?seat=N`` (:mod:`laizi.review`).
+
+A review of a seat replays the whole match and rates each of its decisions with the hints
+(about 150 decisions a second: a few seconds for a long match), so it is
+
+- **only for a finished match** (409 while it is in play: a seat's choices say what it
+  holds), under the same gates as the match's replay (:attr:`ReplayService.gates
+  <laizi.server.replays.ReplayService.gates>`: a duplicate round in play is withheld);
+- **computed in a worker process** (one, spawned on first use), never on the event loop;
+  a request waits at most :data:`WAIT` seconds for it, then answers ``202`` with
+  ``{"pending": true, "progress": 0-1}`` and ``Retry-After: 1`` (the client asks again:
+  a long match shows its progress); requests for the same review share one build;
+- **cached**: finished matches do not change, so a review is kept (JSON, least recently used
+  first out) within :data:`CACHE_BYTES`;
+- **rate-limited per client IP**: :data:`REQUESTS_PER_MINUTE` requests (the polls of a build
+  included) and :data:`BUILDS_PER_MINUTE` builds (cache misses) a minute, else ``429`` with
+  ``Retry-After``; at most :data:`MAX_PENDING` builds wait at once (else ``503``).
+
+``GET /api/matches/{id}/card`` is the 战绩 card's data for a finished match (the players, their
+totals, the rule card line in zh and en, when it ended): a small read in a thread, counted
+against the same per-IP request limit; the browser draws the card (``web/js/card.js``).
+
+The review's answer: ``match_id``, ``seat``, ``hands``, ``decisions``, ``mean_loss``, ``total_loss``,
+``accuracy``, ``agreement``, ``costliest`` (each with ``hand``, ``v`` — the log event the
+decision became —, ``played``/``expert`` and ``why`` in zh and en) and ``all`` (every
+decision, without ``why``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from laizi.server.common.chat import RateLimiter
+
+__all__ = ["BUILDS_PER_MINUTE", "CACHE_BYTES", "MAX_PENDING", "REQUESTS_PER_MINUTE", "WAIT",
+           "ReviewService", "build_review"]
+
+log = logging.getLogger("laizi.server")
+
+REQUESTS_PER_MINUTE = 60  # review requests (polls included) per client IP per minute
+BUILDS_PER_MINUTE = 6     # of which cache misses (builds) per client IP per minute
+MAX_PENDING = 4           # builds queued at once (all clients)
+CACHE_BYTES = 16 * 1024 * 1024  # reviews kept in memory (JSON)
+WAIT = 2.0                # seconds a request waits for a build before answering 202
+
+# ----------------------------------------------------------------- worker side
+_ENGINES: dict[str, Any] = {}
+_PROGRESS: Any = None  # shared with the server: [key, done, total] of the build under way
+
+
+def _init_worker(shared: Any) -> None:
+    global _PROGRESS
+    _PROGRESS = shared
+
+
+def _key(match_id: int, seat: int) -> int:
+    return match_id * 4 + seat
+
+
+def build_review(db_url: str, match_id: int, seat: int) -> dict[str, Any] | None:
+    """Review one seat of a stored match (in the worker process): the answer's JSON, or
+    ``{"in_play": True}`` for a match not finished, None for no such match."""
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from laizi.review import review_events
+    from laizi.rules import RuleSet
+    from laizi.server.persistence import db
+    from laizi.server.tables.engine import GameSession
+
+    engine = _ENGINES.get(db_url)
+    if engine is None:
+        engine = _ENGINES[db_url] = db.make_engine(db_url)
+    with Session(engine) as s:
+        m = s.get(db.MatchRow, match_id)
+        if m is None:
+            return None
+        if m.status != "finished":
+            return {"in_play": True}
+        journal = [a.action for a in s.scalars(
+            select(db.ActionRow).where(db.ActionRow.match_id == m.id).order_by(db.ActionRow.n))]
+        rules, seed, max_hands = dict(m.rules), bytes.fromhex(m.seed), m.max_hands
+        fixed, seats = bool(m.fixed_dealers), m.seats
+    g = GameSession(RuleSet(**rules), seed, max_hands=max_hands, fixed_dealers=fixed)
+    for op in journal:
+        g.apply_op(op)
+    key = _key(match_id, seat)
+
+    def progress(done: int, total: int) -> None:
+        if _PROGRESS is not None:
+            _PROGRESS[0], _PROGRESS[1], _PROGRESS[2] = key, done, total
+
+    games = review_events(list(g.match.log), seats=[seat], progress=progress)
+    r = games[0].seats[seat]
+    data = r.to_json(decisions=True)
+    for d in data["all"]:
+        d.pop("why", None)
+    return {"match_id": match_id, "seat": seat, "players": seats, "hands": games[0].hands, **data}
+
+
+def read_card(engine: Any, match_id: int) -> dict[str, Any] | None:
+    """The 战绩 card's data of a match (a thread of the server): None for no such match."""
+    from sqlalchemy.orm import Session
+
+    from laizi.rulecatalog import rule_card
+    from laizi.rules import RuleSet
+    from laizi.server.persistence import db
+
+    with Session(engine) as s:
+        m = s.get(db.MatchRow, match_id)
+        if m is None:
+            return None
+        if m.status != "finished":
+            return {"in_play": True}
+        rules = RuleSet(**dict(m.rules))
+        seats = [{"nickname": x.get("nickname"), "bot": x.get("bot"), "player_id": x.get("player_id")}
+                 if isinstance(x, dict) else {"nickname": None} for x in (m.seats or [])]
+        return {"match_id": m.id, "room": m.room_code, "seats": seats, "scores": list(m.scores or []),
+                "preset": rules.preset_name,
+                "rule_card": {"zh": rule_card(rules, "zh"), "en": rule_card(rules, "en")},
+                "finished_at": m.finished_at.isoformat() if m.finished_at else None}
+
+
+# ----------------------------------------------------------------- server side
+class ReviewError(Exception):
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.retry_after = retry_after
+
+
+class ReviewService:
+    """Builds (in a worker process), caches and rate-limits the reviews of one database.
+    ``gates``: the replay's gates (the same list: what withholds a replay withholds its
+    review)."""
+
+    def __init__(self, db_url: str, *, gates: list[Callable[[int], Awaitable[str | None]]] | None = None,
+                 requests_per_minute: int = REQUESTS_PER_MINUTE,
+                 builds_per_minute: int = BUILDS_PER_MINUTE, max_pending: int = MAX_PENDING,
+                 cache_bytes: int = CACHE_BYTES, wait: float = WAIT) -> None:
+        self.db_url = db_url
+        self.gates = gates if gates is not None else []
+        self.requests = RateLimiter(requests_per_minute, 60.0)
+        self.builds = RateLimiter(builds_per_minute, 60.0)
+        self.max_pending = max_pending
+        self.cache_bytes = cache_bytes
+        self.wait = wait
+        self._cache: OrderedDict[int, bytes] = OrderedDict()
+        self._cached_bytes = 0
+        self._pending: dict[int, asyncio.Task[bytes | None]] = {}
+        self._pool: ProcessPoolExecutor | None = None
+        self._progress: Any = None
+        self._engine: Any = None  # the card's reads (a thread of this process)
+        self.stats = {"hits": 0, "builds": 0, "limited": 0}
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            ctx = multiprocessing.get_context("spawn")  # the server has threads: no fork
+            self._progress = ctx.Array("q", 3, lock=False)
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx,
+                                             initializer=_init_worker, initargs=(self._progress,))
+        return self._pool
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def progress(self, match_id: int, seat: int) -> float:
+        p = self._progress
+        if p is None or p[0] != _key(match_id, seat) or p[2] <= 0:
+            return 0.0
+        return round(min(1.0, float(p[1]) / float(p[2])), 3)
+
+    async def get(self, match_id: int, seat: int, client: str) -> bytes | None:
+        """The review's JSON, None for an unknown match; raises :class:`ReviewError` (429, 403,
+        409, 503, and 202 while it is being built)."""
+        if not self.requests.allow(client):
+            self.stats["limited"] += 1
+            raise ReviewError(429, "too many review requests; slow down",
+                              self.requests.retry_after(client))
+        for gate in self.gates:
+            why = await gate(match_id)
+            if why is not None:
+                raise ReviewError(403, why)
+        key = _key(match_id, seat)
+        data = self._cache.get(key)
+        if data is not None:
+            self._cache.move_to_end(key)
+            self.stats["hits"] += 1
+            return data
+        task = self._pending.get(key)
+        if task is None:
+            if not self.builds.allow(client):
+                self.stats["limited"] += 1
+                raise ReviewError(429, "too many reviews; slow down", self.builds.retry_after(client))
+            if len(self._pending) >= self.max_pending:
+                raise ReviewError(503, "reviews are busy; try again shortly", 2.0)
+            task = asyncio.get_running_loop().create_task(self._build(match_id, seat))
+            # a client gone after its 202 never awaits it: the outcome is retrieved here
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+            self._pending[key] = task
+        done, _ = await asyncio.wait({task}, timeout=self.wait)
+        if not done:
+            raise ReviewError(202, "the review is being built", 1.0)
+        return task.result()
+
+    async def _build(self, match_id: int, seat: int) -> bytes | None:
+        key = _key(match_id, seat)
+        try:
+            loop = asyncio.get_running_loop()
+            try:
+                raw = await loop.run_in_executor(self._executor(), build_review, self.db_url, match_id, seat)
+            except BrokenProcessPool:  # the worker died (killed, out of memory): a new one next time
+                self._pool = None
+                raise
+            if raw is None:
+                return None
+            if raw.get("in_play"):
+                raise ReviewError(409, "the match is still in play: a review comes when it is over")
+            data = json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode()
+            self.stats["builds"] += 1
+            self._store(key, data)
+            return data
+        finally:
+            self._pending.pop(key, None)
+
+    def _store(self, key: int, data: bytes) -> None:
+        if len(data) > self.cache_bytes:
+            return
+        old = self._cache.pop(key, None)
+        if old is not None:
+            self._cached_bytes -= len(old)
+        self._cache[key] = data
+        self._cached_bytes += len(data)
+        while self._cached_bytes > self.cache_bytes:
+            _, dropped = self._cache.popitem(last=False)
+            self._cached_bytes -= len(dropped)
+
+    def cache_info(self) -> dict[str, int]:
+        return {"entries": len(self._cache), "bytes": self._cached_bytes, **self.stats}
+
+    # ------------------------------------------------------------- HTTP
+    async def endpoint(self, request: Request) -> Response:
+        """GET /api/matches/{match_id}/review?seat=N."""
+        rid = request.scope.get("state", {}).get("request_id")
+
+        def error(message: str, status: int = 400, retry_after: float | None = None,
+                  **extra: Any) -> JSONResponse:
+            resp = JSONResponse({"error": message, **extra, "request_id": rid}, status_code=status)
+            if retry_after is not None:
+                resp.headers["Retry-After"] = str(max(1, int(retry_after + 0.999)))
+            return resp
+
+        try:
+            mid = int(request.path_params["match_id"])
+            if not 1 <= mid <= 2**31 - 1:
+                raise ValueError
+        except ValueError:
+            return error("bad match id")
+        try:
+            seat = int(request.query_params.get("seat", ""))
+            if not 0 <= seat <= 3:
+                raise ValueError
+        except ValueError:
+            return error("seat must be 0-3")
+        client = request.client.host if request.client else "?"
+        try:
+            data = await self.get(mid, seat, client)
+        except ReviewError as exc:
+            if exc.status == 202:
+                resp = JSONResponse({"pending": True, "progress": self.progress(mid, seat)},
+                                    status_code=202, headers={"Retry-After": "1"})
+                return resp
+            return error(exc.message, exc.status, exc.retry_after)
+        except Exception:  # noqa: BLE001 - a journal that does not replay: logged, not shown
+            log.exception("review of match %s seat %s failed", mid, seat)
+            return error("the review failed", 500)
+        if data is None:
+            return error("unknown match", 404)
+        return Response(data, media_type="application/json",
+                        headers={"Cache-Control": "no-cache"})
+
+    async def card(self, match_id: int, client: str) -> dict[str, Any] | None:
+        """The 战绩 card's data; raises :class:`ReviewError` (429, 403, 409)."""
+        if not self.requests.allow(client):
+            self.stats["limited"] += 1
+            raise ReviewError(429, "too many requests; slow down", self.requests.retry_after(client))
+        for gate in self.gates:
+            why = await gate(match_id)
+            if why is not None:
+                raise ReviewError(403, why)
+        if self._engine is None:
+            from laizi.server.persistence import db
+
+            self._engine = db.make_engine(self.db_url)
+        data = await asyncio.to_thread(read_card, self._engine, match_id)
+        if data is not None and data.get("in_play"):
+            raise ReviewError(409, "the match is still in play: its card comes when it is over")
+        return data
+
+    async def card_endpoint(self, request: Request) -> Response:
+        """GET /api/matches/{match_id}/card."""
+        rid = request.scope.get("state", {}).get("request_id")
+        try:
+            mid = int(request.path_params["match_id"])
+            if not 1 <= mid <= 2**31 - 1:
+                raise ValueError
+        except ValueError:
+            return JSONResponse({"error": "bad match id", "request_id": rid}, status_code=400)
+        try:
+            data = await self.card(mid, request.client.host if request.client else "?")
+        except ReviewError as exc:
+            resp = JSONResponse({"error": exc.message, "request_id": rid}, status_code=exc.status)
+            if exc.retry_after is not None:
+                resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
+            return resp
+        if data is None:
+            return JSONResponse({"error": "unknown match", "request_id": rid}, status_code=404)
+        return JSONResponse(data)
+
+    def routes(self) -> list[Route]:
+        return [Route("/api/matches/{match_id}/review", self.endpoint),
+                Route("/api/matches/{match_id}/card", self.card_endpoint)]

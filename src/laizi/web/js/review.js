@@ -1,0 +1,121 @@
+// 复盘 in the replay viewer: one seat's review (GET /api/matches/{id}/review?seat=N, built on
+// the server; 202 with its progress while it is built), its accuracy, and its costliest
+// decisions marked on the timeline with the sentence saying why.
+import { t, getLang, botName } from "./i18n.js";
+
+const $ = id => document.getElementById(id);
+const RV = { mid: null, seat: null, seats: null, data: null, hooks: null, asking: 0 };
+
+/** The frame of a hand where a decision shows: the last frame whose event is at or before it. */
+export function frameOf(frames, v) {
+  let at = 0;
+  frames.forEach((f, i) => { if (f.event && typeof f.event.v === "number" && f.event.v <= v) at = i; });
+  return at;
+}
+
+function say(text) { $("rv-status").textContent = text; }
+
+function seatName(seats, s) {
+  const x = seats && seats[s];
+  if (x && x.bot && !x.player_id) return botName(seats, s);
+  return (x && x.nickname) || t("seat_n", s);
+}
+
+async function fetchReview(mid, seat, ticket) {
+  for (;;) {
+    let r;
+    try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/review?seat=${seat}`); }
+    catch (e) { say(t("review_failed")); return null; }
+    if (ticket !== RV.asking) return null;  // another seat was chosen meanwhile
+    const data = await r.json().catch(() => ({}));
+    if (r.status === 202) {
+      say(t("review_busy", Math.round(100 * (data.progress || 0))));
+      await new Promise(ok => setTimeout(ok, 1000 * (+r.headers.get("Retry-After") || 1)));
+      continue;
+    }
+    if (!r.ok) { say(data.error ? `${t("review_failed")} (${data.error})` : t("review_failed")); return null; }
+    return data;
+  }
+}
+
+/** Show (or refresh, after a language change) the review panel's words. */
+export function renderReview() {
+  const d = RV.data;
+  if (RV.seats) [...$("rv-seats").children].forEach((b, s) => { b.textContent = seatName(RV.seats, s); });
+  const list = $("rv-list");
+  list.textContent = "";
+  if (!d) return;
+  say(t("review_acc", Math.round(d.accuracy), d.mean_loss.toFixed(1), Math.round(d.agreement), d.decisions)
+      + (d.auto_played ? t("review_auto", d.auto_played) : ""));
+  $("rv-acc").textContent = `${Math.round(d.accuracy)}%`;
+  if (!d.costliest.length) { const li = document.createElement("li"); li.textContent = t("review_none"); list.appendChild(li); }
+  for (const c of d.costliest) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "rv-item";
+    b.dataset.testid = "review-item";
+    const head = document.createElement("b");
+    head.textContent = t("review_item", c.hand, (c.played_words || {})[getLang()] || "", (c.expert_words || {})[getLang()] || "",
+      c.loss.toFixed(1));
+    const why = document.createElement("span");
+    why.textContent = (c.why || {})[getLang()] || "";
+    b.append(head, why);
+    b.addEventListener("click", () => RV.hooks.jump(c));
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+  RV.hooks.refresh();
+}
+
+/** The reviewed seat while the panel is open (the replay turns it to the bottom), else null. */
+export function reviewSeat() { return RV.hooks && !$("rv-panel").classList.contains("hidden") ? RV.seat : null; }
+
+/** The marks of the costliest decisions on the current hand's timeline (frame index → decision). */
+export function marksFor(hand, frames) {
+  const out = new Map();
+  if (!RV.data) return out;
+  for (const c of RV.data.costliest) if (c.hand === hand) out.set(frameOf(frames, c.v), c);
+  return out;
+}
+
+async function load(seat) {
+  RV.seat = seat;
+  RV.data = null;
+  RV.hooks.refresh();
+  const ticket = ++RV.asking;
+  for (const b of $("rv-seats").children) b.setAttribute("aria-pressed", String(+b.dataset.seat === seat));
+  $("rv-acc").textContent = "…";
+  renderReview();
+  say(t("review_busy", 0));
+  const data = await fetchReview(RV.mid, seat, ticket);
+  if (data && ticket === RV.asking) { RV.data = data; renderReview(); }
+}
+
+/** Open the panel for ``seat`` (hooks: jump(decision) and refresh() from the viewer). */
+export function openReview(mid, seats, seat, hooks) {
+  RV.mid = mid;
+  RV.hooks = hooks;
+  RV.seats = seats;
+  $("rv-panel").classList.remove("hidden");
+  document.body.classList.add("reviewing");
+  const box = $("rv-seats");
+  box.textContent = "";
+  for (let s = 0; s < 4; s++) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.seat = String(s);
+    b.textContent = seatName(seats, s);
+    b.addEventListener("click", () => load(s));
+    box.appendChild(b);
+  }
+  load(seat);
+}
+
+export function closeReview() {
+  RV.data = null;
+  RV.asking++;
+  $("rv-panel").classList.add("hidden");
+  document.body.classList.remove("reviewing");
+  RV.hooks && RV.hooks.refresh();
+}
