@@ -58,3 +58,52 @@ def test_redis_restarted_empty(make_nodes: Any, pg_url: str, redis_server: Any,
         p.close()
     totals = check_database(pg_url, {p.pid: p.acked for p in ps})
     print(f"\nredis restarted: both rooms going on again {took:.1f} s after it went away; {totals}")
+
+
+def test_a_relayed_seat_is_resynced_once_after_a_redis_restart(make_nodes: Any, pg_url: str,
+                                                                redis_server: Any,
+                                                                redis_url: str) -> None:
+    """A seat relayed by node B into node A's room gets exactly one resync (one fresh
+    ``snapshot``) for a Redis restart — not one for its own bus coming back, another for
+    the owner's, and a third for the room's lease taken again (issue 27: a burst)."""
+    na, nb = make_nodes(["na", "nb"], ARGS)
+    ps, code = seat_players(na.port, [nb.port], bots=2)
+    relayed = ps[1]
+    end = time.monotonic() + 60
+    while time.monotonic() < end and min(len(p.acked) for p in ps) < 3:
+        pump(ps)
+    backs = [n.log_text().count("the bus is back") for n in (na, nb)]
+    snaps = relayed.snapshots
+    redis_server.stop()
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 1.5:
+        pump(ps)
+    redis_server.start()
+    r = redis.Redis.from_url(redis_url)
+    # Wait for the whole recovery: both buses back, the room owned again, and the relayed
+    # seat playing on (five moves acknowledged after its resync, some seconds of play).
+    end = time.monotonic() + 60
+    acked: dict[str, int] = {}
+
+    def recovered() -> bool:
+        if not all(n.log_text().count("the bus is back") > b for n, b in zip((na, nb), backs, strict=True)):
+            return False
+        if lease_owner(r, code) not in ("na", "nb") or relayed.snapshots == snaps:
+            acked.clear()
+            return False
+        for p in ps:
+            acked.setdefault(p.pid, len(p.acked))
+        return min(len(p.acked) - acked[p.pid] for p in ps) >= 5
+
+    while time.monotonic() < end and not recovered():
+        pump(ps)
+    assert recovered(), (relayed.snapshots - snaps, relayed.seen[-10:])
+    quiet = time.monotonic() + 3  # and nothing more comes while play goes on
+    while time.monotonic() < quiet:
+        pump(ps)
+    for p in ps:
+        p.close()
+    assert relayed.snapshots - snaps == 1, f"{relayed.snapshots - snaps} resyncs of the relayed seat"
+    for n in (na, nb):
+        assert "Traceback" not in n.log_text()
+    check_database(pg_url, {p.pid: p.acked for p in ps})
