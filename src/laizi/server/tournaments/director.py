@@ -163,11 +163,12 @@ class Director:
         record finished tables, advance rounds. In a cluster one node does it at a time (the
         leader of the job "tournaments": cluster/leader.py) — but the no-shows of a table
         are charged by the node that holds it, leader or not (:meth:`_charge_no_shows`)."""
+        leading = self.hub.cluster is None or await self.hub.cluster.lead("tournaments")
         try:
             await self._charge_no_shows()
         except Exception:  # noqa: BLE001 - tried again on the next tick
             log.exception("tournament director: charging no-shows failed")
-        if self.hub.cluster is not None and not await self.hub.cluster.lead("tournaments"):
+        if not leading:
             return
         try:
             await self.auto.run(self._read, self._start_on_time)
