@@ -4,9 +4,10 @@ it runs, so a player who logs in, out or rotates a token on one node is the same
 node. A change is announced to the other nodes at once over the bus (:func:`apply`: the
 session opened, the sessions ended, the generation raised, a guest become an account, as
 :attr:`GuestAuth.on_change` reports them; the node that made a change that ends tokens
-answers only once every live node confirmed it applied it — ``Node.announced``); a sync every second reads what changed in the
-database since the last one (with a margin for commits still on their way) in case an
-announcement was lost, and a token a node does not know yet triggers one at once."""
+answers only once every live node confirmed it applied it: ``Node.announced``); a sync
+every second reads what changed in the database since the last one (with a margin for
+commits still on their way) in case an announcement was lost, and a token a node does not
+know yet triggers one at once."""
 
 from __future__ import annotations
 
