@@ -2,7 +2,7 @@
 uploads allowed — 4096 x 4096 RGBA PNGs and an 8192 x 2048 one (the pixel and side
 limits), a progressive JPEG at the pixel limit — and refused ones (too many pixels, a
 lying header) leave the server's resident memory (``VmRSS`` of /proc/PID/status) and its
-peak (``VmHWM``) under :data:`laizi.server.avatars.RSS_BUDGET_MB` above what it was
+peak (``VmHWM``) under :data:`laizi.server.accounts.avatars.RSS_BUDGET_MB` above what it was
 before (issue 27: 437 MB)."""
 
 from __future__ import annotations

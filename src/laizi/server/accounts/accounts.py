@@ -188,8 +188,8 @@ class Accounts:
         pid: str | None = None
         if token not in (None, ""):
             pid = self.hub.auth.check(token)
-            if pid is not None and pid not in self.hub.players and self.hub.cluster is not None:
-                known = await asyncio.to_thread(self.hub.store.load_player, pid)
+            if pid is not None and pid not in self.hub.players:
+                known = await self.hub.directory.find_player(pid)
                 if known is not None:  # a guest made on another node of the cluster
                     self.hub.players[pid] = known
             if pid is None or pid not in self.hub.players:
@@ -240,8 +240,7 @@ class Accounts:
     async def _announced(self) -> None:
         """In a cluster: wait until every live node applied the identity changes announced
         so far (sessions ended, a guest become an account), at most a second."""
-        if self.hub.cluster is not None:
-            await self.hub.cluster.announced()
+        await self.hub.directory.announced()
 
     async def login(self, username: object, password: object, *, peer: str = "") -> dict[str, Any]:
         if not isinstance(username, str) or not isinstance(password, str):
