@@ -22,6 +22,7 @@ pytest.importorskip("redis")
 
 from laizi.server.cluster.bus import Bus, channel, sign
 from laizi.server.cluster.node import Node
+from laizi.server.cluster.router import ANSWER_WAIT
 from laizi.server.common.config import ServerConfig
 from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import RoomSettings
@@ -162,6 +163,52 @@ def test_an_owner_whose_bus_was_cut_has_its_relayed_seats_resynced(pg_url: str,
             sock = na.bus._pubsub.connection._writer.get_extra_info("sockname")
             await r.execute_command("CLIENT", "KILL", "ADDR", f"{sock[0]}:{sock[1]}")
             assert await _joins(conn, 5) == 1, "the relayed connection was not resynced"
+        finally:
+            await r.aclose()
+            for hub in hubs:
+                await hub.stop()
+
+    asyncio.run(run())
+
+
+def test_both_buses_back_resync_a_relayed_seat_once(pg_url: str, redis_url: str) -> None:
+    """Redis comes back for both nodes: the relaying node's bus first (it rejoins its
+    relayed connection at once), the owner's a moment later — its ``back`` reaches the
+    relaying node while that rejoin is still on its way. The owner said ``back`` before it
+    read the join, so the join's answer follows and nothing was lost: one resync, not two
+    (issue 27: a burst of snapshots)."""
+    import redis.asyncio as aioredis
+
+    async def run() -> None:
+        hubs: list[Hub] = []
+        for name in ("a", "b"):
+            hub = Hub(ServerConfig(db_url=pg_url))
+            hub.cluster = Node(hub, redis_url, name)
+            await hub.start()
+            hubs.append(hub)
+        hub_a, hub_b = hubs
+        na, nb = hub_a.cluster, hub_b.cluster
+        assert na is not None and nb is not None
+        r = aioredis.from_url(redis_url)
+        try:
+            assert await _until(lambda: "b" in na._peers and "a" in nb._peers, 5)
+            code = "TWICE"
+            assert await na.claim(code)
+            hub_a.rooms[code] = Room(code, RoomSettings.model_validate({}), None, **hub_a._room_kw())
+            await hub_a.rooms[code].save_room()
+            conn = Conn(None)
+            conn.player_id = "p_relayed"
+            await hub_b.join(conn, code, True)  # relayed to a
+            assert await _joins(conn, 5) == 1 and nb.router.bound
+            nb._bus_back()  # b's bus is back: it rejoins (the join is on its way to a)
+            end = time.monotonic() + 5
+            while time.monotonic() < end and conn.id not in nb.router.bound:
+                await asyncio.sleep(0)  # (one turn of the loop at a time: not answered yet)
+            assert conn.id in nb.router.bound and not nb.router.bound[conn.id].answered
+            na._bus_back()  # a's bus is back: it tells b ("back") before it reads the join
+            assert await _joins(conn, 5) == 1
+            await asyncio.sleep(ANSWER_WAIT + 0.5)  # (nothing more comes)
+            assert _joined(conn) == 0, "the relayed connection was resynced twice"
         finally:
             await r.aclose()
             for hub in hubs:

@@ -188,6 +188,10 @@ class Accounts:
         pid: str | None = None
         if token not in (None, ""):
             pid = self.hub.auth.check(token)
+            if pid is not None and pid not in self.hub.players:
+                known = await self.hub.directory.find_player(pid)
+                if known is not None:  # a guest made on another node of the cluster
+                    self.hub.players[pid] = known
             if pid is None or pid not in self.hub.players:
                 raise AccountError("the guest token is unknown or expired (register without it "
                                    "to start a new player)", 401)
@@ -227,9 +231,16 @@ class Accounts:
             raise AccountError(f"username {name!r} is taken", 409) from None
         if nick:
             self.hub.players[pid] = nick
-        self.hub.auth.accounts.add(pid)
+        self.hub.auth.add_account(pid)
+        if not new:
+            await self._announced()  # the guest token is dead on every node before we answer
         out["nickname"] = self.hub.players.get(pid, name)
         return {**out, "converted": not new}
+
+    async def _announced(self) -> None:
+        """In a cluster: wait until every live node applied the identity changes announced
+        so far (sessions ended, a guest become an account), at most a second."""
+        await self.hub.directory.announced()
 
     async def login(self, username: object, password: object, *, peer: str = "") -> dict[str, Any]:
         if not isinstance(username, str) or not isinstance(password, str):
@@ -273,12 +284,14 @@ class Accounts:
         pid, sid = self._holder(token)
         self.hub.auth.end_session(sid)
         await self._revoke([session_hash(sid)])
+        await self._announced()
         return {"ok": True, "player_id": pid}
 
     async def logout_all(self, token: object) -> dict[str, Any]:
         pid, _sid = self._holder(token)
         gone = self.hub.auth.end_sessions(pid)
         await self._revoke(gone)
+        await self._announced()
         return {"ok": True, "player_id": pid, "sessions_ended": len(gone)}
 
     async def change_password(self, token: object, old: object, new: object) -> dict[str, Any]:
@@ -306,6 +319,7 @@ class Accounts:
                           .values(revoked_at=now))
 
         await self.hub.store.writer.write(write)
+        await self._announced()
         return {"ok": True, "player_id": pid, "token": self.hub.auth.issue(pid, sid),
                 "sessions_ended": len(gone)}
 

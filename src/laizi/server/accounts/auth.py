@@ -175,6 +175,13 @@ class GuestAuth:
         if self.on_change is not None:
             self.on_change("ended", [h])
 
+    def add_account(self, player_id: str) -> None:
+        """``player_id`` became an account (its guest tokens are dead: they carry no
+        session); told to the other nodes like a session."""
+        self.accounts.add(player_id)
+        if self.on_change is not None:
+            self.on_change("account", [player_id])
+
     def end_sessions(self, player_id: str, keep: str | None = None) -> list[str]:
         """End every session of ``player_id`` (but ``keep``); the hashes ended."""
         keep_h = session_hash(keep) if keep else None

@@ -51,8 +51,8 @@ if TYPE_CHECKING:
     from laizi.server.accounts.site import Site
 
 __all__ = [
-    "AVATAR_PATH", "BODY_LIMITS", "DRAWN", "MAX_PIXELS", "MAX_SIDE", "MAX_UPLOAD_BYTES", "SIZE",
-    "AvatarError", "Avatars", "catalogue", "default_choice", "reencode",
+    "AVATAR_PATH", "BODY_LIMITS", "DRAWN", "MAX_PIXELS", "MAX_SIDE", "MAX_UPLOAD_BYTES",
+    "RSS_BUDGET_MB", "SIZE", "AvatarError", "Avatars", "catalogue", "default_choice", "reencode",
 ]
 
 AVATAR_DIR = Path(__file__).resolve().parents[2] / "web" / "avatars"
@@ -65,6 +65,10 @@ MAX_PIXELS = 4096 * 4096             # width x height of an upload (decoded: up 
 ACCEPTED = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF": "image/gif"}
 OUT_FORMAT, OUT_TYPE = "WEBP", "image/webp"
 DECODES_AT_ONCE = 1                  # the game's threads keep a core
+MMAP_AT = 4 * 1024 * 1024            # allocations this big are mapped apart (freed: unmapped)
+STRIP_ROWS = 256                     # rows of a big upload reduced at a time (bounded copies)
+RSS_BUDGET_MB = 100                  # a decode's peak above the server's resident memory:
+                                     # the decoded upload (64 MiB at MAX_PIXELS) and a strip
 UPLOADS_PER_PLAYER = Limit(5, 600.0)
 UPLOADS_PER_IP = Limit(20, 600.0)
 CHOICES_PER_PLAYER = Limit(30, 600.0)
@@ -103,6 +107,53 @@ def _check_header(im: Image.Image) -> None:
                           f"{MAX_PIXELS:,} in all")
 
 
+def _give_back() -> None:
+    """Hand the freed pixel memory back to the system (glibc's ``malloc_trim``: a freed
+    decode's blocks otherwise stay in the process's heap, issue 27: RSS at 437 MB)."""
+    if _TRIM is not None:
+        _TRIM(0)
+
+
+def _trimmer() -> Any:
+    """glibc's ``malloc_trim``, after fixing its mmap threshold at :data:`MMAP_AT`: blocks
+    that big (a decoded picture's, Pillow allocates up to 16 MiB at a time) are mapped
+    apart and unmapped when freed, whatever thread freed them — glibc otherwise raises
+    the threshold after the first such free and keeps later ones in its heaps."""
+    try:
+        import ctypes
+        import ctypes.util
+
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(-3, MMAP_AT)  # M_MMAP_THRESHOLD
+        return libc.malloc_trim
+    except (OSError, AttributeError):  # not glibc: nothing to do
+        return None
+
+
+_TRIM = _trimmer()
+
+
+def _square(pic: Image.Image) -> Image.Image:
+    """The centred square of ``pic`` at SIZE x SIZE. A big picture is first reduced by a
+    whole factor (box filter) strip by strip — :data:`STRIP_ROWS` rows at a time, so the
+    copies Pillow makes (premultiplied alpha) are of a strip, never of the whole picture
+    — then resized with Lanczos (as Pillow's own ``reducing_gap`` does)."""
+    w, h = pic.size
+    side = min(w, h)
+    f = side // (SIZE * 2)
+    if f < 2:
+        box = ((w - side) / 2, (h - side) / 2, (w + side) / 2, (h + side) / 2)
+        return pic.resize((SIZE, SIZE), Image.Resampling.LANCZOS, box=box)
+    side = side // f * f
+    x0, y0 = (w - side) // 2, (h - side) // 2
+    mid = Image.new(pic.mode, (side // f, side // f))
+    step = max(1, STRIP_ROWS // f) * f
+    for y in range(0, side, step):
+        part = pic.crop((x0, y0 + y, x0 + side, y0 + min(y + step, side)))
+        mid.paste(part.reduce(f), (0, y // f))
+    return mid.resize((SIZE, SIZE), Image.Resampling.LANCZOS)
+
+
 def reencode(data: bytes) -> bytes:
     """An upload as a SIZE x SIZE WebP with no metadata; AvatarError if it is refused."""
     if not data:
@@ -119,16 +170,23 @@ def reencode(data: bytes) -> bytes:
                 im.draft("RGB", (SIZE * 2, SIZE * 2))  # decode at a reduced scale
             im.seek(0)
             im.load()
-            upright = ImageOps.exif_transpose(im) or im
-            alpha = upright.mode in ("RGBA", "LA", "PA") or "transparency" in upright.info
-            pic = upright.convert("RGBA" if alpha else "RGB")
-            square = ImageOps.fit(pic, (SIZE, SIZE), Image.Resampling.LANCZOS)
+            # One full-size image in memory, never a copy of it: the centred square is
+            # resized straight from the decoded pixels, then turned upright (small by then)
+            alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
+            want = "RGBA" if alpha else "RGB"
+            pic = im if im.mode == want else im.convert(want)
+            small = _square(pic)
+            del pic
+            small.info = dict(im.info)  # its EXIF orientation, for the turn
+            square = ImageOps.exif_transpose(small) or small
     except AvatarError:
         raise
     except Image.DecompressionBombError:
         raise AvatarError(f"image has too many pixels: at most {MAX_PIXELS:,}") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, IndexError):
         raise AvatarError("not a readable image (PNG, JPEG, WebP or GIF)") from None
+    finally:
+        _give_back()
     clean = Image.new(square.mode, square.size)  # a new image: none of the upload's metadata
     clean.paste(square)
     out = io.BytesIO()

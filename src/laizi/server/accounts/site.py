@@ -12,7 +12,15 @@ if TYPE_CHECKING:
     from laizi.server.guard.limits import Limits
     from laizi.server.persistence.store import Store
 
-__all__ = ["Site", "SocialSite"]
+__all__ = ["Peers", "Site", "SocialSite"]
+
+
+class Peers(Protocol):
+    """What these services ask of the other servers (the room directory: none alone)."""
+
+    async def find_player(self, player_id: str) -> str | None: ...
+
+    async def announced(self) -> bool: ...
 
 
 class Site(Protocol):
@@ -24,6 +32,9 @@ class Site(Protocol):
 
     @property
     def store(self) -> Store: ...
+
+    @property
+    def directory(self) -> Peers: ...
 
 
 class SocialSite(Site, Protocol):

@@ -2,10 +2,12 @@
 live sessions, token generations — :mod:`laizi.server.accounts.auth`) follows the database while
 it runs, so a player who logs in, out or rotates a token on one node is the same on every
 node. A change is announced to the other nodes at once over the bus (:func:`apply`: the
-session opened, the sessions ended, the generation raised, as
-:attr:`GuestAuth.on_change` reports them); a sync every second reads what changed in the
-database since the last one (with a margin for commits still on their way) in case an
-announcement was lost, and a token a node does not know yet triggers one at once."""
+session opened, the sessions ended, the generation raised, a guest become an account, as
+:attr:`GuestAuth.on_change` reports them; the node that made a change that ends tokens
+answers only once every live node confirmed it applied it: ``Node.announced``); a sync
+every second reads what changed in the database since the last one (with a margin for
+commits still on their way) in case an announcement was lost, and a token a node does not
+know yet triggers one at once."""
 
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ def apply(auth: GuestAuth, what: str, data: list[Any]) -> None:
         auth.load_sessions([(str(h), str(pid), float(ends))])
     elif what == "ended":
         auth.forget_sessions([str(h) for h in data])
+    elif what == "account":  # a guest became an account: its guest tokens are dead
+        auth.accounts.update(str(pid) for pid in data)
     elif what == "generation":
         pid, gen = data
         auth.load_generations([(auth.gen_key(str(pid)), str(int(gen)))])

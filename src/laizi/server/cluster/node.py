@@ -53,6 +53,7 @@ TAKE_TRIES = 3            # lease + fence tries of one takeover (a token behind 
 TAKES_PER_TICK = 64        # rooms one node takes over per tick (a big failover spreads)
 REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the active set
                            # refilled from the database (a Redis that restarted empty)
+ANNOUNCE_WAIT = 1.0        # seconds a node waits for the others to confirm an identity change
 
 
 class Node:
@@ -97,6 +98,8 @@ class Node:
         self._auth: AuthSync | None = None
         self._auth_lock = asyncio.Lock()
         self._ticks = 0
+        self._pings = 0
+        self._pongs: dict[str, dict[str, asyncio.Future[bool]]] = {}  # ping id → node → answered
 
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -396,10 +399,43 @@ class Node:
             if n != self.name:
                 self.bus.send(n, {"k": "auth", "what": what, "data": data})
 
+    async def announced(self, timeout: float = ANNOUNCE_WAIT) -> bool:
+        """Wait until every other live node handled what this node sent it so far — the
+        identity changes announced (a session ended, a guest become an account): a ``ping``
+        each, answered ``pong`` after everything sent before it (the bus keeps each
+        sender's order). At most ``timeout`` seconds (a node that does not answer catches
+        up by its auth sync within a second); True when every node answered."""
+        others = [n for n in self.live if n != self.name]
+        if not others:
+            return True
+        self._pings += 1
+        pid = f"{self.bus.boot}:{self._pings}"
+        waiting = {n: asyncio.get_running_loop().create_future() for n in others}
+        self._pongs[pid] = waiting
+        for n in others:
+            self.bus.send(n, {"k": "ping", "id": pid})
+        try:
+            await asyncio.wait_for(asyncio.gather(*waiting.values()), timeout)
+            return True
+        except TimeoutError:
+            log.warning("node %s: nodes %s did not confirm an identity change within %.1f s",
+                        self.name, sorted(n for n, f in waiting.items() if not f.done()), timeout)
+            return False
+        finally:
+            self._pongs.pop(pid, None)
+
     def _on_bus(self, env: dict[str, Any]) -> None:
         k = env.get("k")
         if k == "auth":
             apply(self.hub.auth, str(env["what"]), list(env["data"]))
+            return
+        if k == "ping":
+            self.bus.send(str(env["n"]), {"k": "pong", "id": str(env["id"])[:64]})
+            return
+        if k == "pong":
+            f = self._pongs.get(str(env["id"]), {}).get(str(env["n"]))
+            if f is not None and not f.done():
+                f.set_result(True)
             return
         if k in ("join", "in", "gone"):
             self.remotes.on_message(env)

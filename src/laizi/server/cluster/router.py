@@ -31,6 +31,7 @@ log = logging.getLogger("laizi.server")
 
 REBIND_TRIES = 20  # a room that cannot be found again after this many tries: the seat is told
 REBIND_PATIENCE = 120.0  # seconds a connection keeps trying while Redis is away
+ANSWER_WAIT = 3.0  # seconds a join on its way when the owner's bus came back may take to be answered
 
 
 @dataclass
@@ -40,6 +41,7 @@ class Binding:
     owner: str
     spectate: bool
     token: int = 0  # the owner's lease token when bound (a new one: the room changed hands)
+    answered: bool = False  # a frame of the owner came for it since it was bound (its join arrived)
 
 
 class Router:
@@ -90,6 +92,9 @@ class Router:
         if conn is None or conn.closed:
             return
         if k == "out":
+            b = self.bound.get(cid)
+            if b is not None and b.owner == env.get("n"):
+                b.answered = True
             conn.send(env["t"])
             return
         b = self.bound.get(cid)
@@ -111,11 +116,30 @@ class Router:
 
     def resync(self, owner: str | None = None) -> int:
         """Join every relayed connection's room again (of rooms on node ``owner`` only, if
-        given): messages to or from the owner may be lost (the bus was cut); how many."""
+        given): messages to or from the owner may be lost (the bus was cut); how many.
+
+        Once only (issue 27: a burst of snapshots after a Redis restart, one for this
+        node's bus coming back, another for the owner's): when the owner's bus came back
+        (``owner``), a connection whose join is still unanswered — it rejoined for this
+        node's own bus a moment ago — is left alone if the answer comes. The owner said
+        ``back`` the moment it subscribed again, before it read anything, and the bus keeps
+        each sender's order: a join that reached it is answered after the ``back``, so an
+        answer means the join came after the cut and nothing of it was lost. No answer
+        within :data:`ANSWER_WAIT`: the join was lost with the cut, and it joins again."""
         bound = [b for b in self.bound.values() if owner is None or b.owner == owner]
         for b in bound:
-            self.rebind(b)
+            if owner is not None and not b.answered:
+                asyncio.ensure_future(self._unless_answered(b))
+            else:
+                self.rebind(b)
         return len(bound)
+
+    async def _unless_answered(self, b: Binding) -> None:
+        end = time.monotonic() + ANSWER_WAIT
+        while time.monotonic() < end and not b.answered:
+            await asyncio.sleep(0.05)
+        if not b.answered and self.bound.get(b.conn.id) is b and not b.conn.closed:
+            self.rebind(b)
 
     async def _rejoin(self, b: Binding) -> None:
         conn = b.conn

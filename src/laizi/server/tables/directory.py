@@ -68,6 +68,10 @@ class RoomDirectory(Protocol):
     async def find_player(self, player_id: str) -> str | None:
         """The nickname of a player made elsewhere (None: unknown there too)."""
 
+    async def announced(self) -> bool:
+        """Wait (briefly) until every other server applied the identity changes announced so
+        far — a session ended, a guest become an account; True when all did."""
+
     def status(self) -> dict[str, Any] | None:
         """This server's cluster figures (``GET /cluster``); None alone."""
 
@@ -121,6 +125,9 @@ class LocalDirectory:
 
     async def find_player(self, player_id: str) -> str | None:
         return None
+
+    async def announced(self) -> bool:
+        return True  # no other server
 
     def status(self) -> dict[str, Any] | None:
         return None

@@ -157,8 +157,14 @@ class Director:
     async def tick(self) -> None:
         """Start tournaments whose time has come; open tables not open yet, charge no-shows,
         record finished tables, advance rounds. In a cluster one node does it at a time (the
-        leader of the job "tournaments": cluster/leader.py)."""
-        if not await self.hub.directory.lead("tournaments"):
+        leader of the job "tournaments": cluster/leader.py) — but the no-shows of a table
+        are charged by the node that holds it, leader or not (:meth:`_charge_no_shows`)."""
+        leading = await self.hub.directory.lead("tournaments")
+        try:
+            await self._charge_no_shows()
+        except Exception:  # noqa: BLE001 - tried again on the next tick
+            log.exception("tournament director: charging no-shows failed")
+        if not leading:
             return
         try:
             await self.auto.run(self._read, self._start_on_time)
@@ -390,7 +396,7 @@ class Director:
             elif tr.status == "playing":
                 room = self.hub.rooms.get(tr.room_code)
                 if room is not None and room.status == "playing" and room.match_id == tr.match_id:
-                    await self._no_shows(st, tr)  # still in play
+                    pass  # still in play (its no-shows: _charge_no_shows, where it is held)
                 elif await self._write(lambda s, i=tr.id: records.finish_table(s, i)):
                     self._forget(tr.room_code)
                     done += 1
@@ -453,6 +459,29 @@ class Director:
     def _forget(self, code: str) -> None:
         self._opened.pop(code, None)
         self._no_show_done.discard(code)
+
+    async def _charge_no_shows(self) -> None:
+        """Charge the no-shows of the tournament tables this node holds (in a cluster a
+        table is held by the node with its lease — the one that opened it or took it
+        over — which need not lead the tournaments job)."""
+        for code in [c for c in self._opened if c not in self.hub.rooms]:
+            self._forget(code)  # no longer here (finished, moved): forgotten
+        held = {code: room for code, room in self.hub.rooms.items()
+                if room.status == "playing" and (room.owner_id or "").startswith("t")}
+        if not held:
+            return
+
+        def load(s: Session) -> list[tuple[TableRow, TournamentRow]]:
+            q = (select(TableRow, TournamentRow)
+                 .join(TournamentRow, TournamentRow.id == TableRow.tournament_id)
+                 .where(TableRow.room_code.in_(list(held)), TableRow.status == "playing",
+                        TournamentRow.status == "running"))
+            return [(tr, t) for tr, t in s.execute(q).all()]
+
+        for tr, t in await self._read(load):
+            room = held.get(tr.room_code)
+            if room is not None and room.match_id == tr.match_id:
+                await self._no_shows(settings_of(t), tr)
 
     async def _no_shows(self, st: TournamentSettings, tr: TableRow) -> None:
         """An entrant absent ``no_show_seconds`` after its table opened escapes (penalty)."""
