@@ -107,6 +107,24 @@ def test_broke_loser_pays_down_to_zero(engine) -> None:  # type: ignore[no-untyp
         assert coins.balances(conn, ["p_poor"])["p_poor"] == 0
 
 
+def test_a_settlement_where_nothing_moves_is_still_recorded(engine) -> None:  # type: ignore[no-untyped-def]
+    """A loser at 0 coins against bots: points were owed, no coin moves — the house's zero
+    entry says the hand was settled (so `laizi check` does not report a missed settlement)."""
+    with engine.begin() as conn:
+        coins.post(conn, [{"player_id": "p_zero", "delta": 0, "reason": "daily", "key": "t:0"}])
+        got = coins.settle(conn, [-60, 20, 20, 20], ["p_zero", None, None, None], 10,
+                           reason="hand", match_id=3, hand=2, key="h:3:2")
+        assert got == [0, 0, 0, 0]
+        rows = conn.execute(select(CoinLedgerRow.player_id, CoinLedgerRow.delta, CoinLedgerRow.key)
+                            .where(CoinLedgerRow.match_id == 3)).all()
+        assert [tuple(r) for r in rows] == [(coins.HOUSE, 0, f"h:3:2:{coins.HOUSE}")]
+        # a drawn hand owes nothing: nothing is written
+        coins.settle(conn, [0, 0, 0, 0], ["p_zero", None, None, None], 10,
+                     reason="hand", match_id=3, hand=3, key="h:3:3")
+        assert conn.execute(select(func.count()).select_from(CoinLedgerRow)
+                            .where(CoinLedgerRow.hand == 3)).scalar() == 0
+
+
 def test_coins_api_welcome_daily_guest(tmp_path: Path) -> None:
     srv = LiveServer(str(tmp_path / "live.db"), tmp_path, bot_delay=0.0).start()
     try:

@@ -199,6 +199,11 @@ def settle(conn: Connection, points: Sequence[Any], pids: Sequence[str | None], 
         per[who] = per.get(who, 0) + c
     entries = [{"player_id": who, "delta": c, "reason": reason, "match_id": match_id,
                 "hand": hand, "key": f"{key}:{who}"} for who, c in per.items() if c]
+    if not entries and any(owed):
+        # Points were owed but nothing moved (the losers held no coins): the house's zero
+        # entry records that the settlement ran, so `laizi check` tells it from one missed.
+        entries = [{"player_id": HOUSE, "delta": 0, "reason": reason, "match_id": match_id,
+                    "hand": hand, "key": f"{key}:{HOUSE}"}]
     if entries:
         post(conn, entries)
     return coins[:len(pids)]
