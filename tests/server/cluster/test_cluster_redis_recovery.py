@@ -183,12 +183,12 @@ def test_both_buses_back_resync_a_relayed_seat_once(pg_url: str, redis_url: str)
         hubs: list[Hub] = []
         for name in ("a", "b"):
             hub = Hub(ServerConfig(db_url=pg_url))
-            hub.cluster = Node(hub, redis_url, name)
+            hub.directory = Node(hub, redis_url, name)
             await hub.start()
             hubs.append(hub)
         hub_a, hub_b = hubs
-        na, nb = hub_a.cluster, hub_b.cluster
-        assert na is not None and nb is not None
+        na, nb = hub_a.directory, hub_b.directory
+        assert isinstance(na, Node) and isinstance(nb, Node)
         r = aioredis.from_url(redis_url)
         try:
             assert await _until(lambda: "b" in na._peers and "a" in nb._peers, 5)
