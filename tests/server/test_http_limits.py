@@ -226,6 +226,8 @@ def test_ws_deep_nesting_and_non_finite_numbers_are_malformed_frames(srv: LiveSe
     ('{"options": {"claim_seconds": 1e300}}', "claim_seconds"),
     ('{"options": {"cap": [1, 2]}}', "cap"),
     ('{"options": {"rounds": 99999}}', "rounds"),
+    ('{"options": {"winds": 100000}}', "winds"),
+    ('{"options": {"winds": 5}}', "winds"),
 ])
 def test_ws_room_settings_out_of_range_are_refused(srv: LiveServer, settings: str, field: str) -> None:
     c = WS(srv)

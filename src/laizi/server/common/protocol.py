@@ -115,6 +115,9 @@ def _check_option(key: object, value: object) -> None:
     raise ValueError(f"option {key!r} must be a number, true/false or text")
 
 
+MAX_WINDS_ONLINE = 4  # a room's match in 风 (winds × 4 or 5 rounds): at most 东南西北
+
+
 class RoomSettings(_Msg):
     preset: str = "kaikoufan"
     options: dict[str, Any] = Field(default_factory=dict)
@@ -145,6 +148,10 @@ class RoomSettings(_Msg):
         if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
                                    or not 1 <= rounds <= 16):
             raise ValueError("options.rounds must be an integer from 1 to 16")
+        winds = value.get("winds")  # a match in 风: at most a whole game of four winds online
+        if winds is not None and (isinstance(winds, bool) or not isinstance(winds, int)
+                                  or not 0 <= winds <= MAX_WINDS_ONLINE):
+            raise ValueError(f"options.winds must be an integer from 0 to {MAX_WINDS_ONLINE}")
         return value
 
 
