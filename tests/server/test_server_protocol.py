@@ -341,3 +341,31 @@ def test_rooms_list_and_replay_after_match(client: Any) -> None:
     frames = rp["hands"][0]["frames"]
     assert frames[0]["players"][0]["hand"]  # a finished hand's replay shows every hand
     assert client.get("/api/matches/99999/replay").status_code == 404
+
+
+def test_the_seating_ceremony_moves_each_player_to_the_seat_it_drew(client: Any) -> None:
+    """摸牌定东 (`seating_ceremony`): the player who sat down at place 0 moves to the seat the
+    ceremony gave that place (the match's recorded seating), and plays from there."""
+    from laizi.game.match import Match
+    from laizi.rules import RuleSet
+    from laizi.server.tables.engine import seed_from_text
+
+    rules = RuleSet.preset("kaikoufan", seating_ceremony=True)
+    text = next(s for s in (f"seat{i}" for i in range(100))
+                if (m := Match(rules, seed=seed_from_text(s))).seating is not None
+                and m.seating.seats[0] != 0)
+    want = Match(rules, seed=seed_from_text(text)).seating
+    assert want is not None
+    ws, _ = connect(client, "东家")
+    new_room(ws, options={"seating_ceremony": True}, seed=text)
+    ws.send(type="sit", seat=0)
+    for s in (1, 2, 3):
+        ws.send(type="bot", seat=s, level="random")
+    room_state(ws, lambda r: all(x["bot"] for x in r["seats"][1:]))
+    ws.send(type="start")
+    frame = game_frame(ws)
+    assert frame["seat"] == want.seats[0], (frame["seat"], want)
+    room = [m["room"] for m in ws.frames if m["type"] == "room" and m["room"]["status"] == "playing"][-1]
+    assert room["seats"][want.seats[0]]["nickname"] == "东家"
+    assert all(room["seats"][s]["bot"] for s in range(4) if s != want.seats[0])
+    assert frame["view"]["dealer"] == want.east

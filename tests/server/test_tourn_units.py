@@ -175,6 +175,8 @@ def test_commitments_and_checks() -> None:
     ({"name": "x", "no_show_seconds": 9999}, "no_show_seconds"),
     ({"name": "x", "bot_level": "god"}, "bot_level"),
     ({"name": "x", "what": 1}, "what"),
+    ({"name": "x", "options": {"seating_ceremony": True}}, "seating_ceremony"),  # the director seats
+    ({"name": "x", "options": {"winds": 1}}, "winds"),  # the director sets the hands per round
     ([1, 2], "JSON object"),
 ])
 def test_settings_limits(data: object, needle: str) -> None:

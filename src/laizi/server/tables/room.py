@@ -448,6 +448,12 @@ class Room:
         seed, self._deal_seed = self._deal_seed or seed_from_text(self.settings.seed), None
         self.game = GameSession(self.rules, seed, max_hands=self.settings.max_hands,
                                 fixed_dealers=self._fixed_dealers)
+        seating = self.game.match.seating  # 摸牌定东: each player moves to the seat it drew
+        if seating is not None:
+            moved = list(self.seats)
+            for place, seat in enumerate(seating.seats):
+                moved[seat] = self.seats[place]
+            self.seats = moved
         self._recorder.new_match()  # its counters belong to the match before
         for i, s in enumerate(self.seats):
             if s.bot:

@@ -57,6 +57,10 @@ class TournamentSettings(BaseModel):
     def _checks(self) -> TournamentSettings:
         if not self.bots_fill and self.seats % 4:
             raise ValueError("seats must be a multiple of 4 (tables of four), or allow bots to fill")
+        for key in ("seating_ceremony", "winds"):  # the director seats and times every table
+            if self.options.get(key):
+                raise ValueError(f"rules: {key} is not for tournaments (the director seats the "
+                                 "entrants and sets the hands per round)")
         if self.bot_level not in BOT_LEVELS:
             raise ValueError(f"bot_level must be one of {', '.join(BOT_LEVELS)}")
         try:
