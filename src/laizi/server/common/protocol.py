@@ -458,10 +458,12 @@ def resumed(code: str) -> PausedMsg:
 
 
 # pushed to a player's connections wherever they are (laizi.server.social.presence)
-def quick_match(room: str, level: str, label: str, stake: int, seat: int) -> dict[str, Any]:
-    """A quick-match table is ready: join ``room`` (seat ``seat``) of level ``level``."""
+def quick_match(room: str, level: str, label: str, stake: int, seat: int,
+                preset: str = "kaikoufan") -> dict[str, Any]:
+    """A quick-match table is ready: join ``room`` (seat ``seat``) of level ``level``,
+    rule set ``preset``."""
     return {"type": "quick_match", "room": room, "level": level, "label": label,
-            "stake": stake, "seat": seat}
+            "stake": stake, "seat": seat, "preset": preset}
 
 
 def coins(match_id: int | None, reason: str, hand: int, stake: int, coins: list[int],

@@ -61,7 +61,7 @@ class Hub:
         self._session_sweeper: asyncio.Future[None] | None = None
         # Where rooms run (laizi.server.tables.directory): this process alone, unless the wiring
         # makes it one node of a cluster (laizi.server.cluster.node.Node) before start.
-        self.directory: RoomDirectory = LocalDirectory(self.rooms, self.load_all)
+        self.directory: RoomDirectory = LocalDirectory(self.rooms, self.load_all, self.conns)
 
     @property
     def store(self) -> Store:
