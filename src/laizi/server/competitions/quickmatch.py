@@ -40,6 +40,7 @@ from sqlalchemy.orm import Session
 
 from laizi.rules import PRESETS
 from laizi.server.common import protocol as proto
+from laizi.server.common.config import room_rules
 from laizi.server.common.errors import ApiError
 from laizi.server.common.protocol import RoomSettings, error_msg
 from laizi.server.ledger import coins
@@ -96,6 +97,36 @@ class QuickMatch:
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._presets: list[dict[str, Any]] | None = None
+
+    def settings(self, preset: str, rated: bool) -> RoomSettings:
+        """The settings of a quick-match table of rule set ``preset``."""
+        return RoomSettings.model_validate({
+            "preset": preset, "rounds": 1, "max_hands": self.max_hands,
+            "turn_seconds": self.turn, "private": True, "rated": rated})
+
+    def presets(self) -> list[dict[str, Any]]:
+        """The rule sets to pick, each with its card (zh, en): its minimum and cap, then
+        how it differs from :data:`DEFAULT_PRESET` (``laizi.rulecatalog``)."""
+        from laizi.rulecatalog import OPTIONS, catalogue, rule_card_items, value_words
+
+        if self._presets is None:
+            names = {p["id"]: p for p in catalogue()["presets"]}
+            out = []
+            for name in PRESETS:
+                rules = room_rules(self.settings(name, False))
+                card = {}
+                for i, lang in enumerate(("zh", "en")):
+                    sep = ("：", ": ")[i]
+                    items = [f"{(OPTIONS[o].zh, OPTIONS[o].en)[i]}{sep}"
+                             f"{value_words(o, getattr(rules, o), lang)}" for o in ("min_points", "cap")]
+                    items += [f"{it['label']}{sep}{it['words']}"
+                              for it in rule_card_items(rules, lang, DEFAULT_PRESET)
+                              if it["name"] not in ("min_points", "cap")]
+                    card[lang] = " · ".join(items)
+                out.append({"id": name, "zh": names[name]["zh"], "en": names[name]["en"], "card": card})
+            self._presets = out
+        return self._presets
 
     @property
     def lines(self) -> WaitingLines:
@@ -236,10 +267,7 @@ class QuickMatch:
         """Seat ``waiters`` (1-4) at a new room of ``line``, bots on the other seats."""
         name, _, preset = line.partition(":")
         level = coins.LEVELS[name]
-        settings = RoomSettings.model_validate({
-            "preset": preset, "rounds": 1, "max_hands": self.max_hands,
-            "turn_seconds": self.turn, "private": True, "rated": level.stake > 0})
-        room = await self.hub.open_room(settings)
+        room = await self.hub.open_room(self.settings(preset, level.stake > 0))
         room.coin = table_info(name)
         if level.stake > 0:
             def write(s: Session) -> None:
