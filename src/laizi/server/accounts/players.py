@@ -20,6 +20,7 @@ from sqlalchemy import Float, String, Text, and_, case, cast, func, literal, sel
 from sqlalchemy.engine import Connection
 
 from laizi.server.accounts.avatars import DRAWN, default_choice
+from laizi.server.accounts.ranks import rank_json, rank_of
 from laizi.server.accounts.ratings import ordinal
 from laizi.server.persistence import db
 
@@ -127,8 +128,9 @@ def profile(conn: Connection, pid: str, limit: int = 20, before: int | None = No
                             .where(ratings.c.ordinal > r.ordinal)).scalar() or 0
         rating = {"rating": round(r.ordinal, 2), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
                   "matches": r.matches, "rank": int(rank) + 1}
+    tier = rank_json(rank_of(None if r is None else float(r.ordinal)))  # 段位 (accounts.ranks)
     return {"player_id": p.id, "nickname": p.nickname, "username": p.username,
             "registered": p.username is not None, "avatar": avatar_of(conn, p.id),
             "since": p.created_at.isoformat() if p.created_at else None,
             "figures": {**_match_figures(conn, pid), **_hand_figures(conn, pid)},
-            "rating": rating, "recent": match_list(conn, pid, limit, before)}
+            "rating": rating, "tier": tier, "recent": match_list(conn, pid, limit, before)}
