@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from socialkit import register
 from srvhelpers import Client, LiveServer
 

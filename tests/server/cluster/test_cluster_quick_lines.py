@@ -39,7 +39,7 @@ def test_two_nodes_one_line_one_table(make_nodes: Any, pg_url: str, redis_url: s
     monkeypatch.setenv("LAIZI_QUICK_HANDS", "1")
     na, nb = make_nodes(["na", "nb"], ARGS)
     r = redis.Redis.from_url(redis_url)
-    (ta, pa), (tb, pb), (tc, pc) = (_account(na, "lineA"), _account(nb, "lineB"),
+    (ta, pa), (tb, pb), (tc, _pc) = (_account(na, "lineA"), _account(nb, "lineB"),
                                     _account(nb, "lineC"))
     ca, cb, cc = Client(na.port, token=ta), Client(nb.port, token=tb), Client(nb.port, token=tc)
     clients = [ca, cb]

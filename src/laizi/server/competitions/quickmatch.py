@@ -108,7 +108,7 @@ class QuickMatch:
     def presets(self) -> list[dict[str, Any]]:
         """The rule sets to pick, each with its card (zh, en): its minimum and cap, then
         how it differs from :data:`DEFAULT_PRESET` (``laizi.rulecatalog``)."""
-        from laizi.rulecatalog import OPTIONS, catalogue, rule_card_items, value_words
+        from laizi.rulecatalog import OPTIONS, Lang, catalogue, rule_card_items, value_words
 
         if self._presets is None:
             names = {p["id"]: p for p in catalogue()["presets"]}
@@ -116,7 +116,8 @@ class QuickMatch:
             for name in PRESETS:
                 rules = room_rules(self.settings(name, False))
                 card = {}
-                for i, lang in enumerate(("zh", "en")):
+                langs: tuple[Lang, Lang] = ("zh", "en")
+                for i, lang in enumerate(langs):
                     sep = ("：", ": ")[i]
                     items = [f"{(OPTIONS[o].zh, OPTIONS[o].en)[i]}{sep}"
                              f"{value_words(o, getattr(rules, o), lang)}" for o in ("min_points", "cap")]
