@@ -54,7 +54,8 @@ def test_rank_range_of_a_room(tmp_path: Path) -> None:
         assert room["settings"]["rank_min"] == 1 and room["settings"]["rank_max"] == 4
         code = room["code"]
         host.send({"type": "sit", "seat": 0})
-        host.until(lambda m: m["type"] == "room" and m["room"]["seats"][0]["player_id"] == pid_a)
+        got = host.until(lambda m: m["type"] == "room" and m["room"]["seats"][0]["player_id"] == pid_a)
+        assert got["room"]["seats"][0]["tier"]["zh"] == "雀士二"  # on the table plate
         new = Client(srv.port, token=tok_n)
         new.send({"type": "join", "room": code})
         new.until("joined")  # watching is open to anyone

@@ -18,7 +18,7 @@ const W = {
     hands: "手数", wins: "胡牌", win_rate: "胡牌率", self_draw_share: "自摸占比", big_hands: "大胡",
     points_per_hand: "平均每手得分", liability_paid: "包牌支付", escapes: "逃跑", firsts: "第一名",
     average_place: "平均名次", rated_matches: "排位局数", guest: "游客", registered: "注册玩家",
-    rank: "排名", unrated: "未参加排位", done_login: "登录成功", done_register: "注册成功",
+    rank: "排名", unrated: "未参加排位", tier: "段位", done_login: "登录成功", done_register: "注册成功",
     done_password: "密码已修改", done_logout: "已退出", watch: "观看", since: "加入于", review: "复盘",
     coins: "游戏币", ledger: "游戏币明细", when: "时间", reason: "事项", change: "变动", balance: "余额",
     ledger_empty: "还没有游戏币记录。", r_welcome: "新手礼包", r_daily: "每日领取",
@@ -37,7 +37,7 @@ const W = {
     hands: "Hands", wins: "Wins", win_rate: "Win rate", self_draw_share: "Self-draw share", big_hands: "Big hands",
     points_per_hand: "Points per hand", liability_paid: "Liability paid", escapes: "Escapes", firsts: "Firsts",
     average_place: "Average place", rated_matches: "Rated matches", guest: "Guest", registered: "Registered",
-    rank: "Rank", unrated: "Not rated yet", done_login: "Logged in", done_register: "Registered",
+    rank: "Rank", unrated: "Not rated yet", tier: "Tier", done_login: "Logged in", done_register: "Registered",
     done_password: "Password changed", done_logout: "Logged out", watch: "Watch", since: "Since", review: "Review",
     coins: "Coins", ledger: "Coin history", when: "When", reason: "What", change: "Change", balance: "Balance",
     ledger_empty: "No coin entries yet.", r_welcome: "Welcome gift", r_daily: "Daily top-up",
@@ -155,6 +155,14 @@ function cell(tr, text, cls = "") {
   return td;
 }
 
+/** A 段位 badge (accounts.ranks: the tier's name in both languages from the server). */
+function tierBadge(el, tier) {
+  el.textContent = tier ? (lang === "en" ? tier.en : tier.zh) : "";
+  el.className = "tier" + (tier ? " tier-" + tier.key : "");
+  el.title = t("tier");
+  return el;
+}
+
 async function renderProfile(pid) {
   $("v-profile").classList.remove("hidden");
   let p;
@@ -164,6 +172,7 @@ async function renderProfile(pid) {
   $("pf-rating").textContent = p.rating
     ? `${t("rating")} ${num(p.rating.rating)} · ${t("rank")} ${p.rating.rank} · μ ${num(p.rating.mu)} σ ${num(p.rating.sigma)}`
     : t("unrated");
+  tierBadge($("pf-tier"), p.tier);
   showAvatar($("pf-avatar"), { player_id: p.player_id || pid });
   mountOwnChooser(pid);  // one's own profile: choose or upload an avatar
   const f = p.figures;
@@ -271,6 +280,7 @@ async function renderBoard() {
     const img = avatarImg();  // the avatar beside the name
     showAvatar(img, { player_id: r.player_id });
     td.append(img, a);
+    tierBadge(cell(tr, "", "lb-tier").appendChild(document.createElement("span")), r.tier);
     cell(tr, num(r.rating), "num");
     cell(tr, String(r.matches), "num");
     body.appendChild(tr);
