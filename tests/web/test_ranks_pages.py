@@ -63,3 +63,37 @@ def test_tier_on_profile_board_and_a_refused_seat(browser: Any, server: tuple[st
     assert "rank_out_of_range" not in page.inner_text("body")
     assert page.errors == []
     page.context.close()
+
+
+def test_profile_match_filter(browser: Any, server: tuple[str, Path]) -> None:
+    """The profile's match list narrows by rule set, result and date, and says so when
+    nothing fits (matches written straight into the server's database)."""
+    import sys
+    from datetime import UTC, datetime
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+    from test_profile_filter import PID, ROWS, _empty, _fill
+
+    base, tmp = server
+    url = str(tmp / "web.db")
+    _fill(url)
+    try:
+        page = new_page(browser, base, size=(390, 844))
+        page.goto(f"{base}/players/{PID}")
+        poll(page, "() => document.querySelectorAll('#pf-matches tbody tr').length === 4")
+        assert "嘉鱼" in page.inner_text("#pf-matches")  # each match names its rule set
+        page.wait_for_selector("#pf-f-preset option[value='jiayu']", state="attached")
+        page.select_option("#pf-f-preset", "jiayu")
+        poll(page, "() => document.querySelectorAll('#pf-matches tbody tr').length === 2")
+        page.select_option("#pf-f-result", "win")
+        poll(page, "() => document.querySelectorAll('#pf-matches tbody tr').length === 1")
+        assert page.inner_text("#pf-matches tbody").startswith("#3")
+        page.fill("#pf-f-since", "2026-11-04")
+        page.dispatch_event("#pf-f-since", "change")
+        poll(page, "() => document.querySelectorAll('#pf-matches tbody tr').length === 0")
+        assert page.inner_text("#pf-none") == "没有符合条件的对局。"
+        assert page.errors == []
+        assert len(ROWS) == 4 and datetime(2026, 11, 4, tzinfo=UTC) > ROWS[2][4]
+        page.context.close()
+    finally:
+        _empty(url)
