@@ -127,6 +127,14 @@ def test_the_result_card_data(srv: tuple[LiveServer, int, int]) -> None:
     assert sum(card["scores"]) == 0 and card["rule_card"]["zh"].startswith("开口番")
     assert card["rule_card"]["en"].startswith("open-fan") and card["finished_at"]
     assert [x["bot"] for x in card["seats"]] == ["random", "greedy", "strong", "expert"]
+    status, _, body = s.request("GET", f"/api/matches/{mid}/card?origin=https://laizi.example:8443")
+    qr = json.loads(body)["qr"]
+    assert status == 200 and qr["link"] == f"https://laizi.example:8443/replay/{mid}?card=1"
+    n = len(qr["rows"])
+    assert n >= 21 and (n - 17) % 4 == 0 and all(len(r) == n for r in qr["rows"])
+    assert qr["rows"][0][:7] == "1111111" and qr["rows"][-1][:7] == "1111111"  # finder patterns
+    for bad in ("javascript:alert(1)", "https://x/evil?", "ftp://x", "https://" + "a" * 90):
+        assert s.request("GET", f"/api/matches/{mid}/card?origin={bad}")[0] == 400, bad
     assert s.request("GET", f"/api/matches/{playing}/card")[0] == 409
     assert s.request("GET", "/api/matches/999999/card")[0] == 404
     assert s.request("GET", "/api/matches/0/card")[0] == 400

@@ -32,6 +32,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -108,6 +109,18 @@ def build_review(db_url: str, match_id: int, seat: int) -> dict[str, Any] | None
     for d in data["all"]:
         d.pop("why", None)
     return {"match_id": match_id, "seat": seat, "players": seats, "hands": games[0].hands, **data}
+
+
+ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-]{1,80}(:[0-9]{1,5})?")  # ?origin= of the card
+
+
+def share_qr(link: str) -> dict[str, Any]:
+    """The QR code of ``link`` (``segno``, error correction M): its modules, one string of
+    ``0``/``1`` per row, without the quiet zone (4 modules: the drawer leaves it white)."""
+    import segno
+
+    qr = segno.make(link, error="m", micro=False)
+    return {"link": link, "rows": ["".join("1" if v else "0" for v in row) for row in qr.matrix]}
 
 
 def read_card(engine: Any, match_id: int) -> dict[str, Any] | None:
@@ -333,6 +346,12 @@ class ReviewService:
             return resp
         if data is None:
             return JSONResponse({"error": "unknown match", "request_id": rid}, status_code=404)
+        origin = request.query_params.get("origin")
+        if origin is not None:  # the share link's QR code, drawn on the card by the browser
+            if not ORIGIN.fullmatch(origin):
+                return JSONResponse({"error": "origin must be http(s)://host[:port]",
+                                     "request_id": rid}, status_code=400)
+            data = {**data, "qr": share_qr(f"{origin}/replay/{mid}?card=1")}
         return JSONResponse(data)
 
     def routes(self) -> list[Route]:
