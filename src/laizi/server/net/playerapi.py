@@ -154,6 +154,9 @@ def player_routes(hub: Hub, accounts: Accounts) -> list[Route]:
         out = await asyncio.to_thread(load)
         if out is None:
             raise AccountError("unknown player", 404)
+        reviews = getattr(request.app.state, "reviews", None)  # 复盘 accuracy: reviews built so far
+        out["review"] = None if reviews is None else reviews.accuracy_of(
+            [(m["match_id"], m["seat"]) for m in out["recent"]])
         return out
 
     async def board(request: Request) -> Any:

@@ -51,6 +51,8 @@ __all__ = ["BUILDS_PER_MINUTE", "CACHE_BYTES", "MAX_PENDING", "REQUESTS_PER_MINU
 log = logging.getLogger("laizi.server")
 
 REQUESTS_PER_MINUTE = 60  # review requests (polls included) per client IP per minute
+ACCURACY_KEEP = 50_000   # reviews whose accuracy is remembered (the profile's figure), LRU
+ACCURACY_PAGE = 100      # matches of a profile it looks at, at most
 BUILDS_PER_MINUTE = 6     # of which cache misses (builds) per client IP per minute
 MAX_PENDING = 4           # builds queued at once (all clients)
 CACHE_BYTES = 16 * 1024 * 1024  # reviews kept in memory (JSON)
@@ -172,6 +174,7 @@ class ReviewService:
         self.cache_bytes = cache_bytes
         self.wait = wait
         self._cache: OrderedDict[int, bytes] = OrderedDict()
+        self._accuracy: OrderedDict[int, tuple[float, int]] = OrderedDict()  # key → (accuracy, rated)
         self._cached_bytes = 0
         self._pending: dict[int, asyncio.Task[bytes | None]] = {}
         self._pool: ProcessPoolExecutor | None = None
@@ -250,6 +253,7 @@ class ReviewService:
             data = json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode()
             self.stats["builds"] += 1
             self._store(key, data)
+            self._note_accuracy(key, float(raw.get("accuracy", 0.0)), int(raw.get("rated", 0)))
             return data
         finally:
             self._pending.pop(key, None)
@@ -265,6 +269,24 @@ class ReviewService:
         while self._cached_bytes > self.cache_bytes:
             _, dropped = self._cache.popitem(last=False)
             self._cached_bytes -= len(dropped)
+
+    def _note_accuracy(self, key: int, accuracy: float, rated: int) -> None:
+        self._accuracy[key] = (accuracy, rated)
+        self._accuracy.move_to_end(key)
+        while len(self._accuracy) > ACCURACY_KEEP:
+            self._accuracy.popitem(last=False)
+
+    def accuracy_of(self, seats: list[tuple[int, int]]) -> dict[str, Any] | None:
+        """The accuracy over the reviews of ``seats`` ((match id, seat), at most a profile
+        page) built on this server so far — nothing is built for it: the mean of their
+        accuracies weighted by rated decisions, and how many matches it counts; None if none."""
+        got = [self._accuracy[k] for k in (_key(m, s) for m, s in seats[:ACCURACY_PAGE])
+               if k in self._accuracy]
+        rated = sum(r for _, r in got)
+        if not got or rated == 0:
+            return None
+        return {"accuracy": round(sum(a * r for a, r in got) / rated, 1), "matches": len(got),
+                "decisions": rated}
 
     def cache_info(self) -> dict[str, int]:
         return {"entries": len(self._cache), "bytes": self._cached_bytes, **self.stats}

@@ -18,7 +18,7 @@ const W = {
     hands: "手数", wins: "胡牌", win_rate: "胡牌率", self_draw_share: "自摸占比", big_hands: "大胡",
     points_per_hand: "平均每手得分", liability_paid: "包牌支付", escapes: "逃跑", firsts: "第一名",
     average_place: "平均名次", rated_matches: "排位局数", guest: "游客", registered: "注册玩家",
-    rank: "排名", unrated: "未参加排位", tier: "段位",
+    rank: "排名", unrated: "未参加排位", tier: "段位", review_accuracy: "复盘准确率", review_acc_v: "{0}%（{1} 局）",
     f_preset: "规则", f_result: "结果", f_since: "从", f_until: "到", f_all: "全部",
     res_win: "第一名", res_loss: "非第一", res_escaped: "逃跑", no_match_found: "没有符合条件的对局。", done_login: "登录成功", done_register: "注册成功",
     done_password: "密码已修改", done_logout: "已退出", watch: "观看", since: "加入于", review: "复盘",
@@ -39,7 +39,7 @@ const W = {
     hands: "Hands", wins: "Wins", win_rate: "Win rate", self_draw_share: "Self-draw share", big_hands: "Big hands",
     points_per_hand: "Points per hand", liability_paid: "Liability paid", escapes: "Escapes", firsts: "Firsts",
     average_place: "Average place", rated_matches: "Rated matches", guest: "Guest", registered: "Registered",
-    rank: "Rank", unrated: "Not rated yet", tier: "Tier",
+    rank: "Rank", unrated: "Not rated yet", tier: "Tier", review_accuracy: "Review accuracy", review_acc_v: "{0}% ({1} matches)",
     f_preset: "Rules", f_result: "Result", f_since: "From", f_until: "To", f_all: "All",
     res_win: "First place", res_loss: "Not first", res_escaped: "Escaped", no_match_found: "No match fits.", done_login: "Logged in", done_register: "Registered",
     done_password: "Password changed", done_logout: "Logged out", watch: "Watch", since: "Since", review: "Review",
@@ -238,6 +238,8 @@ async function renderProfile(pid) {
     ["escapes", f.escapes], ["firsts", f.firsts], ["average_place", num(f.average_place)],
     ["rated_matches", f.rated_matches],
   ];
+  // 复盘 accuracy over the listed matches reviewed on this server so far (never built for this)
+  if (p.review) rows.push(["review_accuracy", t("review_acc_v", num(p.review.accuracy), p.review.matches)]);
   const dl = $("pf-figures");
   dl.replaceChildren();
   for (const [k, v] of rows) {
