@@ -7,6 +7,7 @@ is clean after."""
 
 from __future__ import annotations
 
+import signal
 import time
 from typing import Any
 
@@ -98,3 +99,33 @@ def test_two_nodes_one_line_one_table(make_nodes: Any, pg_url: str, redis_url: s
     for n in (na, nb):
         assert "Traceback" not in n.log_text()
     assert check_url(pg_url) == []
+
+
+def test_a_waiting_player_outlives_its_node(make_nodes: Any, pg_url: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player waits on na, na is killed (-9); it reconnects to nb, whose first answer to
+    GET /api/quick takes over its line's timer: after the wait it is seated by nb and told on
+    its new socket."""
+    monkeypatch.setenv("LAIZI_QUICK_WAIT", "6")
+    monkeypatch.setenv("LAIZI_QUICK_HANDS", "1")
+    na, nb = make_nodes(["na", "nb"], ARGS)
+    st, reg = scall(na, "POST", "/api/guest", None, {"nickname": "漂泊者"})
+    tok = reg["token"]
+    ca = Client(na.port, token=tok)
+    try:
+        st, out = scall(na, "POST", "/api/quick", tok, {"level": "novice", "preset": "qipisilai"})
+        assert st == 200 and out["status"] == "waiting", out
+    finally:
+        ca.close()
+    na.signal(signal.SIGKILL)
+    cb = Client(nb.port, token=tok)
+    try:
+        st, out = scall(nb, "GET", "/api/quick", tok)
+        assert st == 200 and out["status"] == "waiting" and out["preset"] == "qipisilai", out
+        q = cb.until("quick_match", 30)
+        assert q["preset"] == "qipisilai"
+        st, out = scall(nb, "GET", "/api/quick", tok)
+        assert out["status"] == "seated" and out["room"] == q["room"], out
+    finally:
+        cb.close()
+    assert "Traceback" not in nb.log_text()

@@ -116,8 +116,9 @@ class RedisLines:
         return {n: int(c) for n, c in zip(names, counts, strict=True) if c}
 
     def tell(self, entry: Mapping[str, Any], msg: Mapping[str, Any]) -> None:
+        """To the player's connections here, and on the node it waited on when that is
+        another (it may have moved since: each connection gets it once)."""
+        self.push(str(entry["pid"]), msg)
         node = str(entry.get("node") or "")
-        if not node or node == self.node:
-            self.push(str(entry["pid"]), msg)
-        else:
+        if node and node != self.node:
             self.send(node, {"k": "qtell", "pid": entry["pid"], "msg": dict(msg)})

@@ -188,8 +188,15 @@ class QuickMatch:
             return {"status": "idle"}
         if "seated" in rec:
             return {"status": "seated", **rec["seated"]}
-        level, _, preset = str(rec["line"]).partition(":")
-        n, head = await self.lines.peek(rec["line"])
+        line = str(rec["line"])
+        level, _, preset = line.partition(":")
+        if pid not in self.mine and self.presence.where([pid])[pid]["online"]:
+            # waiting, and connected here now (its node stopped, or it moved): this node
+            # keeps its line's timer from now on, and tells it here when it is seated
+            async with self.lock:
+                self.mine[pid] = line
+                self._arm(line, await self.lines.peek(line))
+        n, head = await self.lines.peek(line)
         now = time.time()
         return {"status": "waiting", "level": level, "preset": preset, "waiting": n,
                 "waited": round(max(0.0, now - float(rec["since"])), 1),
