@@ -294,11 +294,12 @@ def _reference(preset: str) -> RuleSet:
     return RuleSet.preset(preset) if preset in PRESETS else RuleSet()
 
 
-def rule_card_items(rules: RuleSet, lang: Lang = "zh") -> list[dict[str, Any]]:
-    """The options of ``rules`` that differ from its preset, in catalogue order, in words."""
+def rule_card_items(rules: RuleSet, lang: Lang = "zh", versus: str | None = None) -> list[dict[str, Any]]:
+    """The options of ``rules`` that differ from its preset (or from preset ``versus``), in
+    catalogue order, in words."""
     if lang not in ("zh", "en"):
         raise RuleError(f"unknown language {lang!r} (choose zh or en)")
-    ref = _reference(rules.preset_name)
+    ref = _reference(versus or rules.preset_name)
     i = 0 if lang == "zh" else 1
     out = []
     for name, w in OPTIONS.items():
@@ -311,13 +312,14 @@ def rule_card_items(rules: RuleSet, lang: Lang = "zh") -> list[dict[str, Any]]:
     return out
 
 
-def rule_card(rules: RuleSet, lang: Lang = "zh") -> str:
-    """The rule card (规则卡): the preset and every option that differs from it, one short line.
+def rule_card(rules: RuleSet, lang: Lang = "zh", versus: str | None = None) -> str:
+    """The rule card (规则卡): the preset and every option that differs from it, one short line
+    (``versus``: what differs from that preset instead — how one rule set stands apart).
 
     >>> rule_card(RuleSet.preset("qipisilai", fanbao=True, cap=500), lang="en")
     'seven pizi, four laizi · Cap: 500 pts · Reverse liability: on'
     """
-    items = rule_card_items(rules, lang)
+    items = rule_card_items(rules, lang, versus)
     i = 0 if lang == "zh" else 1
     preset = PRESET_WORDS.get(rules.preset_name, (rules.preset_name, rules.preset_name))[i]
     if not items:

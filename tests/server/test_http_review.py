@@ -127,9 +127,59 @@ def test_the_result_card_data(srv: tuple[LiveServer, int, int]) -> None:
     assert sum(card["scores"]) == 0 and card["rule_card"]["zh"].startswith("开口番")
     assert card["rule_card"]["en"].startswith("open-fan") and card["finished_at"]
     assert [x["bot"] for x in card["seats"]] == ["random", "greedy", "strong", "expert"]
+    status, _, body = s.request("GET", f"/api/matches/{mid}/card?origin=https://laizi.example:8443")
+    qr = json.loads(body)["qr"]
+    assert status == 200 and qr["link"] == f"https://laizi.example:8443/replay/{mid}?card=1"
+    n = len(qr["rows"])
+    assert n >= 21 and (n - 17) % 4 == 0 and all(len(r) == n for r in qr["rows"])
+    assert qr["rows"][0][:7] == "1111111" and qr["rows"][-1][:7] == "1111111"  # finder patterns
+    for bad in ("javascript:alert(1)", "https://x/evil?", "ftp://x", "https://" + "a" * 90):
+        assert s.request("GET", f"/api/matches/{mid}/card?origin={bad}")[0] == 400, bad
     assert s.request("GET", f"/api/matches/{playing}/card")[0] == 409
     assert s.request("GET", "/api/matches/999999/card")[0] == 404
     assert s.request("GET", "/api/matches/0/card")[0] == 400
+
+
+def test_the_profile_shows_the_accuracy_of_reviews_built(srv: tuple[LiveServer, int, int]) -> None:
+    """A person's finished match: its profile has no review figure until its 复盘 is built,
+    then that review's accuracy (nothing is built for the profile itself)."""
+    s, _, _ = srv
+    from srvhelpers import Client, step
+
+    me = Client(s.port, "复盘者")  # plays its own seat (the first legal move each time)
+    try:
+        pid = me.pid
+        me.send({"type": "create", "settings": {"max_hands": 1}})
+        me.until("joined")
+        me.send({"type": "sit", "seat": 0})
+        for i in (1, 2, 3):
+            me.send({"type": "bot", "seat": i, "level": "greedy"})
+            me.until(lambda m, i=i: m["type"] == "room" and m["room"]["seats"][i]["bot"])
+        me.send({"type": "start"})
+        me.until("snapshot")
+        end = time.time() + 120
+        while time.time() < end and step([me]):
+            pass
+        assert me.last is not None and me.last["view"].get("match_over"), "the match did not end"
+    finally:
+        me.close()
+
+    def prof() -> dict[str, Any]:
+        status, _, body = s.request("GET", f"/api/players/{pid}")
+        assert status == 200
+        out: dict[str, Any] = json.loads(body)
+        return out
+
+    deadline = time.time() + 30
+    while not prof()["recent"] and time.time() < deadline:
+        time.sleep(0.1)
+    p = prof()
+    assert len(p["recent"]) == 1 and p["review"] is None  # nothing reviewed yet
+    mid = p["recent"][0]["match_id"]
+    data, _ = review(s, mid, 0)
+    assert data["rated"] > 0  # the person's own decisions
+    got = prof()["review"]
+    assert got == {"accuracy": data["accuracy"], "matches": 1, "decisions": data["rated"]}, got
 
 
 def test_the_review_endpoint_is_rate_limited_per_ip(srv: tuple[LiveServer, int, int]) -> None:
@@ -155,3 +205,4 @@ def test_the_replays_gates_withhold_the_review(tmp_path: Any) -> None:
         asyncio.run(svc.get(7, 0, "1.2.3.4"))
     assert exc.value.status == 403 and "duplicate" in exc.value.message
     assert svc._pool is None  # refused before any build
+

@@ -84,7 +84,8 @@ def test_two_players_and_bots_after_the_wait(srv: LiveServer) -> None:
     assert qa["room"] == qb["room"] and qa["seat"] != qb["seat"] and qa["stake"] == 10
     code = qa["room"]
     assert call(srv, "GET", "/api/quick", ta)[1] == {"status": "seated", "room": code,
-                                                     "level": "junior", "seat": qa["seat"]}
+                                                     "level": "junior", "preset": "kaikoufan",
+                                                     "seat": qa["seat"]}
     info = srv.get(f"/api/rooms/{code}", ta)[1]
     assert srv.get(f"/api/rooms/{code}")[0] == 404  # a private table: members only
     assert info["status"] == "playing" and info["settings"]["rated"]
@@ -161,6 +162,9 @@ def test_four_guests_sit_down_at_once_and_errors(srv: LiveServer) -> None:
     assert st == 403 and "registered" in out["error"]
     st, out = call(srv, "POST", "/api/quick", gt, {"level": "vip"})
     assert st == 400 and "unknown level" in out["error"]
+    for bad in ("vip", 3, None):
+        st, out = call(srv, "POST", "/api/quick", gt, {"level": "novice", "preset": bad})
+        assert st == 400 and "unknown rule set" in out["error"], out
     st, out = call(srv, "POST", "/api/quick", gt, {"level": "novice"})
     assert st == 409 and "connect" in out["error"]  # no WebSocket open
     tok, _ = register(srv, "qmpoor")
@@ -215,3 +219,26 @@ def test_escape_takes_coins_down_to_zero(srv: LiveServer) -> None:
     st, out = call(srv, "POST", "/api/quick", tok, {"level": "junior"})
     assert st == 403  # too poor for 初级场 now
     c.close()
+
+
+@pytest.mark.slow
+def test_each_rule_set_has_its_line(srv: LiveServer) -> None:
+    """Two guests at 新手场 in two rule sets are not seated together: each gets a table of
+    its own rule set (bots on three seats) after the wait."""
+    (ta, _), (tb, _) = guest(srv, "甲"), guest(srv, "乙")
+    ca, cb = Client(srv.port, token=ta), Client(srv.port, token=tb)
+    try:
+        out = call(srv, "POST", "/api/quick", ta, {"level": "novice", "preset": "jiayu"})[1]
+        assert out["status"] == "waiting" and out["preset"] == "jiayu" and out["waiting"] == 1
+        out = call(srv, "POST", "/api/quick", tb, {"level": "novice", "preset": "koukoufan"})[1]
+        assert out["waiting"] == 1, out  # its own line
+        assert srv.get("/api/levels")[1]["levels"][0]["waiting"] == 2  # the level counts both
+        qa, qb = ca.until("quick_match", 10), cb.until("quick_match", 10)
+        assert qa["room"] != qb["room"] and (qa["preset"], qb["preset"]) == ("jiayu", "koukoufan")
+        for q, tok in ((qa, ta), (qb, tb)):
+            info = srv.get(f"/api/rooms/{q['room']}", tok)[1]
+            assert info["settings"]["preset"] == q["preset"]
+            assert sum(1 for s in info["seats"] if s["bot"]) == 3
+    finally:
+        ca.close()
+        cb.close()

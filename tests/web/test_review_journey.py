@@ -78,6 +78,14 @@ def test_finish_a_match_then_open_its_review(browser: Any, server: str) -> None:
     png = open(path, "rb").read()  # noqa: SIM115 - a small file
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
     assert dl.value.suggested_filename.startswith("laizi-match-")
+    # its QR code (segno on the server, drawn on the card) reads back as the share link
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    codes = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)).convert("L"))
+    assert [c.text for c in codes] == [page.input_value("#card-link")], [c.text for c in codes]
     page.click("#card-close")
     assert page.locator('[data-testid="review-marks"]').is_hidden()
     assert page.errors == []  # type: ignore[attr-defined]

@@ -14,12 +14,15 @@ Everything is aggregated in SQL (SQLite and PostgreSQL alike) from
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Float, String, Text, and_, case, cast, func, literal, select
 from sqlalchemy.engine import Connection
 
 from laizi.server.accounts.avatars import DRAWN, default_choice
+from laizi.server.accounts.ranks import rank_json, rank_of
 from laizi.server.accounts.ratings import ordinal
 from laizi.server.persistence import db
 
@@ -31,6 +34,7 @@ _T = db.Base.metadata.tables
 SCORES = _T["scores"]
 MP = _T["match_players"]
 MATCHES = _T["matches"]
+ROOMS = _T["rooms"]
 CHANGES = _T["rating_changes"]
 AVATARS = _T["avatars"]
 
@@ -71,22 +75,54 @@ def _match_figures(conn: Connection, pid: str) -> dict[str, Any]:
             "rated_matches": int(row[3])}
 
 
-def match_list(conn: Connection, pid: str, limit: int = 20, before: int | None = None) -> list[dict[str, Any]]:
-    """The player's finished matches, newest first (``before``: match ids below it)."""
+@dataclass(frozen=True)
+class MatchFilter:
+    """What the profile's match list keeps: a rule set (preset), a result (``win``: first
+    place, ``loss``: any other, ``escaped``), finished on or after ``since`` / before ``until``
+    (UTC datetimes)."""
+
+    preset: str | None = None
+    result: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+RESULTS = ("win", "loss", "escaped")
+
+
+def match_list(conn: Connection, pid: str, limit: int = 20, before: int | None = None,
+               only: MatchFilter | None = None) -> list[dict[str, Any]]:
+    """The player's finished matches, newest first (``before``: match ids below it;
+    ``only``: a filter, all in SQL on indexed keys: one page at most is read)."""
+    preset = func.coalesce(ROOMS.c.settings["preset"].as_string(), "kaikoufan")
     q = (select(MP.c.match_id, MP.c.seat, MP.c.score, MP.c.place, MP.c.rated, MP.c.escaped,
-                MATCHES.c.room_code, MATCHES.c.finished_at,
+                MATCHES.c.room_code, MATCHES.c.finished_at, preset.label("preset"),
                 CHANGES.c.mu_before, CHANGES.c.sigma_before, CHANGES.c.mu_after, CHANGES.c.sigma_after)
          .join(MATCHES, MATCHES.c.id == MP.c.match_id)
+         .join(ROOMS, ROOMS.c.code == MATCHES.c.room_code, isouter=True)
          .join(CHANGES, and_(CHANGES.c.match_id == MP.c.match_id, CHANGES.c.player_id == pid),
                isouter=True)
          .where(MP.c.player_id == pid)
          .order_by(MP.c.match_id.desc()).limit(min(max(limit, 1), MATCH_LIST_MAX)))
     if before is not None:
         q = q.where(MP.c.match_id < before)
+    if only is not None:
+        if only.preset is not None:
+            q = q.where(preset == only.preset)
+        if only.result == "win":
+            q = q.where(MP.c.place == 1)
+        elif only.result == "loss":
+            q = q.where(MP.c.place > 1)
+        elif only.result == "escaped":
+            q = q.where(MP.c.escaped != 0)
+        if only.since is not None:
+            q = q.where(MATCHES.c.finished_at >= only.since)
+        if only.until is not None:
+            q = q.where(MATCHES.c.finished_at < only.until)
     out = []
     for r in conn.execute(q):
         item: dict[str, Any] = {
-            "match_id": r.match_id, "room": r.room_code, "seat": r.seat, "score": r.score,
+            "match_id": r.match_id, "room": r.room_code, "preset": r.preset, "seat": r.seat, "score": r.score,
             "place": r.place, "rated": bool(r.rated), "escaped": bool(r.escaped),
             "finished_at": r.finished_at.isoformat() if r.finished_at else None,
             "replay": f"/replay/{r.match_id}", "replay_api": f"/api/matches/{r.match_id}/replay"}
@@ -110,7 +146,8 @@ def avatar_of(conn: Connection, pid: str) -> dict[str, Any]:
     return {"kind": "drawn" if choice else "default", "choice": shown, "url": f"/avatars/{pid}?v=d-{shown}"}
 
 
-def profile(conn: Connection, pid: str, limit: int = 20, before: int | None = None) -> dict[str, Any] | None:
+def profile(conn: Connection, pid: str, limit: int = 20, before: int | None = None,
+            only: MatchFilter | None = None) -> dict[str, Any] | None:
     """Everything shown of a player (None: no such player)."""
     players, accounts, ratings = _T["players"], _T["accounts"], _T["ratings"]
     p = conn.execute(select(players.c.id, players.c.nickname, players.c.created_at,
@@ -127,8 +164,9 @@ def profile(conn: Connection, pid: str, limit: int = 20, before: int | None = No
                             .where(ratings.c.ordinal > r.ordinal)).scalar() or 0
         rating = {"rating": round(r.ordinal, 2), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
                   "matches": r.matches, "rank": int(rank) + 1}
+    tier = rank_json(rank_of(None if r is None else float(r.ordinal)))  # 段位 (accounts.ranks)
     return {"player_id": p.id, "nickname": p.nickname, "username": p.username,
             "registered": p.username is not None, "avatar": avatar_of(conn, p.id),
             "since": p.created_at.isoformat() if p.created_at else None,
             "figures": {**_match_figures(conn, pid), **_hand_figures(conn, pid)},
-            "rating": rating, "recent": match_list(conn, pid, limit, before)}
+            "rating": rating, "tier": tier, "recent": match_list(conn, pid, limit, before, only)}

@@ -23,6 +23,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
+from laizi.server.accounts.ranks import rank_json, rank_of
 from laizi.server.persistence import db
 from laizi.server.persistence.store import Progress, Store, places
 
@@ -128,5 +129,5 @@ def leaderboard(conn: Connection, limit: int = LEADERBOARD_MAX, offset: int = 0)
          .limit(limit).offset(offset))
     return [{"rank": offset + i + 1, "player_id": r.player_id, "nickname": r.nickname,
              "username": r.username, "rating": round(r.ordinal, 2), "mu": round(r.mu, 3),
-             "sigma": round(r.sigma, 3), "matches": r.matches}
+             "sigma": round(r.sigma, 3), "matches": r.matches, "tier": rank_json(rank_of(r.ordinal))}
             for i, r in enumerate(conn.execute(q))]

@@ -30,6 +30,7 @@ from laizi.server.cluster.bus import Bus
 from laizi.server.cluster.drain import hand_over
 from laizi.server.cluster.leader import lead
 from laizi.server.cluster.lease import KEY_ACTIVE, PREFIX, Leases, rendezvous
+from laizi.server.cluster.lines import RedisLines
 from laizi.server.cluster.remote import RemoteConn, RemoteConns
 from laizi.server.cluster.router import Binding, Router
 from laizi.server.cluster.takeover import raise_above
@@ -79,6 +80,7 @@ class Node:
         self.tick = ttl / 6
         self.bus = Bus(self.r, name, self._on_bus)
         self.bus.on_back = self._bus_back
+        self.lines = RedisLines(self.r, name, self.push, self.bus.send)  # quick match's queues
         self.router = Router(hub, self.bus)
         self.remotes = RemoteConns(hub, self.bus, dispatch)
         self.affinity = Affinity(self.r, name)  # affinity hook: owner hints (cluster/affinity.py)
@@ -393,6 +395,15 @@ class Node:
             if peer != self.name:
                 self.bus.send(peer, {"k": "back"})
 
+    def push(self, pid: str, msg: Any) -> int:
+        """Send ``msg`` to every open connection of ``pid`` on this node."""
+        n = 0
+        for c in list(self.hub.conns):
+            if c.player_id == pid and not c.closed and not c.remote:
+                c.send(msg)
+                n += 1
+        return n
+
     def _announce(self, what: str, data: Any) -> None:
         """Tell every other live node of an identity change made here."""
         for n in self.live:
@@ -436,6 +447,9 @@ class Node:
             f = self._pongs.get(str(env["id"]), {}).get(str(env["n"]))
             if f is not None and not f.done():
                 f.set_result(True)
+            return
+        if k == "qtell":  # a quick-match table made on another node for a player waiting here
+            self.push(str(env["pid"]), env["msg"])
             return
         if k in ("join", "in", "gone"):
             self.remotes.on_message(env)

@@ -59,7 +59,15 @@ import secrets
 from enum import StrEnum
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from laizi.server.common.inputs import JSONInputError, loads_strict
 
@@ -80,6 +88,7 @@ CONTINUE_SECONDS = 15.0                             # settlement: the next hand 
 CONTINUE_SECONDS_MIN, CONTINUE_SECONDS_MAX = 0.0, 300.0   # ... unless every seated human pressed 继续
 AUTO_AFTER_LAPSES = 2                               # timer lapses in a row that switch a seat to 托管
 AUTO_AFTER_LAPSES_MIN, AUTO_AFTER_LAPSES_MAX = 1, 20
+RANK_INDEX_MAX = 10  # the highest 段位 (laizi.server.accounts.ranks.RANKS: 雀圣)
 
 
 class ProtocolError(ValueError):
@@ -131,6 +140,15 @@ class RoomSettings(_Msg):
     rated: bool = False    # players' ratings change with the result (laizi.server.accounts.ratings)
     continue_seconds: float = Field(CONTINUE_SECONDS, ge=CONTINUE_SECONDS_MIN, le=CONTINUE_SECONDS_MAX)
     auto_after_lapses: int = Field(AUTO_AFTER_LAPSES, ge=AUTO_AFTER_LAPSES_MIN, le=AUTO_AFTER_LAPSES_MAX)
+    # the 段位 allowed to sit (indexes of laizi.server.accounts.ranks.RANKS; None: no bound)
+    rank_min: int | None = Field(None, ge=0, le=RANK_INDEX_MAX)
+    rank_max: int | None = Field(None, ge=0, le=RANK_INDEX_MAX)
+
+    @model_validator(mode="after")
+    def _rank_range(self) -> RoomSettings:
+        if self.rank_min is not None and self.rank_max is not None and self.rank_min > self.rank_max:
+            raise ValueError("rank_min must not be above rank_max")
+        return self
 
     @field_validator("options")
     @classmethod
@@ -465,10 +483,12 @@ def resumed(code: str) -> PausedMsg:
 
 
 # pushed to a player's connections wherever they are (laizi.server.social.presence)
-def quick_match(room: str, level: str, label: str, stake: int, seat: int) -> dict[str, Any]:
-    """A quick-match table is ready: join ``room`` (seat ``seat``) of level ``level``."""
+def quick_match(room: str, level: str, label: str, stake: int, seat: int,
+                preset: str = "kaikoufan") -> dict[str, Any]:
+    """A quick-match table is ready: join ``room`` (seat ``seat``) of level ``level``,
+    rule set ``preset``."""
     return {"type": "quick_match", "room": room, "level": level, "label": label,
-            "stake": stake, "seat": seat}
+            "stake": stake, "seat": seat, "preset": preset}
 
 
 def coins(match_id: int | None, reason: str, hand: int, stake: int, coins: list[int],

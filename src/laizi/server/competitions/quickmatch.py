@@ -1,20 +1,27 @@
-"""Quick match (快速开始): one waiting queue per level (场次, :data:`laizi.server.ledger.coins.LEVELS`).
+"""Quick match (快速开始): one waiting line per 场次 (level, :data:`laizi.server.ledger.coins.LEVELS`)
+and rule set (preset, :data:`laizi.rules.PRESETS`): the line ``"{level}:{preset}"``.
 
-A player joins a level's queue (``POST /api/quick``); it must be registered for a coin
-level, hold the level's minimum balance, have the game's WebSocket open (the table is
-announced on it) and hold no seat in a match in play. Four waiting players make a table at once; otherwise, when the first in
-the queue has waited :attr:`QuickMatch.wait` seconds (``LAIZI_QUICK_WAIT``, default
+A player joins a line (``POST /api/quick`` ``{level, preset}``; preset default
+``kaikoufan``); it must be registered for a coin level, hold the level's minimum balance,
+have the game's WebSocket open (the table is announced on it) and hold no seat in a match
+in play. Four waiting players make a table at once; otherwise, when the first in the line
+has waited :attr:`QuickMatch.wait` seconds (``LAIZI_QUICK_WAIT``, default
 :data:`QUICK_WAIT`), everyone waiting sits down and bots fill the other seats. Seats are
 drawn at random (``secrets``).
 
-The table is a room opened through the hub (private: not listed; no host), the match
-starts at once, and each player gets ``{"type": "quick_match", "room", "level", "seat"}``
-on its connections and joins the room like any other (``join``). A player who does not
-come goes to 托管 after the server's disconnect grace. Rooms of a coin level are recorded
-in ``coin_tables`` before the start, so their hands settle in coins
-(:func:`laizi.server.ledger.coins.settle_progress`), and are rated.
+The lines are the room directory's (``hub.directory.lines``,
+:mod:`laizi.server.tables.lines`): in memory for one process, in Redis for a cluster, so
+players waiting on different nodes share a line. Taking a group out of a line is atomic;
+the node that takes it opens the table (``Room.seat_and_start``: the room's lease is this
+node's) and each player gets ``{"type": "quick_match", "room", "level", "preset", "seat"}``
+on the node it waits on, then joins the room like any other (``join``; relayed to the
+owner from another node). Each node keeps the timers of the players waiting on it and
+drops those of them that went offline. A player who does not come goes to 托管 after the
+server's disconnect grace. Rooms of a coin level are recorded in ``coin_tables`` before the
+start, so their hands settle in coins (:func:`laizi.server.ledger.coins.settle_progress`),
+and are rated.
 
-Table settings: preset ``kaikoufan``, one round; ``LAIZI_QUICK_HANDS`` caps the hands
+Table settings: the line's preset, one round; ``LAIZI_QUICK_HANDS`` caps the hands
 (default: no cap), ``LAIZI_QUICK_TURN`` sets the turn timer (default 20 s).
 """
 
@@ -26,41 +33,36 @@ import logging
 import os
 import secrets
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from laizi.rules import PRESETS
 from laizi.server.common import protocol as proto
+from laizi.server.common.config import room_rules
 from laizi.server.common.errors import ApiError
 from laizi.server.common.protocol import RoomSettings, error_msg
 from laizi.server.ledger import coins
 from laizi.server.persistence import db
 from laizi.server.persistence.socialdb import CoinTableRow
 from laizi.server.social.presence import LocalPresence, Presence
+from laizi.server.tables.lines import WaitingLines
 from laizi.server.tables.seats import AUTO_BOT, Seat
 
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
 
-__all__ = ["QUICK_WAIT", "QuickError", "QuickMatch"]
+__all__ = ["DEFAULT_PRESET", "QUICK_WAIT", "QuickError", "QuickMatch", "line_of"]
 
 log = logging.getLogger("laizi.server")
 
+DEFAULT_PRESET = "kaikoufan"
 QUICK_WAIT = 10.0      # seconds the first waiting player waits before bots fill the table
-SEATED_KEEP = 600.0    # seconds a player's last table is remembered (GET /api/quick)
 
 
 class QuickError(ApiError):
     """A refused quick-match request."""
-
-
-@dataclass
-class Waiter:
-    pid: str
-    nickname: str
-    since: float
 
 
 def _env_float(name: str, default: float, lo: float, hi: float) -> float:
@@ -79,6 +81,10 @@ def _env_float(name: str, default: float, lo: float, hi: float) -> float:
 table_info = coins.table_info  # the 场次 a room shows (its home: laizi.server.ledger.coins)
 
 
+def line_of(level: str, preset: str) -> str:
+    return f"{level}:{preset}"
+
+
 class QuickMatch:
     def __init__(self, hub: Hub, presence: Presence | None = None) -> None:
         self.hub = hub
@@ -87,11 +93,45 @@ class QuickMatch:
         hands = _env_float("LAIZI_QUICK_HANDS", 0, 0, 400)
         self.max_hands = int(hands) or None
         self.turn = _env_float("LAIZI_QUICK_TURN", 20.0, 0.5, 600.0)
-        self.queues: dict[str, list[Waiter]] = {name: [] for name in coins.LEVELS}
+        self.mine: dict[str, str] = {}  # players waiting on this node → their line
         self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.seated: dict[str, dict[str, Any]] = {}
         self.lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._presets: list[dict[str, Any]] | None = None
+
+    def settings(self, preset: str, rated: bool) -> RoomSettings:
+        """The settings of a quick-match table of rule set ``preset``."""
+        return RoomSettings.model_validate({
+            "preset": preset, "rounds": 1, "max_hands": self.max_hands,
+            "turn_seconds": self.turn, "private": True, "rated": rated})
+
+    def presets(self) -> list[dict[str, Any]]:
+        """The rule sets to pick, each with its card (zh, en): its minimum and cap, then
+        how it differs from :data:`DEFAULT_PRESET` (``laizi.rulecatalog``)."""
+        from laizi.rulecatalog import OPTIONS, Lang, catalogue, rule_card_items, value_words
+
+        if self._presets is None:
+            names = {p["id"]: p for p in catalogue()["presets"]}
+            out = []
+            for name in PRESETS:
+                rules = room_rules(self.settings(name, False))
+                card = {}
+                langs: tuple[Lang, Lang] = ("zh", "en")
+                for i, lang in enumerate(langs):
+                    sep = ("：", ": ")[i]
+                    items = [f"{(OPTIONS[o].zh, OPTIONS[o].en)[i]}{sep}"
+                             f"{value_words(o, getattr(rules, o), lang)}" for o in ("min_points", "cap")]
+                    items += [f"{it['label']}{sep}{it['words']}"
+                              for it in rule_card_items(rules, lang, DEFAULT_PRESET)
+                              if it["name"] not in ("min_points", "cap")]
+                    card[lang] = " · ".join(items)
+                out.append({"id": name, "zh": names[name]["zh"], "en": names[name]["en"], "card": card})
+            self._presets = out
+        return self._presets
+
+    @property
+    def lines(self) -> WaitingLines:
+        return self.hub.directory.lines
 
     # ------------------------------------------------------------- requests
     def _registered(self, pid: str) -> bool:
@@ -104,10 +144,13 @@ class QuickMatch:
         with self.hub.store.engine.connect() as conn:
             return coins.balances(conn, [pid])[pid], coins.seat_of(conn, pid)
 
-    async def enqueue(self, pid: str, level_name: object) -> dict[str, Any]:
+    async def enqueue(self, pid: str, level_name: object,
+                      preset: object = DEFAULT_PRESET) -> dict[str, Any]:
         level = coins.LEVELS.get(level_name) if isinstance(level_name, str) else None
         if level is None:
             raise QuickError(f"unknown level; one of {', '.join(coins.LEVELS)}")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise QuickError(f"unknown rule set; one of {', '.join(PRESETS)}")
         if not level.guests and pid not in self.hub.auth.accounts \
                 and await asyncio.to_thread(self._registered, pid):
             self.hub.auth.accounts.add(pid)  # registered on another node a moment ago
@@ -124,40 +167,49 @@ class QuickMatch:
         if not self.presence.where([pid], fresh=True)[pid]["online"]:
             raise QuickError("connect to the game first (the table is announced on the "
                              "WebSocket)", 409)
+        line = line_of(level.name, preset)
         async with self.lock:
-            self._drop(pid)
-            self.seated.pop(pid, None)
-            q = self.queues[level.name]
-            q.append(Waiter(pid, self.hub.players.get(pid, "?"), time.monotonic()))
-            if len(q) >= 4:
-                online = self.presence.where((w.pid for w in q), fresh=True)
-                q[:] = [w for w in q if online[w.pid]["online"]]  # gone: no longer waiting
-            if len(q) >= 4:
-                await self._table(level.name, [q.pop(0) for _ in range(4)])
-            self._arm(level.name)
-        return self.status(pid)
+            self.mine[pid] = line
+            await self.lines.add(line, {"pid": pid, "nick": self.hub.players.get(pid, "?"),
+                                        "since": time.time(), "node": self.hub.directory.name})
+            await self._try(line, full_only=True)
+            self._arm(line, await self.lines.peek(line))
+        return await self.status(pid)
 
     async def leave(self, pid: str) -> dict[str, Any]:
         async with self.lock:
-            was = self._drop(pid)
-            self._arm_all()
+            self.mine.pop(pid, None)
+            was = await self.lines.remove(pid)
         return {"ok": True, "left": was}
 
-    def status(self, pid: str) -> dict[str, Any]:
-        now = time.monotonic()
-        for name, q in self.queues.items():
-            for w in q:
-                if w.pid == pid:
-                    return {"status": "waiting", "level": name, "waiting": len(q),
-                            "waited": round(now - w.since, 1),
-                            "bots_in": round(max(0.0, q[0].since + self.wait - now), 1)}
-        s = self.seated.get(pid)
-        if s is not None and now - s["at"] < SEATED_KEEP:
-            return {"status": "seated", "room": s["room"], "level": s["level"], "seat": s["seat"]}
-        return {"status": "idle"}
+    async def status(self, pid: str) -> dict[str, Any]:
+        rec = await self.lines.find(pid)
+        if rec is None:
+            return {"status": "idle"}
+        if "seated" in rec:
+            return {"status": "seated", **rec["seated"]}
+        line = str(rec["line"])
+        level, _, preset = line.partition(":")
+        if pid not in self.mine and self.presence.where([pid])[pid]["online"]:
+            # waiting, and connected here now (its node stopped, or it moved): this node
+            # keeps its line's timer from now on, and tells it here when it is seated
+            async with self.lock:
+                self.mine[pid] = line
+                self._arm(line, await self.lines.peek(line))
+        n, head = await self.lines.peek(line)
+        now = time.time()
+        return {"status": "waiting", "level": level, "preset": preset, "waiting": n,
+                "waited": round(max(0.0, now - float(rec["since"])), 1),
+                "bots_in": round(max(0.0, (head or now) + self.wait - now), 1)}
 
-    def queue_sizes(self) -> dict[str, int]:
-        return {name: len(q) for name, q in self.queues.items()}
+    async def queue_sizes(self) -> dict[str, int]:
+        """How many wait per level (every rule set)."""
+        out = dict.fromkeys(coins.LEVELS, 0)
+        for line, n in (await self.lines.sizes()).items():
+            level = line.partition(":")[0]
+            if level in out:
+                out[level] += n
+        return out
 
     def _playing_at(self, pid: str) -> str | None:
         """The room of a match in play where ``pid`` still holds a seat (not escaped)."""
@@ -166,56 +218,64 @@ class QuickMatch:
                 return room.code
         return None
 
-    # ------------------------------------------------------------- queue
-    def _drop(self, pid: str) -> bool:
-        found = False
-        for q in self.queues.values():
-            for w in [w for w in q if w.pid == pid]:
-                q.remove(w)
-                found = True
-        return found
+    # ------------------------------------------------------------- lines
+    async def _prune(self, line: str) -> None:
+        """This node's waiters of ``line`` that went offline, or were taken elsewhere, out."""
+        pids = [p for p, ln in self.mine.items() if ln == line]
+        online = self.presence.where(pids, fresh=True)
+        for p in pids:
+            rec = await self.lines.find(p)
+            if rec is None or rec.get("line") != line:
+                self.mine.pop(p, None)  # seated (by any node) or gone
+            elif not online[p]["online"]:
+                self.mine.pop(p, None)
+                await self.lines.remove(p)
 
-    def _arm_all(self) -> None:
-        for name in self.queues:
-            self._arm(name)
+    async def _try(self, line: str, *, full_only: bool = False) -> None:
+        """Take a table's worth of ``line`` if there is one (four, or anyone due)."""
+        due = -1.0 if full_only else time.time() - self.wait + 0.01
+        while True:
+            got = await self.lines.take(line, 4, due)
+            if not got:
+                return
+            for e in got:
+                self.mine.pop(e["pid"], None)
+            await self._table(line, got)
+            if len(got) < 4:
+                return
 
-    def _arm(self, name: str) -> None:
-        t = self.timers.pop(name, None)
+    def _arm(self, line: str, state: tuple[int, float | None]) -> None:
+        t = self.timers.pop(line, None)
         if t is not None:
             t.cancel()
-        q = self.queues[name]
-        if not q:
-            return
-        delay = max(0.0, q[0].since + self.wait - time.monotonic())
-        self.timers[name] = asyncio.get_running_loop().call_later(delay, self._fire, name)
+        n, head = state
+        if not n or head is None or line not in self.mine.values():
+            return  # only the nodes with players in the line keep its timer
+        delay = max(0.0, head + self.wait - time.time())
+        self.timers[line] = asyncio.get_running_loop().call_later(delay, self._fire, line)
 
-    def _fire(self, name: str) -> None:
-        self.timers.pop(name, None)
-        task = asyncio.ensure_future(self._due(name))
+    def _fire(self, line: str) -> None:
+        self.timers.pop(line, None)
+        task = asyncio.ensure_future(self._due(line))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _due(self, name: str) -> None:
+    async def _due(self, line: str) -> None:
         try:
             async with self.lock:
-                q = self.queues[name]
-                online = self.presence.where((w.pid for w in q), fresh=True)
-                q[:] = [w for w in q if online[w.pid]["online"]]  # gone: no longer waiting
-                if q and time.monotonic() - q[0].since >= self.wait - 0.01:
-                    await self._table(name, [q.pop(0) for _ in range(min(4, len(q)))])
-                self._arm(name)
-        except Exception:  # noqa: BLE001 - a failed table must not stop the queue
-            log.exception("quick match %s: could not make a table", name)
+                await self._prune(line)
+                await self._try(line)
+                self._arm(line, await self.lines.peek(line))
+        except Exception:  # noqa: BLE001 - a failed table must not stop the line
+            log.exception("quick match %s: could not make a table", line)
             with contextlib.suppress(Exception):
-                self._arm(name)
+                self._arm(line, (1, time.time()))  # try again after a wait
 
-    async def _table(self, name: str, waiters: list[Waiter]) -> None:
-        """Seat ``waiters`` (1-4) at a new room of level ``name``, bots on the other seats."""
+    async def _table(self, line: str, waiters: list[dict[str, Any]]) -> None:
+        """Seat ``waiters`` (1-4) at a new room of ``line``, bots on the other seats."""
+        name, _, preset = line.partition(":")
         level = coins.LEVELS[name]
-        settings = RoomSettings.model_validate({
-            "preset": "kaikoufan", "rounds": 1, "max_hands": self.max_hands,
-            "turn_seconds": self.turn, "private": True, "rated": level.stake > 0})
-        room = await self.hub.open_room(settings)
+        room = await self.hub.open_room(self.settings(preset, level.stake > 0))
         room.coin = table_info(name)
         if level.stake > 0:
             def write(s: Session) -> None:
@@ -225,32 +285,33 @@ class QuickMatch:
         order = list(range(4))
         secrets.SystemRandom().shuffle(order)
         where: dict[str, int] = {}
+        entries = {str(e["pid"]): e for e in waiters}
         seats = [Seat(bot=AUTO_BOT) for _ in range(4)]
-        for i, w in enumerate(waiters):
-            seats[order[i]] = Seat(player_id=w.pid, nickname=w.nickname, ready=True)
-            where[w.pid] = order[i]
+        for i, e in enumerate(waiters):
+            seats[order[i]] = Seat(player_id=e["pid"], nickname=e["nick"], ready=True)
+            where[e["pid"]] = order[i]
         async with room.lock:
             # not in the room yet: 托管 after the grace unless they come
             try:
                 await room.seat_and_start(seats, absent_wait=True)  # a coin level: coin seats first
             except coins.CoinError as exc:
                 # another node seated one of them meanwhile, or a balance fell: a bot instead
-                log.info("quick match %s: room %s: %s", name, room.code, exc.message)
+                log.info("quick match %s: room %s: %s", line, room.code, exc.message)
                 for pid in exc.refused:
                     if pid in where:
                         seats[where.pop(pid)] = Seat(bot=AUTO_BOT)
-                        self.presence.push(pid, error_msg("quick_refused", exc.message))
+                        self.lines.tell(entries[pid], error_msg("quick_refused", exc.message))
                 if not where:  # nobody left to play: no table of bots alone
                     await self.hub.close_room(room)
                     return
                 await room.seat_and_start(seats, absent_wait=True)
-        at = time.monotonic()
         for pid, seat in where.items():
-            self.seated[pid] = {"room": room.code, "level": name, "seat": seat, "at": at}
-            self.presence.push(pid, proto.quick_match(room.code, name, level.label, level.stake, seat))
-        log.info("quick match %s: room %s, %d players, %d bots", name, room.code, len(waiters),
+            await self.lines.note(pid, {"room": room.code, "level": name, "preset": preset,
+                                        "seat": seat})
+            self.lines.tell(entries[pid], proto.quick_match(room.code, name, level.label,
+                                                            level.stake, seat, preset))
+        log.info("quick match %s: room %s, %d players, %d bots", line, room.code, len(waiters),
                  4 - len(waiters))
-
     async def restore_tables(self) -> int:
         """After a restart: the resumed rooms that are coin tables get their 场次 back
         (``Room.coin``, shown on the table); how many."""

@@ -21,6 +21,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.game import Action
+from laizi.server.accounts import ranks
 from laizi.server.common import protocol as p
 from laizi.server.common.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
 from laizi.server.common.connection import Conn
@@ -222,6 +223,24 @@ def _host_only(conn: Conn, room: Room) -> None:
         raise ProtocolError("not_host", "only the room's host can do that")
 
 
+async def _rank_allowed(hub: Hub, conn: Conn, room: Room) -> None:
+    """A room limited to a 段位 range (settings.rank_min/max) seats only players within it."""
+    lo, hi = room.settings.rank_min, room.settings.rank_max
+    if lo is None and hi is None or conn.player_id is None:
+        return
+    pid = conn.player_id
+
+    def read() -> ranks.Rank:
+        with hub.store.engine.connect() as c:
+            return ranks.rank_of_player(c, pid)
+
+    r = await asyncio.to_thread(read)
+    if (lo is not None and r.index < lo) or (hi is not None and r.index > hi):
+        span = f"{ranks.RANKS[lo or 0].en} to {ranks.RANKS[ranks.RANK_MAX if hi is None else hi].en}"
+        raise ProtocolError("rank_out_of_range", f"this table seats {span}; you are {r.en} "
+                                                 "(you may watch)")
+
+
 async def on_sit(hub: Hub, conn: Conn, room: Room, m: p.Sit) -> None:
     _lobby_only(room)
     seat = room.seats[m.seat]
@@ -229,6 +248,7 @@ async def on_sit(hub: Hub, conn: Conn, room: Room, m: p.Sit) -> None:
         return
     if not seat.empty:
         raise ProtocolError("seat_taken", f"seat {m.seat} is taken")
+    await _rank_allowed(hub, conn, room)  # (under the room's lock: the seat stays free)
     old = room.seat_of(conn.player_id)
     if old is not None:
         room.seats[old] = Seat()

@@ -6,8 +6,9 @@
 - ``POST /api/account/logout``, ``POST /api/account/logout-all`` ``{token}``;
 - ``POST /api/account/password`` ``{token, old_password, new_password}``;
 - ``GET /api/account/me`` (``Authorization: Bearer <token>``);
-- ``GET /api/players/{id}[?limit=N&before=M]``: profile (with ``avatar``: kind, choice, url), figures,
-  recent matches;
+- ``GET /api/players/{id}[?limit=N&before=M&preset=P&result=win|loss|escaped&since=D&until=D]``:
+  profile (with ``avatar``: kind, choice, url), figures, recent matches (filtered: a rule set,
+  a result, finished from ``since`` to ``until`` inclusive, dates ``YYYY-MM-DD`` UTC);
 - ``GET /api/leaderboard[?limit=N&offset=M]``: rated players by rating;
 - pages ``/account``, ``/players/{id}``, ``/leaderboard`` (``web/players.html``).
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,8 +30,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from laizi.rules import PRESETS
 from laizi.server.accounts.accounts import AccountError, Accounts
-from laizi.server.accounts.players import MATCH_LIST_MAX, profile
+from laizi.server.accounts.players import MATCH_LIST_MAX, RESULTS, MatchFilter, profile
 from laizi.server.accounts.ratings import LEADERBOARD_MAX, leaderboard
 from laizi.server.ledger.coins import balances
 from laizi.server.net.httpin import bearer, error_response, int_param, json_object
@@ -52,6 +55,34 @@ _bearer = bearer
 
 def _int_param(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
     return int_param(request, name, default, lo, hi, AccountError)
+
+
+def _day(request: Request, name: str) -> datetime | None:
+    raw = request.query_params.get(name)
+    if not raw:
+        return None
+    try:
+        return datetime.strptime(raw[:10], "%Y-%m-%d").replace(tzinfo=UTC) if len(raw) == 10 else _bad(name)
+    except ValueError:
+        return _bad(name)
+
+
+def _bad(name: str) -> datetime:
+    raise AccountError(f"{name} must be a date, YYYY-MM-DD")
+
+
+def _match_filter(request: Request) -> MatchFilter | None:
+    """``?preset=&result=&since=&until=`` of the profile's match list (``until`` inclusive)."""
+    q = request.query_params
+    preset, result = q.get("preset") or None, q.get("result") or None
+    if preset is not None and preset not in PRESETS:
+        raise AccountError(f"unknown rule set; one of {', '.join(PRESETS)}")
+    if result is not None and result not in RESULTS:
+        raise AccountError(f"result is one of {', '.join(RESULTS)}")
+    since, until = _day(request, "since"), _day(request, "until")
+    if preset is None and result is None and since is None and until is None:
+        return None
+    return MatchFilter(preset, result, since, None if until is None else until + timedelta(days=1))
 
 
 Handler = Callable[[Request], Awaitable[Any]]
@@ -111,10 +142,11 @@ def player_routes(hub: Hub, accounts: Accounts) -> list[Route]:
             raise AccountError("bad player id")
         limit = _int_param(request, "limit", 20, 1, MATCH_LIST_MAX) or 20
         before = _int_param(request, "before", None, 1, 2**31 - 1)
+        only = _match_filter(request)
 
         def load() -> dict[str, Any] | None:
             with hub.store.engine.connect() as conn:
-                out = profile(conn, pid, limit, before)
+                out = profile(conn, pid, limit, before, only)
                 if out is not None:  # social: the balance of game coins (laizi.server.ledger.coins)
                     out["coins"] = {"balance": balances(conn, [pid])[pid]}
                 return out
@@ -122,6 +154,9 @@ def player_routes(hub: Hub, accounts: Accounts) -> list[Route]:
         out = await asyncio.to_thread(load)
         if out is None:
             raise AccountError("unknown player", 404)
+        reviews = getattr(request.app.state, "reviews", None)  # 复盘 accuracy: reviews built so far
+        out["review"] = None if reviews is None else reviews.accuracy_of(
+            [(m["match_id"], m["seat"]) for m in out["recent"]])
         return out
 
     async def board(request: Request) -> Any:

@@ -7,10 +7,10 @@ Every call but ``GET /api/levels`` needs the player's token (``Authorization: Be
 (unknown player / invite), 409 (conflict: duplicate request, already claimed today, not
 in a room), 410 (invite expired), 429 (a limit; ``Retry-After``).
 
-- ``GET /api/levels``: the levels (场次) and how many wait in each queue;
+- ``GET /api/levels``: the levels (场次) and how many wait in each, the rule sets with their cards;
 - ``GET /api/coins[?limit=N&before=ID]``: balance, today's top-up, ledger (newest first);
 - ``POST /api/coins/daily``: the free daily top-up (once per UTC day);
-- ``POST /api/quick`` ``{level}``: join a level's queue; ``GET /api/quick``: waiting /
+- ``POST /api/quick`` ``{level, preset}``: join a level × rule set's queue; ``GET /api/quick``: waiting /
   seated / idle; ``POST /api/quick/leave``;
 - ``GET /api/friends``: friends with presence, requests in and out;
 - ``POST /api/friends/request|accept|decline|remove`` ``{player}`` (username or player id);
@@ -30,7 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from laizi.server.common.errors import ApiError
-from laizi.server.competitions.quickmatch import QuickMatch
+from laizi.server.competitions.quickmatch import DEFAULT_PRESET, QuickMatch
 from laizi.server.ledger import coins
 from laizi.server.net.httpin import current_player, error_response, int_param, json_object
 from laizi.server.social.friends import Friends
@@ -123,9 +123,10 @@ def social_routes(hub: Hub, presence: Presence | None = None) -> tuple[Social, l
         return endpoint
 
     async def levels(request: Request, pid: str, d: dict[str, Any]) -> Any:
-        sizes = social.quick.queue_sizes()
+        sizes = await social.quick.queue_sizes()
         return {"levels": [{**coins.level_json(lv), "waiting": sizes[lv.name]}
                            for lv in coins.LEVELS.values()],
+                "presets": social.quick.presets(), "default_preset": DEFAULT_PRESET,
                 "wait": social.quick.wait, "welcome": coins.WELCOME_COINS, "daily": coins.DAILY_COINS}
 
     async def coins_me(request: Request, pid: str, d: dict[str, Any]) -> Any:
@@ -138,8 +139,8 @@ def social_routes(hub: Hub, presence: Presence | None = None) -> tuple[Social, l
 
     async def quick(request: Request, pid: str, d: dict[str, Any]) -> Any:
         if request.method == "POST":
-            return await social.quick.enqueue(pid, d.get("level"))
-        return social.quick.status(pid)
+            return await social.quick.enqueue(pid, d.get("level"), d.get("preset", DEFAULT_PRESET))
+        return await social.quick.status(pid)
 
     async def quick_leave(request: Request, pid: str, d: dict[str, Any]) -> Any:
         return await social.quick.leave(pid)

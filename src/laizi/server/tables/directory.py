@@ -12,6 +12,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from laizi.server.tables.lines import LocalLines, WaitingLines
+
 if TYPE_CHECKING:
     from laizi.server.common.connection import Conn
     from laizi.server.tables.room import Room
@@ -25,6 +27,11 @@ class RoomDirectory(Protocol):
     @property
     def name(self) -> str:
         """This server's name among several ("" alone)."""
+        ...
+
+    @property
+    def lines(self) -> WaitingLines:
+        """The waiting lines of quick match (one process: in memory; a cluster: shared)."""
         ...
 
     async def start(self) -> None:
@@ -81,9 +88,21 @@ class LocalDirectory:
 
     name = ""
 
-    def __init__(self, rooms: dict[str, Room], load_all: Callable[[], None]) -> None:
+    def __init__(self, rooms: dict[str, Room], load_all: Callable[[], None],
+                 conns: set[Conn] | None = None) -> None:
         self.rooms = rooms  # the hub's
         self.load_all = load_all  # every unfinished room of the database into ``rooms``
+        self.conns: set[Conn] = conns if conns is not None else set()  # the hub's
+        self.lines: WaitingLines = LocalLines(self.push)
+
+    def push(self, pid: str, msg: Any) -> int:
+        """Send ``msg`` to every open connection of ``pid`` here."""
+        n = 0
+        for c in list(self.conns):
+            if c.player_id == pid and not c.closed:
+                c.send(msg)
+                n += 1
+        return n
 
     async def start(self) -> None:
         await asyncio.to_thread(self.load_all)

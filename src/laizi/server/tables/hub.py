@@ -15,7 +15,7 @@ from typing import Any
 
 from laizi.errors import LaiziError
 from laizi.rules import RuleSet
-from laizi.server.accounts import ratings
+from laizi.server.accounts import ranks, ratings
 from laizi.server.accounts.auth import GuestAuth, clean_nickname, new_player_id
 from laizi.server.common import protocol as p
 from laizi.server.common.config import ServerConfig, room_rules
@@ -61,7 +61,7 @@ class Hub:
         self._session_sweeper: asyncio.Future[None] | None = None
         # Where rooms run (laizi.server.tables.directory): this process alone, unless the wiring
         # makes it one node of a cluster (laizi.server.cluster.node.Node) before start.
-        self.directory: RoomDirectory = LocalDirectory(self.rooms, self.load_all)
+        self.directory: RoomDirectory = LocalDirectory(self.rooms, self.load_all, self.conns)
 
     @property
     def store(self) -> Store:
@@ -315,6 +315,10 @@ class Hub:
         await room.save_room()
         return room
 
+    def _tier(self, pid: str) -> dict[str, Any]:
+        with self.store.engine.connect() as c:
+            return ranks.rank_json(ranks.rank_of_player(c, pid))
+
     async def join(self, conn: Conn, code: str, spectate: bool) -> None:
         code = code.strip().upper()
         if conn.relay is not None:
@@ -342,6 +346,9 @@ class Hub:
         old = self.room_of(conn)
         if old is not None and old is not room:
             await self.leave_room(conn, old)
+        pid = conn.player_id
+        if pid is not None and pid not in room.tiers:  # its 段位, shown on its plate
+            room.tiers[pid] = await asyncio.to_thread(self._tier, pid)
         async with room.lock:
             room.idle_since = None
             if room.owner_id is None and room.coin is None:

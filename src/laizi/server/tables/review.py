@@ -32,6 +32,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -50,6 +51,8 @@ __all__ = ["BUILDS_PER_MINUTE", "CACHE_BYTES", "MAX_PENDING", "REQUESTS_PER_MINU
 log = logging.getLogger("laizi.server")
 
 REQUESTS_PER_MINUTE = 60  # review requests (polls included) per client IP per minute
+ACCURACY_KEEP = 50_000   # reviews whose accuracy is remembered (the profile's figure), LRU
+ACCURACY_PAGE = 100      # matches of a profile it looks at, at most
 BUILDS_PER_MINUTE = 6     # of which cache misses (builds) per client IP per minute
 MAX_PENDING = 4           # builds queued at once (all clients)
 CACHE_BYTES = 16 * 1024 * 1024  # reviews kept in memory (JSON)
@@ -110,6 +113,18 @@ def build_review(db_url: str, match_id: int, seat: int) -> dict[str, Any] | None
     return {"match_id": match_id, "seat": seat, "players": seats, "hands": games[0].hands, **data}
 
 
+ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-]{1,80}(:[0-9]{1,5})?")  # ?origin= of the card
+
+
+def share_qr(link: str) -> dict[str, Any]:
+    """The QR code of ``link`` (``segno``, error correction M): its modules, one string of
+    ``0``/``1`` per row, without the quiet zone (4 modules: the drawer leaves it white)."""
+    import segno
+
+    qr = segno.make(link, error="m", micro=False)
+    return {"link": link, "rows": ["".join("1" if v else "0" for v in row) for row in qr.matrix]}
+
+
 def read_card(engine: Any, match_id: int) -> dict[str, Any] | None:
     """The 战绩 card's data of a match (a thread of the server): None for no such match."""
     from sqlalchemy.orm import Session
@@ -159,6 +174,7 @@ class ReviewService:
         self.cache_bytes = cache_bytes
         self.wait = wait
         self._cache: OrderedDict[int, bytes] = OrderedDict()
+        self._accuracy: OrderedDict[int, tuple[float, int]] = OrderedDict()  # key → (accuracy, rated)
         self._cached_bytes = 0
         self._pending: dict[int, asyncio.Task[bytes | None]] = {}
         self._pool: ProcessPoolExecutor | None = None
@@ -237,6 +253,7 @@ class ReviewService:
             data = json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode()
             self.stats["builds"] += 1
             self._store(key, data)
+            self._note_accuracy(key, float(raw.get("accuracy", 0.0)), int(raw.get("rated", 0)))
             return data
         finally:
             self._pending.pop(key, None)
@@ -252,6 +269,24 @@ class ReviewService:
         while self._cached_bytes > self.cache_bytes:
             _, dropped = self._cache.popitem(last=False)
             self._cached_bytes -= len(dropped)
+
+    def _note_accuracy(self, key: int, accuracy: float, rated: int) -> None:
+        self._accuracy[key] = (accuracy, rated)
+        self._accuracy.move_to_end(key)
+        while len(self._accuracy) > ACCURACY_KEEP:
+            self._accuracy.popitem(last=False)
+
+    def accuracy_of(self, seats: list[tuple[int, int]]) -> dict[str, Any] | None:
+        """The accuracy over the reviews of ``seats`` ((match id, seat), at most a profile
+        page) built on this server so far — nothing is built for it: the mean of their
+        accuracies weighted by rated decisions, and how many matches it counts; None if none."""
+        got = [self._accuracy[k] for k in (_key(m, s) for m, s in seats[:ACCURACY_PAGE])
+               if k in self._accuracy]
+        rated = sum(r for _, r in got)
+        if not got or rated == 0:
+            return None
+        return {"accuracy": round(sum(a * r for a, r in got) / rated, 1), "matches": len(got),
+                "decisions": rated}
 
     def cache_info(self) -> dict[str, int]:
         return {"entries": len(self._cache), "bytes": self._cached_bytes, **self.stats}
@@ -333,6 +368,12 @@ class ReviewService:
             return resp
         if data is None:
             return JSONResponse({"error": "unknown match", "request_id": rid}, status_code=404)
+        origin = request.query_params.get("origin")
+        if origin is not None:  # the share link's QR code, drawn on the card by the browser
+            if not ORIGIN.fullmatch(origin):
+                return JSONResponse({"error": "origin must be http(s)://host[:port]",
+                                     "request_id": rid}, status_code=400)
+            data = {**data, "qr": share_qr(f"{origin}/replay/{mid}?card=1")}
         return JSONResponse(data)
 
     def routes(self) -> list[Route]:

@@ -86,6 +86,7 @@ class Room:
         self.conns: set[Conn] = set()
         self.lock = asyncio.Lock()
         self.coin: dict[str, Any] | None = None  # 场次 of a quick-match table (quickmatch.table_info)
+        self.tiers: dict[str, dict[str, Any]] = {}  # 段位 of the players who came in (accounts.ranks)
         self.chat_log: list[dict[str, Any]] = []
         self.rules: RuleSet = room_rules(settings)
         self.banned: set[str] = set()  # players the host kicked out

@@ -29,6 +29,7 @@ def live_info(room: Any) -> dict[str, Any]:
         d["seat"] = i
         d["connected"] = s.player_id in connected if s.player_id else False
         d["auto"] = bool(room.game and room.game.match.auto[i])
+        d["tier"] = room.tiers.get(s.player_id) if s.player_id else None  # 段位 on the plate
         seats.append(d)
     return {
         "code": room.code, "status": room.status, "owner": room.owner_id, "host": room.owner_id,

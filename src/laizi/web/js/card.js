@@ -24,6 +24,23 @@ function avatar(pid) {
 
 function fmt(x) { const n = Math.round(Number(x) * 10) / 10; return (n > 0 ? "+" : "") + n; }
 
+/** The QR code ``rows`` ("0"/"1" strings, GET …/card?origin=: segno on the server) drawn on
+ *  white with its 4-module quiet zone, right-aligned at ``right``, ``top``, at most ``max`` px
+ *  square, whole pixels per module; the width it took. */
+function drawQr(g, rows, right, top, max) {
+  const n = rows.length;
+  const px = Math.max(1, Math.floor(max / (n + 8)));
+  const side = px * (n + 8);
+  const x0 = right - side;
+  g.fillStyle = "#fff";
+  g.fillRect(x0, top, side, side);
+  g.fillStyle = "#000";
+  rows.forEach((row, y) => {
+    for (let x = 0; x < row.length; x++) if (row[x] === "1") g.fillRect(x0 + (x + 4) * px, top + (y + 4) * px, px, px);
+  });
+  return side;
+}
+
 /** Draw the card of ``data`` (GET /api/matches/{id}/card; ``hands``: hands played). */
 export async function drawCard(canvas, data, hands) {
   canvas.width = W;
@@ -42,14 +59,15 @@ export async function drawCard(canvas, data, hands) {
   g.font = font(46, true);
   g.textBaseline = "top";
   g.fillText(t("card_title"), 56, 48);
+  const qrSide = data.qr ? drawQr(g, data.qr.rows, W - 40, 30, 128) : 0;  // top right: the share link
   g.font = font(28);
   g.fillStyle = "#d1fae5";
   g.textAlign = "right";
-  g.fillText(t("card_match", data.match_id, hands), W - 56, 60);
+  g.fillText(t("card_match", data.match_id, hands), W - 56 - qrSide, 60);
   g.textAlign = "left";
   const rule = (data.rule_card || {})[getLang()] || presetName(data.preset);
   g.font = font(26);
-  g.fillText(rule.length > 70 ? rule.slice(0, 69) + "…" : rule, 56, 112);
+  g.fillText(rule.length > 70 ? rule.slice(0, 69) + "…" : rule, 56, 112, W - 112 - qrSide);
   const seats = data.seats || [];
   const order = [0, 1, 2, 3].sort((a, b) => (data.scores[b] || 0) - (data.scores[a] || 0) || a - b);
   const pics = await Promise.all(order.map(s => avatar((seats[s] || {}).player_id)));
@@ -98,7 +116,7 @@ export async function openCard(mid, hands) {
   sheet.classList.remove("hidden");
   $("card-status").textContent = "…";
   let r;
-  try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/card`); } catch (e) { $("card-status").textContent = String(e); return; }
+  try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = String(e); return; }
   const data = await r.json().catch(() => ({}));
   if (!r.ok) { $("card-status").textContent = data.error || t("card_failed"); return; }
   const canvas = $("card-img");

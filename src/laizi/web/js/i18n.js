@@ -2,6 +2,8 @@
 const ZH = {
   title: "武汉麻将 · 红中赖子杠", lobby: "大厅", calc: "算分器", lang: "English",
   leaderboard: "排行榜", account: "账号", rated_room: "排位（计积分）",  // players (accounts, ratings)
+  rank_min: "段位下限", rank_max: "段位上限", any_rank: "不限",  // 段位 (accounts.ranks)
+  ranks: ["新手", "雀士一", "雀士二", "雀士三", "雀杰一", "雀杰二", "雀杰三", "雀豪一", "雀豪二", "雀豪三", "雀圣"],
   nickname: "昵称", save: "确定", create_room: "创建房间", join_room: "加入房间", room_code: "房间号",
   preset: "玩法", rounds: "圈数", claim_seconds: "抢牌秒数", turn_seconds: "出牌秒数", options: "规则选项",
   join: "加入", spectate: "观战", open_rooms: "房间列表", no_rooms: "暂无房间", seat: "座位",
@@ -71,6 +73,9 @@ const ZH = {
 const EN = {
   title: "Wuhan Mahjong · Red-Dragon Laizi", lobby: "Lobby", calc: "Calculator", lang: "中文",
   leaderboard: "Leaderboard", account: "Account", rated_room: "Rated (ratings change)",  // players
+  rank_min: "Lowest tier", rank_max: "Highest tier", any_rank: "any",
+  ranks: ["Novice", "Adept I", "Adept II", "Adept III", "Expert I", "Expert II", "Expert III",
+    "Master I", "Master II", "Master III", "Saint"],
   nickname: "Nickname", save: "OK", create_room: "Create room", join_room: "Join room", room_code: "Room code",
   preset: "Rules", rounds: "Rounds", claim_seconds: "Claim seconds", turn_seconds: "Turn seconds", options: "Rule options",
   join: "Join", spectate: "Watch", open_rooms: "Rooms", no_rooms: "No rooms yet", seat: "Seat",
@@ -175,6 +180,7 @@ const ERRORS = {
     session_ended: "登录已失效（已退出、改了密码或账号有变），请重新登录", rematch_refused: "无法再来一局：有玩家游戏币不足或已在别的桌",
     quick_refused: "没能入座：你已在别的游戏币桌上，或游戏币不足", too_many_bot_rooms: "同一地址最多同时开 3 桌纯机器人对局",
     too_many_rooms: "开房太频繁，请稍候", too_many_joins: "进房太频繁，请稍候", too_many_guests: "新游客太多，请稍候",
+    rank_out_of_range: "你的段位不在这桌的范围内（可以观战）",
     _other: "操作没有成功",
   },
   en: {
@@ -194,6 +200,7 @@ const ERRORS = {
     rematch_refused: "No rematch: a player lacks coins or sits at another coin table",
     quick_refused: "Not seated: you sit at another coin table, or lack coins", too_many_bot_rooms: "At most 3 bot-only tables at a time from one address",
     too_many_rooms: "Creating rooms too fast, wait a moment", too_many_joins: "Joining too fast, wait a moment", too_many_guests: "Too many new guests, wait a moment",
+    rank_out_of_range: "Your tier is outside this table's range (you may watch)",
     _other: "That did not work",
   },
 };

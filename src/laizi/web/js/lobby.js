@@ -84,7 +84,20 @@ export function renderQr(box, text) {
   box.dataset.text = text;
 }
 
+/** The 段位 range selects of the room form (accounts.ranks: indexes 0-10). */
+export function fillRanks() {
+  for (const k of ["min", "max"]) {
+    const sel = $(`c-rank-${k}`);
+    const keep = sel.value;
+    sel.textContent = "";
+    sel.add(new Option(t("any_rank"), ""));
+    (t("ranks") || []).forEach((name, i) => sel.add(new Option(name, String(i))));
+    sel.value = keep;
+  }
+}
+
 export async function loadPresets() {
+  fillRanks();  // (again after a language switch)
   try {
     const d = await (await fetch("/api/presets")).json();
     S.botLevels = d.bot_levels || S.botLevels;
@@ -150,6 +163,10 @@ function createRoom() {
   const cont = $("c-continue").value.trim();
   if (cont !== "" && Number.isFinite(+cont)) settings.continue_seconds = +cont;
   if (+$("c-lapses").value > 0) settings.auto_after_lapses = +$("c-lapses").value;
+  for (const k of ["min", "max"]) {  // a 段位 range: only those players sit (rank_out_of_range)
+    const v = $(`c-rank-${k}`).value;
+    if (v !== "") settings[`rank_${k}`] = +v;
+  }
   const seed = $("c-seed").value.trim();
   if (seed) settings.seed = seed;  // a fixed deal: announced to everyone in the room
   S.sitOnJoin = true;  // the creator sits down at once (seat 0): it came to play, not to watch

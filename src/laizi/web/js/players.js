@@ -18,7 +18,9 @@ const W = {
     hands: "手数", wins: "胡牌", win_rate: "胡牌率", self_draw_share: "自摸占比", big_hands: "大胡",
     points_per_hand: "平均每手得分", liability_paid: "包牌支付", escapes: "逃跑", firsts: "第一名",
     average_place: "平均名次", rated_matches: "排位局数", guest: "游客", registered: "注册玩家",
-    rank: "排名", unrated: "未参加排位", done_login: "登录成功", done_register: "注册成功",
+    rank: "排名", unrated: "未参加排位", tier: "段位", review_accuracy: "复盘准确率", review_acc_v: "{0}%（{1} 局）",
+    f_preset: "规则", f_result: "结果", f_since: "从", f_until: "到", f_all: "全部",
+    res_win: "第一名", res_loss: "非第一", res_escaped: "逃跑", no_match_found: "没有符合条件的对局。", done_login: "登录成功", done_register: "注册成功",
     done_password: "密码已修改", done_logout: "已退出", watch: "观看", since: "加入于", review: "复盘",
     coins: "游戏币", ledger: "游戏币明细", when: "时间", reason: "事项", change: "变动", balance: "余额",
     ledger_empty: "还没有游戏币记录。", r_welcome: "新手礼包", r_daily: "每日领取",
@@ -37,7 +39,9 @@ const W = {
     hands: "Hands", wins: "Wins", win_rate: "Win rate", self_draw_share: "Self-draw share", big_hands: "Big hands",
     points_per_hand: "Points per hand", liability_paid: "Liability paid", escapes: "Escapes", firsts: "Firsts",
     average_place: "Average place", rated_matches: "Rated matches", guest: "Guest", registered: "Registered",
-    rank: "Rank", unrated: "Not rated yet", done_login: "Logged in", done_register: "Registered",
+    rank: "Rank", unrated: "Not rated yet", tier: "Tier", review_accuracy: "Review accuracy", review_acc_v: "{0}% ({1} matches)",
+    f_preset: "Rules", f_result: "Result", f_since: "From", f_until: "To", f_all: "All",
+    res_win: "First place", res_loss: "Not first", res_escaped: "Escaped", no_match_found: "No match fits.", done_login: "Logged in", done_register: "Registered",
     done_password: "Password changed", done_logout: "Logged out", watch: "Watch", since: "Since", review: "Review",
     coins: "Coins", ledger: "Coin history", when: "When", reason: "What", change: "Change", balance: "Balance",
     ledger_empty: "No coin entries yet.", r_welcome: "Welcome gift", r_daily: "Daily top-up",
@@ -155,40 +159,16 @@ function cell(tr, text, cls = "") {
   return td;
 }
 
-async function renderProfile(pid) {
-  $("v-profile").classList.remove("hidden");
-  let p;
-  try { p = await api("/api/players/" + encodeURIComponent(pid)); } catch (e) { show(e.message); return; }
-  $("pf-name").textContent = p.nickname + (p.username ? " (@" + p.username + ")" : "");
-  $("pf-sub").textContent = (p.registered ? t("registered") : t("guest")) + (p.since ? " · " + t("since") + " " + p.since.slice(0, 10) : "");
-  $("pf-rating").textContent = p.rating
-    ? `${t("rating")} ${num(p.rating.rating)} · ${t("rank")} ${p.rating.rank} · μ ${num(p.rating.mu)} σ ${num(p.rating.sigma)}`
-    : t("unrated");
-  showAvatar($("pf-avatar"), { player_id: p.player_id || pid });
-  mountOwnChooser(pid);  // one's own profile: choose or upload an avatar
-  const f = p.figures;
-  const rows = [
-    ["matches", f.matches], ["hands", f.hands], ["wins", f.wins], ["win_rate", pct(f.win_rate)],
-    ["self_draw_share", pct(f.self_draw_share)], ["big_hands", f.big_hands],
-    ["points_per_hand", num(f.points_per_hand)], ["liability_paid", num(f.liability_paid)],
-    ["escapes", f.escapes], ["firsts", f.firsts], ["average_place", num(f.average_place)],
-    ["rated_matches", f.rated_matches],
-  ];
-  const dl = $("pf-figures");
-  dl.replaceChildren();
-  for (const [k, v] of rows) {
-    const d = document.createElement("div");
-    d.dataset.key = k;
-    const dt = document.createElement("dt"); dt.textContent = t(k);
-    const dd = document.createElement("dd"); dd.textContent = String(v);
-    d.append(dt, dd);
-    dl.appendChild(d);
-  }
+// ------------------------------------------------------------------ the match list and its filter
+let PRESETS = [];  // [{id, zh, en}] from GET /api/rules (the catalogue's words)
+const presetWord = id => { const x = PRESETS.find(p => p.id === id); return x ? (lang === "en" ? x.en : x.zh) : id; };
+
+function renderMatches(list, filtered) {
   const body = $("pf-matches").tBodies[0];
   body.replaceChildren();
-  for (const m of p.recent) {
+  for (const m of list) {
     const tr = document.createElement("tr");
-    cell(tr, "#" + m.match_id + " · " + m.room);
+    cell(tr, "#" + m.match_id + " · " + m.room + (m.preset ? " · " + presetWord(m.preset) : ""));
     cell(tr, String(m.place) + (m.escaped ? " ⚑" : ""));
     cell(tr, num(m.score), "num");
     const ch = m.rating_change;
@@ -201,7 +181,77 @@ async function renderProfile(pid) {
     td.append(a, " · ", rv);
     body.appendChild(tr);
   }
-  $("pf-none").classList.toggle("hidden", p.recent.length > 0);
+  $("pf-none").textContent = t(filtered ? "no_match_found" : "no_matches");
+  $("pf-none").classList.toggle("hidden", list.length > 0);
+}
+
+/** The match list's filter: rule set, result, from / to (GET /api/players/{id}?preset&result&since&until). */
+async function wireFilter(pid) {
+  const sel = (id, items) => {
+    const el = $(id);
+    el.textContent = "";
+    el.add(new Option(t("f_all"), ""));
+    for (const [v, w] of items) el.add(new Option(w, v));
+  };
+  try { PRESETS = (await (await fetch("/api/rules")).json()).presets || []; } catch (e) { PRESETS = []; }
+  sel("pf-f-preset", PRESETS.map(p => [p.id, presetWord(p.id)]));
+  sel("pf-f-result", ["win", "loss", "escaped"].map(r => [r, t("res_" + r)]));
+  const ids = ["pf-f-preset", "pf-f-result", "pf-f-since", "pf-f-until"];
+  const go = async () => {
+    const q = new URLSearchParams();
+    for (const [id, k] of [[ids[0], "preset"], [ids[1], "result"], [ids[2], "since"], [ids[3], "until"]]) {
+      if ($(id).value) q.set(k, $(id).value);
+    }
+    try {
+      const p = await api(`/api/players/${encodeURIComponent(pid)}?${q}`);
+      renderMatches(p.recent, [...q.keys()].length > 0);
+    } catch (e) { show(e.message); }
+  };
+  for (const id of ids) $(id).addEventListener("change", go);
+}
+
+/** A 段位 badge (accounts.ranks: the tier's name in both languages from the server). */
+function tierBadge(el, tier) {
+  el.textContent = tier ? (lang === "en" ? tier.en : tier.zh) : "";
+  el.className = "tier" + (tier ? " tier-" + tier.key : "");
+  el.title = t("tier");
+  return el;
+}
+
+async function renderProfile(pid) {
+  $("v-profile").classList.remove("hidden");
+  let p;
+  try { p = await api("/api/players/" + encodeURIComponent(pid)); } catch (e) { show(e.message); return; }
+  $("pf-name").textContent = p.nickname + (p.username ? " (@" + p.username + ")" : "");
+  $("pf-sub").textContent = (p.registered ? t("registered") : t("guest")) + (p.since ? " · " + t("since") + " " + p.since.slice(0, 10) : "");
+  $("pf-rating").textContent = p.rating
+    ? `${t("rating")} ${num(p.rating.rating)} · ${t("rank")} ${p.rating.rank} · μ ${num(p.rating.mu)} σ ${num(p.rating.sigma)}`
+    : t("unrated");
+  tierBadge($("pf-tier"), p.tier);
+  showAvatar($("pf-avatar"), { player_id: p.player_id || pid });
+  mountOwnChooser(pid);  // one's own profile: choose or upload an avatar
+  const f = p.figures;
+  const rows = [
+    ["matches", f.matches], ["hands", f.hands], ["wins", f.wins], ["win_rate", pct(f.win_rate)],
+    ["self_draw_share", pct(f.self_draw_share)], ["big_hands", f.big_hands],
+    ["points_per_hand", num(f.points_per_hand)], ["liability_paid", num(f.liability_paid)],
+    ["escapes", f.escapes], ["firsts", f.firsts], ["average_place", num(f.average_place)],
+    ["rated_matches", f.rated_matches],
+  ];
+  // 复盘 accuracy over the listed matches reviewed on this server so far (never built for this)
+  if (p.review) rows.push(["review_accuracy", t("review_acc_v", num(p.review.accuracy), p.review.matches)]);
+  const dl = $("pf-figures");
+  dl.replaceChildren();
+  for (const [k, v] of rows) {
+    const d = document.createElement("div");
+    d.dataset.key = k;
+    const dt = document.createElement("dt"); dt.textContent = t(k);
+    const dd = document.createElement("dd"); dd.textContent = String(v);
+    d.append(dt, dd);
+    dl.appendChild(d);
+  }
+  await wireFilter(pid);  // (the rule sets' words first: each match names its own)
+  renderMatches(p.recent, false);
   renderCoins(pid, p);
 }
 
@@ -271,6 +321,7 @@ async function renderBoard() {
     const img = avatarImg();  // the avatar beside the name
     showAvatar(img, { player_id: r.player_id });
     td.append(img, a);
+    tierBadge(cell(tr, "", "lb-tier").appendChild(document.createElement("span")), r.tier);
     cell(tr, num(r.rating), "num");
     cell(tr, String(r.matches), "num");
     body.appendChild(tr);

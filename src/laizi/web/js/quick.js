@@ -3,7 +3,7 @@
 // on the game's WebSocket ("quick_match") and joined like any room. Text via textContent only.
 import { S, store } from "./state.js";
 import * as net from "./net.js";
-import { getLang, onLang } from "./i18n.js";
+import { getLang, onLang, presetName } from "./i18n.js";
 import { joinCode, showError, toast } from "./lobby.js";
 
 const $ = id => document.getElementById(id);
@@ -12,7 +12,8 @@ const WORDS = {
   zh: {
     quick: "快速开始", coins: "游戏币", daily: "每日领取", daily_done: "今日已领取", cancel: "取消",
     stake: "底注 {0}", free: "免费", min: "入场 {0}", guests_no: "需注册", need: "需 {0} 币",
-    waiting: "{0} 匹配中… {1} 人等待，{2} 秒后机器人补位", seated: "已入座 {0} · 房间 {1}",
+    waiting: "{0} · {3} 匹配中… {1} 人等待，{2} 秒后机器人补位", seated: "已入座 {0} · 房间 {1}",
+    rules: "规则",
     got: "领取 {0} 游戏币", guest_coins: "游客无游戏币（注册后领取）", left: "已取消匹配",
     friends: "好友", invites: "邀请", add_friend: "添加好友", friend_ph: "用户名或玩家ID",
     need_account: "登录账号后可添加好友、邀请好友。", to_account: "去登录/注册",
@@ -25,7 +26,8 @@ const WORDS = {
   en: {
     quick: "Quick match", coins: "Coins", daily: "Daily coins", daily_done: "Claimed today", cancel: "Cancel",
     stake: "stake {0}", free: "free", min: "min {0}", guests_no: "account", need: "needs {0}",
-    waiting: "{0}: searching… {1} waiting, bots in {2} s", seated: "Seated at {0} · room {1}",
+    waiting: "{0} · {3}: searching… {1} waiting, bots in {2} s", seated: "Seated at {0} · room {1}",
+    rules: "Rules",
     got: "Got {0} coins", guest_coins: "Guests have no coins (register)", left: "Search cancelled",
     friends: "Friends", invites: "Invites", add_friend: "Add friend", friend_ph: "username or player id",
     need_account: "Log in to add and invite friends.", to_account: "Log in / register",
@@ -45,7 +47,8 @@ export function w(key, ...args) {
 }
 
 /** Social state shared with friends.js. */
-export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null };
+export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null, presets: [] };
+const PRESET_KEY = "laizi.quickPreset";
 
 /** A JSON API call with the player's token; throws an Error carrying the server's message. */
 export async function api(path, body = null) {
@@ -97,6 +100,23 @@ function renderLevels() {
   }
 }
 
+/** The rule-set picker (one line per 场次 × rule set) and the chosen set's rule card. */
+function renderPresets() {
+  const sel = $("quick-preset");
+  $("quick-preset-l").textContent = w("rules");
+  if (!SOC.presets.length) return;
+  const keep = sel.value || localStorage.getItem(PRESET_KEY) || "kaikoufan";
+  sel.textContent = "";
+  for (const p of SOC.presets) sel.add(new Option(presetName(p.id), p.id));
+  sel.value = SOC.presets.some(p => p.id === keep) ? keep : SOC.presets[0].id;
+  const p = SOC.presets.find(x => x.id === sel.value);
+  $("quick-rule-card").textContent = p ? (p.card[getLang() === "en" ? "en" : "zh"] || "") : "";
+}
+
+function takeLevels(d) {
+  if (d.presets) { SOC.presets = d.presets; renderPresets(); }
+}
+
 function renderCoins(d) {
   $("quick-h").textContent = w("quick");
   $("coins-label").textContent = w("coins");
@@ -115,6 +135,7 @@ export async function refreshCoins() {
   try {
     const d = await api("/api/coins?limit=5");
     SOC.registered = d.registered; SOC.balance = d.balance; SOC.levels = d.levels; SOC.me = d.player_id;
+    takeLevels(d);
     renderCoins(d);
     renderLevels();
     store.emit("social");
@@ -136,7 +157,8 @@ function showQuick(q) {
   }
   if (q && q.status === "waiting") {
     const lv = SOC.levels.find(l => l.name === q.level);
-    st.textContent = w("waiting", lv ? levelName(lv) : q.level, q.waiting, Math.ceil(q.bots_in));
+    st.textContent = w("waiting", lv ? levelName(lv) : q.level, q.waiting, Math.ceil(q.bots_in),
+      presetName(q.preset || "kaikoufan"));
     leave.classList.remove("hidden");
     pollTimer = setTimeout(pollQuick, 1000);  // the countdown; the table itself comes on the socket
   } else {
@@ -155,7 +177,8 @@ async function pollQuick() {
 
 async function enqueue(level) {
   try {
-    showQuick(await api("/api/quick", { level }));
+    const preset = $("quick-preset").value || "kaikoufan";
+    showQuick(await api("/api/quick", { level, preset }));
     $("quick-status").scrollIntoView({ block: "nearest" });  // a phone held sideways: keep it in sight
   } catch (e) { showError(e.message); }
 }
@@ -176,6 +199,10 @@ async function claimDaily() {
 export function initQuick() {
   $("btn-daily").addEventListener("click", claimDaily);
   $("btn-quick-leave").addEventListener("click", leaveQueue);
+  $("quick-preset").addEventListener("change", () => {
+    try { localStorage.setItem(PRESET_KEY, $("quick-preset").value); } catch (e) { /* private mode */ }
+    renderPresets();
+  });
   net.on("quick_match", m => {
     showQuick({ status: "seated", level: m.label || m.level, room: m.room });
     joinCode(m.room, false);
@@ -186,8 +213,9 @@ export function initQuick() {
     if (ok && !wasOk) refreshCoins();
     wasOk = ok;
   });
-  onLang(() => { refreshCoins(); showQuick(SOC.quick); });
+  onLang(() => { refreshCoins(); renderPresets(); showQuick(SOC.quick); });
   fetch("/api/levels").then(r => r.json()).then(d => {
+    takeLevels(d);
     if (!SOC.levels.length) { SOC.levels = d.levels.map(l => ({ ...l, open: l.guests })); renderLevels(); }
   }).catch(() => {});
   renderCoins(null);

@@ -1,7 +1,7 @@
 // The table view: four seats around a square table (own seat at the bottom, 下家 right, 对家 top,
 // 上家 left), rivers in front of each seat, melds and special kongs beside it, the centre with wall
 // count, hand/round, dealer, indicator and laizi. Used live (interactive) and by the replay viewer.
-import { t, tileName, windOf, actionLabel, botName } from "./i18n.js";
+import { t, tileName, windOf, actionLabel, botName, getLang } from "./i18n.js";
 import { tileEl, tileRow } from "./tiles.js";
 import { avatarImg, showAvatar } from "./avatar.js";
 import { fanBadge, readyBadge } from "./fan.js";
@@ -123,6 +123,8 @@ export function renderTable(table, v, ctx) {
     badges.textContent = "";
     const addBadge = (txt, cls) => { const b = document.createElement("span"); b.className = `badge ${cls}`; b.textContent = txt; badges.appendChild(b); };
     if (v.dealer === s) addBadge(t("dealer"), "b-dealer");
+    const tier = ctx.seats && ctx.seats[s] && ctx.seats[s].tier;  // 段位 (accounts.ranks), above 新手
+    if (tier && tier.index > 0) addBadge(getLang() === "en" ? tier.en : tier.zh, `b-tier tier-${tier.key}`);
     if (v.auto && v.auto[s]) addBadge(t("auto"), "b-auto");
     if (ctx.seats && ctx.seats[s] && ctx.seats[s].player_id && !ctx.seats[s].connected && !(v.escaped && v.escaped[s])) addBadge("⚡", "b-off");
     if (v.escaped && v.escaped[s]) addBadge(t("leave"), "b-off");
