@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 
 from laizi.errors import LaiziError
 from laizi.rulecatalog import Lang, rule_card, rule_card_items
+from laizi.server.clubs.ranking import season_ranking
 from laizi.server.common import protocol as proto
 from laizi.server.common.chat import RateLimiter
 from laizi.server.common.config import room_rules
@@ -654,35 +655,10 @@ class Clubs:
             want = season or club.season
             if not 1 <= want <= club.season:
                 return ClubError(f"season must be from 1 to {club.season}")
-            codes = select(ClubTableRow.room_code).where(ClubTableRow.club_id == cid,
-                                                         ClubTableRow.season == want)
-            mids = select(db.MatchRow.id).where(db.MatchRow.room_code.in_(codes))
-            rows = s.execute(select(db.ScoreRow.player_id, db.ScoreRow.match_id, db.ScoreRow.kind,
-                                    db.ScoreRow.delta, db.ScoreRow.won, db.ScoreRow.big).where(
-                db.ScoreRow.match_id.in_(mids), db.ScoreRow.player_id.is_not(None))).all()
-            acc: dict[str, dict[str, Any]] = {}
-            for player, mid, kind, delta, won, big in rows:
-                a = acc.setdefault(str(player), {"points": 0.0, "matches": set(), "hands": 0,
-                                            "wins": 0, "big": 0})
-                a["points"] += float(delta or 0)
-                a["matches"].add(mid)
-                if kind == "hand":
-                    a["hands"] += 1
-                    a["wins"] += int(won or 0)
-                    a["big"] += 1 if big else 0
-            names = dict(s.execute(select(db.AccountRow.player_id, db.AccountRow.username).where(
-                db.AccountRow.player_id.in_(list(acc)))).all())
-            table = [{"player_id": p, "username": names.get(p), "nickname": self._nick(p),
-                      "points": round(a["points"], 2), "matches": len(a["matches"]),
-                      "hands": a["hands"], "wins": a["wins"],
-                      "win_rate": round(a["wins"] / a["hands"], 3) if a["hands"] else 0.0,
-                      "big_hands": a["big"]} for p, a in acc.items()]
-            table.sort(key=lambda r: (-r["points"], -r["wins"], r["player_id"]))
-            for i, r in enumerate(table, 1):
-                r["rank"] = i
             return {"club": cid, "season": want, "current_season": club.season,
                     "season_started_at": club.season_started_at.isoformat()
-                    if want == club.season else None, "ranking": table[:RANKING_MAX]}
+                    if want == club.season else None,
+                    "ranking": season_ranking(s, cid, want, self._nick)[:RANKING_MAX]}
 
         return dict(await self._read(read))
 
