@@ -271,3 +271,73 @@ def test_club_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         assert st == 429 and f"at most {JOINS_PER_HOUR}" in out["error"]
     finally:
         srv.stop()
+
+
+@pytest.mark.slow
+def test_dissolve_by_vote_at_a_club_table(sqlite_srv: LiveServer) -> None:
+    """解散 over real WebSockets: two members at a club table with two bots play a little;
+    one agrees (the other is told who still must), a refusal drops it, then both agree: the
+    match ends as finished early with the scores so far, stored; the ranking counts it; the
+    journal replays (``laizi check``)."""
+    import subprocess
+    import sys
+
+    srv = sqlite_srv
+    ta, pa = register(srv, "amei")
+    tb, pb = register(srv, "bobo")
+    club = _ok(call(srv, "POST", "/api/clubs", ta, {"name": "解散俱乐部"}))
+    cid = club["id"]
+    _ok(call(srv, "POST", "/api/clubs/join", tb, {"code": club["code"]}))
+    tpl = _ok(call(srv, "POST", f"/api/clubs/{cid}/templates", ta,
+                   {"name": "两圈", "settings": {"preset": "kaikoufan", "rounds": 2}}))
+    code = _ok(call(srv, "POST", f"/api/clubs/{cid}/tables", ta, {"template": tpl["id"]}))["code"]
+    assert _ok(call(srv, "POST", f"/api/clubs/{cid}/quick", tb)) == {"code": code, "seat": 1}
+    a, b = Client(srv.port, token=ta), Client(srv.port, token=tb)
+    try:
+        for c in (a, b):
+            c.send({"type": "join", "room": code})
+            c.until("joined")
+        # before the match: nothing to vote on
+        assert a.request({"type": "dissolve"}, "dissolve")["code"] == "not_playing"
+        for s in (2, 3):
+            a.send({"type": "bot", "seat": s, "level": "random"})
+        b.send({"type": "ready"})
+        b.until(lambda m: m["type"] == "room" and m["room"]["seats"][1]["ready"])
+        a.send({"type": "start"})
+        for c in (a, b):
+            c.until(lambda m: m["type"] in ("snapshot", "update"))
+        for _ in range(30):  # a few moves
+            step([a, b])
+        a.send({"type": "dissolve"})
+        m = b.until("dissolve")
+        assert m == {"type": "dissolve", "agreed": [0], "waiting": [1], "done": False}
+        b.send({"type": "dissolve", "on": False})  # a refusal drops the proposal
+        m = a.until(lambda m: m["type"] == "dissolve" and "refused" in m)
+        assert m["agreed"] == [] and m["refused"] == 1 and not m["done"]
+        a.send({"type": "dissolve"})
+        b.until(lambda m: m["type"] == "dissolve" and m["agreed"] == [0])
+        b.send({"type": "dissolve"})
+        m = a.until(lambda m: m["type"] == "dissolve" and m["done"])
+        assert m["agreed"] == [0, 1] and m["waiting"] == []
+        # the last frame (shown before the vote's result is announced) says the match is over
+        assert a.last is not None and a.last["view"]["match_over"]
+        b.send({"type": "dissolve"})
+        assert b.until("error")["code"] == "not_playing"
+    finally:
+        a.close()
+        b.close()
+    end = time.monotonic() + 20
+    while True:
+        st, info = call(srv, "GET", f"/api/rooms/{code}", ta)
+        if (st == 200 and info["status"] == "finished") or time.monotonic() > end:
+            break
+        time.sleep(0.1)
+    assert info["status"] == "finished", info
+    rank = _ok(call(srv, "GET", f"/api/clubs/{cid}/ranking", tb))["ranking"]
+    assert {r["username"] for r in rank} == {"amei", "bobo"}
+    assert all(r["matches"] == 1 for r in rank)
+    assert _ok(call(srv, "GET", f"/api/clubs/{cid}/tables", ta))["tables"] == []
+    srv.stop()  # every write is in: the audit replays the journal to the stored events
+    out = subprocess.run([sys.executable, "-m", "laizi", "check", "--db", srv.db_url],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "no problem found" in out.stdout, out.stdout + out.stderr

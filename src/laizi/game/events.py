@@ -155,7 +155,7 @@ class RyukyokuEvent(TypedDict):
     type: Literal["ryukyoku"]
     v: int
     vis: Vis
-    reason: Literal["exhausted"]
+    reason: Literal["exhausted", "dissolved"]
 
 
 class EndHandEvent(TypedDict):
@@ -203,7 +203,7 @@ class EndMatchEvent(TypedDict):
     type: Literal["end_match"]
     v: int
     vis: Vis
-    reason: Literal["rounds", "max_hands"]
+    reason: Literal["rounds", "max_hands", "dissolved"]
     scores: list[int | float]
     hands: int
 

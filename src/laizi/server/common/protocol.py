@@ -65,7 +65,7 @@ from laizi.server.common.inputs import JSONInputError, loads_strict
 
 __all__ = [
     "RoomStatus", "ack", "chat", "error_msg", "internal_error", "joined", "kicked", "left",
-    "paused", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
+    "dissolve", "paused", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
@@ -239,6 +239,11 @@ class Rematch(_Msg):
     force: bool = False
 
 
+class Dissolve(_Msg):
+    type: Literal["dissolve"]
+    on: bool = True  # agree to 解散; false: refuse (the proposal is dropped)
+
+
 class Ping(_Msg):
     type: Literal["ping"]
     t: float | None = Field(None, ge=-1e15, le=1e15)
@@ -246,12 +251,13 @@ class Ping(_Msg):
 
 ClientMessage = Annotated[
     Hello | Create | Join | Sit | Stand | Bot | Start | Action | Resync | Auto | Hints | Chat | Leave
-    | Ping | Kick | Host | Ready | Continue | Rematch,
+    | Ping | Kick | Host | Ready | Continue | Rematch | Dissolve,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 TYPES = ("hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync",
-         "auto", "hints", "chat", "leave", "ping", "kick", "host", "ready", "continue", "rematch")
+         "auto", "hints", "chat", "leave", "ping", "kick", "host", "ready", "continue", "rematch",
+         "dissolve")
 
 
 def parse_client_message(raw: str | bytes) -> Any:
@@ -355,6 +361,14 @@ class RematchMsg(TypedDict):
     refused: NotRequired[str]
 
 
+class DissolveMsg(TypedDict):
+    type: Literal["dissolve"]
+    agreed: list[int]    # seats that agreed
+    waiting: list[int]   # seated humans still to agree
+    done: bool           # the match ended (解散)
+    refused: NotRequired[int]  # the seat that refused (the proposal is dropped)
+
+
 class PausedMsg(TypedDict):
     type: Literal["paused", "resumed"]
     room: str
@@ -442,6 +456,14 @@ def settle_msg(timers: dict[str, Any]) -> SettleMsg:
 
 def rematch(accepted: list[int], waiting: list[int], refused: str | None = None) -> RematchMsg:
     msg = RematchMsg(type="rematch", accepted=accepted, waiting=waiting)
+    if refused is not None:
+        msg["refused"] = refused
+    return msg
+
+
+def dissolve(agreed: list[int], waiting: list[int], done: bool = False,
+             refused: int | None = None) -> DissolveMsg:
+    msg = DissolveMsg(type="dissolve", agreed=agreed, waiting=waiting, done=done)
     if refused is not None:
         msg["refused"] = refused
     return msg

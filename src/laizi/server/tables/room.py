@@ -377,6 +377,16 @@ class Room:
         await self._after_change()
         return True
 
+    async def dissolve(self) -> bool:
+        """解散: the match ends now, its scores so far standing and stored (every seated
+        human agreed: :func:`laizi.server.net.flowcmds.on_dissolve`). False if none in play."""
+        g = self.game
+        if g is None or g.over or self.status != RoomStatus.PLAYING:
+            return False
+        self._step(-1, lambda g: g.dissolve(), lambda g: {"source": "vote"})
+        await self._after_change()
+        return True
+
     def absent(self) -> list[int]:
         """Seats of human players with no live connection here."""
         here = {c.player_id for c in self.conns if not c.closed}
