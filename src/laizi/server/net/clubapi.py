@@ -22,16 +22,18 @@ too many attempts.
   take the other seats and the match starts: ``Room.seat_and_start``, which takes the
   room's lease on a cluster); ``POST /api/clubs/{id}/quick``: a seat at an open club table;
 - ``GET /api/clubs/{id}/ranking[?season=N]``; ``POST /api/clubs/{id}/season``: a new season
-  (the owner).
+  (the owner);
+- pages ``/clubs``, ``/clubs/{id}`` (``web/clubs.html``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from laizi.server.clubs.service import ClubError, Clubs
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CLUB_ROUTES", "open_table", "quick_seat"]
 
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 Handler = Callable[[Request, Clubs, str, dict[str, Any]], Awaitable[Any]]
 
 
@@ -180,7 +183,13 @@ async def season(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any
     return await c.new_season(pid, _cid(request))
 
 
+async def page(request: Request) -> Response:
+    return FileResponse(WEB_DIR / "clubs.html", headers={"Cache-Control": "no-cache"})
+
+
 CLUB_ROUTES = [
+    Route("/clubs", page),
+    Route("/clubs/{cid:int}", page),
     Route("/api/clubs", _api(clubs_root), methods=["GET", "POST"]),
     Route("/api/clubs/join", _api(join), methods=["POST"]),
     Route("/api/clubs/{cid}", _api(club), methods=["GET", "POST"]),

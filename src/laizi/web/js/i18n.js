@@ -56,6 +56,8 @@ const ZH = {
   tiles_title: "牌面", tiles_intro: "每张牌都是本项目绘制的 SVG，不依赖中文字体。带金边和星标的是赖子。",
   lobby_hint: "输入昵称，创建房间或加入朋友的房间。", fixed_deal: "固定牌局（种子 {0}）：牌墙由房间设置决定",
   tournaments_link: "比赛 →",
+  clubs_link: "亲友圈 →", dissolve: "申请解散", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
+  dissolve_refuse: "拒绝", dissolved: "牌局已解散：已打完的局分数保留", dissolve_refused: "{0} 拒绝解散",  // clubs
   lv_novice: "新手场", lv_junior: "初级场", lv_senior: "高级场", coin_stake: "{0} · 底注 {1}", coin_free: "{0} · 不计游戏币",  // polish: 场次 on the table
 };
 const EN = {
@@ -115,6 +117,8 @@ const EN = {
   tiles_title: "Tiles", tiles_intro: "Every face is an SVG drawn by this project: no CJK font needed. The laizi carries a gold border and a star.",
   lobby_hint: "Pick a nickname, create a room or join a friend's.", fixed_deal: "Fixed deal (seed {0}): the room settings decide the wall",
   tournaments_link: "Tournaments →",
+  clubs_link: "Clubs →", dissolve: "Propose to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs
+  dissolve_refuse: "Refuse", dissolved: "Match ended by vote: finished hands keep their scores", dissolve_refused: "{0} refused to end",  // clubs
   lv_novice: "Beginner", lv_junior: "Junior", lv_senior: "Senior", coin_stake: "{0} · stake {1}", coin_free: "{0} · no coins",  // polish
 };
 const BIG = {
@@ -154,6 +158,7 @@ const ERRORS = {
     session_ended: "登录已失效（已退出、改了密码或账号有变），请重新登录", rematch_refused: "无法再来一局：有玩家游戏币不足或已在别的桌",
     quick_refused: "没能入座：你已在别的游戏币桌上，或游戏币不足", too_many_bot_rooms: "同一地址最多同时开 3 桌纯机器人对局",
     too_many_rooms: "开房太频繁，请稍候", too_many_joins: "进房太频繁，请稍候", too_many_guests: "新游客太多，请稍候",
+    not_playing: "只能在对局中申请解散",  // clubs
     _other: "操作没有成功",
   },
   en: {
@@ -173,6 +178,7 @@ const ERRORS = {
     rematch_refused: "No rematch: a player lacks coins or sits at another coin table",
     quick_refused: "Not seated: you sit at another coin table, or lack coins", too_many_bot_rooms: "At most 3 bot-only tables at a time from one address",
     too_many_rooms: "Creating rooms too fast, wait a moment", too_many_joins: "Joining too fast, wait a moment", too_many_guests: "Too many new guests, wait a moment",
+    not_playing: "A match can be ended by vote only while it is played",  // clubs
     _other: "That did not work",
   },
 };
