@@ -7,6 +7,7 @@ their numbers."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -150,6 +151,8 @@ def journey(srv: LiveServer) -> None:
     _refused(call(srv, "POST", f"/api/clubs/{cid}/quick", tb), 404, "open one")
     t1 = _ok(call(srv, "POST", tables, ta, {"template": tpl["id"], "fill": False}))
     assert t1["status"] == "lobby" and t1["seat"] == 0
+    _refused(call(srv, "POST", url, ta, {"name": "t", "settings": {"bots_fill": "greedy"}}), 400,
+             "bots_fill")  # the club's own setting, not a template's
     assert _ok(call(srv, "POST", f"/api/clubs/{cid}/quick", tb)) == {"code": t1["code"], "seat": 1}
     assert _ok(call(srv, "POST", f"/api/clubs/{cid}/quick", tb)) == {"code": t1["code"], "seat": 1}
     _refused(call(srv, "POST", f"/api/clubs/{cid}/quick", td), 403)
@@ -275,7 +278,8 @@ def test_club_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.slow
 def test_dissolve_by_vote_at_a_club_table(sqlite_srv: LiveServer) -> None:
-    """解散 over real WebSockets: two members at a club table with two bots play a little;
+    """解散 over real WebSockets: two members at a club table (the club's bots fill the two
+    empty seats when the host starts) play a little;
     one agrees (the other is told who still must), a refusal drops it, then both agree: the
     match ends as finished early with the scores so far, stored; the ranking counts it; the
     journal replays (``laizi check``)."""
@@ -285,12 +289,13 @@ def test_dissolve_by_vote_at_a_club_table(sqlite_srv: LiveServer) -> None:
     srv = sqlite_srv
     ta, pa = register(srv, "amei")
     tb, pb = register(srv, "bobo")
-    club = _ok(call(srv, "POST", "/api/clubs", ta, {"name": "解散俱乐部"}))
+    club = _ok(call(srv, "POST", "/api/clubs", ta, {"name": "解散俱乐部", "bots": "random"}))
     cid = club["id"]
     _ok(call(srv, "POST", "/api/clubs/join", tb, {"code": club["code"]}))
     tpl = _ok(call(srv, "POST", f"/api/clubs/{cid}/templates", ta,
                    {"name": "两圈", "settings": {"preset": "kaikoufan", "rounds": 2}}))
-    code = _ok(call(srv, "POST", f"/api/clubs/{cid}/tables", ta, {"template": tpl["id"]}))["code"]
+    code = _ok(call(srv, "POST", f"/api/clubs/{cid}/tables", ta, {"template": tpl["id"],
+                                                                  "fill": False}))["code"]
     assert _ok(call(srv, "POST", f"/api/clubs/{cid}/quick", tb)) == {"code": code, "seat": 1}
     a, b = Client(srv.port, token=ta), Client(srv.port, token=tb)
     try:
@@ -299,11 +304,11 @@ def test_dissolve_by_vote_at_a_club_table(sqlite_srv: LiveServer) -> None:
             c.until("joined")
         # before the match: nothing to vote on
         assert a.request({"type": "dissolve"}, "dissolve")["code"] == "not_playing"
-        for s in (2, 3):
-            a.send({"type": "bot", "seat": s, "level": "random"})
         b.send({"type": "ready"})
         b.until(lambda m: m["type"] == "room" and m["room"]["seats"][1]["ready"])
-        a.send({"type": "start"})
+        a.send({"type": "start"})  # the club's bots take the two empty seats
+        room = a.until(lambda m: m["type"] == "room" and m["room"]["status"] == "playing")["room"]
+        assert [s["bot"] for s in room["seats"]] == [None, None, "random", "random"]
         for c in (a, b):
             c.until(lambda m: m["type"] in ("snapshot", "update"))
         for _ in range(30):  # a few moves
@@ -338,6 +343,22 @@ def test_dissolve_by_vote_at_a_club_table(sqlite_srv: LiveServer) -> None:
     assert all(r["matches"] == 1 for r in rank)
     assert _ok(call(srv, "GET", f"/api/clubs/{cid}/tables", ta))["tables"] == []
     srv.stop()  # every write is in: the audit replays the journal to the stored events
+    from sqlalchemy import create_engine, text
+
+    eng = create_engine(f"sqlite:///{srv.db_url}")
+    with eng.connect() as conn:
+        kinds = [(k, d) for k, d in conn.execute(text(
+            "SELECT e.kind, e.data FROM events e JOIN matches m ON m.id = e.match_id "
+            "WHERE m.room_code = :c ORDER BY e.n"), {"c": code})]
+        status = conn.execute(text("SELECT status FROM matches WHERE room_code = :c"), {"c": code}).scalar()
+    eng.dispose()
+    end = json.loads(kinds[-1][1])
+    assert status == "finished" and kinds[-1][0] == "end_match" and end["reason"] == "dissolved"
+    cut = [json.loads(d).get("reason") for k, d in kinds if k == "ryukyoku"]
+    ended = sum(1 for k, _ in kinds if k == "end_hand")
+    # the hand in play (if any) ended as a dissolved draw; it is no hand played in the ranking
+    assert all(r["hands"] == ended - cut.count("dissolved") for r in rank)
+    assert cut.count("dissolved") <= 1
     out = subprocess.run([sys.executable, "-m", "laizi", "check", "--db", srv.db_url],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "no problem found" in out.stdout, out.stdout + out.stderr

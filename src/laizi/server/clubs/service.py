@@ -114,7 +114,7 @@ def template_settings(raw: object) -> proto.RoomSettings:
     protocol and the RuleSet: a club table is private, unrated, dealt from a fresh seed."""
     if not isinstance(raw, dict):
         raise ClubError("settings must be an object: {preset, options, rounds, max_hands, ...}")
-    for key in ("seed", "private", "rated"):
+    for key in ("seed", "private", "rated", "bots_fill"):
         if key in raw:
             raise ClubError(f"a club template cannot set {key}")
     try:
@@ -537,7 +537,7 @@ class Clubs:
         self.registered(pid)
         name = _text(d.get("name"), "name", NAME_MAX, required=True)
         settings = template_settings(d.get("settings"))
-        stored = settings.model_dump(mode="json", exclude={"seed", "private", "rated"},
+        stored = settings.model_dump(mode="json", exclude={"seed", "private", "rated", "bots_fill"},
                                      exclude_none=True)
 
         def write(s: Session) -> Any:

@@ -128,6 +128,8 @@ class RoomSettings(_Msg):
     rated: bool = False    # players' ratings change with the result (laizi.server.accounts.ratings)
     continue_seconds: float = Field(CONTINUE_SECONDS, ge=CONTINUE_SECONDS_MIN, le=CONTINUE_SECONDS_MAX)
     auto_after_lapses: int = Field(AUTO_AFTER_LAPSES, ge=AUTO_AFTER_LAPSES_MIN, le=AUTO_AFTER_LAPSES_MAX)
+    # clubs: bots of this level take the seats still empty when the host starts (a club table)
+    bots_fill: Literal["random", "greedy", "strong", "expert"] | None = None
 
     @field_validator("options")
     @classmethod

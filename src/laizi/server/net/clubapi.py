@@ -119,14 +119,15 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
     if not isinstance(fill, bool):
         raise ClubError("fill must be true or false")
     info = await c.template_for_table(pid, cid, template)
-    settings = proto.RoomSettings.model_validate({**info["settings"], "private": True})
+    settings = proto.RoomSettings.model_validate({**info["settings"], "private": True,
+                                                  "bots_fill": info["bots"]})
     try:
         await hub.limits.check("room", peer, pid)
     except proto.ProtocolError as exc:
         raise ClubError(str(exc), 429) from None
     room = await hub.open_room(settings, owner_id=pid)
     await c.note_table(cid, room.code, info["template"], pid, info["season"])
-    bots = info["bots"] if fill else None
+    bots = info["bots"] if fill else None  # else the club's bots fill the table at the host's start
     async with room.lock:
         room.seats[0] = Seat(player_id=pid, nickname=hub.players.get(pid, "?"))
         if bots:

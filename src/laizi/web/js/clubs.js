@@ -20,6 +20,7 @@ const W = {
     role_owner: "圈主", role_admin: "管理员", role_member: "成员", role_pending: "待审核", role_invited: "已邀请",
     accept: "接受", decline: "拒绝", approve: "通过", reject: "拒绝", kick: "请出", make_admin: "设为管理员",
     make_member: "取消管理员", transfer: "转让圈主", leave: "退出亲友圈", open_table: "开一桌", delete: "删除",
+    bots_now: "和机器人开打",
     enter: "进入", watch: "观战", empty: "空位", bot: "机器人", st_lobby: "等人中", st_playing: "对局中",
     members_n: "{n} 名成员", code_line: "圈号 {code}", your_role: "你的身份：{role}", sub_line: "{members} · 圈主 {owner} · {season}",
     rank: "名次", player: "玩家", points: "积分", matches: "场数", win_rate: "胡牌率", big_hands: "大胡",
@@ -27,7 +28,7 @@ const W = {
     confirm_leave: "确定退出这个亲友圈？", confirm_kick: "确定请出 {n}？", confirm_transfer: "确定把圈主转让给 {n}？",
     confirm_season: "开始新赛季？本赛季的积分榜保留可查，新赛季从零开始。", bad_option: "数值不对：",
     private_tag: "私密", public_tag: "公开", approval_tag: "需审核", bots_tag: "机器人：{b}",
-    lv_random: "随机", lv_greedy: "简单", lv_strong: "高手", lv_expert: "专家",
+    lv_random: "随机", lv_greedy: "简单", lv_strong: "高手", lv_expert: "专家", winds: "东南西北",
   },
   en: {
     title: "Wuhan Mahjong", lobby: "Lobby", clubs: "Clubs", tournaments: "Tournaments", account: "Account", lang: "中文",
@@ -44,7 +45,7 @@ const W = {
     no_bots: "no bots", role_owner: "owner", role_admin: "admin", role_member: "member", role_pending: "pending",
     role_invited: "invited", accept: "Accept", decline: "Decline", approve: "Approve", reject: "Reject", kick: "Remove",
     make_admin: "Make admin", make_member: "Make member", transfer: "Hand over", leave: "Leave the club",
-    open_table: "Open a table", delete: "Delete", enter: "Enter", watch: "Watch", empty: "free", bot: "bot",
+    open_table: "Open a table", delete: "Delete", bots_now: "Play with bots now", enter: "Enter", watch: "Watch", empty: "free", bot: "bot",
     st_lobby: "waiting", st_playing: "playing", members_n: "{n} members", code_line: "code {code}",
     your_role: "You: {role}", sub_line: "{members} · owner {owner} · {season}", rank: "#", player: "Player",
     points: "Points", matches: "Matches", win_rate: "Win rate", big_hands: "Big hands", done: "Done",
@@ -54,6 +55,7 @@ const W = {
     confirm_season: "Start a new season? This season's ranking stays readable; the new one starts from zero.",
     bad_option: "Bad value: ", private_tag: "private", public_tag: "public", approval_tag: "approval",
     bots_tag: "bots: {b}", lv_random: "random", lv_greedy: "easy", lv_strong: "strong", lv_expert: "expert",
+    winds: "ESWN",
   },
 };
 const AVATARS = ["zhong", "bai", "tong", "tiao", "dice", "tower", "bridge", "noodles", "lotus", "plum",
@@ -115,6 +117,7 @@ function levelSelect(sel, value) {
 const clubId = () => { const m = location.pathname.match(/^\/clubs\/(\d+)/); return m ? Number(m[1]) : null; };
 
 // ------------------------------------------------------------------ list, join, create
+let names = [];  // the drawn avatars' names (GET /api/avatars)
 function clubRow(c, extra = []) {
   const li = el("li");
   li.dataset.club = String(c.id);
@@ -134,7 +137,17 @@ async function renderList() {
   for (const id of ["k-mine-card", "k-join-card", "k-create-card"]) $(id).classList.toggle("hidden", !acc);
   if (!acc) return;
   const sel = $("n-avatar");
-  if (!sel.options.length) for (const a of AVATARS) sel.add(new Option(a, a));
+  if (!sel.options.length) {
+    try { names = (await api("/api/avatars")).avatars; } catch (e) { names = []; }
+    sel.addEventListener("change", () => { $("n-avatar-img").src = img(sel.value).src; });
+  }
+  const keep = sel.value || "zhong";
+  sel.replaceChildren(...AVATARS.map(a => {
+    const n = names.find(x => x.id === a);
+    return new Option(n ? n[lang()] : a, a);
+  }));
+  sel.value = keep;
+  $("n-avatar-img").src = img(keep).src;
   levelSelect($("n-bots"), $("n-bots").value || "greedy");
   let d;
   try { d = await api("/api/clubs"); } catch (e) { show(e.message); return; }
@@ -184,12 +197,13 @@ function renderHead(c) {
   const season = t("season", { n: c.season });
   let sub = t("sub_line", { members: t("members_n", { n: c.members }), owner: c.owner.nickname, season });
   if (c.role) sub += " · " + t("your_role", { role: t("role_" + c.role) });
-  $("o-sub").replaceChildren(el("span", sub));
-  if (c.code) $("o-sub").append(" · ", el("span", t("code_line", { code: c.code }), "k-code"));
-  const tags = [t(c.private ? "private_tag" : "public_tag")];
-  if (c.approval) tags.push(t("approval_tag"));
-  tags.push(c.bots ? t("bots_tag", { b: t("lv_" + c.bots) }) : t("no_bots"));
-  $("o-sub").append(" · " + tags.join(" · "));
+  $("o-sub").textContent = sub;
+  const tags = [];
+  if (c.code) tags.push(el("span", t("code_line", { code: c.code }), "k-code"));
+  tags.push(el("span", t(c.private ? "private_tag" : "public_tag")));
+  if (c.approval) tags.push(el("span", t("approval_tag")));
+  tags.push(el("span", c.bots ? t("bots_tag", { b: t("lv_" + c.bots) }) : t("no_bots")));
+  $("o-tags").replaceChildren(...tags);
   $("o-desc").textContent = c.description || "";
   const acts = [];
   if (c.role === "invited") {
@@ -229,7 +243,7 @@ async function renderTables(c) {
     div.append(h, el("p", (lang() === "en" ? x.card_en : x.card).text, "k-card"));
     x.seats.forEach((s, i) => {
       const row = el("div", "", "t-seat");
-      row.append(el("span", String(i + 1)), el("span", seatText(s)));
+      row.append(el("span", t("winds")[i]), el("span", seatText(s), s ? "" : "muted"));
       div.append(row);
     });
     return div;
@@ -244,7 +258,8 @@ function renderTemplates(c) {
     const li = el("li");
     li.dataset.template = String(tp.id);
     li.append(el("b", tp.name));
-    if (member(c)) li.append(button("open_table", () => openTable(tp.id), "primary"));
+    if (member(c)) li.append(button("open_table", () => openTable(tp.id, false), "primary"));
+    if (member(c) && c.bots) li.append(button("bots_now", () => openTable(tp.id, true)));
     if (staff(c)) li.append(button("delete", () => act(`/api/clubs/${c.id}/templates/${tp.id}/delete`, {}, renderOne)));
     li.append(el("span", (lang() === "en" ? tp.card_en : tp.card).text, "k-card"));
     return li;
@@ -253,9 +268,9 @@ function renderTemplates(c) {
   $("o-new-template").classList.toggle("hidden", !staff(c));
 }
 
-async function openTable(tid) {
+async function openTable(tid, fill) {
   try {
-    const out = await api(`/api/clubs/${club.id}/tables`, { template: tid });
+    const out = await api(`/api/clubs/${club.id}/tables`, { template: tid, fill });
     show(t("opened"), true);
     location.href = "/room/" + out.code;
   } catch (e) { show(e.message); }
@@ -264,21 +279,23 @@ async function openTable(tid) {
 function memberRow(c, m) {
   const li = el("li");
   li.dataset.player = m.username || m.player_id;
-  li.append(el("span", m.username || m.nickname, "k-grow"), el("span", t("role_" + m.role), "k-role " + m.role));
+  li.append(el("span", m.username || m.nickname), el("span", t("role_" + m.role), "k-role " + m.role));
+  const acts = el("span", "", "k-acts");
+  li.append(acts);
   const who = m.username || m.player_id;
   const post = (body, ask) => () => {
     if (ask && !confirm(ask)) return;
     act(`/api/clubs/${c.id}/members`, { ...body, player: who }, renderOne);
   };
   if (m.role === "pending" && staff(c)) {
-    li.append(button("approve", post({ action: "approve" }), "primary"), button("reject", post({ action: "reject" })));
+    acts.append(button("approve", post({ action: "approve" }), "primary"), button("reject", post({ action: "reject" })));
   } else if (c.role === "owner" && m.role !== "owner" && m.role !== "invited") {
-    li.append(button(m.role === "admin" ? "make_member" : "make_admin",
+    acts.append(button(m.role === "admin" ? "make_member" : "make_admin",
       post({ action: "role", role: m.role === "admin" ? "member" : "admin" })),
     button("transfer", post({ action: "transfer" }, t("confirm_transfer", { n: who }))),
     button("kick", post({ action: "kick" }, t("confirm_kick", { n: who }))));
   } else if (c.role === "admin" && m.role === "member") {
-    li.append(button("kick", post({ action: "kick" }, t("confirm_kick", { n: who }))));
+    acts.append(button("kick", post({ action: "kick" }, t("confirm_kick", { n: who }))));
   }
   return li;
 }
@@ -316,6 +333,9 @@ async function renderRanking(c) {
 
 async function renderOne() {
   $("v-one").classList.remove("hidden");
+  if (!$("me").textContent && token()) {
+    api("/api/account/me").then(me => { $("me").textContent = me.username || me.nickname || ""; }).catch(() => {});
+  }
   try { club = await api(`/api/clubs/${clubId()}`); } catch (e) {
     show(e.message);
     for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card"]) $(id).classList.add("hidden");
@@ -350,6 +370,8 @@ function wireOne() {
     const settings = { preset: $("c-preset").value, options: chosen.options, rounds: Number($("m-rounds").value) || 1 };
     if ($("m-hands").value) settings.max_hands = Number($("m-hands").value);
     await act(`/api/clubs/${club.id}/templates`, { name: $("m-name").value, settings }, renderOne);
+    $("m-name").value = "";
+    $("o-new-template").open = false;
   });
   $("r-season").addEventListener("change", () => renderRanking(club));
   $("btn-season").addEventListener("click", () => {
@@ -367,7 +389,8 @@ function boot() {
     renderRuleForm();
     if (clubId()) renderOne(); else renderList();
   });
-  if (clubId()) { wireOne(); renderOne(); } else { wireList(); renderList(); }
+  const first = clubId() ? (wireOne(), renderOne()) : (wireList(), renderList());
+  first.finally(() => { document.body.dataset.ready = "1"; });
 }
 
 boot();

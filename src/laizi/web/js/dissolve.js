@@ -33,7 +33,12 @@ export function initDissolve() {
   $("dissolve-yes").addEventListener("click", () => net.send({ type: "dissolve" }));
   $("dissolve-no").addEventListener("click", () => net.send({ type: "dissolve", on: false }));
   net.on("dissolve", m => {
-    if (m.done) { last = null; toast(t("dissolved")); }
+    if (m.done) {
+      last = null;
+      toast(t("dissolved"));
+      const line = document.querySelector("#hand-result + .settle-line");  // not the wall's end
+      if (line) line.textContent = t("dissolved_hand");
+    }
     else if (m.refused != null) { last = null; toast(t("dissolve_refused", seatName(m.refused))); }
     else last = m;
     render();
