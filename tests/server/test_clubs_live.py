@@ -151,6 +151,7 @@ def journey(srv: LiveServer) -> None:
     _refused(call(srv, "POST", f"/api/clubs/{cid}/quick", tb), 404, "open one")
     t1 = _ok(call(srv, "POST", tables, ta, {"template": tpl["id"], "fill": False}))
     assert t1["status"] == "lobby" and t1["seat"] == 0
+    _refused(call(srv, "POST", url, ta, {"name": "t", "settings": {"club": cid}}), 400, "club")
     _refused(call(srv, "POST", url, ta, {"name": "t", "settings": {"bots_fill": "greedy"}}), 400,
              "bots_fill")  # the club's own setting, not a template's
     assert _ok(call(srv, "POST", f"/api/clubs/{cid}/quick", tb)) == {"code": t1["code"], "seat": 1}
@@ -278,8 +279,9 @@ def test_club_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.slow
 def test_dissolve_by_vote_at_a_club_table(sqlite_srv: LiveServer) -> None:
-    """解散 over real WebSockets: two members at a club table (the club's bots fill the two
-    empty seats when the host starts) play a little;
+    """A club table over real WebSockets: a stranger cannot join or watch it (nor make a room
+    that claims a club); two members at it (the club's bots fill the two empty seats when the
+    host starts) play a little; 解散:
     one agrees (the other is told who still must), a refusal drops it, then both agree: the
     match ends as finished early with the scores so far, stored; the ranking counts it; the
     journal replays (``laizi check``)."""
@@ -297,6 +299,16 @@ def test_dissolve_by_vote_at_a_club_table(sqlite_srv: LiveServer) -> None:
     code = _ok(call(srv, "POST", f"/api/clubs/{cid}/tables", ta, {"template": tpl["id"],
                                                                   "fill": False}))["code"]
     assert _ok(call(srv, "POST", f"/api/clubs/{cid}/quick", tb)) == {"code": code, "seat": 1}
+    tc, _ = register(srv, "cici")  # not a member: the table's door is shut to her
+    stranger = Client(srv.port, token=tc)
+    try:
+        assert stranger.request({"type": "join", "room": code}, "joined")["code"] == "club_only"
+        assert stranger.request({"type": "join", "room": code, "spectate": True},
+                                "joined")["code"] == "club_only"
+        out = stranger.request({"type": "create", "settings": {"club": cid}}, "joined")
+        assert out["code"] == "bad_settings" and "club" in out["message"]
+    finally:
+        stranger.close()
     a, b = Client(srv.port, token=ta), Client(srv.port, token=tb)
     try:
         for c in (a, b):

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from laizi.errors import LaiziError
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AVATARS", "CLUBS_OWNED_PER_PLAYER", "CLUBS_PER_PLAYER", "CREATES_PER_DAY",
            "JOINS_PER_HOUR", "MEMBERS_PER_CLUB", "OPEN_TABLES_PER_CLUB", "PENDING_PER_CLUB",
-           "TEMPLATES_PER_CLUB", "ClubError", "Clubs", "card", "template_settings"]
+           "TEMPLATES_PER_CLUB", "ClubError", "Clubs", "card", "club_member", "template_settings"]
 
 CLUBS_PER_PLAYER = 10        # clubs a player belongs to (owner, admin or member)
 CLUBS_OWNED_PER_PLAYER = 3   # clubs a player owns
@@ -114,7 +115,7 @@ def template_settings(raw: object) -> proto.RoomSettings:
     protocol and the RuleSet: a club table is private, unrated, dealt from a fresh seed."""
     if not isinstance(raw, dict):
         raise ClubError("settings must be an object: {preset, options, rounds, max_hands, ...}")
-    for key in ("seed", "private", "rated", "bots_fill"):
+    for key in ("seed", "private", "rated", "bots_fill", "club"):
         if key in raw:
             raise ClubError(f"a club template cannot set {key}")
     try:
@@ -128,6 +129,16 @@ def template_settings(raw: object) -> proto.RoomSettings:
     except LaiziError as exc:
         raise ClubError(f"settings: {exc}") from None
     return settings
+
+
+def club_member(engine: Engine, cid: int, pid: str | None) -> bool:
+    """Is ``pid`` an owner, admin or member of club ``cid`` (a club table's door: the hub)."""
+    if pid is None:
+        return False
+    with engine.connect() as conn:
+        return conn.execute(select(ClubMemberRow.id).where(
+            ClubMemberRow.club_id == cid, ClubMemberRow.player_id == pid,
+            ClubMemberRow.role.in_(MEMBER_ROLES))).first() is not None
 
 
 def card(settings: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
@@ -537,7 +548,7 @@ class Clubs:
         self.registered(pid)
         name = _text(d.get("name"), "name", NAME_MAX, required=True)
         settings = template_settings(d.get("settings"))
-        stored = settings.model_dump(mode="json", exclude={"seed", "private", "rated", "bots_fill"},
+        stored = settings.model_dump(mode="json", exclude={"seed", "private", "rated", "bots_fill", "club"},
                                      exclude_none=True)
 
         def write(s: Session) -> Any:

@@ -13,12 +13,16 @@ Client → server (``type``):
   Host only.
 - ``ready``      ``{on?}``: ready (准备) or not before a match; standing up or leaving
   clears it. Bots are always ready.
-- ``start``      ``{}``: start the match (all four seats filled, every seated human ready;
-  the host's own start counts as the host's ready). Host only.
+- ``start``      ``{}``: start the match (all four seats filled — or ``settings.bots_fill``
+  bots take the empty ones, a club table —, every seated human ready; the host's own start
+  counts as the host's ready). Host only.
 - ``continue``   ``{}``: 继续 after a hand's settlement. The next hand is dealt once every
   seated human (not in 托管) pressed it, or after ``settings.continue_seconds``.
 - ``rematch``    ``{force?}``: 再来一局 after the match: a new match with the same seats
   once every seated human accepted; ``force`` (host only) starts it at once.
+- ``dissolve``   ``{on?}``: 解散 during a match: agree to end it now (``on`` false refuses,
+  which drops the proposal). Once every seated human (not escaped) agreed, the match ends
+  with the scores so far (a hand in play ends as a draw without payments).
 - ``kick``       ``{player_id}``: remove a player (a seat before the start, or a spectator)
   from the room; they cannot come back. Host only.
 - ``host``       ``{player_id}``: hand the host role to another player in the room. Host only.
@@ -40,7 +44,9 @@ window, which never says who may claim —, and between hands ``settle`` ``{left
 continued}``), ``ack`` (sent only once the action is stored), ``chat``, ``left``,
 ``kicked``, ``paused`` / ``resumed`` (the room waits for its database), ``settle``
 ``{left, waiting, continued}`` (someone pressed 继续, the next hand still waits), ``rematch``
-``{accepted, waiting}`` (someone accepted 再来一局), ``hints`` ``{v, hints}`` (the answer to
+``{accepted, waiting}`` (someone accepted 再来一局), ``dissolve`` ``{agreed, waiting, done,
+refused?}`` (a 解散 vote: who agreed, who is still asked, whether the match ended, the seat
+that refused), ``hints`` ``{v, hints}`` (the answer to
 ``hints`` switched on while the seat has a decision; later frames carry ``hints``), ``error``
 ``{code, message, ref?}``, ``pong``; in a cluster, ``owner`` ``{room, node, addr?}`` before
 the ``joined`` of a join relayed to another node (where the room's owner is:
@@ -130,6 +136,8 @@ class RoomSettings(_Msg):
     auto_after_lapses: int = Field(AUTO_AFTER_LAPSES, ge=AUTO_AFTER_LAPSES_MIN, le=AUTO_AFTER_LAPSES_MAX)
     # clubs: bots of this level take the seats still empty when the host starts (a club table)
     bots_fill: Literal["random", "greedy", "strong", "expert"] | None = None
+    # clubs: the club whose table this is: only its members join (opened by the club's API)
+    club: int | None = Field(None, ge=1, le=2**31 - 1)
 
     @field_validator("options")
     @classmethod

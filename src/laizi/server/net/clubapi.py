@@ -131,7 +131,7 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
         raise ClubError("fill must be true or false")
     info = await c.template_for_table(pid, cid, template)
     settings = proto.RoomSettings.model_validate({**info["settings"], "private": True,
-                                                  "bots_fill": info["bots"]})
+                                                  "bots_fill": info["bots"], "club": cid})
     try:
         await hub.limits.check("room", peer, pid)
     except proto.ProtocolError as exc:

@@ -160,7 +160,7 @@ const ERRORS = {
     session_ended: "登录已失效（已退出、改了密码或账号有变），请重新登录", rematch_refused: "无法再来一局：有玩家游戏币不足或已在别的桌",
     quick_refused: "没能入座：你已在别的游戏币桌上，或游戏币不足", too_many_bot_rooms: "同一地址最多同时开 3 桌纯机器人对局",
     too_many_rooms: "开房太频繁，请稍候", too_many_joins: "进房太频繁，请稍候", too_many_guests: "新游客太多，请稍候",
-    not_playing: "只能在对局中申请解散",  // clubs
+    not_playing: "只能在对局中申请解散", club_only: "这是亲友圈的牌桌：只有圈内成员可以进入",  // clubs
     _other: "操作没有成功",
   },
   en: {
@@ -180,7 +180,7 @@ const ERRORS = {
     rematch_refused: "No rematch: a player lacks coins or sits at another coin table",
     quick_refused: "Not seated: you sit at another coin table, or lack coins", too_many_bot_rooms: "At most 3 bot-only tables at a time from one address",
     too_many_rooms: "Creating rooms too fast, wait a moment", too_many_joins: "Joining too fast, wait a moment", too_many_guests: "Too many new guests, wait a moment",
-    not_playing: "A match can be ended by vote only while it is played",  // clubs
+    not_playing: "A match can be ended by vote only while it is played", club_only: "This is a club's table: its members only",  // clubs
     _other: "That did not work",
   },
 };
