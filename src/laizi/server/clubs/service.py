@@ -20,25 +20,28 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
 from sqlalchemy import func, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from laizi.errors import LaiziError
-from laizi.rulecatalog import Lang, rule_card, rule_card_items
+from laizi.server.clubs.inputs import (
+    MEMBER_ROLES,
+    ClubError,
+    bot_level,
+    card,
+    env_int,
+    flag,
+    template_settings,
+    text_field,
+)
 from laizi.server.clubs.ranking import season_ranking
-from laizi.server.common import protocol as proto
 from laizi.server.common.chat import RateLimiter
-from laizi.server.common.config import room_rules
-from laizi.server.common.errors import ApiError
 from laizi.server.persistence import db
 from laizi.server.persistence.clubdb import ClubMemberRow, ClubRow, ClubTableRow, ClubTemplateRow
 
@@ -47,7 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AVATARS", "CLUBS_OWNED_PER_PLAYER", "CLUBS_PER_PLAYER", "CREATES_PER_DAY",
            "JOINS_PER_HOUR", "MEMBERS_PER_CLUB", "OPEN_TABLES_PER_CLUB", "PENDING_PER_CLUB",
-           "TEMPLATES_PER_CLUB", "ClubError", "Clubs", "card", "club_member", "template_settings"]
+           "TEMPLATES_PER_CLUB", "ClubError", "Clubs"]
 
 CLUBS_PER_PLAYER = 10        # clubs a player belongs to (owner, admin or member)
 CLUBS_OWNED_PER_PLAYER = 3   # clubs a player owns
@@ -64,89 +67,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 AVATARS = ("zhong", "bai", "tong", "tiao", "dice", "tower", "bridge", "noodles", "lotus", "plum",
            "crane", "lantern", "fan", "cat", "panda", "fox")  # accounts.avatars.DRAWN's keys
 RANKING_MAX = 200
-MEMBER_ROLES = ("owner", "admin", "member")
 STAFF = ("owner", "admin")
-
-
-class ClubError(ApiError):
-    """A refused club request."""
-
-
-def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    try:
-        return max(1, int(raw)) if raw else default
-    except ValueError:
-        return default
-
-
-def _text(raw: object, field: str, limit: int, *, required: bool) -> str:
-    if raw is None and not required:
-        return ""
-    if not isinstance(raw, str):
-        raise ClubError(f"{field} must be a string")
-    text = "".join(ch for ch in unicodedata.normalize("NFC", raw)
-                   if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")).strip()
-    if required and not text:
-        raise ClubError(f"{field} is empty")
-    if len(text) > limit:
-        raise ClubError(f"{field} is longer than {limit} characters")
-    return text
-
-
-def _flag(raw: object, field: str, default: bool) -> bool:
-    if raw is None:
-        return default
-    if not isinstance(raw, bool):
-        raise ClubError(f"{field} must be true or false")
-    return raw
-
-
-def _bots(raw: object) -> str | None:
-    if raw is None:
-        return None
-    if not isinstance(raw, str) or raw not in proto.BOT_LEVELS:
-        raise ClubError(f"bots must be null or a bot level ({', '.join(proto.BOT_LEVELS)})")
-    return raw
-
-
-def template_settings(raw: object) -> proto.RoomSettings:
-    """A template's room settings (preset, options, rounds, hands, timers), checked by the
-    protocol and the RuleSet: a club table is private, unrated, dealt from a fresh seed."""
-    if not isinstance(raw, dict):
-        raise ClubError("settings must be an object: {preset, options, rounds, max_hands, ...}")
-    for key in ("seed", "private", "rated", "bots_fill", "club"):
-        if key in raw:
-            raise ClubError(f"a club template cannot set {key}")
-    try:
-        settings = proto.RoomSettings.model_validate({**raw, "private": True})
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err.get("loc", ())) or "settings"
-        raise ClubError(f"settings.{where}: {err.get('msg', 'invalid')}") from None
-    try:
-        room_rules(settings)
-    except LaiziError as exc:
-        raise ClubError(f"settings: {exc}") from None
-    return settings
-
-
-def club_member(engine: Engine, cid: int, pid: str | None) -> bool:
-    """Is ``pid`` an owner, admin or member of club ``cid`` (a club table's door: the hub)."""
-    if pid is None:
-        return False
-    with engine.connect() as conn:
-        return conn.execute(select(ClubMemberRow.id).where(
-            ClubMemberRow.club_id == cid, ClubMemberRow.player_id == pid,
-            ClubMemberRow.role.in_(MEMBER_ROLES))).first() is not None
-
-
-def card(settings: dict[str, Any], lang: str = "zh") -> dict[str, Any]:
-    """The rule card of stored settings: its line (:func:`laizi.rulecatalog.rule_card`) and
-    the options that differ from the preset (``rule_card_items``)."""
-    rules = room_rules(proto.RoomSettings.model_validate(settings))
-    which: Lang = "en" if lang == "en" else "zh"
-    return {"text": rule_card(rules, which), "items": rule_card_items(rules, which)}
 
 
 WriteFn = Callable[[Session], Any]
@@ -159,8 +80,8 @@ class Clubs:
         self.site = site
         self.joins = RateLimiter(JOINS_PER_HOUR, 3600.0)
         self.creates = RateLimiter(CREATES_PER_DAY, 86400.0)
-        self.max_clubs = _env_int("LAIZI_MAX_CLUBS", CLUBS_PER_PLAYER)
-        self.max_members = _env_int("LAIZI_CLUB_MEMBERS", MEMBERS_PER_CLUB)
+        self.max_clubs = env_int("LAIZI_MAX_CLUBS", CLUBS_PER_PLAYER)
+        self.max_members = env_int("LAIZI_CLUB_MEMBERS", MEMBERS_PER_CLUB)
 
     # ------------------------------------------------------------- helpers
     def registered(self, pid: str) -> None:
@@ -169,7 +90,10 @@ class Clubs:
                             "join or create clubs)", 403)
 
     async def _write(self, fn: WriteFn) -> Any:
-        out = await self.site.store.writer.write(fn)
+        try:
+            out = await self.site.store.writer.write(fn)
+        except IntegrityError:  # the same request twice at once (a double tap, two nodes)
+            raise ClubError("that changed meanwhile: look again and retry", 409) from None
         if isinstance(out, ClubError):
             raise out
         return out
@@ -263,14 +187,14 @@ class Clubs:
     # ------------------------------------------------------------- clubs
     async def create(self, pid: str, d: dict[str, Any]) -> dict[str, Any]:
         self.registered(pid)
-        name = _text(d.get("name"), "name", NAME_MAX, required=True)
-        description = _text(d.get("description"), "description", DESCRIPTION_MAX, required=False)
+        name = text_field(d.get("name"), "name", NAME_MAX, required=True)
+        description = text_field(d.get("description"), "description", DESCRIPTION_MAX, required=False)
         avatar = d.get("avatar", AVATARS[0])
         if avatar not in AVATARS:
             raise ClubError(f"avatar must be one of the drawn set ({', '.join(AVATARS)})")
-        approval = _flag(d.get("approval"), "approval", False)
-        private = _flag(d.get("private"), "private", True)
-        bots = _bots(d.get("bots"))
+        approval = flag(d.get("approval"), "approval", False)
+        private = flag(d.get("private"), "private", True)
+        bots = bot_level(d.get("bots"))
         if not self.creates.allow(pid):
             raise ClubError(f"at most {CREATES_PER_DAY} new clubs per day", 429,
                             self.creates.retry_after(pid))
@@ -343,9 +267,9 @@ class Clubs:
         self.registered(pid)
         changes: dict[str, Any] = {}
         if "name" in d:
-            changes["name"] = _text(d["name"], "name", NAME_MAX, required=True)
+            changes["name"] = text_field(d["name"], "name", NAME_MAX, required=True)
         if "description" in d:
-            changes["description"] = _text(d["description"], "description", DESCRIPTION_MAX,
+            changes["description"] = text_field(d["description"], "description", DESCRIPTION_MAX,
                                            required=False)
         if "avatar" in d:
             if d["avatar"] not in AVATARS:
@@ -353,9 +277,9 @@ class Clubs:
             changes["avatar"] = d["avatar"]
         for key in ("approval", "private"):
             if key in d:
-                changes[key] = _flag(d[key], key, False)
+                changes[key] = flag(d[key], key, False)
         if "bots" in d:
-            changes["bots"] = _bots(d["bots"])
+            changes["bots"] = bot_level(d["bots"])
 
         def write(s: Session) -> Any:
             got = self.need_role(s, cid, pid, ("owner",))
@@ -546,7 +470,7 @@ class Clubs:
 
     async def add_template(self, pid: str, cid: int, d: dict[str, Any]) -> dict[str, Any]:
         self.registered(pid)
-        name = _text(d.get("name"), "name", NAME_MAX, required=True)
+        name = text_field(d.get("name"), "name", NAME_MAX, required=True)
         settings = template_settings(d.get("settings"))
         stored = settings.model_dump(mode="json", exclude={"seed", "private", "rated", "bots_fill", "club"},
                                      exclude_none=True)
