@@ -166,6 +166,12 @@ def test_club_journey_phone(browser: Any, cserver: str) -> None:
         ready(owner)
         owner.wait_for_selector("#o-ranking tr[data-player='amei']")
         shot(owner, f"club-page-{w}x{h}")
+    owner.click("#k-lang")  # every word from the page's word table, in English too
+    poll(owner, "() => document.querySelector('#o-ranking-card h2').textContent.startsWith('Ranking')")
+    owner.wait_for_selector("#o-templates button[data-k='open_table'] >> text=Open a table")
+    assert "code" in owner.inner_text("#o-tags") and "圈" not in owner.inner_text("#o-ranking-card")
+    shot(owner, "club-page-en-1366x900")
+    owner.click("#k-lang")
     for p in (owner, amei, bobo):
         assert not p.errors, p.errors
         assert not p.evaluate("window.__csp"), p.evaluate("window.__csp")

@@ -323,7 +323,8 @@ async function renderRanking(c) {
   $("o-ranking").tBodies[0].replaceChildren(...d.ranking.map(r => {
     const tr = el("tr");
     tr.dataset.player = r.username || r.player_id;
-    const vals = [r.rank, r.username || r.nickname, r.points, r.matches, `${Math.round(r.win_rate * 100)}%`, r.big_hands];
+    const rate = r.hands ? `${Math.round(r.win_rate * 100)}%` : "–";  // no hand played yet
+    const vals = [r.rank, r.username || r.nickname, r.points, r.matches, rate, r.big_hands];
     vals.forEach((v, i) => tr.append(el("td", String(v), i === 1 ? "" : "num")));
     return tr;
   }));
