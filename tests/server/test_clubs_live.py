@@ -18,8 +18,8 @@ from srvhelpers import Client, LiveServer, step
 
 from laizi.server.clubs.service import (
     CLUBS_OWNED_PER_PLAYER,
+    CREATES_PER_DAY,
     JOINS_PER_HOUR,
-    PENDING_PER_CLUB,
     TEMPLATES_PER_CLUB,
 )
 
@@ -236,6 +236,8 @@ def test_clubs_roles_tables_ranking_postgres(pg_url: str, tmp_path: Path) -> Non
 def test_club_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LAIZI_MAX_CLUBS", "4")     # docs: CLUBS_PER_PLAYER = 10
     monkeypatch.setenv("LAIZI_CLUB_MEMBERS", "2")  # docs: MEMBERS_PER_CLUB = 200
+    monkeypatch.setenv("LAIZI_CLUB_PENDING", "1")  # docs: PENDING_PER_CLUB = 50
+    monkeypatch.setenv("LAIZI_CLUB_TABLES", "2")   # docs: OPEN_TABLES_PER_CLUB = 20
     srv = LiveServer(str(tmp_path / "limits.db"), tmp_path, bot_delay=0.0).start()
     try:
         ta, _ = register(srv, "amei")
@@ -247,6 +249,10 @@ def test_club_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                  for i in range(CLUBS_OWNED_PER_PLAYER)]
         _refused(call(srv, "POST", "/api/clubs", ta, {"name": "more"}), 409,
                  f"at most {CLUBS_OWNED_PER_PLAYER}")
+        # new clubs per player per day: every attempt counts (4 so far)
+        for _ in range(CREATES_PER_DAY - 4):
+            assert call(srv, "POST", "/api/clubs", ta, {"name": "more"})[0] == 409
+        _refused(call(srv, "POST", "/api/clubs", ta, {"name": "more"}), 429, f"at most {CREATES_PER_DAY}")
         # members per club (the owner counts)
         first = _ok(call(srv, "POST", "/api/clubs/join", tb, {"code": codes[0]}))["club"]["id"]
         _refused(call(srv, "POST", "/api/clubs/join", tc, {"code": codes[0]}), 409, "at most 2 members")
@@ -265,8 +271,19 @@ def test_club_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                      {"name": f"t{i}", "settings": {"preset": "kaikoufan"}}))
         _refused(call(srv, "POST", f"/api/clubs/{first}/templates", ta,
                       {"name": "one more", "settings": {}}), 409, f"at most {TEMPLATES_PER_CLUB}")
-        # invitations and requests waiting per club
-        assert PENDING_PER_CLUB == 50
+        # open tables per club (LAIZI_CLUB_TABLES = 2)
+        tpl = _ok(call(srv, "GET", f"/api/clubs/{first}", ta))["templates"][0]["id"]
+        for _ in range(2):
+            _ok(call(srv, "POST", f"/api/clubs/{first}/tables", ta, {"template": tpl, "fill": False}))
+        _refused(call(srv, "POST", f"/api/clubs/{first}/tables", ta, {"template": tpl, "fill": False}),
+                 409, "at most 2 open tables")
+        # requests and invitations waiting per club (LAIZI_CLUB_PENDING = 1)
+        dada = _ok(call(srv, "GET", "/api/clubs", td))["clubs"][0]["id"]  # dada's own club, alone
+        _ok(call(srv, "POST", f"/api/clubs/{dada}", td, {"approval": True}))
+        assert _ok(call(srv, "POST", "/api/clubs/join", tc, {"code": dd}))["status"] == "pending"
+        _refused(call(srv, "POST", "/api/clubs/join", ta, {"code": dd}), 409, "1 requests waiting")
+        _refused(call(srv, "POST", f"/api/clubs/{dada}/members", td,
+                      {"action": "invite", "player": "amei"}), 409, "at most 1 open requests")
         # join-by-code attempts per player per hour (found or not)
         left = JOINS_PER_HOUR - 5  # bobo used 5 attempts above
         for _ in range(left):

@@ -82,6 +82,8 @@ class Clubs:
         self.creates = RateLimiter(CREATES_PER_DAY, 86400.0)
         self.max_clubs = env_int("LAIZI_MAX_CLUBS", CLUBS_PER_PLAYER)
         self.max_members = env_int("LAIZI_CLUB_MEMBERS", MEMBERS_PER_CLUB)
+        self.max_pending = env_int("LAIZI_CLUB_PENDING", PENDING_PER_CLUB)
+        self.max_tables = env_int("LAIZI_CLUB_TABLES", OPEN_TABLES_PER_CLUB)
 
     # ------------------------------------------------------------- helpers
     def registered(self, pid: str) -> None:
@@ -319,8 +321,8 @@ class Clubs:
             if row is not None:  # invited: the code is as good as accepting
                 row.role = "member"
             elif club.approval:
-                if self._count(s, club.id, ("pending", "invited")) >= PENDING_PER_CLUB:
-                    return ClubError(f"the club has {PENDING_PER_CLUB} requests waiting "
+                if self._count(s, club.id, ("pending", "invited")) >= self.max_pending:
+                    return ClubError(f"the club has {self.max_pending} requests waiting "
                                      "already; try later", 409)
                 s.add(ClubMemberRow(club_id=club.id, player_id=pid, role="pending"))
             else:
@@ -424,8 +426,8 @@ class Clubs:
             if action == "invite":
                 if row is not None:
                     return ClubError(f"that player is {row.role} of this club already", 409)
-                if self._count(s, cid, ("pending", "invited")) >= PENDING_PER_CLUB:
-                    return ClubError(f"at most {PENDING_PER_CLUB} open requests and "
+                if self._count(s, cid, ("pending", "invited")) >= self.max_pending:
+                    return ClubError(f"at most {self.max_pending} open requests and "
                                      "invitations per club", 409)
                 s.add(ClubMemberRow(club_id=cid, player_id=who, role="invited", invited_by=pid))
                 return {"ok": True, "player_id": who, "role": "invited"}
@@ -520,8 +522,8 @@ class Clubs:
             t = s.get(ClubTemplateRow, tid)
             if t is None or t.club_id != cid:
                 return ClubError(f"no template {tid} in this club", 404)
-            if len(self._open_tables(s, cid)) >= OPEN_TABLES_PER_CLUB:
-                return ClubError(f"at most {OPEN_TABLES_PER_CLUB} open tables per club", 409)
+            if len(self._open_tables(s, cid)) >= self.max_tables:
+                return ClubError(f"at most {self.max_tables} open tables per club", 409)
             return {"bots": got[0].bots, "season": got[0].season, "template": t.id,
                     "settings": dict(t.settings)}
 
