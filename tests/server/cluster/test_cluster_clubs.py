@@ -51,6 +51,7 @@ def test_a_club_table_across_two_nodes(make_nodes: Any, pg_url: str, redis_url: 
     assert lease_owner(r, code) == "nb"  # the node that opened it took its lease
     listed = ok(call(na, "GET", f"/api/clubs/{cid}/tables", tb))["tables"]
     assert [t["code"] for t in listed] == [code]  # the club lobby is the same on every node
+    assert listed[0]["seats"][0]["nickname"] == "clubhost"  # named though B never saw the host
     assert ok(call(nb, "POST", f"/api/clubs/{cid}/quick", tb)) == {"code": code, "seat": 1}
     host, mate = Client(na.port, token=ta), Client(nb.port, token=tb)  # the host through A
     try:

@@ -525,7 +525,7 @@ class Clubs:
             if len(self._open_tables(s, cid)) >= self.max_tables:
                 return ClubError(f"at most {self.max_tables} open tables per club", 409)
             return {"bots": got[0].bots, "season": got[0].season, "template": t.id,
-                    "settings": dict(t.settings)}
+                    "settings": dict(t.settings), "nickname": self._seat_name(s, pid)}
 
         return dict(await self._read(read))
 
@@ -566,17 +566,29 @@ class Clubs:
 
         return dict(await self._read(read))
 
-    async def lobby_tables(self, pid: str, cid: int) -> list[str]:
-        """The codes of the club's tables in their lobby, oldest first (quick-seat), for a member."""
+    async def lobby_tables(self, pid: str, cid: int) -> tuple[list[str], str]:
+        """The codes of the club's tables in their lobby, oldest first (quick-seat), for a
+        member, and the name it sits under."""
         self.registered(pid)
 
         def read(s: Session) -> Any:
             got = self.need_role(s, cid, pid, MEMBER_ROLES)
             if isinstance(got, ClubError):
                 return got
-            return [r.code for _, r in self._open_tables(s, cid) if r.status == "lobby"]
+            return ([r.code for _, r in self._open_tables(s, cid) if r.status == "lobby"],
+                    self._seat_name(s, pid))
 
-        return list(await self._read(read))
+        codes, name = await self._read(read)
+        return list(codes), str(name)
+
+    def _seat_name(self, s: Session, pid: str) -> str:
+        """A member's name at a table: its nickname on this node, else (a cluster node it has
+        not come to yet) its username."""
+        nick = self.site.players.get(pid)
+        if nick:
+            return nick
+        name = s.scalar(select(db.AccountRow.username).where(db.AccountRow.player_id == pid))
+        return str(name or "?")
 
     # ------------------------------------------------------------- ranking
     async def ranking(self, pid: str, cid: int, season: int | None) -> dict[str, Any]:

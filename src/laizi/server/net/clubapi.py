@@ -140,7 +140,7 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
     await c.note_table(cid, room.code, info["template"], pid, info["season"])
     bots = info["bots"] if fill else None  # else the club's bots fill the table at the host's start
     async with room.lock:
-        room.seats[0] = Seat(player_id=pid, nickname=hub.players.get(pid, "?"))
+        room.seats[0] = Seat(player_id=pid, nickname=info["nickname"])
         if bots:
             for i in range(1, 4):
                 room.seats[i] = Seat(bot=bots, nickname=f"bot·{bots}")
@@ -154,7 +154,8 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
 async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
     """A seat at the club's oldest table in its lobby with a free seat (this node's rooms);
     the seat it has if it sits at one already."""
-    for code in await c.lobby_tables(pid, cid):
+    codes, name = await c.lobby_tables(pid, cid)
+    for code in codes:
         room = hub.rooms.get(code)
         if room is None or pid in room.banned:
             continue
@@ -167,7 +168,7 @@ async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
                 if not free:
                     continue
                 seat = free[0]
-                room.seats[seat] = Seat(player_id=pid, nickname=hub.players.get(pid, "?"))
+                room.seats[seat] = Seat(player_id=pid, nickname=name)
                 await room.save_room()
                 room.broadcast_lobby()
         return {"code": code, "seat": seat}
