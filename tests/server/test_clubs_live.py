@@ -391,3 +391,16 @@ def test_dissolve_by_vote_at_a_club_table(sqlite_srv: LiveServer) -> None:
     out = subprocess.run([sys.executable, "-m", "laizi", "check", "--db", srv.db_url],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "no problem found" in out.stdout, out.stdout + out.stderr
+
+
+def test_stored_settings_carry_the_club_fields_only_when_set() -> None:
+    """A room's stored settings name ``club`` and ``bots_fill`` only at a club table, so a
+    server of the previous version (its settings forbid unknown fields) loads every other room."""
+    from laizi.server.common.protocol import RoomSettings
+    from laizi.server.tables.room import stored_settings
+
+    plain = stored_settings(RoomSettings.model_validate({"max_hands": 2}))
+    assert "club" not in plain and "bots_fill" not in plain and plain["max_hands"] == 2
+    club = stored_settings(RoomSettings.model_validate({"club": 3, "bots_fill": "random", "private": True}))
+    assert club["club"] == 3 and club["bots_fill"] == "random"
+    assert RoomSettings.model_validate(club).club == 3  # read back by this version

@@ -30,7 +30,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from laizi.server.clubs.inputs import (
+from laizi.server.clubs.fields import (
     MEMBER_ROLES,
     ClubError,
     bot_level,

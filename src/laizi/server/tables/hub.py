@@ -17,7 +17,7 @@ from laizi.errors import LaiziError
 from laizi.rules import RuleSet
 from laizi.server.accounts import ratings
 from laizi.server.accounts.auth import GuestAuth, clean_nickname, new_player_id
-from laizi.server.clubs.inputs import club_member
+from laizi.server.clubs.fields import club_member
 from laizi.server.common import protocol as p
 from laizi.server.common.config import ServerConfig, room_rules
 from laizi.server.common.connection import Conn

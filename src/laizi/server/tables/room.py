@@ -48,6 +48,12 @@ MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot in
 HINT_CACHE = 8        # (version, seat) hint texts kept per room
 
 
+def stored_settings(settings: RoomSettings) -> dict[str, Any]:
+    """A room's settings as stored: the club fields only when set, so a server of the
+    previous version (which forbids unknown fields) still loads every other room."""
+    return settings.model_dump(exclude={k for k in ("bots_fill", "club") if getattr(settings, k) is None})
+
+
 def _bot_seed(seed: bytes, seat: int) -> int:
     return random.Random(seed + bytes([seat])).randrange(2**31)
 
@@ -182,7 +188,7 @@ class Room:
 
     def record(self) -> RoomRecord:
         return RoomRecord(code=self.code, owner_id=self.owner_id, status=self.status,
-                          settings=self.settings.model_dump(),
+                          settings=stored_settings(self.settings),
                           seats=[s.to_json() for s in self.seats], match_id=self.match_id,
                           banned=sorted(self.banned))
 
