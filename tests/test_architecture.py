@@ -265,7 +265,7 @@ def test_no_import_cycle() -> None:
 
 
 SERVER_ORDER: dict[str, int] = {
-    "common": 0, "persistence": 1, "guard": 2, "accounts": 3, "ledger": 3, "social": 4,
+    "common": 0, "persistence": 1, "guard": 2, "accounts": 3, "ledger": 3, "social": 4, "clubs": 4,
     "tables": 5, "cluster": 6, "competitions": 6, "net": 7,
 }
 

@@ -23,9 +23,11 @@ class EndReason(StrEnum):
 
     ROUNDS = "rounds"  #: the deal went round ``rules.match_rounds`` times
     MAX_HANDS = "max_hands"  #: the ``max_hands`` cap was reached
+    DISSOLVED = "dissolved"  #: the players ended it by vote (解散, :meth:`Match.dissolve`)
 
 
 class DrawReason(StrEnum):
     """Why a hand ended without a winner (the ``ryukyoku`` event's ``reason``)."""
 
     EXHAUSTED = "exhausted"  #: no haidi tile won
+    DISSOLVED = "dissolved"  #: the players ended the match by vote (解散) during the hand

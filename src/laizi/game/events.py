@@ -156,7 +156,7 @@ class RyukyokuEvent(TypedDict):
     type: Literal["ryukyoku"]
     v: int
     vis: Vis
-    reason: Literal["exhausted"]
+    reason: Literal["exhausted", "dissolved"]
 
 
 class EndHandEvent(TypedDict):
@@ -204,7 +204,7 @@ class EndMatchEvent(TypedDict):
     type: Literal["end_match"]
     v: int
     vis: Vis
-    reason: Literal["rounds", "max_hands"]
+    reason: Literal["rounds", "max_hands", "dissolved"]
     scores: list[int | float]
     hands: int
 

@@ -177,7 +177,7 @@ class Match:
         if hand.over:
             self._settle(hand)
 
-    def _settle(self, hand: HandState) -> None:
+    def _settle(self, hand: HandState, *, final: bool = False) -> None:
         deltas = hand.payments or [0.0] * 4
         for s in range(4):
             self.scores[s] += _frac(deltas[s])
@@ -196,6 +196,8 @@ class Match:
             "scores": self.score_values(), "next_dealer": self.dealer,
             "deal_passes": self.deal_passes,
         })
+        if final:
+            return
         reason: EndReason | None = None
         if self.deal_passes >= 4 * self.rules.match_rounds:
             reason = EndReason.ROUNDS
@@ -205,6 +207,18 @@ class Match:
             self._end(reason)
         elif self.auto_next:
             self.start_next_hand()
+
+    def dissolve(self) -> None:
+        """解散: the players agreed to end the match now. A hand in play ends as a draw with no
+        payments (``ryukyoku`` reason ``dissolved``), settled like any hand; the scores so far
+        stand; the match ends (``end_match`` reason ``dissolved``)."""
+        if self.over:
+            raise MatchOverError("the match is over")
+        hand = self.hand
+        if hand is not None and not hand.over:
+            hand.dissolve()
+            self._settle(hand, final=True)
+        self._end(EndReason.DISSOLVED)
 
     def _end(self, reason: EndReason) -> None:
         self.over = True

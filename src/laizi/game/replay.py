@@ -199,6 +199,9 @@ def replay(events: Sequence[Event], *, before_action: BeforeAction | None = None
                 engine.set_auto(int(e["seat"]), bool(e["on"]))
             elif isinstance(engine, Match) and t == "start_hand":
                 engine.start_next_hand()
+            elif isinstance(engine, Match) and e.get("reason") == "dissolved" and t in (
+                    "ryukyoku", "end_match"):
+                engine.dissolve()  # 解散: mid-hand (the hand's draw first) or between hands
             else:
                 raise ReplayError(e.get("v"), f"the engine did not produce this {t!r} event")
         except ReplayError:

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from laizi.game.actions import ACT, Action
 from laizi.game.enums import DrawReason, Phase
+from laizi.game.errors import GameError
 from laizi.game.events import Event
 from laizi.game.wall import INDICATOR_POS, wall_to_str
 from laizi.game.wincheck import NO_WIN, WinCheck, WinChecker
@@ -281,12 +282,19 @@ class HandTable:
         })
         self._end_hand()
 
-    def _drawn(self) -> None:
+    def _drawn(self, reason: DrawReason = DrawReason.EXHAUSTED) -> None:
         self.phase = _OVER
         self.payments = [0.0, 0.0, 0.0, 0.0]
         self.result = None
-        self._emit({"type": "ryukyoku", "reason": DrawReason.EXHAUSTED.value})
+        self._emit({"type": "ryukyoku", "reason": reason.value})
         self._end_hand()
+
+    def dissolve(self) -> None:
+        """The players end the match by vote (解散) during this hand: it ends as a draw with
+        no payments (``ryukyoku`` reason ``dissolved``); every tile stays where it is."""
+        if self.phase == _OVER:
+            raise GameError("the hand is over")
+        self._drawn(DrawReason.DISSOLVED)
 
     def _end_hand(self) -> None:
         self._emit({

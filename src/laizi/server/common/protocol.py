@@ -13,12 +13,16 @@ Client → server (``type``):
   Host only.
 - ``ready``      ``{on?}``: ready (准备) or not before a match; standing up or leaving
   clears it. Bots are always ready.
-- ``start``      ``{}``: start the match (all four seats filled, every seated human ready;
-  the host's own start counts as the host's ready). Host only.
+- ``start``      ``{}``: start the match (all four seats filled — or ``settings.bots_fill``
+  bots take the empty ones, a club table —, every seated human ready; the host's own start
+  counts as the host's ready). Host only.
 - ``continue``   ``{}``: 继续 after a hand's settlement. The next hand is dealt once every
   seated human (not in 托管) pressed it, or after ``settings.continue_seconds``.
 - ``rematch``    ``{force?}``: 再来一局 after the match: a new match with the same seats
   once every seated human accepted; ``force`` (host only) starts it at once.
+- ``dissolve``   ``{on?}``: 解散 during a match: agree to end it now (``on`` false refuses,
+  which drops the proposal). Once every seated human (not escaped) agreed, the match ends
+  with the scores so far (a hand in play ends as a draw without payments).
 - ``kick``       ``{player_id}``: remove a player (a seat before the start, or a spectator)
   from the room; they cannot come back. Host only.
 - ``host``       ``{player_id}``: hand the host role to another player in the room. Host only.
@@ -40,7 +44,9 @@ window, which never says who may claim —, and between hands ``settle`` ``{left
 continued}``), ``ack`` (sent only once the action is stored), ``chat``, ``left``,
 ``kicked``, ``paused`` / ``resumed`` (the room waits for its database), ``settle``
 ``{left, waiting, continued}`` (someone pressed 继续, the next hand still waits), ``rematch``
-``{accepted, waiting}`` (someone accepted 再来一局), ``hints`` ``{v, hints}`` (the answer to
+``{accepted, waiting}`` (someone accepted 再来一局), ``dissolve`` ``{agreed, waiting, done,
+refused?}`` (a 解散 vote: who agreed, who is still asked, whether the match ended, the seat
+that refused), ``hints`` ``{v, hints}`` (the answer to
 ``hints`` switched on while the seat has a decision; later frames carry ``hints``), ``error``
 ``{code, message, ref?}``, ``pong``; in a cluster, ``owner`` ``{room, node, addr?}`` before
 the ``joined`` of a join relayed to another node (where the room's owner is:
@@ -73,7 +79,7 @@ from laizi.server.common.inputs import JSONInputError, loads_strict
 
 __all__ = [
     "RoomStatus", "ack", "chat", "error_msg", "internal_error", "joined", "kicked", "left",
-    "paused", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
+    "dissolve", "paused", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
@@ -149,6 +155,10 @@ class RoomSettings(_Msg):
         if self.rank_min is not None and self.rank_max is not None and self.rank_min > self.rank_max:
             raise ValueError("rank_min must not be above rank_max")
         return self
+    # clubs: bots of this level take the seats still empty when the host starts (a club table)
+    bots_fill: Literal["random", "greedy", "strong", "expert"] | None = None
+    # clubs: the club whose table this is: only its members join (opened by the club's API)
+    club: int | None = Field(None, ge=1, le=2**31 - 1)
 
     @field_validator("options")
     @classmethod
@@ -264,6 +274,11 @@ class Rematch(_Msg):
     force: bool = False
 
 
+class Dissolve(_Msg):
+    type: Literal["dissolve"]
+    on: bool = True  # agree to 解散; false: refuse (the proposal is dropped)
+
+
 class Ping(_Msg):
     type: Literal["ping"]
     t: float | None = Field(None, ge=-1e15, le=1e15)
@@ -271,12 +286,13 @@ class Ping(_Msg):
 
 ClientMessage = Annotated[
     Hello | Create | Join | Sit | Stand | Bot | Start | Action | Resync | Auto | Hints | Chat | Leave
-    | Ping | Kick | Host | Ready | Continue | Rematch,
+    | Ping | Kick | Host | Ready | Continue | Rematch | Dissolve,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 TYPES = ("hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync",
-         "auto", "hints", "chat", "leave", "ping", "kick", "host", "ready", "continue", "rematch")
+         "auto", "hints", "chat", "leave", "ping", "kick", "host", "ready", "continue", "rematch",
+         "dissolve")
 
 
 def parse_client_message(raw: str | bytes) -> Any:
@@ -380,6 +396,14 @@ class RematchMsg(TypedDict):
     refused: NotRequired[str]
 
 
+class DissolveMsg(TypedDict):
+    type: Literal["dissolve"]
+    agreed: list[int]    # seats that agreed
+    waiting: list[int]   # seated humans still to agree
+    done: bool           # the match ended (解散)
+    refused: NotRequired[int]  # the seat that refused (the proposal is dropped)
+
+
 class PausedMsg(TypedDict):
     type: Literal["paused", "resumed"]
     room: str
@@ -467,6 +491,14 @@ def settle_msg(timers: dict[str, Any]) -> SettleMsg:
 
 def rematch(accepted: list[int], waiting: list[int], refused: str | None = None) -> RematchMsg:
     msg = RematchMsg(type="rematch", accepted=accepted, waiting=waiting)
+    if refused is not None:
+        msg["refused"] = refused
+    return msg
+
+
+def dissolve(agreed: list[int], waiting: list[int], done: bool = False,
+             refused: int | None = None) -> DissolveMsg:
+    msg = DissolveMsg(type="dissolve", agreed=agreed, waiting=waiting, done=done)
     if refused is not None:
         msg["refused"] = refused
     return msg

@@ -51,12 +51,14 @@ from starlette.websockets import WebSocket
 from laizi.server.accounts.accounts import Accounts
 from laizi.server.accounts.auth import GEN_KEY_PREFIX
 from laizi.server.accounts.avatars import BODY_LIMITS, Avatars
+from laizi.server.clubs.service import Clubs  # clubs
 from laizi.server.common.config import ServerConfig
 from laizi.server.common.errors import ApiError
 from laizi.server.common.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.common.protocol import ProtocolError
 from laizi.server.competitions.tournaments.director import Director  # hook (tournaments)
 from laizi.server.net.avatarapi import AVATAR_ROUTES
+from laizi.server.net.clubapi import CLUB_ROUTES  # clubs
 from laizi.server.net.handlers import dispatch, serve_ws
 from laizi.server.net.httpin import api_error_handler, bearer, error_response
 from laizi.server.net.middleware import HttpGuard
@@ -299,6 +301,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         *social_api,
         *AVATAR_ROUTES,
         *TOURNAMENT_ROUTES,  # hook (tournaments)
+        *CLUB_ROUTES,  # clubs (亲友圈)
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
@@ -312,4 +315,5 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     app.state.accounts = accounts
     app.state.social = social
     app.state.director = director  # hook (tournaments)
+    app.state.clubs = Clubs(hub)  # clubs (亲友圈)
     return app

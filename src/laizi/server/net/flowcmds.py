@@ -1,5 +1,5 @@
 """The match-flow commands (:mod:`laizi.server.tables.flow`): ``ready`` before a match, ``continue``
-after a hand, ``rematch`` after the match. Registered in
+after a hand, ``rematch`` after the match, ``dissolve`` (解散 by vote) during it. Registered in
 :data:`laizi.server.net.handlers.ROOM_HANDLERS`; each runs under its room's lock."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from laizi.server.ledger import coins
 from laizi.server.tables.room import Room
 from laizi.server.tables.seats import AUTO_BOT, Seat
 
-__all__ = ["FLOW_HANDLERS", "on_continue", "on_ready", "on_rematch", "unready_missing"]
+__all__ = ["FLOW_HANDLERS", "on_continue", "on_dissolve", "on_ready", "on_rematch", "unready_missing"]
 
 
 def _seat(conn: Conn, room: Room) -> int:
@@ -77,4 +77,27 @@ async def on_rematch(hub: Any, conn: Conn, room: Room, m: p.Rematch) -> None:
         raise ProtocolError("rematch_refused", exc.message) from None
 
 
-FLOW_HANDLERS: dict[str, Any] = {"ready": on_ready, "continue": on_continue, "rematch": on_rematch}
+async def on_dissolve(hub: Any, conn: Conn, room: Room, m: p.Dissolve) -> None:
+    """解散 by vote: every seated human (not escaped) agrees, then the match ends with the
+    scores so far (stored); one refusal drops the proposal. Everyone is told each vote."""
+    g = room.game
+    if g is None or room.status != RoomStatus.PLAYING or g.over:
+        raise ProtocolError("not_playing", "解散 is voted on during a match")
+    seat = _seat(conn, room)
+    humans = {i for i, s in enumerate(room.seats) if s.human and not s.escaped}
+    if not m.on:
+        room.flow.dissolve.clear()
+        room.broadcast(p.dissolve([], sorted(humans), refused=seat))
+        return
+    room.flow.dissolve.add(seat)
+    agreed = room.flow.dissolve & humans
+    if humans <= agreed:
+        room.flow.dissolve.clear()
+        await room.dissolve()
+        room.broadcast(p.dissolve(sorted(agreed), [], done=True))
+        return
+    room.broadcast(p.dissolve(sorted(agreed), sorted(humans - agreed)))
+
+
+FLOW_HANDLERS: dict[str, Any] = {"ready": on_ready, "continue": on_continue, "rematch": on_rematch,
+                                 "dissolve": on_dissolve}

@@ -289,12 +289,17 @@ async def on_bot(hub: Hub, conn: Conn, room: Room, m: p.Bot) -> None:
 async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
     _host_only(conn, room)
     _lobby_only(room)
-    if any(s.empty for s in room.seats):
+    if any(s.empty for s in room.seats) and room.settings.bots_fill is None:
         raise ProtocolError("seats_empty", "fill every seat (players or bots) before starting")
     missing = unready_missing(room, conn.player_id)
     if missing:
         raise ProtocolError("not_ready", "every seated player must be ready (准备) first: seat "
                                          + ", ".join(str(s) for s in missing))
+    fill = room.settings.bots_fill  # clubs: the club's bots take the seats still empty
+    if fill is not None:
+        for i, s in enumerate(room.seats):
+            if s.empty:
+                room.seats[i] = Seat(bot=fill, nickname=f"bot·{fill}")
     if all(s.bot for s in room.seats) and conn.peer not in hub.limits.exempt:
         # four bots play on their own, at the server's cost: a few at a time per address
         running = sum(1 for r in hub.rooms.values()

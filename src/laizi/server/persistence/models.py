@@ -17,6 +17,7 @@ def all_models() -> MetaData:
     """Import every model module and return the metadata they declare their tables on."""
     # One line per model module:
     from laizi.server.persistence import (
+        clubdb,  # noqa: F401 - clubs, members, templates, club tables
         db,  # players, rooms, matches, ..., accounts, ratings
         fencing,  # noqa: F401 - room_fences (fencing tokens)
         socialdb,  # noqa: F401 - coins ledger, coin tables, friends, invites

@@ -208,6 +208,13 @@ class GameSession:
             raise OpError("escape", str(exc)) from None
         self.journal.append({"op": "escape", "seat": seat})
 
+    def dissolve(self) -> None:
+        """解散 by vote: the match ends now, the scores so far standing (:meth:`Match.dissolve`)."""
+        if self.match.over:
+            raise OpError("match_over", "the match is over")
+        self.match.dissolve()
+        self.journal.append({"op": "dissolve"})
+
     def apply_op(self, op: dict[str, Any]) -> None:
         kind = op["op"]
         if kind == "act":
@@ -218,6 +225,8 @@ class GameSession:
             self.set_auto(op["seat"], op["on"])
         elif kind == "escape":
             self.escape(op["seat"])
+        elif kind == "dissolve":
+            self.dissolve()
         else:
             raise OpError("bad_journal", f"unknown journal op {kind!r}")
 

@@ -43,6 +43,7 @@ class Flow:
     auto_after_lapses: int
     continued: set[int] = field(default_factory=set)   # seats that pressed 继续 this settlement
     rematch: set[int] = field(default_factory=set)     # seats that accepted 再来一局
+    dissolve: set[int] = field(default_factory=set)    # seats that agreed to 解散 the match
     lapses: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # timer lapses in a row
     next_hand_at: float | None = None                  # when the next hand is dealt anyway
 
@@ -114,6 +115,7 @@ class Flow:
     def new_match(self) -> None:
         self.continued = set()
         self.rematch = set()
+        self.dissolve = set()
         self.lapses = [0, 0, 0, 0]
         self.next_hand_at = None
 

@@ -17,6 +17,7 @@ from laizi.errors import LaiziError
 from laizi.rules import RuleSet
 from laizi.server.accounts import ranks, ratings
 from laizi.server.accounts.auth import GuestAuth, clean_nickname, new_player_id
+from laizi.server.clubs.fields import club_member
 from laizi.server.common import protocol as p
 from laizi.server.common.config import ServerConfig, room_rules
 from laizi.server.common.connection import Conn
@@ -294,6 +295,9 @@ class Hub:
         return room if room is not None and conn in room.conns else None
 
     async def create_room(self, conn: Conn, settings: RoomSettings) -> None:
+        if settings.club is not None:
+            raise ProtocolError("bad_settings", "a club's tables are opened through the club "
+                                                "(POST /api/clubs/{id}/tables)", "club")
         try:
             room_rules(settings)
         except LaiziError as exc:
@@ -343,6 +347,9 @@ class Hub:
             raise ProtocolError("unknown_room", f"no room with code {code[:8]!r}")
         if conn.player_id in room.banned:
             raise ProtocolError("kicked", "the host removed you from this room")
+        if room.settings.club is not None and not await asyncio.to_thread(
+                club_member, self.store.engine, room.settings.club, conn.player_id):
+            raise ProtocolError("club_only", "this is a club's table: its members only")
         old = self.room_of(conn)
         if old is not None and old is not room:
             await self.leave_room(conn, old)

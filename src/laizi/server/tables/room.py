@@ -48,6 +48,12 @@ MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot in
 HINT_CACHE = 8        # (version, seat) hint texts kept per room
 
 
+def stored_settings(settings: RoomSettings) -> dict[str, Any]:
+    """A room's settings as stored: the club fields only when set, so a server of the
+    previous version (which forbids unknown fields) still loads every other room."""
+    return settings.model_dump(exclude={k for k in ("bots_fill", "club") if getattr(settings, k) is None})
+
+
 def _bot_seed(seed: bytes, seat: int) -> int:
     return random.Random(seed + bytes([seat])).randrange(2**31)
 
@@ -183,7 +189,7 @@ class Room:
 
     def record(self) -> RoomRecord:
         return RoomRecord(code=self.code, owner_id=self.owner_id, status=self.status,
-                          settings=self.settings.model_dump(),
+                          settings=stored_settings(self.settings),
                           seats=[s.to_json() for s in self.seats], match_id=self.match_id,
                           banned=sorted(self.banned))
 
@@ -375,6 +381,16 @@ class Room:
             for c in self.conns:
                 if c.player_id == pid:
                     c.seat = None
+        await self._after_change()
+        return True
+
+    async def dissolve(self) -> bool:
+        """解散: the match ends now, its scores so far standing and stored (every seated
+        human agreed: :func:`laizi.server.net.flowcmds.on_dissolve`). False if none in play."""
+        g = self.game
+        if g is None or g.over or self.status != RoomStatus.PLAYING:
+            return False
+        self._step(-1, lambda g: g.dissolve(), lambda g: {"source": "vote"})
         await self._after_change()
         return True
 

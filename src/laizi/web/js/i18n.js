@@ -63,6 +63,9 @@ const ZH = {
   review_item: "第 {0} 局 · {1} → 专家 {2} · −{3} 分", review_auto: "（托管代打 {0} 步，不计）",
   card: "战绩", card_title: "武汉麻将 · 战绩", card_match: "比赛 #{0} · 共 {1} 局", card_download: "下载图片",
   card_share: "分享链接", card_copied: "链接已复制", card_copy_hint: "请复制上面的链接", card_failed: "无法生成战绩",
+  clubs_link: "亲友圈 →", dissolve: "申请解散", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
+  dissolve_refuse: "拒绝", dissolved: "牌局已解散：已打完的局分数保留", dissolve_refused: "{0} 拒绝解散",  // clubs
+  ev_dissolved: "解散：本局不计分", dissolved_hand: "牌局解散（本局不计分）",  // clubs
   lv_novice: "新手场", lv_junior: "初级场", lv_senior: "高级场", coin_stake: "{0} · 底注 {1}", coin_free: "{0} · 不计游戏币",  // polish: 场次 on the table
   // 番 on the table (issue 23, js/fan.js)
   ting: "听", seat_fan: "{0}番·{1}", st_sunshine: "阳光", st_golden: "金顶", fan_of: "{0}：{1} 番", n_fan: "{0} 番",
@@ -136,6 +139,9 @@ const EN = {
   review_auto: " ({0} auto-played decisions left out)",
   card: "Result card", card_title: "Wuhan Mahjong · Result", card_match: "Match #{0} · {1} hands", card_download: "Download",
   card_share: "Share link", card_copied: "Link copied", card_copy_hint: "Copy the link above", card_failed: "No card for this match",
+  clubs_link: "Clubs →", dissolve: "Propose to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs
+  dissolve_refuse: "Refuse", dissolved: "Match ended by vote: finished hands keep their scores", dissolve_refused: "{0} refused to end",  // clubs
+  ev_dissolved: "Ended by vote: this hand does not count", dissolved_hand: "Match ended by vote (this hand does not count)",  // clubs
   lv_novice: "Beginner", lv_junior: "Junior", lv_senior: "Senior", coin_stake: "{0} · stake {1}", coin_free: "{0} · no coins",  // polish
   // fan on the table (issue 23, js/fan.js)
   ting: "Ready:", seat_fan: "{0} fan · {1}", st_sunshine: "unopened", st_golden: "opened", fan_of: "{0}: {1} fan", n_fan: "{0} fan",
@@ -181,6 +187,7 @@ const ERRORS = {
     quick_refused: "没能入座：你已在别的游戏币桌上，或游戏币不足", too_many_bot_rooms: "同一地址最多同时开 3 桌纯机器人对局",
     too_many_rooms: "开房太频繁，请稍候", too_many_joins: "进房太频繁，请稍候", too_many_guests: "新游客太多，请稍候",
     rank_out_of_range: "你的段位不在这桌的范围内（可以观战）",
+    not_playing: "只能在对局中申请解散", club_only: "这是亲友圈的牌桌：只有圈内成员可以进入",  // clubs
     _other: "操作没有成功",
   },
   en: {
@@ -201,6 +208,7 @@ const ERRORS = {
     quick_refused: "Not seated: you sit at another coin table, or lack coins", too_many_bot_rooms: "At most 3 bot-only tables at a time from one address",
     too_many_rooms: "Creating rooms too fast, wait a moment", too_many_joins: "Joining too fast, wait a moment", too_many_guests: "Too many new guests, wait a moment",
     rank_out_of_range: "Your tier is outside this table's range (you may watch)",
+    not_playing: "A match can be ended by vote only while it is played", club_only: "This is a club's table: its members only",  // clubs
     _other: "That did not work",
   },
 };

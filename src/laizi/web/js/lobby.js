@@ -260,7 +260,8 @@ export function renderRoom() {
   });
   // the host's own start counts as its 准备; every other seated player must be ready
   const unready = r.seats.some(s => s.player_id && !s.bot && !s.ready && s.player_id !== host);
-  $("btn-start").disabled = !isHost || r.seats.some(s => !s.player_id && !s.bot) || unready;
+  const fills = !!(r.settings && r.settings.bots_fill);  // clubs: bots take the empty seats at the start
+  $("btn-start").disabled = !isHost || (!fills && r.seats.some(s => !s.player_id && !s.bot)) || unready;
   $("btn-start").textContent = !isHost ? t("wait_host") : unready ? t("need_ready") : t("start");
   $("botlevel").disabled = !isHost;
   const link = roomLink();

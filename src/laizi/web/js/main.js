@@ -10,6 +10,7 @@ import { describe } from "./words.js";
 import { optionName, howtoLink } from "./rules.js";
 import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, showError, toast, copyLink, ruleCard } from "./lobby.js";
 import { openReplay } from "./replay.js";
+import { initDissolve } from "./dissolve.js";  // clubs: 解散 by vote
 
 const $ = id => document.getElementById(id);
 let table = null;
@@ -556,6 +557,7 @@ function wire() {
   $("btn-leave2").addEventListener("click", leaveRoom);
   $("overlay-close").addEventListener("click", pressContinue);
   $("btn-rematch").addEventListener("click", () => net.send({ type: "rematch" }));
+  initDissolve();  // clubs: 解散 by vote
   $("btn-rematch-force").addEventListener("click", () => net.send({ type: "rematch", force: true }));
   $("btn-lobby").addEventListener("click", () => { closeSettlement(); net.send({ type: "leave" }); });
   store.on("conn", () => {

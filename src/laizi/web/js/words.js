@@ -22,7 +22,7 @@ export function describe(ev, seats, dealer) {
       if (ev.by === "discard" && ev.from != null) how = t("from_line", name(seats, ev.from, dealer));
       return t("ev_win", who, tileName(ev.tile), how);
     }
-    case "ryukyoku": case "drawn": return t("ev_drawn");
+    case "ryukyoku": case "drawn": return t(ev.reason === "dissolved" ? "ev_dissolved" : "ev_drawn");
     case "draw": return ev.tile ? t("ev_draw_tile", who, tileName(ev.tile)) : t("ev_draw", who);
     case "tsumo": return t("ev_tsumo", who);
     case "start_match": return t("ev_start_match");

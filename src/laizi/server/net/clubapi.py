@@ -1,0 +1,219 @@
+"""HTTP routes of the clubs (亲友圈, ``docs/clubs.md``); the service: :mod:`laizi.server.clubs`.
+
+Every call needs a registered player's token (``Authorization: Bearer``); a guest gets 403.
+Errors are ``{"error", "request_id"}``: 400 bad input, 401 no valid token, 403 not allowed
+(a guest, a stranger at a private club, a role too low), 404 unknown club / player /
+template / request, 409 a state that forbids it (a limit reached, a member already), 429
+too many attempts.
+
+- ``GET /api/clubs``: my clubs, invitations, requests; ``POST /api/clubs`` ``{name, avatar?,
+  description?, approval?, private?, bots?}``: create (the caller owns it);
+- ``POST /api/clubs/join`` ``{code}``; ``POST /api/clubs/{id}/accept|decline`` (an
+  invitation); ``POST /api/clubs/{id}/leave``;
+- ``GET /api/clubs/{id}``: the club and its templates; ``POST /api/clubs/{id}``: the owner
+  changes its settings;
+- ``GET /api/clubs/{id}/members``; ``POST /api/clubs/{id}/members`` ``{action, player,
+  role?}`` (approve, reject, invite, kick, role, transfer);
+- ``POST /api/clubs/{id}/templates`` ``{name, settings}``; ``POST
+  /api/clubs/{id}/templates/{tid}/delete``;
+- ``GET /api/clubs/{id}/tables``: open tables with seats and rule cards; ``POST
+  /api/clubs/{id}/tables`` ``{template, fill?}``: open a table from a template (the caller
+  sits at seat 0 and hosts it; when the club sets ``bots`` and ``fill`` is not false, bots
+  take the other seats and the match starts: ``Room.seat_and_start``, which takes the
+  room's lease on a cluster); ``POST /api/clubs/{id}/quick``: a seat at an open club table;
+- ``GET /api/clubs/{id}/ranking[?season=N]``; ``POST /api/clubs/{id}/season``: a new season
+  (the owner);
+- pages ``/clubs``, ``/clubs/{id}`` (``web/clubs.html``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from laizi.server.clubs.service import ClubError, Clubs
+from laizi.server.common import protocol as proto
+from laizi.server.common.protocol import RoomStatus
+from laizi.server.net.httpin import bearer, current_player, int_param, json_object
+from laizi.server.tables.seats import Seat
+
+if TYPE_CHECKING:
+    from laizi.server.tables.hub import Hub
+
+__all__ = ["CLUB_ROUTES", "open_table", "quick_seat"]
+
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+Handler = Callable[[Request, Clubs, str, dict[str, Any]], Awaitable[Any]]
+
+
+def _api(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        data = await json_object(request, ClubError) if request.method == "POST" else {}
+        pid = _player(request, data)
+        out = await fn(request, request.app.state.clubs, pid, data)
+        return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
+    return endpoint  # an ApiError becomes the one JSON error answer (the app's handler)
+
+
+def _player(request: Request, data: dict[str, Any]) -> str:
+    """The caller: a player this node knows, or (a cluster) an account whose session is
+    valid here but who has not come to this node yet (clubs are for accounts only)."""
+    hub = request.app.state.hub
+    token = bearer(request, data)
+    pid = hub.auth.check(token) if isinstance(token, str) else None
+    if pid is not None and pid not in hub.players and pid in hub.auth.accounts:
+        return str(pid)
+    return current_player(request, data)
+
+
+def _cid(request: Request, name: str = "cid") -> int:
+    try:
+        cid = int(request.path_params[name])
+    except ValueError:
+        raise ClubError(f"bad {'club' if name == 'cid' else 'template'} id") from None
+    if not 1 <= cid <= 2**31 - 1:
+        raise ClubError(f"bad {'club' if name == 'cid' else 'template'} id")
+    return cid
+
+
+async def clubs_root(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    if request.method == "POST":
+        return await c.create(pid, d)
+    return await c.mine(pid)
+
+
+async def join(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    return await c.join(pid, d.get("code"))
+
+
+async def club(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    if request.method == "POST":
+        return await c.configure(pid, _cid(request), d)
+    return await c.show(pid, _cid(request))
+
+
+def _answer(accept: bool) -> Handler:
+    async def run(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+        return await c.answer_invite(pid, _cid(request), accept)
+
+    return run
+
+
+async def leave(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    return await c.leave(pid, _cid(request))
+
+
+async def members(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    if request.method == "POST":
+        return await c.manage(pid, _cid(request), d.get("action"), d.get("player"), d.get("role"))
+    return await c.members(pid, _cid(request))
+
+
+async def templates(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    return await c.add_template(pid, _cid(request), d)
+
+
+async def template_delete(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    return await c.delete_template(pid, _cid(request), _cid(request, "tid"))
+
+
+async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, fill: object,
+                     peer: str) -> dict[str, Any]:
+    """Open a table of club ``cid`` from a template: a private room hosted by ``pid`` (seat
+    0); the club's bots fill the rest and it starts when the club sets them and ``fill``."""
+    if not isinstance(fill, bool):
+        raise ClubError("fill must be true or false")
+    info = await c.template_for_table(pid, cid, template)
+    settings = proto.RoomSettings.model_validate({**info["settings"], "private": True,
+                                                  "bots_fill": info["bots"], "club": cid})
+    try:
+        await hub.limits.check("room", peer, pid)
+    except proto.ProtocolError as exc:
+        raise ClubError(str(exc), 429) from None
+    room = await hub.open_room(settings, owner_id=pid)
+    await c.note_table(cid, room.code, info["template"], pid, info["season"])
+    bots = info["bots"] if fill else None  # else the club's bots fill the table at the host's start
+    async with room.lock:
+        room.seats[0] = Seat(player_id=pid, nickname=info["nickname"])
+        if bots:
+            for i in range(1, 4):
+                room.seats[i] = Seat(bot=bots, nickname=f"bot·{bots}")
+            await room.seat_and_start(started_by=peer, absent_wait=True)  # the lease first
+        else:
+            await room.save_room()
+        room.broadcast_lobby()
+    return {"code": room.code, "seat": 0, "status": str(room.status)}
+
+
+async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
+    """A seat at the club's oldest table in its lobby with a free seat (this node's rooms);
+    the seat it has if it sits at one already."""
+    codes, name = await c.lobby_tables(pid, cid)
+    for code in codes:
+        room = hub.rooms.get(code)
+        if room is None or pid in room.banned:
+            continue
+        async with room.lock:
+            if room.status != RoomStatus.LOBBY:
+                continue
+            seat = room.seat_of(pid)
+            if seat is None:
+                free = [i for i, s in enumerate(room.seats) if s.empty]
+                if not free:
+                    continue
+                seat = free[0]
+                room.seats[seat] = Seat(player_id=pid, nickname=name)
+                await room.save_room()
+                room.broadcast_lobby()
+        return {"code": code, "seat": seat}
+    raise ClubError("no open club table has a free seat: open one from a template", 404)
+
+
+async def tables(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    if request.method == "POST":
+        peer = request.client.host if request.client else "?"
+        return await open_table(request.app.state.hub, c, pid, _cid(request), d.get("template"),
+                                d.get("fill", True), peer)
+    return await c.tables(pid, _cid(request))
+
+
+async def quick(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    return await quick_seat(request.app.state.hub, c, pid, _cid(request))
+
+
+async def ranking(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    season = int_param(request, "season", None, 1, 10**6, ClubError)
+    return await c.ranking(pid, _cid(request), season)
+
+
+async def season(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
+    return await c.new_season(pid, _cid(request))
+
+
+async def page(request: Request) -> Response:
+    return FileResponse(WEB_DIR / "clubs.html", headers={"Cache-Control": "no-cache"})
+
+
+CLUB_ROUTES = [
+    Route("/clubs", page),
+    Route("/clubs/{cid:int}", page),
+    Route("/api/clubs", _api(clubs_root), methods=["GET", "POST"]),
+    Route("/api/clubs/join", _api(join), methods=["POST"]),
+    Route("/api/clubs/{cid}", _api(club), methods=["GET", "POST"]),
+    Route("/api/clubs/{cid}/accept", _api(_answer(True)), methods=["POST"]),
+    Route("/api/clubs/{cid}/decline", _api(_answer(False)), methods=["POST"]),
+    Route("/api/clubs/{cid}/leave", _api(leave), methods=["POST"]),
+    Route("/api/clubs/{cid}/members", _api(members), methods=["GET", "POST"]),
+    Route("/api/clubs/{cid}/templates", _api(templates), methods=["POST"]),
+    Route("/api/clubs/{cid}/templates/{tid}/delete", _api(template_delete), methods=["POST"]),
+    Route("/api/clubs/{cid}/tables", _api(tables), methods=["GET", "POST"]),
+    Route("/api/clubs/{cid}/quick", _api(quick), methods=["POST"]),
+    Route("/api/clubs/{cid}/ranking", _api(ranking)),
+    Route("/api/clubs/{cid}/season", _api(season), methods=["POST"]),
+]

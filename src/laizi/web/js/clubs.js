@@ -1,0 +1,397 @@
+// Clubs 亲友圈 (/clubs, /clubs/{id}): my clubs, invitations, join by code, create; one club with
+// its open tables (rule cards, seats, quick-seat), rule templates (the create-room rule form of
+// rules.js), members with roles (approve, invite, kick, admin, hand over) and the season ranking.
+// The account token is localStorage "laizi.token" (players.js). Text only via textContent.
+import { getLang, setLang } from "./i18n.js";
+import { loadRules, chosenOptions, renderRuleForm } from "./rules.js";
+
+const W = {
+  zh: {
+    title: "武汉麻将", lobby: "大厅", clubs: "亲友圈", tournaments: "比赛", account: "账号", lang: "English",
+    login_first: "亲友圈只对注册账号开放：请先登录或注册。", my_clubs: "我的亲友圈", none_yet: "还没有加入亲友圈。",
+    invitations: "邀请", awaiting: "等待审核", join: "加入亲友圈", code: "圈号", join_btn: "加入",
+    create: "创建亲友圈", name: "名称", avatar: "头像", description: "简介", bots: "机器人补位",
+    approval: "加入需要审核", private: "私密（只有成员可见）", create_btn: "创建", settings: "圈子设置", save: "保存",
+    tables: "牌桌", quick: "快速入座", no_tables: "现在没有开着的牌桌：从下面的规则模板开一桌。",
+    templates: "规则模板", no_templates: "还没有规则模板。", new_template: "新建模板", preset: "玩法", rounds: "圈数",
+    max_hands: "局数上限", save_template: "保存模板", members: "成员", requests: "加入申请",
+    invite_who: "邀请（用户名）", invite: "邀请", ranking: "积分榜", no_ranking: "本赛季还没有成绩。",
+    new_season: "开始新赛季", season: "第 {n} 赛季", no_bots: "不补机器人",
+    role_owner: "圈主", role_admin: "管理员", role_member: "成员", role_pending: "待审核", role_invited: "已邀请",
+    accept: "接受", decline: "拒绝", approve: "通过", reject: "拒绝", kick: "请出", make_admin: "设为管理员",
+    make_member: "取消管理员", transfer: "转让圈主", leave: "退出亲友圈", open_table: "开一桌", delete: "删除",
+    bots_now: "和机器人开打",
+    enter: "进入", watch: "观战", empty: "空位", bot: "机器人", st_lobby: "等人中", st_playing: "对局中",
+    members_n: "{n} 名成员", code_line: "圈号 {code}", your_role: "你的身份：{role}", sub_line: "{members} · 圈主 {owner} · {season}",
+    rank: "名次", player: "玩家", points: "积分", matches: "场数", win_rate: "胡牌率", big_hands: "大胡",
+    done: "已完成", created: "亲友圈已创建", joined: "已加入", pending_now: "已申请，等待圈主审核", opened: "牌桌已开好",
+    confirm_leave: "确定退出这个亲友圈？", confirm_kick: "确定请出 {n}？", confirm_transfer: "确定把圈主转让给 {n}？",
+    confirm_season: "开始新赛季？本赛季的积分榜保留可查，新赛季从零开始。", bad_option: "数值不对：",
+    private_tag: "私密", public_tag: "公开", approval_tag: "需审核", bots_tag: "机器人：{b}",
+    lv_random: "随机", lv_greedy: "简单", lv_strong: "高手", lv_expert: "专家", winds: "东南西北",
+  },
+  en: {
+    title: "Wuhan Mahjong", lobby: "Lobby", clubs: "Clubs", tournaments: "Tournaments", account: "Account", lang: "中文",
+    login_first: "Clubs are for registered accounts: log in or register first.", my_clubs: "My clubs",
+    none_yet: "You are in no club yet.", invitations: "Invitations", awaiting: "Awaiting approval",
+    join: "Join a club", code: "Club code", join_btn: "Join", create: "Create a club", name: "Name", avatar: "Picture",
+    description: "Description", bots: "Bots fill tables", approval: "Joining needs approval",
+    private: "Private (members only)", create_btn: "Create", settings: "Club settings", save: "Save",
+    tables: "Tables", quick: "Quick seat", no_tables: "No open table now: open one from a rule template below.",
+    templates: "Rule templates", no_templates: "No rule template yet.", new_template: "New template", preset: "Rules",
+    rounds: "Rounds", max_hands: "Hand limit", save_template: "Save template", members: "Members",
+    requests: "Requests to join", invite_who: "Invite (username)", invite: "Invite", ranking: "Ranking",
+    no_ranking: "No results this season yet.", new_season: "Start a new season", season: "Season {n}",
+    no_bots: "no bots", role_owner: "owner", role_admin: "admin", role_member: "member", role_pending: "pending",
+    role_invited: "invited", accept: "Accept", decline: "Decline", approve: "Approve", reject: "Reject", kick: "Remove",
+    make_admin: "Make admin", make_member: "Make member", transfer: "Hand over", leave: "Leave the club",
+    open_table: "Open a table", delete: "Delete", bots_now: "Play with bots now", enter: "Enter", watch: "Watch", empty: "free", bot: "bot",
+    st_lobby: "waiting", st_playing: "playing", members_n: "{n} members", code_line: "code {code}",
+    your_role: "You: {role}", sub_line: "{members} · owner {owner} · {season}", rank: "#", player: "Player",
+    points: "Points", matches: "Matches", win_rate: "Win rate", big_hands: "Big hands", done: "Done",
+    created: "Club created", joined: "Joined", pending_now: "Asked: waiting for the owner's approval",
+    opened: "Table opened", confirm_leave: "Leave this club?", confirm_kick: "Remove {n}?",
+    confirm_transfer: "Hand the club over to {n}?",
+    confirm_season: "Start a new season? This season's ranking stays readable; the new one starts from zero.",
+    bad_option: "Bad value: ", private_tag: "private", public_tag: "public", approval_tag: "approval",
+    bots_tag: "bots: {b}", lv_random: "random", lv_greedy: "easy", lv_strong: "strong", lv_expert: "expert",
+    winds: "ESWN",
+  },
+};
+const AVATARS = ["zhong", "bai", "tong", "tiao", "dice", "tower", "bridge", "noodles", "lotus", "plum",
+  "crane", "lantern", "fan", "cat", "panda", "fox"];
+const LEVELS = ["random", "greedy", "strong", "expert"];
+
+const lang = () => getLang();
+const t = (k, vars = {}) => (W[lang()][k] ?? k).replace(/\{(\w+)\}/g, (_, v) => String(vars[v] ?? ""));
+const $ = id => document.getElementById(id);
+const token = () => { try { return localStorage.getItem("laizi.token"); } catch (e) { return null; } };
+
+function el(tag, text = "", cls = "") {
+  const e = document.createElement(tag);
+  if (text) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+function link(href, text, cls = "") { const a = el("a", text, cls); a.href = href; return a; }
+function img(avatar, cls = "") { const i = el("img", "", cls); i.src = `/static/avatars/${AVATARS.includes(avatar) ? avatar : "zhong"}.svg`; i.alt = ""; return i; }
+function button(label, fn, cls = "") {
+  const b = el("button", t(label), cls);
+  b.type = "button";
+  b.dataset.k = label;
+  b.addEventListener("click", fn);
+  return b;
+}
+
+function show(msg, ok = false) {
+  const box = $(ok ? "p-ok" : "p-error");
+  $(ok ? "p-error" : "p-ok").classList.add("hidden");
+  box.textContent = msg;
+  box.classList.remove("hidden");
+  clearTimeout(show.timer);
+  show.timer = setTimeout(() => box.classList.add("hidden"), 6000);
+}
+
+async function api(path, body = null) {
+  const headers = { "Content-Type": "application/json" };
+  const tok = token();
+  if (tok) headers.Authorization = "Bearer " + tok;
+  const r = await fetch(path, body === null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) throw new Error((data && data.error) || ("HTTP " + r.status));
+  return data;
+}
+
+function applyWords() {
+  document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";
+  for (const e of document.querySelectorAll("[data-w]")) e.textContent = t(e.dataset.w);
+  for (const e of document.querySelectorAll("button[data-k]")) e.textContent = t(e.dataset.k);
+}
+
+function levelSelect(sel, value) {
+  sel.replaceChildren(new Option(t("no_bots"), ""), ...LEVELS.map(l => new Option(t("lv_" + l), l)));
+  sel.value = value || "";
+}
+
+const clubId = () => { const m = location.pathname.match(/^\/clubs\/(\d+)/); return m ? Number(m[1]) : null; };
+
+// ------------------------------------------------------------------ list, join, create
+let names = [];  // the drawn avatars' names (GET /api/avatars)
+function clubRow(c, extra = []) {
+  const li = el("li");
+  li.dataset.club = String(c.id);
+  li.append(img(c.avatar), link("/clubs/" + c.id, c.name), el("span", t("members_n", { n: c.members }), "muted"));
+  if (c.role) li.append(el("span", t("role_" + c.role), "t-tag"));
+  li.append(...extra);
+  return li;
+}
+
+async function renderList() {
+  $("v-list").classList.remove("hidden");
+  let me = null;
+  try { me = token() ? await api("/api/account/me") : null; } catch (e) { me = null; }
+  $("me").textContent = me ? (me.username || me.nickname || "") : "";
+  const acc = !!(me && me.registered);
+  $("k-login").classList.toggle("hidden", acc);
+  for (const id of ["k-mine-card", "k-join-card", "k-create-card"]) $(id).classList.toggle("hidden", !acc);
+  if (!acc) return;
+  const sel = $("n-avatar");
+  if (!sel.options.length) {
+    try { names = (await api("/api/avatars")).avatars; } catch (e) { names = []; }
+    sel.addEventListener("change", () => { $("n-avatar-img").src = img(sel.value).src; });
+  }
+  const keep = sel.value || "zhong";
+  sel.replaceChildren(...AVATARS.map(a => {
+    const n = names.find(x => x.id === a);
+    return new Option(n ? n[lang()] : a, a);
+  }));
+  sel.value = keep;
+  $("n-avatar-img").src = img(keep).src;
+  levelSelect($("n-bots"), $("n-bots").value || "greedy");
+  let d;
+  try { d = await api("/api/clubs"); } catch (e) { show(e.message); return; }
+  $("k-mine").replaceChildren(...d.clubs.map(c => clubRow(c)));
+  $("k-none").classList.toggle("hidden", d.clubs.length > 0);
+  $("k-invited").replaceChildren(...d.invited.map(c => clubRow(c, [
+    button("accept", () => act(`/api/clubs/${c.id}/accept`, {}, renderList), "primary"),
+    button("decline", () => act(`/api/clubs/${c.id}/decline`, {}, renderList))])));
+  $("k-invited-box").classList.toggle("hidden", !d.invited.length);
+  $("k-pending").replaceChildren(...d.pending.map(c => clubRow(c)));
+  $("k-pending-box").classList.toggle("hidden", !d.pending.length);
+}
+
+async function act(path, body, then) {
+  try { await api(path, body); show(t("done"), true); } catch (e) { show(e.message); }
+  await then();
+}
+
+function wireList() {
+  $("f-join").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    try {
+      const out = await api("/api/clubs/join", { code: $("j-code").value });
+      $("j-code").value = "";
+      if (out.status === "pending") { show(t("pending_now"), true); await renderList(); }
+      else { show(t("joined"), true); location.href = "/clubs/" + out.club.id; }
+    } catch (e) { show(e.message); }
+  });
+  $("f-create").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    try {
+      const out = await api("/api/clubs", {
+        name: $("n-name").value, avatar: $("n-avatar").value, description: $("n-desc").value,
+        bots: $("n-bots").value || null, approval: $("n-approval").checked, private: $("n-private").checked });
+      show(t("created"), true);
+      location.href = "/clubs/" + out.id;
+    } catch (e) { show(e.message); }
+  });
+}
+
+// ------------------------------------------------------------------ one club
+let club = null;
+
+function renderHead(c) {
+  $("o-avatar").src = img(c.avatar).src;
+  $("o-name").textContent = c.name;
+  const season = t("season", { n: c.season });
+  let sub = t("sub_line", { members: t("members_n", { n: c.members }), owner: c.owner.nickname, season });
+  if (c.role) sub += " · " + t("your_role", { role: t("role_" + c.role) });
+  $("o-sub").textContent = sub;
+  const tags = [];
+  if (c.code) tags.push(el("span", t("code_line", { code: c.code }), "k-code"));
+  tags.push(el("span", t(c.private ? "private_tag" : "public_tag")));
+  if (c.approval) tags.push(el("span", t("approval_tag")));
+  tags.push(el("span", c.bots ? t("bots_tag", { b: t("lv_" + c.bots) }) : t("no_bots")));
+  $("o-tags").replaceChildren(...tags);
+  $("o-desc").textContent = c.description || "";
+  const acts = [];
+  if (c.role === "invited") {
+    acts.push(button("accept", () => act(`/api/clubs/${c.id}/accept`, {}, renderOne), "primary"),
+      button("decline", () => act(`/api/clubs/${c.id}/decline`, {}, () => { location.href = "/clubs"; })));
+  } else if (c.role && c.role !== "owner" && c.role !== "pending") {
+    acts.push(button("leave", () => { if (confirm(t("confirm_leave"))) act(`/api/clubs/${c.id}/leave`, {}, () => { location.href = "/clubs"; }); }));
+  }
+  $("o-actions").replaceChildren(...acts);
+  const owner = c.role === "owner";
+  $("o-settings-card").classList.toggle("hidden", !owner);
+  if (owner) {
+    levelSelect($("s-bots"), c.bots);
+    $("s-approval").checked = c.approval;
+    $("s-private").checked = c.private;
+  }
+}
+
+const member = c => ["owner", "admin", "member"].includes(c.role);
+const staff = c => ["owner", "admin"].includes(c.role);
+
+function seatText(s) {
+  if (!s) return t("empty");
+  return s.bot && !s.player_id ? `${t("bot")}·${t("lv_" + s.bot)}` : (s.nickname || "?");
+}
+
+async function renderTables(c) {
+  let d;
+  try { d = await api(`/api/clubs/${c.id}/tables`); } catch (e) { show(e.message); return; }
+  const box = $("o-tables");
+  box.replaceChildren(...d.tables.map(x => {
+    const div = el("div", "", "t-table");
+    div.dataset.table = x.code;
+    const h = el("h3");
+    h.append(el("span", x.template_name || x.code), el("span", t("st_" + x.status), "t-tag"));
+    if (member(c)) h.append(link("/room/" + x.code, t(x.status === "lobby" && x.free ? "enter" : "watch")));
+    div.append(h, el("p", (lang() === "en" ? x.card_en : x.card).text, "k-card"));
+    x.seats.forEach((s, i) => {
+      const row = el("div", "", "t-seat");
+      row.append(el("span", t("winds")[i]), el("span", seatText(s), s ? "" : "muted"));
+      div.append(row);
+    });
+    return div;
+  }));
+  $("o-no-tables").classList.toggle("hidden", d.tables.length > 0);
+  $("btn-quick").classList.toggle("hidden", !member(c) || !d.tables.some(x => x.status === "lobby" && x.free));
+}
+
+function renderTemplates(c) {
+  const ul = $("o-templates");
+  ul.replaceChildren(...(c.templates || []).map(tp => {
+    const li = el("li");
+    li.dataset.template = String(tp.id);
+    li.append(el("b", tp.name));
+    if (member(c)) li.append(button("open_table", () => openTable(tp.id, false), "primary"));
+    if (member(c) && c.bots) li.append(button("bots_now", () => openTable(tp.id, true)));
+    if (staff(c)) li.append(button("delete", () => act(`/api/clubs/${c.id}/templates/${tp.id}/delete`, {}, renderOne)));
+    li.append(el("span", (lang() === "en" ? tp.card_en : tp.card).text, "k-card"));
+    return li;
+  }));
+  $("o-no-templates").classList.toggle("hidden", (c.templates || []).length > 0);
+  $("o-new-template").classList.toggle("hidden", !staff(c));
+}
+
+async function openTable(tid, fill) {
+  try {
+    const out = await api(`/api/clubs/${club.id}/tables`, { template: tid, fill });
+    show(t("opened"), true);
+    location.href = "/room/" + out.code;
+  } catch (e) { show(e.message); }
+}
+
+function memberRow(c, m) {
+  const li = el("li");
+  li.dataset.player = m.username || m.player_id;
+  li.append(el("span", m.username || m.nickname), el("span", t("role_" + m.role), "k-role " + m.role));
+  const acts = el("span", "", "k-acts");
+  li.append(acts);
+  const who = m.username || m.player_id;
+  const post = (body, ask) => () => {
+    if (ask && !confirm(ask)) return;
+    act(`/api/clubs/${c.id}/members`, { ...body, player: who }, renderOne);
+  };
+  if (m.role === "pending" && staff(c)) {
+    acts.append(button("approve", post({ action: "approve" }), "primary"), button("reject", post({ action: "reject" })));
+  } else if (c.role === "owner" && m.role !== "owner" && m.role !== "invited") {
+    acts.append(button(m.role === "admin" ? "make_member" : "make_admin",
+      post({ action: "role", role: m.role === "admin" ? "member" : "admin" })),
+    button("transfer", post({ action: "transfer" }, t("confirm_transfer", { n: who }))),
+    button("kick", post({ action: "kick" }, t("confirm_kick", { n: who }))));
+  } else if (c.role === "admin" && m.role === "member") {
+    acts.append(button("kick", post({ action: "kick" }, t("confirm_kick", { n: who }))));
+  }
+  return li;
+}
+
+async function renderMembers(c) {
+  let d;
+  try { d = await api(`/api/clubs/${c.id}/members`); } catch (e) { show(e.message); return; }
+  $("o-members").replaceChildren(...d.members.map(m => memberRow(c, m)), ...d.invited.map(m => memberRow(c, m)));
+  $("o-pending").replaceChildren(...d.pending.map(m => memberRow(c, m)));
+  $("o-pending-box").classList.toggle("hidden", !d.pending.length);
+  $("f-invite").classList.toggle("hidden", !staff(c));
+}
+
+async function renderRanking(c) {
+  const sel = $("r-season");
+  const want = Number(sel.value) || c.season;
+  sel.replaceChildren(...Array.from({ length: c.season }, (_, i) => new Option(t("season", { n: c.season - i }), String(c.season - i))));
+  sel.value = String(Math.min(want, c.season));
+  let d;
+  try { d = await api(`/api/clubs/${c.id}/ranking?season=${sel.value}`); } catch (e) { show(e.message); return; }
+  const cols = ["rank", "player", "points", "matches", "win_rate", "big_hands"];
+  const head = el("tr");
+  for (const k of cols) head.append(el("th", t(k), k === "player" ? "" : "num"));
+  $("o-ranking").tHead.replaceChildren(head);
+  $("o-ranking").tBodies[0].replaceChildren(...d.ranking.map(r => {
+    const tr = el("tr");
+    tr.dataset.player = r.username || r.player_id;
+    const rate = r.hands ? `${Math.round(r.win_rate * 100)}%` : "–";  // no hand played yet
+    const vals = [r.rank, r.username || r.nickname, r.points, r.matches, rate, r.big_hands];
+    vals.forEach((v, i) => tr.append(el("td", String(v), i === 1 ? "" : "num")));
+    return tr;
+  }));
+  $("o-no-ranking").classList.toggle("hidden", d.ranking.length > 0);
+  $("btn-season").classList.toggle("hidden", c.role !== "owner");
+}
+
+async function renderOne() {
+  $("v-one").classList.remove("hidden");
+  if (!$("me").textContent && token()) {
+    api("/api/account/me").then(me => { $("me").textContent = me.username || me.nickname || ""; }).catch(() => {});
+  }
+  try { club = await api(`/api/clubs/${clubId()}`); } catch (e) {
+    show(e.message);
+    for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card"]) $(id).classList.add("hidden");
+    return;
+  }
+  renderHead(club);
+  renderTemplates(club);
+  const sees = member(club) || !club.private;
+  for (const id of ["o-tables-card", "o-members-card", "o-ranking-card"]) $(id).classList.toggle("hidden", !sees);
+  if (sees) await Promise.all([renderTables(club), renderMembers(club), renderRanking(club)]);
+}
+
+function wireOne() {
+  $("btn-quick").addEventListener("click", async () => {
+    try { const out = await api(`/api/clubs/${club.id}/quick`, {}); location.href = "/room/" + out.code; }
+    catch (e) { show(e.message); }
+  });
+  $("f-invite").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    await act(`/api/clubs/${club.id}/members`, { action: "invite", player: $("i-name").value }, renderOne);
+    $("i-name").value = "";
+  });
+  $("f-settings").addEventListener("submit", ev => {
+    ev.preventDefault();
+    act(`/api/clubs/${club.id}`, { bots: $("s-bots").value || null, approval: $("s-approval").checked,
+      private: $("s-private").checked }, renderOne);
+  });
+  $("f-template").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const chosen = chosenOptions();
+    if (chosen.bad) { show(t("bad_option") + chosen.bad); return; }
+    const settings = { preset: $("c-preset").value, options: chosen.options, rounds: Number($("m-rounds").value) || 1 };
+    if ($("m-hands").value) settings.max_hands = Number($("m-hands").value);
+    await act(`/api/clubs/${club.id}/templates`, { name: $("m-name").value, settings }, renderOne);
+    $("m-name").value = "";
+    $("o-new-template").open = false;
+  });
+  $("r-season").addEventListener("change", () => renderRanking(club));
+  $("btn-season").addEventListener("click", () => {
+    if (confirm(t("confirm_season"))) act(`/api/clubs/${club.id}/season`, {}, renderOne);
+  });
+  loadRules();
+}
+
+// ------------------------------------------------------------------ boot
+function boot() {
+  applyWords();
+  $("k-lang").addEventListener("click", () => {
+    setLang(lang() === "zh" ? "en" : "zh");
+    applyWords();
+    renderRuleForm();
+    if (clubId()) renderOne(); else renderList();
+  });
+  const first = clubId() ? (wireOne(), renderOne()) : (wireList(), renderList());
+  first.finally(() => { document.body.dataset.ready = "1"; });
+}
+
+boot();

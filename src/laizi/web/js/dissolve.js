@@ -1,0 +1,47 @@
+// 解散 by vote at the table: the menu's button proposes (agrees); the bar shows how many
+// seated players agreed and, to those still asked, Agree / Refuse. One refusal drops it;
+// when everyone agreed the match ends (the server sends the final frame, then "dissolve" done).
+import { S } from "./state.js";
+import * as net from "./net.js";
+import { t, onLang } from "./i18n.js";
+import { toast } from "./lobby.js";
+
+const $ = id => document.getElementById(id);
+let last = null;  // the last "dissolve" message of an open proposal
+
+function seatName(seat) {
+  const s = S.room && S.room.seats && S.room.seats[seat];
+  return (s && s.nickname) || String(seat + 1);
+}
+
+function render() {
+  const bar = $("dissolve-bar");
+  if (!last) { bar.classList.add("hidden"); return; }
+  const total = last.agreed.length + last.waiting.length;
+  $("dissolve-text").textContent = t("dissolve_vote", last.agreed.length, total);
+  const asked = S.seat != null && last.waiting.includes(S.seat);
+  $("dissolve-yes").classList.toggle("hidden", !asked);
+  $("dissolve-no").classList.toggle("hidden", !asked);
+  bar.classList.remove("hidden");
+}
+
+export function initDissolve() {
+  $("btn-dissolve").addEventListener("click", () => {
+    net.send({ type: "dissolve" });
+    $("sheet-menu").classList.add("hidden");
+  });
+  $("dissolve-yes").addEventListener("click", () => net.send({ type: "dissolve" }));
+  $("dissolve-no").addEventListener("click", () => net.send({ type: "dissolve", on: false }));
+  net.on("dissolve", m => {
+    if (m.done) {
+      last = null;
+      toast(t("dissolved"));
+      const line = document.querySelector("#hand-result + .settle-line");  // not the wall's end
+      if (line) line.textContent = t("dissolved_hand");
+    }
+    else if (m.refused != null) { last = null; toast(t("dissolve_refused", seatName(m.refused))); }
+    else last = m;
+    render();
+  });
+  onLang(render);
+}
