@@ -20,7 +20,7 @@ from typing import Any
 from laizi.bots import make_bot
 from laizi.game import Action, Match
 from laizi.rules import RuleSet
-from laizi.server.frames import frame_view
+from laizi.server.tables.frames import frame_view
 from laizi.views import match_view, seat_view
 
 SEED = b"tutorial-95"

@@ -182,7 +182,7 @@ def test_table_fan_is_public_and_waits_go_only_to_their_seat() -> None:
     own frame only: another seat's frame never contains them."""
     from laizi.hints import ready_waits
     from laizi.scoring import table_fan
-    from laizi.server.frames import frame_view
+    from laizi.server.tables.frames import frame_view
     from laizi.views import match_view
 
     rules = RuleSet.preset("kaikoufan")

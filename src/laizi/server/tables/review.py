@@ -5,7 +5,7 @@ A review of a seat replays the whole match and rates each of its decisions with 
 
 - **only for a finished match** (409 while it is in play: a seat's choices say what it
   holds), under the same gates as the match's replay (:attr:`ReplayService.gates
-  <laizi.server.replays.ReplayService.gates>`: a duplicate round in play is withheld);
+  <laizi.server.tables.replays.ReplayService.gates>`: a duplicate round in play is withheld);
 - **computed in a worker process** (one, spawned on first use), never on the event loop;
   a request waits at most :data:`WAIT` seconds for it, then answers ``202`` with
   ``{"pending": true, "progress": 0-1}`` and ``Retry-After: 1`` (the client asks again:
