@@ -405,6 +405,12 @@ def phase_eval(a: argparse.Namespace) -> None:
         y = np.concatenate([np.load(f)[f"{h}_Y"] for f in files])
         d = np.concatenate([np.load(f)[f"{h}_D"] for f in files])
         m = ~np.isnan(y)
+        idx = np.arange(len(d))
+        alt = m.copy()
+        alt[idx, d] = False
+        diff = (y - y[idx, d][:, None])[alt]  # each alternative's label minus expert's
+        log(f"eval {h}: labels of {diff.size} alternatives minus expert's choice: mean "
+            f"{diff.mean():+.1f}, sd {diff.std():.1f}, exactly equal {np.mean(diff == 0):.1%}")
         p = {k: np.asarray(head[k]) for k in ("w1", "b1", "w2", "lin")}
         s, _ = forward(p, (x - np.asarray(head["mu"])) / np.asarray(head["sd"]))
         for mg in sorted({0.0, 1.0, 3.0, 5.0, 10.0, 20.0, float(head["margin"])}):
