@@ -20,6 +20,10 @@ Three resumable phases (``--phase all`` runs them in order):
    epoch (``OUT/ckpt_HEAD.npz``: rerun to continue).
 3. ``export`` — the weights as JSON into the package, the curve as a PNG and a summary.
 
+``--data DIR`` (repeatable) trains on the shards of other run directories too (each
+directory's last ``--val-share`` held out); ``--phase eval --weights FILE`` measures a
+weights file's heads on every shard of ``--out`` and the ``--data`` directories.
+
 Usage (the whole run is seeded; progress goes to stdout)::
 
     nice -n 19 python scripts/train_policy.py --out runs/learned --workers 2 \
@@ -144,6 +148,8 @@ def gen_shard(job: tuple[int, int, int, int, float, str, str]) -> tuple[int, dic
         arrays[f"{h}_Y"] = np.stack(d["Y"]) if n else np.zeros((0, KMAX[h]), np.float32)
         arrays[f"{h}_D"] = np.asarray(d["D"], np.int64)
     arrays["games"] = np.asarray(games)
+    arrays["worlds"] = np.asarray(worlds)  # the labels' worlds (1: the true world only)
+    arrays["seed"] = np.asarray(seed)
     path = Path(out) / "shards" / f"shard_{shard:05d}.npz"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
@@ -182,10 +188,20 @@ def phase_gen(a: argparse.Namespace) -> None:
 
 
 # ----------------------------------------------------------------------------- training
-def load(out: Path, val_share: float) -> dict[str, dict[str, np.ndarray]]:
-    files = sorted((out / "shards").glob("shard_*[0-9].npz"))
-    nval = max(1, int(round(len(files) * val_share)))
-    split = {"train": files[:-nval], "val": files[-nval:]}
+def load(dirs: list[Path], val_share: float) -> dict[str, dict[str, np.ndarray]]:
+    """Every shard of the run directories ``dirs``; the last ``val_share`` of each
+    directory's shards (in shard order) are held out."""
+    split: dict[str, list[Path]] = {"train": [], "val": []}
+    nfiles = nval = 0
+    for d in dirs:
+        files = sorted((d / "shards").glob("shard_*[0-9].npz"))
+        if not files:
+            raise SystemExit(f"train_policy: no shards in {d / 'shards'}")
+        k = max(1, int(round(len(files) * val_share)))
+        split["train"] += files[:-k]
+        split["val"] += files[-k:]
+        nfiles += len(files)
+        nval += k
     data: dict[str, dict[str, np.ndarray]] = {}
     hands = 0
     for part, fs in split.items():
@@ -200,7 +216,7 @@ def load(out: Path, val_share: float) -> dict[str, dict[str, np.ndarray]]:
                     hands += int(z["games"])
             data[f"{part}_{h}"] = {"X": np.concatenate(xs), "Y": np.concatenate(ys),
                                    "D": np.concatenate(ds)}
-    data["meta"] = {"hands": np.asarray(hands), "shards": np.asarray(len(files)),
+    data["meta"] = {"hands": np.asarray(hands), "shards": np.asarray(nfiles),
                     "val_shards": np.asarray(nval)}
     return data
 
@@ -315,23 +331,24 @@ def train_head(a: argparse.Namespace, h: str, data: dict[str, dict[str, np.ndarr
         log(f"train {h}: epoch {epoch + 1}/{a.epochs} train mse {ltr:.4f} val mse {lva:.4f} "
             f"(zero model {base_va:.4f}) val gain {gain:+.3f} ± {se:.3f} pts/decision "
             f"({share:.1%} overridden)")
-        np.savez(ckpt, **p, **{"m_" + k: v for k, v in adam_m.items()},
-                 **{"v_" + k: v for k, v in adam_v.items()},
-                 **{"best_" + k: v for k, v in best[1].items()}, epoch=epoch + 1,
-                 n_train=n_tr, curve=json.dumps(curve))
+        state: dict[str, Any] = {**p, **{"m_" + k: v for k, v in adam_m.items()},
+                                 **{"v_" + k: v for k, v in adam_v.items()},
+                                 **{"best_" + k: v for k, v in best[1].items()},
+                                 "epoch": epoch + 1, "n_train": n_tr, "curve": json.dumps(curve)}
+        np.savez(ckpt, **state)
     p = best[1]  # early stopping: the epoch with the lowest validation error
     best_epoch = min(curve, key=lambda r: r["val_mse"])["epoch"]
     log(f"train {h}: kept epoch {best_epoch} (lowest validation error)")
     sva, _ = forward(p, zva)
     sva = sva * Y_SCALE
     yv = np.nan_to_num(va["Y"])
-    margins = {}
+    margins: dict[float, tuple[float, float, float]] = {}
     for mg in (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 1e9):
         margins[mg] = policy_gain(sva, yv, mva, va["D"], mg)
     margin = max(margins, key=lambda k: margins[k][0])
-    g, se, share = margins[margin]
-    log(f"train {h}: margin {margin:g}: val gain {g:+.3f} ± {se:.3f} pts/decision, "
-        f"{share:.1%} overridden")
+    vgain, vse, vshare = margins[margin]
+    log(f"train {h}: margin {margin:g}: val gain {vgain:+.3f} ± {vse:.3f} pts/decision, "
+        f"{vshare:.1%} overridden")
     oracle = float((np.where(mva, yv, -np.inf).max(1) - yv[np.arange(len(yv)), va["D"]]).mean())
     return {
         "head": {"mu": mu.tolist(), "sd": sd.tolist(), "w1": p["w1"].tolist(),
@@ -339,7 +356,7 @@ def train_head(a: argparse.Namespace, h: str, data: dict[str, dict[str, np.ndarr
                  "margin": float(margin) if margin < 1e8 else 1e9},
         "summary": {"train_decisions": n_tr, "val_decisions": int(len(va["D"])),
                     "train_candidates": int(mtr.sum()), "margin": margin if margin < 1e8 else None,
-                    "val_gain": g, "val_gain_se": se, "val_override": share,
+                    "val_gain": vgain, "val_gain_se": vse, "val_override": vshare,
                     "val_oracle_gain": oracle, "best_epoch": best_epoch,
                     "margins": {str(k): v for k, v in margins.items()}},
         "curve": curve,
@@ -348,14 +365,16 @@ def train_head(a: argparse.Namespace, h: str, data: dict[str, dict[str, np.ndarr
 
 def phase_train_export(a: argparse.Namespace) -> None:
     out = Path(a.out)
-    data = load(out, a.val_share)
-    meta = {k: int(v) for k, v in data.pop("meta").items()}  # type: ignore[arg-type]
+    dirs = [out, *(Path(d) for d in a.data)]
+    data = load(dirs, a.val_share)
+    meta = {k: int(v) for k, v in data.pop("meta").items()}
     log(f"train: {meta['shards']} shards, {meta['hands']} teacher hands "
         f"({meta['val_shards']} shards held out)")
     heads: dict[str, Any] = {}
     summary: dict[str, Any] = {"heads": a.heads, "seed": a.seed, "preset": a.preset, "worlds": a.worlds,
                                "discard_share": a.discard_share, "games_per_shard": a.games,
-                               "hidden": a.hidden, "epochs": a.epochs, **meta}
+                               "hidden": a.hidden, "epochs": a.epochs,
+                               "data": [str(d) for d in dirs], **meta}
     curves = {}
     for h in a.heads.split(","):
         r = train_head(a, h, data, out)
@@ -372,6 +391,32 @@ def phase_train_export(a: argparse.Namespace) -> None:
     log(f"export: {target} ({target.stat().st_size} bytes), {out / 'summary.json'}")
     if a.plot:
         plot(curves, Path(a.plot))
+
+
+def phase_eval(a: argparse.Namespace) -> None:
+    """The teacher points a weights file's heads gain over ``expert``'s choices on every
+    shard of the run directories (data it was not trained on, e.g. another seed's)."""
+    spec = json.loads(Path(a.weights).read_text(encoding="utf-8"))
+    dirs = [Path(a.out), *(Path(d) for d in a.data)]
+    files = [f for d in dirs for f in sorted((d / "shards").glob("shard_*[0-9].npz"))]
+    log(f"eval {a.weights} on {len(files)} shards of {', '.join(map(str, dirs))}")
+    for h, head in spec["heads"].items():
+        x = np.concatenate([np.load(f)[f"{h}_X"] for f in files])
+        y = np.concatenate([np.load(f)[f"{h}_Y"] for f in files])
+        d = np.concatenate([np.load(f)[f"{h}_D"] for f in files])
+        m = ~np.isnan(y)
+        idx = np.arange(len(d))
+        alt = m.copy()
+        alt[idx, d] = False
+        diff = (y - y[idx, d][:, None])[alt]  # each alternative's label minus expert's
+        log(f"eval {h}: labels of {diff.size} alternatives minus expert's choice: mean "
+            f"{diff.mean():+.1f}, sd {diff.std():.1f}, exactly equal {np.mean(diff == 0):.1%}")
+        p = {k: np.asarray(head[k]) for k in ("w1", "b1", "w2", "lin")}
+        s, _ = forward(p, (x - np.asarray(head["mu"])) / np.asarray(head["sd"]))
+        for mg in sorted({0.0, 1.0, 3.0, 5.0, 10.0, 20.0, float(head["margin"])}):
+            g, se, share = policy_gain(s, np.nan_to_num(y), m, d, mg)
+            log(f"eval {h}: {len(d)} decisions, margin {mg:g}{' (shipped)' if mg == head['margin'] else ''}: "
+                f"{g:+.2f} ± {1.96 * se:.2f} (95 %) points/decision, {share:.1%} overridden")
 
 
 def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
@@ -404,7 +449,7 @@ def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    ap.add_argument("--phase", choices=("all", "gen", "train"), default="all")
+    ap.add_argument("--phase", choices=("all", "gen", "train", "eval"), default="all")
     ap.add_argument("--out", default="runs/learned", help="run directory (shards, checkpoints)")
     ap.add_argument("--seed", type=int, default=28)
     ap.add_argument("--preset", default="kaikoufan")
@@ -414,6 +459,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worlds", type=int, default=6)
     ap.add_argument("--discard-share", type=float, default=0.25)
     ap.add_argument("--gen-minutes", type=float, default=60.0)
+    ap.add_argument("--data", action="append", default=[], metavar="DIR",
+                    help="another run directory whose shards are trained on too (repeatable)")
     ap.add_argument("--val-share", type=float, default=0.15)
     ap.add_argument("--hidden", type=int, default=16)
     ap.add_argument("--epochs", type=int, default=40)
@@ -422,6 +469,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--heads", default="discard,claim",
                     help="the heads trained and shipped (a head left out: expert decides)")
+    ap.add_argument("--weights", default=str(ROOT / "src/laizi/data" / WEIGHTS),
+                    help="--phase eval: the weights file evaluated")
     ap.add_argument("--export", default=str(ROOT / "src/laizi/data" / WEIGHTS))
     ap.add_argument("--plot", default=str(ROOT / "docs/img/learned_curve.png"))
     a = ap.parse_args(argv)
@@ -430,6 +479,8 @@ def main(argv: list[str] | None = None) -> int:
         phase_gen(a)
     if a.phase in ("all", "train"):
         phase_train_export(a)
+    if a.phase == "eval":
+        phase_eval(a)
     return 0
 
 

@@ -3,10 +3,13 @@ critic's override rule. (No training here: ``scripts/train_policy.py`` does that
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import subprocess
 import sys
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from positions import advance, hidden_shuffled
@@ -175,3 +178,29 @@ def test_critic_keeps_to_its_preset() -> None:
             continue
         a = bot.act(v)
         assert (a == expert_choice) == (preset == "jiayu")
+
+
+def test_chunked_arena_resumes_and_combines(tmp_path: Path) -> None:
+    """``benchmarks/learned_arena.py``: real arenas per chunk, a finished chunk is not
+    rerun, the combined margin is the chunks' mean, a run against itself differs by 0."""
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "learned_arena.py"
+    out = tmp_path / "run"
+    cmd = [sys.executable, str(script), "--bots", "greedy,random,random,random", "--seed", "5",
+           "--chunks", "2", "--chunk-deals", "2", "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    chunks = sorted(out.glob("chunk_*.json"))
+    assert [p.name for p in chunks] == ["chunk_001.json", "chunk_002.json"]
+    data = [json.loads(p.read_text()) for p in chunks]
+    assert [d["seed"] for d in data] == ["5.1", "5.2"] and all(d["deals"] == 2 for d in data)
+    stamp = [p.stat().st_mtime_ns for p in chunks]
+    r = subprocess.run([*cmd, "--against", str(out)], capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    assert [p.stat().st_mtime_ns for p in chunks] == stamp  # nothing rerun
+    res = json.loads((out / "combined.json").read_text())
+    mean = sum(d["margins"][0]["mean"] for d in data) / 2
+    assert res["deals"] == 4 and abs(res["margin"]["mean"] - mean) < 1e-9
+    assert res["margin"]["ci95"][0] < mean < res["margin"]["ci95"][1]
+    assert res["against"]["mean"] == 0.0 and res["against"]["chunks"] == [1, 2]
