@@ -11,8 +11,9 @@ VENV=$(realpath -m "${LAIZI_COMPILED_VENV:-.venv-compiled}")
 EXTRAS=${1:-dev,server,rl,bench,plot}
 log() { printf '\n== %s\n' "$*" >&2; }
 
-# what the compiled build depends on: the package sources and the build files
-stamp=$( { find src/laizi -name '*.py' -print0 | sort -z | xargs -0 sha256sum;
+# what the compiled build depends on: the package's files (sources, data such as the learned
+# bot's weights, the web client) and the build files
+stamp=$( { find src/laizi -type f -not -name '*.pyc' -print0 | sort -z | xargs -0 sha256sum;
            sha256sum pyproject.toml setup.py _build/laizi_build.py; echo "$EXTRAS"; } |
          sha256sum | cut -d' ' -f1)
 
