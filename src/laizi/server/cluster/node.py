@@ -55,6 +55,7 @@ TAKES_PER_TICK = 64        # rooms one node takes over per tick (a big failover 
 REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the active set
                            # refilled from the database (a Redis that restarted empty)
 ANNOUNCE_WAIT = 1.0        # seconds a node waits for the others to confirm an identity change
+ANNOUNCE_KEEP = 10.0       # seconds an identity change is kept to tell a node seen only later
 
 
 class Node:
@@ -101,6 +102,7 @@ class Node:
         self._auth_lock = asyncio.Lock()
         self._ticks = 0
         self._pings = 0
+        self._told: list[tuple[float, str, Any, set[str]]] = []  # recent announcements: when, what, data, to whom
         self._pongs: dict[str, dict[str, asyncio.Future[bool]]] = {}  # ping id → node → answered
 
     # ------------------------------------------------------------- lifecycle
@@ -405,10 +407,14 @@ class Node:
         return n
 
     def _announce(self, what: str, data: Any) -> None:
-        """Tell every other live node of an identity change made here."""
-        for n in self.live:
-            if n != self.name:
-                self.bus.send(n, {"k": "auth", "what": what, "data": data})
+        """Tell every other live node of an identity change made here (kept a few seconds:
+        a node this one has not seen yet is told when :meth:`announced` finds it)."""
+        now = time.monotonic()
+        self._told = [t for t in self._told if now - t[0] < ANNOUNCE_KEEP]
+        to = {n for n in self.live if n != self.name}
+        self._told.append((now, what, data, to))
+        for n in to:
+            self.bus.send(n, {"k": "auth", "what": what, "data": data})
 
     async def announced(self, timeout: float = ANNOUNCE_WAIT) -> bool:
         """Wait until every other live node handled what this node sent it so far — the
@@ -416,7 +422,14 @@ class Node:
         each, answered ``pong`` after everything sent before it (the bus keeps each
         sender's order). At most ``timeout`` seconds (a node that does not answer catches
         up by its auth sync within a second); True when every node answered."""
+        self.live = await self.leases.beat()  # a node started since the last tick counts too
         others = [n for n in self.live if n != self.name]
+        now = time.monotonic()
+        for t, what, data, to in self._told:  # what a newly seen node was not told yet
+            for n in others:
+                if n not in to and now - t < ANNOUNCE_KEEP:
+                    to.add(n)
+                    self.bus.send(n, {"k": "auth", "what": what, "data": data})
         if not others:
             return True
         self._pings += 1
