@@ -156,3 +156,24 @@ def test_a_fixed_deal_is_never_rated(tmp_path: Path) -> None:
     assert prof is not None and prof["figures"]["matches"] == 1
     assert prof["figures"]["rated_matches"] == 0 and prof["rating"] is None
     assert prof["recent"][0]["match_id"] == mid and not prof["recent"][0]["rated"]
+
+
+def test_equal_ratings_take_the_leaderboards_places_on_the_profile(tmp_path: Path) -> None:
+    """Two players with one rating (the last human and the one who escaped can tie): the
+    profile's rank is the player's place on the leaderboard, not a shared one."""
+    eng = db.make_engine(str(tmp_path / "tie.db"))
+    db.migrate(eng)
+    with eng.begin() as conn:
+        for pid, nick in (("p_b", "乙"), ("p_a", "甲"), ("p_c", "丙")):
+            conn.execute(db.PlayerRow.__table__.insert(), [{"id": pid, "nickname": nick}])
+        conn.execute(db.RatingRow.__table__.insert(), [
+            {"player_id": "p_a", "mu": 20.0, "sigma": 5.0, "ordinal": 5.0, "matches": 1},
+            {"player_id": "p_b", "mu": 20.0, "sigma": 5.0, "ordinal": 5.0, "matches": 1},
+            {"player_id": "p_c", "mu": 30.0, "sigma": 5.0, "ordinal": 15.0, "matches": 1}])
+    with eng.connect() as conn:
+        board = leaderboard(conn)
+        for row in board:
+            prof = profile(conn, row["player_id"])
+            assert prof is not None and prof["rating"]["rank"] == row["rank"], (row, prof["rating"])
+    assert [r["player_id"] for r in board] == ["p_c", "p_a", "p_b"]
+    eng.dispose()

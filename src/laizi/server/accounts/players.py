@@ -160,8 +160,11 @@ def profile(conn: Connection, pid: str, limit: int = 20, before: int | None = No
                      .where(ratings.c.player_id == pid)).first()
     rating = None
     if r is not None:
+        # the leaderboard's place: by rating, equal ratings by player id (accounts.ratings)
         rank = conn.execute(select(func.count()).select_from(ratings)
-                            .where(ratings.c.ordinal > r.ordinal)).scalar() or 0
+                            .where((ratings.c.ordinal > r.ordinal)
+                                   | ((ratings.c.ordinal == r.ordinal)
+                                      & (ratings.c.player_id < pid)))).scalar() or 0
         rating = {"rating": round(r.ordinal, 2), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
                   "matches": r.matches, "rank": int(rank) + 1}
     tier = rank_json(rank_of(None if r is None else float(r.ordinal)))  # 段位 (accounts.ranks)
