@@ -4,21 +4,46 @@ from __future__ import annotations
 
 import contextlib
 import json
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 import anyio
 from starlette.testclient import TestClient
 
+from laizi.server.common.delta import Mirror
+from laizi.server.common.protocol import PROTOCOL
+
+_MIRRORS: weakref.WeakKeyDictionary[Any, Mirror] = weakref.WeakKeyDictionary()
+
+
+def viewed(sock: Any, m: Any) -> Any:
+    """``m`` (a frame received on ``sock``) with its whole ``view``: an update's patch applied
+    to the view the socket's earlier frames built (one :class:`Mirror` per socket)."""
+    if not isinstance(m, dict) or m.get("type") not in ("update", "snapshot"):
+        return m
+    mirror = _MIRRORS.get(sock)
+    if mirror is None:
+        mirror = _MIRRORS[sock] = Mirror()
+    return mirror.take(m)
+
+
+def hello_msg(**fields: Any) -> dict[str, Any]:
+    """A ``hello`` speaking today's protocol."""
+    return {"type": "hello", "proto": PROTOCOL, **fields}
+
+
 FAST = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 30.0,
         "rate_exempt": ("testclient",)}  # rate limits have their own tests
 
 
 class WS:
-    """A TestClient WebSocket with timeouts and a record of every frame received."""
+    """A TestClient WebSocket with timeouts and a record of every frame received (a game
+    frame with its whole ``view``: an update's patch applied by a :class:`Mirror`)."""
 
     def __init__(self, session: Any) -> None:
         self.s = session
+        self.mirror = Mirror()
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.seq = 0
@@ -39,7 +64,7 @@ class WS:
             raise ConnectionError(f"closed: {msg}")
         text = msg["text"]
         self.raw.append(text)
-        data = json.loads(text)
+        data = self.mirror.take(json.loads(text))
         self.frames.append(data)
         return data
 
@@ -81,7 +106,7 @@ def connect(client: TestClient, nickname: str | None = "tester", token: str | No
     cm = client.websocket_connect("/ws")
     ws = WS(cm.__enter__())
     OPEN.append(cm)
-    hello: dict[str, Any] = {"type": "hello"}
+    hello = hello_msg()
     if nickname:
         hello["nickname"] = nickname
     if token:
@@ -248,6 +273,7 @@ class Client:
         self.ws = self._stack.enter_context(
             ws_connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22))
         self.last: dict[str, Any] | None = None
+        self.mirror = Mirror()
         self.seq = 0
         self.token = ""
         self.pid = ""
@@ -256,7 +282,7 @@ class Client:
             self.hello(nickname, token)
 
     def hello(self, nickname: str | None = None, token: str | None = None) -> dict[str, Any]:
-        msg: dict[str, Any] = {"type": "hello"}
+        msg = hello_msg()
         if nickname:
             msg["nickname"] = nickname
         if token:
@@ -272,7 +298,7 @@ class Client:
         self.ws.send(json.dumps(msg))
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
-        m: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        m: dict[str, Any] = self.mirror.take(json.loads(self.ws.recv(timeout=timeout)))
         self.frames.append(m)
         if m["type"] in ("update", "snapshot"):
             self.last = m

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from livesrv import LiveServer, tracebacks
+from srvhelpers import viewed
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
@@ -30,7 +31,7 @@ def send(ws: Any, **msg: Any) -> None:
 def until(ws: Any, pred: Any, timeout: float = 30) -> dict[str, Any]:
     deadline = time.time() + timeout
     while True:
-        m = json.loads(ws.recv(timeout=max(0.01, deadline - time.time())))
+        m = viewed(ws, json.loads(ws.recv(timeout=max(0.01, deadline - time.time()))))
         if m.get("type") == "error" and m.get("code") not in ("stale_version",):
             raise AssertionError(m)
         if pred(m):
@@ -56,7 +57,7 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, 
         mids = []
         for i in range(LONG_MATCHES):  # one builder each (a player may create 5 rooms a minute)
             with websockets_sync.connect(s.ws_url, max_size=2**24) as ws:
-                send(ws, type="hello", nickname=f"builder{i}")
+                send(ws, type="hello", proto=2, nickname=f"builder{i}")
                 until(ws, lambda m: m["type"] == "welcome")
                 mids.append(bot_match(ws, 16))
         yield s, mids
@@ -79,7 +80,7 @@ class Player:
     def __init__(self, s: LiveServer) -> None:
         self._cm = websockets_sync.connect(s.ws_url, max_size=2**24)
         self.ws = self._cm.__enter__()
-        send(self.ws, type="hello", nickname="timed")
+        send(self.ws, type="hello", proto=2, nickname="timed")
         until(self.ws, lambda m: m["type"] == "welcome")
         send(self.ws, type="create", settings={"max_hands": 400, "rounds": 16, "turn_seconds": 600,
                                                "continue_seconds": 0,
@@ -99,7 +100,7 @@ class Player:
         deadline = time.time() + seconds
         while time.time() < deadline:
             try:
-                m = json.loads(self.ws.recv(timeout=1))
+                m = viewed(self.ws, json.loads(self.ws.recv(timeout=1)))
             except TimeoutError:
                 continue
             if m["type"] == "ack":

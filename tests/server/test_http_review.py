@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from livesrv import LiveServer, tracebacks
+from srvhelpers import viewed
 
 from laizi.server.tables.review import REQUESTS_PER_MINUTE, ReviewError, ReviewService
 
@@ -27,7 +28,7 @@ def send(ws: Any, **msg: Any) -> None:
 def until(ws: Any, pred: Any, timeout: float = 60) -> dict[str, Any]:
     deadline = time.time() + timeout
     while True:
-        m = json.loads(ws.recv(timeout=max(0.01, deadline - time.time())))
+        m = viewed(ws, json.loads(ws.recv(timeout=max(0.01, deadline - time.time()))))
         if m.get("type") == "error" and m.get("code") not in ("stale_version",):
             raise AssertionError(m)
         if pred(m):
@@ -35,7 +36,7 @@ def until(ws: Any, pred: Any, timeout: float = 60) -> dict[str, Any]:
 
 
 def greet(ws: Any, name: str) -> Any:
-    send(ws, type="hello", nickname=name)
+    send(ws, type="hello", proto=2, nickname=name)
     until(ws, lambda m: m["type"] == "welcome")
     return ws
 

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import pytest
-from webhelpers import act_once, new_page, poll, start_table, winning_row
+from webhelpers import act_once, new_page, poll, start_table, viewed, winning_row
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +37,7 @@ class Frames:
             return
         self.sockets += 1
         ws.on("framesent", lambda payload: self.sent.append(self._parse(payload)))
-        ws.on("framereceived", lambda payload: self.received.append(self._parse(payload)))
+        ws.on("framereceived", lambda payload: self.received.append(viewed(ws, self._parse(payload))))
 
     @staticmethod
     def _parse(payload: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from test_words_zh import raw_words
-from webhelpers import add_bots, new_page, poll, screens_dir, sit
+from webhelpers import add_bots, new_page, poll, screens_dir, sit, viewed
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -37,7 +37,7 @@ NO_OVERLAP = """() => {
 
 def _frames(page: Any, into: list[dict[str, Any]], sent: list[dict[str, Any]] | None = None) -> None:
     def on_ws(ws: Any) -> None:
-        ws.on("framereceived", lambda p: into.append(json.loads(p)) if isinstance(p, str) else None)
+        ws.on("framereceived", lambda p: into.append(viewed(ws, json.loads(p))) if isinstance(p, str) else None)
         if sent is not None:
             ws.on("framesent", lambda p: sent.append(json.loads(p)))
     page.on("websocket", on_ws)

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from laizi.server.common.delta import Mirror
+
 CHROMIUM = "/usr/bin/chromium"
 # LocalNetworkAccessChecks: a document that Playwright fulfils (to add the CSP header) counts as
 # "public", and Chromium would then refuse its WebSocket to the loopback server.
@@ -22,6 +24,19 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 SIZES = [(844, 390), (390, 844), (1366, 900)]
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
        "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+
+_MIRRORS: dict[int, tuple[Any, Mirror]] = {}
+
+
+def viewed(sock: Any, m: Any) -> Any:
+    """``m`` (a frame received on ``sock``) with its whole ``view``: an update's patch applied
+    to the view the socket's earlier frames built (one Mirror per socket)."""
+    if not isinstance(m, dict) or m.get("type") not in ("update", "snapshot"):
+        return m
+    held = _MIRRORS.get(id(sock))
+    if held is None or held[0] is not sock:
+        held = _MIRRORS[id(sock)] = (sock, Mirror())
+    return held[1].take(m)
 
 
 def screens_dir() -> Path:
@@ -228,13 +243,13 @@ def bot_match(base: str, hands: int = 1, level: str = "random") -> tuple[str, in
             async def until(pred: Any, timeout: float = 60) -> dict[str, Any]:
                 end = time.time() + timeout
                 while True:
-                    m = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, end - time.time())))
+                    m = viewed(ws, json.loads(await asyncio.wait_for(ws.recv(), max(0.1, end - time.time()))))
                     if m.get("type") == "error":
                         raise AssertionError(m)
                     if pred(m):
                         return dict(m)
 
-            await ws.send(json.dumps({"type": "hello", "nickname": "bots"}))
+            await ws.send(json.dumps({"type": "hello", "proto": 2, "nickname": "bots"}))
             await until(lambda m: m["type"] == "welcome")
             await ws.send(json.dumps({"type": "create", "settings": {"max_hands": hands}}))
             code = (await until(lambda m: m["type"] == "joined"))["room"]["code"]

@@ -101,7 +101,7 @@ class Player:
         """Read what is there (reconnecting if the socket went)."""
         try:
             while True:
-                m = json.loads(self.c.ws.recv(timeout=wait))
+                m = self.c.mirror.take(json.loads(self.c.ws.recv(timeout=wait)))
                 self.handle(m)  # its checks' failures are the test's: not caught here
         except TimeoutError:
             return
@@ -112,7 +112,7 @@ class Player:
         """The next frame matching ``pred``, every frame on the way handled."""
         end = time.monotonic() + timeout
         while True:
-            m = json.loads(self.c.ws.recv(timeout=max(0.01, end - time.monotonic())))
+            m = self.c.mirror.take(json.loads(self.c.ws.recv(timeout=max(0.01, end - time.monotonic()))))
             self.handle(m)
             if pred(m):
                 return m

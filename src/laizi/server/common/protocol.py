@@ -2,7 +2,9 @@
 
 Client → server (``type``):
 
-- ``hello``      ``{token?, nickname?}``: identify (a valid token) or become a new guest.
+- ``hello``      ``{proto, token?, nickname?}``: identify (a valid token) or become a new guest.
+  ``proto`` is the protocol version the client speaks (:data:`PROTOCOL`); an older one (or
+  none) is answered with the error ``old_client`` ("reload the page") and the socket closed.
 - ``create``     ``{settings}``: create a room (you join it and are its host: the host alone
   adds bots, kicks and starts; the role passes on when the host leaves). ``settings.private``
   rooms are not listed. ``settings.seed`` fixes the deal and is shown to everyone.
@@ -37,8 +39,10 @@ Client → server (``type``):
 - ``ping``       ``{}``.
 
 Server → client: ``welcome``, ``joined``, ``room`` (lobby state: ``host``, ``private``,
-``fixed_deal``), ``update`` (a new version: seat-filtered events + the seat's view),
-``snapshot`` (resync; both carry ``deadline`` — the seat's own seconds left —, ``timer``
+``fixed_deal``), ``snapshot`` (join, reconnect, resync, a new match: the seat's whole
+``view``), ``update`` (a new version: seat-filtered events + ``from``, the version it follows,
+and ``patch``, the view's change since then — :mod:`laizi.server.common.delta`; a client whose
+version is not ``from`` lost a frame and asks ``resync``; both carry ``deadline`` — the seat's own seconds left —, ``timer``
 ``{seat, left}`` — the turn seat's public countdown, or ``{seat: null, left}`` for a claim
 window, which never says who may claim —, and between hands ``settle`` ``{left, waiting,
 continued}``), ``ack`` (sent only once the action is stored), ``chat``, ``left``,
@@ -65,6 +69,7 @@ import secrets
 from enum import StrEnum
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
+import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -78,11 +83,12 @@ from pydantic import (
 from laizi.server.common.inputs import JSONInputError, loads_strict
 
 __all__ = [
-    "RoomStatus", "ack", "chat", "error_msg", "internal_error", "joined", "kicked", "left",
+    "PROTOCOL", "RoomStatus", "ack", "chat", "error_msg", "internal_error", "joined", "kicked", "left",
     "dissolve", "paused", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
+PROTOCOL = 2                 # the table protocol (1: whole views; 2: versioned deltas)
 MAX_FRAME_BYTES = 8192
 MAX_FRAME_DEPTH = 8          # nesting of a frame (the deepest valid one, create.settings.options, is 3)
 MAX_OPTIONS = 64             # entries in create.settings.options
@@ -185,6 +191,7 @@ class RoomSettings(_Msg):
 
 class Hello(_Msg):
     type: Literal["hello"]
+    proto: int | None = Field(None, ge=0, le=SEQ_MAX)
     token: str | None = Field(None, max_length=512)
     nickname: str | None = Field(None, max_length=64)
 
@@ -424,11 +431,17 @@ def error_msg(code: str, message: str, *, ref: Any = None, option: str | None = 
 
 
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_FAST = orjson.OPT_NON_STR_KEYS
 
 
 def dumps(obj: Any) -> str:
-    """Compact JSON text (UTF-8 as is), as sent on the wire."""
-    return _encode(obj)
+    """Compact JSON text (UTF-8 as is), as sent on the wire: orjson (several times faster
+    than the standard library, the same text for the frames' values), the standard
+    encoder for what orjson refuses (integers beyond 64 bits)."""
+    try:
+        return orjson.dumps(obj, option=_FAST).decode()
+    except orjson.JSONEncodeError:
+        return _encode(obj)
 
 
 def new_request_id() -> str:

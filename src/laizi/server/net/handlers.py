@@ -194,6 +194,11 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
     if conn.player_id is not None and hub.auth.check(m.token) != conn.player_id:
         raise ProtocolError("identity_locked", "this connection already has an identity; "
                                                "open a new connection to be someone else")
+    if (m.proto or 0) < p.PROTOCOL:  # an old page (cached, or open across an upgrade)
+        conn.error("old_client", f"this server speaks table protocol {p.PROTOCOL}, the client "
+                                 f"{m.proto or 1}: reload the page")
+        conn.close()
+        return
     first = conn.player_id is None
     try:
         info = await hub.guest(m.token, m.nickname, peer=conn.peer)

@@ -17,6 +17,10 @@ Frames are built from texts cached per version of the match: the public part of 
 views (the spectator's) is built and serialised once, each seat adds its
 :func:`~laizi.server.tables.frames.private_part`; each event is serialised once for the seats
 that see it whole and once for those that see its redacted twin (:class:`SeatStream`).
+Between snapshots a connection gets patches (:meth:`GameSession.view_patch`,
+:mod:`laizi.server.common.delta`): the public part's patch from a version is computed and
+serialised once for everyone, each seat adds its private part's; the texts of the last
+:data:`VIEW_KEEP` versions are kept as the bases (a connection further behind: a snapshot).
 """
 
 from __future__ import annotations
@@ -25,8 +29,11 @@ import hashlib
 import secrets
 from typing import Any
 
+import orjson
+
 from laizi.game import Action, Match
 from laizi.rules import RuleSet
+from laizi.server.common.delta import diff
 from laizi.server.common.protocol import dumps
 from laizi.server.tables.frames import PRIVATE_KEYS, frame_view, private_part, public_part
 from laizi.views import MatchView, SeatView, history_rows, match_view, project_event, seat_view
@@ -35,6 +42,7 @@ __all__ = ["GameSession", "OpError", "SeatStream", "dumps", "hand_frames", "seed
 
 SEATS: tuple[int | None, ...] = (0, 1, 2, 3, None)
 STREAM_KEEP = 256  # events of each seat's stream kept for catching up (older: a snapshot)
+VIEW_KEEP = 4      # versions whose views are kept as the bases of patches
 
 
 
@@ -114,6 +122,12 @@ class GameSession:
         self._views: dict[int | None, str] = {}  # view JSON per seat, at _views_at
         self._views_at = -1
         self._public = ""
+        self.key = object()  # names this match in a connection's view_base
+        self._pub_now: dict[str, Any] = {}       # the public part at _views_at
+        self._privs: dict[int | None, tuple[dict[str, Any], str]] = {}  # at _views_at
+        self._bases: dict[int, str] = {}       # version -> public part's JSON (the last few)
+        self._priv_bases: dict[tuple[int, int | None], str] = {}  # (version, seat) -> private JSON
+        self._pub_patches: dict[int, str] = {}   # base version -> public patch ops (at _views_at)
 
     @property
     def version(self) -> int:
@@ -281,28 +295,64 @@ class GameSession:
         return self.stream(seat).v
 
     # ----------------------------------------------------------- frames
+    def _refresh(self) -> None:
+        """Build the public part of this version's views (once per version)."""
+        v = self.version
+        if self._views_at == v:
+            return
+        match = self.match
+        pub = public_part(match_view(match, None, copy=False,
+                                     history=history_rows(match, self._history)),
+                          self._rules_json)
+        for k in PRIVATE_KEYS:
+            pub.pop(k, None)
+        raw = dumps(pub)
+        self._public = raw[:-1]
+        self._pub_now = orjson.loads(raw)  # JSON values only (diffed against a parsed base)
+        self._bases[v] = raw
+        while len(self._bases) > VIEW_KEEP:
+            del self._bases[next(iter(self._bases))]
+        self._priv_bases = {k: t for k, t in self._priv_bases.items() if k[0] in self._bases}
+        self._views, self._privs, self._pub_patches = {}, {}, {}
+        self._views_at = v
+
+    def _private(self, seat: int | None) -> tuple[dict[str, Any], str]:
+        """The seat's private part at this version and its JSON (kept as a base)."""
+        got = self._privs.get(seat)
+        if got is None:
+            match = self.match
+            hand = match.hand
+            hv = None if hand is None else seat_view(hand, seat, copy=False)
+            priv = private_part(seat, hv, match_over=match.over)
+            text = dumps(priv)
+            got = self._privs[seat] = (orjson.loads(text), text)
+            self._priv_bases[(self._views_at, seat)] = text
+        return got
+
     def view_json(self, seat: int | None) -> str:
         """:meth:`view` as JSON text, cached per version: the public part (the spectator's)
         is built and serialised once per version, each seat adds only its
         :func:`~laizi.server.tables.frames.private_part`."""
-        v = self.version
-        match = self.match
-        if self._views_at != v:
-            pub = public_part(match_view(match, None, copy=False,
-                                         history=history_rows(match, self._history)),
-                              self._rules_json)
-            for k in PRIVATE_KEYS:
-                pub.pop(k, None)
-            self._public = dumps(pub)[:-1]
-            self._views = {}
-            self._views_at = v
+        self._refresh()
         out = self._views.get(seat)
         if out is None:
-            hand = match.hand
-            hv = None if hand is None else seat_view(hand, seat, copy=False)
-            priv = private_part(seat, hv, match_over=match.over)
-            out = self._views[seat] = f"{self._public},{dumps(priv)[1:]}"
+            out = self._views[seat] = f"{self._public},{self._private(seat)[1][1:]}"
         return out
+
+    def view_patch(self, seat: int | None, base: int) -> str | None:
+        """The patch (JSON text, :func:`laizi.server.common.delta.diff`) from the seat's view
+        at version ``base`` to its view now; None when that version is no longer kept."""
+        self._refresh()
+        old_pub = self._bases.get(base)
+        old_priv = self._priv_bases.get((base, seat))
+        if old_pub is None or old_priv is None:
+            return None
+        pub_ops = self._pub_patches.get(base)
+        if pub_ops is None:  # once per base version, for every connection
+            pub_ops = self._pub_patches[base] = (
+                "" if base == self._views_at else dumps(diff(orjson.loads(old_pub), self._pub_now))[1:-1])
+        priv_ops = dumps(diff(orjson.loads(old_priv), self._private(seat)[0]))[1:-1]
+        return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
 
 
 def hand_frames(rules: RuleSet, seed: bytes, journal: list[dict[str, Any]], *,

@@ -195,11 +195,12 @@ class Room:
 
     # ------------------------------------------------------------- frames
     def frame(self, conn: Conn, kind: str = "update") -> str | None:
-        """The next frame for ``conn`` (JSON text): its new events and its view (or a snapshot).
+        """The next frame for ``conn`` (JSON text): its new events and the change of its
+        view since the last frame (``from``, ``patch``), or a snapshot with the whole view.
 
-        Built from texts cached per version (:meth:`GameSession.view_json`, the seats'
-        event streams), so a change costs one public view plus a small private part per
-        seat, whatever the number of connections.
+        Built from texts cached per version (:meth:`GameSession.view_json`,
+        :meth:`GameSession.view_patch`, the seats' event streams), so a change costs one
+        public patch plus a small private part per seat, whatever the number of connections.
         """
         g = self.game
         if g is None:
@@ -210,16 +211,23 @@ class Room:
         if kind == "update" and v == conn.sent_v:
             return None
         events: list[str] | None = None
+        body = ""
         if kind == "update":
+            base = conn.view_base
             if conn.sent_v > v or v - conn.sent_v > MAX_STREAM_GAP:
                 kind = "snapshot"
             else:
                 events = stream.since(conn.sent_v)
-                if events is None:
+                patch = (None if events is None or base is None or base[0] is not g.key
+                         or base[1] != seat else g.view_patch(seat, base[2]))
+                if patch is None:
                     kind = "snapshot"
-        if events is None:
+                else:
+                    body = f'"from":{conn.sent_v},"patch":{patch}'
+        if kind != "update":
             events = stream.last(40)
-        view = g.view_json(seat)
+            body = f'"view":{g.view_json(seat)}'
+        assert events is not None
         extra = self._timers_json(g)
         if seat is not None and conn.player_id is not None:
             extra += f',"last_seq":{self._last_seq.get(conn.player_id, 0)}'
@@ -228,7 +236,8 @@ class Room:
         if self.settings.seed is not None:
             extra += f',"fixed_deal":{dumps(self.settings.seed)}'
         conn.sent_v = v
-        return (f'{{"type":"{kind}","v":{v},"seat":{dumps(seat)},"view":{view},'
+        conn.view_base = (g.key, seat, g.version)
+        return (f'{{"type":"{kind}","v":{v},"seat":{dumps(seat)},{body},'
                 f'"match_id":{dumps(self.match_id)},"events":[{",".join(events)}],'
                 f'"deadline":{dumps(self.deadline_for(seat))}{extra}}}')
 

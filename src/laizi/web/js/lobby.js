@@ -1,6 +1,6 @@
 // Lobby (nickname, create, join, room list) and the room before the start (seats, bots, link, QR).
 import { S } from "./state.js";
-import { send } from "./net.js";
+import { send, PROTOCOL } from "./net.js";
 import { t, getLang, windOf, presetName, botName, botLevelName } from "./i18n.js";
 import { loadRules, chosenOptions, optionName } from "./rules.js";
 import qrcode from "../vendor/qrcode.mjs";
@@ -178,7 +178,7 @@ export function saveNick() {
   if (!n) return;
   S.nick = n;
   try { localStorage.setItem("laizi.nick", n); } catch (e) { /* ignore */ }
-  send({ type: "hello", token: S.token, nickname: n });
+  send({ type: "hello", proto: PROTOCOL, token: S.token, nickname: n });
 }
 
 export function initLobby() {

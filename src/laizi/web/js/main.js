@@ -1,4 +1,5 @@
 // Boot and wiring: protocol messages → state → views. No globals beyond module scope.
+import { applyPatch } from "./delta.js";
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText } from "./i18n.js";
@@ -63,6 +64,8 @@ net.on("room", m => {
   else if (S.view) render();
 });
 
+let resyncing = false;  // a resync asked for: updates wait for its snapshot
+let resyncs = 0;
 net.on("update", onFrame);
 net.on("snapshot", onFrame);
 net.on("ack", m => net.noteSeq(m.seq));
@@ -109,10 +112,15 @@ net.on("error", m => {
 });
 
 function onFrame(m) {
-  if (m.type === "update" && m.events && m.events.length && m.events[0].v !== S.v + 1 && S.v !== 0) {
-    net.send({ type: "resync" });
-    return;
-  }
+  // An update is a patch on the view of the frame before (its version is m.from): a lost frame
+  // (or a patch that does not fit) → ask for a snapshot, and wait for it.
+  if (m.type === "update") {
+    if (resyncing) return;
+    let view = null;
+    try { if (S.view && m.from === S.v) view = applyPatch(S.view, m.patch); } catch (e) { view = null; }
+    if (!view) { resyncing = true; document.body.dataset.resyncs = String(++resyncs); net.send({ type: "resync" }); return; }
+    m.view = view;
+  } else resyncing = false;
   const prev = S.view;
   if (S.matchId != null && m.match_id !== S.matchId) {  // a rematch: a new match in this room
     closeSettlement();

@@ -2,6 +2,8 @@
 // (re)connect, action sequence numbers kept per room and identity, gap detection → resync.
 import { S, store } from "./state.js";
 
+/** The table protocol this client speaks (laizi.server.common.protocol.PROTOCOL). */
+export const PROTOCOL = 2;
 let ws = null;
 let retry = 0;
 const handlers = {};
@@ -30,7 +32,7 @@ export function connect() {
   sock.addEventListener("open", () => {
     retry = 0;
     generation += 1;
-    const hello = { type: "hello" };
+    const hello = { type: "hello", proto: PROTOCOL };
     if (S.token) hello.token = S.token;
     if (S.nick) hello.nickname = S.nick;
     sock.send(JSON.stringify(hello));
