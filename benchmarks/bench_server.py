@@ -45,6 +45,14 @@ from typing import Any
 
 import picows
 
+from laizi.server.common import protocol as _protocol
+
+# The table protocol of the laizi on the path: 2 (update frames carry a patch, applied by a
+# Mirror), or none (an older laizi — A/B against it — whose frames carry the whole view).
+PROTOCOL: int | None = getattr(_protocol, "PROTOCOL", None)
+if PROTOCOL is not None:
+    from laizi.server.common.delta import Gap, Mirror
+
 try:  # the load generator's JSON: orjson when installed (the `bench` extra), else the stdlib
     import orjson
 
@@ -74,6 +82,7 @@ class Stats:
     hands: int = 0
     bytes_in: int = 0   # WebSocket payload bytes the clients received while playing
     bytes_out: int = 0  # ... and sent
+    snapshot_bytes: int = 0  # ... of which snapshots (the match's start, resyncs)
 
     def err(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -148,6 +157,7 @@ class BotClient:
         self.hint: dict[str, Any] | None = None  # affinity: the last "owner" hint
         self.playing = False
         self._pending: asyncio.TimerHandle | None = None
+        self.mirror = Mirror() if PROTOCOL is not None else None
         self._waiter: tuple[Any, asyncio.Future[dict[str, Any]]] | None = None
         self._done: asyncio.Future[None] | None = None
 
@@ -157,6 +167,8 @@ class BotClient:
                                              websocket_handshake_timeout=30,
                                              max_frame_size=2**22)
         hello: dict[str, Any] = {"type": "hello", "nickname": self.name}
+        if PROTOCOL is not None:
+            hello["proto"] = PROTOCOL
         if token:
             hello["token"] = token
         await self.send(hello)
@@ -185,6 +197,8 @@ class BotClient:
             self.stats.bytes_in += len(raw)
         m = _loads(raw)
         t = m["type"]
+        if t == "snapshot" and self.playing:
+            self.stats.snapshot_bytes += len(raw)
         if t == "error":
             self.stats.err(m["code"])
         elif t == "owner":
@@ -202,6 +216,14 @@ class BotClient:
                 self.stats.rtts.append(time.perf_counter() - t0)
                 self.stats.actions += 1
         elif t in ("update", "snapshot"):
+            if self.mirror is not None:
+                try:
+                    m = self.mirror.take(m)
+                except Gap:
+                    self.stats.err("gap")
+                    self.mirror.reset()
+                    self.send_now({"type": "resync"})
+                    return
             view = m["view"]
             if view.get("match_over"):
                 self.over = True
@@ -361,7 +383,7 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
     gc.freeze()
     gc.disable()
     lags: list[float] = []
-    stats.bytes_in = stats.bytes_out = 0  # the wire while playing, not the set-up
+    stats.bytes_in = stats.bytes_out = stats.snapshot_bytes = 0  # the wire while playing, not the set-up
     stop_at = time.monotonic() + seconds
     if probe is not None:
         probe("start")
@@ -395,6 +417,12 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
         "mean_ms": round(statistics.fmean(rtts) * 1000, 1) if rtts else None,
         "hands": stats.hands, "errors": stats.errors, "unanswered": sum(len(c.sent) for c in clients),
         "wire_bytes_per_action": round((stats.bytes_in + stats.bytes_out) / max(1, stats.actions)),
+        # ... without the snapshots (the start of the match: its weight depends on the run's length)
+        "wire_bytes_per_action_after_start": round(
+            (stats.bytes_in + stats.bytes_out - stats.snapshot_bytes) / max(1, stats.actions)),
+        # what one client receives per hand (the hands under way counted as finished ones)
+        "client_bytes_per_hand": round(stats.bytes_in / max(1, stats.hands) / 4),
+        "protocol": PROTOCOL or 1,
         # Event-loop lag of this (client) process: if it is high, the client side is
         # part of the measured round trips.
         "client_lag_p99_ms": round(lags[int(0.99 * len(lags))] * 1000, 1) if lags else None,
@@ -588,7 +616,7 @@ def report(res: dict[str, Any], ok: bool, as_json: bool) -> None:
              if "pg_cpu_ms_per_action" in res else "")
           + f"machine busy={res.get('machine_busy_cores')} cores "
           f"(softirq {res.get('machine_softirq_cores')}) "
-          f"wire B/action={res['wire_bytes_per_action']} "
+          f"wire B/action={res['wire_bytes_per_action']} (after the start {res['wire_bytes_per_action_after_start']}) B/client/hand={res['client_bytes_per_hand']} "
           + (f"relayed clients={res['relayed_client_share']:.0%} "
              f"bus msgs/action={res['bus_messages_per_action']} "
              if "relayed_client_share" in res else "")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["Diverged", "Gap", "Mirror", "canonical", "diff", "patch"]
+__all__ = ["Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys", "patch"]
 
 Path = list[str | int]
 
@@ -47,10 +47,11 @@ def _diff(a: Any, b: Any, path: Path, out: list[list[Any]]) -> None:
             out.append(["a", path, b[n:]])
             return
         if len(b) == n and any(type(x) in (dict, list) for x in b):
-            for i in range(n):  # a list of records (the players): per record
-                if not _same(a[i], b[i]):
+            changed = [i for i in range(n) if not _same(a[i], b[i])]
+            if 2 * len(changed) <= n:  # a list of records, few changed (the players): per record
+                for i in changed:
                     _diff(a[i], b[i], [*path, i], out)
-            return
+                return
     out.append(["s", path, b])
 
 
@@ -59,6 +60,15 @@ def diff(old: Any, new: Any) -> list[list[Any]]:
     out: list[list[Any]] = []
     if not _same(old, new):
         _diff(old, new, [], out)
+    return out
+
+
+def diff_keys(old: dict[str, Any], new: dict[str, Any]) -> list[list[Any]]:
+    """:func:`diff` of two dicts by their keys only: a changed value is set whole (a seat's
+    private part: its hand, legal actions and waits change whole)."""
+    out: list[list[Any]] = [["s", [k], v] for k, v in new.items()
+                            if k not in old or not _same(old[k], v)]
+    out.extend(["d", [k]] for k in old if k not in new)
     return out
 
 

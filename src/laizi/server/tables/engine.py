@@ -33,7 +33,7 @@ import orjson
 
 from laizi.game import Action, Match
 from laizi.rules import RuleSet
-from laizi.server.common.delta import diff
+from laizi.server.common.delta import diff, diff_keys
 from laizi.server.common.protocol import dumps
 from laizi.server.tables.frames import PRIVATE_KEYS, frame_view, private_part, public_part
 from laizi.views import MatchView, SeatView, history_rows, match_view, project_event, seat_view
@@ -126,7 +126,7 @@ class GameSession:
         self._pub_now: dict[str, Any] = {}       # the public part at _views_at
         self._privs: dict[int | None, tuple[dict[str, Any], str]] = {}  # at _views_at
         self._bases: dict[int, str] = {}       # version -> public part's JSON (the last few)
-        self._priv_bases: dict[tuple[int, int | None], str] = {}  # (version, seat) -> private JSON
+        self._priv_bases: dict[tuple[int, int | None], dict[str, Any]] = {}  # (version, seat) -> private part
         self._pub_patches: dict[int, str] = {}   # base version -> public patch ops (at _views_at)
 
     @property
@@ -325,8 +325,8 @@ class GameSession:
             hv = None if hand is None else seat_view(hand, seat, copy=False)
             priv = private_part(seat, hv, match_over=match.over)
             text = dumps(priv)
-            got = self._privs[seat] = (orjson.loads(text), text)
-            self._priv_bases[(self._views_at, seat)] = text
+            got = self._privs[seat] = (orjson.loads(text), text)  # JSON values, its own copy
+            self._priv_bases[(self._views_at, seat)] = got[0]
         return got
 
     def view_json(self, seat: int | None) -> str:
@@ -351,7 +351,7 @@ class GameSession:
         if pub_ops is None:  # once per base version, for every connection
             pub_ops = self._pub_patches[base] = (
                 "" if base == self._views_at else dumps(diff(orjson.loads(old_pub), self._pub_now))[1:-1])
-        priv_ops = dumps(diff(orjson.loads(old_priv), self._private(seat)[0]))[1:-1]
+        priv_ops = dumps(diff_keys(old_priv, self._private(seat)[0]))[1:-1]
         return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
 
 
