@@ -5,6 +5,7 @@ persistence), started and removed by the benchmark itself; and ``laizi serve`` n
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -142,6 +143,9 @@ def tree_cpu(pid: int) -> float | None:
     return total
 
 
+_CLUSTER_KEY = secrets.token_hex(32)
+
+
 def serve(port: int, db_url: str, *args: str, python: str | None = None) -> subprocess.Popen[bytes]:
     """``laizi serve`` on loopback (bots instant, loopback exempt from the per-address
     limits), waited for until /healthz answers."""
@@ -149,7 +153,9 @@ def serve(port: int, db_url: str, *args: str, python: str | None = None) -> subp
         [python or sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port",
          str(port), "--db", db_url, "--bot-delay", "0", "--hand-pause", "0.5", *args],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "LAIZI_RATE_EXEMPT": "127.0.0.1"})
+        # a cluster node needs its shared secret: one per benchmark run, the same on every node
+        env={**os.environ, "LAIZI_RATE_EXEMPT": "127.0.0.1",
+             "LAIZI_CLUSTER_KEY": os.environ.get("LAIZI_CLUSTER_KEY") or _CLUSTER_KEY})
     deadline = time.time() + 60
     while time.time() < deadline:
         if proc.poll() is not None:
