@@ -245,7 +245,7 @@ def special_kong_word(tile: int | str, lang: Lang) -> str:
     k = _kind(tile)
     if lang == "en":
         return "special kong"
-    return "红中杠" if k == RED_DRAGON else ("发财杠" if k == GREEN_DRAGON else "痞子杠")
+    return "红中杠" if k == RED_DRAGON else ("发财杠" if k == GREEN_DRAGON else "皮子杠")
 
 
 def action_label(a: Action, lang: Lang) -> str:

@@ -20,7 +20,7 @@ const ZH = {
   continue_seconds: "结算等待秒数", auto_after: "超时几次托管", fixed_seed: "固定牌局种子（公开）",
   reconnecting: "连接已断开，正在重连…", connected: "已连接", conn_lost: "连接已断开", conn_lost_sub: "正在重连并同步牌局…",
   discard: "打出", tsumo: "自摸", ron: "胡", peng: "碰", chi: "吃", kong: "杠", ankong: "暗杠",
-  addkong: "蓄杠", special_kong: "红中杠", laizi_kong: "赖子杠", pizi_kong: "痞子杠", pass: "过",
+  addkong: "蓄杠", special_kong: "红中杠", laizi_kong: "赖子杠", pizi_kong: "皮子杠", pass: "过",
   sound: "声音", voice: "语音", level: "等级", menu: "菜单",
   escape_confirm: "比赛进行中，离开将被扣逃跑分，确定吗？", copy_link: "复制链接", copied: "链接已复制",
   copy_failed: "无法复制，请手动复制：{0}", share_title: "扫码加入房间", room_rules: "{0} · {1} 圈",
