@@ -4,7 +4,9 @@
 import { S, store } from "./state.js";
 import * as net from "./net.js";
 import { getLang, onLang, presetName } from "./i18n.js";
-import { joinCode, showError, toast } from "./lobby.js";
+import { joinCode } from "./lobby.js";
+import { showError, toast } from "./ui.js";
+import { api } from "./api.js";
 
 const $ = id => document.getElementById(id);
 
@@ -49,21 +51,6 @@ export function w(key, ...args) {
 /** Social state shared with friends.js. */
 export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null, presets: [] };
 const PRESET_KEY = "laizi.quickPreset";
-
-/** A JSON API call with the player's token; throws an Error carrying the server's message. */
-export async function api(path, body = null) {
-  const headers = { "Content-Type": "application/json" };
-  if (S.token) headers.Authorization = "Bearer " + S.token;
-  const r = await fetch(path, body == null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
-  let out = null;
-  try { out = await r.json(); } catch (e) { out = null; }
-  if (!r.ok) {
-    const err = new Error((out && out.error) || `HTTP ${r.status}`);
-    err.status = r.status;
-    throw err;
-  }
-  return out;
-}
 
 function levelName(lv) { return getLang() === "en" ? (LEVEL_NAMES.en[lv.name] || lv.name) : lv.label; }
 
@@ -133,7 +120,7 @@ function renderCoins(d) {
 export async function refreshCoins() {
   if (!S.token) return;
   try {
-    const d = await api("/api/coins?limit=5");
+    const d = await api("/api/coins?limit=5", null, S.token);
     SOC.registered = d.registered; SOC.balance = d.balance; SOC.levels = d.levels; SOC.me = d.player_id;
     takeLevels(d);
     renderCoins(d);
@@ -169,7 +156,7 @@ function showQuick(q) {
 
 async function pollQuick() {
   try {
-    const q = await api("/api/quick");
+    const q = await api("/api/quick", null, S.token);
     showQuick(q);
     if (q.status === "seated" && !S.room) joinCode(q.room, false);  // missed the push
   } catch (e) { showQuick(null); }
@@ -178,19 +165,19 @@ async function pollQuick() {
 async function enqueue(level) {
   try {
     const preset = $("quick-preset").value || "kaikoufan";
-    showQuick(await api("/api/quick", { level, preset }));
+    showQuick(await api("/api/quick", { level, preset }, S.token));
     $("quick-status").scrollIntoView({ block: "nearest" });  // a phone held sideways: keep it in sight
   } catch (e) { showError(e.message); }
 }
 
 async function leaveQueue() {
-  try { await api("/api/quick/leave", {}); toast(w("left")); } catch (e) { /* gone already */ }
+  try { await api("/api/quick/leave", {}, S.token); toast(w("left")); } catch (e) { /* gone already */ }
   showQuick(null);
 }
 
 async function claimDaily() {
   try {
-    const d = await api("/api/coins/daily", {});
+    const d = await api("/api/coins/daily", {}, S.token);
     toast(w("got", d.granted));
   } catch (e) { showError(e.message); }
   refreshCoins();

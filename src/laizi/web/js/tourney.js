@@ -3,6 +3,7 @@
 // The account token is localStorage "laizi.token" (players.js). Text only via textContent.
 import { presetName } from "./i18n.js";
 import { cardFor, cardText, howtoLink } from "./rules.js";
+import { api, storedToken as token } from "./api.js";
 
 const W = {
   zh: {
@@ -48,7 +49,6 @@ let lang = "zh";
 try { lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
 const t = (k, vars = {}) => (W[lang][k] ?? k).replace(/\{(\w+)\}/g, (_, v) => String(vars[v] ?? ""));
 const $ = id => document.getElementById(id);
-const token = () => { try { return localStorage.getItem("laizi.token"); } catch (e) { return null; } };
 const num = x => x == null ? "–" : String(Math.round(x * 100) / 100);
 
 function el(tag, text = "", cls = "") {
@@ -67,16 +67,6 @@ function show(msg, ok = false) {
   setTimeout(() => box.classList.add("hidden"), 6000);
 }
 
-async function api(path, body = null) {
-  const headers = { "Content-Type": "application/json" };
-  const tok = token();
-  if (tok) headers.Authorization = "Bearer " + tok;
-  const r = await fetch(path, body === null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (!r.ok) throw new Error((data && data.error) || ("HTTP " + r.status));
-  return data;
-}
 
 async function whoAmI() {
   if (!token()) return null;
