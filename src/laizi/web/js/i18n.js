@@ -235,12 +235,22 @@ export function setLang(l) {
 }
 export function toggleLang() { setLang(lang === "zh" ? "en" : "zh"); }
 
+/** The word's placeholders {0}, {1}… replaced by args (the one placeholder style). */
+function fill(s, args) {
+  return typeof s === "string" ? s.replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? "")) : s;
+}
+
 /** The word for a key in the current language; {0}, {1}… replaced by args. */
 export function t(key, ...args) {
   let s = DICT[lang][key];
   if (s === undefined) s = ZH[key] ?? key;
-  if (typeof s !== "string") return s;
-  return s.replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? ""));
+  return fill(s, args);
+}
+
+/** A page's or panel's own words, `{zh: {…}, en: {…}}`, read like t(): the current
+ * language, else Chinese, else the key; {0}, {1}… replaced by args. */
+export function wordPack(pack) {
+  return (key, ...args) => fill(pack[lang]?.[key] ?? pack.zh[key] ?? key, args);
 }
 
 export function applyI18n(root = document) {

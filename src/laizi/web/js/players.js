@@ -5,6 +5,7 @@
 
 import { avatarImg, mountChooser, showAvatar } from "./avatar.js";
 import { api as call } from "./api.js";
+import { getLang, wordPack } from "./i18n.js";
 
 /** This page sends a token only where it passes one (register, login: none). */
 const api = (path, body = null, token = null) => call(path, body, token);
@@ -53,9 +54,8 @@ const W = {
     r_escape_got: "Match #{0}: paid by a player who escaped",
   },
 };
-let lang = "zh";
-try { lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
-const t = (k, ...a) => String(W[lang][k] ?? k).replace(/\{(\d)\}/g, (_, i) => String(a[+i] ?? ""));
+const lang = getLang();  // (this page has no language switch)
+const t = wordPack(W);
 const $ = id => document.getElementById(id);
 
 function load(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }

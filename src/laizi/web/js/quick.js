@@ -3,7 +3,7 @@
 // on the game's WebSocket ("quick_match") and joined like any room. Text via textContent only.
 import { S, store } from "./state.js";
 import * as net from "./net.js";
-import { getLang, onLang, presetName } from "./i18n.js";
+import { getLang, onLang, presetName, wordPack } from "./i18n.js";
 import { joinCode } from "./lobby.js";
 import { showError, toast } from "./ui.js";
 import { api } from "./api.js";
@@ -43,10 +43,7 @@ const WORDS = {
 const LEVEL_NAMES = { en: { novice: "Beginner", junior: "Junior", senior: "Senior" } };
 
 /** A word in the current language, {0}.. filled in. */
-export function w(key, ...args) {
-  const d = WORDS[getLang() === "en" ? "en" : "zh"];
-  return String(d[key] ?? WORDS.zh[key] ?? key).replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? ""));
-}
+export const w = wordPack(WORDS);
 
 /** Social state shared with friends.js. */
 export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null, presets: [] };
