@@ -2,13 +2,13 @@
 // join), requests in and out, and the room's invite panel; invites arrive on the game's
 // WebSocket ("invite") and are also fetched every few seconds (sent while this page was closed).
 // Text via textContent only.
-import { S, store } from "./state.js";
+import { S, SOC, store } from "./state.js";
 import * as net from "./net.js";
 import { onLang, getLang, t } from "./i18n.js";
 import { joinCode } from "./lobby.js";
 import { showError, toast } from "./ui.js";
 import { api } from "./api.js";
-import { w, SOC } from "./quick.js";
+import { w } from "./quick.js";
 
 const $ = id => document.getElementById(id);
 const POLL_MS = 6000;  // presence is polled (not pushed) while the panel is on screen

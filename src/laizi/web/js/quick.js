@@ -1,7 +1,7 @@
 // Quick match (快速开始) and coins (游戏币) in the lobby: the levels (场次) with their stake and
 // minimum balance, the balance and the daily top-up, the queue's status; the table is announced
 // on the game's WebSocket ("quick_match") and joined like any room. Text via textContent only.
-import { S, store } from "./state.js";
+import { S, SOC, store } from "./state.js";
 import * as net from "./net.js";
 import { getLang, onLang, presetName, wordPack } from "./i18n.js";
 import { joinCode } from "./lobby.js";
@@ -45,8 +45,6 @@ const LEVEL_NAMES = { en: { novice: "Beginner", junior: "Junior", senior: "Senio
 /** A word in the current language, {0}.. filled in. */
 export const w = wordPack(WORDS);
 
-/** Social state shared with friends.js. */
-export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null, presets: [] };
 const PRESET_KEY = "laizi.quickPreset";
 
 function levelName(lv) { return getLang() === "en" ? (LEVEL_NAMES.en[lv.name] || lv.name) : lv.label; }
