@@ -12,7 +12,7 @@ import pytest
 from game_helpers import PRESETS, do, hand, settle_windows, t
 from test_game_house_rules import check_replay, throw_draws
 
-from laizi.game import DRAW, NODRAW, PASS, Action, HandState, IllegalActionError
+from laizi.game import DRAW, NODRAW, Action, HandState, IllegalActionError
 from laizi.rules import RuleSet
 
 # ===================================================================== a concealed kong

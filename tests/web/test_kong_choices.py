@@ -162,7 +162,7 @@ def test_kong_without_replacement_and_haidi_kong(browser: Any, server: str) -> N
             _shots(page, "kong-nodraw-offer", replace_offered)
             assert _hand_size(page) == 10  # 13 − 3 for the kong, no replacement yet
         if i == hd:  # the 海底 tile: 过, or the laizi kong by tapping the laizi
-            def haidi_offered() -> None:
+            def haidi_offered(move: dict[str, Any] = move) -> None:
                 acts = page.eval_on_selector_all("#actions button[data-act]", "bs => bs.map(b => b.dataset.act)")
                 assert acts == ["pass"], acts
                 # the tap targets: one per kong on offer (the laizi, and any other), nothing else
