@@ -75,8 +75,8 @@ def describe(events: Iterable[Event], *, seat: int | None = None, draws: bool = 
         elif t == "tsumo":
             lines.append(f"  seat {s} declares a self-drawn win")
         elif t == "replace":
-            how = "补: takes the replacement" if e.get("draw") else "不补: no replacement, no discard"
-            lines.append(f"  seat {s} chooses {how}")
+            choice = "补: takes the replacement" if e.get("draw") else "不补: no replacement, no discard"
+            lines.append(f"  seat {s} chooses {choice}")
         elif t == "response":
             a = e.get("action", {})
             lines.append(f"  seat {s} answers {a.get('type')} {a.get('tile', '')}".rstrip())
