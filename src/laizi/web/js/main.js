@@ -253,7 +253,7 @@ function render() {
   if (!$("sheet-fair").classList.contains("hidden")) renderFair($("fair-body"), v, lastOver);
 }
 
-const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "pass"];
+const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "draw", "nodraw", "pass"];
 function renderActions(v) {
   const box = $("actions");
   const auto = v.auto && S.seat != null && v.auto[S.seat];
