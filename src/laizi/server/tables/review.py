@@ -19,6 +19,10 @@ A review of a seat replays the whole match and rates each of its decisions with 
 ``GET /api/matches/{id}/card`` is the 战绩 card's data for a finished match (the players, their
 totals, the rule card line in zh and en, when it ended): a small read in a thread, counted
 against the same per-IP request limit; the browser draws the card (``web/js/card.js``).
+``GET /api/matches/{id}/hands/{n}/card`` is the big-hand card's of hand ``n`` (won; the
+winner's tiles and melds, the 番 and its breakdown, the payments): the journal replayed to the
+hand's end in a thread, read through :mod:`laizi.views` — 404 for a hand not played, 409 for a
+hand not over yet or not won; any finished hand of a match, in play or not (its replay shows it).
 
 The review's answer: ``match_id``, ``seat``, ``hands``, ``decisions``, ``mean_loss``, ``total_loss``,
 ``accuracy``, ``agreement``, ``costliest`` (each with ``hand``, ``v`` — the log event the
@@ -57,6 +61,7 @@ BUILDS_PER_MINUTE = 6     # of which cache misses (builds) per client IP per min
 MAX_PENDING = 4           # builds queued at once (all clients)
 CACHE_BYTES = 16 * 1024 * 1024  # reviews kept in memory (JSON)
 WAIT = 2.0                # seconds a request waits for a build before answering 202
+HAND_MAX = 10_000         # the highest hand number a big-hand card is asked for
 
 # ----------------------------------------------------------------- worker side
 _ENGINES: dict[str, Any] = {}
@@ -125,8 +130,9 @@ def share_qr(link: str) -> dict[str, Any]:
     return {"link": link, "rows": ["".join("1" if v else "0" for v in row) for row in qr.matrix]}
 
 
-def read_card(engine: Any, match_id: int) -> dict[str, Any] | None:
-    """The 战绩 card's data of a match (a thread of the server): None for no such match."""
+def read_card(engine: Any, match_id: int, *, finished: bool = True) -> dict[str, Any] | None:
+    """The 战绩 card's data of a match (a thread of the server): None for no such match;
+    ``{"in_play": True}`` for a match in play when ``finished``."""
     from sqlalchemy.orm import Session
 
     from laizi.rulecatalog import rule_card
@@ -137,7 +143,7 @@ def read_card(engine: Any, match_id: int) -> dict[str, Any] | None:
         m = s.get(db.MatchRow, match_id)
         if m is None:
             return None
-        if m.status != "finished":
+        if finished and m.status != "finished":
             return {"in_play": True}
         rules = RuleSet(**dict(m.rules))
         seats = [{"nickname": x.get("nickname"), "bot": x.get("bot"), "player_id": x.get("player_id")}
@@ -146,6 +152,64 @@ def read_card(engine: Any, match_id: int) -> dict[str, Any] | None:
                 "preset": rules.preset_name,
                 "rule_card": {"zh": rule_card(rules, "zh"), "en": rule_card(rules, "en")},
                 "finished_at": m.finished_at.isoformat() if m.finished_at else None}
+
+
+def read_hand_card(engine: Any, match_id: int, hand_no: int) -> dict[str, Any] | None:
+    """The big-hand card's data of hand ``hand_no`` of a match (a thread of the server): the
+    match's journal replayed to that hand's end, the hand read through :mod:`laizi.views`
+    (the revealed snapshot of the finished hand, as its replay shows it). None for no such
+    match; ``{"refused": (status, why)}`` for a hand not over yet (409), not played (404) or
+    not won (409)."""
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from laizi.rules import RuleSet
+    from laizi.server.persistence import db
+    from laizi.server.tables.engine import GameSession
+    from laizi.tiles import TILE_STR
+    from laizi.views import match_view, meld_to_json
+
+    head = read_card(engine, match_id, finished=False)
+    if head is None:
+        return None
+    with Session(engine) as s:
+        m = s.get(db.MatchRow, match_id)
+        if m is None:
+            return None
+        journal = [a.action for a in s.scalars(
+            select(db.ActionRow).where(db.ActionRow.match_id == m.id).order_by(db.ActionRow.n))]
+        rules, seed, max_hands = dict(m.rules), bytes.fromhex(m.seed), m.max_hands
+        fixed, finished = bool(m.fixed_dealers), m.status == "finished"
+    g = GameSession(RuleSet(**rules), seed, max_hands=max_hands, fixed_dealers=fixed)
+    sv = None
+    for op in journal:
+        g.apply_op(op)
+        if g.match.hand_no > hand_no:
+            break
+        if g.match.hand_no == hand_no and g.match.hand_over:
+            sv = match_view(g.match, None, reveal=True, history=[]).hand
+            break
+    if sv is None or sv.revealed is None:
+        if finished or g.match.hand_no > hand_no:
+            return {"refused": (404, f"no hand {hand_no} in match {match_id}")}
+        return {"refused": (409, f"hand {hand_no} is not over yet: its card comes when it is")}
+    res = sv.revealed.result
+    if not res:
+        return {"refused": (409, f"hand {hand_no} was not won (a draw): no card")}
+    w = int(res["winner"])
+    sc = dict(res.get("score") or {})
+    return {
+        "match_id": match_id, "hand": hand_no, "seats": head["seats"], "preset": head["preset"],
+        "rule_card": head["rule_card"], "dealer": sv.dealer, "laizi": TILE_STR[sv.setup.laizi],
+        "winner": w, "by": res.get("by"), "from": res.get("from"), "tile": res.get("tile"),
+        "after_kong": bool(res.get("after_kong")), "haidi": bool(res.get("haidi")),
+        "score": {k: sc.get(k) for k in ("big_hands", "hard", "base", "winner_fan", "loser_fan",
+                                          "breakdown", "topped_out", "liable")},
+        "payments": list(sv.revealed.payments or [0.0] * 4),
+        "tiles": [TILE_STR[k] for k in range(len(TILE_STR)) for _ in range(sv.revealed.hands[w][k])],
+        "melds": [meld_to_json(x, tiles_as_list=True) for x in sv.melds[w]],
+        "special_kongs": [TILE_STR[k] for k in sv.special_kongs[w]],
+    }
 
 
 # ----------------------------------------------------------------- server side
@@ -350,8 +414,27 @@ class ReviewService:
             raise ReviewError(409, "the match is still in play: its card comes when it is over")
         return data
 
+    async def hand_card(self, match_id: int, hand: int, client: str) -> dict[str, Any] | None:
+        """The big-hand card's data of a won hand; raises :class:`ReviewError` (429, 403,
+        404 for a hand not played, 409 for a hand not over or not won)."""
+        if not self.requests.allow(client):
+            self.stats["limited"] += 1
+            raise ReviewError(429, "too many requests; slow down", self.requests.retry_after(client))
+        for gate in self.gates:
+            why = await gate(match_id)
+            if why is not None:
+                raise ReviewError(403, why)
+        if self._engine is None:
+            from laizi.server.persistence import db
+
+            self._engine = db.make_engine(self.db_url)
+        data = await asyncio.to_thread(read_hand_card, self._engine, match_id, hand)
+        if data is not None and "refused" in data:
+            raise ReviewError(*data["refused"])
+        return data
+
     async def card_endpoint(self, request: Request) -> Response:
-        """GET /api/matches/{match_id}/card."""
+        """GET /api/matches/{match_id}/card and /api/matches/{match_id}/hands/{hand}/card."""
         rid = request.scope.get("state", {}).get("request_id")
         try:
             mid = int(request.path_params["match_id"])
@@ -359,8 +442,18 @@ class ReviewService:
                 raise ValueError
         except ValueError:
             return JSONResponse({"error": "bad match id", "request_id": rid}, status_code=400)
+        hand = request.path_params.get("hand")
+        if hand is not None:
+            try:
+                hand = int(hand)
+                if not 1 <= hand <= HAND_MAX:
+                    raise ValueError
+            except ValueError:
+                return JSONResponse({"error": f"hand must be 1-{HAND_MAX}", "request_id": rid},
+                                    status_code=400)
+        client = request.client.host if request.client else "?"
         try:
-            data = await self.card(mid, request.client.host if request.client else "?")
+            data = await (self.card(mid, client) if hand is None else self.hand_card(mid, hand, client))
         except ReviewError as exc:
             resp = JSONResponse({"error": exc.message, "request_id": rid}, status_code=exc.status)
             if exc.retry_after is not None:
@@ -373,9 +466,12 @@ class ReviewService:
             if not ORIGIN.fullmatch(origin):
                 return JSONResponse({"error": "origin must be http(s)://host[:port]",
                                      "request_id": rid}, status_code=400)
-            data = {**data, "qr": share_qr(f"{origin}/replay/{mid}?card=1")}
+            link = f"{origin}/replay/{mid}?card=1" if hand is None else \
+                f"{origin}/replay/{mid}?hand={hand}&card=hand"
+            data = {**data, "qr": share_qr(link)}
         return JSONResponse(data)
 
     def routes(self) -> list[Route]:
         return [Route("/api/matches/{match_id}/review", self.endpoint),
-                Route("/api/matches/{match_id}/card", self.card_endpoint)]
+                Route("/api/matches/{match_id}/card", self.card_endpoint),
+                Route("/api/matches/{match_id}/hands/{hand}/card", self.card_endpoint)]
