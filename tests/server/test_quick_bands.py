@@ -106,7 +106,7 @@ def test_bands_wait_apart_and_neighbours_join_when_due(srv: LiveServer) -> None:
     """新手 (band 0), 雀士一 (band 1) and 雀豪 (band 3) wait at 新手场: each in its band's line
     (the queue counts add them up); when the 新手's wait is up it takes the 雀士 (the next
     band) to its table; the 雀豪, two bands from both, gets a table of its own."""
-    (ta, pa), (tb, pb), (tc, pc) = guest(srv, "新手"), guest(srv, "雀士"), guest(srv, "雀豪")
+    (ta, _), (tb, pb), (tc, pc) = guest(srv, "新手"), guest(srv, "雀士"), guest(srv, "雀豪")
     rate(srv.db_url, pb, 6.0)
     rate(srv.db_url, pc, 25.0)
     ca, cb, cc = (Client(srv.port, token=t) for t in (ta, tb, tc))
