@@ -50,12 +50,11 @@ from starlette.routing import Route
 from laizi.server.common.chat import RateLimiter
 
 __all__ = ["BUILDS_PER_MINUTE", "CACHE_BYTES", "MAX_PENDING", "REQUESTS_PER_MINUTE", "WAIT",
-           "ReviewService", "build_review"]
+           "ReviewService", "build_review", "note_result", "read_accuracy"]
 
 log = logging.getLogger("laizi.server")
 
 REQUESTS_PER_MINUTE = 60  # review requests (polls included) per client IP per minute
-ACCURACY_KEEP = 50_000   # reviews whose accuracy is remembered (the profile's figure), LRU
 ACCURACY_PAGE = 100      # matches of a profile it looks at, at most
 BUILDS_PER_MINUTE = 6     # of which cache misses (builds) per client IP per minute
 MAX_PENDING = 4           # builds queued at once (all clients)
@@ -212,6 +211,45 @@ def read_hand_card(engine: Any, match_id: int, hand_no: int) -> dict[str, Any] |
     }
 
 
+def note_result(engine: Any, match_id: int, seat: int, accuracy: float, rated: int) -> None:
+    """Store a built review's figures (``review_results``; a thread of the server). A review
+    built again (another node, after eviction) writes the same figures: the first stays."""
+    from sqlalchemy.exc import IntegrityError
+    from sqlalchemy.orm import Session
+
+    from laizi.server.persistence import db
+
+    with Session(engine) as s:
+        if s.get(db.ReviewResultRow, (match_id, seat)) is not None:
+            return
+        s.add(db.ReviewResultRow(match_id=match_id, seat=seat, accuracy=accuracy, rated=rated))
+        try:
+            s.commit()
+        except IntegrityError:  # another node stored it a moment ago
+            s.rollback()
+
+
+def read_accuracy(engine: Any, seats: list[tuple[int, int]]) -> dict[str, Any] | None:
+    """The profile's accuracy over the stored reviews of ``seats`` (a thread of the server)."""
+    from sqlalchemy import select
+
+    from laizi.server.persistence import db
+
+    if not seats:
+        return None
+    want = set(seats)
+    t = db.ReviewResultRow
+    with engine.connect() as conn:
+        rows = conn.execute(select(t.match_id, t.seat, t.accuracy, t.rated)
+                            .where(t.match_id.in_(sorted({m for m, _ in want})))).all()
+    got = [(float(a), int(r)) for m, s, a, r in rows if (m, s) in want]
+    rated = sum(r for _, r in got)
+    if not got or rated == 0:
+        return None
+    return {"accuracy": round(sum(a * r for a, r in got) / rated, 1), "matches": len(got),
+            "decisions": rated}
+
+
 # ----------------------------------------------------------------- server side
 class ReviewError(Exception):
     def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
@@ -238,7 +276,6 @@ class ReviewService:
         self.cache_bytes = cache_bytes
         self.wait = wait
         self._cache: OrderedDict[int, bytes] = OrderedDict()
-        self._accuracy: OrderedDict[int, tuple[float, int]] = OrderedDict()  # key → (accuracy, rated)
         self._cached_bytes = 0
         self._pending: dict[int, asyncio.Task[bytes | None]] = {}
         self._pool: ProcessPoolExecutor | None = None
@@ -317,7 +354,11 @@ class ReviewService:
             data = json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode()
             self.stats["builds"] += 1
             self._store(key, data)
-            self._note_accuracy(key, float(raw.get("accuracy", 0.0)), int(raw.get("rated", 0)))
+            try:  # the profile's accuracy: in the database, the same on every node
+                await asyncio.to_thread(note_result, self._db(), match_id, seat,
+                                        float(raw.get("accuracy", 0.0)), int(raw.get("rated", 0)))
+            except Exception:  # noqa: BLE001 - the review stands; its figure is missed
+                log.exception("review of match %s seat %s: its accuracy not stored", match_id, seat)
             return data
         finally:
             self._pending.pop(key, None)
@@ -334,23 +375,19 @@ class ReviewService:
             _, dropped = self._cache.popitem(last=False)
             self._cached_bytes -= len(dropped)
 
-    def _note_accuracy(self, key: int, accuracy: float, rated: int) -> None:
-        self._accuracy[key] = (accuracy, rated)
-        self._accuracy.move_to_end(key)
-        while len(self._accuracy) > ACCURACY_KEEP:
-            self._accuracy.popitem(last=False)
+    def _db(self) -> Any:
+        if self._engine is None:
+            from laizi.server.persistence import db
 
-    def accuracy_of(self, seats: list[tuple[int, int]]) -> dict[str, Any] | None:
+            self._engine = db.make_engine(self.db_url)
+        return self._engine
+
+    async def accuracy_of(self, seats: list[tuple[int, int]]) -> dict[str, Any] | None:
         """The accuracy over the reviews of ``seats`` ((match id, seat), at most a profile
-        page) built on this server so far — nothing is built for it: the mean of their
-        accuracies weighted by rated decisions, and how many matches it counts; None if none."""
-        got = [self._accuracy[k] for k in (_key(m, s) for m, s in seats[:ACCURACY_PAGE])
-               if k in self._accuracy]
-        rated = sum(r for _, r in got)
-        if not got or rated == 0:
-            return None
-        return {"accuracy": round(sum(a * r for a, r in got) / rated, 1), "matches": len(got),
-                "decisions": rated}
+        page) built so far by any node (``review_results``) — nothing is built for it: the
+        mean of their accuracies weighted by rated decisions, and how many matches it
+        counts; None if none."""
+        return await asyncio.to_thread(read_accuracy, self._db(), seats[:ACCURACY_PAGE])
 
     def cache_info(self) -> dict[str, int]:
         return {"entries": len(self._cache), "bytes": self._cached_bytes, **self.stats}
@@ -405,11 +442,7 @@ class ReviewService:
             why = await gate(match_id)
             if why is not None:
                 raise ReviewError(403, why)
-        if self._engine is None:
-            from laizi.server.persistence import db
-
-            self._engine = db.make_engine(self.db_url)
-        data = await asyncio.to_thread(read_card, self._engine, match_id)
+        data = await asyncio.to_thread(read_card, self._db(), match_id)
         if data is not None and data.get("in_play"):
             raise ReviewError(409, "the match is still in play: its card comes when it is over")
         return data
@@ -424,11 +457,7 @@ class ReviewService:
             why = await gate(match_id)
             if why is not None:
                 raise ReviewError(403, why)
-        if self._engine is None:
-            from laizi.server.persistence import db
-
-            self._engine = db.make_engine(self.db_url)
-        data = await asyncio.to_thread(read_hand_card, self._engine, match_id, hand)
+        data = await asyncio.to_thread(read_hand_card, self._db(), match_id, hand)
         if data is not None and "refused" in data:
             raise ReviewError(*data["refused"])
         return data
