@@ -84,6 +84,7 @@ def test_every_won_hand_has_its_card(srv: tuple[LiveServer, int]) -> None:
         pay = card["payments"]
         assert abs(sum(pay)) < 1e-6 and pay[w] > 0 and max(pay) == pay[w]
         totals = [a + b for a, b in zip(totals, pay, strict=True)]
+        assert get(s, f"/api/matches/{mid}/hands/{n}/card") == (200, card)  # kept: the same
     assert won >= 1, "no hand of the match was won"
     # the cards' payments are the match's (draws pay nothing): the totals on the result card
     assert [round(x, 1) for x in totals] == [round(x, 1) for x in match["scores"]]

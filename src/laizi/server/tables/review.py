@@ -61,6 +61,7 @@ MAX_PENDING = 4           # builds queued at once (all clients)
 CACHE_BYTES = 16 * 1024 * 1024  # reviews kept in memory (JSON)
 WAIT = 2.0                # seconds a request waits for a build before answering 202
 HAND_MAX = 10_000         # the highest hand number a big-hand card is asked for
+HAND_CARDS_KEEP = 256     # big-hand cards' data kept (a few kB each), least recently used out
 
 # ----------------------------------------------------------------- worker side
 _ENGINES: dict[str, Any] = {}
@@ -277,6 +278,7 @@ class ReviewService:
         self.wait = wait
         self._cache: OrderedDict[int, bytes] = OrderedDict()
         self._cached_bytes = 0
+        self._hand_cards: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
         self._pending: dict[int, asyncio.Task[bytes | None]] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._progress: Any = None
@@ -457,9 +459,18 @@ class ReviewService:
             why = await gate(match_id)
             if why is not None:
                 raise ReviewError(403, why)
+        key = (match_id, hand)
+        data = self._hand_cards.get(key)
+        if data is not None:  # a finished hand does not change
+            self._hand_cards.move_to_end(key)
+            return data
         data = await asyncio.to_thread(read_hand_card, self._db(), match_id, hand)
         if data is not None and "refused" in data:
             raise ReviewError(*data["refused"])
+        if data is not None:
+            self._hand_cards[key] = data
+            while len(self._hand_cards) > HAND_CARDS_KEEP:
+                self._hand_cards.popitem(last=False)
         return data
 
     async def card_endpoint(self, request: Request) -> Response:
