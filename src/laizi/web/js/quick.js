@@ -107,6 +107,15 @@ function renderLevels() {
   markWaiting(SOC.quick);
 }
 
+/** The waiting counts on the level buttons, in place (a button is not rebuilt under a tap). */
+function showCounts() {
+  const preset = $("quick-preset").value || "kaikoufan";
+  for (const b of document.querySelectorAll("#levels .level-btn")) {
+    const n = b.querySelector(".queue-n");
+    if (n) n.textContent = w("queue_n", (SOC.queues[b.dataset.level] || {})[preset] ?? 0);
+  }
+}
+
 function markWaiting(q) {
   for (const b of document.querySelectorAll("#levels .level-btn")) {
     const on = !!q && q.status === "waiting" && b.dataset.level === q.level;
@@ -131,14 +140,15 @@ function renderPresets() {
 function takeLevels(d) {
   if (d.presets) { SOC.presets = d.presets; renderPresets(); }
   for (const lv of d.levels || []) if (lv.queues) SOC.queues[lv.name] = lv.queues;
+  showCounts();
 }
 
 /** The waiting counts of every 场次 × rule set queue (GET /api/levels), shown on the levels. */
 async function refreshQueues() {
   try {
     const d = await (await fetch("/api/levels")).json();
-    takeLevels(d);
-    if (SOC.levels.length) renderLevels();
+    for (const lv of d.levels || []) if (lv.queues) SOC.queues[lv.name] = lv.queues;  // the picker stays as it is
+    showCounts();
   } catch (e) { /* offline: the counts stay */ }
 }
 
@@ -224,7 +234,7 @@ export function initQuick() {
   $("quick-preset").addEventListener("change", () => {
     try { localStorage.setItem(PRESET_KEY, $("quick-preset").value); } catch (e) { /* private mode */ }
     renderPresets();
-    renderLevels();  // the counts of the chosen rule set's queues
+    showCounts();  // the counts of the chosen rule set's queues
   });
   net.on("quick_match", m => {
     showQuick({ status: "seated", level: m.label || m.level, room: m.room });
