@@ -176,6 +176,15 @@ def read_hand_card(engine: Any, match_id: int, hand_no: int) -> dict[str, Any] |
         m = s.get(db.MatchRow, match_id)
         if m is None:
             return None
+        # the hand's row first: a hand not played, not over or not won costs no replay
+        row = s.scalars(select(db.HandRow).where(db.HandRow.match_id == match_id,
+                                                 db.HandRow.number == hand_no)).first()
+        if row is None and m.status == "finished":
+            return {"refused": (404, f"no hand {hand_no} in match {match_id}")}
+        if row is None or row.ended_at is None:
+            return {"refused": (409, f"hand {hand_no} is not over yet: its card comes when it is")}
+        if (row.result or {}).get("winner") is None:
+            return {"refused": (409, f"hand {hand_no} was not won (a draw): no card")}
         journal = [a.action for a in s.scalars(
             select(db.ActionRow).where(db.ActionRow.match_id == m.id).order_by(db.ActionRow.n))]
         rules, seed, max_hands = dict(m.rules), bytes.fromhex(m.seed), m.max_hands
