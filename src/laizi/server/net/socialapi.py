@@ -114,7 +114,7 @@ def social_routes(hub: Hub, presence: Presence | None = None) -> tuple[Social, l
         async def endpoint(request: Request) -> Response:
             try:
                 data = await _body(request)
-                pid = current_player(request, data) if auth else ""
+                pid = await current_player(request, data) if auth else ""
                 out = await fn(request, pid, data)
             except ApiError as exc:  # a refused token, friends, quick match, coins
                 wait = (exc.retry_after or 60.0) if exc.status == 429 else None

@@ -1,10 +1,12 @@
 // Quick match (快速开始) and coins (游戏币) in the lobby: the levels (场次) with their stake and
 // minimum balance, the balance and the daily top-up, the queue's status; the table is announced
 // on the game's WebSocket ("quick_match") and joined like any room. Text via textContent only.
-import { S, store } from "./state.js";
+import { S, SOC, store } from "./state.js";
 import * as net from "./net.js";
-import { getLang, onLang, presetName } from "./i18n.js";
-import { joinCode, showError, toast } from "./lobby.js";
+import { getLang, onLang, presetName, wordPack } from "./i18n.js";
+import { joinCode } from "./lobby.js";
+import { showError, toast } from "./ui.js";
+import { api } from "./api.js";
 
 const $ = id => document.getElementById(id);
 
@@ -41,29 +43,11 @@ const WORDS = {
 const LEVEL_NAMES = { en: { novice: "Beginner", junior: "Junior", senior: "Senior" } };
 
 /** A word in the current language, {0}.. filled in. */
-export function w(key, ...args) {
-  const d = WORDS[getLang() === "en" ? "en" : "zh"];
-  return String(d[key] ?? WORDS.zh[key] ?? key).replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? ""));
-}
+export const w = wordPack(WORDS);
 
-/** Social state shared with friends.js. */
-export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null, presets: [], queues: {} };
+// how many wait in each 场次 × rule set queue: {level: {preset: n}} (GET /api/levels)
+const QUEUES = {};
 const PRESET_KEY = "laizi.quickPreset";
-
-/** A JSON API call with the player's token; throws an Error carrying the server's message. */
-export async function api(path, body = null) {
-  const headers = { "Content-Type": "application/json" };
-  if (S.token) headers.Authorization = "Bearer " + S.token;
-  const r = await fetch(path, body == null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
-  let out = null;
-  try { out = await r.json(); } catch (e) { out = null; }
-  if (!r.ok) {
-    const err = new Error((out && out.error) || `HTTP ${r.status}`);
-    err.status = r.status;
-    throw err;
-  }
-  return out;
-}
 
 function levelName(lv) { return getLang() === "en" ? (LEVEL_NAMES.en[lv.name] || lv.name) : lv.label; }
 
@@ -99,7 +83,7 @@ function renderLevels() {
     const n = document.createElement("small");
     n.className = "queue-n";
     n.dataset.testid = "queue-count";
-    n.textContent = w("queue_n", (SOC.queues[lv.name] || {})[$("quick-preset").value || "kaikoufan"] ?? 0);
+    n.textContent = w("queue_n", (QUEUES[lv.name] || {})[$("quick-preset").value || "kaikoufan"] ?? 0);
     b.appendChild(n);
     b.addEventListener("click", () => enqueue(lv.name));
     box.appendChild(b);
@@ -112,7 +96,7 @@ function showCounts() {
   const preset = $("quick-preset").value || "kaikoufan";
   for (const b of document.querySelectorAll("#levels .level-btn")) {
     const n = b.querySelector(".queue-n");
-    if (n) n.textContent = w("queue_n", (SOC.queues[b.dataset.level] || {})[preset] ?? 0);
+    if (n) n.textContent = w("queue_n", (QUEUES[b.dataset.level] || {})[preset] ?? 0);
   }
 }
 
@@ -139,7 +123,7 @@ function renderPresets() {
 
 function takeLevels(d) {
   if (d.presets) { SOC.presets = d.presets; renderPresets(); }
-  for (const lv of d.levels || []) if (lv.queues) SOC.queues[lv.name] = lv.queues;
+  for (const lv of d.levels || []) if (lv.queues) QUEUES[lv.name] = lv.queues;
   showCounts();
 }
 
@@ -147,7 +131,7 @@ function takeLevels(d) {
 async function refreshQueues() {
   try {
     const d = await (await fetch("/api/levels")).json();
-    for (const lv of d.levels || []) if (lv.queues) SOC.queues[lv.name] = lv.queues;  // the picker stays as it is
+    for (const lv of d.levels || []) if (lv.queues) QUEUES[lv.name] = lv.queues;  // the picker stays as it is
     showCounts();
   } catch (e) { /* offline: the counts stay */ }
 }
@@ -168,7 +152,7 @@ function renderCoins(d) {
 export async function refreshCoins() {
   if (!S.token) return;
   try {
-    const d = await api("/api/coins?limit=5");
+    const d = await api("/api/coins?limit=5", null, S.token);
     SOC.registered = d.registered; SOC.balance = d.balance; SOC.levels = d.levels; SOC.me = d.player_id;
     takeLevels(d);
     renderCoins(d);
@@ -200,7 +184,7 @@ function showQuick(q) {
 
 async function pollQuick() {
   try {
-    const q = await api("/api/quick");
+    const q = await api("/api/quick", null, S.token);
     showQuick(q);
     if (q.status === "seated" && !S.room) joinCode(q.room, false);  // missed the push
   } catch (e) { showQuick(null); }
@@ -209,20 +193,20 @@ async function pollQuick() {
 async function enqueue(level) {
   try {
     const preset = $("quick-preset").value || "kaikoufan";
-    showQuick(await api("/api/quick", { level, preset }));
+    showQuick(await api("/api/quick", { level, preset }, S.token));
     refreshQueues();
     $("quick-status").scrollIntoView({ block: "nearest" });  // a phone held sideways: keep it in sight
   } catch (e) { showError(e.message); }
 }
 
 async function leaveQueue() {
-  try { await api("/api/quick/leave", {}); toast(w("left")); } catch (e) { /* gone already */ }
+  try { await api("/api/quick/leave", {}, S.token); toast(w("left")); } catch (e) { /* gone already */ }
   showQuick(null);
 }
 
 async function claimDaily() {
   try {
-    const d = await api("/api/coins/daily", {});
+    const d = await api("/api/coins/daily", {}, S.token);
     toast(w("got", d.granted));
   } catch (e) { showError(e.message); }
   refreshCoins();
