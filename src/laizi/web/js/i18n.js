@@ -63,6 +63,7 @@ const ZH = {
   review: "复盘", accuracy: "准确率", review_busy: "复盘中… {0}%", review_failed: "复盘失败",
   review_acc: "准确率 {0}% · 平均每步少 {1} 分 · 与专家一致 {2}% · 共 {3} 个决定", review_none: "没有明显失误",
   review_item: "第 {0} 局 · {1} → 专家 {2} · −{3} 分", review_auto: "（托管代打 {0} 步，不计）",
+  card_hand: "晒大胡", card_hand_title: "武汉麻将 · 大胡", card_hand_of: "比赛 #{0} · 第 {1} 局", card_no_big: "胡牌",
   card: "战绩", card_title: "武汉麻将 · 战绩", card_match: "比赛 #{0} · 共 {1} 局", card_download: "下载图片",
   card_share: "分享链接", card_copied: "链接已复制", card_copy_hint: "请复制上面的链接", card_failed: "无法生成战绩",
   clubs_link: "亲友圈 →", dissolve: "申请解散", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
@@ -142,6 +143,7 @@ const EN = {
   review_acc: "Accuracy {0}% · {1} points lost per decision · agrees with expert {2}% · {3} decisions",
   review_none: "No costly decision", review_item: "Hand {0} · {1} → expert {2} · −{3}",
   review_auto: " ({0} auto-played decisions left out)",
+  card_hand: "Share this hand", card_hand_title: "Wuhan Mahjong · Big hand", card_hand_of: "Match #{0} · hand {1}", card_no_big: "Win",
   card: "Result card", card_title: "Wuhan Mahjong · Result", card_match: "Match #{0} · {1} hands", card_download: "Download",
   card_share: "Share link", card_copied: "Link copied", card_copy_hint: "Copy the link above", card_failed: "No card for this match",
   clubs_link: "Clubs →", dissolve: "Propose to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs

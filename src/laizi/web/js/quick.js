@@ -15,7 +15,7 @@ const WORDS = {
     quick: "快速开始", coins: "游戏币", daily: "每日领取", daily_done: "今日已领取", cancel: "取消",
     stake: "底注 {0}", free: "免费", min: "入场 {0}", guests_no: "需注册", need: "需 {0} 币",
     waiting: "{0} · {3} 匹配中… {1} 人等待，{2} 秒后机器人补位", seated: "已入座 {0} · 房间 {1}",
-    rules: "规则",
+    rules: "规则", queue_n: "{0} 人等待",
     got: "领取 {0} 游戏币", guest_coins: "游客无游戏币（注册后领取）", left: "已取消匹配",
     friends: "好友", invites: "邀请", add_friend: "添加好友", friend_ph: "用户名或玩家ID",
     need_account: "登录账号后可添加好友、邀请好友。", to_account: "去登录/注册",
@@ -29,7 +29,7 @@ const WORDS = {
     quick: "Quick match", coins: "Coins", daily: "Daily coins", daily_done: "Claimed today", cancel: "Cancel",
     stake: "stake {0}", free: "free", min: "min {0}", guests_no: "account", need: "needs {0}",
     waiting: "{0} · {3}: searching… {1} waiting, bots in {2} s", seated: "Seated at {0} · room {1}",
-    rules: "Rules",
+    rules: "Rules", queue_n: "{0} waiting",
     got: "Got {0} coins", guest_coins: "Guests have no coins (register)", left: "Search cancelled",
     friends: "Friends", invites: "Invites", add_friend: "Add friend", friend_ph: "username or player id",
     need_account: "Log in to add and invite friends.", to_account: "Log in / register",
@@ -45,6 +45,8 @@ const LEVEL_NAMES = { en: { novice: "Beginner", junior: "Junior", senior: "Senio
 /** A word in the current language, {0}.. filled in. */
 export const w = wordPack(WORDS);
 
+// how many wait in each 场次 × rule set queue: {level: {preset: n}} (GET /api/levels)
+const QUEUES = {};
 const PRESET_KEY = "laizi.quickPreset";
 
 function levelName(lv) { return getLang() === "en" ? (LEVEL_NAMES.en[lv.name] || lv.name) : lv.label; }
@@ -77,8 +79,32 @@ function renderLevels() {
       n.textContent = why;
       b.appendChild(n);
     }
+    // how many wait in this 场次's queue of the chosen rule set (GET /api/levels: the cluster's)
+    const n = document.createElement("small");
+    n.className = "queue-n";
+    n.dataset.testid = "queue-count";
+    n.textContent = w("queue_n", (QUEUES[lv.name] || {})[$("quick-preset").value || "kaikoufan"] ?? 0);
+    b.appendChild(n);
     b.addEventListener("click", () => enqueue(lv.name));
     box.appendChild(b);
+  }
+  markWaiting(SOC.quick);
+}
+
+/** The waiting counts on the level buttons, in place (a button is not rebuilt under a tap). */
+function showCounts() {
+  const preset = $("quick-preset").value || "kaikoufan";
+  for (const b of document.querySelectorAll("#levels .level-btn")) {
+    const n = b.querySelector(".queue-n");
+    if (n) n.textContent = w("queue_n", (QUEUES[b.dataset.level] || {})[preset] ?? 0);
+  }
+}
+
+function markWaiting(q) {
+  for (const b of document.querySelectorAll("#levels .level-btn")) {
+    const on = !!q && q.status === "waiting" && b.dataset.level === q.level;
+    b.classList.toggle("waiting", on);
+    b.setAttribute("aria-pressed", on ? "true" : "false");
   }
 }
 
@@ -97,6 +123,17 @@ function renderPresets() {
 
 function takeLevels(d) {
   if (d.presets) { SOC.presets = d.presets; renderPresets(); }
+  for (const lv of d.levels || []) if (lv.queues) QUEUES[lv.name] = lv.queues;
+  showCounts();
+}
+
+/** The waiting counts of every 场次 × rule set queue (GET /api/levels), shown on the levels. */
+async function refreshQueues() {
+  try {
+    const d = await (await fetch("/api/levels")).json();
+    for (const lv of d.levels || []) if (lv.queues) QUEUES[lv.name] = lv.queues;  // the picker stays as it is
+    showCounts();
+  } catch (e) { /* offline: the counts stay */ }
 }
 
 function renderCoins(d) {
@@ -132,11 +169,7 @@ function showQuick(q) {
   const st = $("quick-status");
   const leave = $("btn-quick-leave");
   clearTimeout(pollTimer);
-  for (const b of document.querySelectorAll("#levels .level-btn")) {
-    const on = !!q && q.status === "waiting" && b.dataset.level === q.level;
-    b.classList.toggle("waiting", on);
-    b.setAttribute("aria-pressed", on ? "true" : "false");
-  }
+  markWaiting(q);
   if (q && q.status === "waiting") {
     const lv = SOC.levels.find(l => l.name === q.level);
     st.textContent = w("waiting", lv ? levelName(lv) : q.level, q.waiting, Math.ceil(q.bots_in),
@@ -161,6 +194,7 @@ async function enqueue(level) {
   try {
     const preset = $("quick-preset").value || "kaikoufan";
     showQuick(await api("/api/quick", { level, preset }, S.token));
+    refreshQueues();
     $("quick-status").scrollIntoView({ block: "nearest" });  // a phone held sideways: keep it in sight
   } catch (e) { showError(e.message); }
 }
@@ -184,6 +218,7 @@ export function initQuick() {
   $("quick-preset").addEventListener("change", () => {
     try { localStorage.setItem(PRESET_KEY, $("quick-preset").value); } catch (e) { /* private mode */ }
     renderPresets();
+    showCounts();  // the counts of the chosen rule set's queues
   });
   net.on("quick_match", m => {
     showQuick({ status: "seated", level: m.label || m.level, room: m.room });
@@ -198,7 +233,8 @@ export function initQuick() {
   onLang(() => { refreshCoins(); renderPresets(); showQuick(SOC.quick); });
   fetch("/api/levels").then(r => r.json()).then(d => {
     takeLevels(d);
-    if (!SOC.levels.length) { SOC.levels = d.levels.map(l => ({ ...l, open: l.guests })); renderLevels(); }
+    if (!SOC.levels.length) SOC.levels = d.levels.map(l => ({ ...l, open: l.guests }));
+    renderLevels();
   }).catch(() => {});
   renderCoins(null);
   // back in the lobby (a match ended, a room left): the balance may have changed
@@ -214,4 +250,5 @@ export function initQuick() {
     shown = now;
   }).observe(lobby, { attributes: true, attributeFilter: ["class"] });
   setInterval(() => { if (!S.room && !lobby.classList.contains("hidden") && !document.hidden) refreshCoins(); }, 15000);
+  setInterval(() => { if (!S.room && !lobby.classList.contains("hidden") && !document.hidden) refreshQueues(); }, 5000);
 }
