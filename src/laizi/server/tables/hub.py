@@ -373,6 +373,9 @@ class Hub:
             conn.send(p.joined(room.lobby_json(), seat, room.chat_log[-30:]))
             if room.game is not None:
                 room.send_snapshot(conn)
+                vote = None if room.game.over else room.flow.dissolve_open(room.seats)
+                if vote is not None:  # an open 解散 proposal: its bar again
+                    conn.send(p.dissolve(*vote))
             room.broadcast_lobby()
 
     async def leave_room(self, conn: Conn, room: Room) -> None:
