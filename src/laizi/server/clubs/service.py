@@ -186,6 +186,11 @@ class Clubs:
             return ClubError(f"only {who} may do that", 403)
         return club, role
 
+    async def staff(self, pid: str, cid: int) -> None:
+        """Refused (:class:`ClubError` 403/404) unless ``pid`` is the club's owner or an admin."""
+        self.registered(pid)
+        await self._read(lambda s: self.need_role(s, cid, pid, STAFF))
+
     # ------------------------------------------------------------- clubs
     async def create(self, pid: str, d: dict[str, Any]) -> dict[str, Any]:
         self.registered(pid)

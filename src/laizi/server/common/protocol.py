@@ -32,6 +32,9 @@ Client → server (``type``):
 - ``auto``       ``{on}``: 托管 on or off.
 - ``hints``      ``{on}``: send hints (from the seat's own view) with each decision.
 - ``chat``       ``{text}`` or ``{phrase}``.
+- ``mute``       ``{player_id, on?}``: stop (``on`` false: resume) receiving a player's chat
+  at every table; answered by ``muted`` ``{players}`` (also sent after ``joined`` when the
+  list is not empty). The muted player is not told.
 - ``leave``      ``{}``: leave the room; during a match this is an escape (penalty, a bot
   takes the seat).
 - ``ping``       ``{}``.
@@ -79,7 +82,7 @@ from laizi.server.common.inputs import JSONInputError, loads_strict
 
 __all__ = [
     "RoomStatus", "ack", "chat", "error_msg", "internal_error", "joined", "kicked", "left",
-    "dissolve", "paused", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
+    "dissolve", "muted", "paused", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
@@ -279,6 +282,12 @@ class Dissolve(_Msg):
     on: bool = True  # agree to 解散; false: refuse (the proposal is dropped)
 
 
+class Mute(_Msg):
+    type: Literal["mute"]
+    player_id: str = Field(max_length=32)
+    on: bool = True  # mute; false: unmute
+
+
 class Ping(_Msg):
     type: Literal["ping"]
     t: float | None = Field(None, ge=-1e15, le=1e15)
@@ -286,13 +295,13 @@ class Ping(_Msg):
 
 ClientMessage = Annotated[
     Hello | Create | Join | Sit | Stand | Bot | Start | Action | Resync | Auto | Hints | Chat | Leave
-    | Ping | Kick | Host | Ready | Continue | Rematch | Dissolve,
+    | Ping | Kick | Host | Ready | Continue | Rematch | Dissolve | Mute,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 TYPES = ("hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync",
          "auto", "hints", "chat", "leave", "ping", "kick", "host", "ready", "continue", "rematch",
-         "dissolve")
+         "dissolve", "mute")
 
 
 def parse_client_message(raw: str | bytes) -> Any:
@@ -404,6 +413,11 @@ class DissolveMsg(TypedDict):
     refused: NotRequired[int]  # the seat that refused (the proposal is dropped)
 
 
+class MutedMsg(TypedDict):
+    type: Literal["muted"]
+    players: list[str]   # the player ids whose chat this player does not receive
+
+
 class PausedMsg(TypedDict):
     type: Literal["paused", "resumed"]
     room: str
@@ -502,6 +516,10 @@ def dissolve(agreed: list[int], waiting: list[int], done: bool = False,
     if refused is not None:
         msg["refused"] = refused
     return msg
+
+
+def muted(players: list[str]) -> MutedMsg:
+    return MutedMsg(type="muted", players=players)
 
 
 def paused(code: str) -> PausedMsg:

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.game import Action
 from laizi.server.accounts import ranks
+from laizi.server.clubs.etiquette import MuteError
 from laizi.server.common import protocol as p
 from laizi.server.common.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
 from laizi.server.common.connection import Conn
@@ -416,7 +417,25 @@ async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
     room.chat_log.append(dict(entry))
     del room.chat_log[:-100]
     await room.store.add_chat(room.code, conn.player_id, conn.nickname, text, m.phrase)
-    room.broadcast(entry)
+    out = dumps(entry)
+    for c in list(room.conns):  # not to those who muted the speaker (laizi.server.clubs.etiquette)
+        if conn.player_id not in hub.mutes.of(c.player_id):
+            c.send(out)
+
+
+async def on_mute(hub: Hub, conn: Conn, room: Room, m: p.Mute) -> None:
+    """Mute (or unmute) a player met at this table: its chat is not delivered to this
+    player any more, at any table (stored: :class:`laizi.server.clubs.etiquette.Mutes`)."""
+    pid = conn.player_id
+    assert pid is not None
+    here = {s.player_id for s in room.seats} | {c.player_id for c in room.conns}
+    if m.on and m.player_id not in here:
+        raise ProtocolError("bad_mute", "that player is not at this table")
+    try:
+        players = await hub.mutes.set(hub, pid, m.player_id, m.on)
+    except MuteError as exc:
+        raise ProtocolError(exc.code, str(exc)) from None
+    conn.send(p.muted(sorted(players)))
 
 
 async def on_leave(hub: Hub, conn: Conn, room: Room, m: p.Leave) -> None:
@@ -454,6 +473,7 @@ ROOM_HANDLERS: dict[str, RoomHandler] = {
     "auto": on_auto,
     "hints": on_hints,
     "chat": on_chat,
+    "mute": on_mute,
     "leave": on_leave,
     "kick": on_kick,
     "host": on_host,
