@@ -11,6 +11,7 @@ import { optionName, howtoLink } from "./rules.js";
 import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, showError, toast, copyLink, ruleCard } from "./lobby.js";
 import { openReplay } from "./replay.js";
 import { initDissolve } from "./dissolve.js";  // clubs: 解散 by vote
+import { initEtiquette } from "./etiquette.js";  // clubs: mute and report in the chat sheet
 
 const $ = id => document.getElementById(id);
 let table = null;
@@ -458,6 +459,7 @@ function addChat(m, old) {
   const b = document.createElement("b");
   b.textContent = m.from;
   d.append(b, `: ${text}`);
+  if (m.player_id) d.dataset.player = m.player_id;  // clubs: hidden when muted (etiquette.js)
   $("chatlog").appendChild(d);
   $("chatlog").scrollTop = $("chatlog").scrollHeight;
   if (!old) bubbleAt(m.player_id, text);
@@ -558,6 +560,7 @@ function wire() {
   $("overlay-close").addEventListener("click", pressContinue);
   $("btn-rematch").addEventListener("click", () => net.send({ type: "rematch" }));
   initDissolve();  // clubs: 解散 by vote
+  initEtiquette();  // clubs: mute and report
   $("btn-rematch-force").addEventListener("click", () => net.send({ type: "rematch", force: true }));
   $("btn-lobby").addEventListener("click", () => { closeSettlement(); net.send({ type: "leave" }); });
   store.on("conn", () => {
