@@ -186,6 +186,10 @@ class Clubs:
             return ClubError(f"only {who} may do that", 403)
         return club, role
 
+    async def read_check(self, fn: WriteFn) -> None:
+        """Run ``fn`` (a check that answers a :class:`ClubError` or None) on a read session."""
+        await self._read(fn)
+
     async def staff(self, pid: str, cid: int) -> None:
         """Refused (:class:`ClubError` 403/404) unless ``pid`` is the club's owner or an admin."""
         self.registered(pid)

@@ -5,6 +5,8 @@
 - ``reports``: a player's report of another at a table: the reason, the reporter's words,
   the room (and its club, for a club table) and, as evidence, the reported player's last
   chat lines in that room. Read by the club's owner and admins and by the server's admins.
+- ``club_chat``: the club's own chat channel (the club lobby): the newest messages of each
+  club are kept (:data:`laizi.server.clubs.clubchat.KEEP`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from laizi.server.persistence.db import Base
 
-__all__ = ["ChatMuteRow", "ReportRow"]
+__all__ = ["ChatMuteRow", "ClubChatRow", "ReportRow"]
 
 
 def _now() -> datetime:
@@ -45,3 +47,15 @@ class ReportRow(Base):
 
 
 Index("ix_reports_reporter", ReportRow.reporter_id, ReportRow.created_at)
+
+
+class ClubChatRow(Base):
+    __tablename__ = "club_chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    club_id: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(String(280))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+Index("ix_club_chat_club", ClubChatRow.club_id, ClubChatRow.id)

@@ -4,6 +4,7 @@
 // The account token is localStorage "laizi.token" (players.js). Text only via textContent.
 import { getLang, setLang } from "./i18n.js";
 import { loadRules, chosenOptions, renderRuleForm } from "./rules.js";
+import { showClubChat } from "./clubchat.js";
 
 const W = {
   zh: {
@@ -339,7 +340,7 @@ async function renderOne() {
   }
   try { club = await api(`/api/clubs/${clubId()}`); } catch (e) {
     show(e.message);
-    for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card"]) $(id).classList.add("hidden");
+    for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card", "o-chat-card"]) $(id).classList.add("hidden");
     return;
   }
   renderHead(club);
@@ -347,6 +348,7 @@ async function renderOne() {
   const sees = member(club) || !club.private;
   for (const id of ["o-tables-card", "o-members-card", "o-ranking-card"]) $(id).classList.toggle("hidden", !sees);
   if (sees) await Promise.all([renderTables(club), renderMembers(club), renderRanking(club)]);
+  await showClubChat(club.id, member(club));  // 圈聊: members only
 }
 
 function wireOne() {

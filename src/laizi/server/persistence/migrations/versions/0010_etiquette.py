@@ -1,4 +1,4 @@
-"""table etiquette: chat mutes and reports
+"""table etiquette: chat mutes, reports, club chat
 
 Revision ID: 0010
 Revises: 0009
@@ -28,6 +28,17 @@ def upgrade() -> None:
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.PrimaryKeyConstraint('player_id', 'muted_id')
     )
+    op.create_table('club_chat',
+    sa.Column('id', sa.Integer(), autoincrement=True, nullable=False),
+    sa.Column('club_id', sa.Integer(), nullable=False),
+    sa.Column('player_id', sa.String(length=32), nullable=False),
+    sa.Column('text', sa.String(length=280), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint('id')
+    )
+    with op.batch_alter_table('club_chat', schema=None) as batch_op:
+        batch_op.create_index('ix_club_chat_club', ['club_id', 'id'], unique=False)
+
     op.create_table('reports',
     sa.Column('id', sa.Integer(), autoincrement=True, nullable=False),
     sa.Column('reporter_id', sa.String(length=32), nullable=False),

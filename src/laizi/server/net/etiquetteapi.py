@@ -1,5 +1,5 @@
-"""HTTP routes of the reports of players (table etiquette, ``docs/clubs.md``); the service:
-:class:`laizi.server.clubs.etiquette.Reports`.
+"""HTTP routes of table etiquette and club chat (``docs/clubs.md``); the services:
+:class:`laizi.server.clubs.etiquette.Reports`, :class:`laizi.server.clubs.clubchat.ClubChat`.
 
 - ``POST /api/reports`` ``{player_id, room, reason, text?}``: report a player met at that
   table (any identity that was at it: seated or speaking); 400 bad input, 403 not at that
@@ -7,6 +7,8 @@
 - ``GET /api/reports``: every report, newest first (the server's admins: ``LAIZI_ADMINS``).
 - ``GET /api/clubs/{id}/reports``: the reports filed at the club's tables (its owner and
   admins).
+- ``GET /api/clubs/{id}/chat[?after=N]``, ``POST /api/clubs/{id}/chat`` ``{text}``: the
+  club's chat (its members).
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from laizi.server.clubs.clubchat import ClubChat
 from laizi.server.clubs.etiquette import Reports
 from laizi.server.clubs.fields import ClubError
 from laizi.server.net.clubapi import club_caller, club_id
-from laizi.server.net.httpin import current_player, json_object
+from laizi.server.net.httpin import current_player, int_param, json_object
 
-__all__ = ["REPORT_ROUTES"]
+__all__ = ["ETIQUETTE_ROUTES"]
 
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -48,7 +51,21 @@ async def club_reports(request: Request) -> Response:
     return JSONResponse({"reports": await _reports(request).listed(cid)}, headers=NO_STORE)
 
 
-REPORT_ROUTES = [
+async def club_chat(request: Request) -> Response:
+    chat = getattr(request.app.state, "club_chat", None)
+    if chat is None:
+        chat = request.app.state.club_chat = ClubChat(request.app.state.clubs)
+    if request.method == "POST":
+        d = await json_object(request, ClubError)
+        out = await chat.say(club_caller(request, d), club_id(request), d.get("text"))
+    else:
+        after = int_param(request, "after", 0, 0, 2**62, ClubError) or 0
+        out = await chat.read(club_caller(request, {}), club_id(request), after)
+    return JSONResponse(out, headers=NO_STORE)
+
+
+ETIQUETTE_ROUTES = [
     Route("/api/reports", reports, methods=["GET", "POST"]),
     Route("/api/clubs/{cid}/reports", club_reports),
+    Route("/api/clubs/{cid}/chat", club_chat, methods=["GET", "POST"]),
 ]
