@@ -157,6 +157,7 @@ class Clubs:
             "id": club.id, "name": club.name, "avatar": club.avatar,
             "description": club.description, "private": club.private,
             "approval": club.approval, "bots": club.bots, "season": club.season,
+            "ip_warning": bool(club.ip_warning),
             "owner": {"player_id": club.owner_id, "nickname": self._nick(club.owner_id)},
             "members": members, "role": role}
         if role in MEMBER_ROLES:
@@ -205,6 +206,7 @@ class Clubs:
             raise ClubError(f"avatar must be one of the drawn set ({', '.join(AVATARS)})")
         approval = flag(d.get("approval"), "approval", False)
         private = flag(d.get("private"), "private", True)
+        ip_warning = flag(d.get("ip_warning"), "ip_warning", False)
         bots = bot_level(d.get("bots"))
         if not self.creates.allow(pid):
             raise ClubError(f"at most {CREATES_PER_DAY} new clubs per day", 429,
@@ -224,7 +226,8 @@ class Clubs:
                 if s.scalar(select(ClubRow.id).where(ClubRow.code == code)) is None:
                     break
             club = ClubRow(name=name, avatar=avatar, description=description, code=code,
-                           owner_id=pid, approval=approval, private=private, bots=bots)
+                           owner_id=pid, approval=approval, private=private, bots=bots,
+                           ip_warning=ip_warning)
             s.add(club)
             s.flush()
             s.add(ClubMemberRow(club_id=club.id, player_id=pid, role="owner"))
@@ -286,7 +289,7 @@ class Clubs:
             if d["avatar"] not in AVATARS:
                 raise ClubError(f"avatar must be one of the drawn set ({', '.join(AVATARS)})")
             changes["avatar"] = d["avatar"]
-        for key in ("approval", "private"):
+        for key in ("approval", "private", "ip_warning"):
             if key in d:
                 changes[key] = flag(d[key], key, False)
         if "bots" in d:
@@ -534,6 +537,7 @@ class Clubs:
             if len(self._open_tables(s, cid)) >= self.max_tables:
                 return ClubError(f"at most {self.max_tables} open tables per club", 409)
             return {"bots": got[0].bots, "season": got[0].season, "template": t.id,
+                    "ip_warning": bool(got[0].ip_warning),
                     "settings": dict(t.settings), "nickname": self._seat_name(s, pid)}
 
         return dict(await self._read(read))

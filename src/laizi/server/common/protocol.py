@@ -13,9 +13,12 @@ Client → server (``type``):
   Host only.
 - ``ready``      ``{on?}``: ready (准备) or not before a match; standing up or leaving
   clears it. Bots are always ready.
-- ``start``      ``{}``: start the match (all four seats filled — or ``settings.bots_fill``
+- ``start``      ``{confirm?}``: start the match (all four seats filled — or ``settings.bots_fill``
   bots take the empty ones, a club table —, every seated human ready; the host's own start
-  counts as the host's ready). Host only.
+  counts as the host's ready). Host only. With ``settings.ip_warning``, two seated players
+  on one address or network stop it once: everyone gets ``same_network`` ``{pairs:
+  [{seats, same}], unknown}`` (seats, never addresses), the host gets the error
+  ``same_network``; ``confirm`` starts anyway.
 - ``continue``   ``{}``: 继续 after a hand's settlement. The next hand is dealt once every
   seated human (not in 托管) pressed it, or after ``settings.continue_seconds``.
 - ``rematch``    ``{force?}``: 再来一局 after the match: a new match with the same seats
@@ -82,7 +85,7 @@ from laizi.server.common.inputs import JSONInputError, loads_strict
 
 __all__ = [
     "RoomStatus", "ack", "chat", "error_msg", "internal_error", "joined", "kicked", "left",
-    "dissolve", "muted", "paused", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
+    "dissolve", "muted", "paused", "same_network", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
@@ -162,6 +165,9 @@ class RoomSettings(_Msg):
     bots_fill: Literal["random", "greedy", "strong", "expert"] | None = None
     # clubs: the club whose table this is: only its members join (opened by the club's API)
     club: int | None = Field(None, ge=1, le=2**31 - 1)
+    # clubs: warn before the start when two seated players share an address or a network
+    # (laizi.server.guard.netcheck); the host starts again (confirm) to play anyway
+    ip_warning: bool = False
 
     @field_validator("options")
     @classmethod
@@ -220,6 +226,7 @@ class Bot(_Msg):
 
 class Start(_Msg):
     type: Literal["start"]
+    confirm: bool = False  # start although the same-network warning was given
 
 
 class Action(_Msg):
@@ -413,6 +420,12 @@ class DissolveMsg(TypedDict):
     refused: NotRequired[int]  # the seat that refused (the proposal is dropped)
 
 
+class SameNetworkMsg(TypedDict):
+    type: Literal["same_network"]
+    pairs: list[dict[str, Any]]  # {seats: [a, b], same: "address" | "network"}
+    unknown: list[int]           # seated players whose address is not known (not compared)
+
+
 class MutedMsg(TypedDict):
     type: Literal["muted"]
     players: list[str]   # the player ids whose chat this player does not receive
@@ -516,6 +529,10 @@ def dissolve(agreed: list[int], waiting: list[int], done: bool = False,
     if refused is not None:
         msg["refused"] = refused
     return msg
+
+
+def same_network(pairs: list[dict[str, Any]], unknown: list[int]) -> SameNetworkMsg:
+    return SameNetworkMsg(type="same_network", pairs=pairs, unknown=unknown)
 
 
 def muted(players: list[str]) -> MutedMsg:

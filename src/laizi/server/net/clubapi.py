@@ -130,8 +130,10 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
     if not isinstance(fill, bool):
         raise ClubError("fill must be true or false")
     info = await c.template_for_table(pid, cid, template)
-    settings = proto.RoomSettings.model_validate({**info["settings"], "private": True,
-                                                  "bots_fill": info["bots"], "club": cid})
+    base = info["settings"]
+    settings = proto.RoomSettings.model_validate({**base, "private": True, "bots_fill": info["bots"],
+                                                  "club": cid,  # the club may require the warning
+                                                  "ip_warning": info["ip_warning"] or bool(base.get("ip_warning"))})
     try:
         await hub.limits.check("room", peer, pid)
     except proto.ProtocolError as exc:
@@ -167,6 +169,10 @@ async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
                 free = [i for i, s in enumerate(room.seats) if s.empty]
                 if not free:
                     continue
+                try:
+                    await hub.limits.seat_check(pid)  # the join/leave cool-down
+                except proto.ProtocolError as exc:
+                    raise ClubError(exc.message, 429) from None
                 seat = free[0]
                 room.seats[seat] = Seat(player_id=pid, nickname=name)
                 await room.save_room()

@@ -33,6 +33,7 @@ from laizi.server.common.protocol import (
     parse_client_message,
 )
 from laizi.server.guard.limits import BOT_ROOMS_PER_IP, CHAT
+from laizi.server.guard.netcheck import network_pairs, proxy_addrs
 from laizi.server.net.flowcmds import FLOW_HANDLERS, unready_missing
 from laizi.server.tables.engine import dumps
 from laizi.server.tables.hub import Hub
@@ -251,6 +252,8 @@ async def on_sit(hub: Hub, conn: Conn, room: Room, m: p.Sit) -> None:
         raise ProtocolError("seat_taken", f"seat {m.seat} is taken")
     await _rank_allowed(hub, conn, room)  # (under the room's lock: the seat stays free)
     old = room.seat_of(conn.player_id)
+    if old is None and conn.player_id is not None:  # a new seat (not a move): the cool-down
+        await hub.limits.seat_check(conn.player_id)
     if old is not None:
         room.seats[old] = Seat()
     room.seats[m.seat] = Seat(player_id=conn.player_id, nickname=conn.nickname)
@@ -264,6 +267,8 @@ async def on_stand(hub: Hub, conn: Conn, room: Room, m: p.Stand) -> None:
     if old is not None:
         room.seats[old] = Seat()
         await room.save_room()
+        if conn.player_id is not None:
+            await hub.limits.seat_left(conn.player_id)  # counts toward the cool-down
     room.broadcast_lobby()
 
 
@@ -296,6 +301,15 @@ async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
     if missing:
         raise ProtocolError("not_ready", "every seated player must be ready (准备) first: seat "
                                          + ", ".join(str(s) for s in missing))
+    if room.settings.ip_warning and not m.confirm:  # clubs: the same-network warning
+        addrs = {i: [c.peer for c in room.conns if c.player_id == s.player_id and not c.closed]
+                 for i, s in enumerate(room.seats) if s.human}
+        pairs, unknown = network_pairs(addrs, proxy_addrs())
+        if pairs:
+            room.broadcast(p.same_network(pairs, unknown))
+            raise ProtocolError("same_network", "seats " + "; ".join(
+                f"{x['seats'][0]} and {x['seats'][1]} ({x['same']})" for x in pairs)  # type: ignore[index]
+                + " connect from the same address or network: start again to play anyway")
     fill = room.settings.bots_fill  # clubs: the club's bots take the seats still empty
     if fill is not None:
         for i, s in enumerate(room.seats):
@@ -440,12 +454,16 @@ async def on_mute(hub: Hub, conn: Conn, room: Room, m: p.Mute) -> None:
 
 async def on_leave(hub: Hub, conn: Conn, room: Room, m: p.Leave) -> None:
     seat = room.seat_of(conn.player_id)
+    gave_up = False  # a seat given up before or during a match (not after it): the cool-down
     if room.status == RoomStatus.LOBBY:
         if seat is not None:
             room.seats[seat] = Seat()
             await room.save_room()
-    elif seat is not None:
-        await room.escape(seat)  # during a match: a penalty, and a bot takes the seat for good
+            gave_up = True
+    elif seat is not None:  # during a match: a penalty, and a bot takes the seat for good
+        gave_up = await room.escape(seat)
+    if gave_up and conn.player_id is not None:
+        await hub.limits.seat_left(conn.player_id)
     await hub.detach(conn, room)
     conn.send(p.left(room.code))
     room.broadcast_lobby()

@@ -29,6 +29,7 @@ const W = {
     confirm_leave: "确定退出这个亲友圈？", confirm_kick: "确定请出 {n}？", confirm_transfer: "确定把圈主转让给 {n}？",
     confirm_season: "开始新赛季？本赛季的积分榜保留可查，新赛季从零开始。", bad_option: "数值不对：",
     private_tag: "私密", public_tag: "公开", approval_tag: "需审核", bots_tag: "机器人：{b}",
+    ip_warning: "本圈牌桌开局前提醒同一网络的玩家", ip_tag: "同网提醒",
     lv_random: "随机", lv_greedy: "简单", lv_strong: "高手", lv_expert: "专家", winds: "东南西北",
   },
   en: {
@@ -55,6 +56,7 @@ const W = {
     confirm_transfer: "Hand the club over to {n}?",
     confirm_season: "Start a new season? This season's ranking stays readable; the new one starts from zero.",
     bad_option: "Bad value: ", private_tag: "private", public_tag: "public", approval_tag: "approval",
+    ip_warning: "Warn before a club table starts about players on one network", ip_tag: "network warning",
     bots_tag: "bots: {b}", lv_random: "random", lv_greedy: "easy", lv_strong: "strong", lv_expert: "expert",
     winds: "ESWN",
   },
@@ -203,6 +205,7 @@ function renderHead(c) {
   if (c.code) tags.push(el("span", t("code_line", { code: c.code }), "k-code"));
   tags.push(el("span", t(c.private ? "private_tag" : "public_tag")));
   if (c.approval) tags.push(el("span", t("approval_tag")));
+  if (c.ip_warning) tags.push(el("span", t("ip_tag")));
   tags.push(el("span", c.bots ? t("bots_tag", { b: t("lv_" + c.bots) }) : t("no_bots")));
   $("o-tags").replaceChildren(...tags);
   $("o-desc").textContent = c.description || "";
@@ -219,6 +222,7 @@ function renderHead(c) {
   if (owner) {
     levelSelect($("s-bots"), c.bots);
     $("s-approval").checked = c.approval;
+    $("s-ipwarn").checked = !!c.ip_warning;
     $("s-private").checked = c.private;
   }
 }
@@ -364,6 +368,7 @@ function wireOne() {
   $("f-settings").addEventListener("submit", ev => {
     ev.preventDefault();
     act(`/api/clubs/${club.id}`, { bots: $("s-bots").value || null, approval: $("s-approval").checked,
+      ip_warning: $("s-ipwarn").checked,
       private: $("s-private").checked }, renderOne);
   });
   $("f-template").addEventListener("submit", async ev => {

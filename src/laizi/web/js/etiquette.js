@@ -1,7 +1,9 @@
 // Table etiquette in the chat sheet (issue 26): the other players at the table, each with
 // 屏蔽 (mute: the server stops delivering their chat to this player, at every table; what
 // was shown already is hidden here) and 举报 (report: a reason and a few words, stored for
-// the club's owner and the server's admins). Names and words are set as text.
+// the club's owner and the server's admins). Names and words are set as text. Also the
+// same-network warning in the room's lobby (which seats, never addresses; the host may
+// start anyway).
 import { S } from "./state.js";
 import * as net from "./net.js";
 import { t, onLang } from "./i18n.js";
@@ -98,7 +100,28 @@ export function render() {
   }
 }
 
+function seatLabel(i) {
+  const s = S.room && S.room.seats && S.room.seats[i];
+  return (s && s.nickname) || String(i + 1);
+}
+
+function netWarn(m) {
+  const box = $("netwarn");
+  const lines = [t("netwarn_head"), ...m.pairs.map(x => t("netwarn_line", seatLabel(x.seats[0]), seatLabel(x.seats[1]),
+    t(x.same === "address" ? "net_address" : "net_network")))];
+  if (m.unknown && m.unknown.length) lines.push(t("netwarn_unknown", m.unknown.map(seatLabel).join("、")));
+  $("netwarn-text").textContent = lines.join(" ");
+  const host = !!S.pid && S.room && (S.room.host || S.room.owner) === S.pid;
+  $("netwarn-go").classList.toggle("hidden", !host);
+  box.classList.remove("hidden");
+}
+
 export function initEtiquette() {
+  net.on("same_network", netWarn);
+  $("netwarn-go").addEventListener("click", () => {
+    net.send({ type: "start", confirm: true });
+    $("netwarn").classList.add("hidden");
+  });
   net.on("muted", m => {
     const before = muted;
     muted = new Set(m.players || []);

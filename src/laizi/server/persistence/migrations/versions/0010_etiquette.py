@@ -1,4 +1,4 @@
-"""table etiquette: chat mutes, reports, club chat
+"""table etiquette: chat mutes, reports, club chat, the clubs' same-network warning
 
 Revision ID: 0010
 Revises: 0009
@@ -22,6 +22,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table('clubs', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('ip_warning', sa.Boolean(), nullable=True))
     op.create_table('chat_mutes',
     sa.Column('player_id', sa.String(length=32), nullable=False),
     sa.Column('muted_id', sa.String(length=32), nullable=False),
