@@ -34,7 +34,7 @@ Client → server (``type``):
 - ``resync``     ``{}``: ask for a snapshot.
 - ``auto``       ``{on}``: 托管 on or off.
 - ``hints``      ``{on}``: send hints (from the seat's own view) with each decision.
-- ``chat``       ``{text}`` or ``{phrase}``.
+- ``chat``       ``{text}``, ``{phrase}`` or ``{emote}`` (one of them).
 - ``mute``       ``{player_id, on?}``: stop (``on`` false: resume) receiving a player's chat
   at every table; answered by ``muted`` ``{players}`` (also sent after ``joined`` when the
   list is not empty). The muted player is not told.
@@ -254,6 +254,7 @@ class Chat(_Msg):
     type: Literal["chat"]
     text: str | None = Field(None, max_length=1000)
     phrase: str | None = Field(None, max_length=32)
+    emote: str | None = Field(None, max_length=32)  # clubs: an emote of chat.EMOTES
 
 
 class Leave(_Msg):
@@ -395,7 +396,7 @@ class LeftMsg(TypedDict):
 # ("from" is a keyword: the functional form)
 ChatMsg = TypedDict("ChatMsg", {"type": Literal["chat"], "from": str, "player_id": str | None,
                                   "seat": int | None, "text": str, "phrase": str | None,
-                                  "t": float})
+                                  "t": float, "emote": NotRequired[str]})
 
 
 class SettleMsg(TypedDict, total=False):
@@ -504,9 +505,12 @@ def kicked(code: str) -> LeftMsg:
 
 
 def chat(nickname: str, player_id: str | None, seat: int | None, text: str,
-         phrase: str | None, t: float) -> ChatMsg:
-    return {"type": "chat", "from": nickname, "player_id": player_id, "seat": seat,
-            "text": text, "phrase": phrase, "t": t}
+         phrase: str | None, t: float, emote: str | None = None) -> ChatMsg:
+    msg: ChatMsg = {"type": "chat", "from": nickname, "player_id": player_id, "seat": seat,
+                    "text": text, "phrase": phrase, "t": t}
+    if emote is not None:
+        msg["emote"] = emote  # text then holds its Chinese name, for a client without pictures
+    return msg
 
 
 def settle_msg(timers: dict[str, Any]) -> SettleMsg:

@@ -24,7 +24,14 @@ from laizi.game import Action
 from laizi.server.accounts import ranks
 from laizi.server.clubs.etiquette import MuteError
 from laizi.server.common import protocol as p
-from laizi.server.common.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
+from laizi.server.common.chat import (
+    EMOTES,
+    QUICK_PHRASES,
+    RATE_COUNT,
+    RATE_WINDOW,
+    ChatError,
+    clean_text,
+)
 from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import (
     ProtocolError,
@@ -409,13 +416,17 @@ async def on_hints(hub: Hub, conn: Conn, room: Room, m: p.Hints) -> None:
 
 
 async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
-    if (m.text is None) == (m.phrase is None):
-        raise ProtocolError("bad_chat", "send either text or a quick phrase")
+    if [m.text, m.phrase, m.emote].count(None) != 2:
+        raise ProtocolError("bad_chat", "send one of text, a quick phrase or an emote")
     try:
         if m.phrase is not None:
             if m.phrase not in QUICK_PHRASES:
                 raise ChatError("bad_phrase", f"unknown quick phrase {m.phrase!r}")
             text = QUICK_PHRASES[m.phrase][0]
+        elif m.emote is not None:
+            if m.emote not in EMOTES:
+                raise ChatError("bad_emote", f"unknown emote {m.emote[:32]!r}")
+            text = f"[{EMOTES[m.emote][0]}]"
         else:
             text = clean_text(m.text)
     except ChatError as exc:
@@ -427,10 +438,11 @@ async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
         raise ProtocolError("chat_rate", f"at most {RATE_COUNT} chat messages per "
                                          f"{RATE_WINDOW:g} seconds; wait {wait:.1f} s")
     entry = p.chat(conn.nickname, conn.player_id, room.seat_of(conn.player_id), text, m.phrase,
-                   time.time())
+                   time.time(), m.emote)
     room.chat_log.append(dict(entry))
     del room.chat_log[:-100]
-    await room.store.add_chat(room.code, conn.player_id, conn.nickname, text, m.phrase)
+    await room.store.add_chat(room.code, conn.player_id, conn.nickname, text,
+                              m.phrase or (None if m.emote is None else f"emote:{m.emote}"))
     out = dumps(entry)
     for c in list(room.conns):  # not to those who muted the speaker (laizi.server.clubs.etiquette)
         if conn.player_id not in hub.mutes.of(c.player_id):
