@@ -191,6 +191,33 @@ class Clubs:
         """Run ``fn`` (a check that answers a :class:`ClubError` or None) on a read session."""
         await self._read(fn)
 
+    async def member(self, pid: str, cid: int, what: str = "that") -> None:
+        """Refused (403, 404) unless ``pid`` is a member (owner, admin, member) of the club."""
+        self.registered(pid)
+
+        def check(s: Session) -> ClubError | None:
+            club = self._club(s, cid)
+            if isinstance(club, ClubError):
+                return club
+            if self._role(s, cid, pid) not in MEMBER_ROLES:
+                return ClubError(f"{what} is for the club's members only", 403)
+            return None
+
+        await self._read(check)
+
+    async def sees(self, pid: str | None, cid: int) -> None:
+        """Refused (403, 404) unless ``pid`` may see the club's tables and events: a member,
+        or anyone (a guest too) for a club that is not private."""
+        def check(s: Session) -> ClubError | None:
+            club = self._club(s, cid)
+            if isinstance(club, ClubError):
+                return club
+            if club.private and (pid is None or self._role(s, cid, pid) not in MEMBER_ROLES):
+                return ClubError("this club is private: its members only", 403)
+            return None
+
+        await self._read(check)
+
     async def staff(self, pid: str, cid: int) -> None:
         """Refused (:class:`ClubError` 403/404) unless ``pid`` is the club's owner or an admin."""
         self.registered(pid)

@@ -7,11 +7,15 @@
 - ``GET /api/reports``: every report, newest first (the server's admins: ``LAIZI_ADMINS``).
 - ``GET /api/clubs/{id}/reports``: the reports filed at the club's tables (its owner and
   admins).
+- ``GET /api/clubs/{id}/events``: the club's tournaments (its members; anyone for a club
+  that is not private).
 - ``GET /api/clubs/{id}/chat[?after=N]``, ``POST /api/clubs/{id}/chat`` ``{text}``: the
   club's chat (its members).
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -20,6 +24,7 @@ from starlette.routing import Route
 from laizi.server.clubs.clubchat import ClubChat
 from laizi.server.clubs.etiquette import Reports
 from laizi.server.clubs.fields import ClubError
+from laizi.server.competitions.tournaments import records
 from laizi.server.net.clubapi import club_caller, club_id
 from laizi.server.net.httpin import current_player, int_param, json_object
 
@@ -64,7 +69,16 @@ async def club_chat(request: Request) -> Response:
     return JSONResponse(out, headers=NO_STORE)
 
 
+async def club_events(request: Request) -> Response:
+    pid = club_caller(request, {})
+    cid = club_id(request)
+    await request.app.state.clubs.sees(pid, cid)
+    rows = await asyncio.to_thread(records.tournaments, request.app.state.hub.store.engine, None, cid)
+    return JSONResponse({"events": rows}, headers=NO_STORE)
+
+
 ETIQUETTE_ROUTES = [
+    Route("/api/clubs/{cid}/events", club_events),
     Route("/api/reports", reports, methods=["GET", "POST"]),
     Route("/api/clubs/{cid}/reports", club_reports),
     Route("/api/clubs/{cid}/chat", club_chat, methods=["GET", "POST"]),

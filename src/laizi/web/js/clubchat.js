@@ -46,6 +46,7 @@ async function poll() {
   }
   if (d.messages.length) log.scrollTop = log.scrollHeight;
   $("o-no-chat").classList.toggle("hidden", log.children.length > 0);
+  log.classList.toggle("hidden", !log.children.length);
 }
 
 async function send() {
@@ -63,7 +64,7 @@ export function showClubChat(id, member) {
   $("o-chat-card").classList.toggle("hidden", !member);
   words();
   if (!member) { cid = null; clearInterval(timer); return; }
-  if (cid !== id) { cid = id; last = 0; $("club-chatlog").textContent = ""; }
+  if (cid !== id) { cid = id; last = 0; $("club-chatlog").textContent = ""; $("club-chatlog").classList.add("hidden"); }
   if (!wired) {
     wired = true;
     $("btn-club-chat").addEventListener("click", send);

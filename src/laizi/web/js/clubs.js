@@ -5,6 +5,7 @@
 import { getLang, setLang } from "./i18n.js";
 import { loadRules, chosenOptions, renderRuleForm } from "./rules.js";
 import { showClubChat } from "./clubchat.js";
+import { showClubEvents } from "./clubevents.js";
 
 const W = {
   zh: {
@@ -344,7 +345,7 @@ async function renderOne() {
   }
   try { club = await api(`/api/clubs/${clubId()}`); } catch (e) {
     show(e.message);
-    for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card", "o-chat-card"]) $(id).classList.add("hidden");
+    for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card", "o-chat-card", "o-events-card"]) $(id).classList.add("hidden");
     return;
   }
   renderHead(club);
@@ -353,6 +354,7 @@ async function renderOne() {
   for (const id of ["o-tables-card", "o-members-card", "o-ranking-card"]) $(id).classList.toggle("hidden", !sees);
   if (sees) await Promise.all([renderTables(club), renderMembers(club), renderRanking(club)]);
   await showClubChat(club.id, member(club));  // 圈聊: members only
+  await showClubEvents(club.id, sees, ["owner", "admin"].includes(club.role));  // 圈内比赛
 }
 
 function wireOne() {

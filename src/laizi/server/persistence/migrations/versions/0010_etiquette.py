@@ -1,4 +1,4 @@
-"""table etiquette: chat mutes, reports, club chat, the clubs' same-network warning
+"""table etiquette: chat mutes, reports, club chat, the clubs' same-network warning, club events
 
 Revision ID: 0010
 Revises: 0009
@@ -22,6 +22,9 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table('tournaments', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('club_id', sa.Integer(), nullable=True))
+        batch_op.create_index(batch_op.f('ix_tournaments_club_id'), ['club_id'], unique=False)
     with op.batch_alter_table('clubs', schema=None) as batch_op:
         batch_op.add_column(sa.Column('ip_warning', sa.Boolean(), nullable=True))
     op.create_table('chat_mutes',
