@@ -407,6 +407,10 @@ class Hub:
     async def disconnected(self, conn: Conn) -> None:
         if not conn.remote:
             self.directory.unbind(conn, closing=True)  # relayed: the owner is told
+        pid = conn.player_id
+        if pid is not None and not any(c.player_id == pid and c is not conn and not c.closed
+                                       for r in self.rooms.values() for c in r.conns):
+            self.mutes.forget(pid)  # read again at the player's next join
         room = self.room_of(conn)
         if room is None:
             return
