@@ -36,8 +36,17 @@ def test_club_event_from_the_club_page(browser: Any, server: str, size: tuple[in
     poll(owner, "() => document.body.dataset.ready === '1'")
     owner.click("#o-new-event summary")
     owner.fill("#e-name", "国庆圈赛")
+    owner.check("#e-dup")  # a duplicate event (the same walls at every table)
+    owner.locator("#o-new-event").scroll_into_view_if_needed()
+    owner.screenshot(path=str(screens_dir() / f"club-event-form-{size[0]}x{size[1]}.png"))
+    assert overflow_x(owner) <= 0
     owner.click("#btn-event")
     owner.wait_for_url(f"{server}/tournaments/*")
+    tid = int(owner.url.rsplit("/", 1)[1])
+    req = urllib.request.Request(f"{server}/api/tournaments/{tid}", headers={"Authorization": f"Bearer {tok[owner]}"})
+    with urllib.request.urlopen(req, timeout=20) as r:
+        made = json.loads(r.read())
+    assert made["club"] == club["id"] and made["settings"]["duplicate"] is True
     for p in (member, stranger):
         p.goto(url)
         poll(p, "() => document.body.dataset.ready === '1'")

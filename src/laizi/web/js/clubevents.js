@@ -1,16 +1,16 @@
 // Club events (圈内比赛) on a club's page: the club's tournaments (GET /api/clubs/{id}/events,
 // each linked to its page /tournaments/{id}) and, for the owner and admins, a short form that
-// creates one (POST /api/tournaments {club, name, rounds, seats, bots_fill}): only the
+// creates one (POST /api/tournaments {club, name, rounds, seats, bots_fill, duplicate}): only the
 // club's members may register. Text only via textContent.
 import { getLang } from "./i18n.js";
 
 const W = {
   zh: { events: "圈内比赛", no_events: "还没有圈内比赛。", new_event: "办一场圈内比赛", name: "名称", rounds: "轮数",
-    seats: "名额", bots_fill: "空位由机器人补齐", create: "创建比赛", members_only: "只有圈内成员可以报名",
+    seats: "名额", bots_fill: "空位由机器人补齐", duplicate: "复式赛（各桌同牌）", create: "创建比赛", members_only: "只有圈内成员可以报名",
     entrants: "{n} 人报名", st_registration: "报名中", st_running: "进行中", st_finished: "已结束", st_cancelled: "已取消",
     failed: "没有成功：" },
   en: { events: "Club events", no_events: "No club event yet.", new_event: "Hold a club event", name: "Name", rounds: "Rounds",
-    seats: "Seats", bots_fill: "Bots fill empty seats", create: "Create the event", members_only: "Only the club's members may enter",
+    seats: "Seats", bots_fill: "Bots fill empty seats", duplicate: "Duplicate (same walls at every table)", create: "Create the event", members_only: "Only the club's members may enter",
     entrants: "{n} entered", st_registration: "open", st_running: "playing", st_finished: "finished", st_cancelled: "cancelled",
     failed: "That did not work: " },
 };
@@ -57,7 +57,7 @@ async function list() {
 async function create(ev) {
   ev.preventDefault();
   const body = { club: cid, name: $("e-name").value, rounds: Number($("e-rounds").value) || 1,
-    seats: Number($("e-seats").value) || 4, bots_fill: $("e-bots").checked };
+    seats: Number($("e-seats").value) || 4, bots_fill: $("e-bots").checked, duplicate: $("e-dup").checked };
   try { const out = await api("/api/tournaments", body); location.href = `/tournaments/${out.id}`; }
   catch (e) { $("o-events-error").textContent = t("failed") + e.message; $("o-events-error").classList.remove("hidden"); }
 }
