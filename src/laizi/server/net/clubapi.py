@@ -45,7 +45,7 @@ from laizi.server.tables.seats import Seat
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
 
-__all__ = ["CLUB_ROUTES", "open_table", "quick_seat"]
+__all__ = ["CLUB_ROUTES", "club_caller", "club_id", "open_table", "quick_seat"]
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 Handler = Callable[[Request, Clubs, str, dict[str, Any]], Awaitable[Any]]
@@ -54,14 +54,20 @@ Handler = Callable[[Request, Clubs, str, dict[str, Any]], Awaitable[Any]]
 def _api(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         data = await json_object(request, ClubError) if request.method == "POST" else {}
-        pid = await current_player(request, data)  # clubs: accounts only (the service checks)
+        pid = await club_caller(request, data)
         out = await fn(request, request.app.state.clubs, pid, data)
         return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
     return endpoint  # an ApiError becomes the one JSON error answer (the app's handler)
 
 
-def _cid(request: Request, name: str = "cid") -> int:
+async def club_caller(request: Request, data: dict[str, Any]) -> str:
+    """The caller: a player of the server, made on any node (clubs are for accounts only:
+    the service checks)."""
+    return await current_player(request, data)
+
+
+def club_id(request: Request, name: str = "cid") -> int:
     try:
         cid = int(request.path_params[name])
     except ValueError:
@@ -83,33 +89,33 @@ async def join(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
 
 async def club(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
     if request.method == "POST":
-        return await c.configure(pid, _cid(request), d)
-    return await c.show(pid, _cid(request))
+        return await c.configure(pid, club_id(request), d)
+    return await c.show(pid, club_id(request))
 
 
 def _answer(accept: bool) -> Handler:
     async def run(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-        return await c.answer_invite(pid, _cid(request), accept)
+        return await c.answer_invite(pid, club_id(request), accept)
 
     return run
 
 
 async def leave(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-    return await c.leave(pid, _cid(request))
+    return await c.leave(pid, club_id(request))
 
 
 async def members(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
     if request.method == "POST":
-        return await c.manage(pid, _cid(request), d.get("action"), d.get("player"), d.get("role"))
-    return await c.members(pid, _cid(request))
+        return await c.manage(pid, club_id(request), d.get("action"), d.get("player"), d.get("role"))
+    return await c.members(pid, club_id(request))
 
 
 async def templates(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-    return await c.add_template(pid, _cid(request), d)
+    return await c.add_template(pid, club_id(request), d)
 
 
 async def template_delete(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-    return await c.delete_template(pid, _cid(request), _cid(request, "tid"))
+    return await c.delete_template(pid, club_id(request), club_id(request, "tid"))
 
 
 async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, fill: object,
@@ -119,8 +125,10 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
     if not isinstance(fill, bool):
         raise ClubError("fill must be true or false")
     info = await c.template_for_table(pid, cid, template)
-    settings = proto.RoomSettings.model_validate({**info["settings"], "private": True,
-                                                  "bots_fill": info["bots"], "club": cid})
+    base = info["settings"]
+    settings = proto.RoomSettings.model_validate({**base, "private": True, "bots_fill": info["bots"],
+                                                  "club": cid,  # the club may require the warning
+                                                  "ip_warning": info["ip_warning"] or bool(base.get("ip_warning"))})
     try:
         await hub.limits.check("room", peer, pid)
     except proto.ProtocolError as exc:
@@ -156,6 +164,10 @@ async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
                 free = [i for i, s in enumerate(room.seats) if s.empty]
                 if not free:
                     continue
+                try:
+                    await hub.limits.seat_check(pid)  # the join/leave cool-down
+                except proto.ProtocolError as exc:
+                    raise ClubError(exc.message, 429) from None
                 seat = free[0]
                 room.seats[seat] = Seat(player_id=pid, nickname=name)
                 await room.save_room()
@@ -167,22 +179,22 @@ async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
 async def tables(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
     if request.method == "POST":
         peer = request.client.host if request.client else "?"
-        return await open_table(request.app.state.hub, c, pid, _cid(request), d.get("template"),
+        return await open_table(request.app.state.hub, c, pid, club_id(request), d.get("template"),
                                 d.get("fill", True), peer)
-    return await c.tables(pid, _cid(request))
+    return await c.tables(pid, club_id(request))
 
 
 async def quick(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-    return await quick_seat(request.app.state.hub, c, pid, _cid(request))
+    return await quick_seat(request.app.state.hub, c, pid, club_id(request))
 
 
 async def ranking(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
     season = int_param(request, "season", None, 1, 10**6, ClubError)
-    return await c.ranking(pid, _cid(request), season)
+    return await c.ranking(pid, club_id(request), season)
 
 
 async def season(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-    return await c.new_season(pid, _cid(request))
+    return await c.new_season(pid, club_id(request))
 
 
 async def page(request: Request) -> Response:

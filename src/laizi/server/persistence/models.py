@@ -19,6 +19,7 @@ def all_models() -> MetaData:
     from laizi.server.persistence import (
         clubdb,  # noqa: F401 - clubs, members, templates, club tables
         db,  # players, rooms, matches, ..., accounts, ratings
+        etiquettedb,  # noqa: F401 - chat mutes, reports
         fencing,  # noqa: F401 - room_fences (fencing tokens)
         socialdb,  # noqa: F401 - coins ledger, coin tables, friends, invites
         tournamentdb,  # noqa: F401 - tournaments, entrants, rounds, tables

@@ -69,6 +69,11 @@ const ZH = {
   clubs_link: "亲友圈 →", dissolve: "申请解散", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
   dissolve_refuse: "拒绝", dissolved: "牌局已解散：已打完的局分数保留", dissolve_refused: "{0} 拒绝解散",  // clubs
   ev_dissolved: "解散：本局不计分", dissolved_hand: "牌局解散（本局不计分）",  // clubs
+  mute: "屏蔽", unmute: "取消屏蔽", muted_note: "已屏蔽 {0} 的聊天", report: "举报", report_reason: "举报原因",  // clubs
+  report_abuse: "辱骂", report_cheating: "作弊", report_spam: "刷屏", report_other: "其他", report_ph: "补充说明（最多 200 字）",  // clubs
+  report_send: "提交举报", report_done: "已举报：圈主和管理员会看到", report_failed: "举报没有成功：{0}",  // clubs
+  ip_warning_room: "开局前提醒同一网络的玩家", start_anyway: "仍然开始", net_address: "同一地址", net_network: "同一网段",  // clubs
+  netwarn_line: "{0} 与 {1}：{2}", netwarn_head: "注意：这些玩家从同一网络连接，可能是同一伙人。", netwarn_unknown: "（{0} 的地址未知，没有比较）",  // clubs
   lv_novice: "新手场", lv_junior: "初级场", lv_senior: "高级场", coin_stake: "{0} · 底注 {1}", coin_free: "{0} · 不计游戏币",  // polish: 场次 on the table
   // 番 on the table (issue 23, js/fan.js)
   ting: "听", seat_fan: "{0}番·{1}", st_sunshine: "阳光", st_golden: "金顶", fan_of: "{0}：{1} 番", n_fan: "{0} 番",
@@ -149,6 +154,11 @@ const EN = {
   clubs_link: "Clubs →", dissolve: "Propose to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs
   dissolve_refuse: "Refuse", dissolved: "Match ended by vote: finished hands keep their scores", dissolve_refused: "{0} refused to end",  // clubs
   ev_dissolved: "Ended by vote: this hand does not count", dissolved_hand: "Match ended by vote (this hand does not count)",  // clubs
+  mute: "Mute", unmute: "Unmute", muted_note: "{0} is muted", report: "Report", report_reason: "Reason",  // clubs
+  report_abuse: "Abuse", report_cheating: "Cheating", report_spam: "Spam", report_other: "Other", report_ph: "A few words (200 characters at most)",  // clubs
+  report_send: "Send the report", report_done: "Reported: the club's staff and the admins will see it", report_failed: "The report did not go through: {0}",  // clubs
+  ip_warning_room: "Warn before the start about players on one network", start_anyway: "Start anyway", net_address: "the same address", net_network: "the same network",  // clubs
+  netwarn_line: "{0} and {1}: {2}", netwarn_head: "Careful: these players connect from one network and may play together.", netwarn_unknown: " ({0}: address unknown, not compared)",  // clubs
   lv_novice: "Beginner", lv_junior: "Junior", lv_senior: "Senior", coin_stake: "{0} · stake {1}", coin_free: "{0} · no coins",  // polish
   // fan on the table (issue 23, js/fan.js)
   ting: "Ready:", seat_fan: "{0} fan · {1}", st_sunshine: "unopened", st_golden: "opened", fan_of: "{0}: {1} fan", n_fan: "{0} fan",
@@ -195,6 +205,9 @@ const ERRORS = {
     too_many_rooms: "开房太频繁，请稍候", too_many_joins: "进房太频繁，请稍候", too_many_guests: "新游客太多，请稍候",
     rank_out_of_range: "你的段位不在这桌的范围内（可以观战）",
     not_playing: "只能在对局中申请解散", club_only: "这是亲友圈的牌桌：只有圈内成员可以进入",  // clubs
+    bad_mute: "不能屏蔽这位玩家", too_many_mutes: "最多屏蔽 100 位玩家，请先取消一些",  // clubs
+    cooldown: "你频繁离座：5 分钟内离座 5 次后要等一会儿才能再入座（可以观战）",  // clubs
+    same_network: "有玩家从同一网络连接：看清提醒后可以仍然开始",  // clubs
     _other: "操作没有成功",
   },
   en: {
@@ -216,6 +229,9 @@ const ERRORS = {
     too_many_rooms: "Creating rooms too fast, wait a moment", too_many_joins: "Joining too fast, wait a moment", too_many_guests: "Too many new guests, wait a moment",
     rank_out_of_range: "Your tier is outside this table's range (you may watch)",
     not_playing: "A match can be ended by vote only while it is played", club_only: "This is a club's table: its members only",  // clubs
+    bad_mute: "That player cannot be muted", too_many_mutes: "At most 100 muted players: unmute some first",  // clubs
+    cooldown: "You left 5 seats in 5 minutes: wait a little before you sit again (you may watch)",  // clubs
+    same_network: "Players connect from one network: read the warning, then you may start anyway",  // clubs
     _other: "That did not work",
   },
 };

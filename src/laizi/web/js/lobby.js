@@ -143,6 +143,7 @@ function createRoom() {
   if (+$("c-hands").value > 0) settings.max_hands = +$("c-hands").value;
   if ($("c-private").checked) settings.private = true;
   if ($("c-rated") && $("c-rated").checked) settings.rated = true;  // players: rated room
+  if ($("c-ipwarn") && $("c-ipwarn").checked) settings.ip_warning = true;  // clubs: same-network warning
   const cont = $("c-continue").value.trim();
   if (cont !== "" && Number.isFinite(+cont)) settings.continue_seconds = +cont;
   if (+$("c-lapses").value > 0) settings.auto_after_lapses = +$("c-lapses").value;

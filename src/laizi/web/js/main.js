@@ -14,6 +14,8 @@ import { initQuick } from "./quick.js";      // social: quick match, coins
 import { initFriends } from "./friends.js";  // social: friends, invites
 import { openReplay } from "./replay.js";
 import { initDissolve } from "./dissolve.js";  // clubs: 解散 by vote
+import { initEtiquette } from "./etiquette.js";  // clubs: mute and report in the chat sheet
+import { initEmotes, emoteImg } from "./emotes.js";  // clubs: emotes in the chat
 
 const $ = id => document.getElementById(id);
 let table = null;
@@ -460,7 +462,9 @@ function addChat(m, old) {
   const text = pair ? pair[getLang() === "zh" ? 0 : 1] : m.text;
   const b = document.createElement("b");
   b.textContent = m.from;
-  d.append(b, `: ${text}`);
+  const pic = m.emote ? emoteImg(m.emote) : null;  // clubs: an emote shows its picture
+  if (pic) d.append(b, ": ", pic); else d.append(b, `: ${text}`);
+  if (m.player_id) d.dataset.player = m.player_id;  // clubs: hidden when muted (etiquette.js)
   $("chatlog").appendChild(d);
   $("chatlog").scrollTop = $("chatlog").scrollHeight;
   if (!old) bubbleAt(m.player_id, text);
@@ -561,6 +565,8 @@ function wire() {
   $("overlay-close").addEventListener("click", pressContinue);
   $("btn-rematch").addEventListener("click", () => net.send({ type: "rematch" }));
   initDissolve();  // clubs: 解散 by vote
+  initEtiquette();  // clubs: mute and report
+  initEmotes();  // clubs: emotes
   $("btn-rematch-force").addEventListener("click", () => net.send({ type: "rematch", force: true }));
   $("btn-lobby").addEventListener("click", () => { closeSettlement(); net.send({ type: "leave" }); });
   store.on("conn", () => {

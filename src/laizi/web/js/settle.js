@@ -58,7 +58,7 @@ function fillSettle(body, v, { seats, me, coins, balance }) {
   const res = v.result;
   el("h2", "settle-title", `${t("hand_result")} · ${t("hand_no", v.hand_no)}`, body).id = "hand-result";
   if (!res) {
-    el("p", "settle-line", t("drawn"), body);
+    el("p", "settle-line", t(v.drawn === "dissolved" ? "dissolved_hand" : "drawn"), body);  // 解散 or 荒庄
   } else {
     const sc = res.score || {};
     const who = `${windOf(res.winner, v.dealer)} ${seatName(seats, res.winner, me)}`;
@@ -126,6 +126,7 @@ function fmtInt(x) { return (x > 0 ? "+" : "") + String(x); }
 /** The match result: ranking and the per-hand table. */
 export function renderMatchResult(body, v, { seats, me, coins = null }) {
   el("h2", "settle-title", t("result_title"), body).id = "match-result";
+  if (v.match_end === "dissolved") el("p", "settle-line", t("dissolved"), body).dataset.testid = "match-dissolved";
   const order = [0, 1, 2, 3].sort((a, b) => (v.scores[b] - v.scores[a]) || a - b);
   const rank = el("ol", "ranking", null, body);
   rank.setAttribute("aria-label", t("rank"));
