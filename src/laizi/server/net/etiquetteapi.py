@@ -43,9 +43,9 @@ def _reports(request: Request) -> Reports:
 async def reports(request: Request) -> Response:
     if request.method == "POST":
         d = await json_object(request, ClubError)
-        pid = current_player(request, d)
+        pid = await current_player(request, d)
         return JSONResponse(await _reports(request).file(pid, d), headers=NO_STORE)
-    pid = current_player(request, {})
+    pid = await current_player(request, {})
     return JSONResponse({"reports": await _reports(request).for_admin(pid)}, headers=NO_STORE)
 
 
