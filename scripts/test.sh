@@ -8,7 +8,7 @@
 # mypyc-compiled core into .venv-compiled (scripts/build_compiled.sh; skipped when
 # unchanged) and runs the core, game, scoring, bot/sim/replay/view and privacy tests
 # against it.
-# Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/core -x`) and skip
+# Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/analysis -x`) and skip
 # the compiled pass; LAIZI_TEST_COMPILED=0 skips it, =1 runs it with arguments too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,14 +72,14 @@ fi
 # PostgreSQL, terminal-UI and tooling ones, nor those marked slow, which the pure
 # pass ran), with the import check (tests/test_compiled.py: every hot module is
 # loaded compiled). About 2-3 minutes, plus the build when the sources changed.
-COMPILED_TESTS=(tests/test_compiled.py tests/core tests/game tests/scoring tests/players
-                tests/server/test_server_privacy.py tests/test_architecture.py)
+# (the terminal UI, tests/tui, and the hints, tests/test_hints.py, are not compiled: not listed)
+COMPILED_TESTS=(tests/test_compiled.py tests/test_tiles.py tests/test_rules.py tests/test_rulecatalog.py
+                tests/analysis tests/game tests/scoring tests/views tests/bots tests/env
+                tests/test_arena.py tests/test_distributed.py tests/test_review.py tests/test_sim.py
+                tests/server/tables/test_server_privacy.py tests/test_architecture.py)
 COMPILED_SKIP=(
   # doctest cannot see compiled functions
-  --deselect tests/core/test_profiles.py::test_module_examples
-  # the terminal UI and the hints are not compiled
-  --ignore tests/players/test_tui.py --ignore tests/players/test_tui_app.py
-  --ignore tests/players/test_tui_words.py --ignore tests/players/test_hints.py
+  --deselect tests/analysis/test_profiles.py::test_module_examples
 )
 want_compiled=${LAIZI_TEST_COMPILED:-}
 [ -z "$want_compiled" ] && { [ $# -eq 0 ] && want_compiled=1 || want_compiled=0; }

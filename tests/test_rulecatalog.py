@@ -26,7 +26,7 @@ from laizi.rulecatalog import (
 )
 from laizi.rules import OPTION_SETS, PRESETS, RuleSet
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 FIELDS = list(RuleSet.model_fields)
 CAT = catalogue()
 BY_NAME = {o["name"]: o for o in CAT["options"]}

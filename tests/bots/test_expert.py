@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from positions import advance, hidden_shuffled, rebuild
 
 from laizi.bots.base import SeatView
 from laizi.bots.experimental.expert import ExperimentalExpert, Experiments
@@ -14,6 +13,7 @@ from laizi.bots.registry import make_bot
 from laizi.game.position import PositionError
 from laizi.game.state import HandState
 from laizi.rules import RuleSet
+from support.positions import advance, hidden_shuffled, rebuild
 
 # the search (laizi.bots.experimental), made small
 FAST = Experiments(search=SearchConfig(worlds=3, max_candidates=3, search="open"))

@@ -8,7 +8,6 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from positions import advance, hidden_shuffled
 
 from laizi.analysis.profiles import shanten258
 from laizi.arena import arena
@@ -26,6 +25,7 @@ from laizi.bots.toolkit import completing_kinds
 from laizi.game.actions import Action
 from laizi.game.state import HandState
 from laizi.rules import RuleSet
+from support.positions import advance, hidden_shuffled
 
 RULES = RuleSet.preset("kaikoufan")
 

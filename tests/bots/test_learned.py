@@ -12,7 +12,6 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from positions import advance, hidden_shuffled
 
 from laizi.bots.base import SeatView
 from laizi.bots.expert import ExpertBot
@@ -29,6 +28,7 @@ from laizi.bots.registry import make_bot
 from laizi.game.state import HandState
 from laizi.game.wall import hand_seed
 from laizi.rules import RuleSet
+from support.positions import advance, hidden_shuffled
 
 
 def _head(nf: int, lin: list[float], margin: float = 0.0) -> dict[str, object]:

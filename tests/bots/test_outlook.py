@@ -10,7 +10,6 @@ import sys
 import time
 
 import pytest
-from positions import advance, hidden_shuffled
 
 from laizi.bots.base import SeatView
 from laizi.bots.outlook import Features, danger_of, design, features, hand_outlook, improving_258
@@ -20,6 +19,7 @@ from laizi.game.state import HandState
 from laizi.hints import hand_hints, hints_for
 from laizi.rules import RuleSet
 from laizi.tiles import Tile, counts_from_str
+from support.positions import advance, hidden_shuffled
 
 RULES = RuleSet.preset("kaikoufan")
 

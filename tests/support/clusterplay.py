@@ -8,8 +8,9 @@ import json
 import time
 from typing import Any
 
-from srvhelpers import Client, choose
 from websockets.exceptions import ConnectionClosed
+
+from support.srvhelpers import Client, choose
 
 
 def frame_ok(frame: dict[str, Any], seat: int | None) -> None:

@@ -8,7 +8,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from srvhelpers import LiveServer
+from support.srvhelpers import LiveServer
 
 PASSWORD = "tile-wall-42"
 

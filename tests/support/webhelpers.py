@@ -25,7 +25,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 
 def screens_dir() -> Path:
-    d = Path(os.environ.get("LAIZI_SCREENS_DIR") or Path(__file__).parent / "screens")
+    d = Path(os.environ.get("LAIZI_SCREENS_DIR") or Path(__file__).resolve().parents[1] / "web" / "screens")
     d.mkdir(parents=True, exist_ok=True)
     return d
 

@@ -11,20 +11,17 @@ screens dir (``LAIZI_SCREENS_DIR``)."""
 from __future__ import annotations
 
 import contextlib
-import os
 import secrets
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import act_once, create_room, new_page, overflow_x, poll, screens_dir
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "server"))
-from livesrv import LiveServer  # noqa: E402
-from srvhelpers import http, seated_room, step  # noqa: E402
+from support.livesrv import LiveServer  # noqa: E402
+from support.srvhelpers import http, seated_room, step  # noqa: E402
+from support.webhelpers import act_once, create_room, new_page, overflow_x, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 

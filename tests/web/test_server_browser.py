@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,9 +13,7 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))  # webhelpers
-
-from webhelpers import (  # noqa: E402
+from support.webhelpers import (  # noqa: E402
     ARGS,
     CHROMIUM,
     act_once,

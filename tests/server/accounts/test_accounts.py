@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from srvhelpers import Client, LiveServer
 
 from laizi.server.accounts.accounts import (
     LOGINS_PER_USERNAME,
@@ -22,6 +21,7 @@ from laizi.server.accounts.accounts import (
     clean_username,
 )
 from laizi.server.accounts.auth import GuestAuth
+from support.srvhelpers import Client, LiveServer
 
 PW = "green tea 42"
 

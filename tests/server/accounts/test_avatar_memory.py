@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from srvhelpers import LiveServer
-from test_avatars import guest, jreq, png_header_only
 
 from laizi.server.accounts.avatars import MAX_PIXELS, MAX_SIDE, MAX_UPLOAD_BYTES, RSS_BUDGET_MB
+from server.accounts.test_avatars import guest, jreq, png_header_only
+from support.srvhelpers import LiveServer
 
 pytestmark = [pytest.mark.timeout(300),
               pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")]

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from srvhelpers import LiveServer
 
 from laizi.server.accounts import avatars
 from laizi.server.accounts.avatars import DRAWN, MAX_UPLOAD_BYTES, SIZE, AvatarError, reencode
+from support.srvhelpers import LiveServer
 
 
 def req(srv: LiveServer, path: str, data: bytes | None = None, ctype: str | None = None,

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from sqlalchemy import create_engine, insert
-from srvhelpers import LiveServer
 
 from laizi.server.accounts.avatars import DRAWN, default_choice
 from laizi.server.accounts.players import avatar_of, profile
 from laizi.server.persistence import db
+from support.srvhelpers import LiveServer
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy import select
-from srvhelpers import Client, LiveServer, eventually, seated_room, step
 
 from laizi.server.persistence import db
+from support.srvhelpers import Client, LiveServer, eventually, seated_room, step
 
 FAST_CFG = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 60.0}
 

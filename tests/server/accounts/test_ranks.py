@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from socialkit import register
-from srvhelpers import Client, LiveServer
-
 from laizi.server.accounts.ranks import RANK_MAX, RANKS, rank_of
 from laizi.server.persistence import db
+from support.socialkit import register
+from support.srvhelpers import Client, LiveServer
 
 
 def test_thresholds() -> None:

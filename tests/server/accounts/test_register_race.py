@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from socialkit import call, guest
-from srvhelpers import LiveServer
+
+from support.socialkit import call, guest
+from support.srvhelpers import LiveServer
 
 pytestmark = pytest.mark.timeout(120)
 

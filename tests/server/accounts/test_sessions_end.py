@@ -11,8 +11,9 @@ import time
 from typing import Any
 
 import pytest
-from socialkit import PASSWORD, call, guest
-from srvhelpers import Client, LiveServer
+
+from support.socialkit import PASSWORD, call, guest
+from support.srvhelpers import Client, LiveServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 

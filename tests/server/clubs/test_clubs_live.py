@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from socialkit import call, guest, register
-from srvhelpers import Client, LiveServer, step
 
 from laizi.server.clubs.service import (
     CLUBS_OWNED_PER_PLAYER,
@@ -22,6 +20,8 @@ from laizi.server.clubs.service import (
     JOINS_PER_HOUR,
     TEMPLATES_PER_CLUB,
 )
+from support.socialkit import call, guest, register
+from support.srvhelpers import Client, LiveServer, step
 
 
 def _ok(st_out: tuple[int, Any]) -> Any:

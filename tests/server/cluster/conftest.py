@@ -19,9 +19,7 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))  # clusterplay (the suite runs with --import-mode=importlib)
-
-from srvhelpers import free_port  # noqa: E402
+from support.srvhelpers import free_port  # noqa: E402
 
 pytest.importorskip("redis")
 

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from socialkit import call, register
-from srvhelpers import Client, LiveServer
+
+from support.socialkit import call, register
+from support.srvhelpers import Client, LiveServer
 
 CFG: dict[str, Any] = {"bot_delay": 0.5, "hand_pause": 0.0, "disconnect_grace": 30}
 JUNIOR = {"level": "junior", "label": "初级场", "stake": 10}

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from socialkit import call, guest, register
 from sqlalchemy import func, select
-from srvhelpers import Client, LiveServer, eventually, step
 
 from laizi.server.ledger import coins
 from laizi.server.persistence import db
 from laizi.server.persistence.socialdb import CoinLedgerRow
+from support.socialkit import call, guest, register
+from support.srvhelpers import Client, LiveServer, eventually, step
 
 WAIT = 1.5
 

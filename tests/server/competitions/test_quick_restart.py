@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from socialkit import call, register
 from sqlalchemy import func, select
-from srvhelpers import Client, LiveServer
 
 from laizi.server.ledger import coins
 from laizi.server.persistence import db
 from laizi.server.persistence.socialdb import CoinLedgerRow
+from support.socialkit import call, register
+from support.srvhelpers import Client, LiveServer
 
 CFG: dict[str, Any] = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 0.5}
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from srvhelpers import Client, LiveServer, choose
 
 from laizi.server.competitions.tournaments.duplicate import hand_commitments, position
 from laizi.server.competitions.tournaments.standings import rank
 from laizi.server.competitions.tournaments.swiss import repeated, swiss_tables
+from support.srvhelpers import Client, LiveServer, choose
 
 pytest.importorskip("websockets.sync.client")
 

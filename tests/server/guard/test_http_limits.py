@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from livesrv import LiveServer, tracebacks
+
+from support.livesrv import LiveServer, tracebacks
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 itsdangerous = pytest.importorskip("itsdangerous")

@@ -14,9 +14,8 @@ import pytest
 
 pytest.importorskip("redis")
 
-from srvhelpers import Client, LiveServer  # noqa: E402
-
 from laizi.server.guard import limits  # noqa: E402
+from support.srvhelpers import Client, LiveServer  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from srvhelpers import Client, LiveServer, seated_room, step
 
 from laizi.server.guard.metrics import _version
+from support.srvhelpers import Client, LiveServer, seated_room, step
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -123,7 +123,7 @@ def test_workers_each_serve_their_own_metrics(tmp_path: Path, pg_url: str, redis
     import subprocess
     import sys
 
-    from srvhelpers import free_port
+    from support.srvhelpers import free_port
 
     port = free_port()
     proc = subprocess.Popen(

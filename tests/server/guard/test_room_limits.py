@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from srvhelpers import Client, LiveServer
 
 from laizi.server.common import config
+from support.srvhelpers import Client, LiveServer
 
 pytestmark = pytest.mark.timeout(120)
 

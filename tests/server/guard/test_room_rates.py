@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from srvhelpers import Client, LiveServer
 
 from laizi.server.guard import limits
+from support.srvhelpers import Client, LiveServer
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -10,7 +10,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from srvhelpers import Client
+
+from support.srvhelpers import Client
 
 
 def _free_port() -> int:

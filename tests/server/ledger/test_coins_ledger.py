@@ -9,13 +9,13 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
-from socialkit import call, guest, register
 from sqlalchemy import func, select
-from srvhelpers import LiveServer
 
 from laizi.server.ledger import coins
 from laizi.server.persistence import db
 from laizi.server.persistence.socialdb import CoinLedgerRow
+from support.socialkit import call, guest, register
+from support.srvhelpers import LiveServer
 
 
 def test_split_zero_sum_caps_and_shares() -> None:

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from livesrv import LiveServer, tracebacks
+
+from support.livesrv import LiveServer, tracebacks
 
 websockets = pytest.importorskip("websockets")
 

@@ -46,9 +46,8 @@ def test_ws_internal_error_frame_carries_the_logged_request_id(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug in a command handler (injected: ping raises) is logged once with a request id
     that the client's error frame carries; the socket stays usable."""
-    from srvhelpers import close_all, connect
-
     from laizi.server.net import handlers
+    from support.srvhelpers import close_all, connect
 
     async def broken_ping(hub: Any, conn: Any, m: Any) -> None:
         raise ZeroDivisionError("a bug")

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from srvhelpers import Client, LiveServer, seated_room
+
+from support.srvhelpers import Client, LiveServer, seated_room
 
 pytestmark = pytest.mark.timeout(120)
 

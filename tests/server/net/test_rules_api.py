@@ -5,18 +5,14 @@ real WebSockets)."""
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, os.path.dirname(__file__))
-
-from livesrv import live_server  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 from laizi.rulecatalog import catalogue  # noqa: E402
 from laizi.rules import RuleSet  # noqa: E402
+from support.livesrv import live_server  # noqa: E402
 
 
 def _until(ws: Any, kind: str) -> dict[str, Any]:

@@ -12,7 +12,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from srvhelpers import free_port
+
+from support.srvhelpers import free_port
 
 pytestmark = pytest.mark.timeout(120)
 

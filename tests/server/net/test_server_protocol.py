@@ -8,7 +8,8 @@ import time
 from typing import Any
 
 import pytest
-from srvhelpers import OPEN, WS, connect, game_frame, new_room, room_state
+
+from support.srvhelpers import OPEN, WS, connect, game_frame, new_room, room_state
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from prealembic import as_pre_alembic
 from sqlalchemy import inspect, text
 
 from laizi.server.persistence import db
+from support.prealembic import as_pre_alembic
 
 NEW_TABLES = ("accounts", "sessions", "match_players", "ratings", "rating_changes")
 NEW_SCORE_COLUMNS = ("won", "self_draw", "big", "liable_paid")

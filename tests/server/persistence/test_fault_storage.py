@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from srvhelpers import Client, LiveServer, seated_room, step
 
 from laizi.server.persistence import db
+from support.srvhelpers import Client, LiveServer, seated_room, step
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 

@@ -273,7 +273,7 @@ def test_the_command_line_checks_and_upgrades(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
 
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.skipif(not (ROOT / "alembic.ini").is_file(), reason="not a source checkout")

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from socialkit import call, register
 from sqlalchemy import func, select
-from srvhelpers import Client, LiveServer, eventually, step
 
 from laizi.server.ledger import coins
 from laizi.server.persistence import db
 from laizi.server.tables.audit import check_url
+from support.socialkit import call, register
+from support.srvhelpers import Client, LiveServer, eventually, step
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from srvhelpers import Client, LiveServer, step
+
+from support.srvhelpers import Client, LiveServer, step
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 

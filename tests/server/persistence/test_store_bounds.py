@@ -8,15 +8,15 @@ import contextlib
 from pathlib import Path
 
 import pytest
-from prealembic import as_pre_alembic
 from sqlalchemy import BigInteger, String, inspect, text
-from srvhelpers import Client, LiveServer, seated_room
 
 from laizi.server.accounts.auth import NICK_MAX, new_player_id
 from laizi.server.common import protocol
 from laizi.server.common.chat import MAX_CHARS, QUICK_PHRASES
 from laizi.server.persistence import db
 from laizi.server.tables.hub import CODE_LEN
+from support.prealembic import as_pre_alembic
+from support.srvhelpers import Client, LiveServer, seated_room
 
 pytestmark = pytest.mark.timeout(180)
 

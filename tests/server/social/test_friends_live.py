@@ -9,10 +9,10 @@ import time
 from pathlib import Path
 
 import pytest
-from socialkit import call, guest, register
-from srvhelpers import Client, LiveServer
 
 from laizi.server.social.friends import FRIEND_REQUESTS_PER_HOUR, INVITES_PER_MINUTE
+from support.socialkit import call, guest, register
+from support.srvhelpers import Client, LiveServer
 
 
 @pytest.fixture

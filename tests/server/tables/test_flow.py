@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from srvhelpers import Client, LiveServer, choose
+
+from support.srvhelpers import Client, LiveServer, choose
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import time
 
 import pytest
-from srvhelpers import Client, LiveServer
-from test_flow import play, room_with, settling, view
 
 from laizi.server.tables.flow import Flow, vote_key
 from laizi.server.tables.seats import Seat
+from server.tables.test_flow import play, room_with, settling, view
+from support.srvhelpers import Client, LiveServer
 
 
 def test_seat_vote_is_stored_and_flow_restores_only_this_hand() -> None:

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from livesrv import LiveServer, tracebacks
+
+from support.livesrv import LiveServer, tracebacks
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 

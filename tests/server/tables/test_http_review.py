@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from livesrv import LiveServer, tracebacks
 
 from laizi.server.tables.review import REQUESTS_PER_MINUTE, ReviewError, ReviewService
+from support.livesrv import LiveServer, tracebacks
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
@@ -144,7 +144,7 @@ def test_the_profile_shows_the_accuracy_of_reviews_built(srv: tuple[LiveServer, 
     """A person's finished match: its profile has no review figure until its 复盘 is built,
     then that review's accuracy (nothing is built for the profile itself)."""
     s, _, _ = srv
-    from srvhelpers import Client, step
+    from support.srvhelpers import Client, step
 
     me = Client(s.port, "复盘者")  # plays its own seat (the first legal move each time)
     try:

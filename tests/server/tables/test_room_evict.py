@@ -10,10 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from srvhelpers import Client, LiveServer, close_all, connect, game_frame, new_room, room_state
 from starlette.testclient import TestClient
 
 from laizi.server.common.config import FINISHED_LINGER, LOBBY_IDLE
+from support.srvhelpers import (
+    Client,
+    LiveServer,
+    close_all,
+    connect,
+    game_frame,
+    new_room,
+    room_state,
+)
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from srvhelpers import connect, new_room, room_state
+from support.srvhelpers import connect, new_room, room_state
 
 
 def test_spectators_are_the_unseated(client: Any) -> None:

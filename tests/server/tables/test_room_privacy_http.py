@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from srvhelpers import Client, LiveServer
 
 from laizi.server.guard.limits import JOINS_PER_IP
+from support.srvhelpers import Client, LiveServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 

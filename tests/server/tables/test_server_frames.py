@@ -99,7 +99,7 @@ def test_seat_stream_keeps_a_window_and_says_when_it_is_gone() -> None:
 def test_a_seat_with_hints_on_gets_hints_for_its_own_decision(client: Any) -> None:
     """Hints come from the seat's own snapshot (:meth:`GameSession.seat_view`), over a real
     socket: one entry per legal action, exactly one recommended."""
-    from srvhelpers import connect, game_frame, new_room, room_state
+    from support.srvhelpers import connect, game_frame, new_room, room_state
 
     ws, _ = connect(client, "hinted")
     new_room(ws, max_hands=1, seed="hints")
@@ -121,12 +121,11 @@ def test_a_seat_with_hints_on_gets_hints_for_its_own_decision(client: Any) -> No
 def test_expert_bots_are_offered_and_hints_recommend_the_experts_choice(client: Any) -> None:
     """``expert`` (no search by default: cheap) is a bot level rooms offer; a seat's hint
     marks as recommended what the expert would play from that seat's own view."""
-    from srvhelpers import connect, game_frame, new_room, room_state
-
     from laizi.bots.expert import ExpertBot
     from laizi.rules import RuleSet
     from laizi.server.tables.frames import read_view
     from laizi.server.tables.seats import bot_levels
+    from support.srvhelpers import connect, game_frame, new_room, room_state
 
     assert "expert" in bot_levels()
     ws, _ = connect(client, "vs-expert")
@@ -149,7 +148,7 @@ def test_switching_hints_on_is_answered_by_a_hints_frame_not_a_snapshot(client: 
     """Issue 21: the answer to ``hints`` is a small ``{type: hints, v, hints}`` frame for the
     decision on hand (not a snapshot, which a client would take for news and answer again); no
     answer at all without a decision; later frames carry the hints themselves."""
-    from srvhelpers import connect, game_frame, new_room, room_state
+    from support.srvhelpers import connect, game_frame, new_room, room_state
 
     ws, _ = connect(client, "hints-reply")
     new_room(ws, max_hands=1, seed="hints-reply")
@@ -184,7 +183,7 @@ def test_switching_hints_on_is_answered_by_a_hints_frame_not_a_snapshot(client: 
 def test_a_capped_match_tells_its_cap_and_an_open_one_none(client: Any) -> None:
     """A match capped at N hands says so in every frame (``max_hands``: the table counts
     第 n/N 局, not the 圈 it will never reach); an uncapped one says None."""
-    from srvhelpers import connect, game_frame, new_room, room_state
+    from support.srvhelpers import connect, game_frame, new_room, room_state
 
     for cap in (1, None):
         ws, _ = connect(client, f"cap{cap}")

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from srvhelpers import connect, game_frame, new_room, room_state
 
 from laizi.server.persistence import db
+from support.srvhelpers import connect, game_frame, new_room, room_state
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -93,8 +93,9 @@ def seated(i: int) -> Callable[[dict[str, Any]], bool]:
 
 
 def test_no_frame_leaks_hidden_information(make_app: Any, tmp_path: Any) -> None:
-    from srvhelpers import close_all
     from starlette.testclient import TestClient
+
+    from support.srvhelpers import close_all
 
     dbfile = tmp_path / "privacy.db"
     with TestClient(make_app(db_url=str(dbfile))) as client:
