@@ -10,14 +10,24 @@
 # against it.
 # Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/analysis -x`) and skip
 # the compiled pass; LAIZI_TEST_COMPILED=0 skips it, =1 runs it with arguments too.
+# `bash scripts/test.sh --fast [pytest args]`: the unit tier only (under two minutes) — no
+# browser, no `laizi serve` process, no PostgreSQL, no Redis, nothing marked slow (the markers:
+# tests/conftest.py); no system packages installed, .venv made only when missing, no compiled pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+fast=0
+if [ "${1:-}" = "--fast" ]; then
+  fast=1
+  shift
+fi
 
 log() { printf '\n== %s\n' "$*" >&2; }
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 need_apt=()
+if [ "$fast" = 0 ]; then
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
   || need_apt+=(postgresql)
@@ -42,13 +52,23 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     log "missing ${need_apt[*]}: the tests that need them will be skipped"
   fi
 fi
-
-if [ ! -x .venv/bin/python ]; then
-  log "creating .venv"
-  python3 -m venv .venv
 fi
-log "installing laizi and test dependencies into .venv"
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench,ray,cluster]'
+
+if [ "$fast" = 1 ] && [ -x .venv/bin/python ]; then
+  log "the fast tier: .venv as it is (the plain test command installs)"
+else
+  if [ ! -x .venv/bin/python ]; then
+    log "creating .venv"
+    python3 -m venv .venv
+  fi
+  log "installing laizi and test dependencies into .venv"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench,ray,cluster]'
+fi
+
+if [ "$fast" = 1 ]; then
+  log "running the unit tier (--fast)"
+  LAIZI_EXPECT_BUILD=pure exec .venv/bin/python -m pytest -q -m "not slow and not browser and not server and not postgres and not redis" "$@"
+fi
 
 # PostgreSQL tests start their own PRIVATE cluster (tests/server/conftest.py pg_cluster:
 # initdb in a temporary directory, own port, 127.0.0.1 only, removed at the end) with the

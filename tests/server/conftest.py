@@ -22,10 +22,6 @@ from laizi.server.net.app import create_app  # noqa: E402
 from support.srvhelpers import FAST, close_all  # noqa: E402
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "browser: Playwright tests with the system Chromium")
-
-
 @pytest.fixture
 def make_app(tmp_path: Path) -> Callable[..., Any]:
     def make(db_url: str | None = None, **cfg: Any) -> Any:
@@ -143,6 +139,15 @@ def pg_url(request: pytest.FixtureRequest) -> str:
     all_models().drop_all(eng)  # every model module's tables, loaded or not yet
     eng.dispose()
     return url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The test's database on each backend in turn: a new SQLite file, then a clean database on
+    the private PostgreSQL (:func:`pg_url`)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "laizi.db")
+    return str(request.getfixturevalue("pg_url"))
 
 
 # ----------------------------------------------------------------------- Redis

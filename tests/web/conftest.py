@@ -11,10 +11,6 @@ import pytest
 from support.webhelpers import ARGS, CHROMIUM, live_server  # noqa: E402
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "browser: Playwright tests with the system Chromium")
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(tmp_path_factory.mktemp("web"), "--hand-pause", "2") as base:

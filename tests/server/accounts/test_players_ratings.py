@@ -195,20 +195,10 @@ def run_rated_and_casual(srv: LiveServer, url: str) -> None:
 
 
 @pytest.mark.slow
-def test_profile_and_ratings_sqlite(tmp_path: Path) -> None:
-    url = str(tmp_path / "pr.db")
-    srv = LiveServer(url, tmp_path, **FAST_CFG).start()
+def test_profile_and_ratings(tmp_path: Path, db_url: str) -> None:
+    srv = LiveServer(db_url, tmp_path, **FAST_CFG).start()
     try:
-        run_rated_and_casual(srv, url)
-    finally:
-        srv.stop()
-
-
-@pytest.mark.slow
-def test_profile_and_ratings_postgres(tmp_path: Path, pg_url: str) -> None:
-    srv = LiveServer(pg_url, tmp_path, **FAST_CFG).start()
-    try:
-        run_rated_and_casual(srv, pg_url)
+        run_rated_and_casual(srv, db_url)
     finally:
         srv.stop()
 

@@ -124,13 +124,8 @@ def run(url: str) -> None:
     assert [r["rating"] for r in board] == sorted((r["rating"] for r in board), reverse=True)
 
 
-def test_figures_and_ratings_sqlite(tmp_path: Path) -> None:
-    run(str(tmp_path / "st.db"))
-
-
-@pytest.mark.slow
-def test_figures_and_ratings_postgres(pg_url: str) -> None:
-    run(pg_url)
+def test_figures_and_ratings(db_url: str) -> None:
+    run(db_url)
 
 
 def test_a_fixed_deal_is_never_rated(tmp_path: Path) -> None:

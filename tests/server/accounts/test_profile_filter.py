@@ -41,13 +41,9 @@ def _check(url: str) -> None:
     eng.dispose()
 
 
-def test_filters_sqlite(tmp_path: Path) -> None:
-    _check(str(tmp_path / "f.db"))
-
-
-def test_filters_postgres(pg_url: str) -> None:
-    _check(pg_url)
-    _empty(pg_url)
+def test_filters(db_url: str) -> None:
+    _check(db_url)
+    _empty(db_url)
 
 
 def test_filters_over_http(tmp_path: Path) -> None:

@@ -219,13 +219,8 @@ def sqlite_srv(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.slow
-def test_clubs_roles_tables_ranking_sqlite(sqlite_srv: LiveServer) -> None:
-    journey(sqlite_srv)
-
-
-@pytest.mark.slow
-def test_clubs_roles_tables_ranking_postgres(pg_url: str, tmp_path: Path) -> None:
-    s = LiveServer(pg_url, tmp_path, bot_delay=0.0).start()
+def test_clubs_roles_tables_ranking(db_url: str, tmp_path: Path) -> None:
+    s = LiveServer(db_url, tmp_path, bot_delay=0.0).start()
     try:
         journey(s)
     finally:

@@ -292,12 +292,8 @@ def run_swiss(db_path: str, tmp_path: Path) -> None:
     assert "Traceback" not in srv.log.read_text(), srv.log.read_text()[-3000:]
 
 
-def test_swiss_tournament_16_entrants_restart_in_round_2(tmp_path: Path) -> None:
-    run_swiss(str(tmp_path / "t.db"), tmp_path)
-
-
-def test_swiss_tournament_restart_postgres(pg_url: str, tmp_path: Path) -> None:
-    run_swiss(pg_url, tmp_path)
+def test_swiss_tournament_16_entrants_restart_in_round_2(db_url: str, tmp_path: Path) -> None:
+    run_swiss(db_url, tmp_path)
 
 
 def test_duplicate_tournament_tables_share_every_wall(tmp_path: Path) -> None:

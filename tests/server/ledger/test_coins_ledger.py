@@ -47,11 +47,10 @@ def test_split_zero_sum_caps_and_shares() -> None:
         coins.split([-1, 0, 0, 0], [None] * 4)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-untyped-def]
-    """A migrated database: a SQLite file, or the private PostgreSQL cluster."""
-    url = str(tmp_path / "coins.db") if request.param == "sqlite" else request.getfixturevalue("pg_url")
-    eng = db.make_engine(url)
+@pytest.fixture
+def engine(db_url: str):  # type: ignore[no-untyped-def]
+    """A migrated database: a SQLite file, or the private PostgreSQL cluster (:func:`db_url`)."""
+    eng = db.make_engine(db_url)
     db.migrate(eng)
     yield eng
     eng.dispose()

@@ -3,9 +3,6 @@ its rows are kept, the new tables, columns and index appear — on SQLite and Po
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from sqlalchemy import inspect, text
 
 from laizi.server.persistence import db
@@ -65,10 +62,5 @@ def check_upgrade(url: str) -> None:
         eng.dispose()
 
 
-def test_upgrade_sqlite(tmp_path: Path) -> None:
-    check_upgrade(str(tmp_path / "old.db"))
-
-
-@pytest.mark.slow
-def test_upgrade_postgres(pg_url: str) -> None:
-    check_upgrade(pg_url)
+def test_upgrade(db_url: str) -> None:
+    check_upgrade(db_url)

@@ -30,14 +30,12 @@ from laizi.server.persistence.store import Store
 LEGACY = Path(__file__).parent / "legacy_schema"
 # name -> laizi_meta schema_version the old migrate() recorded
 VERSIONS = {"v1": 1, "v2": 2, "v2k": 2, "v3": 3}
-BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)]
 
 
-@pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "mig.db")
-    return str(request.getfixturevalue("pg_url"))
+@pytest.fixture
+def url(db_url: str) -> str:
+    """:func:`db_url`: SQLite, then PostgreSQL."""
+    return db_url
 
 
 def schema_diffs(eng: Engine) -> list[Any]:

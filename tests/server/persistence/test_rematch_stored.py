@@ -140,18 +140,9 @@ def _server(url: str, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> LiveServer:
                       )
 
 
-def test_three_matches_in_one_room_survive_a_kill_sqlite(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    srv = _server(str(tmp_path / "rematch.db"), tmp_path, monkeypatch).start()
-    try:
-        three_matches_and_a_kill(srv, tmp_path)
-    finally:
-        srv.stop()
-
-
-def test_three_matches_in_one_room_survive_a_kill_postgres(tmp_path: Path, pg_url: str,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    srv = _server(pg_url, tmp_path, monkeypatch).start()
+def test_three_matches_in_one_room_survive_a_kill(tmp_path: Path, db_url: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    srv = _server(db_url, tmp_path, monkeypatch).start()
     try:
         three_matches_and_a_kill(srv, tmp_path)
     finally:

@@ -93,10 +93,5 @@ def run_restart(db_url: str, tmp: Path) -> None:
 
 
 @pytest.mark.slow
-def test_restart_resumes_match_sqlite(tmp_path: Path) -> None:
-    run_restart(str(tmp_path / "restart.db"), tmp_path)
-
-
-@pytest.mark.slow
-def test_restart_resumes_match_postgres(pg_url: str, tmp_path: Path) -> None:
-    run_restart(pg_url, tmp_path)
+def test_restart_resumes_match(db_url: str, tmp_path: Path) -> None:
+    run_restart(db_url, tmp_path)

@@ -76,13 +76,8 @@ def top_seq_survives_a_restart(db_url: str, tmp: Path) -> None:
         srv.stop()
 
 
-def test_top_seq_sqlite(tmp_path: Path) -> None:
-    top_seq_survives_a_restart(str(tmp_path / "seq.db"), tmp_path)
-
-
-@pytest.mark.slow
-def test_top_seq_postgres(pg_url: str, tmp_path: Path) -> None:
-    top_seq_survives_a_restart(pg_url, tmp_path)
+def test_top_seq(db_url: str, tmp_path: Path) -> None:
+    top_seq_survives_a_restart(db_url, tmp_path)
 
 
 @pytest.mark.slow

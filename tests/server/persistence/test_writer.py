@@ -24,11 +24,10 @@ def _engine(url: str) -> Any:
     return eng
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'w.db'}"
-    return str(request.getfixturevalue("pg_url"))
+@pytest.fixture
+def url(db_url: str) -> str:
+    """:func:`db_url` (SQLite, PostgreSQL), the SQLite file as a URL."""
+    return db_url if db_url.startswith("postgresql") else f"sqlite:///{db_url}"
 
 
 def _match(s: Session, code: str) -> int:
