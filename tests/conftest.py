@@ -11,13 +11,15 @@ marked (markers registered in pyproject.toml), so ``bash scripts/test.sh --fast`
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 _SERVER_PROCESS = re.compile(r"\bLiveServer\(|\blive_server\(|\bmake_nodes\b|\"laizi\", \"serve\"")
-_BY_FIXTURE = {"browser": "browser", "server": "server", "pg_url": "postgres", "pg_cluster": "postgres",
+_BY_FIXTURE = {"browser": "browser", "server": "server", "serve": "server", "pg_url": "postgres", "pg_cluster": "postgres",
                "redis_url": "redis", "redis_server": "redis"}
 
 
@@ -40,3 +42,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker("postgres")  # db_url (or a module's own backend fixture) on PostgreSQL
         if _starts_a_server(Path(str(item.path))):
             item.add_marker("server")
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """Start real ``laizi serve`` processes: ``serve(db_url=None, **options)`` is a started
+    :class:`support.srvhelpers.LiveServer` (``plain=True``: :meth:`LiveServer.plain`, as
+    shipped); every one is stopped at the end of the test."""
+    from support.srvhelpers import LiveServer
+
+    started: list[Any] = []
+
+    def start(db_url: str | None = None, *, plain: bool = False, **options: Any) -> Any:
+        if plain:
+            srv = LiveServer.plain(tmp_path, db_url, **options)
+        else:
+            srv = LiveServer(db_url or str(tmp_path / "laizi.db"), tmp_path, **options)
+        started.append(srv.start())
+        return srv
+
+    try:
+        yield start
+    finally:
+        for srv in started:
+            srv.stop()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import anyio
@@ -127,22 +127,44 @@ uvicorn.run(create_app(db_url=db, **cfg), host="127.0.0.1", port=port, log_level
 
 
 class LiveServer:
-    """``laizi serve`` in a subprocess (``cfg``: :class:`ServerConfig` fields, passed to
-    ``create_app`` under uvicorn exactly as ``laizi serve`` does; none: the CLI itself).
-    Loopback is exempt from the per-address rate limits unless ``rate_limited``."""
+    """``laizi serve`` in a subprocess — the one way the tests start a real server (``cfg``:
+    :class:`ServerConfig` fields, passed to ``create_app`` under uvicorn exactly as ``laizi
+    serve`` does; none: the CLI itself, with ``args``). Loopback is exempt from the per-address
+    rate limits unless ``rate_limited``; bots move at once; ``laizi check`` audits the database
+    at :meth:`stop`. :meth:`plain` is ``laizi serve`` as shipped (none of the three).
+    stdout and stderr go to ``self.log``."""
 
     def __init__(self, db_url: str, tmp: Any, port: int | None = None, *, rate_limited: bool = False,
+                 args: list[str] | None = None, env: dict[str, str] | None = None,
                  **cfg: Any) -> None:
         self.rate_limited = rate_limited
         self.db_url = db_url
         self.port = port or free_port()
         self.cfg = cfg
+        self.args = list(args or [])
+        self.env = dict(env or {})
+        self.shipped = False  # laizi serve's own bot delay and no audit at stop (plain())
         self.log = tmp / f"server-{self.port}.log"
         self.proc: Any = None
+
+    @classmethod
+    def plain(cls, tmp: Any, db_url: str | None = None, *, port: int | None = None,
+              env: dict[str, str] | None = None, args: list[str] | None = None) -> LiveServer:
+        """``laizi serve --db DB ARGS`` as shipped: rate limits on, the bots' own delay, no
+        audit (``DB``: ``tmp/live.db`` unless given)."""
+        srv = cls(db_url or str(tmp / "live.db"), tmp, port, rate_limited=True, args=args, env=env)
+        srv.shipped = True
+        return srv
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    base = url
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> LiveServer:
         import os
@@ -154,14 +176,17 @@ class LiveServer:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         if not self.rate_limited:
             env["LAIZI_RATE_EXEMPT"] = "127.0.0.1"
+        env.update(self.env)
         if self.cfg:
+            assert not self.args, "args go to the CLI: no cfg with them"
             cmd = [sys.executable, "-c", _SERVE, self.db_url, str(self.port), json.dumps(self.cfg)]
         else:
             cmd = [sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port",
-                   str(self.port), "--db", self.db_url, "--bot-delay", "0"]
+                   str(self.port), "--db", self.db_url,
+                   *([] if self.shipped else ["--bot-delay", "0"]), *self.args]
         with open(self.log, "ab") as fh:
             self.proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env)
-        deadline = time.time() + 30
+        deadline = time.time() + 60
         while time.time() < deadline:
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as r:
@@ -189,13 +214,67 @@ class LiveServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
-        audit_database(self.db_url)
+        if not self.shipped:
+            audit_database(self.db_url)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def log_text(self) -> str:
+        try:
+            return str(self.log.read_text(errors="replace"))
+        except FileNotFoundError:
+            return ""
+
+    def rss_kb(self) -> int:
+        from pathlib import Path
+
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise RuntimeError("no VmRSS")
 
     def get(self, path: str, token: str | None = None) -> tuple[int, Any]:
         return http(self.url + path, token=token)
 
     def post(self, path: str, body: Any) -> tuple[int, Any]:
         return http(self.url + path, body)
+
+    def request(self, method: str, path: str, body: Any = None, raw: bytes | None = None,
+                headers: dict[str, str] | None = None,
+                timeout: float = 30) -> tuple[int, dict[str, str], bytes]:
+        """(status, lower-cased headers, body bytes) of any request."""
+        import urllib.error
+        import urllib.request
+
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        req = urllib.request.Request(self.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, {k.lower(): v for k, v in exc.headers.items()}, exc.read()
+
+    def json(self, method: str, path: str, body: Any = None, raw: bytes | None = None,
+             ) -> tuple[int, dict[str, str], Any]:
+        status, headers, content = self.request(method, path, body, raw)
+        return status, headers, json.loads(content) if content else None
+
+
+@contextlib.contextmanager
+def live_server(tmp: Any, **kw: Any) -> Iterator[LiveServer]:
+    """:meth:`LiveServer.plain`, started, stopped at the end."""
+    srv = LiveServer.plain(tmp, **kw).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def tracebacks(text: str) -> int:
+    return text.count("Traceback (most recent call last)")
 
 
 # Problems ``laizi check`` found in the databases of the servers the tests stopped (reported

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
+from support.srvhelpers import free_port
 from support.webhelpers import (  # noqa: E402
     ARGS,
     CHROMIUM,
     act_once,
     add_bots,
     create_room,
-    free_port,
     live_server,
     new_page,
     outside,

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from support.livesrv import LiveServer, tracebacks
+from support.srvhelpers import LiveServer, tracebacks
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 itsdangerous = pytest.importorskip("itsdangerous")
@@ -44,8 +44,8 @@ GOOD_SCORE = {
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    s = LiveServer(tmp_path_factory.mktemp("http"), env={"LAIZI_SECRET": SECRET},
-                   args=["--bot-delay", "0"]).start()
+    s = LiveServer.plain(tmp_path_factory.mktemp("http"), env={"LAIZI_SECRET": SECRET},
+                         args=["--bot-delay", "0"]).start()
     try:
         yield s
     finally:
@@ -323,13 +323,13 @@ def test_rotation_revokes_old_tokens(srv: LiveServer) -> None:
 
 
 def test_rotation_survives_a_restart(tmp_path: Path) -> None:
-    srv = LiveServer(tmp_path, env={"LAIZI_SECRET": SECRET}).start()
+    srv = LiveServer.plain(tmp_path, env={"LAIZI_SECRET": SECRET}).start()
     try:
         _, _, g = srv.json("POST", "/api/guest", {"nickname": "persist"})
         _, _, r = srv.json("POST", "/api/token/rotate", {"token": g["token"]})
     finally:
         srv.stop()
-    srv2 = LiveServer(tmp_path, db_url=srv.db_url, env={"LAIZI_SECRET": SECRET}).start()
+    srv2 = LiveServer.plain(tmp_path, db_url=srv.db_url, env={"LAIZI_SECRET": SECRET}).start()
     try:
         status, _, _ = srv2.json("POST", "/api/token/rotate", {"token": g["token"]})
         assert status == 401

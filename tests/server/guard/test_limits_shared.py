@@ -164,11 +164,9 @@ def test_memory_budgets_are_swept_and_stay_exact(monkeypatch: pytest.MonkeyPatch
 def test_without_redis_each_node_keeps_its_own_budget() -> None:
     """Redis gone (nothing listens there): the limits still hold, per node, and the
     failures are counted (for /metrics)."""
-    import socket
+    from support.srvhelpers import free_port
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     errors: list[BaseException] = []
 
     async def go() -> list[bool]:

@@ -5,39 +5,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
-import urllib.request
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
-from support.srvhelpers import Client
+from support.srvhelpers import Client, LiveServer
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def test_the_cap_from_the_command_line(tmp_path: Path) -> None:
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "laizi", "serve", "--port", str(port),
-                             "--db", str(tmp_path / "m.db"), "--max-connections", "2"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def test_the_cap_from_the_command_line(serve: Callable[..., LiveServer]) -> None:
+    port = serve(plain=True, args=["--max-connections", "2"]).port
     opened: list[Client] = []
     try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                    break
-            except OSError:
-                if time.time() > deadline:
-                    pytest.fail("server did not start")
-                time.sleep(0.1)
         opened += [Client(port, "a"), Client(port, "b")]
         full = Client(port, hello=False)
         opened.append(full)
@@ -45,8 +23,6 @@ def test_the_cap_from_the_command_line(tmp_path: Path) -> None:
     finally:
         for c in opened:
             c.close()
-        proc.terminate()
-        proc.wait(30)
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "1000001"])

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from support.livesrv import LiveServer, tracebacks
+from support.srvhelpers import LiveServer, tracebacks
 
 websockets = pytest.importorskip("websockets")
 
@@ -255,8 +255,8 @@ async def play_match(recv: Any, send: Any, rng: random.Random, out: dict[str, An
 
 # ----------------------------------------------------------------- the test
 def test_fuzz_frames_while_control_rooms_play(tmp_path: Path) -> None:
-    srv = LiveServer(tmp_path, args=["--bot-delay", "0", "--hand-pause", "0",
-                                     "--msg-rate", "2000"]).start()
+    srv = LiveServer.plain(tmp_path, args=["--bot-delay", "0", "--hand-pause", "0",
+                                           "--msg-rate", "2000"]).start()
     try:
         time.sleep(1.0)
         rss0 = srv.rss_kb() / 1024

@@ -12,7 +12,7 @@ from websockets.sync.client import connect  # noqa: E402
 
 from laizi.rulecatalog import catalogue  # noqa: E402
 from laizi.rules import RuleSet  # noqa: E402
-from support.livesrv import live_server  # noqa: E402
+from support.srvhelpers import live_server  # noqa: E402
 
 
 def _until(ws: Any, kind: str) -> dict[str, Any]:

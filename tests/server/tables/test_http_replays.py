@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from support.livesrv import LiveServer, tracebacks
+from support.srvhelpers import LiveServer, tracebacks
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
@@ -51,8 +51,8 @@ def bot_match(ws: Any, max_hands: int) -> int:
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, list[int]]]:
-    s = LiveServer(tmp_path_factory.mktemp("replay"),
-                   args=["--bot-delay", "0", "--hand-pause", "0"]).start()
+    s = LiveServer.plain(tmp_path_factory.mktemp("replay"),
+                         args=["--bot-delay", "0", "--hand-pause", "0"]).start()
     try:
         mids = []
         for i in range(LONG_MATCHES):  # one builder each (a player may create 5 rooms a minute)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from laizi.server.tables.review import REQUESTS_PER_MINUTE, ReviewError, ReviewService
-from support.livesrv import LiveServer, tracebacks
+from support.srvhelpers import LiveServer, tracebacks
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
@@ -42,8 +42,8 @@ def greet(ws: Any, name: str) -> Any:
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, int, int]]:
-    s = LiveServer(tmp_path_factory.mktemp("review"),
-                   args=["--bot-delay", "0", "--hand-pause", "0"]).start()
+    s = LiveServer.plain(tmp_path_factory.mktemp("review"),
+                         args=["--bot-delay", "0", "--hand-pause", "0"]).start()
     try:
         with websockets_sync.connect(s.ws_url, max_size=2**24) as ws:  # a finished match of four bots
             greet(ws, "reviewer")
