@@ -11,7 +11,7 @@
 # Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/analysis -x`) and skip
 # the compiled pass; LAIZI_TEST_COMPILED=0 skips it, =1 runs it with arguments too.
 # `bash scripts/test.sh --fast [pytest args]`: the unit tier only (under two minutes) — no
-# browser, no `laizi serve` process, no PostgreSQL, no Redis, nothing marked slow (the markers:
+# browser, no `laizi serve` process, no PostgreSQL, no Redis, nothing slow or heavy (the markers:
 # tests/conftest.py); no system packages installed, .venv made only when missing, no compiled pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,7 +67,7 @@ fi
 
 if [ "$fast" = 1 ]; then
   log "running the unit tier (--fast)"
-  LAIZI_EXPECT_BUILD=pure exec .venv/bin/python -m pytest -q -m "not slow and not browser and not server and not postgres and not redis" "$@"
+  LAIZI_EXPECT_BUILD=pure exec .venv/bin/python -m pytest -q -m "not slow and not heavy and not browser and not server and not postgres and not redis" "$@"
 fi
 
 # PostgreSQL tests start their own PRIVATE cluster (tests/server/conftest.py pg_cluster:

@@ -6,7 +6,8 @@ marked (markers registered in pyproject.toml), so ``bash scripts/test.sh --fast`
   starts one (``LiveServer``, ``live_server``, cluster nodes: found in the module's source);
 - ``postgres``: the private PostgreSQL (``pg_url``, ``pg_cluster``, ``db_url`` on PostgreSQL);
 - ``redis``: the private Redis (``redis_url``, ``redis_server``);
-- ``slow``: marked by hand where a test takes long in this process alone."""
+- ``slow``: marked by hand where a test takes long in this process alone;
+- ``heavy``: a unit test that takes seconds (:data:`support.tiers.HEAVY`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from support.tiers import HEAVY
 
 _SERVER_PROCESS = re.compile(r"\bLiveServer\(|\blive_server\(|\bmake_nodes\b|\"laizi\", \"serve\"")
 _BY_FIXTURE = {"browser": "browser", "server": "server", "serve": "server", "pg_url": "postgres", "pg_cluster": "postgres",
@@ -42,6 +45,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker("postgres")  # db_url (or a module's own backend fixture) on PostgreSQL
         if _starts_a_server(Path(str(item.path))):
             item.add_marker("server")
+        if item.nodeid.split("[", 1)[0] in HEAVY:
+            item.add_marker("heavy")
 
 
 @pytest.fixture
