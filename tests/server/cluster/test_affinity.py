@@ -19,8 +19,8 @@ import pytest
 
 from laizi.cli import main
 from laizi.server.cluster.affinity import valid_addr
-from server.cluster.conftest import HAProxy, NodeProc, haproxy_config
 from support.clusterplay import Player
+from support.nodes import HAProxy, NodeProc, haproxy_config
 from support.srvhelpers import Client, free_port, http
 
 redis = pytest.importorskip("redis")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server.cluster.conftest import HAProxy, NodeProc, haproxy_config
+from support.nodes import HAProxy, NodeProc, haproxy_config
 from support.srvhelpers import Client
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
