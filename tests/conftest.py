@@ -21,8 +21,10 @@ import pytest
 
 from support.tiers import HEAVY
 
-_SERVER_PROCESS = re.compile(r"\bLiveServer(\.plain)?\(|\blive_server\(|\bmake_nodes\b|\bNodeProc\(|\"laizi\", \"serve\"")
-_BY_FIXTURE = {"browser": "browser", "server": "server", "serve": "server", "pg_url": "postgres", "pg_cluster": "postgres",
+_SERVER_PROCESS = re.compile(r"\bLiveServer(\.plain)?\(|\blive_server\(|\bmake_nodes\b|\bNodeProc\("
+                             r"|\"laizi\", \"serve\"")
+_BY_FIXTURE = {"browser": "browser", "server": "server", "serve": "server",
+               "pg_url": "postgres", "pg_cluster": "postgres",
                "redis_url": "redis", "redis_server": "redis"}
 
 
