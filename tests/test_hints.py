@@ -143,3 +143,21 @@ def test_the_star_says_why_when_the_figures_favour_another_option() -> None:
                 m.apply(seat, bots[seat].act(SeatView.from_state(hand, seat)))
                 steps += 1
     assert seen[False] > 0 and seen[True] > 0, seen  # both cases met
+
+
+def test_hints_after_a_kong_under_kong_draw_choice() -> None:
+    # the dealer's 暗杠 1p: 10 tiles + the kong; the hints offer 补牌 and 不补, one starred,
+    # 不补 with the outlook of the hand as it stands (no tile changes hands)
+    from laizi.game import HandState
+    from laizi.game.wall import arrange_wall
+
+    wall = arrange_wall(["1111p 234m 567m 9s 9s 3z 4z", "", "", ""], "1z")
+    st = HandState.new(RuleSet.preset("kaikoufan", kong_draw_choice=True), 0, wall=wall)
+    st.apply(0, Action.parse("ankong 1p"))
+    assert st.phase == "replace"
+    entries = hints_for(seat_view(st, 0))
+    assert sorted(e["action"]["type"] for e in entries) == ["draw", "nodraw"]
+    assert sum(e["recommended"] for e in entries) == 1
+    keep = next(e for e in entries if e["kind"] == "nodraw")
+    assert keep["shanten_before"] == keep["shanten_after"] and 0 <= keep["win_prob"] <= 1
+    assert json.loads(json.dumps(entries)) == entries

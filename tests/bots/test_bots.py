@@ -13,7 +13,7 @@ from laizi.bots.autoplay import SeatControl
 from laizi.bots.bighands import pengpeng_distance, qingyise_distance
 from laizi.bots.greedy import near_kinds
 from laizi.bots.strong import StrongBot
-from laizi.game import Action, HandState, Match
+from laizi.game import DRAW, NODRAW, Action, HandState, Match
 from laizi.game.wall import hand_seed
 from laizi.rules import RuleSet
 from laizi.scoring import Meld
@@ -45,7 +45,8 @@ def test_bots_play_legal_actions_to_the_end(name: str, preset: str) -> None:
 
 #: Every house rule of the sources on at once (docs/rules.md §7.3-§7.5, §8).
 HOUSE = {"haidi_start": "five_stacks", "haidi_kongs": True, "kuangfeng_baoyu": True,
-         "xiaoyu_258": True, "qianggang_fixed": 100, "fengyise_golden": True, "pay_min_fan": 3}
+         "xiaoyu_258": True, "qianggang_fixed": 100, "fengyise_golden": True, "pay_min_fan": 3,
+         "kong_draw_choice": True}
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
@@ -202,6 +203,35 @@ def test_strong_avoids_feeding_a_quanqiuren_when_not_ready() -> None:
     choice = StrongBot().act(v)
     assert choice.type == "discard"
     assert choice.tile not in (1, 4, 7, 19, 22, 25, 10, 13, 16)  # no 2/5/8
+
+
+def _replace_view(hand: str, melds: list[list[Meld]]) -> SeatView:
+    """Seat 0 just declared a kong under kong_draw_choice: draw the replacement or not."""
+    v = _view(hand, melds=melds, legal=[DRAW, NODRAW], wall=30)
+    v.rules = RuleSet.preset("kaikoufan", kong_draw_choice=True)
+    v.phase = "replace"
+    v.hand_sizes = [sum(v.hand), 1, 13, 13]
+    return v
+
+
+def test_bots_choose_to_draw_after_a_kong_or_not() -> None:
+    # seat 1: four exposed melds and one tile (a 全求人 that may wait on anything); seat 0 has
+    # an ankong 9s and a hand five steps from ready: its safest tile (an honour, 0.95 ready ×
+    # 0.09 wait × 0.6 pay × scale 10 × weight 2 ≈ 1.03) costs more than the hand is worth
+    # (≈ 0.52), so strong and expert decline the replacement (不补) and discard nothing.
+    melds: list[list[Meld]] = [[Meld("ankong", 26)], [Meld("peng", 0, 2), Meld("peng", 10, 3),
+                                                      Meld("chi", 18, 0), Meld("peng", 29, 2)], [], []]
+    far = _replace_view("139m19p5s1456z8s", melds)
+    assert StrongBot().act(far) == NODRAW and make_bot("expert", 1).act(far) == NODRAW
+    assert make_bot("greedy", 1).act(far) == DRAW  # greedy always draws
+    # 3z instead of 4z: the fourth 3z in sight (seat 1 pengs three), a safe discard → draw
+    assert StrongBot().act(_replace_view("139m19p5s1356z8s", melds)) == DRAW
+    # a ready hand draws (杠上开花 is possible); so does one holding a 中 it can lay aside
+    assert StrongBot().act(_replace_view("123m456p789s5s", melds)) == DRAW
+    assert StrongBot().act(_replace_view("139m19p5s1457z8s", melds)) == DRAW
+    # random picks among the legal actions: both in 40 tries
+    rnd = make_bot("random", 3)
+    assert {rnd.act(far) for _ in range(40)} == {DRAW, NODRAW}
 
 
 def test_seat_control_switches_a_seat_to_a_bot_and_back() -> None:

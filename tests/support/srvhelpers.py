@@ -298,7 +298,8 @@ def audit_database(url: str) -> None:
     AUDIT_PROBLEMS.extend(f"{url}: {p}" for p in problems)
 
 
-def http(url: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+def http(url: str, body: Any = None, token: str | None = None, *,
+         timeout: float = 10) -> tuple[int, Any]:
     """(status, parsed JSON) of a GET (or a POST of ``body``), as ``token``'s holder."""
     import urllib.error
     import urllib.request
@@ -309,7 +310,7 @@ def http(url: str, body: Any = None, token: str | None = None) -> tuple[int, Any
         headers["Authorization"] = f"Bearer {token}"
     req = urllib.request.Request(url, data=data, headers=headers)
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
             return r.status, json.loads(r.read() or b"null")
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read() or b"null")

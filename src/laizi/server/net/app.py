@@ -203,7 +203,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
             return error_response(request, str(exc))
         token = data.get("token") if isinstance(data, dict) else None
         pid = hub.auth.check(token)
-        if pid is None or pid not in hub.players:
+        if pid is None or not await hub.known_player(pid):
             return error_response(request, "unknown, expired or revoked token", 401)
         new_token, gen = hub.auth.rotate(pid, hub.auth.session_of(token))
         key = hub.auth.gen_key(pid)

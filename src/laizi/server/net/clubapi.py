@@ -39,7 +39,7 @@ from starlette.routing import Route
 from laizi.server.clubs.service import ClubError, Clubs
 from laizi.server.common import protocol as proto
 from laizi.server.common.protocol import RoomStatus
-from laizi.server.net.httpin import bearer, current_player, int_param, json_object
+from laizi.server.net.httpin import current_player, int_param, json_object
 from laizi.server.tables.seats import Seat
 
 if TYPE_CHECKING:
@@ -54,22 +54,11 @@ Handler = Callable[[Request, Clubs, str, dict[str, Any]], Awaitable[Any]]
 def _api(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         data = await json_object(request, ClubError) if request.method == "POST" else {}
-        pid = _player(request, data)
+        pid = await current_player(request, data)  # clubs: accounts only (the service checks)
         out = await fn(request, request.app.state.clubs, pid, data)
         return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
     return endpoint  # an ApiError becomes the one JSON error answer (the app's handler)
-
-
-def _player(request: Request, data: dict[str, Any]) -> str:
-    """The caller: a player this node knows, or (a cluster) an account whose session is
-    valid here but who has not come to this node yet (clubs are for accounts only)."""
-    hub = request.app.state.hub
-    token = bearer(request, data)
-    pid = hub.auth.check(token) if isinstance(token, str) else None
-    if pid is not None and pid not in hub.players and pid in hub.auth.accounts:
-        return str(pid)
-    return current_player(request, data)
 
 
 def _cid(request: Request, name: str = "cid") -> int:

@@ -156,6 +156,7 @@ def action(name: str) -> Handler:
         tid = _tid(request)
         data = await _body(request)
         pid = account(hub, _token(request, data))
+        await hub.known_player(pid)  # an account made on another node: its nickname
         if name == "register":
             return await director.register(tid, pid, hub.players.get(pid, pid))
         if name == "unregister":

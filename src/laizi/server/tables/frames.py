@@ -41,7 +41,7 @@ from laizi.views.fan import table_fans
 __all__ = ["PRIVATE_KEYS", "frame_view", "private_part", "public_part", "read_view"]
 
 PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting", "waits")
-_TURN_PHASES = ("turn", "haidi")
+_TURN_PHASES = ("turn", "haidi", "replace")  # phases where the turn seat (alone, publicly) acts
 
 
 def _ordered(counts: list[int]) -> list[str]:

@@ -210,6 +210,15 @@ class Hub:
         self.directory.room_gone(code)
 
     # ------------------------------------------------------------- players
+    async def known_player(self, pid: str) -> bool:
+        """Whether ``pid`` is a player of this server: made here, or (a cluster) made on
+        another node — then learnt from the database and remembered."""
+        if pid not in self.players:
+            known = await self.directory.find_player(pid)
+            if known is not None:
+                self.players[pid] = known
+        return pid in self.players
+
     async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
         """The identity a token names (renamed to ``nickname`` if given), else a new guest
         (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
@@ -217,10 +226,8 @@ class Hub:
         pid = self.auth.check(token) if token else None
         if pid is None and token and await self.directory.sync_identities(after=arrived):
             pid = self.auth.check(token)  # a login or rotation on another node, just now
-        if pid is not None and pid not in self.players:
-            known = await self.directory.find_player(pid)  # made on another node
-            if known is not None:
-                self.players[pid] = known
+        if pid is not None:
+            await self.known_player(pid)
         nick = None
         if nickname is not None and nickname != "":
             nick = clean_nickname(nickname)

@@ -4,6 +4,7 @@
 // The account token is localStorage "laizi.token" (players.js). Text only via textContent.
 import { getLang, setLang } from "./i18n.js";
 import { loadRules, chosenOptions, renderRuleForm } from "./rules.js";
+import { api, storedToken as token } from "./api.js";
 
 const W = {
   zh: {
@@ -65,7 +66,6 @@ const LEVELS = ["random", "greedy", "strong", "expert"];
 const lang = () => getLang();
 const t = (k, vars = {}) => (W[lang()][k] ?? k).replace(/\{(\w+)\}/g, (_, v) => String(vars[v] ?? ""));
 const $ = id => document.getElementById(id);
-const token = () => { try { return localStorage.getItem("laizi.token"); } catch (e) { return null; } };
 
 function el(tag, text = "", cls = "") {
   const e = document.createElement(tag);
@@ -92,16 +92,6 @@ function show(msg, ok = false) {
   show.timer = setTimeout(() => box.classList.add("hidden"), 6000);
 }
 
-async function api(path, body = null) {
-  const headers = { "Content-Type": "application/json" };
-  const tok = token();
-  if (tok) headers.Authorization = "Bearer " + tok;
-  const r = await fetch(path, body === null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (!r.ok) throw new Error((data && data.error) || ("HTTP " + r.status));
-  return data;
-}
 
 function applyWords() {
   document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";

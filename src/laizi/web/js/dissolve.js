@@ -4,7 +4,7 @@
 import { S } from "./state.js";
 import * as net from "./net.js";
 import { t, onLang } from "./i18n.js";
-import { toast } from "./lobby.js";
+import { toast } from "./ui.js";
 
 const $ = id => document.getElementById(id);
 let last = null;  // the last "dissolve" message of an open proposal

@@ -20,7 +20,9 @@ const ZH = {
   continue_seconds: "结算等待秒数", auto_after: "超时几次托管", fixed_seed: "固定牌局种子（公开）",
   reconnecting: "连接已断开，正在重连…", connected: "已连接", conn_lost: "连接已断开", conn_lost_sub: "正在重连并同步牌局…",
   discard: "打出", tsumo: "自摸", ron: "胡", peng: "碰", chi: "吃", kong: "杠", ankong: "暗杠",
-  addkong: "蓄杠", special_kong: "红中杠", laizi_kong: "赖子杠", pizi_kong: "痞子杠", pass: "过",
+  addkong: "蓄杠", special_kong: "红中杠", laizi_kong: "赖子杠", pizi_kong: "皮子杠", pass: "过",
+  draw: "补牌", nodraw: "不补", ev_nodraw: "{0} 杠后不补牌", replace_turn: "杠后：补牌，还是不补（不用打牌）",
+  haidi_kong_turn: "海底：点亮起的牌杠掉（不补牌），或者过",
   sound: "声音", voice: "语音", level: "等级", menu: "菜单",
   escape_confirm: "比赛进行中，离开将被扣逃跑分，确定吗？", copy_link: "复制链接", copied: "链接已复制",
   copy_failed: "无法复制，请手动复制：{0}", share_title: "扫码加入房间", room_rules: "{0} · {1} 圈",
@@ -61,6 +63,7 @@ const ZH = {
   review: "复盘", accuracy: "准确率", review_busy: "复盘中… {0}%", review_failed: "复盘失败",
   review_acc: "准确率 {0}% · 平均每步少 {1} 分 · 与专家一致 {2}% · 共 {3} 个决定", review_none: "没有明显失误",
   review_item: "第 {0} 局 · {1} → 专家 {2} · −{3} 分", review_auto: "（托管代打 {0} 步，不计）",
+  card_hand: "晒大胡", card_hand_title: "武汉麻将 · 大胡", card_hand_of: "比赛 #{0} · 第 {1} 局", card_no_big: "胡牌",
   card: "战绩", card_title: "武汉麻将 · 战绩", card_match: "比赛 #{0} · 共 {1} 局", card_download: "下载图片",
   card_share: "分享链接", card_copied: "链接已复制", card_copy_hint: "请复制上面的链接", card_failed: "无法生成战绩",
   clubs_link: "亲友圈 →", dissolve: "申请解散", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
@@ -96,6 +99,9 @@ const EN = {
   reconnecting: "Disconnected, reconnecting…", connected: "Connected", conn_lost: "Connection lost", conn_lost_sub: "Reconnecting and resyncing the table…",
   discard: "Discard", tsumo: "Self-draw", ron: "Win", peng: "Pung", chi: "Chow", kong: "Kong", ankong: "Concealed kong",
   addkong: "Added kong", special_kong: "Red-dragon kong", laizi_kong: "Laizi kong", pizi_kong: "Pizi kong", pass: "Pass",
+  draw: "Draw replacement", nodraw: "No replacement", ev_nodraw: "{0} takes no replacement",
+  replace_turn: "After your kong: draw the replacement, or not (and discard nothing)",
+  haidi_kong_turn: "Haidi: tap a lit tile to kong it (no replacement), or pass",
   sound: "Sound", voice: "Voice", level: "Level", menu: "Menu",
   escape_confirm: "The match is running: leaving charges the escape penalty. Leave?", copy_link: "Copy link", copied: "Link copied",
   copy_failed: "Could not copy, copy it by hand: {0}", share_title: "Scan to join the room", room_rules: "{0} · {1} round(s)",
@@ -137,6 +143,7 @@ const EN = {
   review_acc: "Accuracy {0}% · {1} points lost per decision · agrees with expert {2}% · {3} decisions",
   review_none: "No costly decision", review_item: "Hand {0} · {1} → expert {2} · −{3}",
   review_auto: " ({0} auto-played decisions left out)",
+  card_hand: "Share this hand", card_hand_title: "Wuhan Mahjong · Big hand", card_hand_of: "Match #{0} · hand {1}", card_no_big: "Win",
   card: "Result card", card_title: "Wuhan Mahjong · Result", card_match: "Match #{0} · {1} hands", card_download: "Download",
   card_share: "Share link", card_copied: "Link copied", card_copy_hint: "Copy the link above", card_failed: "No card for this match",
   clubs_link: "Clubs →", dissolve: "Propose to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs
@@ -235,12 +242,22 @@ export function setLang(l) {
 }
 export function toggleLang() { setLang(lang === "zh" ? "en" : "zh"); }
 
+/** The word's placeholders {0}, {1}… replaced by args (the one placeholder style). */
+function fill(s, args) {
+  return typeof s === "string" ? s.replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? "")) : s;
+}
+
 /** The word for a key in the current language; {0}, {1}… replaced by args. */
 export function t(key, ...args) {
   let s = DICT[lang][key];
   if (s === undefined) s = ZH[key] ?? key;
-  if (typeof s !== "string") return s;
-  return s.replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? ""));
+  return fill(s, args);
+}
+
+/** A page's or panel's own words, `{zh: {…}, en: {…}}`, read like t(): the current
+ * language, else Chinese, else the key; {0}, {1}… replaced by args. */
+export function wordPack(pack) {
+  return (key, ...args) => fill(pack[lang]?.[key] ?? pack.zh[key] ?? key, args);
 }
 
 export function applyI18n(root = document) {

@@ -1,11 +1,10 @@
 // Lobby (nickname, create, join, room list) and the room before the start (seats, bots, link, QR).
 import { S } from "./state.js";
 import { send } from "./net.js";
+import { showError, toast } from "./ui.js";
 import { t, getLang, windOf, presetName, botName, botLevelName } from "./i18n.js";
 import { loadRules, chosenOptions, optionName } from "./rules.js";
 import qrcode from "../vendor/qrcode.mjs";
-import { initQuick } from "./quick.js";      // social: quick match, coins
-import { initFriends } from "./friends.js";  // social: friends, invites
 import { avatarImg, showAvatar, mountMine } from "./avatar.js";
 
 const $ = id => document.getElementById(id);
@@ -17,22 +16,6 @@ function btn(label, onClick, data = {}) {
   for (const [k, v] of Object.entries(data)) b.dataset[k] = v;
   b.addEventListener("click", onClick);
   return b;
-}
-
-export function showError(msg) {
-  const e = $("error");
-  e.textContent = msg;
-  e.classList.remove("hidden");
-  clearTimeout(showError.timer);
-  showError.timer = setTimeout(() => e.classList.add("hidden"), 5000);
-}
-
-export function toast(msg) {
-  const e = $("toast");
-  e.textContent = msg;
-  e.classList.remove("hidden");
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => e.classList.add("hidden"), 2500);
 }
 
 export function roomLink() { return `${location.origin}/room/${S.room ? S.room.code : ""}`; }
@@ -192,8 +175,6 @@ export function initLobby() {
   $("j-code").addEventListener("keydown", e => { if (e.key === "Enter") join(false); });
   $("btn-start").addEventListener("click", () => send({ type: "start" }));
   $("btn-copy").addEventListener("click", copyLink);
-  initQuick();    // social
-  initFriends();  // social
 }
 
 /** The room before the start: seats with sit/stand/bot buttons. */

@@ -8,7 +8,10 @@ import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
 import { describe } from "./words.js";
 import { optionName, howtoLink } from "./rules.js";
-import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, showError, toast, copyLink, ruleCard } from "./lobby.js";
+import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, copyLink, ruleCard } from "./lobby.js";
+import { showError, toast } from "./ui.js";
+import { initQuick } from "./quick.js";      // social: quick match, coins
+import { initFriends } from "./friends.js";  // social: friends, invites
 import { openReplay } from "./replay.js";
 import { initDissolve } from "./dissolve.js";  // clubs: 解散 by vote
 
@@ -250,7 +253,7 @@ function render() {
   if (!$("sheet-fair").classList.contains("hidden")) renderFair($("fair-body"), v, lastOver);
 }
 
-const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "pass"];
+const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "draw", "nodraw", "pass"];
 function renderActions(v) {
   const box = $("actions");
   const auto = v.auto && S.seat != null && v.auto[S.seat];
@@ -589,6 +592,8 @@ function tick() {
 function boot() {
   setLang(getLang());
   initLobby();
+  initQuick();    // social
+  initFriends();  // social
   wire();
   $("nick").value = S.nick;
   const rp = /^\/replay\/(\d+)/.exec(location.pathname);

@@ -3,6 +3,8 @@
 // panel then says so and shows the player's own countdown, when the server gives one).
 import { t, tileName, windOf, bigHandName, winBy, botName } from "./i18n.js";
 import { tileEl } from "./tiles.js";
+import { S } from "./state.js";
+import { openHandCard } from "./card.js";
 
 function el(tag, cls, text, parent) {
   const e = document.createElement(tag);
@@ -23,10 +25,25 @@ export function seatName(seats, s, me) {
 }
 
 /** Fill body with the settlement of the finished hand in view v. */
-export function renderSettlement(body, v, { seats, me, coins = null, balance = null, card = "" }) {
+export function renderSettlement(body, v, { seats, me, coins = null, balance = null, card = "", matchId = null }) {
   body.textContent = "";
   fillSettle(body, v, { seats, me, coins, balance });
   if (card) cardLine(body, card);
+  bigHandButton(body, v, matchId ?? S.matchId);
+}
+
+/** A hand won with a big hand: its 战绩 card (GET /api/matches/{id}/hands/{n}/card), to
+ *  download or share. */
+function bigHandButton(body, v, matchId) {
+  const sc = v.result && v.result.score;
+  if (matchId == null || !sc || !(sc.big_hands || []).length) return;
+  const b = el("button", "settle-card-btn", t("card_hand"));
+  b.type = "button";
+  b.dataset.testid = "hand-card-button";
+  b.addEventListener("click", () => openHandCard(matchId, v.hand_no));
+  const tags = body.querySelector(".settle-tags");
+  if (tags) tags.after(b);
+  else body.appendChild(b);
 }
 
 /** The rule card (规则卡) the hand was played under, at the foot of the settlement. */
