@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from socialkit import call, guest
-from srvhelpers import Client, LiveServer
 
 from laizi.server.accounts.ranks import RANKS, band_of, rank_of
 from laizi.server.cluster.lines import RedisLines
 from laizi.server.competitions.quickmatch import line_of, near_lines, parse_line
 from laizi.server.persistence import db
 from laizi.server.tables.lines import LocalLines
+from support.socialkit import call, guest
+from support.srvhelpers import Client, LiveServer
 
 WAIT = 3.0
 

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from livesrv import LiveServer, tracebacks
+
+from support.srvhelpers import LiveServer, tracebacks
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
@@ -36,8 +37,8 @@ def until(ws: Any, pred: Any, timeout: float = 60) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, int]]:
-    s = LiveServer(tmp_path_factory.mktemp("handcard"),
-                   args=["--bot-delay", "0", "--hand-pause", "0"]).start()
+    s = LiveServer.plain(tmp_path_factory.mktemp("handcard"),
+                         args=["--bot-delay", "0", "--hand-pause", "0"]).start()
     try:
         with websockets_sync.connect(s.ws_url, max_size=2**24) as ws:  # a finished match of four bots
             send(ws, type="hello", nickname="cards")

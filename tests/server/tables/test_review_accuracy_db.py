@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from livesrv import LiveServer, tracebacks
-from srvhelpers import Client, step
 
 from laizi.server.persistence import db
 from laizi.server.tables.review import ReviewService, note_result, read_accuracy
+from support.srvhelpers import Client, LiveServer, step, tracebacks
 
 pytestmark = [pytest.mark.timeout(300)]
 
@@ -43,7 +42,7 @@ def profile(s: LiveServer, pid: str) -> dict[str, Any]:
 def test_the_accuracy_is_the_databases(tmp_path: Path) -> None:
     for d in ("a", "b"):
         (tmp_path / d).mkdir()
-    s = LiveServer(tmp_path / "a", args=["--bot-delay", "0", "--hand-pause", "0"]).start()
+    s = LiveServer.plain(tmp_path / "a", args=["--bot-delay", "0", "--hand-pause", "0"]).start()
     url = s.db_url
     try:
         me = Client(s.port, "精算者")
@@ -92,7 +91,7 @@ def test_the_accuracy_is_the_databases(tmp_path: Path) -> None:
     finally:
         s.stop()
     assert tracebacks(s.log_text()) == 0
-    s2 = LiveServer(tmp_path / "b", db_url=url, args=["--bot-delay", "0"]).start()
+    s2 = LiveServer.plain(tmp_path / "b", db_url=url, args=["--bot-delay", "0"]).start()
     try:  # a restarted server (its cache empty) shows the same
         assert profile(s2, pid)["review"] == want
     finally:
