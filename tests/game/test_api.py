@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from policies import greedy_policy, random_policy
 
 import laizi.errors as errors_mod
 import laizi.game as game_mod
@@ -31,6 +30,7 @@ from laizi.game.events import event_problems, project
 from laizi.game.play import auto_action, play_match
 from laizi.rules import RuleSet
 from laizi.sim import simulate
+from support.policies import greedy_policy, random_policy
 
 ALL_ACTIONS = [PASS, TSUMO] + [a for acts in ACT.values() for a in acts]
 

@@ -7,16 +7,16 @@ import random
 from typing import Any
 
 import pytest
-from game_helpers import PRESETS, hidden_ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from policies import greedy_policy, random_hand, random_policy
 
 from laizi.game import Action, HandState, Match
 from laizi.game.replay import dump_log, parse_log, replay
 from laizi.rules import RuleSet
 from laizi.views import events_for, hand_log, view
+from support.game_helpers import PRESETS, hidden_ok
+from support.policies import greedy_policy, random_hand, random_policy
 
 KONGS = ("ankong", "addkong", "special_kong", "laizi_kong", "kong")
 

@@ -7,7 +7,6 @@ import random
 from pathlib import Path
 
 import pytest
-from policies import random_policy
 
 from laizi.cli import main
 from laizi.game import Match
@@ -16,6 +15,7 @@ from laizi.game.replay import dump_log, parse_log
 from laizi.game.verify import verify_events
 from laizi.game.wall import commitment, derive_wall, hand_seed
 from laizi.rules import RuleSet
+from support.policies import random_policy
 
 
 def test_wall_is_a_fixed_function_of_the_seed() -> None:
@@ -177,7 +177,7 @@ def test_replay_cli(log_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_replay_cli_single_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from policies import random_hand
+    from support.policies import random_hand
 
     h = random_hand(RuleSet.preset("jiayu"), 5, greedy=True)
     p = tmp_path / "hand.jsonl"

@@ -16,7 +16,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webhelpers import bot_match, live_server, new_page, outside, overflow_x, poll, screens_dir
+
+from support.webhelpers import (
+    bot_match,
+    live_server,
+    new_page,
+    outside,
+    overflow_x,
+    poll,
+    screens_dir,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(500)]
 

@@ -10,7 +10,8 @@ import time
 from typing import Any
 
 import pytest
-from webhelpers import act_once, new_page, poll, screens_dir, start_table
+
+from support.webhelpers import act_once, new_page, poll, screens_dir, start_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(500)]
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from webhelpers import add_bots, new_page, outside, overflow_x, poll, screens_dir, sit
 
 from laizi.game import Action
 from laizi.server.common.config import room_rules
@@ -27,6 +26,7 @@ from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.engine import GameSession, seed_from_text
 from laizi.server.tables.room import _bot_seed
 from laizi.server.tables.seats import SeatBot
+from support.webhelpers import add_bots, new_page, outside, overflow_x, poll, screens_dir, sit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -13,7 +13,8 @@ import urllib.request
 from typing import Any
 
 import pytest
-from webhelpers import CSP, add_bots, create_room, new_page, poll, sit
+
+from support.webhelpers import CSP, add_bots, create_room, new_page, poll, sit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(120)]
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from srvhelpers import http
+
+from support.srvhelpers import http
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 

@@ -10,11 +10,11 @@ import time
 from typing import Any
 
 import pytest
-from socialkit import call as scall
-from srvhelpers import Client
-from test_cluster_failover import ARGS
 
 from laizi.server.persistence import db
+from server.cluster.test_cluster_failover import ARGS
+from support.socialkit import call as scall
+from support.srvhelpers import Client
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

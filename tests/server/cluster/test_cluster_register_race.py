@@ -10,9 +10,9 @@ import threading
 from typing import Any
 
 import pytest
-from srvhelpers import http
 
 from laizi.server.tables.audit import check_url
+from support.srvhelpers import http
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # argon2 under load (see _at_once)
 

@@ -3,7 +3,7 @@
 Alembic's ``env.py`` compares the database with ``all_models()`` (``target_metadata``), so a
 model module that is not imported here is invisible to ``alembic revision --autogenerate``
 and to the test that checks the models and the migrations agree
-(``tests/server/test_migrations.py``). A module that adds tables adds one import line below.
+(``tests/server/persistence/test_migrations.py``). A module that adds tables adds one import line below.
 """
 
 from __future__ import annotations
