@@ -10,7 +10,8 @@ import urllib.request
 from typing import Any
 
 import pytest
-from webhelpers import new_page, overflow_x, poll, register_here, screens_dir
+
+from support.webhelpers import new_page, overflow_x, poll, register_here, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

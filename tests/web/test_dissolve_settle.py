@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webhelpers import act_once, new_page, overflow_x, poll, screens_dir, start_table
+
+from support.webhelpers import act_once, new_page, overflow_x, poll, screens_dir, start_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webhelpers import new_page, overflow_x, poll, screens_dir
+
+from support.webhelpers import new_page, overflow_x, poll, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-from socialkit import call, register
-from srvhelpers import Client, LiveServer, eventually, seated_room, step
+
+from support.socialkit import call, register
+from support.srvhelpers import Client, LiveServer, eventually, seated_room, step
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 

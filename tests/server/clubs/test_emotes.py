@@ -12,10 +12,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from srvhelpers import Client, LiveServer
 
 import laizi
 from laizi.server.common.chat import EMOTES, QUICK_PHRASES, RATE_COUNT
+from support.srvhelpers import Client, LiveServer
 
 WEB = Path(laizi.__file__).parent / "web"
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from socialkit import call, register
-from srvhelpers import Client, LiveServer
 
 from laizi.server.guard.limits import SEAT_LEAVES
+from support.socialkit import call, register
+from support.srvhelpers import Client, LiveServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 

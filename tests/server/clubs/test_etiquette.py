@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from socialkit import call, guest, register
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
-from srvhelpers import Client, LiveServer
 
 from laizi.server.clubs.etiquette import MUTES_PER_PLAYER, REPORT_CHARS, REPORTS_PER_HOUR
 from laizi.server.persistence.etiquettedb import ChatMuteRow, ReportRow
+from support.socialkit import call, guest, register
+from support.srvhelpers import Client, LiveServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 

@@ -12,10 +12,10 @@ import json
 from pathlib import Path
 
 import pytest
-from socialkit import call, register
-from srvhelpers import Client, LiveServer
 
 from laizi.server.guard.netcheck import SUBNET_V4, SUBNET_V6, network_pairs
+from support.socialkit import call, register
+from support.srvhelpers import Client, LiveServer
 
 
 def test_pairs() -> None:

@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from socialkit import call, guest, register
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
-from srvhelpers import LiveServer
 
 from laizi.server.clubs.clubchat import KEEP, PAGE
 from laizi.server.common.chat import MAX_CHARS, RATE_COUNT
 from laizi.server.persistence.etiquettedb import ChatMuteRow, ClubChatRow
+from support.socialkit import call, guest, register
+from support.srvhelpers import LiveServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from socialkit import call, guest, register
-from srvhelpers import LiveServer
+
+from support.socialkit import call, guest, register
+from support.srvhelpers import LiveServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 
