@@ -9,7 +9,7 @@ four seats (:func:`laizi.review.review_events`) and pools, per bot, its decision
 mean loss per decision (expected points, the hints' valuation), the accuracy, the share
 agreeing with ``expert``, and the review's speed. The review must order the bots
 ``random > greedy > strong > expert`` and find ``expert``'s own loss near zero (the
-tests check both on a small log: ``tests/players/test_review.py``).
+tests check both on a small log: ``tests/test_review.py``).
 
 Figures: ``benchmarks/results/review_calibration.json`` and ``.txt`` (docs/review.md).
 """

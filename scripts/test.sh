@@ -8,16 +8,26 @@
 # mypyc-compiled core into .venv-compiled (scripts/build_compiled.sh; skipped when
 # unchanged) and runs the core, game, scoring, bot/sim/replay/view and privacy tests
 # against it.
-# Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/core -x`) and skip
+# Extra arguments go to pytest (e.g. `bash scripts/test.sh tests/analysis -x`) and skip
 # the compiled pass; LAIZI_TEST_COMPILED=0 skips it, =1 runs it with arguments too.
+# `bash scripts/test.sh --fast [pytest args]`: the unit tier only (under two minutes) — no
+# browser, no `laizi serve` process, no PostgreSQL, no Redis, nothing slow or heavy (the markers:
+# tests/conftest.py); no system packages installed, .venv made only when missing, no compiled pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+fast=0
+if [ "${1:-}" = "--fast" ]; then
+  fast=1
+  shift
+fi
 
 log() { printf '\n== %s\n' "$*" >&2; }
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 need_apt=()
+if [ "$fast" = 0 ]; then
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
   || need_apt+=(postgresql)
@@ -42,13 +52,23 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     log "missing ${need_apt[*]}: the tests that need them will be skipped"
   fi
 fi
-
-if [ ! -x .venv/bin/python ]; then
-  log "creating .venv"
-  python3 -m venv .venv
 fi
-log "installing laizi and test dependencies into .venv"
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench,ray,cluster]'
+
+if [ "$fast" = 1 ] && [ -x .venv/bin/python ]; then
+  log "the fast tier: .venv as it is (the plain test command installs)"
+else
+  if [ ! -x .venv/bin/python ]; then
+    log "creating .venv"
+    python3 -m venv .venv
+  fi
+  log "installing laizi and test dependencies into .venv"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,server,postgres,rl,plot,bench,ray,cluster]'
+fi
+
+if [ "$fast" = 1 ]; then
+  log "running the unit tier (--fast)"
+  LAIZI_EXPECT_BUILD=pure exec .venv/bin/python -m pytest -q -m "not slow and not heavy and not browser and not server and not postgres and not redis" "$@"
+fi
 
 # PostgreSQL tests start their own PRIVATE cluster (tests/server/conftest.py pg_cluster:
 # initdb in a temporary directory, own port, 127.0.0.1 only, removed at the end) with the
@@ -72,14 +92,14 @@ fi
 # PostgreSQL, terminal-UI and tooling ones, nor those marked slow, which the pure
 # pass ran), with the import check (tests/test_compiled.py: every hot module is
 # loaded compiled). About 2-3 minutes, plus the build when the sources changed.
-COMPILED_TESTS=(tests/test_compiled.py tests/core tests/game tests/scoring tests/players
-                tests/server/test_server_privacy.py tests/test_architecture.py)
+# (the terminal UI, tests/tui, and the hints, tests/test_hints.py, are not compiled: not listed)
+COMPILED_TESTS=(tests/test_compiled.py tests/test_tiles.py tests/test_rules.py tests/test_rulecatalog.py
+                tests/analysis tests/game tests/scoring tests/views tests/bots tests/env
+                tests/test_arena.py tests/test_distributed.py tests/test_review.py tests/test_sim.py
+                tests/server/tables/test_server_privacy.py tests/test_architecture.py)
 COMPILED_SKIP=(
   # doctest cannot see compiled functions
-  --deselect tests/core/test_profiles.py::test_module_examples
-  # the terminal UI and the hints are not compiled
-  --ignore tests/players/test_tui.py --ignore tests/players/test_tui_app.py
-  --ignore tests/players/test_tui_words.py --ignore tests/players/test_hints.py
+  --deselect tests/analysis/test_profiles.py::test_module_examples
 )
 want_compiled=${LAIZI_TEST_COMPILED:-}
 [ -z "$want_compiled" ] && { [ $# -eq 0 ] && want_compiled=1 || want_compiled=0; }

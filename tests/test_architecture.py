@@ -41,6 +41,7 @@ everyone else gets game state through :mod:`laizi.views`.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -391,3 +392,36 @@ def test_the_internals_check_catches_a_private_read(tmp_path: Path) -> None:
         del modules()[fake]
         tree.cache_clear()
         imports.cache_clear()
+
+
+# ---------------------------------------------------------------------- the web client
+_JS_IMPORT = re.compile(r"""^\s*(?:import|export)\s[^;'"]*?from\s*["'](\.{1,2}/[^"']+)["']""", re.M)
+
+
+def _js_graph(folder: Path) -> dict[str, set[str]]:
+    """The web client's static imports between its own modules (``import … from "./x.js"``)."""
+    g: dict[str, set[str]] = {}
+    for f in sorted(folder.glob("*.js")):
+        deps = set()
+        for rel in _JS_IMPORT.findall(f.read_text(encoding="utf-8")):
+            target = (f.parent / rel).resolve()
+            if target.parent == folder.resolve() and target.suffix == ".js":
+                deps.add(target.name)
+        g[f.name] = deps
+    for deps in list(g.values()):
+        for d in deps:
+            g.setdefault(d, set())
+    return g
+
+
+def test_the_web_client_has_no_import_cycle() -> None:
+    g = _js_graph(SRC / "laizi" / "web" / "js")
+    assert len(g) > 20 and g["main.js"], "the scan sees the web client's modules and imports"
+    assert _cycles(g) == []
+
+
+def test_the_js_cycle_check_finds_a_cycle(tmp_path: Path) -> None:
+    (tmp_path / "a.js").write_text('import { b } from "./b.js";\n')
+    (tmp_path / "b.js").write_text('// b\nimport {\n  a,\n} from "./a.js";\nexport const b = 1;\n')
+    (tmp_path / "c.js").write_text('export { b } from "./b.js";\n')
+    assert _cycles(_js_graph(tmp_path)) == [["a.js", "b.js"]]

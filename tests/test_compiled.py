@@ -117,12 +117,12 @@ def test_editable_install_ignores_the_compile_request(tmp_path: Path) -> None:
 
 def test_backend_compiles_only_on_request() -> None:
     # the backend reads LAIZI_COMPILE when imported: run it in a fresh interpreter
-    code = ("import sys; sys.path.insert(0, '_build'); import laizi_build as b, os; "
+    code = ("import laizi_build as b, os; "
             "print(b._compile(None), b._compile({'compile': '0'}), b._compile({'compile': 'yes'}), "
             "os.environ['LAIZI_COMPILE'])")
     for env_value, expected in (("1", "True False True 0"), ("", "False False True 0"),
                                 ("no", "False False True 0")):
-        env = dict(os.environ, LAIZI_COMPILE=env_value)
+        env = dict(os.environ, LAIZI_COMPILE=env_value, PYTHONPATH=str(ROOT / "_build"))
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               cwd=ROOT, env=env)
         assert proc.returncode == 0, proc.stderr

@@ -235,6 +235,8 @@ def hints_for(view: SeatView | Mapping[str, Any], rules: RuleSet | None = None, 
     choice = ExpertBot(seed=0).act(v)  # deterministic: its default searches nothing
     if v.phase == "turn":
         entries = _turn_hints(v, bot, scores)
+    elif v.phase == "replace":
+        entries = _replace_hints(v)
     else:
         entries = _claim_hints(v, scores)
     for e in entries:
@@ -427,6 +429,24 @@ def _claim_hints(v: SeatView, scores: bool = True) -> list[dict[str, Any]]:
                         "expected_points": round(e["expected_points"] - passing["expected_points"], 1),
                     }
                 e["reason"] = claim_reason(e, passing)
+        entries.append(e)
+    return entries
+
+
+def _replace_hints(v: SeatView) -> list[dict[str, Any]]:
+    """After a kong (``kong_draw_choice``): draw the replacement or not. Not drawing keeps
+    the hand as it is (its outlook); drawing adds a tile and then owes a discard."""
+    nat, wilds = natural(v)
+    before = HandEval(nat, wilds, 4 - len(v.melds[v.seat])).shanten
+    keep = _outlook_fields(v, v.hand)
+    entries: list[dict[str, Any]] = []
+    for a in v.legal:
+        e: dict[str, Any] = {"action": a.to_json(), "kind": a.type, "shanten_before": before,
+                             "shanten_after": before, "value": 0.0}
+        if a.type == "draw":
+            e["label"] = "补牌 draw the replacement"
+        else:
+            e.update(keep, label="不补 no replacement, no discard")
         entries.append(e)
     return entries
 

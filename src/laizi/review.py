@@ -49,10 +49,11 @@ Progress = Callable[[int, int], None]  # (events done, events in the file)
 
 _KIND_ZH = {"discard": "打", "peng": "碰", "chi": "吃", "kong": "杠", "pass": "过", "ron": "和",
             "tsumo": "自摸", "ankong": "暗杠", "addkong": "蓄杠", "special_kong": "亮特殊牌",
-            "laizi_kong": "癞子杠"}
+            "laizi_kong": "癞子杠", "draw": "杠后补牌", "nodraw": "杠后不补"}
 _KIND_EN = {"discard": "discard", "peng": "peng", "chi": "chi", "kong": "kong", "pass": "pass",
             "ron": "win", "tsumo": "self-drawn win", "ankong": "concealed kong",
-            "addkong": "added kong", "special_kong": "lay aside", "laizi_kong": "laizi kong"}
+            "addkong": "added kong", "special_kong": "lay aside", "laizi_kong": "laizi kong",
+            "draw": "draw the replacement", "nodraw": "no replacement"}
 
 
 def action_words(a: Action) -> dict[str, str]:

@@ -149,6 +149,11 @@ OPTIONS: dict[str, OptionWords] = {
         "laizi", "海底可杠", "Kongs at the end of the wall", "快到海底和海底时仍可杠牌，但不补牌（轮到下家）。",
         "Kongs stay allowed near and at the haidi, without a replacement tile (the next player goes on).",
         "§8"),
+    "kong_draw_choice": OptionWords(
+        "laizi", "杠后可不补牌", "Kong without the replacement",
+        "杠牌后可以选择不从牌堆后面补牌：不补就不用打牌，直接轮到下家摸牌。",
+        "After a kong you may decline the replacement tile: then you discard nothing and the next "
+        "player draws.", "§5"),
     "jianzi_hu": OptionWords(
         "win", "见字胡", "Honour-hand self-draw only", "见字胡：这种胡牌只能自摸，不能胡别人打的牌。",
         "The 见字胡 hand wins only by self-draw, never on a discard.", "§6"),
@@ -225,7 +230,8 @@ SOURCES: dict[str, str] = {
     "kong_avoids_sunshine": "S0", "selfdraw_bonus_on_gangkai_haidi": "S2", "cap": "S4, S1, S2",
     "golden": "S4, S1, S2", "sunshine": "S2, S0", "ha": "S2, S0", "fengyise_golden": "S0 风一色直接算金顶",
     "special_tiles": "S0, S2", "laizi_discard": "S2 (kong), S3 (half), S1 (forbidden)",
-    "laizi_may_be_fifth": "S0", "haidi_kongs": "S0 到海底时可以继续杠牌", "jianzi_hu": "S0",
+    "laizi_may_be_fifth": "S0", "haidi_kongs": "S0 到海底时可以继续杠牌",
+    "kong_draw_choice": "S0 杠牌后可以选择不从牌堆后面起牌", "jianzi_hu": "S0",
     "luan_feng_jiang": "S1–S4 (loose), S0 (strict)", "jiayu_hands": "S1", "fanbao": "S0",
     "quanqiuren_liability": "S0 下小雨/下大雨, S1", "liable_pays": "S4 (sum), S1 (golden)",
     "kuangfeng_baoyu": "S0 狂风暴雨", "xiaoyu_258": "S0 下小雨…手牌都是258也不包胡",

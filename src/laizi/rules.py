@@ -88,6 +88,7 @@ class RuleSet(BaseModel):
     # §8 end of the wall
     haidi_start: Literal["seven_stacks", "five_stacks"] = "seven_stacks"
     haidi_kongs: bool = False  # S0: kongs stay legal near and in the haidi, without replacement
+    kong_draw_choice: bool = False  # S0: after a kong the seat may decline the replacement (不补)
     # §2, §9 match
     escape_penalty: Points = 400
     rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 1  # match length in rounds (圈)

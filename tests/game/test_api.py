@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from policies import greedy_policy, random_policy
 
 import laizi.errors as errors_mod
 import laizi.game as game_mod
@@ -31,6 +30,7 @@ from laizi.game.events import event_problems, project
 from laizi.game.play import auto_action, play_match
 from laizi.rules import RuleSet
 from laizi.sim import simulate
+from support.policies import greedy_policy, random_policy
 
 ALL_ACTIONS = [PASS, TSUMO] + [a for acts in ACT.values() for a in acts]
 
@@ -119,7 +119,7 @@ def test_illegal_action_names_seat_and_options() -> None:
 def test_phase_and_end_reason_are_string_enums() -> None:
     st = HandState.new(RuleSet.preset("kaikoufan"), 0, seed=b"b" * 32)
     assert st.phase is Phase.TURN and st.phase == "turn"
-    assert {p.value for p in Phase} == {"turn", "claim", "rob", "haidi", "over"}
+    assert {p.value for p in Phase} == {"turn", "claim", "rob", "haidi", "replace", "over"}
     assert st.to_dict()["phase"] == "turn" and type(st.to_dict()["phase"]) is str
     check = st.tsumo_check()
     assert isinstance(check, WinCheck) and check.ok == (TSUMO in st.legal_actions(0))
@@ -131,7 +131,7 @@ def test_phase_and_end_reason_are_string_enums() -> None:
 
 # --------------------------------------------------------------------- events
 def test_event_kinds_listed() -> None:
-    assert len(EVENT_TYPES) == 22 and set(EVENT_SCHEMAS) == set(EVENT_TYPES)
+    assert len(EVENT_TYPES) == 23 and set(EVENT_SCHEMAS) == set(EVENT_TYPES)
     assert event_problems({"type": "teleport"}) == ["unknown event type 'teleport'"]
     assert event_problems({"type": "tsumo", "v": 1, "vis": "public"}) == ["missing 'seat'"]
     assert event_problems({"type": "tsumo", "v": 1, "vis": "public", "seat": 0, "x": 1}) == [
@@ -152,7 +152,9 @@ def test_every_event_matches_its_schema() -> None:
     seen: set[str] = set()
     rng = random.Random(7)
     for preset in ("kaikoufan", "qipisilai", "jiayu"):
-        m = Match(RuleSet.preset(preset, rounds=2), seed=rng.randbytes(32), max_hands=12)
+        # kong_draw_choice on one preset: the replace event (补 or 不补 after a kong)
+        m = Match(RuleSet.preset(preset, rounds=2, kong_draw_choice=preset == "qipisilai"),
+                  seed=rng.randbytes(32), max_hands=12)
         m.set_auto(1)
         m.escape(3)
         play_match(m, random_policy(rng, claim=0.6, kong=0.9))
@@ -167,12 +169,13 @@ def test_every_event_matches_its_schema() -> None:
 
 def test_action_types_table() -> None:
     assert ACTION_TYPES == ("discard", "tsumo", "ankong", "addkong", "special_kong",
-                            "laizi_kong", "ron", "kong", "peng", "chi", "pass")
+                            "laizi_kong", "ron", "kong", "peng", "chi", "pass", "draw", "nodraw")
 
 
 # --------------------------------------------------------------------- older logs
 NEW_OPTIONS = ("seating_ceremony", "rounds_per_wind", "winds", "kuangfeng_baoyu", "xiaoyu_258",
-               "qianggang_fixed", "fengyise_golden", "pay_min_fan", "haidi_start", "haidi_kongs")
+               "qianggang_fixed", "fengyise_golden", "pay_min_fan", "haidi_start", "haidi_kongs",
+               "kong_draw_choice")
 
 
 def _rewrite_rules(log: list[dict[str, object]], drop: tuple[str, ...] = (),

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from game_helpers import hand
-
 from laizi.game import Action
 from laizi.rules import RuleSet
 from laizi.scoring import Meld
 from laizi.tiles import Tile, counts_from_str
+from support.game_helpers import hand
 
 
 def t(s: str) -> int:

@@ -9,7 +9,6 @@ draw #n takes position 53 + n and goes to seat n mod 4.
 from __future__ import annotations
 
 import pytest
-from game_helpers import PRESETS, do, hand, settle_windows, t
 
 from laizi.errors import RuleError
 from laizi.game import PASS, Action, EndReason, HandState, LogError, Match, ReplayError
@@ -18,6 +17,7 @@ from laizi.game.replay import dump_log, parse_log, replay
 from laizi.game.seating import ceremony, draw_ceremony, tile_rank
 from laizi.rules import RuleSet
 from laizi.tiles import Tile
+from support.game_helpers import PRESETS, do, hand, settle_windows, t
 
 # seat 0 (dealer) holds two 中; nobody can claim much: everyone throws its draw
 HANDS = [

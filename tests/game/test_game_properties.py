@@ -7,16 +7,16 @@ import random
 from typing import Any
 
 import pytest
-from game_helpers import PRESETS, hidden_ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from policies import greedy_policy, random_hand, random_policy
 
 from laizi.game import Action, HandState, Match
 from laizi.game.replay import dump_log, parse_log, replay
 from laizi.rules import RuleSet
 from laizi.views import events_for, hand_log, view
+from support.game_helpers import PRESETS, hidden_ok
+from support.policies import greedy_policy, random_hand, random_policy
 
 KONGS = ("ankong", "addkong", "special_kong", "laizi_kong", "kong")
 
@@ -29,6 +29,7 @@ HOUSE = st.fixed_dictionaries({}, optional={
     "qianggang_fixed": st.sampled_from([0, 100]), "fengyise_golden": st.booleans(),
     "pay_min_fan": st.integers(0, 6), "fanbao": st.booleans(), "guoshou": st.booleans(),
     "quanqiuren_liability": st.sampled_from(["unless_ready", "always", "none"]),
+    "kong_draw_choice": st.booleans(),
 })
 
 
@@ -47,6 +48,11 @@ def check_step(hand: HandState) -> None:
             assert len(legal) > 1  # asked only to win or to kong
         else:
             assert legal == [Action("tsumo"), Action("pass")]
+    if hand.phase == "replace":  # kong_draw_choice: 补 or 不补, right after a kong, 13 at rest
+        assert rules.kong_draw_choice and hand.wall_remaining > rules.haidi_wall
+        assert hand.legal_actions(hand.turn) == [Action("draw"), Action("nodraw")]
+        s = hand.turn
+        assert hand.concealed_count(s) + 3 * len(hand.melds[s]) == 13
 
 
 def check_view(hand: HandState, seat: int | None) -> None:
@@ -139,6 +145,17 @@ def test_random_matches(preset: str, seed: int) -> None:
 def test_random_matches_with_house_rules(preset: str, seed: int, options: dict[str, Any]) -> None:
     """Zero-sum scores, 136 tiles, legal actions and exact replays with the house rules on."""
     m = drive_match(preset, seed, max_hands=2, views_every=11, options=options)
+    again = replay(parse_log(dump_log(m.log)))
+    assert isinstance(again, Match) and again.hash() == m.hash() and again.scores == m.scores
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), options=HOUSE)
+def test_random_matches_with_kong_draw_choice(preset: str, seed: int, options: dict[str, Any]) -> None:
+    """The same with 补/不补 after every kong (kong_draw_choice) always on."""
+    m = drive_match(preset, seed, max_hands=2, views_every=5,
+                    options={**options, "kong_draw_choice": True})
     again = replay(parse_log(dump_log(m.log)))
     assert isinstance(again, Match) and again.hash() == m.hash() and again.scores == m.scores
 

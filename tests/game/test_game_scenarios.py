@@ -5,12 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from game_helpers import act, do, hand, settle_windows, t, tsumogiri
 
 from laizi.game import PASS, Action, HandState, IllegalActionError, Match, MatchOverError
 from laizi.game.replay import dump_log, parse_log, replay
 from laizi.game.wall import arrange_wall
 from laizi.rules import RuleSet
+from support.game_helpers import act, do, hand, settle_windows, t, tsumogiri
 
 KKF = RuleSet.preset("kaikoufan")
 

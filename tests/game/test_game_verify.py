@@ -7,7 +7,6 @@ import random
 from pathlib import Path
 
 import pytest
-from policies import random_policy
 
 from laizi.cli import main
 from laizi.game import Match
@@ -16,6 +15,7 @@ from laizi.game.replay import dump_log, parse_log
 from laizi.game.verify import verify_events
 from laizi.game.wall import commitment, derive_wall, hand_seed
 from laizi.rules import RuleSet
+from support.policies import random_policy
 
 
 def test_wall_is_a_fixed_function_of_the_seed() -> None:
@@ -177,7 +177,7 @@ def test_replay_cli(log_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_replay_cli_single_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from policies import random_hand
+    from support.policies import random_hand
 
     h = random_hand(RuleSet.preset("jiayu"), 5, greedy=True)
     p = tmp_path / "hand.jsonl"
@@ -185,3 +185,20 @@ def test_replay_cli_single_hand(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = run_cli(["replay", str(p), "--check"], capsys)
     assert code == 0 and h.hash() in out
     json.loads(p.read_text().splitlines()[0])
+
+
+def test_verify_and_replay_cli_with_kong_draw_choice(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # 补/不补 after kongs (kong_draw_choice): the walls still verify (a 补 is a draw from the
+    # back, a 不补 draws nothing), the log replays identically and tells both choices
+    m = Match(RuleSet.preset("qipisilai", kong_draw_choice=True), seed=b"k" * 32, max_hands=6)
+    play_match(m, random_policy(random.Random(4), claim=0.6, kong=0.9))
+    kinds = {e["draw"] for e in m.log if e["type"] == "replace"}
+    assert kinds == {True, False}
+    p = tmp_path / "kongs.jsonl"
+    p.write_text(dump_log(m.log), encoding="utf-8")
+    code, out, _ = run_cli(["verify", str(p), "--replay"], capsys)
+    assert code == 0 and out.startswith("OK"), out
+    code, out, _ = run_cli(["replay", str(p), "--check"], capsys)
+    assert code == 0 and "replays identically" in out
+    assert "chooses 补: takes the replacement" in out and "chooses 不补: no replacement, no discard" in out

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_scenarios import check, fail, req, seat, win
 
 from laizi.scoring.request import score_json
+from scoring.test_scenarios import check, fail, req, seat, win
 
 ALL = ("kaikoufan", "kaikoufan_fa", "qipisilai", "koukoufan", "jiayu")
 S: list[Any] = []

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))  # srvhelpers (the suite runs with --import-mode=importlib)
 # The key that signs a cluster's bus messages (laizi.server.cluster.bus): the nodes the tests
 # start inherit it; one per test run.
 os.environ.setdefault("LAIZI_CLUSTER_KEY", __import__("secrets").token_hex(32))
@@ -18,14 +16,10 @@ os.environ.setdefault("LAIZI_CLUSTER_KEY", __import__("secrets").token_hex(32))
 pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
 
-from srvhelpers import FAST, close_all  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from laizi.server.net.app import create_app  # noqa: E402
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "browser: Playwright tests with the system Chromium")
+from support.srvhelpers import FAST, close_all  # noqa: E402
 
 
 @pytest.fixture
@@ -56,7 +50,7 @@ class PgCluster:
     def __init__(self) -> None:
         import tempfile
 
-        from srvhelpers import free_port
+        from support.srvhelpers import free_port
 
         self.dir = Path(tempfile.mkdtemp(prefix="laizi-pg-"))
         self.data = self.dir / "data"
@@ -147,6 +141,15 @@ def pg_url(request: pytest.FixtureRequest) -> str:
     return url
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The test's database on each backend in turn: a new SQLite file, then a clean database on
+    the private PostgreSQL (:func:`pg_url`)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "laizi.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
 # ----------------------------------------------------------------------- Redis
 class RedisServer:
     """A private Redis: Debian's ``redis-server`` on its own port, loopback only, no
@@ -156,7 +159,7 @@ class RedisServer:
         import secrets
         import tempfile
 
-        from srvhelpers import free_port
+        from support.srvhelpers import free_port
 
         self.dir = Path(tempfile.mkdtemp(prefix="laizi-redis-"))
         self.port = free_port()
@@ -253,8 +256,8 @@ def redis_url(redis_server: RedisServer) -> str:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """``laizi check`` ran on the database of every server the tests stopped
-    (srvhelpers.audit_database): any problem it found fails the session."""
-    from srvhelpers import AUDIT_PROBLEMS
+    (support.srvhelpers.audit_database): any problem it found fails the session."""
+    from support.srvhelpers import AUDIT_PROBLEMS
 
     if AUDIT_PROBLEMS:
         tr = session.config.pluginmanager.get_plugin("terminalreporter")

@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))  # webhelpers (the suite runs with --import-mode=importlib)
-
-from webhelpers import ARGS, CHROMIUM, live_server  # noqa: E402
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "browser: Playwright tests with the system Chromium")
+from support.webhelpers import ARGS, CHROMIUM, live_server  # noqa: E402
 
 
 @pytest.fixture(scope="module")

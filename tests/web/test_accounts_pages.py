@@ -4,17 +4,14 @@ leaderboard entry to a profile with a replay link — on a landscape phone and o
 
 from __future__ import annotations
 
-import os
 import secrets
-import sys
 import time
 from typing import Any
 
 import pytest
-from webhelpers import new_page, overflow_x, poll, screens_dir
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "server"))
-from srvhelpers import http, seated_room, step  # noqa: E402
+from support.srvhelpers import http, seated_room, step  # noqa: E402
+from support.webhelpers import new_page, overflow_x, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from webhelpers import add_bots, create_room, new_page, poll, screens_dir, sit
+
+from support.webhelpers import add_bots, create_room, new_page, poll, screens_dir, sit
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webhelpers import new_page, poll, screens_dir, start_table
+
+from support.webhelpers import new_page, poll, screens_dir, start_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -17,7 +17,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webhelpers import act_once, live_server, new_page, overflow_x, poll, register_here, screens_dir
+
+from support.webhelpers import (
+    act_once,
+    live_server,
+    new_page,
+    overflow_x,
+    poll,
+    register_here,
+    screens_dir,
+)
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import act_once, live_server, new_page, poll, register_here, screens_dir
+
+from support.webhelpers import act_once, live_server, new_page, poll, register_here, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

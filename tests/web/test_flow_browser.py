@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flowwall import Plan, find
-from webhelpers import (
+
+from support.flowwall import Plan, find
+from support.webhelpers import (
     SIZES,
     act_once,
     add_bots,

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webhelpers import (
+
+from support.webhelpers import (
     SIZES,
     act_once,
     add_bots,

@@ -12,7 +12,8 @@ import time
 from typing import Any
 
 import pytest
-from webhelpers import act_once, new_page, screens_dir, start_table
+
+from support.webhelpers import act_once, new_page, screens_dir, start_table
 
 pytestmark = pytest.mark.browser
 

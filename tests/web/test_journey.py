@@ -11,20 +11,21 @@ screens dir (``LAIZI_SCREENS_DIR``)."""
 from __future__ import annotations
 
 import contextlib
-import os
 import secrets
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import act_once, create_room, new_page, overflow_x, poll, screens_dir
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "server"))
-from livesrv import LiveServer  # noqa: E402
-from srvhelpers import http, seated_room, step  # noqa: E402
+from support.srvhelpers import (  # noqa: E402
+    LiveServer,  # noqa: E402
+    http,
+    seated_room,
+    step,
+)
+from support.webhelpers import act_once, create_room, new_page, overflow_x, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 
@@ -35,8 +36,8 @@ PW = "plum blossom 7"
 def jserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Zero bot delay, no pause between hands; loopback is exempt from the sign-up rate limit
     (six accounts come from one address here)."""
-    srv = LiveServer(tmp_path_factory.mktemp("journey"), env={"LAIZI_RATE_EXEMPT": "127.0.0.1"},
-                     args=["--bot-delay", "0", "--hand-pause", "0"]).start()
+    srv = LiveServer.plain(tmp_path_factory.mktemp("journey"), env={"LAIZI_RATE_EXEMPT": "127.0.0.1"},
+                           args=["--bot-delay", "0", "--hand-pause", "0"]).start()
     try:
         yield srv.base
     finally:

@@ -14,7 +14,8 @@ import time
 from typing import Any
 
 import pytest
-from webhelpers import act_once, new_page, poll, start_table
+
+from support.webhelpers import act_once, new_page, poll, start_table
 
 pytestmark = pytest.mark.browser
 

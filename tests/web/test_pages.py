@@ -8,7 +8,8 @@ import urllib.request
 from typing import Any
 
 import pytest
-from webhelpers import bot_match, new_page, outside, overflow_x, poll, screens_dir
+
+from support.webhelpers import bot_match, new_page, outside, overflow_x, poll, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
 

@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import live_server, new_page, outside, overflow_x, poll, screens_dir, start_table
+
+from support.webhelpers import (
+    live_server,
+    new_page,
+    outside,
+    overflow_x,
+    poll,
+    screens_dir,
+    start_table,
+)
 
 pytestmark = pytest.mark.browser
 

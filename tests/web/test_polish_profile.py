@@ -9,7 +9,8 @@ import urllib.request
 from typing import Any
 
 import pytest
-from webhelpers import new_page, overflow_x, poll, screens_dir
+
+from support.webhelpers import new_page, overflow_x, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 

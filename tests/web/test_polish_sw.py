@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import live_server, poll, screens_dir
 
 from laizi.server.net.middleware import CSP
+from support.webhelpers import live_server, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webhelpers import SIZES, new_page, overflow_x, poll, screens_dir
+
+from support.webhelpers import SIZES, new_page, overflow_x, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 

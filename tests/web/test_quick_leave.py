@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import live_server, new_page, poll, register_here
+
+from support.webhelpers import live_server, new_page, poll, register_here
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import live_server, new_page, poll
+
+from support.webhelpers import live_server, new_page, poll
 
 pytestmark = pytest.mark.browser
 

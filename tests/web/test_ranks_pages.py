@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import live_server, new_page, poll
 
 from laizi.server.persistence import db
+from support.webhelpers import live_server, new_page, poll
 
 pytestmark = pytest.mark.browser
 
@@ -68,11 +68,11 @@ def test_tier_on_profile_board_and_a_refused_seat(browser: Any, server: tuple[st
 def test_profile_match_filter(browser: Any, server: tuple[str, Path]) -> None:
     """The profile's match list narrows by rule set, result and date, and says so when
     nothing fits (matches written straight into the server's database)."""
-    import sys
     from datetime import UTC, datetime
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-    from test_profile_filter import PID, ROWS, _empty, _fill
+    from support.matchrows import PID, ROWS
+    from support.matchrows import empty_matches as _empty
+    from support.matchrows import fill_matches as _fill
 
     base, tmp = server
     url = str(tmp / "web.db")

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webhelpers import add_bots, new_page, poll, screens_dir, sit
+
+from support.webhelpers import add_bots, new_page, poll, screens_dir, sit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webhelpers import bot_match, new_page, poll, screens_dir
+
+from support.webhelpers import bot_match, new_page, poll, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -11,7 +11,16 @@ import time
 from typing import Any
 
 import pytest
-from webhelpers import act_once, new_page, outside, overflow_x, poll, screens_dir, start_table
+
+from support.webhelpers import (
+    act_once,
+    new_page,
+    outside,
+    overflow_x,
+    poll,
+    screens_dir,
+    start_table,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(400)]
 

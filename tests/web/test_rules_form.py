@@ -11,10 +11,10 @@ import json
 from typing import Any
 
 import pytest
-from test_words_zh import raw_words
-from webhelpers import new_page, poll, screens_dir
 
 from laizi.rulecatalog import PRESET_WORDS
+from support.webhelpers import new_page, poll, screens_dir
+from web.test_words_zh import raw_words
 
 pytestmark = pytest.mark.browser
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webhelpers import new_page, winning_row
 
 from laizi.rules import RuleSet
 from laizi.server.tables.engine import GameSession, seed_from_text
 from laizi.server.tables.seats import SeatBot
+from support.webhelpers import new_page, winning_row
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import create_room, live_server, new_page, overflow_x, poll, screens_dir
+
+from support.webhelpers import create_room, live_server, new_page, overflow_x, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 

@@ -16,8 +16,9 @@ import json
 from typing import Any
 
 import pytest
-from test_words_zh import raw_words
-from webhelpers import add_bots, new_page, poll, screens_dir, sit, viewed
+
+from support.webhelpers import add_bots, new_page, poll, screens_dir, sit, viewed
+from web.test_words_zh import raw_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -14,7 +14,16 @@ import time
 from typing import Any
 
 import pytest
-from webhelpers import SIZES, act_once, new_page, outside, overflow_x, screens_dir, start_table
+
+from support.webhelpers import (
+    SIZES,
+    act_once,
+    new_page,
+    outside,
+    overflow_x,
+    screens_dir,
+    start_table,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(240)]
 CJK = re.compile(r"[\u3400-\u9fff]")

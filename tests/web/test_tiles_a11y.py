@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import ARGS, CHROMIUM, new_page, screens_dir, start_table
+
+from support.webhelpers import ARGS, CHROMIUM, new_page, screens_dir, start_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(120)]
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webhelpers import live_server, new_page, overflow_x, poll, screens_dir
+
+from support.webhelpers import live_server, new_page, overflow_x, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_words_zh import raw_words
-from webhelpers import new_page, screens_dir
+
+from support.webhelpers import new_page, screens_dir
+from web.test_words_zh import raw_words
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ["intro", "laizi", "red", "discard", "open", "chi", "ready", "lzkong", "pass", "win", "settle"]

@@ -11,7 +11,8 @@ import time
 from typing import Any
 
 import pytest
-from webhelpers import act_once, new_page, poll, start_table, winning_row
+
+from support.webhelpers import act_once, new_page, poll, start_table, winning_row
 
 pytestmark = pytest.mark.browser
 

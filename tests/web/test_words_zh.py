@@ -12,7 +12,8 @@ import time
 from typing import Any
 
 import pytest
-from webhelpers import act_once, create_room, new_page, poll, sit
+
+from support.webhelpers import act_once, create_room, new_page, poll, sit
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,8 @@ import urllib.request
 from typing import Any
 
 import pytest
-from webhelpers import CSP, add_bots, create_room, new_page, poll, sit
+
+from support.webhelpers import CSP, add_bots, create_room, new_page, poll, sit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(120)]
 
@@ -25,11 +26,13 @@ CHAT = '<img src=x onerror="window.__x=2">'
 def _clean(page: Any) -> None:
     assert page.evaluate("window.__x") is None, "a nickname ran as script"
     assert page.dialogs == []
-    injected = page.evaluate("document.querySelectorAll('#pages img:not(.avatar), #game img:not(.avatar), .sheet img:not(.avatar), #settlement img:not(.avatar)').length")
+    injected = page.evaluate("document.querySelectorAll('#pages img:not(.avatar), #game img:not(.avatar), .sheet img:not(.avatar):not(.emote), #settlement img:not(.avatar)').length")
     assert injected == 0, "a nickname was parsed as HTML"
     # the only pictures are the client's own avatars (js/avatar.js), from the server's own paths
     srcs = page.evaluate("[...document.querySelectorAll('img.avatar')].map(i => i.getAttribute('src') || '')")
     assert all(s == "" or s.startswith(("/avatars/", "/static/avatars/")) for s in srcs), srcs
+    emotes = page.evaluate("[...document.querySelectorAll('img.emote')].map(i => i.getAttribute('src'))")
+    assert all(s.startswith("/static/emotes/") for s in emotes), emotes  # the drawn emotes (issue 26)
 
 
 def test_hostile_nicknames_render_as_text(browser: Any, server: str) -> None:

@@ -70,11 +70,18 @@ class GreedyBot(Bot):
             return self.turn_action(view)
         if view.phase == "claim":
             return self.claim_action(view)
+        if view.phase == "replace":
+            return self.replace_action(view)
         # rob / haidi without a win: pass
         for a in legal:
             if a.type == "pass":
                 return a
         return legal[0]
+
+    def replace_action(self, view: SeatView) -> Action:
+        """After a kong (``kong_draw_choice``): draw the replacement — one more tile can
+        only lower the shanten, and it may win (杠上开花)."""
+        return next((a for a in view.legal if a.type == "draw"), view.legal[0])
 
     # ------------------------------------------------------------------ own turn
     def turn_action(self, view: SeatView) -> Action:

@@ -23,7 +23,7 @@ loss of the discarder when it feeds a win.  (The ``strong`` bot's own threat est
 read as a chance, says 4.8 % where 1.7 % of discards fed a win on the same kind of
 simulated play: fine for ranking its discards, not as a number to show.)
 
-**Calibration** (``tests/players/test_outlook_calibration.py``: 240 hands of a seed
+**Calibration** (``tests/bots/test_outlook_calibration.py``: 240 hands of a seed
 the model never saw, 9,574 positions): mean predicted win chance 0.243 vs 0.248
 observed, every decile within 0.032 (0.07 → 0.62 observed from the lowest decile to
 the highest); expected points −1.5 vs −0.6 overall, every quintile within 22 (−66 →

@@ -6,7 +6,7 @@ cells of the tile towards each opponent.  Once the hand is over, :func:`settle` 
 the outcomes: whether the seat won, its settlement, and which discard (if any) was won
 on.  :func:`fit` turns settled positions into the tables of ``laizi/data/outlook.json``
 (``scripts/fit_outlook.py``); :func:`calibration` compares predictions with outcomes
-(``tests/players/test_outlook_calibration.py``).
+(``tests/bots/test_outlook_calibration.py``).
 
 The simulation itself (dealing and playing hands) is the caller's: this module sees
 only the bot's views, like every bot.

@@ -307,6 +307,30 @@ class StrongBot(GreedyBot):
         scored.sort(key=lambda x: -x[0])
         return scored
 
+    def replace_action(self, view: SeatView) -> Action:
+        """After a kong (``kong_draw_choice``): draw, unless the hand is far from ready
+        (``ready_defence_distance``) and even its safest held tile — the discard a draw
+        would oblige (S0: "起牌后如果不胡牌就必须打出一张牌，给其他玩家增加进牌机会") —
+        is expected to cost more than the hand is worth. A held special tile can always be
+        laid aside instead of a discard, so then it draws."""
+        draw = next((a for a in view.legal if a.type == "draw"), None)
+        nodraw = next((a for a in view.legal if a.type == "nodraw"), None)
+        if draw is None or nodraw is None:
+            return view.legal[0]
+        if any(view.hand[k] for k in view.setup.special):
+            return draw
+        nat, wilds = natural(view)
+        value, _target, dist = self.hand_value(view, nat, wilds, view.melds[view.seat])
+        if dist < self.p.ready_defence_distance:
+            return draw
+        threats = self.threats(view)
+        if not threats:
+            return draw
+        safest = min((self.danger(view, k, [c - (j == k) for j, c in enumerate(nat)], wilds,
+                                  threats, my_distance=dist)
+                      for k in range(len(nat)) if nat[k]), default=0.0)
+        return nodraw if safest > value * T.NODRAW_DANGER_SHARE else draw
+
     # ------------------------------------------------------------------ defence
     def threats(self, view: SeatView) -> list[tuple[int, float, float]]:
         """(seat, chance it is ready, expected payment if fed) for dangerous seats."""

@@ -113,5 +113,8 @@ QINGYISE_CLAIM_PENG: Final = 0.2
 QINGYISE_CLAIM_LAST: Final = 0.05
 QINGYISE_COMPLETES: Final = 0.35
 """Chance that the 清一色 is then completed."""
+NODRAW_DANGER_SHARE: Final = 1.0
+"""After a kong (``kong_draw_choice``) a hand far from ready declines the replacement when
+the safest discard it would then owe costs more than this share of the hand's value."""
 LOOKS_READY_OPENINGS: Final = 3
 """A seat with this many openings looks ready (one fewer late in the hand)."""

@@ -74,6 +74,9 @@ def describe(events: Iterable[Event], *, seat: int | None = None, draws: bool = 
             lines.append(f"  seat {s} {_VERB[t]} {e['tile']}")
         elif t == "tsumo":
             lines.append(f"  seat {s} declares a self-drawn win")
+        elif t == "replace":
+            choice = "补: takes the replacement" if e.get("draw") else "不补: no replacement, no discard"
+            lines.append(f"  seat {s} chooses {choice}")
         elif t == "response":
             a = e.get("action", {})
             lines.append(f"  seat {s} answers {a.get('type')} {a.get('tile', '')}".rstrip())

@@ -1,4 +1,4 @@
-"""The fixed action space of :mod:`laizi.env` (145 discrete actions).
+"""The fixed action space of :mod:`laizi.env` (147 discrete actions).
 
 =========  =======================================================
 index      action
@@ -14,6 +14,8 @@ index      action
 140        碰 peng
 141-143    吃 chi with the claimed tile lowest / middle / highest in the run
 144        pass
+145        after a kong, draw the replacement (``kong_draw_choice``)
+146        after a kong, do not draw it (不补)
 =========  =======================================================
 """
 
@@ -26,7 +28,8 @@ __all__ = ["ACTION_SIZE", "action_to_index", "index_to_action"]
 
 DISCARD, ANKONG, ADDKONG, SPECIAL = 0, NUM_KINDS, 2 * NUM_KINDS, 3 * NUM_KINDS
 LAIZI_KONG, TSUMO, RON, KONG, PENG, CHI, PASS = 136, 137, 138, 139, 140, 141, 144
-ACTION_SIZE = 145
+DRAW, NODRAW = 145, 146
+ACTION_SIZE = 147
 
 
 def action_to_index(a: Action, *, pending: int | None = None) -> int:
@@ -55,6 +58,10 @@ def action_to_index(a: Action, *, pending: int | None = None) -> int:
         if pending is None or k is None:
             raise ValueError("a chi index needs the claimed tile")
         return CHI + (pending - k)
+    if t == "draw":
+        return DRAW
+    if t == "nodraw":
+        return NODRAW
     return PASS
 
 

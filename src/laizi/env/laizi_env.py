@@ -6,7 +6,7 @@ order). Observations come from the seat's own snapshot only
 (:class:`~laizi.views.SeatView`): a dict with
 
 - ``observation``: ``int16`` vector of :data:`OBS_SIZE` (see :func:`encode`);
-- ``action_mask``: ``int8`` vector over the 145 actions of :mod:`laizi.env.actions`
+- ``action_mask``: ``int8`` vector over the 147 actions of :mod:`laizi.env.actions`
   (all zeros for an agent that is not selected).
 
 Rewards are the hand's settlement points (scaled by ``reward_scale``), given to every
@@ -37,12 +37,12 @@ from laizi.views import SeatView, seat_view
 
 __all__ = ["OBS_SIZE", "LaiziEnv", "encode", "env", "raw_env"]
 
-_PHASES = ("turn", "claim", "rob", "haidi", "over")
+_PHASES = ("turn", "claim", "rob", "haidi", "over", "replace")
 # own hand, laizi, special, indicator, pending, drawn: 6 × 34
 # per relative seat: melds 34, river 34, special kongs, special discards, concealed,
 # opened, openings, dealer: 4 × 74
-# phase 5, wall 1
-OBS_SIZE = 6 * NUM_KINDS + 4 * 74 + 5 + 1
+# phase 6, wall 1
+OBS_SIZE = 6 * NUM_KINDS + 4 * 74 + 6 + 1
 
 
 def encode(v: SeatView) -> np.ndarray:
@@ -76,7 +76,7 @@ def encode(v: SeatView) -> np.ndarray:
         o[off + 73] = 1 if s == v.dealer else 0
     off = base + 4 * 74
     o[off + _PHASES.index(v.phase) if v.phase in _PHASES else off] = 1
-    o[off + 5] = v.wall_remaining
+    o[off + 6] = v.wall_remaining
     return o
 
 

@@ -12,11 +12,11 @@ Driving a game::
             m.apply(seat, legal[0])
 
 Actions have a text form (``Action.parse("chi 345m")`` / ``str(action)``); errors are
-specific :class:`ValueError` subclasses (:mod:`laizi.errors`); the 22 event kinds and
+specific :class:`ValueError` subclasses (:mod:`laizi.errors`); the 23 event kinds and
 their fields are in :mod:`laizi.game.events`.
 """
 
-from laizi.game.actions import ACTION_TYPES, PASS, TSUMO, Action, ActionType
+from laizi.game.actions import ACTION_TYPES, DRAW, NODRAW, PASS, TSUMO, Action, ActionType
 from laizi.game.enums import DrawReason, EndReason, Phase
 from laizi.game.errors import (
     ActionError,
@@ -35,8 +35,8 @@ from laizi.game.wall import arrange_wall, commitment, derive_wall, hand_seed, ne
 from laizi.game.wincheck import WinCheck
 
 __all__ = [
-    "ACTION_TYPES", "EVENT_SCHEMAS", "EVENT_TYPES", "PASS", "TSUMO", "Action", "ActionError",
-    "ActionParseError", "ActionType", "AnyEvent", "DrawReason", "EndReason", "Event",
+    "ACTION_TYPES", "DRAW", "EVENT_SCHEMAS", "EVENT_TYPES", "NODRAW", "PASS", "TSUMO", "Action",
+    "ActionError", "ActionParseError", "ActionType", "AnyEvent", "DrawReason", "EndReason", "Event",
     "EventType", "GameError", "HandState", "IllegalActionError", "LogError", "Match",
     "MatchOverError", "Phase", "ReplayError", "WallError", "WinCheck", "arrange_wall",
     "commitment", "derive_wall", "hand_seed", "new_seed", "project",

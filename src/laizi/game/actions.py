@@ -15,6 +15,10 @@ type                    meaning                                                `
 ``peng``                claim a discard with a held pair                       the tile
 ``chi``                 claim a discard into a run (下家 only)                 lowest tile of the run
 ``pass``                decline (claims, robbing, haidi)                       --
+``draw``                after a kong, draw the replacement from the back       --
+                        (``kong_draw_choice``: phase ``replace``)
+``nodraw``              after a kong, decline the replacement (不补): no       --
+                        discard, the next seat draws (``kong_draw_choice``)
 ======================  =====================================================  ==========
 
 JSON: ``{"type": "chi", "tile": "3m"}``; ``tile`` is omitted when there is none.
@@ -31,15 +35,15 @@ from typing import Any, Literal, get_args
 from laizi.errors import ActionError, ActionParseError, TileParseError
 from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles, tile_from_str
 
-__all__ = ["ACT", "ACTION_TYPES", "TILE_STR", "Action", "ActionType", "PASS", "TSUMO",
-           "tile_from_str"]
+__all__ = ["ACT", "ACTION_TYPES", "DRAW", "NODRAW", "TILE_STR", "Action", "ActionType", "PASS",
+           "TSUMO", "tile_from_str"]
 
 ActionType = Literal[
     "discard", "tsumo", "ankong", "addkong", "special_kong", "laizi_kong",
-    "ron", "kong", "peng", "chi", "pass",
+    "ron", "kong", "peng", "chi", "pass", "draw", "nodraw",
 ]
 ACTION_TYPES: tuple[str, ...] = get_args(ActionType)
-_NO_TILE = frozenset({"tsumo", "pass"})
+_NO_TILE = frozenset({"tsumo", "pass", "draw", "nodraw"})
 
 
 def _is_run_start(kind: int) -> bool:
@@ -77,7 +81,7 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         """An action from its text form: ``"discard 5m"``, ``"peng 中"``, ``"chi 345m"``
-        (or the run's lowest tile, ``"chi 3m"``), ``"tsumo"``, ``"pass"``.
+        (or the run's lowest tile, ``"chi 3m"``), ``"tsumo"``, ``"pass"``, ``"draw"``, ``"nodraw"``.
         Raises :class:`~laizi.errors.ActionParseError`."""
         if not isinstance(text, str):
             raise ActionParseError(text, "expected a string such as 'discard 5m'")
@@ -91,7 +95,7 @@ class Action:
         if kind in _NO_TILE:
             if len(parts) > 1:
                 raise ActionParseError(text, f"{kind!r} takes no tile")
-            return TSUMO if kind == "tsumo" else PASS
+            return _BARE[kind]
         if len(parts) != 2:
             raise ActionParseError(text, f"{kind!r} needs one tile, e.g. '{kind} 5m'")
         try:
@@ -167,6 +171,9 @@ def _run_start(text: str, tiles: list[int]) -> int:
 
 PASS = Action("pass")
 TSUMO = Action("tsumo")
+DRAW = Action("draw")
+NODRAW = Action("nodraw")
+_BARE = {"tsumo": TSUMO, "pass": PASS, "draw": DRAW, "nodraw": NODRAW}
 
 # Interned actions per (type, kind) for the hot path: ACT["discard"][k].
 ACT: dict[str, tuple[Action, ...]] = {

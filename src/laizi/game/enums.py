@@ -15,6 +15,8 @@ class Phase(StrEnum):
     CLAIM = "claim"  #: seats with a legal claim on ``pending`` answer (claim or pass)
     ROB = "rob"  #: seats that can rob the 蓄杠 of ``pending`` answer
     HAIDI = "haidi"  #: seat ``turn`` drew a haidi tile and may only win or pass
+    #: seat ``turn`` declared a kong and chooses: draw its replacement or not (``kong_draw_choice``)
+    REPLACE = "replace"
     OVER = "over"  #: the hand ended (``result``, ``payments``)
 
 

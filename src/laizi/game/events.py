@@ -3,7 +3,7 @@
 Every state change is one event, a JSON object with
 
 - ``v``: its sequence number in the log (1, 2, 3, … across a whole match);
-- ``type``: one of the 22 kinds of :data:`EVENT_TYPES`; each kind's fields are its
+- ``type``: one of the 23 kinds of :data:`EVENT_TYPES`; each kind's fields are its
   TypedDict in :data:`EVENT_SCHEMAS` (:func:`event_problems` checks an event's keys);
 - ``vis``: ``"public"``, a seat number (only that seat may see it) or ``"server"``
   (nobody during the hand: the seed and wall of the hand being played).
@@ -26,18 +26,18 @@ __all__ = [
     "Event", "EventType", "event_problems", "project", "visible_to",
     "StartMatchEvent", "StartHandEvent", "SecretEvent", "DealEvent", "DrawEvent",
     "DiscardEvent", "TsumoEvent", "KongEvent", "ResponseEvent", "ChiEvent", "ClaimEvent",
-    "WinEvent", "RyukyokuEvent", "EndHandEvent", "ScoresEvent", "EscapeEvent", "AutoEvent",
+    "ReplaceEvent", "WinEvent", "RyukyokuEvent", "EndHandEvent", "ScoresEvent", "EscapeEvent", "AutoEvent",
     "EndMatchEvent",
 ]
 
 #: An event as it travels (JSON object); :data:`AnyEvent` gives each kind's fields.
 Event = dict[str, Any]
 
-#: The 22 event kinds, in the order a game produces them.
+#: The 23 event kinds, in the order a game produces them.
 EventType = Literal[
     "start_match", "start_hand", "secret", "deal", "draw", "discard", "tsumo", "ankong",
-    "addkong", "special_kong", "laizi_kong", "response", "chi", "peng", "kong", "win",
-    "ryukyoku", "end_hand", "scores", "escape", "auto", "end_match",
+    "addkong", "special_kong", "laizi_kong", "response", "chi", "peng", "kong", "replace",
+    "win", "ryukyoku", "end_hand", "scores", "escape", "auto", "end_match",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)
 
@@ -142,6 +142,17 @@ ChiEvent = TypedDict("ChiEvent", {
     "run": str,  # the lowest tile of the run
 })
 
+class ReplaceEvent(TypedDict):
+    """After a kong under ``kong_draw_choice``: the seat draws its replacement (a ``draw``
+    from the back follows) or not (不补: the next seat draws)."""
+
+    type: Literal["replace"]
+    v: int
+    vis: Vis
+    seat: int
+    draw: bool
+
+
 WinEvent = TypedDict("WinEvent", {
     "type": Literal["win"], "v": int, "vis": Vis, "seat": int,
     "by": Literal["discard", "self_draw", "rob_kong"], "from": int | None, "tile": str,
@@ -211,7 +222,7 @@ class EndMatchEvent(TypedDict):
 
 AnyEvent = (
     StartMatchEvent | StartHandEvent | SecretEvent | DealEvent | DrawEvent | DiscardEvent
-    | TsumoEvent | KongEvent | ResponseEvent | ClaimEvent | ChiEvent | WinEvent
+    | TsumoEvent | KongEvent | ResponseEvent | ClaimEvent | ChiEvent | ReplaceEvent | WinEvent
     | RyukyokuEvent | EndHandEvent | ScoresEvent | EscapeEvent | AutoEvent | EndMatchEvent
 )
 
@@ -221,7 +232,7 @@ EVENT_SCHEMAS: dict[str, Any] = {
     "deal": DealEvent, "draw": DrawEvent, "discard": DiscardEvent, "tsumo": TsumoEvent,
     "ankong": KongEvent, "addkong": KongEvent, "special_kong": KongEvent,
     "laizi_kong": KongEvent, "response": ResponseEvent, "chi": ChiEvent, "peng": ClaimEvent,
-    "kong": ClaimEvent, "win": WinEvent, "ryukyoku": RyukyokuEvent, "end_hand": EndHandEvent,
+    "kong": ClaimEvent, "replace": ReplaceEvent, "win": WinEvent, "ryukyoku": RyukyokuEvent, "end_hand": EndHandEvent,
     "scores": ScoresEvent, "escape": EscapeEvent, "auto": AutoEvent, "end_match": EndMatchEvent,
 }
 assert tuple(EVENT_SCHEMAS) == EVENT_TYPES
@@ -241,7 +252,7 @@ def event_problems(event: Event) -> list[str]:
 
 # Events that record a player's decision (replay re-applies them).
 ACTION_EVENTS = frozenset({
-    "discard", "tsumo", "ankong", "addkong", "special_kong", "laizi_kong", "response",
+    "discard", "tsumo", "ankong", "addkong", "special_kong", "laizi_kong", "response", "replace",
 })
 MATCH_ACTION_EVENTS = frozenset({"escape", "auto"})
 _TWIN_DROP = {"deal": ("tiles",), "draw": ("tile",)}

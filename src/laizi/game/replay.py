@@ -3,8 +3,8 @@
 A log is a list of events (:mod:`laizi.game.events`), stored as JSON lines. A
 match log starts with ``start_match``; a stand-alone hand log with a
 ``start_hand`` that carries the ``rules``. :func:`replay` re-applies every
-recorded decision (``discard``, ``tsumo``, kongs, ``response``, ``escape``,
-``auto``) to a fresh engine dealt from the log's ``secret``/``end_hand`` seed and
+recorded decision (``discard``, ``tsumo``, kongs, ``response``, ``replace``,
+``escape``, ``auto``) to a fresh engine dealt from the log's ``secret``/``end_hand`` seed and
 wall, and requires every event the engine produces to equal the recorded one, so
 the rebuilt state (and :meth:`~laizi.game.state.HandState.hash`) is exactly the
 recorded game's.
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from laizi.errors import RuleError
-from laizi.game.actions import TSUMO, Action, tile_from_str
+from laizi.game.actions import DRAW, NODRAW, TSUMO, Action, tile_from_str
 from laizi.game.errors import GameError, LogError, ReplayError
 from laizi.game.events import ACTION_EVENTS, Event
 from laizi.game.match import Match
@@ -126,6 +126,8 @@ def _action(e: Event) -> Action:
         return Action.from_json(e.get("action"))
     if t == "tsumo":
         return TSUMO
+    if t == "replace":
+        return DRAW if e["draw"] is True else NODRAW
     return Action(t, tile_from_str(e["tile"]))
 
 

@@ -20,6 +20,9 @@ Phases (:class:`~laizi.game.enums.Phase`, a string enum):
 ``rob``    seat ``turn`` declared a 蓄杠 of ``pending``; seats that can win on it answer.
 ``haidi``  the haidi phase: seat ``turn`` drew a haidi tile and may only win or pass.
            (Seats that cannot win are passed automatically.)
+``replace`` (``kong_draw_choice`` only) seat ``turn`` declared a kong (after any robbing
+           window) and chooses ``draw`` (the replacement from the back) or ``nodraw``
+           (不补: no draw, no discard; the next seat draws from the front).
 ``over``   the hand ended: ``result`` holds the win (or ``None`` for a drawn hand),
            ``payments`` the per-seat deltas.
 
@@ -53,7 +56,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any, Final
 
-from laizi.game.actions import ACT, PASS, TSUMO, Action
+from laizi.game.actions import ACT, DRAW, NODRAW, PASS, TSUMO, Action
 from laizi.game.claims import ClaimWindow, guoshou_key
 from laizi.game.enums import Phase
 from laizi.game.errors import GameError, IllegalActionError, MatchOverError
@@ -81,11 +84,13 @@ __all__ = ["HAIDI_WALL", "KONG_MIN_WALL", "HandState", "Phase", "WinCheck", "guo
 _CLAIM: Final = Phase.CLAIM
 _HAIDI: Final = Phase.HAIDI
 _OVER: Final = Phase.OVER
+_REPLACE: Final = Phase.REPLACE
 _ROB: Final = Phase.ROB
 _TURN: Final = Phase.TURN
 
 _DISCARD: Final = ACT["discard"]
 _HAIDI_ACTIONS: Final = (TSUMO, PASS)
+_REPLACE_ACTIONS: Final = (DRAW, NODRAW)
 
 
 @functools.lru_cache(maxsize=64)
@@ -213,7 +218,7 @@ class HandState(ClaimWindow):
     def to_act(self) -> list[int]:
         """Seats that must act now (empty once the hand is over)."""
         ph = self.phase
-        if ph in (_TURN, _HAIDI):
+        if ph in (_TURN, _HAIDI, _REPLACE):
             return [self.turn]
         if ph == _OVER:
             return []
@@ -238,6 +243,8 @@ class HandState(ClaimWindow):
             return self.options.get(seat, ())
         if ph == _HAIDI:
             return self._haidi_actions() if seat == self.turn else ()
+        if ph == _REPLACE:
+            return _REPLACE_ACTIONS if seat == self.turn else ()
         return ()
 
     def _turn_actions(self) -> list[Action]:
@@ -326,6 +333,8 @@ class HandState(ClaimWindow):
             self._respond(seat, action)
             if len(self.responses) == len(self.options):
                 self._resolve_rob()
+        elif ph == _REPLACE:
+            self._replace_choice(seat, action.type == "draw")
         elif action.type != "tsumo" and action.type != "pass":  # a haidi kong (haidi_kongs)
             self._apply_turn(seat, action, None)
         else:  # haidi

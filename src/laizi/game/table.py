@@ -29,6 +29,7 @@ __all__ = ["HAIDI_WALL", "KONG_MIN_WALL", "HandTable"]
 # enum members as module constants (member lookup is slow on the hot path)
 _HAIDI: Final = Phase.HAIDI
 _OVER: Final = Phase.OVER
+_REPLACE: Final = Phase.REPLACE
 _ROB: Final = Phase.ROB
 _TURN: Final = Phase.TURN
 
@@ -217,13 +218,32 @@ class HandTable:
         return out
 
     def _replacement(self, s: int) -> None:
-        """After seat ``s``'s kong: the replacement draw from the back; once the wall is
-        down to the haidi (``haidi_kongs``, S0 "不能从牌堆后面起牌") no draw and no
-        discard: the next seat draws (or takes its haidi tile)."""
+        """After seat ``s``'s kong: the replacement draw from the back — or, under
+        ``kong_draw_choice`` (S0 "杠牌后可以选择不从牌堆后面起牌"), the ``replace`` phase where
+        the seat chooses (:meth:`_replace_choice`); once the wall is down to the haidi
+        (``haidi_kongs``, S0 "不能从牌堆后面起牌") no draw and no discard: the next seat
+        draws (or takes its haidi tile)."""
         if self.wall_remaining > self.rules.haidi_wall:
+            if self.rules.kong_draw_choice:
+                self.phase = _REPLACE
+                self.turn = s
+                self.last_draw = None
+                self.after_claim = False
+                self.after_kong = False
+                return
             self._draw_back(s)
         elif self.phase == _HAIDI or self.haidi_n:
             self._haidi_from((s + 1) % 4)
+        else:
+            self._draw_front((s + 1) % 4)
+
+    def _replace_choice(self, s: int, draw: bool) -> None:
+        """Seat ``s``'s answer in the ``replace`` phase (public): draw the replacement
+        from the back (补, as without the option), or not (不补): no draw and no
+        discard — the kong stands in for the turn's discard — and the next seat draws."""
+        self._emit({"type": "replace", "seat": s, "draw": draw})
+        if draw:
+            self._draw_back(s)
         else:
             self._draw_front((s + 1) % 4)
 

@@ -291,6 +291,8 @@ class TableApp(App[int]):
                         style="bold yellow")
         if hv["phase"] == "haidi":
             return Text(w["haidi_turn"], style="bold yellow")
+        if hv["phase"] == "replace":
+            return Text(w["replace_turn"], style="bold yellow")
         return Text(w["your_turn"], style="bold green")
 
     # ------------------------------------------------------------------ input

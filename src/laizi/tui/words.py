@@ -45,7 +45,7 @@ W: dict[str, dict[str, str]] = {
         "kongs": "杠出", "river": "牌河", "score": "分", "auto_mark": "托管",
         "log": "牌局记录", "your_turn": "轮到你出牌：←→ 选牌，回车打出，或点两下",
         "claim_turn": "{who} 打出 {tile}：选择 吃/碰/杠/胡/过", "rob_turn": "{who} 蓄杠 {tile}：可抢杠",
-        "haidi_turn": "海底：可以自摸", "waiting": "等待其他玩家…",
+        "haidi_turn": "海底：可以自摸", "replace_turn": "杠后：补牌，还是不补（不用打牌）", "waiting": "等待其他玩家…",
         "auto_on": "托管中 — 按 a 取消托管", "auto_started": "托管：机器人替你出牌（按 a 取消）",
         "auto_ended": "取消托管：你自己出牌", "keys": "←→ 选牌  回车 出牌  数字 选动作  h 提示  a 托管  q 退出  ? 帮助",
         "typed": "输入：{text}", "not_understood": "看不懂：{text}", "no_option": "没有选项 {n}（1-{m}）",
@@ -79,7 +79,8 @@ W: dict[str, dict[str, str]] = {
         "kongs": "kongs out", "river": "discards", "score": "pts", "auto_mark": "auto",
         "log": "Game log", "your_turn": "Your turn: ←→ pick a tile, Enter discards, or click it twice",
         "claim_turn": "{who} discards {tile}: chow/pung/kong/win/pass", "rob_turn": "{who} adds a kong with {tile}: you may rob it",
-        "haidi_turn": "Last tiles (haidi): you may win", "waiting": "Waiting for the others…",
+        "haidi_turn": "Last tiles (haidi): you may win",
+        "replace_turn": "After your kong: draw the replacement, or not (and discard nothing)", "waiting": "Waiting for the others…",
         "auto_on": "Auto-play on — press a to cancel", "auto_started": "Auto-play: a bot plays for you (press a to cancel)",
         "auto_ended": "Auto-play off: you play again", "keys": "←→ pick  Enter discard  digits action  h hints  a auto-play  q quit  ? help",
         "typed": "typed: {text}", "not_understood": "not understood: {text}", "no_option": "no option {n} (choose 1-{m})",
@@ -245,7 +246,7 @@ def special_kong_word(tile: int | str, lang: Lang) -> str:
     k = _kind(tile)
     if lang == "en":
         return "special kong"
-    return "红中杠" if k == RED_DRAGON else ("发财杠" if k == GREEN_DRAGON else "痞子杠")
+    return "红中杠" if k == RED_DRAGON else ("发财杠" if k == GREEN_DRAGON else "皮子杠")
 
 
 def action_label(a: Action, lang: Lang) -> str:
@@ -256,6 +257,10 @@ def action_label(a: Action, lang: Lang) -> str:
         return "过" if zh else "Pass"
     if a.type == "tsumo":
         return "自摸" if zh else "Self-draw win"
+    if a.type == "draw":
+        return "补牌" if zh else "Draw replacement"
+    if a.type == "nodraw":
+        return "不补" if zh else "No replacement"
     assert t is not None
     tl = tile_long(t, lang)
     if a.type == "chi":
@@ -272,7 +277,7 @@ def action_label(a: Action, lang: Lang) -> str:
 
 
 ACTION_ORDER = {"chi": 0, "peng": 1, "kong": 2, "ankong": 2, "addkong": 2, "special_kong": 2,
-                "laizi_kong": 2, "ron": 3, "tsumo": 3, "pass": 4, "discard": 5}
+                "laizi_kong": 2, "ron": 3, "tsumo": 3, "draw": 3, "pass": 4, "nodraw": 4, "discard": 5}
 
 
 def big_hand_name(key: str, lang: Lang) -> str:
@@ -377,6 +382,8 @@ def _seat_flags(c: _Ctx, s: int) -> str | None:
         return f"{c.who(s)} 逃跑" if c.zh else f"{c.who(s)} left the match"
     if t == "response" and s == c.me and c.e["action"].get("type") == "pass":
         return f"{c.who(s)} 过" if c.zh else f"{c.who(s)} passes"
+    if t == "replace" and not c.e.get("draw"):  # 补 shows as its draw from the back
+        return f"{c.who(s)} 杠后不补牌" if c.zh else f"{c.who(s)} takes no replacement"
     return None
 
 
@@ -384,7 +391,7 @@ _SEAT_EVENTS = {
     "draw": _draw, "discard": _discard, "chi": _claim, "peng": _claim, "kong": _claim,
     "ankong": _own_kong, "addkong": _own_kong, "special_kong": _own_kong,
     "laizi_kong": _own_kong, "win": _win, "auto": _seat_flags, "escape": _seat_flags,
-    "response": _seat_flags,
+    "response": _seat_flags, "replace": _seat_flags,
 }
 
 

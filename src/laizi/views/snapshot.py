@@ -61,6 +61,7 @@ class Reveal:
     payments: list[float] | None = None
     seed: bytes | None = None
     wall: tuple[int, ...] | None = None
+    drawn: str | None = None  # a hand over with no win: why (``exhausted`` 荒庄, ``dissolved`` 解散)
 
 
 @dataclass(slots=True)
@@ -206,7 +207,16 @@ def _reveal(state: HandState) -> Reveal:
     if state.phase != "over":
         return Reveal(hands=[list(h) for h in state.hands])
     return Reveal(hands=[list(h) for h in state.hands], result=state.result,
-                  payments=state.payments, seed=state.seed, wall=state.wall)
+                  payments=state.payments, seed=state.seed, wall=state.wall,
+                  drawn=None if state.result is not None else _draw_reason(state))
+
+
+def _draw_reason(state: HandState) -> str | None:
+    """The reason of the hand's ``ryukyoku`` event (in its log: from ``log_start`` on)."""
+    for e in reversed(state.log[state.log_start:]):
+        if e.get("type") == "ryukyoku":
+            return str(e.get("reason", "exhausted"))
+    return None
 
 
 def seat_view(
@@ -252,6 +262,7 @@ class MatchView:
     history: list[dict[str, Any]]  # one row per finished hand: hand, dealer, winner, deltas
     hand: SeatView | None  # None before the first hand
     max_hands: int | None = None  # the match's cap on hands (None: it ends by rounds)
+    end_reason: str | None = None  # once over: ``rounds``, ``max_hands`` or ``dissolved`` (解散)
 
 
 def history_rows(match: Match, cache: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
@@ -277,6 +288,7 @@ def match_view(match: Match, seat: int | None, *, copy: bool = True, reveal: boo
         escaped=list(match.escaped), over=match.over, preset=match.rules.preset_name,
         history=history_rows(match) if history is None else history, hand=sv,
         max_hands=match.max_hands,
+        end_reason=None if match.end_reason is None else match.end_reason.value,
     )
 
 

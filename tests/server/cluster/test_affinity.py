@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clusterplay import Player
-from conftest import HAProxy, NodeProc, haproxy_config
-from srvhelpers import Client, free_port, http
 
 from laizi.cli import main
 from laizi.server.cluster.affinity import valid_addr
+from support.clusterplay import Player
+from support.nodes import HAProxy, NodeProc, haproxy_config
+from support.srvhelpers import Client, free_port, http
 
 redis = pytest.importorskip("redis")
 

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HAProxy, NodeProc, haproxy_config
-from srvhelpers import Client
+
+from support.nodes import HAProxy, NodeProc, haproxy_config
+from support.srvhelpers import Client
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(180)]
 

@@ -10,7 +10,8 @@ import urllib.request
 from typing import Any
 
 import pytest
-from srvhelpers import Client, http
+
+from support.srvhelpers import Client, http
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 import redis
-from socialkit import PASSWORD, call
-from srvhelpers import Client, step
-from test_cluster_failover import ARGS, lease_owner
-from test_tourn_live import query
+
+from server.cluster.test_cluster_failover import ARGS, lease_owner
+from server.competitions.test_tourn_live import query
+from support.socialkit import PASSWORD, call
+from support.srvhelpers import Client, step
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -13,13 +13,13 @@ import time
 from typing import Any
 
 import pytest
-from socialkit import call as scall
 from sqlalchemy import select
-from srvhelpers import Client, eventually
 
 from laizi.server.ledger import coins
 from laizi.server.persistence import db
 from laizi.server.tables.audit import check_url
+from support.socialkit import call as scall
+from support.srvhelpers import Client, eventually
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 import redis
-from socialkit import call as scall
-from srvhelpers import Client, step
-from test_cluster_failover import ARGS, lease_owner
-from test_tourn_live import Player, account, call, query, wait_for
 
 from laizi.server.cluster.leader import leader_key
+from server.cluster.test_cluster_failover import ARGS, lease_owner
+from server.competitions.test_tourn_live import Player, account, call, query, wait_for
+from support.socialkit import call as scall
+from support.srvhelpers import Client, step
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -11,7 +11,8 @@ import time
 from typing import Any
 
 import pytest
-from clusterplay import Player, check_database, seat_players
+
+from support.clusterplay import Player, check_database, seat_players
 
 redis = pytest.importorskip("redis")
 

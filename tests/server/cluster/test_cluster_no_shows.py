@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 import redis
-from test_cluster_failover import ARGS
-from test_tourn_live import account, call, query, wait_for
 
 from laizi.server.cluster.leader import leader_key
+from server.cluster.test_cluster_failover import ARGS
+from server.competitions.test_tourn_live import account, call, query, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 import redis
-from socialkit import call as scall
-from srvhelpers import Client, eventually, step
-from test_cluster_failover import ARGS, lease_owner
-from test_tourn_live import query
 
 from laizi.server.ledger import coins
 from laizi.server.tables.audit import check_url
+from server.cluster.test_cluster_failover import ARGS, lease_owner
+from server.competitions.test_tourn_live import query
+from support.socialkit import call as scall
+from support.srvhelpers import Client, eventually, step
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -11,8 +11,9 @@ import time
 from typing import Any
 
 import pytest
-from clusterplay import check_database, seat_players
-from test_cluster_failover import ARGS, bot_room, lease_owner, pump
+
+from server.cluster.test_cluster_failover import ARGS, bot_room, lease_owner, pump
+from support.clusterplay import check_database, seat_players
 
 redis = pytest.importorskip("redis")
 

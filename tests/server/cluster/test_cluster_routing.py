@@ -7,8 +7,9 @@ import time
 from typing import Any
 
 import pytest
-from clusterplay import seat_players
-from srvhelpers import http
+
+from support.clusterplay import seat_players
+from support.srvhelpers import http
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
@@ -46,7 +47,7 @@ def test_a_room_played_from_two_nodes(make_nodes: Any) -> None:
     for p in ps:
         assert p.c.until(lambda m: m["type"] == "chat", 10)["text"] == "从a来的"
     # A spectator on node b, kicked by the host on node a: told, and free to go elsewhere.
-    from srvhelpers import Client
+    from support.srvhelpers import Client
 
     spec = Client(b.port, "spec")
     spec.send({"type": "join", "room": code, "spectate": True})

@@ -11,9 +11,10 @@ import time
 from typing import Any
 
 import pytest
-from clusterplay import check_database, seat_players
-from srvhelpers import choose
-from test_cluster_failover import bot_room, lease_owner, pump
+
+from server.cluster.test_cluster_failover import bot_room, lease_owner, pump
+from support.clusterplay import check_database, seat_players
+from support.srvhelpers import choose
 
 redis = pytest.importorskip("redis")
 

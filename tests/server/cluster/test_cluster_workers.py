@@ -10,10 +10,10 @@ import time
 from typing import Any
 
 import pytest
-from clusterplay import seat_players
-from srvhelpers import free_port, http
 
 from laizi.cli import main
+from support.clusterplay import seat_players
+from support.srvhelpers import free_port, http
 
 redis = pytest.importorskip("redis")
 
@@ -21,7 +21,7 @@ redis = pytest.importorskip("redis")
 def kill_a_worker(port: int, redis_url: str) -> None:
     """kill -9 the worker owning a bot room: the supervisor starts it again (same node
     name) and the room goes on within 5 s, on either worker."""
-    from test_cluster_failover import bot_room, lease_owner
+    from server.cluster.test_cluster_failover import bot_room, lease_owner
 
     r = redis.Redis.from_url(redis_url)
     host, code = bot_room(port, hands=50)  # still playing when its worker dies

@@ -188,11 +188,7 @@ class Accounts:
         pid: str | None = None
         if token not in (None, ""):
             pid = self.hub.auth.check(token)
-            if pid is not None and pid not in self.hub.players:
-                known = await self.hub.directory.find_player(pid)
-                if known is not None:  # a guest made on another node of the cluster
-                    self.hub.players[pid] = known
-            if pid is None or pid not in self.hub.players:
+            if pid is None or not await self.hub.known_player(pid):  # (any node's guest)
                 raise AccountError("the guest token is unknown or expired (register without it "
                                    "to start a new player)", 401)
             if pid in self.hub.auth.accounts:
@@ -326,7 +322,7 @@ class Accounts:
     async def me(self, token: object) -> dict[str, Any]:
         """Who a token names: a registered player (username, sessions) or a guest."""
         pid = self.hub.auth.check(token)
-        if pid is None:
+        if pid is None or not await self.hub.known_player(pid):
             raise AccountError("unknown, expired or ended token", 401)
         acc = await asyncio.to_thread(self._account, None, pid)
         return {"player_id": pid, "nickname": self.hub.players.get(pid, ""),

@@ -12,6 +12,10 @@
 A new player's ordinal is 0 (μ 25, σ 25/3): 新手. The index orders the ranks; a room may
 admit only players from ``settings.rank_min`` to ``settings.rank_max`` (indexes) to its seats
 (refused: ``rank_out_of_range``; anyone may watch).
+
+Quick match waits per rank band (:func:`band_of`, :data:`BANDS`): 新手; 雀士; 雀杰; 雀豪 and
+雀圣 — a line of its own per band, the neighbouring bands joining only when the first in a
+line has waited its wait out (``laizi.server.competitions.quickmatch``).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from sqlalchemy.engine import Connection
 from laizi.server.common.protocol import RANK_INDEX_MAX
 from laizi.server.persistence.db import Base
 
-__all__ = ["RANKS", "RANK_MAX", "Rank", "rank_json", "rank_of", "rank_of_player"]
+__all__ = ["BANDS", "RANKS", "RANK_MAX", "Rank", "band_of", "rank_json", "rank_of", "rank_of_player"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,14 @@ def _ranks() -> tuple[Rank, ...]:
 RANKS: tuple[Rank, ...] = _ranks()
 RANK_MAX = len(RANKS) - 1
 assert RANK_MAX == RANK_INDEX_MAX, "the room settings' bound of rank_min / rank_max"
+
+
+BANDS = 4  # quick match's rank bands: 新手 (0), 雀士 (1-3), 雀杰 (4-6), 雀豪 and 雀圣 (7-10)
+
+
+def band_of(r: Rank) -> int:
+    """The quick-match band (0 to :data:`BANDS` - 1) of rank ``r``."""
+    return min(BANDS - 1, (r.index + 2) // 3)
 
 
 def rank_of(ordinal: float | None) -> Rank:

@@ -36,6 +36,10 @@ class Site(Protocol):
     @property
     def directory(self) -> Peers: ...
 
+    async def known_player(self, pid: str) -> bool:
+        """Whether ``pid`` is a player of the server (made on any node)."""
+        ...
+
 
 class SocialSite(Site, Protocol):
     conns: set[Conn]  # every open WebSocket

@@ -157,6 +157,7 @@ class Clubs:
             "id": club.id, "name": club.name, "avatar": club.avatar,
             "description": club.description, "private": club.private,
             "approval": club.approval, "bots": club.bots, "season": club.season,
+            "ip_warning": bool(club.ip_warning),
             "owner": {"player_id": club.owner_id, "nickname": self._nick(club.owner_id)},
             "members": members, "role": role}
         if role in MEMBER_ROLES:
@@ -186,6 +187,42 @@ class Clubs:
             return ClubError(f"only {who} may do that", 403)
         return club, role
 
+    async def read_check(self, fn: WriteFn) -> None:
+        """Run ``fn`` (a check that answers a :class:`ClubError` or None) on a read session."""
+        await self._read(fn)
+
+    async def member(self, pid: str, cid: int, what: str = "that") -> None:
+        """Refused (403, 404) unless ``pid`` is a member (owner, admin, member) of the club."""
+        self.registered(pid)
+
+        def check(s: Session) -> ClubError | None:
+            club = self._club(s, cid)
+            if isinstance(club, ClubError):
+                return club
+            if self._role(s, cid, pid) not in MEMBER_ROLES:
+                return ClubError(f"{what} is for the club's members only", 403)
+            return None
+
+        await self._read(check)
+
+    async def sees(self, pid: str | None, cid: int) -> None:
+        """Refused (403, 404) unless ``pid`` may see the club's tables and events: a member,
+        or anyone (a guest too) for a club that is not private."""
+        def check(s: Session) -> ClubError | None:
+            club = self._club(s, cid)
+            if isinstance(club, ClubError):
+                return club
+            if club.private and (pid is None or self._role(s, cid, pid) not in MEMBER_ROLES):
+                return ClubError("this club is private: its members only", 403)
+            return None
+
+        await self._read(check)
+
+    async def staff(self, pid: str, cid: int) -> None:
+        """Refused (:class:`ClubError` 403/404) unless ``pid`` is the club's owner or an admin."""
+        self.registered(pid)
+        await self._read(lambda s: self.need_role(s, cid, pid, STAFF))
+
     # ------------------------------------------------------------- clubs
     async def create(self, pid: str, d: dict[str, Any]) -> dict[str, Any]:
         self.registered(pid)
@@ -196,6 +233,7 @@ class Clubs:
             raise ClubError(f"avatar must be one of the drawn set ({', '.join(AVATARS)})")
         approval = flag(d.get("approval"), "approval", False)
         private = flag(d.get("private"), "private", True)
+        ip_warning = flag(d.get("ip_warning"), "ip_warning", False)
         bots = bot_level(d.get("bots"))
         if not self.creates.allow(pid):
             raise ClubError(f"at most {CREATES_PER_DAY} new clubs per day", 429,
@@ -215,7 +253,8 @@ class Clubs:
                 if s.scalar(select(ClubRow.id).where(ClubRow.code == code)) is None:
                     break
             club = ClubRow(name=name, avatar=avatar, description=description, code=code,
-                           owner_id=pid, approval=approval, private=private, bots=bots)
+                           owner_id=pid, approval=approval, private=private, bots=bots,
+                           ip_warning=ip_warning)
             s.add(club)
             s.flush()
             s.add(ClubMemberRow(club_id=club.id, player_id=pid, role="owner"))
@@ -277,7 +316,7 @@ class Clubs:
             if d["avatar"] not in AVATARS:
                 raise ClubError(f"avatar must be one of the drawn set ({', '.join(AVATARS)})")
             changes["avatar"] = d["avatar"]
-        for key in ("approval", "private"):
+        for key in ("approval", "private", "ip_warning"):
             if key in d:
                 changes[key] = flag(d[key], key, False)
         if "bots" in d:
@@ -525,6 +564,7 @@ class Clubs:
             if len(self._open_tables(s, cid)) >= self.max_tables:
                 return ClubError(f"at most {self.max_tables} open tables per club", 409)
             return {"bots": got[0].bots, "season": got[0].season, "template": t.id,
+                    "ip_warning": bool(got[0].ip_warning),
                     "settings": dict(t.settings), "nickname": self._seat_name(s, pid)}
 
         return dict(await self._read(read))

@@ -11,7 +11,7 @@ any room (their node relays them to the owner)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from laizi.server.tables.lines import SEATED_KEEP
@@ -45,18 +45,33 @@ return 1
 
 _REMOVE = _OUT + "return out(KEYS[1], ARGV[1])"
 
-# KEYS[1] the line; ARGV[1] full, ARGV[2] due, ARGV[3] record prefix → the entries taken
+# KEYS[1] the line, KEYS[2..] the near lines (taken from once the line is due); ARGV[1] full,
+# ARGV[2] due, ARGV[3] record prefix → the entries taken
 _TAKE = """
 local n = redis.call('LLEN', KEYS[1])
 if n == 0 then return {} end
 local k = tonumber(ARGV[1])
-if n < k then
+local got
+if n >= k then
+  got = redis.call('LRANGE', KEYS[1], 0, k - 1)
+  redis.call('LTRIM', KEYS[1], k, -1)
+else
   local head = cjson.decode(redis.call('LINDEX', KEYS[1], 0))
   if tonumber(head['since']) > tonumber(ARGV[2]) then return {} end
-  k = n
+  got = redis.call('LRANGE', KEYS[1], 0, -1)
+  redis.call('DEL', KEYS[1])
+  local more = {}
+  for i = 2, #KEYS do
+    for _, e in ipairs(redis.call('LRANGE', KEYS[i], 0, k - n - 1)) do
+      table.insert(more, {tonumber(cjson.decode(e)['since']), i, e})
+    end
+  end
+  table.sort(more, function(a, b) return a[1] < b[1] end)
+  for j = 1, math.min(#more, k - n) do
+    redis.call('LREM', KEYS[more[j][2]], 1, more[j][3])
+    table.insert(got, more[j][3])
+  end
 end
-local got = redis.call('LRANGE', KEYS[1], 0, k - 1)
-redis.call('LTRIM', KEYS[1], k, -1)
 for _, e in ipairs(got) do
   local pid = cjson.decode(e)['pid']
   local rk = ARGV[3] .. pid
@@ -82,8 +97,10 @@ class RedisLines:
     async def remove(self, pid: str) -> bool:
         return bool(await self.r.eval(_REMOVE, 1, REC + pid, LINE))
 
-    async def take(self, line: str, full: int, due: float) -> list[dict[str, Any]]:
-        got = await self.r.eval(_TAKE, 1, LINE + line, full, repr(due), REC)
+    async def take(self, line: str, full: int, due: float,
+                   near: Sequence[str] = ()) -> list[dict[str, Any]]:
+        keys = [LINE + n for n in (line, *near)]
+        got = await self.r.eval(_TAKE, len(keys), *keys, full, repr(due), REC)
         return [json.loads(e) for e in got]
 
     async def peek(self, line: str) -> tuple[int, float | None]:

@@ -1,5 +1,6 @@
-"""Table chat: free text up to 140 characters or a quick phrase, 5 messages per 10 seconds
-(the budget: :data:`laizi.server.guard.limits.CHAT`, shared by a cluster)."""
+"""Table chat: free text up to 140 characters, a quick phrase (some in the Wuhan way of
+talking) or an emote (drawn by the project: ``web/emotes/{id}.svg``), 5 messages per 10
+seconds (the budget: :data:`laizi.server.guard.limits.CHAT`, shared by a cluster)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-__all__ = ["MAX_CHARS", "QUICK_PHRASES", "ChatError", "RateLimiter", "clean_text"]
+__all__ = ["EMOTES", "MAX_CHARS", "QUICK_PHRASES", "ChatError", "RateLimiter", "clean_text"]
 
 MAX_CHARS = 140
 RATE_COUNT = 5
@@ -26,6 +27,24 @@ QUICK_PHRASES: dict[str, tuple[str, str]] = {
     "sorry": ("不好意思", "Sorry!"),
     "hello": ("大家好", "Hello everyone!"),
     "bye": ("我先走了，下次再玩", "I have to go, see you next time."),
+    # Wuhan-flavoured (武汉话): 搞么斯 what are you doing, 撒 come on, 蛮狠 very good,
+    # 过早 breakfast, 莫 don't, 稳到起 steady, 冇得 not have, 好扎实 really hard
+    "gaomesi": ("搞么斯咯，快点出牌撒", "What are you up to? Play a tile, come on!"),
+    "manhen": ("你蛮狠咧！", "You are really good!"),
+    "guozao": ("过早了冇？热干面吃了再来", "Had breakfast? Hot dry noodles first!"),
+    "wendaoqi": ("莫慌，稳到起", "No panic, hold steady."),
+    "laizi": ("赖子在手，天下我有", "A laizi in hand, the world is mine!"),
+    "zhashi": ("这把打得好扎实", "That was a hard-fought hand."),
+}
+
+# id -> (中文, English): the emotes drawn by the project (web/emotes/{id}.svg)
+EMOTES: dict[str, tuple[str, str]] = {
+    "zan": ("赞", "Thumbs up"),
+    "haha": ("哈哈", "Ha ha"),
+    "qi": ("气死了", "Fuming"),
+    "ku": ("哭", "Crying"),
+    "cha": ("喝口茶", "Tea break"),
+    "huo": ("手气好", "On fire"),
 }
 
 

@@ -15,9 +15,12 @@ Client → server (``type``):
   Host only.
 - ``ready``      ``{on?}``: ready (准备) or not before a match; standing up or leaving
   clears it. Bots are always ready.
-- ``start``      ``{}``: start the match (all four seats filled — or ``settings.bots_fill``
+- ``start``      ``{confirm?}``: start the match (all four seats filled — or ``settings.bots_fill``
   bots take the empty ones, a club table —, every seated human ready; the host's own start
-  counts as the host's ready). Host only.
+  counts as the host's ready). Host only. With ``settings.ip_warning``, two seated players
+  on one address or network stop it once: everyone gets ``same_network`` ``{pairs:
+  [{seats, same}], unknown}`` (seats, never addresses), the host gets the error
+  ``same_network``; ``confirm`` starts anyway.
 - ``continue``   ``{}``: 继续 after a hand's settlement. The next hand is dealt once every
   seated human (not in 托管) pressed it, or after ``settings.continue_seconds``.
 - ``rematch``    ``{force?}``: 再来一局 after the match: a new match with the same seats
@@ -33,7 +36,10 @@ Client → server (``type``):
 - ``resync``     ``{}``: ask for a snapshot.
 - ``auto``       ``{on}``: 托管 on or off.
 - ``hints``      ``{on}``: send hints (from the seat's own view) with each decision.
-- ``chat``       ``{text}`` or ``{phrase}``.
+- ``chat``       ``{text}``, ``{phrase}`` or ``{emote}`` (one of them).
+- ``mute``       ``{player_id, on?}``: stop (``on`` false: resume) receiving a player's chat
+  at every table; answered by ``muted`` ``{players}`` (also sent after ``joined`` when the
+  list is not empty). The muted player is not told.
 - ``leave``      ``{}``: leave the room; during a match this is an escape (penalty, a bot
   takes the seat).
 - ``ping``       ``{}``.
@@ -84,7 +90,7 @@ from laizi.server.common.inputs import JSONInputError, loads_strict
 
 __all__ = [
     "PROTOCOL", "RoomStatus", "ack", "chat", "error_msg", "internal_error", "joined", "kicked", "left",
-    "dissolve", "paused", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
+    "dissolve", "muted", "paused", "same_network", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
@@ -165,6 +171,9 @@ class RoomSettings(_Msg):
     bots_fill: Literal["random", "greedy", "strong", "expert"] | None = None
     # clubs: the club whose table this is: only its members join (opened by the club's API)
     club: int | None = Field(None, ge=1, le=2**31 - 1)
+    # clubs: warn before the start when two seated players share an address or a network
+    # (laizi.server.guard.netcheck); the host starts again (confirm) to play anyway
+    ip_warning: bool = False
 
     @field_validator("options")
     @classmethod
@@ -224,6 +233,7 @@ class Bot(_Msg):
 
 class Start(_Msg):
     type: Literal["start"]
+    confirm: bool = False  # start although the same-network warning was given
 
 
 class Action(_Msg):
@@ -251,6 +261,7 @@ class Chat(_Msg):
     type: Literal["chat"]
     text: str | None = Field(None, max_length=1000)
     phrase: str | None = Field(None, max_length=32)
+    emote: str | None = Field(None, max_length=32)  # clubs: an emote of chat.EMOTES
 
 
 class Leave(_Msg):
@@ -286,6 +297,12 @@ class Dissolve(_Msg):
     on: bool = True  # agree to 解散; false: refuse (the proposal is dropped)
 
 
+class Mute(_Msg):
+    type: Literal["mute"]
+    player_id: str = Field(max_length=32)
+    on: bool = True  # mute; false: unmute
+
+
 class Ping(_Msg):
     type: Literal["ping"]
     t: float | None = Field(None, ge=-1e15, le=1e15)
@@ -293,13 +310,13 @@ class Ping(_Msg):
 
 ClientMessage = Annotated[
     Hello | Create | Join | Sit | Stand | Bot | Start | Action | Resync | Auto | Hints | Chat | Leave
-    | Ping | Kick | Host | Ready | Continue | Rematch | Dissolve,
+    | Ping | Kick | Host | Ready | Continue | Rematch | Dissolve | Mute,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 TYPES = ("hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync",
          "auto", "hints", "chat", "leave", "ping", "kick", "host", "ready", "continue", "rematch",
-         "dissolve")
+         "dissolve", "mute")
 
 
 def parse_client_message(raw: str | bytes) -> Any:
@@ -386,7 +403,7 @@ class LeftMsg(TypedDict):
 # ("from" is a keyword: the functional form)
 ChatMsg = TypedDict("ChatMsg", {"type": Literal["chat"], "from": str, "player_id": str | None,
                                   "seat": int | None, "text": str, "phrase": str | None,
-                                  "t": float})
+                                  "t": float, "emote": NotRequired[str]})
 
 
 class SettleMsg(TypedDict, total=False):
@@ -409,6 +426,17 @@ class DissolveMsg(TypedDict):
     waiting: list[int]   # seated humans still to agree
     done: bool           # the match ended (解散)
     refused: NotRequired[int]  # the seat that refused (the proposal is dropped)
+
+
+class SameNetworkMsg(TypedDict):
+    type: Literal["same_network"]
+    pairs: list[dict[str, Any]]  # {seats: [a, b], same: "address" | "network"}
+    unknown: list[int]           # seated players whose address is not known (not compared)
+
+
+class MutedMsg(TypedDict):
+    type: Literal["muted"]
+    players: list[str]   # the player ids whose chat this player does not receive
 
 
 class PausedMsg(TypedDict):
@@ -490,9 +518,12 @@ def kicked(code: str) -> LeftMsg:
 
 
 def chat(nickname: str, player_id: str | None, seat: int | None, text: str,
-         phrase: str | None, t: float) -> ChatMsg:
-    return {"type": "chat", "from": nickname, "player_id": player_id, "seat": seat,
-            "text": text, "phrase": phrase, "t": t}
+         phrase: str | None, t: float, emote: str | None = None) -> ChatMsg:
+    msg: ChatMsg = {"type": "chat", "from": nickname, "player_id": player_id, "seat": seat,
+                    "text": text, "phrase": phrase, "t": t}
+    if emote is not None:
+        msg["emote"] = emote  # text then holds its Chinese name, for a client without pictures
+    return msg
 
 
 def settle_msg(timers: dict[str, Any]) -> SettleMsg:
@@ -515,6 +546,14 @@ def dissolve(agreed: list[int], waiting: list[int], done: bool = False,
     if refused is not None:
         msg["refused"] = refused
     return msg
+
+
+def same_network(pairs: list[dict[str, Any]], unknown: list[int]) -> SameNetworkMsg:
+    return SameNetworkMsg(type="same_network", pairs=pairs, unknown=unknown)
+
+
+def muted(players: list[str]) -> MutedMsg:
+    return MutedMsg(type="muted", players=players)
 
 
 def paused(code: str) -> PausedMsg:

@@ -1,12 +1,17 @@
-"""Quick match (快速开始): one waiting line per 场次 (level, :data:`laizi.server.ledger.coins.LEVELS`)
-and rule set (preset, :data:`laizi.rules.PRESETS`): the line ``"{level}:{preset}"``.
+"""Quick match (快速开始): one waiting line per 场次 (level, :data:`laizi.server.ledger.coins.LEVELS`),
+rule set (preset, :data:`laizi.rules.PRESETS`) and rank band (段位,
+:func:`laizi.server.accounts.ranks.band_of`: 新手; 雀士; 雀杰; 雀豪 and 雀圣): the line
+``"{level}:{preset}:{band}"``. Four waiting players of one band make a table at once; the
+neighbouring bands (band ± 1) join only when the first in a line has waited its wait out,
+when the line takes the longest waiting of them to fill its table before bots do.
 
 A player joins a line (``POST /api/quick`` ``{level, preset}``; preset default
 ``kaikoufan``); it must be registered for a coin level, hold the level's minimum balance,
 have the game's WebSocket open (the table is announced on it) and hold no seat in a match
-in play. Four waiting players make a table at once; otherwise, when the first in the line
-has waited :attr:`QuickMatch.wait` seconds (``LAIZI_QUICK_WAIT``, default
-:data:`QUICK_WAIT`), everyone waiting sits down and bots fill the other seats. Seats are
+in play. Four waiting players of a line make a table at once; otherwise, when the first in
+the line has waited :attr:`QuickMatch.wait` seconds (``LAIZI_QUICK_WAIT``, default
+:data:`QUICK_WAIT`), everyone waiting in it sits down with the longest waiting of the
+neighbouring bands' lines, and bots fill the other seats. Seats are
 drawn at random (``secrets``).
 
 The lines are the room directory's (``hub.directory.lines``,
@@ -39,6 +44,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from laizi.rules import PRESETS
+from laizi.server.accounts.ranks import BANDS, band_of, rank_of_player
 from laizi.server.common import protocol as proto
 from laizi.server.common.config import room_rules
 from laizi.server.common.errors import ApiError
@@ -53,7 +59,8 @@ from laizi.server.tables.seats import AUTO_BOT, Seat
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
 
-__all__ = ["DEFAULT_PRESET", "QUICK_WAIT", "QuickError", "QuickMatch", "line_of"]
+__all__ = ["DEFAULT_PRESET", "QUICK_WAIT", "QuickError", "QuickMatch", "line_of", "near_lines",
+           "parse_line"]
 
 log = logging.getLogger("laizi.server")
 
@@ -81,8 +88,20 @@ def _env_float(name: str, default: float, lo: float, hi: float) -> float:
 table_info = coins.table_info  # the 场次 a room shows (its home: laizi.server.ledger.coins)
 
 
-def line_of(level: str, preset: str) -> str:
-    return f"{level}:{preset}"
+def line_of(level: str, preset: str, band: int = 0) -> str:
+    return f"{level}:{preset}:{band}"
+
+
+def parse_line(line: str) -> tuple[str, str, int]:
+    """A line's level, preset and rank band."""
+    level, preset, band = (line.split(":") + ["0", "0"])[:3]
+    return level, preset, int(band) if band.isdigit() else 0
+
+
+def near_lines(line: str) -> list[str]:
+    """The lines of the neighbouring rank bands (same level and rule set)."""
+    level, preset, band = parse_line(line)
+    return [line_of(level, preset, b) for b in (band - 1, band + 1) if 0 <= b < BANDS]
 
 
 class QuickMatch:
@@ -139,10 +158,11 @@ class QuickMatch:
             return conn.execute(select(db.AccountRow.player_id)
                                 .where(db.AccountRow.player_id == pid)).first() is not None
 
-    def _balance(self, pid: str) -> tuple[int, str | None]:
-        """The balance of ``pid`` and the coin table it sits at (on any node)."""
+    def _balance(self, pid: str) -> tuple[int, str | None, int]:
+        """The balance of ``pid``, the coin table it sits at (on any node), its rank band."""
         with self.hub.store.engine.connect() as conn:
-            return coins.balances(conn, [pid])[pid], coins.seat_of(conn, pid)
+            return (coins.balances(conn, [pid])[pid], coins.seat_of(conn, pid),
+                    band_of(rank_of_player(conn, pid)))
 
     async def enqueue(self, pid: str, level_name: object,
                       preset: object = DEFAULT_PRESET) -> dict[str, Any]:
@@ -157,7 +177,7 @@ class QuickMatch:
         if not level.guests and pid not in self.hub.auth.accounts:
             raise QuickError(f"{level.label} is for registered players (guests play "
                              f"{coins.LEVELS['novice'].label})", 403)
-        bal, busy = await asyncio.to_thread(self._balance, pid)
+        bal, busy, band = await asyncio.to_thread(self._balance, pid)
         if level.min_balance > 0 and bal < level.min_balance:
             raise QuickError(f"{level.label} needs {level.min_balance} coins; you have {bal} "
                              "(claim the daily top-up)", 403)
@@ -167,7 +187,7 @@ class QuickMatch:
         if not self.presence.where([pid], fresh=True)[pid]["online"]:
             raise QuickError("connect to the game first (the table is announced on the "
                              "WebSocket)", 409)
-        line = line_of(level.name, preset)
+        line = line_of(level.name, preset, band)
         async with self.lock:
             self.mine[pid] = line
             await self.lines.add(line, {"pid": pid, "nick": self.hub.players.get(pid, "?"),
@@ -189,7 +209,7 @@ class QuickMatch:
         if "seated" in rec:
             return {"status": "seated", **rec["seated"]}
         line = str(rec["line"])
-        level, _, preset = line.partition(":")
+        level, preset, band = parse_line(line)
         if pid not in self.mine and self.presence.where([pid])[pid]["online"]:
             # waiting, and connected here now (its node stopped, or it moved): this node
             # keeps its line's timer from now on, and tells it here when it is seated
@@ -198,17 +218,18 @@ class QuickMatch:
                 self._arm(line, await self.lines.peek(line))
         n, head = await self.lines.peek(line)
         now = time.time()
-        return {"status": "waiting", "level": level, "preset": preset, "waiting": n,
+        return {"status": "waiting", "level": level, "preset": preset, "band": band, "waiting": n,
                 "waited": round(max(0.0, now - float(rec["since"])), 1),
                 "bots_in": round(max(0.0, (head or now) + self.wait - now), 1)}
 
-    async def queue_sizes(self) -> dict[str, int]:
-        """How many wait per level (every rule set)."""
-        out = dict.fromkeys(coins.LEVELS, 0)
+    async def queue_sizes(self) -> dict[str, dict[str, int]]:
+        """How many wait in each 场次 × rule set queue (every level and preset, zeros
+        included; the cluster's when the lines are in Redis)."""
+        out = {lv: dict.fromkeys(PRESETS, 0) for lv in coins.LEVELS}
         for line, n in (await self.lines.sizes()).items():
-            level = line.partition(":")[0]
-            if level in out:
-                out[level] += n
+            level, preset, _ = parse_line(line)
+            if level in out and preset in out[level]:
+                out[level][preset] += n
         return out
 
     def _playing_at(self, pid: str) -> str | None:
@@ -232,10 +253,12 @@ class QuickMatch:
                 await self.lines.remove(p)
 
     async def _try(self, line: str, *, full_only: bool = False) -> None:
-        """Take a table's worth of ``line`` if there is one (four, or anyone due)."""
+        """Take a table's worth of ``line`` if there is one (four, or anyone due: then with
+        the neighbouring bands' longest waiting)."""
         due = -1.0 if full_only else time.time() - self.wait + 0.01
+        near = [] if full_only else near_lines(line)
         while True:
-            got = await self.lines.take(line, 4, due)
+            got = await self.lines.take(line, 4, due, near)
             if not got:
                 return
             for e in got:
@@ -273,7 +296,7 @@ class QuickMatch:
 
     async def _table(self, line: str, waiters: list[dict[str, Any]]) -> None:
         """Seat ``waiters`` (1-4) at a new room of ``line``, bots on the other seats."""
-        name, _, preset = line.partition(":")
+        name, preset, _ = parse_line(line)
         level = coins.LEVELS[name]
         room = await self.hub.open_room(self.settings(preset, level.stake > 0))
         room.coin = table_info(name)

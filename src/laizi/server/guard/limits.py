@@ -29,7 +29,7 @@ from laizi.server.common.chat import RATE_COUNT, RATE_WINDOW
 from laizi.server.common.protocol import ProtocolError
 
 __all__ = ["BOT_ROOMS_PER_IP", "CHAT", "GUESTS_PER_IP", "JOINS_PER_IP", "JOINS_PER_PLAYER",
-           "ROOMS_PER_IP", "SCORES_PER_IP",
+           "ROOMS_PER_IP", "SCORES_PER_IP", "SEAT_LEAVES",
            "ROOMS_PER_PLAYER", "Limit", "Limits", "RateBudget", "open_storage"]
 
 log = logging.getLogger("laizi.server")
@@ -56,6 +56,8 @@ JOINS_PER_PLAYER = Limit(30, 60.0)   # ... by one player
 SCORES_PER_IP = Limit(600, 60.0)     # POST /api/score (the calculator) from one address
 BOT_ROOMS_PER_IP = 3                 # tables of four bots playing at once, started from one address
 CHAT = Limit(RATE_COUNT, RATE_WINDOW)  # chat messages of one player (every room, every socket)
+SEAT_LEAVES = Limit(5, 300.0)        # seats one player gives up (stands up, leaves the table):
+                                     # once spent, no new seat until the oldest is 300 s old
 
 # action -> (error code, noun, limit per address, limit per player)
 _RULES: dict[str, tuple[str, str, Limit | None, Limit | None]] = {
@@ -162,6 +164,23 @@ class RateBudget:
                 return i, float(limit.window)
         return None
 
+    async def spent(self, limit: Limit, scope: str, key: str) -> float | None:
+        """Without counting anything: None if the budget has room, else the seconds before it has."""
+        async def look(limiter: MovingWindowRateLimiter) -> float | None:
+            if await limiter.test(limit.item, scope, key):
+                return None
+            stats = await limiter.get_window_stats(limit.item, scope, key)
+            return max(0.0, stats.reset_time - time.time())
+
+        if not self.shared:
+            return await look(self.limiter)
+        try:
+            return await look(self.limiter)
+        except Exception as exc:  # noqa: BLE001 - Redis is down: this node's own budget
+            if self.on_error is not None:
+                self.on_error(exc)
+            return await look(self._local)
+
     async def reset(self) -> None:
         await self.storage.reset()
 
@@ -194,3 +213,17 @@ class Limits:
         """One event against one budget (chat, logins...): None, or the seconds to wait."""
         spent = await self.budget.hit((limit, scope, key))
         return None if spent is None else spent[1]
+
+    # The join/leave cool-down (issue 26): a player who gave up SEAT_LEAVES.count seats in
+    # SEAT_LEAVES.window seconds takes no new seat until the oldest of them is that old.
+    async def seat_left(self, player: str) -> None:
+        """``player`` gave up a seat (stood up, left the table, escaped a match)."""
+        await self.budget.hit((SEAT_LEAVES, "seat_leave", player))
+
+    async def seat_check(self, player: str) -> None:
+        """Raise :class:`ProtocolError` ``cooldown`` while ``player`` may take no seat."""
+        wait = await self.budget.spent(SEAT_LEAVES, "seat_leave", player)
+        if wait is not None:
+            raise ProtocolError("cooldown", f"you left {SEAT_LEAVES.count} seats in "
+                                            f"{SEAT_LEAVES.window:g} s: wait {max(1, round(wait))} s "
+                                            "before you take another seat")

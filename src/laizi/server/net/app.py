@@ -59,6 +59,7 @@ from laizi.server.common.protocol import ProtocolError
 from laizi.server.competitions.tournaments.director import Director  # hook (tournaments)
 from laizi.server.net.avatarapi import AVATAR_ROUTES
 from laizi.server.net.clubapi import CLUB_ROUTES  # clubs
+from laizi.server.net.etiquetteapi import ETIQUETTE_ROUTES  # clubs: reports, club chat
 from laizi.server.net.handlers import dispatch, serve_ws
 from laizi.server.net.httpin import api_error_handler, bearer, error_response
 from laizi.server.net.middleware import HttpGuard
@@ -203,7 +204,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
             return error_response(request, str(exc))
         token = data.get("token") if isinstance(data, dict) else None
         pid = hub.auth.check(token)
-        if pid is None or pid not in hub.players:
+        if pid is None or not await hub.known_player(pid):
             return error_response(request, "unknown, expired or revoked token", 401)
         new_token, gen = hub.auth.rotate(pid, hub.auth.session_of(token))
         key = hub.auth.gen_key(pid)
@@ -302,6 +303,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         *AVATAR_ROUTES,
         *TOURNAMENT_ROUTES,  # hook (tournaments)
         *CLUB_ROUTES,  # clubs (亲友圈)
+        *ETIQUETTE_ROUTES,  # clubs: reports of players, club chat
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]

@@ -39,13 +39,13 @@ from starlette.routing import Route
 from laizi.server.clubs.service import ClubError, Clubs
 from laizi.server.common import protocol as proto
 from laizi.server.common.protocol import RoomStatus
-from laizi.server.net.httpin import bearer, current_player, int_param, json_object
+from laizi.server.net.httpin import current_player, int_param, json_object
 from laizi.server.tables.seats import Seat
 
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
 
-__all__ = ["CLUB_ROUTES", "open_table", "quick_seat"]
+__all__ = ["CLUB_ROUTES", "club_caller", "club_id", "open_table", "quick_seat"]
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 Handler = Callable[[Request, Clubs, str, dict[str, Any]], Awaitable[Any]]
@@ -54,25 +54,20 @@ Handler = Callable[[Request, Clubs, str, dict[str, Any]], Awaitable[Any]]
 def _api(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         data = await json_object(request, ClubError) if request.method == "POST" else {}
-        pid = _player(request, data)
+        pid = await club_caller(request, data)
         out = await fn(request, request.app.state.clubs, pid, data)
         return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
     return endpoint  # an ApiError becomes the one JSON error answer (the app's handler)
 
 
-def _player(request: Request, data: dict[str, Any]) -> str:
-    """The caller: a player this node knows, or (a cluster) an account whose session is
-    valid here but who has not come to this node yet (clubs are for accounts only)."""
-    hub = request.app.state.hub
-    token = bearer(request, data)
-    pid = hub.auth.check(token) if isinstance(token, str) else None
-    if pid is not None and pid not in hub.players and pid in hub.auth.accounts:
-        return str(pid)
-    return current_player(request, data)
+async def club_caller(request: Request, data: dict[str, Any]) -> str:
+    """The caller: a player of the server, made on any node (clubs are for accounts only:
+    the service checks)."""
+    return await current_player(request, data)
 
 
-def _cid(request: Request, name: str = "cid") -> int:
+def club_id(request: Request, name: str = "cid") -> int:
     try:
         cid = int(request.path_params[name])
     except ValueError:
@@ -94,33 +89,33 @@ async def join(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
 
 async def club(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
     if request.method == "POST":
-        return await c.configure(pid, _cid(request), d)
-    return await c.show(pid, _cid(request))
+        return await c.configure(pid, club_id(request), d)
+    return await c.show(pid, club_id(request))
 
 
 def _answer(accept: bool) -> Handler:
     async def run(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-        return await c.answer_invite(pid, _cid(request), accept)
+        return await c.answer_invite(pid, club_id(request), accept)
 
     return run
 
 
 async def leave(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-    return await c.leave(pid, _cid(request))
+    return await c.leave(pid, club_id(request))
 
 
 async def members(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
     if request.method == "POST":
-        return await c.manage(pid, _cid(request), d.get("action"), d.get("player"), d.get("role"))
-    return await c.members(pid, _cid(request))
+        return await c.manage(pid, club_id(request), d.get("action"), d.get("player"), d.get("role"))
+    return await c.members(pid, club_id(request))
 
 
 async def templates(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-    return await c.add_template(pid, _cid(request), d)
+    return await c.add_template(pid, club_id(request), d)
 
 
 async def template_delete(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-    return await c.delete_template(pid, _cid(request), _cid(request, "tid"))
+    return await c.delete_template(pid, club_id(request), club_id(request, "tid"))
 
 
 async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, fill: object,
@@ -130,8 +125,10 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
     if not isinstance(fill, bool):
         raise ClubError("fill must be true or false")
     info = await c.template_for_table(pid, cid, template)
-    settings = proto.RoomSettings.model_validate({**info["settings"], "private": True,
-                                                  "bots_fill": info["bots"], "club": cid})
+    base = info["settings"]
+    settings = proto.RoomSettings.model_validate({**base, "private": True, "bots_fill": info["bots"],
+                                                  "club": cid,  # the club may require the warning
+                                                  "ip_warning": info["ip_warning"] or bool(base.get("ip_warning"))})
     try:
         await hub.limits.check("room", peer, pid)
     except proto.ProtocolError as exc:
@@ -167,6 +164,10 @@ async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
                 free = [i for i, s in enumerate(room.seats) if s.empty]
                 if not free:
                     continue
+                try:
+                    await hub.limits.seat_check(pid)  # the join/leave cool-down
+                except proto.ProtocolError as exc:
+                    raise ClubError(exc.message, 429) from None
                 seat = free[0]
                 room.seats[seat] = Seat(player_id=pid, nickname=name)
                 await room.save_room()
@@ -178,22 +179,22 @@ async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
 async def tables(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
     if request.method == "POST":
         peer = request.client.host if request.client else "?"
-        return await open_table(request.app.state.hub, c, pid, _cid(request), d.get("template"),
+        return await open_table(request.app.state.hub, c, pid, club_id(request), d.get("template"),
                                 d.get("fill", True), peer)
-    return await c.tables(pid, _cid(request))
+    return await c.tables(pid, club_id(request))
 
 
 async def quick(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-    return await quick_seat(request.app.state.hub, c, pid, _cid(request))
+    return await quick_seat(request.app.state.hub, c, pid, club_id(request))
 
 
 async def ranking(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
     season = int_param(request, "season", None, 1, 10**6, ClubError)
-    return await c.ranking(pid, _cid(request), season)
+    return await c.ranking(pid, club_id(request), season)
 
 
 async def season(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any:
-    return await c.new_season(pid, _cid(request))
+    return await c.new_season(pid, club_id(request))
 
 
 async def page(request: Request) -> Response:

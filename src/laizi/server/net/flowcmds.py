@@ -79,24 +79,43 @@ async def on_rematch(hub: Any, conn: Conn, room: Room, m: p.Rematch) -> None:
 
 async def on_dissolve(hub: Any, conn: Conn, room: Room, m: p.Dissolve) -> None:
     """解散 by vote: every seated human (not escaped) agrees, then the match ends with the
-    scores so far (stored); one refusal drops the proposal. Everyone is told each vote."""
+    scores so far (stored); one refusal drops the proposal. Everyone is told each vote.
+    Each agreement is stored on its seat first (``Seat.dissolve``: the match id), so an open
+    proposal survives a restart (:func:`laizi.server.tables.flow.resume_settlement`)."""
     g = room.game
     if g is None or room.status != RoomStatus.PLAYING or g.over:
         raise ProtocolError("not_playing", "解散 is voted on during a match")
     seat = _seat(conn, room)
-    humans = {i for i, s in enumerate(room.seats) if s.human and not s.escaped}
+    humans = _voters(room)
     if not m.on:
         room.flow.dissolve.clear()
+        await _store_votes(room)
         room.broadcast(p.dissolve([], sorted(humans), refused=seat))
         return
     room.flow.dissolve.add(seat)
     agreed = room.flow.dissolve & humans
     if humans <= agreed:
         room.flow.dissolve.clear()
-        await room.dissolve()
+        await room.dissolve()  # (saves the room: the votes stored are of an ended match)
         room.broadcast(p.dissolve(sorted(agreed), [], done=True))
         return
+    await _store_votes(room)
     room.broadcast(p.dissolve(sorted(agreed), sorted(humans - agreed)))
+
+
+def _voters(room: Room) -> set[int]:
+    return {i for i, s in enumerate(room.seats) if s.human}  # (not escaped, not a bot)
+
+
+async def _store_votes(room: Room) -> None:
+    """The seats' 解散 agreements as they are now (``room.flow.dissolve``), stored."""
+    changed = False
+    for i, s in enumerate(room.seats):
+        vote = room.match_id if i in room.flow.dissolve else None
+        if s.dissolve != vote:
+            s.dissolve, changed = vote, True
+    if changed:
+        await room.save_room()
 
 
 FLOW_HANDLERS: dict[str, Any] = {"ready": on_ready, "continue": on_continue, "rematch": on_rematch,

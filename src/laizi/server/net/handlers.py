@@ -22,8 +22,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.game import Action
 from laizi.server.accounts import ranks
+from laizi.server.clubs.etiquette import MuteError
 from laizi.server.common import protocol as p
-from laizi.server.common.chat import QUICK_PHRASES, RATE_COUNT, RATE_WINDOW, ChatError, clean_text
+from laizi.server.common.chat import (
+    EMOTES,
+    QUICK_PHRASES,
+    RATE_COUNT,
+    RATE_WINDOW,
+    ChatError,
+    clean_text,
+)
 from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import (
     ProtocolError,
@@ -32,6 +40,7 @@ from laizi.server.common.protocol import (
     parse_client_message,
 )
 from laizi.server.guard.limits import BOT_ROOMS_PER_IP, CHAT
+from laizi.server.guard.netcheck import network_pairs, proxy_addrs
 from laizi.server.net.flowcmds import FLOW_HANDLERS, unready_missing
 from laizi.server.tables.engine import dumps
 from laizi.server.tables.hub import Hub
@@ -255,6 +264,8 @@ async def on_sit(hub: Hub, conn: Conn, room: Room, m: p.Sit) -> None:
         raise ProtocolError("seat_taken", f"seat {m.seat} is taken")
     await _rank_allowed(hub, conn, room)  # (under the room's lock: the seat stays free)
     old = room.seat_of(conn.player_id)
+    if old is None and conn.player_id is not None:  # a new seat (not a move): the cool-down
+        await hub.limits.seat_check(conn.player_id)
     if old is not None:
         room.seats[old] = Seat()
     room.seats[m.seat] = Seat(player_id=conn.player_id, nickname=conn.nickname)
@@ -268,6 +279,8 @@ async def on_stand(hub: Hub, conn: Conn, room: Room, m: p.Stand) -> None:
     if old is not None:
         room.seats[old] = Seat()
         await room.save_room()
+        if conn.player_id is not None:
+            await hub.limits.seat_left(conn.player_id)  # counts toward the cool-down
     room.broadcast_lobby()
 
 
@@ -300,6 +313,15 @@ async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
     if missing:
         raise ProtocolError("not_ready", "every seated player must be ready (准备) first: seat "
                                          + ", ".join(str(s) for s in missing))
+    if room.settings.ip_warning and not m.confirm:  # clubs: the same-network warning
+        addrs = {i: [c.peer for c in room.conns if c.player_id == s.player_id and not c.closed]
+                 for i, s in enumerate(room.seats) if s.human}
+        pairs, unknown = network_pairs(addrs, proxy_addrs())
+        if pairs:
+            room.broadcast(p.same_network(pairs, unknown))
+            raise ProtocolError("same_network", "seats " + "; ".join(
+                f"{x['seats'][0]} and {x['seats'][1]} ({x['same']})" for x in pairs)  # type: ignore[index]
+                + " connect from the same address or network: start again to play anyway")
     fill = room.settings.bots_fill  # clubs: the club's bots take the seats still empty
     if fill is not None:
         for i, s in enumerate(room.seats):
@@ -399,13 +421,17 @@ async def on_hints(hub: Hub, conn: Conn, room: Room, m: p.Hints) -> None:
 
 
 async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
-    if (m.text is None) == (m.phrase is None):
-        raise ProtocolError("bad_chat", "send either text or a quick phrase")
+    if [m.text, m.phrase, m.emote].count(None) != 2:
+        raise ProtocolError("bad_chat", "send one of text, a quick phrase or an emote")
     try:
         if m.phrase is not None:
             if m.phrase not in QUICK_PHRASES:
                 raise ChatError("bad_phrase", f"unknown quick phrase {m.phrase!r}")
             text = QUICK_PHRASES[m.phrase][0]
+        elif m.emote is not None:
+            if m.emote not in EMOTES:
+                raise ChatError("bad_emote", f"unknown emote {m.emote[:32]!r}")
+            text = f"[{EMOTES[m.emote][0]}]"
         else:
             text = clean_text(m.text)
     except ChatError as exc:
@@ -417,21 +443,44 @@ async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
         raise ProtocolError("chat_rate", f"at most {RATE_COUNT} chat messages per "
                                          f"{RATE_WINDOW:g} seconds; wait {wait:.1f} s")
     entry = p.chat(conn.nickname, conn.player_id, room.seat_of(conn.player_id), text, m.phrase,
-                   time.time())
+                   time.time(), m.emote)
     room.chat_log.append(dict(entry))
     del room.chat_log[:-100]
-    await room.store.add_chat(room.code, conn.player_id, conn.nickname, text, m.phrase)
-    room.broadcast(entry)
+    await room.store.add_chat(room.code, conn.player_id, conn.nickname, text,
+                              m.phrase or (None if m.emote is None else f"emote:{m.emote}"))
+    out = dumps(entry)
+    for c in list(room.conns):  # not to those who muted the speaker (laizi.server.clubs.etiquette)
+        if conn.player_id not in hub.mutes.of(c.player_id):
+            c.send(out)
+
+
+async def on_mute(hub: Hub, conn: Conn, room: Room, m: p.Mute) -> None:
+    """Mute (or unmute) a player met at this table: its chat is not delivered to this
+    player any more, at any table (stored: :class:`laizi.server.clubs.etiquette.Mutes`)."""
+    pid = conn.player_id
+    assert pid is not None
+    here = {s.player_id for s in room.seats} | {c.player_id for c in room.conns}
+    if m.on and m.player_id not in here:
+        raise ProtocolError("bad_mute", "that player is not at this table")
+    try:
+        players = await hub.mutes.set(hub, pid, m.player_id, m.on)
+    except MuteError as exc:
+        raise ProtocolError(exc.code, str(exc)) from None
+    conn.send(p.muted(sorted(players)))
 
 
 async def on_leave(hub: Hub, conn: Conn, room: Room, m: p.Leave) -> None:
     seat = room.seat_of(conn.player_id)
+    gave_up = False  # a seat given up before or during a match (not after it): the cool-down
     if room.status == RoomStatus.LOBBY:
         if seat is not None:
             room.seats[seat] = Seat()
             await room.save_room()
-    elif seat is not None:
-        await room.escape(seat)  # during a match: a penalty, and a bot takes the seat for good
+            gave_up = True
+    elif seat is not None:  # during a match: a penalty, and a bot takes the seat for good
+        gave_up = await room.escape(seat)
+    if gave_up and conn.player_id is not None:
+        await hub.limits.seat_left(conn.player_id)
     await hub.detach(conn, room)
     conn.send(p.left(room.code))
     room.broadcast_lobby()
@@ -459,6 +508,7 @@ ROOM_HANDLERS: dict[str, RoomHandler] = {
     "auto": on_auto,
     "hints": on_hints,
     "chat": on_chat,
+    "mute": on_mute,
     "leave": on_leave,
     "kick": on_kick,
     "host": on_host,

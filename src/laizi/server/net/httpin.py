@@ -42,14 +42,15 @@ async def api_error_handler(request: Request, exc: Exception) -> Response:
     return error_response(request, exc.message, exc.status, retry_after=exc.retry_after)
 
 
-def current_player(request: Request, data: dict[str, Any] | None = None, *,
-                   message: str = TOKEN_REFUSED) -> str:
+async def current_player(request: Request, data: dict[str, Any] | None = None, *,
+                         message: str = TOKEN_REFUSED) -> str:
     """The player the request's token names (``Authorization: Bearer``, else the body's
-    ``token``): a known player of this server's hub, else :class:`ApiError` 401."""
+    ``token``): a player of this server (on a cluster: of any node,
+    :meth:`~laizi.server.tables.hub.Hub.known_player`), else :class:`ApiError` 401."""
     hub = request.app.state.hub
     token = bearer(request, data)
     pid = hub.auth.check(token) if isinstance(token, str) else None
-    if pid is None or pid not in hub.players:
+    if pid is None or not await hub.known_player(pid):
         raise ApiError(message, 401)
     return str(pid)
 

@@ -155,7 +155,7 @@ def player_routes(hub: Hub, accounts: Accounts) -> list[Route]:
         if out is None:
             raise AccountError("unknown player", 404)
         reviews = getattr(request.app.state, "reviews", None)  # 复盘 accuracy: reviews built so far
-        out["review"] = None if reviews is None else reviews.accuracy_of(
+        out["review"] = None if reviews is None else await reviews.accuracy_of(
             [(m["match_id"], m["seat"]) for m in out["recent"]])
         return out
 

@@ -7,7 +7,8 @@ Every call but ``GET /api/levels`` needs the player's token (``Authorization: Be
 (unknown player / invite), 409 (conflict: duplicate request, already claimed today, not
 in a room), 410 (invite expired), 429 (a limit; ``Retry-After``).
 
-- ``GET /api/levels``: the levels (场次) and how many wait in each, the rule sets with their cards;
+- ``GET /api/levels``: the levels (场次) and how many wait in each (``waiting``) and in each of its
+  rule sets' queues (``queues`` ``{preset: n}``), the rule sets with their cards;
 - ``GET /api/coins[?limit=N&before=ID]``: balance, today's top-up, ledger (newest first);
 - ``POST /api/coins/daily``: the free daily top-up (once per UTC day);
 - ``POST /api/quick`` ``{level, preset}``: join a level × rule set's queue; ``GET /api/quick``: waiting /
@@ -113,7 +114,7 @@ def social_routes(hub: Hub, presence: Presence | None = None) -> tuple[Social, l
         async def endpoint(request: Request) -> Response:
             try:
                 data = await _body(request)
-                pid = current_player(request, data) if auth else ""
+                pid = await current_player(request, data) if auth else ""
                 out = await fn(request, pid, data)
             except ApiError as exc:  # a refused token, friends, quick match, coins
                 wait = (exc.retry_after or 60.0) if exc.status == 429 else None
@@ -124,8 +125,8 @@ def social_routes(hub: Hub, presence: Presence | None = None) -> tuple[Social, l
 
     async def levels(request: Request, pid: str, d: dict[str, Any]) -> Any:
         sizes = await social.quick.queue_sizes()
-        return {"levels": [{**coins.level_json(lv), "waiting": sizes[lv.name]}
-                           for lv in coins.LEVELS.values()],
+        return {"levels": [{**coins.level_json(lv), "waiting": sum(sizes[lv.name].values()),
+                            "queues": sizes[lv.name]} for lv in coins.LEVELS.values()],
                 "presets": social.quick.presets(), "default_preset": DEFAULT_PRESET,
                 "wait": social.quick.wait, "welcome": coins.WELCOME_COINS, "daily": coins.DAILY_COINS}
 

@@ -1,9 +1,12 @@
 """HTTP routes of the tournaments (pages and JSON).
 
-- ``GET /api/tournaments[?status=S]``: the latest tournaments;
+- ``GET /api/tournaments[?status=S]``: the latest tournaments (not the clubs' events: those
+  are listed by ``GET /api/clubs/{id}/events``);
 - ``POST /api/tournaments`` ``{name, preset?, options?, rounds?, hands_per_round?, seats?,
   bots_fill?, bot_level?, duplicate?, start_at?, turn_seconds?, continue_seconds?,
-  bot_delay?, no_show_seconds?}``: create one (a logged-in account: the organiser);
+  bot_delay?, no_show_seconds?, club?}``: create one (a logged-in account: the organiser;
+  with ``club``, the club's owner or an admin: a club event, only its members register,
+  a private club's shown to its members only);
 - ``GET /api/tournaments/{id}``: settings, entrants, rounds and tables, standings, ``me``;
 - ``GET /api/tournaments/{id}/verify``: the deal checks of every round;
 - ``POST /api/tournaments/{id}/register`` | ``unregister`` | ``check-in`` (an account),
@@ -123,6 +126,8 @@ async def create(request: Request) -> Any:
     pid = account(_hub(request), _token(request, data))
     data.pop("token", None)
     settings = parse_settings(data)
+    if settings.club is not None:  # a club's event: its owner or an admin organises it
+        await request.app.state.clubs.staff(pid, settings.club)
     return await _director(request).create(pid, settings)
 
 
@@ -133,6 +138,8 @@ async def one(request: Request) -> Any:
     out = await read(hub, lambda s: views.detail(s, tid, hub.players, who))
     if out is None:
         raise TournamentError("unknown tournament", 404)
+    if out.get("club") is not None:  # a private club's event: its members only
+        await request.app.state.clubs.sees(who, out["club"])
     for rnd in out["rounds"][-1:]:  # live scores of the tables in play (read in the loop)
         for tab in rnd["tables"]:
             room = hub.rooms.get(tab["room"])
@@ -156,7 +163,12 @@ def action(name: str) -> Handler:
         tid = _tid(request)
         data = await _body(request)
         pid = account(hub, _token(request, data))
+        await hub.known_player(pid)  # an account made on another node: its nickname
         if name == "register":
+            club = await read(hub, lambda s: (lambda t: None if t is None else t.club_id)(
+                records.tournament(s, tid)))
+            if club is not None:  # a club's event: its members only
+                await request.app.state.clubs.member(pid, club, "this event")
             return await director.register(tid, pid, hub.players.get(pid, pid))
         if name == "unregister":
             return await director.unregister(tid, pid)

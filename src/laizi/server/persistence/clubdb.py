@@ -41,6 +41,8 @@ class ClubRow(Base):
     approval: Mapped[bool] = mapped_column(Boolean, default=False)
     private: Mapped[bool] = mapped_column(Boolean, default=True)
     bots: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # the same-network warning required at its tables (revision 0011; NULL: not required)
+    ip_warning: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     season: Mapped[int] = mapped_column(Integer, default=1)
     season_started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)

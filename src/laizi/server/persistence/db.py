@@ -231,6 +231,18 @@ class RatingRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
+class ReviewResultRow(Base):
+    """The figures of a built 复盘 (review) of one seat of a finished match (revision 0010):
+    what the profile's accuracy is made of, the same on every node."""
+
+    __tablename__ = "review_results"
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    accuracy: Mapped[float] = mapped_column(Float)
+    rated: Mapped[int] = mapped_column(Integer)
+    built_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
 class RatingChangeRow(Base):
     """One player's rating before and after one rated match (applied once per match)."""
 

@@ -40,6 +40,8 @@ class TournamentRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # a club's event (its members only; listed on the club's page, not in the public list)
+    club_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
 
 
 class EntrantRow(Base):

@@ -111,6 +111,14 @@ class Flow:
         """The player decided by themselves (or ended 托管): the lapse count starts over."""
         self.lapses[seat] = 0
 
+    def dissolve_open(self, seats: list[Any]) -> tuple[list[int], list[int]] | None:
+        """The open 解散 proposal as (agreed, waiting) seats, for a player who comes back
+        (:meth:`laizi.server.tables.hub.Hub.join`); None when there is none."""
+        if not self.dissolve:
+            return None
+        voters = {i for i, s in enumerate(seats) if s.human}
+        return sorted(self.dissolve & voters), sorted(voters - self.dissolve)
+
     # ------------------------------------------------------------- match
     def new_match(self) -> None:
         self.continued = set()
@@ -127,6 +135,8 @@ def resume_settlement(room: R) -> R:
     g = r.game
     if g is not None and g.over:  # the 再来一局 votes of the match that ended
         r.flow.rematch = {i for i, s in enumerate(r.seats) if s.rematch == r.match_id}
+    if g is not None and not g.over and r.match_id is not None:  # the open 解散 proposal
+        r.flow.dissolve = {i for i, s in enumerate(r.seats) if s.dissolve == r.match_id}
     if g is not None and g.hand_over and not g.over:
         r.flow.restore(r.seats, vote_key(r.match_id, g.hand_no), time.monotonic(), r.waiting(),
                        r.cfg.hand_pause)

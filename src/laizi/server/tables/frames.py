@@ -14,7 +14,9 @@ A frame's ``view`` object is::
      "hand", "legal", "last_draw", "my_decision", "waits",     # a seat's own (not spectators);
                                                                # waits scored (laizi.hints.ready_waits)
      "acting",                                                 # who is to act, as the seat may know
-     "result", "payments", "seed"}                             # once the hand is over
+     "result", "payments", "seed", "drawn"?,                   # once the hand is over;
+                                                               # "drawn": why no win (解散: "dissolved")
+     "match_end"?}                                             # once the match is over: why
 
 :func:`read_view` is the inverse (a client that plays with a bot, e.g.
 ``benchmarks/bench_server.py``, reads a frame back into a snapshot).
@@ -41,7 +43,7 @@ from laizi.views.fan import table_fans
 __all__ = ["PRIVATE_KEYS", "frame_view", "private_part", "public_part", "read_view"]
 
 PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting", "waits")
-_TURN_PHASES = ("turn", "haidi")
+_TURN_PHASES = ("turn", "haidi", "replace")  # phases where the turn seat (alone, publicly) acts
 
 
 def _ordered(counts: list[int]) -> list[str]:
@@ -81,6 +83,8 @@ def public_part(mv: MatchView, rules: dict[str, Any]) -> dict[str, Any]:
         "dealer": mv.dealer, "scores": mv.scores, "auto": mv.auto, "escaped": mv.escaped,
         "match_over": mv.over, "preset": mv.preset, "history": mv.history,
     }
+    if mv.end_reason is not None:
+        out["match_end"] = mv.end_reason  # "dissolved": ended by a 解散 vote
     hv = mv.hand
     if hv is None:
         return out
@@ -100,6 +104,8 @@ def public_part(mv: MatchView, rules: dict[str, Any]) -> dict[str, Any]:
         out["result"] = r.result
         out["payments"] = r.payments
         out["seed"] = None if r.seed is None else r.seed.hex()
+        if r.drawn is not None:
+            out["drawn"] = r.drawn
     return out
 
 

@@ -17,6 +17,7 @@ from laizi.errors import LaiziError
 from laizi.rules import RuleSet
 from laizi.server.accounts import ranks, ratings
 from laizi.server.accounts.auth import GuestAuth, clean_nickname, new_player_id
+from laizi.server.clubs.etiquette import Mutes
 from laizi.server.clubs.fields import club_member
 from laizi.server.common import protocol as p
 from laizi.server.common.config import ServerConfig, room_rules
@@ -58,6 +59,7 @@ class Hub:
                                           "rooms_evicted": 0, "conns_dropped": 0,
                                           "conns_refused": 0}
         self.freezer = HeapFreezer(cfg.gc_interval)
+        self.mutes = Mutes()  # who mutes whose chat (laizi.server.clubs.etiquette)
         self._sweeper: asyncio.Future[None] | None = None
         self._session_sweeper: asyncio.Future[None] | None = None
         # Where rooms run (laizi.server.tables.directory): this process alone, unless the wiring
@@ -210,6 +212,15 @@ class Hub:
         self.directory.room_gone(code)
 
     # ------------------------------------------------------------- players
+    async def known_player(self, pid: str) -> bool:
+        """Whether ``pid`` is a player of this server: made here, or (a cluster) made on
+        another node — then learnt from the database and remembered."""
+        if pid not in self.players:
+            known = await self.directory.find_player(pid)
+            if known is not None:
+                self.players[pid] = known
+        return pid in self.players
+
     async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
         """The identity a token names (renamed to ``nickname`` if given), else a new guest
         (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
@@ -217,10 +228,8 @@ class Hub:
         pid = self.auth.check(token) if token else None
         if pid is None and token and await self.directory.sync_identities(after=arrived):
             pid = self.auth.check(token)  # a login or rotation on another node, just now
-        if pid is not None and pid not in self.players:
-            known = await self.directory.find_player(pid)  # made on another node
-            if known is not None:
-                self.players[pid] = known
+        if pid is not None:
+            await self.known_player(pid)
         nick = None
         if nickname is not None and nickname != "":
             nick = clean_nickname(nickname)
@@ -356,6 +365,7 @@ class Hub:
         pid = conn.player_id
         if pid is not None and pid not in room.tiers:  # its 段位, shown on its plate
             room.tiers[pid] = await asyncio.to_thread(self._tier, pid)
+        muted = frozenset() if pid is None else await self.mutes.load(self.store.engine, pid)
         async with room.lock:
             room.idle_since = None
             if room.owner_id is None and room.coin is None:
@@ -370,9 +380,15 @@ class Hub:
             if seat is not None and room.status == RoomStatus.PLAYING:
                 room.seats[seat].disconnected_at = None
                 room.schedule()
-            conn.send(p.joined(room.lobby_json(), seat, room.chat_log[-30:]))
+            log = [e for e in room.chat_log if e.get("player_id") not in muted][-30:]
+            conn.send(p.joined(room.lobby_json(), seat, log))
+            if muted:
+                conn.send(p.muted(sorted(muted)))
             if room.game is not None:
                 room.send_snapshot(conn)
+                vote = None if room.game.over else room.flow.dissolve_open(room.seats)
+                if vote is not None:  # an open 解散 proposal: its bar again
+                    conn.send(p.dissolve(*vote))
             room.broadcast_lobby()
 
     async def leave_room(self, conn: Conn, room: Room) -> None:
@@ -398,6 +414,10 @@ class Hub:
     async def disconnected(self, conn: Conn) -> None:
         if not conn.remote:
             self.directory.unbind(conn, closing=True)  # relayed: the owner is told
+        pid = conn.player_id
+        if pid is not None and not any(c.player_id == pid and c is not conn and not c.closed
+                                       for r in self.rooms.values() for c in r.conns):
+            self.mutes.forget(pid)  # read again at the player's next join
         room = self.room_of(conn)
         if room is None:
             return

@@ -16,7 +16,7 @@ the table it was given (``{"seated": {...}}``) once taken and noted.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 __all__ = ["SEATED_KEEP", "LocalLines", "WaitingLines"]
@@ -33,9 +33,11 @@ class WaitingLines(Protocol):
     async def remove(self, pid: str) -> bool:
         """Take ``pid`` out of its line (and forget its seat); whether it was waiting."""
 
-    async def take(self, line: str, full: int, due: float) -> list[Entry]:
-        """Atomically: the first ``full`` entries when that many wait; else every entry
-        (fewer) when the first came at ``due`` or before; else none."""
+    async def take(self, line: str, full: int, due: float,
+                   near: Sequence[str] = ()) -> list[Entry]:
+        """Atomically: the first ``full`` entries when that many wait; else, when the first
+        came at ``due`` or before, every entry, then the longest waiting of the ``near``
+        lines (quick match: the neighbouring rank bands) up to ``full``; else none."""
 
     async def peek(self, line: str) -> tuple[int, float | None]:
         """How many wait in ``line``, and since when the first has."""
@@ -80,12 +82,14 @@ class LocalLines:
     async def remove(self, pid: str) -> bool:
         return self._out(pid)
 
-    async def take(self, line: str, full: int, due: float) -> list[Entry]:
+    async def take(self, line: str, full: int, due: float,
+                   near: Sequence[str] = ()) -> list[Entry]:
         q = self.lines.get(line, [])
         if len(q) >= full:
             got = q[:full]
         elif q and q[0]["since"] <= due:
-            got = list(q)
+            more = sorted((e for n in near for e in self.lines.get(n, [])), key=lambda e: e["since"])
+            got = list(q) + more[:full - len(q)]
         else:
             return []
         for e in got:

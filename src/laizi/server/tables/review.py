@@ -19,6 +19,10 @@ A review of a seat replays the whole match and rates each of its decisions with 
 ``GET /api/matches/{id}/card`` is the 战绩 card's data for a finished match (the players, their
 totals, the rule card line in zh and en, when it ended): a small read in a thread, counted
 against the same per-IP request limit; the browser draws the card (``web/js/card.js``).
+``GET /api/matches/{id}/hands/{n}/card`` is the big-hand card's of hand ``n`` (won; the
+winner's tiles and melds, the 番 and its breakdown, the payments): the journal replayed to the
+hand's end in a thread, read through :mod:`laizi.views` — 404 for a hand not played, 409 for a
+hand not over yet or not won; any finished hand of a match, in play or not (its replay shows it).
 
 The review's answer: ``match_id``, ``seat``, ``hands``, ``decisions``, ``mean_loss``, ``total_loss``,
 ``accuracy``, ``agreement``, ``costliest`` (each with ``hand``, ``v`` — the log event the
@@ -46,17 +50,18 @@ from starlette.routing import Route
 from laizi.server.common.chat import RateLimiter
 
 __all__ = ["BUILDS_PER_MINUTE", "CACHE_BYTES", "MAX_PENDING", "REQUESTS_PER_MINUTE", "WAIT",
-           "ReviewService", "build_review"]
+           "ReviewService", "build_review", "note_result", "read_accuracy"]
 
 log = logging.getLogger("laizi.server")
 
 REQUESTS_PER_MINUTE = 60  # review requests (polls included) per client IP per minute
-ACCURACY_KEEP = 50_000   # reviews whose accuracy is remembered (the profile's figure), LRU
 ACCURACY_PAGE = 100      # matches of a profile it looks at, at most
 BUILDS_PER_MINUTE = 6     # of which cache misses (builds) per client IP per minute
 MAX_PENDING = 4           # builds queued at once (all clients)
 CACHE_BYTES = 16 * 1024 * 1024  # reviews kept in memory (JSON)
 WAIT = 2.0                # seconds a request waits for a build before answering 202
+HAND_MAX = 10_000         # the highest hand number a big-hand card is asked for
+HAND_CARDS_KEEP = 256     # big-hand cards' data kept (a few kB each), least recently used out
 
 # ----------------------------------------------------------------- worker side
 _ENGINES: dict[str, Any] = {}
@@ -125,8 +130,9 @@ def share_qr(link: str) -> dict[str, Any]:
     return {"link": link, "rows": ["".join("1" if v else "0" for v in row) for row in qr.matrix]}
 
 
-def read_card(engine: Any, match_id: int) -> dict[str, Any] | None:
-    """The 战绩 card's data of a match (a thread of the server): None for no such match."""
+def read_card(engine: Any, match_id: int, *, finished: bool = True) -> dict[str, Any] | None:
+    """The 战绩 card's data of a match (a thread of the server): None for no such match;
+    ``{"in_play": True}`` for a match in play when ``finished``."""
     from sqlalchemy.orm import Session
 
     from laizi.rulecatalog import rule_card
@@ -137,7 +143,7 @@ def read_card(engine: Any, match_id: int) -> dict[str, Any] | None:
         m = s.get(db.MatchRow, match_id)
         if m is None:
             return None
-        if m.status != "finished":
+        if finished and m.status != "finished":
             return {"in_play": True}
         rules = RuleSet(**dict(m.rules))
         seats = [{"nickname": x.get("nickname"), "bot": x.get("bot"), "player_id": x.get("player_id")}
@@ -146,6 +152,112 @@ def read_card(engine: Any, match_id: int) -> dict[str, Any] | None:
                 "preset": rules.preset_name,
                 "rule_card": {"zh": rule_card(rules, "zh"), "en": rule_card(rules, "en")},
                 "finished_at": m.finished_at.isoformat() if m.finished_at else None}
+
+
+def read_hand_card(engine: Any, match_id: int, hand_no: int) -> dict[str, Any] | None:
+    """The big-hand card's data of hand ``hand_no`` of a match (a thread of the server): the
+    match's journal replayed to that hand's end, the hand read through :mod:`laizi.views`
+    (the revealed snapshot of the finished hand, as its replay shows it). None for no such
+    match; ``{"refused": (status, why)}`` for a hand not over yet (409), not played (404) or
+    not won (409)."""
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from laizi.rules import RuleSet
+    from laizi.server.persistence import db
+    from laizi.server.tables.engine import GameSession
+    from laizi.tiles import TILE_STR
+    from laizi.views import match_view, meld_to_json
+
+    head = read_card(engine, match_id, finished=False)
+    if head is None:
+        return None
+    with Session(engine) as s:
+        m = s.get(db.MatchRow, match_id)
+        if m is None:
+            return None
+        # the hand's row first: a hand not played, not over or not won costs no replay
+        row = s.scalars(select(db.HandRow).where(db.HandRow.match_id == match_id,
+                                                 db.HandRow.number == hand_no)).first()
+        if row is None and m.status == "finished":
+            return {"refused": (404, f"no hand {hand_no} in match {match_id}")}
+        if row is None or row.ended_at is None:
+            return {"refused": (409, f"hand {hand_no} is not over yet: its card comes when it is")}
+        if (row.result or {}).get("winner") is None:
+            return {"refused": (409, f"hand {hand_no} was not won (a draw): no card")}
+        journal = [a.action for a in s.scalars(
+            select(db.ActionRow).where(db.ActionRow.match_id == m.id).order_by(db.ActionRow.n))]
+        rules, seed, max_hands = dict(m.rules), bytes.fromhex(m.seed), m.max_hands
+        fixed, finished = bool(m.fixed_dealers), m.status == "finished"
+    g = GameSession(RuleSet(**rules), seed, max_hands=max_hands, fixed_dealers=fixed)
+    sv = None
+    for op in journal:
+        g.apply_op(op)
+        if g.match.hand_no > hand_no:
+            break
+        if g.match.hand_no == hand_no and g.match.hand_over:
+            sv = match_view(g.match, None, reveal=True, history=[]).hand
+            break
+    if sv is None or sv.revealed is None:
+        if finished or g.match.hand_no > hand_no:
+            return {"refused": (404, f"no hand {hand_no} in match {match_id}")}
+        return {"refused": (409, f"hand {hand_no} is not over yet: its card comes when it is")}
+    res = sv.revealed.result
+    if not res:
+        return {"refused": (409, f"hand {hand_no} was not won (a draw): no card")}
+    w = int(res["winner"])
+    sc = dict(res.get("score") or {})
+    return {
+        "match_id": match_id, "hand": hand_no, "seats": head["seats"], "preset": head["preset"],
+        "rule_card": head["rule_card"], "dealer": sv.dealer, "laizi": TILE_STR[sv.setup.laizi],
+        "winner": w, "by": res.get("by"), "from": res.get("from"), "tile": res.get("tile"),
+        "after_kong": bool(res.get("after_kong")), "haidi": bool(res.get("haidi")),
+        "score": {k: sc.get(k) for k in ("big_hands", "hard", "base", "winner_fan", "loser_fan",
+                                          "breakdown", "topped_out", "liable")},
+        "payments": list(sv.revealed.payments or [0.0] * 4),
+        "tiles": [TILE_STR[k] for k in range(len(TILE_STR)) for _ in range(sv.revealed.hands[w][k])],
+        "melds": [meld_to_json(x, tiles_as_list=True) for x in sv.melds[w]],
+        "special_kongs": [TILE_STR[k] for k in sv.special_kongs[w]],
+    }
+
+
+def note_result(engine: Any, match_id: int, seat: int, accuracy: float, rated: int) -> None:
+    """Store a built review's figures (``review_results``; a thread of the server). A review
+    built again (another node, after eviction) writes the same figures: the first stays."""
+    from sqlalchemy.exc import IntegrityError
+    from sqlalchemy.orm import Session
+
+    from laizi.server.persistence import db
+
+    with Session(engine) as s:
+        if s.get(db.ReviewResultRow, (match_id, seat)) is not None:
+            return
+        s.add(db.ReviewResultRow(match_id=match_id, seat=seat, accuracy=accuracy, rated=rated))
+        try:
+            s.commit()
+        except IntegrityError:  # another node stored it a moment ago
+            s.rollback()
+
+
+def read_accuracy(engine: Any, seats: list[tuple[int, int]]) -> dict[str, Any] | None:
+    """The profile's accuracy over the stored reviews of ``seats`` (a thread of the server)."""
+    from sqlalchemy import select
+
+    from laizi.server.persistence import db
+
+    if not seats:
+        return None
+    want = set(seats)
+    t = db.ReviewResultRow
+    with engine.connect() as conn:
+        rows = conn.execute(select(t.match_id, t.seat, t.accuracy, t.rated)
+                            .where(t.match_id.in_(sorted({m for m, _ in want})))).all()
+    got = [(float(a), int(r)) for m, s, a, r in rows if (m, s) in want]
+    rated = sum(r for _, r in got)
+    if not got or rated == 0:
+        return None
+    return {"accuracy": round(sum(a * r for a, r in got) / rated, 1), "matches": len(got),
+            "decisions": rated}
 
 
 # ----------------------------------------------------------------- server side
@@ -174,8 +286,8 @@ class ReviewService:
         self.cache_bytes = cache_bytes
         self.wait = wait
         self._cache: OrderedDict[int, bytes] = OrderedDict()
-        self._accuracy: OrderedDict[int, tuple[float, int]] = OrderedDict()  # key → (accuracy, rated)
         self._cached_bytes = 0
+        self._hand_cards: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
         self._pending: dict[int, asyncio.Task[bytes | None]] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._progress: Any = None
@@ -253,7 +365,11 @@ class ReviewService:
             data = json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode()
             self.stats["builds"] += 1
             self._store(key, data)
-            self._note_accuracy(key, float(raw.get("accuracy", 0.0)), int(raw.get("rated", 0)))
+            try:  # the profile's accuracy: in the database, the same on every node
+                await asyncio.to_thread(note_result, self._db(), match_id, seat,
+                                        float(raw.get("accuracy", 0.0)), int(raw.get("rated", 0)))
+            except Exception:  # noqa: BLE001 - the review stands; its figure is missed
+                log.exception("review of match %s seat %s: its accuracy not stored", match_id, seat)
             return data
         finally:
             self._pending.pop(key, None)
@@ -270,23 +386,19 @@ class ReviewService:
             _, dropped = self._cache.popitem(last=False)
             self._cached_bytes -= len(dropped)
 
-    def _note_accuracy(self, key: int, accuracy: float, rated: int) -> None:
-        self._accuracy[key] = (accuracy, rated)
-        self._accuracy.move_to_end(key)
-        while len(self._accuracy) > ACCURACY_KEEP:
-            self._accuracy.popitem(last=False)
+    def _db(self) -> Any:
+        if self._engine is None:
+            from laizi.server.persistence import db
 
-    def accuracy_of(self, seats: list[tuple[int, int]]) -> dict[str, Any] | None:
+            self._engine = db.make_engine(self.db_url)
+        return self._engine
+
+    async def accuracy_of(self, seats: list[tuple[int, int]]) -> dict[str, Any] | None:
         """The accuracy over the reviews of ``seats`` ((match id, seat), at most a profile
-        page) built on this server so far — nothing is built for it: the mean of their
-        accuracies weighted by rated decisions, and how many matches it counts; None if none."""
-        got = [self._accuracy[k] for k in (_key(m, s) for m, s in seats[:ACCURACY_PAGE])
-               if k in self._accuracy]
-        rated = sum(r for _, r in got)
-        if not got or rated == 0:
-            return None
-        return {"accuracy": round(sum(a * r for a, r in got) / rated, 1), "matches": len(got),
-                "decisions": rated}
+        page) built so far by any node (``review_results``) — nothing is built for it: the
+        mean of their accuracies weighted by rated decisions, and how many matches it
+        counts; None if none."""
+        return await asyncio.to_thread(read_accuracy, self._db(), seats[:ACCURACY_PAGE])
 
     def cache_info(self) -> dict[str, int]:
         return {"entries": len(self._cache), "bytes": self._cached_bytes, **self.stats}
@@ -341,17 +453,37 @@ class ReviewService:
             why = await gate(match_id)
             if why is not None:
                 raise ReviewError(403, why)
-        if self._engine is None:
-            from laizi.server.persistence import db
-
-            self._engine = db.make_engine(self.db_url)
-        data = await asyncio.to_thread(read_card, self._engine, match_id)
+        data = await asyncio.to_thread(read_card, self._db(), match_id)
         if data is not None and data.get("in_play"):
             raise ReviewError(409, "the match is still in play: its card comes when it is over")
         return data
 
+    async def hand_card(self, match_id: int, hand: int, client: str) -> dict[str, Any] | None:
+        """The big-hand card's data of a won hand; raises :class:`ReviewError` (429, 403,
+        404 for a hand not played, 409 for a hand not over or not won)."""
+        if not self.requests.allow(client):
+            self.stats["limited"] += 1
+            raise ReviewError(429, "too many requests; slow down", self.requests.retry_after(client))
+        for gate in self.gates:
+            why = await gate(match_id)
+            if why is not None:
+                raise ReviewError(403, why)
+        key = (match_id, hand)
+        data = self._hand_cards.get(key)
+        if data is not None:  # a finished hand does not change
+            self._hand_cards.move_to_end(key)
+            return data
+        data = await asyncio.to_thread(read_hand_card, self._db(), match_id, hand)
+        if data is not None and "refused" in data:
+            raise ReviewError(*data["refused"])
+        if data is not None:
+            self._hand_cards[key] = data
+            while len(self._hand_cards) > HAND_CARDS_KEEP:
+                self._hand_cards.popitem(last=False)
+        return data
+
     async def card_endpoint(self, request: Request) -> Response:
-        """GET /api/matches/{match_id}/card."""
+        """GET /api/matches/{match_id}/card and /api/matches/{match_id}/hands/{hand}/card."""
         rid = request.scope.get("state", {}).get("request_id")
         try:
             mid = int(request.path_params["match_id"])
@@ -359,8 +491,18 @@ class ReviewService:
                 raise ValueError
         except ValueError:
             return JSONResponse({"error": "bad match id", "request_id": rid}, status_code=400)
+        hand = request.path_params.get("hand")
+        if hand is not None:
+            try:
+                hand = int(hand)
+                if not 1 <= hand <= HAND_MAX:
+                    raise ValueError
+            except ValueError:
+                return JSONResponse({"error": f"hand must be 1-{HAND_MAX}", "request_id": rid},
+                                    status_code=400)
+        client = request.client.host if request.client else "?"
         try:
-            data = await self.card(mid, request.client.host if request.client else "?")
+            data = await (self.card(mid, client) if hand is None else self.hand_card(mid, hand, client))
         except ReviewError as exc:
             resp = JSONResponse({"error": exc.message, "request_id": rid}, status_code=exc.status)
             if exc.retry_after is not None:
@@ -373,9 +515,12 @@ class ReviewService:
             if not ORIGIN.fullmatch(origin):
                 return JSONResponse({"error": "origin must be http(s)://host[:port]",
                                      "request_id": rid}, status_code=400)
-            data = {**data, "qr": share_qr(f"{origin}/replay/{mid}?card=1")}
+            link = f"{origin}/replay/{mid}?card=1" if hand is None else \
+                f"{origin}/replay/{mid}?hand={hand}&card=hand"
+            data = {**data, "qr": share_qr(link)}
         return JSONResponse(data)
 
     def routes(self) -> list[Route]:
         return [Route("/api/matches/{match_id}/review", self.endpoint),
-                Route("/api/matches/{match_id}/card", self.card_endpoint)]
+                Route("/api/matches/{match_id}/card", self.card_endpoint),
+                Route("/api/matches/{match_id}/hands/{hand}/card", self.card_endpoint)]

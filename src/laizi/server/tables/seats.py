@@ -37,6 +37,7 @@ class Seat:
     ready: bool = False           # 准备 pressed for the next match (a bot is always ready)
     continued: str | None = None  # polish: 继续 pressed after hand "match:hand" (laizi.server.tables.flow.vote_key)
     rematch: int | None = None    # 再来一局 accepted after match (its id): survives a restart
+    dissolve: int | None = None   # 解散 agreed during match (its id): survives a restart
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"player_id": self.player_id, "nickname": self.nickname, "bot": self.bot,
@@ -45,16 +46,19 @@ class Seat:
             d["continued"] = self.continued
         if self.rematch is not None:
             d["rematch"] = self.rematch
+        if self.dissolve is not None:
+            d["dissolve"] = self.dissolve
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Seat:
         continued = d.get("continued")
-        rematch = d.get("rematch")
+        rematch, dissolve = d.get("rematch"), d.get("dissolve")
         return cls(player_id=d.get("player_id"), nickname=d.get("nickname", ""),
                    bot=d.get("bot"), escaped=bool(d.get("escaped")), ready=bool(d.get("ready")),
                    continued=continued if isinstance(continued, str) else None,
-                   rematch=rematch if isinstance(rematch, int) and not isinstance(rematch, bool) else None)
+                   rematch=rematch if isinstance(rematch, int) and not isinstance(rematch, bool) else None,
+                   dissolve=dissolve if isinstance(dissolve, int) and not isinstance(dissolve, bool) else None)
 
     @property
     def is_ready(self) -> bool:

@@ -4,6 +4,8 @@
 // carries ?v=<version> after a change, so it shows at once). Styles: /static/avatars/avatar.css,
 // loaded here once (the CSP allows 'self' stylesheets). User text only through textContent.
 
+import { getLang, wordPack } from "./i18n.js";
+
 const W = {
   zh: {
     avatar: "头像", choose: "选择头像", upload: "上传图片", reset: "默认头像",
@@ -20,10 +22,7 @@ const MAX_BYTES = 2 * 1024 * 1024;
 const V_KEY = "laizi.avatar_v";
 const BOT_URL = "/static/avatars/bot.svg";
 
-function lang() {
-  try { return localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { return "zh"; }
-}
-const t = k => W[lang()][k] ?? k;
+const t = wordPack(W);
 
 let cssLoaded = false;
 function loadCss() {
@@ -157,7 +156,7 @@ export async function mountChooser(box, { token, pid, onError, onSaved, bigImg }
     if (bigImg) showAvatar(bigImg, { player_id: pid });
     onSaved(t("saved"));
   };
-  const name = a => (lang() === "en" ? a.en : a.zh);
+  const name = a => (getLang() === "en" ? a.en : a.zh);
   for (const a of cat.avatars) {
     const b = document.createElement("button");
     b.type = "button";

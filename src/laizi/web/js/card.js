@@ -1,6 +1,9 @@
 // 战绩 card: a finished match's result as a PNG drawn in the browser (players, avatars, totals,
-// the rule card line), to download or to share by its link (/replay/{id}?card=1).
-import { t, getLang, botName, presetName } from "./i18n.js";
+// the rule card line), to download or to share by its link (/replay/{id}?card=1); and the
+// big-hand card of a won hand (the winning hand in the project's SVG tiles, its 番 and their
+// breakdown, the payments, the rule card line), shared as /replay/{id}?hand=N&card=hand.
+import { t, getLang, botName, presetName, bigHandName, winBy, windOf, localizeLine } from "./i18n.js";
+import { tileSvgText } from "./tiles.js";
 
 const $ = id => document.getElementById(id);
 const W = 1200, H = 630;
@@ -112,8 +115,11 @@ export function shareLink(mid) { return `${location.origin}/replay/${mid}?card=1
 
 /** Open the card sheet of match ``mid`` (``hands``: hands played). */
 export async function openCard(mid, hands) {
+  wireCard();
   const sheet = $("card-sheet");
   sheet.classList.remove("hidden");
+  $("card-h").textContent = t("card");
+  delete $("card-img").dataset.drawn;
   $("card-status").textContent = "…";
   let r;
   try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = String(e); return; }
@@ -130,7 +136,145 @@ export async function openCard(mid, hands) {
   $("card-status").textContent = "";
 }
 
+// ------------------------------------------------------------------ the big-hand card
+/** The tile ``code`` as an image (its SVG art via a blob URL: the CSP allows blob: images). */
+function tileImage(code, laizi) {
+  return new Promise(ok => {
+    const url = URL.createObjectURL(new Blob([tileSvgText(code, laizi)], { type: "image/svg+xml" }));
+    const img = new Image();
+    img.onload = () => { ok(img); URL.revokeObjectURL(url); };
+    img.onerror = () => { ok(null); URL.revokeObjectURL(url); };
+    img.src = url;
+  });
+}
+
+/** The winner's tiles in drawing order: the concealed ones (the winning tile set apart at
+ *  their end), each meld, the special kongs; null between groups. */
+function handGroups(data) {
+  const rest = [...(data.tiles || [])];
+  const i = rest.lastIndexOf(data.tile);
+  if (i >= 0) rest.splice(i, 1);
+  const out = [...rest, null, { code: data.tile, win: true }];
+  for (const m of data.melds || []) out.push(null, ...m.tiles);
+  if ((data.special_kongs || []).length) out.push(null, ...data.special_kongs);
+  return out.map(x => (x === null || typeof x === "object" ? x : { code: x }));
+}
+
+/** Draw the big-hand card of ``data`` (GET /api/matches/{id}/hands/{n}/card). */
+export async function drawHandCard(canvas, data) {
+  canvas.width = W;
+  canvas.height = H;
+  const g = canvas.getContext("2d");
+  const bg = g.createLinearGradient(0, 0, W, H);
+  bg.addColorStop(0, "#7f1d1d");
+  bg.addColorStop(1, "#3f0d0d");
+  g.fillStyle = bg;
+  g.fillRect(0, 0, W, H);
+  g.strokeStyle = "#fde68a";
+  g.lineWidth = 6;
+  g.strokeRect(18, 18, W - 36, H - 36);
+  const font = (px, bold) => `${bold ? "700 " : ""}${px}px system-ui, "Noto Sans CJK SC", sans-serif`;
+  g.textBaseline = "top";
+  const qrSide = data.qr ? drawQr(g, data.qr.rows, W - 40, 30, 128) : 0;
+  g.fillStyle = "#fecaca";
+  g.font = font(24);
+  g.fillText(`${t("card_hand_title")} · ${t("card_hand_of", data.match_id, data.hand)}`, 56, 44, W - 130 - qrSide);
+  const sc = data.score || {};
+  const bigs = (sc.big_hands || []).map(bigHandName);
+  g.fillStyle = "#fde68a";
+  g.font = font(54, true);
+  g.fillText(bigs.length ? bigs.join(" · ") : t("card_no_big"), 56, 80, W - 130 - qrSide);
+  const seats = data.seats || [];
+  const who = `${windOf(data.winner, data.dealer)} ${nameOf(seats, data.winner)}`;
+  const how = data.by === "discard" && data.from != null
+    ? t("from_line", `${windOf(data.from, data.dealer)} ${nameOf(seats, data.from)}`) : winBy(data.by);
+  g.fillStyle = "#fff7ed";
+  g.font = font(28, true);
+  g.fillText(`${t("win_line", who, how)} · ${t("winner_fan", sc.winner_fan ?? "")}`, 56, 150, W - 130 - qrSide);
+  // the winning hand
+  const groups = handGroups(data);
+  const tiles = groups.filter(Boolean);
+  const gaps = groups.length - tiles.length;
+  const tw = Math.min(66, Math.floor((W - 112 - gaps * 18) / Math.max(1, tiles.length)));
+  const th = Math.round(tw * 80 / 60);
+  const imgs = await Promise.all(tiles.map(x => tileImage(x.code, x.code === data.laizi)));
+  let x = 56, k = 0;
+  const y = 200;
+  for (const item of groups) {
+    if (!item) { x += 18; continue; }
+    const img = imgs[k++];
+    const ty = item.win ? y - 10 : y;
+    if (img) g.drawImage(img, x, ty, tw - 2, th);
+    if (item.win) { g.strokeStyle = "#fde047"; g.lineWidth = 4; g.strokeRect(x - 2, ty - 2, tw + 2, th + 4); }
+    x += tw;
+  }
+  // the 番 breakdown (the scorer's lines, in words), two columns
+  const lines = (sc.breakdown || []).map(l => localizeLine(l, data.dealer)).filter(Boolean);
+  g.font = font(21);
+  g.fillStyle = "#fee2e2";
+  const top = y + th + 22, per = 6, colW = (W - 112) / 2;
+  lines.slice(0, 2 * per).forEach((l, i) => {
+    const cx = 56 + Math.floor(i / per) * colW, cy = top + (i % per) * 28;
+    g.fillText(l.length > 44 ? l.slice(0, 43) + "…" : l, cx, cy, colW - 16);
+  });
+  // the payments
+  const py = H - 150;
+  const pays = data.payments || [0, 0, 0, 0];
+  for (let s = 0; s < 4; s++) {
+    const cx = 56 + s * ((W - 112) / 4);
+    g.fillStyle = s === data.winner ? "rgba(253,230,138,.22)" : "rgba(255,255,255,.08)";
+    g.fillRect(cx, py, (W - 112) / 4 - 10, 60);
+    g.fillStyle = "#fff7ed";
+    g.font = font(20);
+    const name = `${windOf(s, data.dealer)} ${nameOf(seats, s)}`;
+    g.fillText(name.length > 14 ? name.slice(0, 13) + "…" : name, cx + 10, py + 6, (W - 112) / 4 - 30);
+    g.fillStyle = pays[s] > 0 ? "#fde047" : pays[s] < 0 ? "#fca5a5" : "#e5e7eb";
+    g.font = font(24, true);
+    g.fillText(fmt(pays[s]), cx + 10, py + 30);
+  }
+  g.fillStyle = "#fecaca";
+  g.font = font(20);
+  const rule = (data.rule_card || {})[getLang()] || presetName(data.preset);
+  g.fillText(rule.length > 90 ? rule.slice(0, 89) + "…" : rule, 56, H - 78, W - 112);
+  g.textAlign = "right";
+  g.fillText(handLink(data.match_id, data.hand).replace(/^https?:\/\//, ""), W - 56, H - 50);
+  g.textAlign = "left";
+  g.fillText(t("title"), 56, H - 50);
+}
+
+export function handLink(mid, hand) { return `${location.origin}/replay/${mid}?hand=${hand}&card=hand`; }
+
+/** Open the big-hand card sheet of hand ``hand`` of match ``mid`` (a hand just over may not be
+ *  written yet: asked again a few times). */
+export async function openHandCard(mid, hand) {
+  wireCard();
+  const sheet = $("card-sheet");
+  sheet.classList.remove("hidden");
+  $("card-h").textContent = t("card_hand");
+  $("card-status").textContent = "…";
+  const canvas = $("card-img");
+  delete canvas.dataset.drawn;
+  let r, data = {};
+  for (let i = 0; i < 5; i++) {
+    try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/hands/${encodeURIComponent(hand)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = String(e); return; }
+    data = await r.json().catch(() => ({}));
+    if (r.status !== 409 || !/not over/.test(data.error || "")) break;
+    await new Promise(ok => setTimeout(ok, 800));
+  }
+  if (!r.ok) { $("card-status").textContent = data.error || t("card_failed"); return; }
+  await drawHandCard(canvas, data);
+  const dl = $("card-download");
+  dl.href = canvas.toDataURL("image/png");
+  dl.download = `laizi-match-${mid}-hand-${hand}.png`;
+  canvas.dataset.drawn = "1";
+  $("card-link").value = handLink(mid, hand);
+  $("card-status").textContent = "";
+}
+
+let wired = false;
 export function wireCard() {
+  if (wired) return;
+  wired = true;
   $("card-close").addEventListener("click", () => $("card-sheet").classList.add("hidden"));
   $("card-copy").addEventListener("click", async () => {
     const link = $("card-link").value;

@@ -2,8 +2,11 @@
 // its open tables (rule cards, seats, quick-seat), rule templates (the create-room rule form of
 // rules.js), members with roles (approve, invite, kick, admin, hand over) and the season ranking.
 // The account token is localStorage "laizi.token" (players.js). Text only via textContent.
-import { getLang, setLang } from "./i18n.js";
+import { getLang, setLang, wordPack } from "./i18n.js";
 import { loadRules, chosenOptions, renderRuleForm } from "./rules.js";
+import { api, storedToken as token } from "./api.js";
+import { showClubChat } from "./clubchat.js";
+import { showClubEvents } from "./clubevents.js";
 
 const W = {
   zh: {
@@ -16,18 +19,19 @@ const W = {
     templates: "规则模板", no_templates: "还没有规则模板。", new_template: "新建模板", preset: "玩法", rounds: "圈数",
     max_hands: "局数上限", save_template: "保存模板", members: "成员", requests: "加入申请",
     invite_who: "邀请（用户名）", invite: "邀请", ranking: "积分榜", no_ranking: "本赛季还没有成绩。",
-    new_season: "开始新赛季", season: "第 {n} 赛季", no_bots: "不补机器人",
+    new_season: "开始新赛季", season: "第 {0} 赛季", no_bots: "不补机器人",
     role_owner: "圈主", role_admin: "管理员", role_member: "成员", role_pending: "待审核", role_invited: "已邀请",
     accept: "接受", decline: "拒绝", approve: "通过", reject: "拒绝", kick: "请出", make_admin: "设为管理员",
     make_member: "取消管理员", transfer: "转让圈主", leave: "退出亲友圈", open_table: "开一桌", delete: "删除",
     bots_now: "和机器人开打",
     enter: "进入", watch: "观战", empty: "空位", bot: "机器人", st_lobby: "等人中", st_playing: "对局中",
-    members_n: "{n} 名成员", code_line: "圈号 {code}", your_role: "你的身份：{role}", sub_line: "{members} · 圈主 {owner} · {season}",
+    members_n: "{0} 名成员", code_line: "圈号 {0}", your_role: "你的身份：{0}", sub_line: "{0} · 圈主 {1} · {2}",
     rank: "名次", player: "玩家", points: "积分", matches: "场数", win_rate: "胡牌率", big_hands: "大胡",
     done: "已完成", created: "亲友圈已创建", joined: "已加入", pending_now: "已申请，等待圈主审核", opened: "牌桌已开好",
-    confirm_leave: "确定退出这个亲友圈？", confirm_kick: "确定请出 {n}？", confirm_transfer: "确定把圈主转让给 {n}？",
+    confirm_leave: "确定退出这个亲友圈？", confirm_kick: "确定请出 {0}？", confirm_transfer: "确定把圈主转让给 {0}？",
     confirm_season: "开始新赛季？本赛季的积分榜保留可查，新赛季从零开始。", bad_option: "数值不对：",
-    private_tag: "私密", public_tag: "公开", approval_tag: "需审核", bots_tag: "机器人：{b}",
+    private_tag: "私密", public_tag: "公开", approval_tag: "需审核", bots_tag: "机器人：{0}",
+    ip_warning: "本圈牌桌开局前提醒同一网络的玩家", ip_tag: "同网提醒",
     lv_random: "随机", lv_greedy: "简单", lv_strong: "高手", lv_expert: "专家", winds: "东南西北",
   },
   en: {
@@ -41,20 +45,21 @@ const W = {
     templates: "Rule templates", no_templates: "No rule template yet.", new_template: "New template", preset: "Rules",
     rounds: "Rounds", max_hands: "Hand limit", save_template: "Save template", members: "Members",
     requests: "Requests to join", invite_who: "Invite (username)", invite: "Invite", ranking: "Ranking",
-    no_ranking: "No results this season yet.", new_season: "Start a new season", season: "Season {n}",
+    no_ranking: "No results this season yet.", new_season: "Start a new season", season: "Season {0}",
     no_bots: "no bots", role_owner: "owner", role_admin: "admin", role_member: "member", role_pending: "pending",
     role_invited: "invited", accept: "Accept", decline: "Decline", approve: "Approve", reject: "Reject", kick: "Remove",
     make_admin: "Make admin", make_member: "Make member", transfer: "Hand over", leave: "Leave the club",
     open_table: "Open a table", delete: "Delete", bots_now: "Play with bots now", enter: "Enter", watch: "Watch", empty: "free", bot: "bot",
-    st_lobby: "waiting", st_playing: "playing", members_n: "{n} members", code_line: "code {code}",
-    your_role: "You: {role}", sub_line: "{members} · owner {owner} · {season}", rank: "#", player: "Player",
+    st_lobby: "waiting", st_playing: "playing", members_n: "{0} members", code_line: "code {0}",
+    your_role: "You: {0}", sub_line: "{0} · owner {1} · {2}", rank: "#", player: "Player",
     points: "Points", matches: "Matches", win_rate: "Win rate", big_hands: "Big hands", done: "Done",
     created: "Club created", joined: "Joined", pending_now: "Asked: waiting for the owner's approval",
-    opened: "Table opened", confirm_leave: "Leave this club?", confirm_kick: "Remove {n}?",
-    confirm_transfer: "Hand the club over to {n}?",
+    opened: "Table opened", confirm_leave: "Leave this club?", confirm_kick: "Remove {0}?",
+    confirm_transfer: "Hand the club over to {0}?",
     confirm_season: "Start a new season? This season's ranking stays readable; the new one starts from zero.",
     bad_option: "Bad value: ", private_tag: "private", public_tag: "public", approval_tag: "approval",
-    bots_tag: "bots: {b}", lv_random: "random", lv_greedy: "easy", lv_strong: "strong", lv_expert: "expert",
+    ip_warning: "Warn before a club table starts about players on one network", ip_tag: "network warning",
+    bots_tag: "bots: {0}", lv_random: "random", lv_greedy: "easy", lv_strong: "strong", lv_expert: "expert",
     winds: "ESWN",
   },
 };
@@ -63,9 +68,8 @@ const AVATARS = ["zhong", "bai", "tong", "tiao", "dice", "tower", "bridge", "noo
 const LEVELS = ["random", "greedy", "strong", "expert"];
 
 const lang = () => getLang();
-const t = (k, vars = {}) => (W[lang()][k] ?? k).replace(/\{(\w+)\}/g, (_, v) => String(vars[v] ?? ""));
+const t = wordPack(W);
 const $ = id => document.getElementById(id);
-const token = () => { try { return localStorage.getItem("laizi.token"); } catch (e) { return null; } };
 
 function el(tag, text = "", cls = "") {
   const e = document.createElement(tag);
@@ -92,16 +96,6 @@ function show(msg, ok = false) {
   show.timer = setTimeout(() => box.classList.add("hidden"), 6000);
 }
 
-async function api(path, body = null) {
-  const headers = { "Content-Type": "application/json" };
-  const tok = token();
-  if (tok) headers.Authorization = "Bearer " + tok;
-  const r = await fetch(path, body === null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (!r.ok) throw new Error((data && data.error) || ("HTTP " + r.status));
-  return data;
-}
 
 function applyWords() {
   document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";
@@ -121,7 +115,7 @@ let names = [];  // the drawn avatars' names (GET /api/avatars)
 function clubRow(c, extra = []) {
   const li = el("li");
   li.dataset.club = String(c.id);
-  li.append(img(c.avatar), link("/clubs/" + c.id, c.name), el("span", t("members_n", { n: c.members }), "muted"));
+  li.append(img(c.avatar), link("/clubs/" + c.id, c.name), el("span", t("members_n", c.members), "muted"));
   if (c.role) li.append(el("span", t("role_" + c.role), "t-tag"));
   li.append(...extra);
   return li;
@@ -194,15 +188,16 @@ let club = null;
 function renderHead(c) {
   $("o-avatar").src = img(c.avatar).src;
   $("o-name").textContent = c.name;
-  const season = t("season", { n: c.season });
-  let sub = t("sub_line", { members: t("members_n", { n: c.members }), owner: c.owner.nickname, season });
-  if (c.role) sub += " · " + t("your_role", { role: t("role_" + c.role) });
+  const season = t("season", c.season);
+  let sub = t("sub_line", t("members_n", c.members), c.owner.nickname, season);
+  if (c.role) sub += " · " + t("your_role", t("role_" + c.role));
   $("o-sub").textContent = sub;
   const tags = [];
-  if (c.code) tags.push(el("span", t("code_line", { code: c.code }), "k-code"));
+  if (c.code) tags.push(el("span", t("code_line", c.code), "k-code"));
   tags.push(el("span", t(c.private ? "private_tag" : "public_tag")));
   if (c.approval) tags.push(el("span", t("approval_tag")));
-  tags.push(el("span", c.bots ? t("bots_tag", { b: t("lv_" + c.bots) }) : t("no_bots")));
+  if (c.ip_warning) tags.push(el("span", t("ip_tag")));
+  tags.push(el("span", c.bots ? t("bots_tag", t("lv_" + c.bots)) : t("no_bots")));
   $("o-tags").replaceChildren(...tags);
   $("o-desc").textContent = c.description || "";
   const acts = [];
@@ -218,6 +213,7 @@ function renderHead(c) {
   if (owner) {
     levelSelect($("s-bots"), c.bots);
     $("s-approval").checked = c.approval;
+    $("s-ipwarn").checked = !!c.ip_warning;
     $("s-private").checked = c.private;
   }
 }
@@ -292,10 +288,10 @@ function memberRow(c, m) {
   } else if (c.role === "owner" && m.role !== "owner" && m.role !== "invited") {
     acts.append(button(m.role === "admin" ? "make_member" : "make_admin",
       post({ action: "role", role: m.role === "admin" ? "member" : "admin" })),
-    button("transfer", post({ action: "transfer" }, t("confirm_transfer", { n: who }))),
-    button("kick", post({ action: "kick" }, t("confirm_kick", { n: who }))));
+    button("transfer", post({ action: "transfer" }, t("confirm_transfer", who))),
+    button("kick", post({ action: "kick" }, t("confirm_kick", who))));
   } else if (c.role === "admin" && m.role === "member") {
-    acts.append(button("kick", post({ action: "kick" }, t("confirm_kick", { n: who }))));
+    acts.append(button("kick", post({ action: "kick" }, t("confirm_kick", who))));
   }
   return li;
 }
@@ -312,7 +308,7 @@ async function renderMembers(c) {
 async function renderRanking(c) {
   const sel = $("r-season");
   const want = Number(sel.value) || c.season;
-  sel.replaceChildren(...Array.from({ length: c.season }, (_, i) => new Option(t("season", { n: c.season - i }), String(c.season - i))));
+  sel.replaceChildren(...Array.from({ length: c.season }, (_, i) => new Option(t("season", c.season - i), String(c.season - i))));
   sel.value = String(Math.min(want, c.season));
   let d;
   try { d = await api(`/api/clubs/${c.id}/ranking?season=${sel.value}`); } catch (e) { show(e.message); return; }
@@ -339,7 +335,7 @@ async function renderOne() {
   }
   try { club = await api(`/api/clubs/${clubId()}`); } catch (e) {
     show(e.message);
-    for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card"]) $(id).classList.add("hidden");
+    for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card", "o-chat-card", "o-events-card"]) $(id).classList.add("hidden");
     return;
   }
   renderHead(club);
@@ -347,6 +343,8 @@ async function renderOne() {
   const sees = member(club) || !club.private;
   for (const id of ["o-tables-card", "o-members-card", "o-ranking-card"]) $(id).classList.toggle("hidden", !sees);
   if (sees) await Promise.all([renderTables(club), renderMembers(club), renderRanking(club)]);
+  await showClubChat(club.id, member(club));  // 圈聊: members only
+  await showClubEvents(club.id, sees, ["owner", "admin"].includes(club.role));  // 圈内比赛
 }
 
 function wireOne() {
@@ -362,6 +360,7 @@ function wireOne() {
   $("f-settings").addEventListener("submit", ev => {
     ev.preventDefault();
     act(`/api/clubs/${club.id}`, { bots: $("s-bots").value || null, approval: $("s-approval").checked,
+      ip_warning: $("s-ipwarn").checked,
       private: $("s-private").checked }, renderOne);
   });
   $("f-template").addEventListener("submit", async ev => {

@@ -1,10 +1,12 @@
 // 解散 by vote at the table: the menu's button proposes (agrees); the bar shows how many
 // seated players agreed and, to those still asked, Agree / Refuse. One refusal drops it;
-// when everyone agreed the match ends (the server sends the final frame, then "dissolve" done).
+// when everyone agreed the match ends (the server sends the final frame — its "drawn" and
+// "match_end" say 解散 to the settlement, also after a reconnect — then "dissolve" done).
+// A proposal still open is sent again to a player who comes back (Hub.join).
 import { S } from "./state.js";
 import * as net from "./net.js";
 import { t, onLang } from "./i18n.js";
-import { toast } from "./lobby.js";
+import { toast } from "./ui.js";
 
 const $ = id => document.getElementById(id);
 let last = null;  // the last "dissolve" message of an open proposal
@@ -36,8 +38,6 @@ export function initDissolve() {
     if (m.done) {
       last = null;
       toast(t("dissolved"));
-      const line = document.querySelector("#hand-result + .settle-line");  // not the wall's end
-      if (line) line.textContent = t("dissolved_hand");
     }
     else if (m.refused != null) { last = null; toast(t("dissolve_refused", seatName(m.refused))); }
     else last = m;

@@ -2,11 +2,13 @@
 // join), requests in and out, and the room's invite panel; invites arrive on the game's
 // WebSocket ("invite") and are also fetched every few seconds (sent while this page was closed).
 // Text via textContent only.
-import { S, store } from "./state.js";
+import { S, SOC, store } from "./state.js";
 import * as net from "./net.js";
 import { onLang, getLang, t } from "./i18n.js";
-import { joinCode, showError, toast } from "./lobby.js";
-import { api, w, SOC } from "./quick.js";
+import { joinCode } from "./lobby.js";
+import { showError, toast } from "./ui.js";
+import { api } from "./api.js";
+import { w } from "./quick.js";
 
 const $ = id => document.getElementById(id);
 const POLL_MS = 6000;  // presence is polled (not pushed) while the panel is on screen
@@ -42,7 +44,7 @@ function button(label, onClick, data = {}) {
 
 async function op(path, body, done) {
   try {
-    const out = await api(path, body);
+    const out = await api(path, body, S.token);
     if (done) toast(done(out));
   } catch (e) { showError(e.message); }
   refreshFriends();
@@ -151,7 +153,7 @@ async function answer(inv, accept) {
   invites = invites.filter(i => i.id !== inv.id);
   renderInvites();
   try {
-    const out = await api(`/api/invites/${inv.id}/${accept ? "accept" : "decline"}`, {});
+    const out = await api(`/api/invites/${inv.id}/${accept ? "accept" : "decline"}`, {}, S.token);
     if (accept && out.room) joinCode(out.room, false);
   } catch (e) { showError(e.message); }
 }
@@ -159,8 +161,8 @@ async function answer(inv, accept) {
 export async function refreshFriends() {
   if (!S.token || !SOC.registered) { listing = null; renderFriends(); return; }
   try {
-    listing = await api("/api/friends");
-    const got = await api("/api/invites");
+    listing = await api("/api/friends", null, S.token);
+    const got = await api("/api/invites", null, S.token);
     for (const inv of got.invites) if (!invites.some(i => i.id === inv.id)) addInvite(inv);
   } catch (e) { listing = null; }
   renderFriends();

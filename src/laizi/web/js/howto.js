@@ -3,7 +3,7 @@
 // (GET /api/rules?rules=…: laizi.rulecatalog.card_of, every option's value in words) with examples
 // drawn in the project's SVG tiles (howto-examples.json: score requests, scored by the tests).
 // Text only (textContent); every word from W below or from the server's catalogue.
-import { getLang, setLang, toggleLang, onLang, applyI18n, tileName, bigHandName } from "./i18n.js";
+import { getLang, setLang, toggleLang, onLang, applyI18n, tileName, bigHandName, wordPack } from "./i18n.js";
 import { tileEl } from "./tiles.js";
 
 const W = {
@@ -70,7 +70,7 @@ const W = {
     bad: "Bad rules: {0}", back: "Back", lobby: "Lobby",
   },
 };
-const w = (k, ...a) => (W[getLang()][k] ?? W.zh[k] ?? k).replace(/\{(\d)\}/g, (_, i) => String(a[+i] ?? ""));
+const w = wordPack(W);
 const $ = id => document.getElementById(id);
 const BIG = ["pengpeng", "qingyise", "fengyise", "jiangyise", "quanqiuren", "gangkai", "qianggang", "haidi", "menqing", "qidui"];
 

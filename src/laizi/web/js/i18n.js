@@ -20,7 +20,9 @@ const ZH = {
   continue_seconds: "结算等待秒数", auto_after: "超时几次托管", fixed_seed: "固定牌局种子（公开）",
   reconnecting: "连接已断开，正在重连…", connected: "已连接", conn_lost: "连接已断开", conn_lost_sub: "正在重连并同步牌局…",
   discard: "打出", tsumo: "自摸", ron: "胡", peng: "碰", chi: "吃", kong: "杠", ankong: "暗杠",
-  addkong: "蓄杠", special_kong: "红中杠", laizi_kong: "赖子杠", pizi_kong: "痞子杠", pass: "过",
+  addkong: "蓄杠", special_kong: "红中杠", laizi_kong: "赖子杠", pizi_kong: "皮子杠", pass: "过",
+  draw: "补牌", nodraw: "不补", ev_nodraw: "{0} 杠后不补牌", replace_turn: "杠后：补牌，还是不补（不用打牌）",
+  haidi_kong_turn: "海底：点亮起的牌杠掉（不补牌），或者过",
   sound: "声音", voice: "语音", level: "等级", menu: "菜单",
   escape_confirm: "比赛进行中，离开将被扣逃跑分，确定吗？", copy_link: "复制链接", copied: "链接已复制",
   copy_failed: "无法复制，请手动复制：{0}", share_title: "扫码加入房间", room_rules: "{0} · {1} 圈",
@@ -61,11 +63,17 @@ const ZH = {
   review: "复盘", accuracy: "准确率", review_busy: "复盘中… {0}%", review_failed: "复盘失败",
   review_acc: "准确率 {0}% · 平均每步少 {1} 分 · 与专家一致 {2}% · 共 {3} 个决定", review_none: "没有明显失误",
   review_item: "第 {0} 局 · {1} → 专家 {2} · −{3} 分", review_auto: "（托管代打 {0} 步，不计）",
+  card_hand: "晒大胡", card_hand_title: "武汉麻将 · 大胡", card_hand_of: "比赛 #{0} · 第 {1} 局", card_no_big: "胡牌",
   card: "战绩", card_title: "武汉麻将 · 战绩", card_match: "比赛 #{0} · 共 {1} 局", card_download: "下载图片",
   card_share: "分享链接", card_copied: "链接已复制", card_copy_hint: "请复制上面的链接", card_failed: "无法生成战绩",
   clubs_link: "亲友圈 →", dissolve: "申请解散", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
   dissolve_refuse: "拒绝", dissolved: "牌局已解散：已打完的局分数保留", dissolve_refused: "{0} 拒绝解散",  // clubs
   ev_dissolved: "解散：本局不计分", dissolved_hand: "牌局解散（本局不计分）",  // clubs
+  mute: "屏蔽", unmute: "取消屏蔽", muted_note: "已屏蔽 {0} 的聊天", report: "举报", report_reason: "举报原因",  // clubs
+  report_abuse: "辱骂", report_cheating: "作弊", report_spam: "刷屏", report_other: "其他", report_ph: "补充说明（最多 200 字）",  // clubs
+  report_send: "提交举报", report_done: "已举报：圈主和管理员会看到", report_failed: "举报没有成功：{0}",  // clubs
+  ip_warning_room: "开局前提醒同一网络的玩家", start_anyway: "仍然开始", net_address: "同一地址", net_network: "同一网段",  // clubs
+  netwarn_line: "{0} 与 {1}：{2}", netwarn_head: "注意：这些玩家从同一网络连接，可能是同一伙人。", netwarn_unknown: "（{0} 的地址未知，没有比较）",  // clubs
   lv_novice: "新手场", lv_junior: "初级场", lv_senior: "高级场", coin_stake: "{0} · 底注 {1}", coin_free: "{0} · 不计游戏币",  // polish: 场次 on the table
   // 番 on the table (issue 23, js/fan.js)
   ting: "听", seat_fan: "{0}番·{1}", st_sunshine: "阳光", st_golden: "金顶", fan_of: "{0}：{1} 番", n_fan: "{0} 番",
@@ -96,6 +104,9 @@ const EN = {
   reconnecting: "Disconnected, reconnecting…", connected: "Connected", conn_lost: "Connection lost", conn_lost_sub: "Reconnecting and resyncing the table…",
   discard: "Discard", tsumo: "Self-draw", ron: "Win", peng: "Pung", chi: "Chow", kong: "Kong", ankong: "Concealed kong",
   addkong: "Added kong", special_kong: "Red-dragon kong", laizi_kong: "Laizi kong", pizi_kong: "Pizi kong", pass: "Pass",
+  draw: "Draw replacement", nodraw: "No replacement", ev_nodraw: "{0} takes no replacement",
+  replace_turn: "After your kong: draw the replacement, or not (and discard nothing)",
+  haidi_kong_turn: "Haidi: tap a lit tile to kong it (no replacement), or pass",
   sound: "Sound", voice: "Voice", level: "Level", menu: "Menu",
   escape_confirm: "The match is running: leaving charges the escape penalty. Leave?", copy_link: "Copy link", copied: "Link copied",
   copy_failed: "Could not copy, copy it by hand: {0}", share_title: "Scan to join the room", room_rules: "{0} · {1} round(s)",
@@ -137,11 +148,17 @@ const EN = {
   review_acc: "Accuracy {0}% · {1} points lost per decision · agrees with expert {2}% · {3} decisions",
   review_none: "No costly decision", review_item: "Hand {0} · {1} → expert {2} · −{3}",
   review_auto: " ({0} auto-played decisions left out)",
+  card_hand: "Share this hand", card_hand_title: "Wuhan Mahjong · Big hand", card_hand_of: "Match #{0} · hand {1}", card_no_big: "Win",
   card: "Result card", card_title: "Wuhan Mahjong · Result", card_match: "Match #{0} · {1} hands", card_download: "Download",
   card_share: "Share link", card_copied: "Link copied", card_copy_hint: "Copy the link above", card_failed: "No card for this match",
   clubs_link: "Clubs →", dissolve: "Propose to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs
   dissolve_refuse: "Refuse", dissolved: "Match ended by vote: finished hands keep their scores", dissolve_refused: "{0} refused to end",  // clubs
   ev_dissolved: "Ended by vote: this hand does not count", dissolved_hand: "Match ended by vote (this hand does not count)",  // clubs
+  mute: "Mute", unmute: "Unmute", muted_note: "{0} is muted", report: "Report", report_reason: "Reason",  // clubs
+  report_abuse: "Abuse", report_cheating: "Cheating", report_spam: "Spam", report_other: "Other", report_ph: "A few words (200 characters at most)",  // clubs
+  report_send: "Send the report", report_done: "Reported: the club's staff and the admins will see it", report_failed: "The report did not go through: {0}",  // clubs
+  ip_warning_room: "Warn before the start about players on one network", start_anyway: "Start anyway", net_address: "the same address", net_network: "the same network",  // clubs
+  netwarn_line: "{0} and {1}: {2}", netwarn_head: "Careful: these players connect from one network and may play together.", netwarn_unknown: " ({0}: address unknown, not compared)",  // clubs
   lv_novice: "Beginner", lv_junior: "Junior", lv_senior: "Senior", coin_stake: "{0} · stake {1}", coin_free: "{0} · no coins",  // polish
   // fan on the table (issue 23, js/fan.js)
   ting: "Ready:", seat_fan: "{0} fan · {1}", st_sunshine: "unopened", st_golden: "opened", fan_of: "{0}: {1} fan", n_fan: "{0} fan",
@@ -188,6 +205,9 @@ const ERRORS = {
     too_many_rooms: "开房太频繁，请稍候", too_many_joins: "进房太频繁，请稍候", too_many_guests: "新游客太多，请稍候",
     rank_out_of_range: "你的段位不在这桌的范围内（可以观战）",
     not_playing: "只能在对局中申请解散", club_only: "这是亲友圈的牌桌：只有圈内成员可以进入",  // clubs
+    bad_mute: "不能屏蔽这位玩家", too_many_mutes: "最多屏蔽 100 位玩家，请先取消一些",  // clubs
+    cooldown: "你频繁离座：5 分钟内离座 5 次后要等一会儿才能再入座（可以观战）",  // clubs
+    same_network: "有玩家从同一网络连接：看清提醒后可以仍然开始",  // clubs
     _other: "操作没有成功",
   },
   en: {
@@ -209,6 +229,9 @@ const ERRORS = {
     too_many_rooms: "Creating rooms too fast, wait a moment", too_many_joins: "Joining too fast, wait a moment", too_many_guests: "Too many new guests, wait a moment",
     rank_out_of_range: "Your tier is outside this table's range (you may watch)",
     not_playing: "A match can be ended by vote only while it is played", club_only: "This is a club's table: its members only",  // clubs
+    bad_mute: "That player cannot be muted", too_many_mutes: "At most 100 muted players: unmute some first",  // clubs
+    cooldown: "You left 5 seats in 5 minutes: wait a little before you sit again (you may watch)",  // clubs
+    same_network: "Players connect from one network: read the warning, then you may start anyway",  // clubs
     _other: "That did not work",
   },
 };
@@ -235,12 +258,22 @@ export function setLang(l) {
 }
 export function toggleLang() { setLang(lang === "zh" ? "en" : "zh"); }
 
+/** The word's placeholders {0}, {1}… replaced by args (the one placeholder style). */
+function fill(s, args) {
+  return typeof s === "string" ? s.replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? "")) : s;
+}
+
 /** The word for a key in the current language; {0}, {1}… replaced by args. */
 export function t(key, ...args) {
   let s = DICT[lang][key];
   if (s === undefined) s = ZH[key] ?? key;
-  if (typeof s !== "string") return s;
-  return s.replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? ""));
+  return fill(s, args);
+}
+
+/** A page's or panel's own words, `{zh: {…}, en: {…}}`, read like t(): the current
+ * language, else Chinese, else the key; {0}, {1}… replaced by args. */
+export function wordPack(pack) {
+  return (key, ...args) => fill(pack[lang]?.[key] ?? pack.zh[key] ?? key, args);
 }
 
 export function applyI18n(root = document) {

@@ -1,11 +1,10 @@
 // Lobby (nickname, create, join, room list) and the room before the start (seats, bots, link, QR).
 import { S } from "./state.js";
 import { send, PROTOCOL } from "./net.js";
+import { showError, toast } from "./ui.js";
 import { t, getLang, windOf, presetName, botName, botLevelName } from "./i18n.js";
 import { loadRules, chosenOptions, optionName } from "./rules.js";
 import qrcode from "../vendor/qrcode.mjs";
-import { initQuick } from "./quick.js";      // social: quick match, coins
-import { initFriends } from "./friends.js";  // social: friends, invites
 import { avatarImg, showAvatar, mountMine } from "./avatar.js";
 
 const $ = id => document.getElementById(id);
@@ -17,22 +16,6 @@ function btn(label, onClick, data = {}) {
   for (const [k, v] of Object.entries(data)) b.dataset[k] = v;
   b.addEventListener("click", onClick);
   return b;
-}
-
-export function showError(msg) {
-  const e = $("error");
-  e.textContent = msg;
-  e.classList.remove("hidden");
-  clearTimeout(showError.timer);
-  showError.timer = setTimeout(() => e.classList.add("hidden"), 5000);
-}
-
-export function toast(msg) {
-  const e = $("toast");
-  e.textContent = msg;
-  e.classList.remove("hidden");
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => e.classList.add("hidden"), 2500);
 }
 
 export function roomLink() { return `${location.origin}/room/${S.room ? S.room.code : ""}`; }
@@ -160,6 +143,7 @@ function createRoom() {
   if (+$("c-hands").value > 0) settings.max_hands = +$("c-hands").value;
   if ($("c-private").checked) settings.private = true;
   if ($("c-rated") && $("c-rated").checked) settings.rated = true;  // players: rated room
+  if ($("c-ipwarn") && $("c-ipwarn").checked) settings.ip_warning = true;  // clubs: same-network warning
   const cont = $("c-continue").value.trim();
   if (cont !== "" && Number.isFinite(+cont)) settings.continue_seconds = +cont;
   if (+$("c-lapses").value > 0) settings.auto_after_lapses = +$("c-lapses").value;
@@ -192,8 +176,6 @@ export function initLobby() {
   $("j-code").addEventListener("keydown", e => { if (e.key === "Enter") join(false); });
   $("btn-start").addEventListener("click", () => send({ type: "start" }));
   $("btn-copy").addEventListener("click", copyLink);
-  initQuick();    // social
-  initFriends();  // social
 }
 
 /** The room before the start: seats with sit/stand/bot buttons. */

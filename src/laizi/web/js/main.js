@@ -9,9 +9,14 @@ import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
 import { describe } from "./words.js";
 import { optionName, howtoLink } from "./rules.js";
-import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, showError, toast, copyLink, ruleCard } from "./lobby.js";
+import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, copyLink, ruleCard } from "./lobby.js";
+import { showError, toast } from "./ui.js";
+import { initQuick } from "./quick.js";      // social: quick match, coins
+import { initFriends } from "./friends.js";  // social: friends, invites
 import { openReplay } from "./replay.js";
 import { initDissolve } from "./dissolve.js";  // clubs: 解散 by vote
+import { initEtiquette } from "./etiquette.js";  // clubs: mute and report in the chat sheet
+import { initEmotes, emoteImg } from "./emotes.js";  // clubs: emotes in the chat
 
 const $ = id => document.getElementById(id);
 let table = null;
@@ -258,7 +263,7 @@ function render() {
   if (!$("sheet-fair").classList.contains("hidden")) renderFair($("fair-body"), v, lastOver);
 }
 
-const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "pass"];
+const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "draw", "nodraw", "pass"];
 function renderActions(v) {
   const box = $("actions");
   const auto = v.auto && S.seat != null && v.auto[S.seat];
@@ -465,7 +470,9 @@ function addChat(m, old) {
   const text = pair ? pair[getLang() === "zh" ? 0 : 1] : m.text;
   const b = document.createElement("b");
   b.textContent = m.from;
-  d.append(b, `: ${text}`);
+  const pic = m.emote ? emoteImg(m.emote) : null;  // clubs: an emote shows its picture
+  if (pic) d.append(b, ": ", pic); else d.append(b, `: ${text}`);
+  if (m.player_id) d.dataset.player = m.player_id;  // clubs: hidden when muted (etiquette.js)
   $("chatlog").appendChild(d);
   $("chatlog").scrollTop = $("chatlog").scrollHeight;
   if (!old) bubbleAt(m.player_id, text);
@@ -566,6 +573,8 @@ function wire() {
   $("overlay-close").addEventListener("click", pressContinue);
   $("btn-rematch").addEventListener("click", () => net.send({ type: "rematch" }));
   initDissolve();  // clubs: 解散 by vote
+  initEtiquette();  // clubs: mute and report
+  initEmotes();  // clubs: emotes
   $("btn-rematch-force").addEventListener("click", () => net.send({ type: "rematch", force: true }));
   $("btn-lobby").addEventListener("click", () => { closeSettlement(); net.send({ type: "leave" }); });
   store.on("conn", () => {
@@ -597,6 +606,8 @@ function tick() {
 function boot() {
   setLang(getLang());
   initLobby();
+  initQuick();    // social
+  initFriends();  // social
   wire();
   $("nick").value = S.nick;
   const rp = /^\/replay\/(\d+)/.exec(location.pathname);

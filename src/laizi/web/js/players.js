@@ -4,6 +4,11 @@
 // User text only through textContent (CSP and XSS rules of the client, see README).
 
 import { avatarImg, mountChooser, showAvatar } from "./avatar.js";
+import { api as call } from "./api.js";
+import { getLang, wordPack } from "./i18n.js";
+
+/** This page sends a token only where it passes one (register, login: none). */
+const api = (path, body = null, token = null) => call(path, body, token);
 
 const W = {
   zh: {
@@ -49,9 +54,8 @@ const W = {
     r_escape_got: "Match #{0}: paid by a player who escaped",
   },
 };
-let lang = "zh";
-try { lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
-const t = (k, ...a) => String(W[lang][k] ?? k).replace(/\{(\d)\}/g, (_, i) => String(a[+i] ?? ""));
+const lang = getLang();  // (this page has no language switch)
+const t = wordPack(W);
 const $ = id => document.getElementById(id);
 
 function load(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
@@ -68,15 +72,6 @@ function show(msg, ok = false) {
   if (!ok) setTimeout(() => el.classList.add("hidden"), 6000);
 }
 
-async function api(path, body = null, token = null) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = "Bearer " + token;
-  const r = await fetch(path, body === null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (!r.ok) throw new Error((data && data.error) || ("HTTP " + r.status));
-  return data;
-}
 
 function signedIn(out) {
   save("laizi.token", out.token);

@@ -1,10 +1,12 @@
 // Quick match (快速开始) and coins (游戏币) in the lobby: the levels (场次) with their stake and
 // minimum balance, the balance and the daily top-up, the queue's status; the table is announced
 // on the game's WebSocket ("quick_match") and joined like any room. Text via textContent only.
-import { S, store } from "./state.js";
+import { S, SOC, store } from "./state.js";
 import * as net from "./net.js";
-import { getLang, onLang, presetName } from "./i18n.js";
-import { joinCode, showError, toast } from "./lobby.js";
+import { getLang, onLang, presetName, wordPack } from "./i18n.js";
+import { joinCode } from "./lobby.js";
+import { showError, toast } from "./ui.js";
+import { api } from "./api.js";
 
 const $ = id => document.getElementById(id);
 
@@ -13,7 +15,7 @@ const WORDS = {
     quick: "快速开始", coins: "游戏币", daily: "每日领取", daily_done: "今日已领取", cancel: "取消",
     stake: "底注 {0}", free: "免费", min: "入场 {0}", guests_no: "需注册", need: "需 {0} 币",
     waiting: "{0} · {3} 匹配中… {1} 人等待，{2} 秒后机器人补位", seated: "已入座 {0} · 房间 {1}",
-    rules: "规则",
+    rules: "规则", queue_n: "{0} 人等待",
     got: "领取 {0} 游戏币", guest_coins: "游客无游戏币（注册后领取）", left: "已取消匹配",
     friends: "好友", invites: "邀请", add_friend: "添加好友", friend_ph: "用户名或玩家ID",
     need_account: "登录账号后可添加好友、邀请好友。", to_account: "去登录/注册",
@@ -27,7 +29,7 @@ const WORDS = {
     quick: "Quick match", coins: "Coins", daily: "Daily coins", daily_done: "Claimed today", cancel: "Cancel",
     stake: "stake {0}", free: "free", min: "min {0}", guests_no: "account", need: "needs {0}",
     waiting: "{0} · {3}: searching… {1} waiting, bots in {2} s", seated: "Seated at {0} · room {1}",
-    rules: "Rules",
+    rules: "Rules", queue_n: "{0} waiting",
     got: "Got {0} coins", guest_coins: "Guests have no coins (register)", left: "Search cancelled",
     friends: "Friends", invites: "Invites", add_friend: "Add friend", friend_ph: "username or player id",
     need_account: "Log in to add and invite friends.", to_account: "Log in / register",
@@ -41,29 +43,11 @@ const WORDS = {
 const LEVEL_NAMES = { en: { novice: "Beginner", junior: "Junior", senior: "Senior" } };
 
 /** A word in the current language, {0}.. filled in. */
-export function w(key, ...args) {
-  const d = WORDS[getLang() === "en" ? "en" : "zh"];
-  return String(d[key] ?? WORDS.zh[key] ?? key).replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? ""));
-}
+export const w = wordPack(WORDS);
 
-/** Social state shared with friends.js. */
-export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null, presets: [] };
+// how many wait in each 场次 × rule set queue: {level: {preset: n}} (GET /api/levels)
+const QUEUES = {};
 const PRESET_KEY = "laizi.quickPreset";
-
-/** A JSON API call with the player's token; throws an Error carrying the server's message. */
-export async function api(path, body = null) {
-  const headers = { "Content-Type": "application/json" };
-  if (S.token) headers.Authorization = "Bearer " + S.token;
-  const r = await fetch(path, body == null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
-  let out = null;
-  try { out = await r.json(); } catch (e) { out = null; }
-  if (!r.ok) {
-    const err = new Error((out && out.error) || `HTTP ${r.status}`);
-    err.status = r.status;
-    throw err;
-  }
-  return out;
-}
 
 function levelName(lv) { return getLang() === "en" ? (LEVEL_NAMES.en[lv.name] || lv.name) : lv.label; }
 
@@ -95,8 +79,32 @@ function renderLevels() {
       n.textContent = why;
       b.appendChild(n);
     }
+    // how many wait in this 场次's queue of the chosen rule set (GET /api/levels: the cluster's)
+    const n = document.createElement("small");
+    n.className = "queue-n";
+    n.dataset.testid = "queue-count";
+    n.textContent = w("queue_n", (QUEUES[lv.name] || {})[$("quick-preset").value || "kaikoufan"] ?? 0);
+    b.appendChild(n);
     b.addEventListener("click", () => enqueue(lv.name));
     box.appendChild(b);
+  }
+  markWaiting(SOC.quick);
+}
+
+/** The waiting counts on the level buttons, in place (a button is not rebuilt under a tap). */
+function showCounts() {
+  const preset = $("quick-preset").value || "kaikoufan";
+  for (const b of document.querySelectorAll("#levels .level-btn")) {
+    const n = b.querySelector(".queue-n");
+    if (n) n.textContent = w("queue_n", (QUEUES[b.dataset.level] || {})[preset] ?? 0);
+  }
+}
+
+function markWaiting(q) {
+  for (const b of document.querySelectorAll("#levels .level-btn")) {
+    const on = !!q && q.status === "waiting" && b.dataset.level === q.level;
+    b.classList.toggle("waiting", on);
+    b.setAttribute("aria-pressed", on ? "true" : "false");
   }
 }
 
@@ -115,6 +123,17 @@ function renderPresets() {
 
 function takeLevels(d) {
   if (d.presets) { SOC.presets = d.presets; renderPresets(); }
+  for (const lv of d.levels || []) if (lv.queues) QUEUES[lv.name] = lv.queues;
+  showCounts();
+}
+
+/** The waiting counts of every 场次 × rule set queue (GET /api/levels), shown on the levels. */
+async function refreshQueues() {
+  try {
+    const d = await (await fetch("/api/levels")).json();
+    for (const lv of d.levels || []) if (lv.queues) QUEUES[lv.name] = lv.queues;  // the picker stays as it is
+    showCounts();
+  } catch (e) { /* offline: the counts stay */ }
 }
 
 function renderCoins(d) {
@@ -133,7 +152,7 @@ function renderCoins(d) {
 export async function refreshCoins() {
   if (!S.token) return;
   try {
-    const d = await api("/api/coins?limit=5");
+    const d = await api("/api/coins?limit=5", null, S.token);
     SOC.registered = d.registered; SOC.balance = d.balance; SOC.levels = d.levels; SOC.me = d.player_id;
     takeLevels(d);
     renderCoins(d);
@@ -150,11 +169,7 @@ function showQuick(q) {
   const st = $("quick-status");
   const leave = $("btn-quick-leave");
   clearTimeout(pollTimer);
-  for (const b of document.querySelectorAll("#levels .level-btn")) {
-    const on = !!q && q.status === "waiting" && b.dataset.level === q.level;
-    b.classList.toggle("waiting", on);
-    b.setAttribute("aria-pressed", on ? "true" : "false");
-  }
+  markWaiting(q);
   if (q && q.status === "waiting") {
     const lv = SOC.levels.find(l => l.name === q.level);
     st.textContent = w("waiting", lv ? levelName(lv) : q.level, q.waiting, Math.ceil(q.bots_in),
@@ -169,7 +184,7 @@ function showQuick(q) {
 
 async function pollQuick() {
   try {
-    const q = await api("/api/quick");
+    const q = await api("/api/quick", null, S.token);
     showQuick(q);
     if (q.status === "seated" && !S.room) joinCode(q.room, false);  // missed the push
   } catch (e) { showQuick(null); }
@@ -178,19 +193,20 @@ async function pollQuick() {
 async function enqueue(level) {
   try {
     const preset = $("quick-preset").value || "kaikoufan";
-    showQuick(await api("/api/quick", { level, preset }));
+    showQuick(await api("/api/quick", { level, preset }, S.token));
+    refreshQueues();
     $("quick-status").scrollIntoView({ block: "nearest" });  // a phone held sideways: keep it in sight
   } catch (e) { showError(e.message); }
 }
 
 async function leaveQueue() {
-  try { await api("/api/quick/leave", {}); toast(w("left")); } catch (e) { /* gone already */ }
+  try { await api("/api/quick/leave", {}, S.token); toast(w("left")); } catch (e) { /* gone already */ }
   showQuick(null);
 }
 
 async function claimDaily() {
   try {
-    const d = await api("/api/coins/daily", {});
+    const d = await api("/api/coins/daily", {}, S.token);
     toast(w("got", d.granted));
   } catch (e) { showError(e.message); }
   refreshCoins();
@@ -202,6 +218,7 @@ export function initQuick() {
   $("quick-preset").addEventListener("change", () => {
     try { localStorage.setItem(PRESET_KEY, $("quick-preset").value); } catch (e) { /* private mode */ }
     renderPresets();
+    showCounts();  // the counts of the chosen rule set's queues
   });
   net.on("quick_match", m => {
     showQuick({ status: "seated", level: m.label || m.level, room: m.room });
@@ -216,7 +233,8 @@ export function initQuick() {
   onLang(() => { refreshCoins(); renderPresets(); showQuick(SOC.quick); });
   fetch("/api/levels").then(r => r.json()).then(d => {
     takeLevels(d);
-    if (!SOC.levels.length) { SOC.levels = d.levels.map(l => ({ ...l, open: l.guests })); renderLevels(); }
+    if (!SOC.levels.length) SOC.levels = d.levels.map(l => ({ ...l, open: l.guests }));
+    renderLevels();
   }).catch(() => {});
   renderCoins(null);
   // back in the lobby (a match ended, a room left): the balance may have changed
@@ -232,4 +250,5 @@ export function initQuick() {
     shown = now;
   }).observe(lobby, { attributes: true, attributeFilter: ["class"] });
   setInterval(() => { if (!S.room && !lobby.classList.contains("hidden") && !document.hidden) refreshCoins(); }, 15000);
+  setInterval(() => { if (!S.room && !lobby.classList.contains("hidden") && !document.hidden) refreshQueues(); }, 5000);
 }

@@ -6,10 +6,10 @@ import { describe } from "./words.js";
 import { renderSettlement } from "./settle.js";
 import { cardFor, cardText, howtoLink } from "./rules.js";
 import { openReview, closeReview, marksFor, renderReview, reviewSeat } from "./review.js";
-import { openCard, wireCard } from "./card.js";
+import { openCard, openHandCard, wireCard } from "./card.js";
 
 const $ = id => document.getElementById(id);
-const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null, card: null };
+const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null, card: null, mid: null };
 
 function frames() { return RP.data && RP.data.hands[RP.hand] ? RP.data.hands[RP.hand].frames : []; }
 
@@ -28,7 +28,7 @@ function go(i) {
   const box = $("rp-settle");
   const end = RP.pos === f.length - 1 && v.phase === "over";
   box.classList.toggle("hidden", !end);
-  if (end) { renderSettlement(box, v, { seats, me: null, card: cardText(RP.card) }); box.scrollIntoView({ block: "nearest" }); }
+  if (end) { renderSettlement(box, v, { seats, me: null, card: cardText(RP.card), matchId: RP.mid }); box.scrollIntoView({ block: "nearest" }); }
   else box.textContent = "";
   showMarks();
 }
@@ -95,6 +95,7 @@ export async function openReplay(mid) {
   if (!r.ok) { $("rp-label").textContent = data.error || "replay"; return; }
   RP.data = data;
   RP.seats = data.seats;
+  RP.mid = mid;
   const sel = $("rp-hand");
   sel.textContent = "";
   data.hands.forEach((h, i) => sel.add(new Option(String(h.hand), String(i))));
@@ -129,6 +130,14 @@ export async function openReplay(mid) {
   const want = q.get("review");
   if (want !== null && /^[0-3]$/.test(want)) openReview(mid, RP.seats, +want, hooks);
   if (q.get("card") === "1") openCard(mid, data.hands.length);
+  // a big hand's shared link: that hand at its end, its card open
+  const hi = data.hands.findIndex(h => String(h.hand) === q.get("hand"));
+  if (hi >= 0) {
+    $("rp-hand").value = String(hi);
+    select();
+    go(frames().length - 1);
+    if (q.get("card") === "hand") openHandCard(mid, data.hands[hi].hand);
+  }
   // the rule card the match was played under (the frames carry its rules), and its 玩法说明
   const first = data.hands.length && data.hands[0].frames.length ? data.hands[0].frames[0] : null;
   if (first && first.rules) {

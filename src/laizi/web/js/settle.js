@@ -3,6 +3,8 @@
 // panel then says so and shows the player's own countdown, when the server gives one).
 import { t, tileName, windOf, bigHandName, winBy, botName } from "./i18n.js";
 import { tileEl } from "./tiles.js";
+import { S } from "./state.js";
+import { openHandCard } from "./card.js";
 
 function el(tag, cls, text, parent) {
   const e = document.createElement(tag);
@@ -23,10 +25,25 @@ export function seatName(seats, s, me) {
 }
 
 /** Fill body with the settlement of the finished hand in view v. */
-export function renderSettlement(body, v, { seats, me, coins = null, balance = null, card = "" }) {
+export function renderSettlement(body, v, { seats, me, coins = null, balance = null, card = "", matchId = null }) {
   body.textContent = "";
   fillSettle(body, v, { seats, me, coins, balance });
   if (card) cardLine(body, card);
+  bigHandButton(body, v, matchId ?? S.matchId);
+}
+
+/** A hand won with a big hand: its 战绩 card (GET /api/matches/{id}/hands/{n}/card), to
+ *  download or share. */
+function bigHandButton(body, v, matchId) {
+  const sc = v.result && v.result.score;
+  if (matchId == null || !sc || !(sc.big_hands || []).length) return;
+  const b = el("button", "settle-card-btn", t("card_hand"));
+  b.type = "button";
+  b.dataset.testid = "hand-card-button";
+  b.addEventListener("click", () => openHandCard(matchId, v.hand_no));
+  const tags = body.querySelector(".settle-tags");
+  if (tags) tags.after(b);
+  else body.appendChild(b);
 }
 
 /** The rule card (规则卡) the hand was played under, at the foot of the settlement. */
@@ -41,7 +58,7 @@ function fillSettle(body, v, { seats, me, coins, balance }) {
   const res = v.result;
   el("h2", "settle-title", `${t("hand_result")} · ${t("hand_no", v.hand_no)}`, body).id = "hand-result";
   if (!res) {
-    el("p", "settle-line", t("drawn"), body);
+    el("p", "settle-line", t(v.drawn === "dissolved" ? "dissolved_hand" : "drawn"), body);  // 解散 or 荒庄
   } else {
     const sc = res.score || {};
     const who = `${windOf(res.winner, v.dealer)} ${seatName(seats, res.winner, me)}`;
@@ -109,6 +126,7 @@ function fmtInt(x) { return (x > 0 ? "+" : "") + String(x); }
 /** The match result: ranking and the per-hand table. */
 export function renderMatchResult(body, v, { seats, me, coins = null }) {
   el("h2", "settle-title", t("result_title"), body).id = "match-result";
+  if (v.match_end === "dissolved") el("p", "settle-line", t("dissolved"), body).dataset.testid = "match-dissolved";
   const order = [0, 1, 2, 3].sort((a, b) => (v.scores[b] - v.scores[a]) || a - b);
   const rank = el("ol", "ranking", null, body);
   rank.setAttribute("aria-label", t("rank"));

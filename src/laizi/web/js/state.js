@@ -19,6 +19,9 @@ export const S = {
   rematch: null,         // after the match: the seats that accepted 再来一局
 };
 
+/** The lobby's social state (quick match, coins, friends: quick.js, friends.js). */
+export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null, presets: [] };
+
 const subs = {};
 export const store = {
   on(ev, fn) { (subs[ev] = subs[ev] || []).push(fn); },

@@ -101,7 +101,7 @@ export function renderTable(table, v, ctx) {
   const me = ctx.me == null ? 0 : ctx.me;
   const laizi = v.laizi;
   const acting = new Set(v.acting || []);
-  if (v.phase === "turn" && v.turn != null) acting.add(v.turn);
+  if ((v.phase === "turn" || v.phase === "replace") && v.turn != null) acting.add(v.turn);
   for (let s = 0; s < 4; s++) {
     const p = (s - me + 4) % 4;
     const seatEl = table.querySelector(`.seat[data-pos="${p}"]`);
@@ -199,8 +199,20 @@ export function renderTable(table, v, ctx) {
   // claim window: the claimed tile large in the centre
   const claim = table.querySelector(".claim");
   const showClaim = v.phase === "claim" && v.pending;
-  claim.classList.toggle("hidden", !showClaim);
-  if (showClaim) {
+  // a decision without a discard the table would not explain by itself: 补 or 不补 after the own
+  // kong (kong_draw_choice), or a kong at the 海底 (haidi_kongs: tap the lit tile, or 过)
+  const legalNow = v.legal || [];
+  const ask = v.phase === "replace" && legalNow.some(a => a.type === "nodraw") ? "replace_turn"
+    : v.phase === "haidi" && legalNow.some(a => /kong$/.test(a.type)) ? "haidi_kong_turn" : null;
+  claim.classList.toggle("hidden", !showClaim && !ask);
+  claim.classList.toggle("ask", !!ask);
+  if (ask) {
+    setText(claim.querySelector(".claim-title"), t(ask));
+    const slot = claim.querySelector(".claim-tile");
+    slot.textContent = "";
+    slot.dataset.tile = "";
+    setText(claim.querySelector(".claim-timer"), ctx.deadlineLeft != null ? t("timer", ctx.deadlineLeft) : "");
+  } else if (showClaim) {
     setText(claim.querySelector(".claim-title"), t("claim_title", `${windOf(v.turn, v.dealer)} ${seatLabel(ctx, v.turn)}`));
     const slot = claim.querySelector(".claim-tile");
     if (slot.dataset.tile !== v.pending) {
@@ -239,6 +251,8 @@ function renderHand(box, v, ctx) {
   box.dataset.key = key;
   box.textContent = "";
   box.classList.toggle("my-turn", Object.keys(tapActs).length > 0);
+  // only kongs to tap (the 海底 under haidi_kongs): the tappable tiles are lit
+  box.classList.toggle("kong-taps", Object.keys(tapActs).length > 0 && !legal.some(a => a.type === "discard"));
   const hint = ctx.hint && ctx.hint.tile && tapActs[ctx.hint.tile] ? ctx.hint.tile : null;
   const hintAt = hint ? list.lastIndexOf(hint) : -1;
   list.forEach((c, i) => {

@@ -171,3 +171,18 @@ export function tileRow(codes, opts = {}, cls = "tiles") {
   for (const c of codes) box.appendChild(tileEl(c, opts));
   return box;
 }
+
+/** A tile's face (``code``; null: a back) as a stand-alone SVG document, for a canvas to draw
+ *  (the 战绩 cards): the same art as :func:`tileEl`, with the laizi badge when ``laizi``. */
+export function tileSvgText(code, laizi = false) {
+  const svg = template(code || null).cloneNode(true);
+  svg.setAttribute("xmlns", NS);
+  svg.setAttribute("width", "60");
+  svg.setAttribute("height", "80");
+  if (laizi) {
+    const b = laiziBadge();
+    b.setAttribute("x", "38"); b.setAttribute("y", "2"); b.setAttribute("width", "20"); b.setAttribute("height", "20");
+    svg.appendChild(b);
+  }
+  return new XMLSerializer().serializeToString(svg);
+}

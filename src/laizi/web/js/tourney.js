@@ -1,8 +1,9 @@
 // Tournament pages: the list and the create form (/tournaments), one tournament with its
 // actions, your table, standings, rounds, tables and the deal checks (/tournaments/{id}).
 // The account token is localStorage "laizi.token" (players.js). Text only via textContent.
-import { presetName } from "./i18n.js";
+import { getLang, presetName, wordPack } from "./i18n.js";
 import { cardFor, cardText, howtoLink } from "./rules.js";
+import { api, storedToken as token } from "./api.js";
 
 const W = {
   zh: {
@@ -14,14 +15,14 @@ const W = {
     entrants: "报名", register: "报名", unregister: "取消报名", check_in: "签到", start: "开始比赛",
     cancel: "取消比赛", your_table: "你的牌桌", sit: "入座", watch: "观战", replay: "回放",
     st_registration: "报名中", st_running: "进行中", st_finished: "已结束", st_cancelled: "已取消",
-    st_playing: "对局中", st_seating: "入座中", round: "第{n}轮", table: "第{n}桌",
+    st_playing: "对局中", st_seating: "入座中", round: "第{0}轮", table: "第{0}桌",
     points: "总分", dup_points: "复式分", best: "最大一手", h2h: "相互", escapes: "逃跑", player: "选手",
-    organiser: "组织者", checked_in: "已签到", rules_line: "{preset} · {rounds}轮 × 每轮{hands}手 · {seats}个名额",
+    organiser: "组织者", checked_in: "已签到", rules_line: "{0} · {1}轮 × 每轮{2}手 · {3}个名额",
     dup_on: "复式赛：各桌同一副牌，按同位置比较", bots_on: "机器人补位",
-    verify_ok: "✓ 牌墙核验通过（{n}手）", verify_bad: "✗ 核验失败：", same_walls: "各桌牌墙相同",
+    verify_ok: "✓ 牌墙核验通过（{0}手）", verify_bad: "✗ 核验失败：", same_walls: "各桌牌墙相同",
     commitments: "牌墙承诺（开局前公布）", seeds: "种子（本轮结束后公布）", pending: "本轮结束后公布",
-    done: "已完成", created: "比赛已创建", by: "组织者：", starts: "开始：", live: "第{n}/{of}手（实时）",
-    per_deal: "逐手比较（同一副牌）", deal: "第{n}手", par: "平均", pos0: "庄家牌", pos1: "下家牌", pos2: "对家牌", pos3: "上家牌",
+    done: "已完成", created: "比赛已创建", by: "组织者：", starts: "开始：", live: "第{0}/{1}手（实时）",
+    per_deal: "逐手比较（同一副牌）", deal: "第{0}手", par: "平均", pos0: "庄家牌", pos1: "下家牌", pos2: "对家牌", pos3: "上家牌",
   },
   en: {
     rule_card: "Rule card", howto: "How to play",
@@ -32,23 +33,21 @@ const W = {
     final: "Final ranking", entrants: "Entrants", register: "Register", unregister: "Withdraw", check_in: "Check in",
     start: "Start", cancel: "Cancel", your_table: "Your table", sit: "Sit down", watch: "Watch", replay: "Replay",
     st_registration: "registration", st_running: "running", st_finished: "finished", st_cancelled: "cancelled",
-    st_playing: "playing", st_seating: "seating", round: "Round {n}", table: "Table {n}",
+    st_playing: "playing", st_seating: "seating", round: "Round {0}", table: "Table {0}",
     points: "Points", dup_points: "Duplicate", best: "Best hand", h2h: "H2H", escapes: "Escapes", player: "Player",
-    organiser: "Organiser", checked_in: "checked in", rules_line: "{preset} · {rounds} rounds × {hands} hands · {seats} seats",
+    organiser: "Organiser", checked_in: "checked in", rules_line: "{0} · {1} rounds × {2} hands · {3} seats",
     dup_on: "Duplicate: every table plays the same walls, compared seat by seat", bots_on: "bots fill",
-    verify_ok: "✓ walls verified ({n} hands)", verify_bad: "✗ check failed: ", same_walls: "same walls at every table",
+    verify_ok: "✓ walls verified ({0} hands)", verify_bad: "✗ check failed: ", same_walls: "same walls at every table",
     commitments: "Wall commitments (published before play)", seeds: "Seeds (published after the round)",
     pending: "published after the round", done: "Done", created: "Tournament created", by: "Organiser: ", starts: "Starts: ",
-    live: "hand {n}/{of} (live)",
-    per_deal: "Deal by deal (the same walls)", deal: "Deal {n}", par: "par", pos0: "dealer's hand", pos1: "下家's hand",
+    live: "hand {0}/{1} (live)",
+    per_deal: "Deal by deal (the same walls)", deal: "Deal {0}", par: "par", pos0: "dealer's hand", pos1: "下家's hand",
     pos2: "对家's hand", pos3: "上家's hand",
   },
 };
-let lang = "zh";
-try { lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
-const t = (k, vars = {}) => (W[lang][k] ?? k).replace(/\{(\w+)\}/g, (_, v) => String(vars[v] ?? ""));
+const lang = getLang();  // (this page has no language switch)
+const t = wordPack(W);
 const $ = id => document.getElementById(id);
-const token = () => { try { return localStorage.getItem("laizi.token"); } catch (e) { return null; } };
 const num = x => x == null ? "–" : String(Math.round(x * 100) / 100);
 
 function el(tag, text = "", cls = "") {
@@ -67,16 +66,6 @@ function show(msg, ok = false) {
   setTimeout(() => box.classList.add("hidden"), 6000);
 }
 
-async function api(path, body = null) {
-  const headers = { "Content-Type": "application/json" };
-  const tok = token();
-  if (tok) headers.Authorization = "Bearer " + tok;
-  const r = await fetch(path, body === null ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  if (!r.ok) throw new Error((data && data.error) || ("HTTP " + r.status));
-  return data;
-}
 
 async function whoAmI() {
   if (!token()) return null;
@@ -95,7 +84,7 @@ async function renderList() {
   for (const x of data.tournaments) {
     const li = el("li");
     li.append(link("/tournaments/" + x.id, x.name), el("span", t("st_" + x.status), "t-tag " + x.status),
-      el("span", `${x.entrants}/${x.settings.seats} · ${t("rules_line", { preset: presetName(x.settings.preset), rounds: x.settings.rounds, hands: x.settings.hands_per_round, seats: x.settings.seats })}`, "muted"));
+      el("span", `${x.entrants}/${x.settings.seats} · ${t("rules_line", presetName(x.settings.preset), x.settings.rounds, x.settings.hands_per_round, x.settings.seats)}`, "muted"));
     if (x.settings.duplicate) li.append(el("span", t("duplicate"), "t-tag"));
     ul.appendChild(li);
   }
@@ -143,9 +132,9 @@ function renderHead(d) {
   const s = d.settings;
   let sub = `${t("st_" + d.status)} · ${t("by")}${d.organiser.nickname || d.organiser.player_id}`;
   if (d.start_at) sub += ` · ${t("starts")}${new Date(d.start_at).toLocaleString()}`;
-  if (d.status === "running") sub += ` · ${t("round", { n: d.current_round })}/${s.rounds}`;
+  if (d.status === "running") sub += ` · ${t("round", d.current_round)}/${s.rounds}`;
   $("o-sub").textContent = sub;
-  let rules = t("rules_line", { preset: presetName(s.preset), rounds: s.rounds, hands: s.hands_per_round, seats: s.seats });
+  let rules = t("rules_line", presetName(s.preset), s.rounds, s.hands_per_round, s.seats);
   if (s.bots_fill) rules += " · " + t("bots_on");
   if (s.duplicate) rules += " · " + t("dup_on");
   $("o-rules").textContent = rules;
@@ -175,7 +164,7 @@ function renderHead(d) {
   mine.replaceChildren();
   mine.classList.toggle("hidden", !(me && me.table));
   if (me && me.table) {
-    mine.append(el("span", `${t("your_table")}: ${t("table", { n: me.table.number })} · ${me.table.room}`),
+    mine.append(el("span", `${t("your_table")}: ${t("table", me.table.number)} · ${me.table.room}`),
       link("/room/" + me.table.room, t("sit")));
     mine.lastChild.id = "b-sit";
   }
@@ -188,7 +177,7 @@ function renderStandings(d) {
   $("o-standings-title").textContent = d.final ? t("final") : t("standings");
   const dup = d.settings.duplicate;
   const head = ["#", t("player"), ...(dup ? [t("dup_points")] : []), t("points"),
-    ...d.rounds.map(r => t("round", { n: r.number })), t("best"), t("escapes")];
+    ...d.rounds.map(r => t("round", r.number)), t("best"), t("escapes")];
   const tr = el("tr");
   head.forEach((h, i) => tr.appendChild(el("th", h, i > 1 ? "num" : "")));
   $("o-standings").tHead.replaceChildren(tr);
@@ -214,14 +203,14 @@ function renderStandings(d) {
 function renderVerify(card, r) {
   const v = r.verify;
   const p = el("p", "", "t-verify " + (v.ok ? "ok" : "bad"));
-  p.textContent = v.ok ? t("verify_ok", { n: v.hands_checked }) : t("verify_bad") + v.problems.join("; ");
+  p.textContent = v.ok ? t("verify_ok", v.hands_checked) : t("verify_bad") + v.problems.join("; ");
   if (v.ok && v.same_walls && r.tables.length > 1) p.textContent += " · " + t("same_walls");
   p.dataset.ok = v.ok ? "1" : "0";
   card.appendChild(p);
   const det = el("details");
   det.appendChild(el("summary", t("commitments")));
   for (const tab of r.tables) {
-    det.appendChild(el("div", `${t("table", { n: tab.number })}:`));
+    det.appendChild(el("div", `${t("table", tab.number)}:`));
     tab.commitments.forEach((c, i) => det.appendChild(el("div", `#${i + 1} ${c}`, "t-hash")));
     det.appendChild(el("div", `${t("seeds")}: ${tab.seed || t("pending")}`, "t-hash"));
   }
@@ -234,7 +223,7 @@ function renderDeals(card, deals, mePid) {
   const det = el("details", "", "t-deals");
   det.appendChild(el("summary", t("per_deal")));
   for (const dl of deals) {
-    det.appendChild(el("div", `${t("deal", { n: dl.hand })} · ${t("par")} ${dl.par.map(num).join(" / ")}`, "t-deal-h"));
+    det.appendChild(el("div", `${t("deal", dl.hand)} · ${t("par")} ${dl.par.map(num).join(" / ")}`, "t-deal-h"));
     const wrap = el("div", "", "p-scroll");
     const table = el("table", "", "p-table t-deal");
     const head = el("tr");
@@ -243,7 +232,7 @@ function renderDeals(card, deals, mePid) {
     const body = el("tbody");
     for (const tab of dl.tables) {
       const row = el("tr");
-      row.appendChild(el("td", t("table", { n: tab.number })));
+      row.appendChild(el("td", t("table", tab.number)));
       for (const c of tab.positions) {
         const td = el("td", `${c.nickname || "?"} ${num(c.delta)} (${c.diff > 0 ? "+" : ""}${num(c.diff)})`);
         if (c.diff > 0) td.classList.add("up"); else if (c.diff < 0) td.classList.add("down");
@@ -269,16 +258,16 @@ function renderRounds(d) {
   for (const r of [...d.rounds].reverse()) {
     const card = el("div", "", "card");
     card.dataset.round = String(r.number);
-    card.appendChild(el("h2", `${t("round", { n: r.number })} · ${t("st_" + r.status)}`));
+    card.appendChild(el("h2", `${t("round", r.number)} · ${t("st_" + r.status)}`));
     const grid = el("div", "", "t-tables");
     for (const tab of r.tables) {
       const box2 = el("div", "", "t-table");
-      const h = el("h3", t("table", { n: tab.number }));
+      const h = el("h3", t("table", tab.number));
       h.appendChild(el("span", t("st_" + tab.status), "t-tag"));
       if (tab.status === "playing") h.appendChild(link("/room/" + tab.room, t("watch")));
       if (tab.match_id && tab.status === "finished") h.appendChild(link(tab.replay, t("replay")));
       box2.appendChild(h);
-      if (tab.live) box2.appendChild(el("div", t("live", { n: tab.live.hand, of: d.settings.hands_per_round }), "muted"));
+      if (tab.live) box2.appendChild(el("div", t("live", tab.live.hand, d.settings.hands_per_round), "muted"));
       for (const s of tab.seats) {
         const line = el("div", "", "t-seat");
         const name = el("span", s.nickname || "?");

@@ -5,7 +5,7 @@
 // explains, the first time each comes up: the laizi, 红中杠, discarding, 开口 (碰), 吃, the ready
 // hand with its 2/5/8 pair and 够番, the laizi kong, passing, 胡 and the settlement.
 // Text only (textContent); words from W below and the table's word tables.
-import { t, getLang, setLang, toggleLang, onLang, applyI18n, tileName, actionLabel } from "./i18n.js";
+import { t, getLang, setLang, toggleLang, onLang, applyI18n, tileName, actionLabel, wordPack } from "./i18n.js";
 import { buildTable, renderTable } from "./table.js";
 import { tileEl } from "./tiles.js";
 import { describe } from "./words.js";
@@ -58,7 +58,7 @@ const W = {
     done: "Tutorial complete", learner: "Learner",
   },
 };
-const w = (k, ...a) => (W[getLang()][k] ?? W.zh[k] ?? k).replace(/\{(\d)\}/g, (_, i) => String(a[+i] ?? ""));
+const w = wordPack(W);
 const $ = id => document.getElementById(id);
 const TAP = new Set(["discard", "special_kong", "laizi_kong"]);
 const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "pass"];

@@ -25,6 +25,7 @@ export function describe(ev, seats, dealer) {
     case "ryukyoku": case "drawn": return t(ev.reason === "dissolved" ? "ev_dissolved" : "ev_drawn");
     case "draw": return ev.tile ? t("ev_draw_tile", who, tileName(ev.tile)) : t("ev_draw", who);
     case "tsumo": return t("ev_tsumo", who);
+    case "replace": return ev.draw ? null : t("ev_nodraw", who);  // 补 shows as its draw
     case "start_match": return t("ev_start_match");
     case "end_hand": return t("ev_end_hand");
     case "scores": return t("ev_scores");

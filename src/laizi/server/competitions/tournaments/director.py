@@ -192,7 +192,7 @@ class Director:
             t = TournamentRow(name=settings.name, organiser_id=organiser,
                               settings=settings.model_dump(mode="json", exclude={"name", "start_at"}),
                               start_at=utc(settings.start_at) if settings.start_at else None,
-                              status="registration")
+                              status="registration", club_id=settings.club)
             s.add(t)
             s.flush()
             return t.id

@@ -40,12 +40,14 @@ def tournament_json(t: TournamentRow, count: int = 0) -> dict[str, Any]:
             "settings": dict(t.settings), "current_round": t.current_round,
             "start_at": _iso(t.start_at), "created_at": _iso(t.created_at),
             "started_at": _iso(t.started_at), "finished_at": _iso(t.finished_at),
-            "entrants": count}
+            "entrants": count, "club": t.club_id}
 
 
-def tournaments(engine: Engine, status: str | None = None) -> list[dict[str, Any]]:
+def tournaments(engine: Engine, status: str | None = None, club: int | None = None) -> list[dict[str, Any]]:
+    """The latest tournaments: the public ones, or one club's events (``club``)."""
     with Session(engine) as s:
-        q = select(TournamentRow).order_by(TournamentRow.id.desc()).limit(LIST_MAX)
+        q = select(TournamentRow).order_by(TournamentRow.id.desc()).limit(LIST_MAX).where(
+            TournamentRow.club_id.is_(None) if club is None else TournamentRow.club_id == club)
         if status:
             q = q.where(TournamentRow.status == status)
         rows = list(s.scalars(q))

@@ -44,6 +44,7 @@ class TournamentSettings(BaseModel):
     continue_seconds: float = Field(15.0, ge=0.0, le=300.0)
     bot_delay: float | None = Field(None, ge=0.0, le=10.0)
     no_show_seconds: float = Field(120.0, ge=0.0, le=NO_SHOW_MAX)
+    club: int | None = Field(None, ge=1, le=2**31 - 1)  # a club's event: its members only
 
     @field_validator("name")
     @classmethod

@@ -1,0 +1,255 @@
+"""Helpers for the browser tests: a real `laizi serve` on loopback, the system Chromium, and the
+moves a person makes on the table (tap a tile twice to discard, take a claim or a win)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from laizi.server.common.delta import Mirror
+from support.srvhelpers import LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+# LocalNetworkAccessChecks: a document that Playwright fulfils (to add the CSP header) counts as
+# "public", and Chromium would then refuse its WebSocket to the loopback server.
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-features=LocalNetworkAccessChecks"]
+SIZES = [(844, 390), (390, 844), (1366, 900)]
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+       "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+
+_MIRRORS: dict[int, tuple[Any, Mirror]] = {}
+
+
+def viewed(sock: Any, m: Any) -> Any:
+    """``m`` (a frame received on ``sock``) with its whole ``view``: an update's patch applied
+    to the view the socket's earlier frames built (one Mirror per socket)."""
+    if not isinstance(m, dict) or m.get("type") not in ("update", "snapshot"):
+        return m
+    held = _MIRRORS.get(id(sock))
+    if held is None or held[0] is not sock:
+        held = _MIRRORS[id(sock)] = (sock, Mirror())
+    return held[1].take(m)
+
+
+def screens_dir() -> Path:
+    d = Path(os.environ.get("LAIZI_SCREENS_DIR") or Path(__file__).resolve().parents[1] / "web" / "screens")
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def poll(page: Any, js: str, arg: Any = None, timeout: float = 15.0) -> Any:
+    """Wait until the JS function js(arg) returns a truthy value (page.wait_for_function evaluates
+    strings with eval, which the Content-Security-Policy forbids; page.evaluate does not)."""
+    deadline = time.time() + timeout
+    while True:
+        value = page.evaluate(js, arg)
+        if value:
+            return value
+        if time.time() > deadline:
+            raise AssertionError(f"timed out waiting for {js}")
+        page.wait_for_timeout(50)
+
+
+@contextlib.contextmanager
+def live_server(tmp: Path, *extra: str, port: int | None = None,
+                env: dict[str, str] | None = None) -> Iterator[str]:
+    """``laizi serve`` on a free loopback port (``env``: more environment for it alone), as
+    shipped but for its bots' delay (0.02 s); yields its base URL."""
+    srv = LiveServer.plain(tmp, str(tmp / "web.db"), port=port, env=env,
+                           args=["--bot-delay", "0.02", *extra]).start()
+    try:
+        yield srv.url
+    finally:
+        srv.stop()
+
+
+def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, int] = (1366, 900),
+             csp: bool = True, setup: Any = None) -> Any:
+    """A fresh context (own localStorage) on the lobby; with csp, every response of the server
+    carries the project's Content-Security-Policy (so the client is exercised under it even
+    where the server does not send it yet) and violations are recorded in window.__csp.
+    setup(page), if given, runs before the page is first loaded."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, service_workers="block")
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    if csp:
+        def add_csp(route: Any) -> None:
+            try:
+                resp = route.fetch()
+            except Exception:  # noqa: BLE001 - the server is down (restart tests): fail the request
+                with contextlib.suppress(Exception):
+                    route.abort()
+                return
+            headers = {**resp.headers, "content-security-policy": CSP}
+            with contextlib.suppress(Exception):  # the page closed meanwhile
+                route.fulfill(response=resp, headers=headers)
+        page.route(lambda url: url.startswith(base) and "/api/" not in url, add_csp)
+        page.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
+                             " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+    if setup is not None:  # before the first load: e.g. listen to the page's WebSocket frames
+        setup(page)
+    page.goto(base + "/")
+    poll(page, "() => document.getElementById('me').textContent.length > 0")
+    if nick:
+        page.fill("#nick", nick)
+        page.click("#btn-nick")
+        poll(page, "n => document.getElementById('me').textContent === n", nick)
+    return page
+
+
+def create_room(page: Any, hands: int | None = None) -> str:
+    if hands:
+        page.fill("#c-hands", str(hands))
+    page.click("#btn-create")
+    page.wait_for_selector("#roomview:not(.hidden)")
+    poll(page, "() => document.getElementById('room-code').textContent.length >= 4")
+    return str(page.inner_text("#room-code"))
+
+
+def sit(page: Any, seat: int) -> None:
+    """Sit at ``seat`` (the creator of a room sits at the first free seat by itself: wait for
+    that first, then move if another seat is wanted)."""
+    poll(page, """() => { const a = document.body.dataset.autosit;
+        const seated = [...document.querySelectorAll('li.seat-row')].some(r => r.textContent.includes('★'));
+        return a === 'sent' ? seated : true; }""")
+    row = page.locator(f'li.seat-row[data-seat="{seat}"]')
+    if "★" in (row.text_content() or ""):
+        return
+    page.click(f'button[data-sit="{seat}"]')
+    page.wait_for_selector(f'li.seat-row[data-seat="{seat}"] >> text=★')
+
+
+def add_bots(page: Any, seats: list[int], level: str = "random") -> None:
+    page.select_option("#botlevel", level)
+    for s in seats:
+        page.click(f'button[data-bot="{s}"]')
+        page.wait_for_selector(f'button[data-unbot="{s}"]')
+
+
+def start_table(page: Any, seat: int = 0, level: str = "random", hands: int | None = None) -> str:
+    code = create_room(page, hands)
+    sit(page, seat)
+    add_bots(page, [s for s in range(4) if s != seat], level)
+    page.click("#btn-start")
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_selector("#hand .tile")
+    return code
+
+
+CLAIM_ORDER = ("tsumo", "ron", "kong", "addkong", "ankong", "peng", "chi")
+
+
+def act_once(page: Any, take_claims: bool = True) -> str | None:
+    """Make one move if the table offers one: a win, then (optionally) a claim, then pass, then a
+    discard by tapping the drawn (last) tile twice. Returns what was done, or None."""
+    if page.locator('[data-testid="settlement"]:not(.hidden)').count():
+        return None
+    if page.locator('[data-testid="cancel-auto"]').count():
+        page.locator('[data-testid="cancel-auto"]').click(timeout=1000)
+        return "cancel-auto"
+    kinds = CLAIM_ORDER if take_claims else ("tsumo", "ron")
+    for kind in (*kinds, "pass"):
+        loc = page.locator(f'#actions button[data-act="{kind}"]')
+        if loc.count():
+            try:
+                loc.first.click(timeout=1000)
+                return kind
+            except Exception:  # noqa: BLE001 - the table moved on meanwhile
+                return None
+    tiles = page.locator("#hand .tile.clickable")
+    if tiles.count():
+        try:
+            tiles.last.click(timeout=1000)       # first tap raises the tile
+            raised = page.locator("#hand .tile.raised")
+            if not raised.count():
+                return None
+            raised.first.click(timeout=1000)     # second tap discards it
+            return "discard"
+        except Exception:  # noqa: BLE001 - the table moved on meanwhile
+            return None
+    return None
+
+
+def winning_row(page: Any) -> dict[str, Any] | None:
+    """The winner's row on the open settlement: its tiles (melds included, special kongs not),
+    the 4-tile melds among them and the marked winning tiles; None without a winner."""
+    return page.evaluate(
+        """() => { const row = document.getElementById("winning-hand"); if (!row) return null;
+             const tiles = [...row.querySelectorAll(".tile:not(.spk-tile)")];
+             return { tiles: tiles.map(e => e.dataset.tile), kongs: [...row.querySelectorAll(".meld")]
+                        .filter(m => m.querySelectorAll(".tile").length === 4).length,
+                      win: [...row.querySelectorAll(".tile.win-tile")].map(e => e.dataset.tile) }; }""")
+
+
+def outside(page: Any, testid: str) -> str | None:
+    """None when the element with data-testid lies inside the viewport (or is not shown)."""
+    return page.evaluate(
+        """id => { const e = document.querySelector(`[data-testid="${id}"]`);
+             if (!e) return null; const r = e.getBoundingClientRect();
+             if (r.width === 0 || r.height === 0) return null;
+             const ok = r.left >= -1 && r.top >= -1 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1;
+             return ok ? null : `${id} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`; }""",
+        testid)
+
+
+def overflow_x(page: Any) -> int:
+    return int(page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth"))
+
+
+def bot_match(base: str, hands: int = 1, level: str = "random") -> tuple[str, int]:
+    """A room with four bots playing `hands` hands to the end, made over the WebSocket protocol;
+    returns (room code, match id) once the match is over."""
+    import asyncio
+    import json
+
+    import websockets
+
+    async def run() -> tuple[str, int]:
+        async with websockets.connect(base.replace("http", "ws") + "/ws") as ws:
+            async def until(pred: Any, timeout: float = 60) -> dict[str, Any]:
+                end = time.time() + timeout
+                while True:
+                    m = viewed(ws, json.loads(await asyncio.wait_for(ws.recv(), max(0.1, end - time.time()))))
+                    if m.get("type") == "error":
+                        raise AssertionError(m)
+                    if pred(m):
+                        return dict(m)
+
+            await ws.send(json.dumps({"type": "hello", "proto": 2, "nickname": "bots"}))
+            await until(lambda m: m["type"] == "welcome")
+            await ws.send(json.dumps({"type": "create", "settings": {"max_hands": hands}}))
+            code = (await until(lambda m: m["type"] == "joined"))["room"]["code"]
+            for seat in range(4):
+                await ws.send(json.dumps({"type": "bot", "seat": seat, "level": level}))
+            await until(lambda m: m["type"] == "room" and all(s["bot"] for s in m["room"]["seats"]))
+            await ws.send(json.dumps({"type": "start"}))
+            m = await until(lambda m: m["type"] in ("update", "snapshot") and m["view"].get("match_over"), 120)
+            return str(code), int(m["match_id"])
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as ex:  # Playwright's sync API owns this thread's event loop
+        return ex.submit(lambda: asyncio.run(run())).result()
+
+
+PW = "plum blossom 7"  # the password of the accounts the browser tests register
+
+
+def register_here(page: Any, base: str, user: str) -> None:
+    """Register ``user`` on the account page (the page's guest becomes the account), then back
+    to the lobby with the welcome coins shown."""
+    page.click("#nav-account")
+    poll(page, "() => document.body.dataset.ready === '1'")
+    page.fill("#r-user", user)
+    page.fill("#r-pass", PW)
+    page.click("#btn-register")
+    poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")
+    page.goto(base + "/")
+    poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")

@@ -1,0 +1,163 @@
+"""Hints: from a seat's snapshot or its JSON view (the server's use) and from a hand in
+notation (CLI)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from laizi.bots import SeatView, make_bot
+from laizi.cli import main
+from laizi.game import Action, Match
+from laizi.hints import hand_hints, hints_for
+from laizi.rules import RuleSet
+from laizi.views import seat_view, view
+
+
+def test_hints_for_live_views_are_json_ready_and_legal() -> None:
+    rules = RuleSet.preset("kaikoufan")
+    m = Match(rules, seed=b"hints", max_hands=1)
+    bots = [make_bot("greedy", s) for s in range(4)]
+    checked = 0
+    while not m.over:
+        for seat in m.to_act():
+            if m.over:
+                break
+            v = view(m, seat)
+            if checked < 25:
+                hints = hints_for(v, rules)
+                json.dumps(hints, ensure_ascii=False)
+                hand = m.hand
+                assert hand is not None
+                # The snapshot and its JSON give the same hints.
+                assert hints_for(seat_view(hand, seat), rules) == hints
+                legal = {json.dumps(a, sort_keys=True) for a in v["hand_view"]["me"]["legal_actions"]}
+                assert {json.dumps(h["action"], sort_keys=True) for h in hints} == legal
+                assert sum(1 for h in hints if h["recommended"]) == 1
+                assert hints[0]["recommended"]
+                for h in hints:
+                    if h["kind"] == "discard":
+                        assert isinstance(h["shanten"], int)
+                        for w in h["waits"]:
+                            assert 0 <= w["unseen"] <= 4
+                checked += 1
+            hand = m.hand
+            assert hand is not None
+            m.apply(seat, bots[seat].act(SeatView.from_state(hand, seat)))
+    assert checked >= 10
+
+
+def test_hand_hints_waits_and_minimum() -> None:
+    out = hand_hints("234m55s777s56p", laizi="6m", melds=["peng 9p from 3"])
+    waits = {w["tile"]: w for w in out["waits"]}
+    assert set(waits) == {"4p", "7p"}
+    assert waits["4p"]["unseen"] == 4
+    assert waits["4p"]["self_draw"]["ok"] is True
+    assert waits["4p"]["discard"]["reason"] == "below_minimum"
+    assert out["reaches_minimum"] is True
+    out = hand_hints("234m55s777s56p1z", laizi="6m", melds=["peng 9p from 3"])
+    best = out["hints"][0]
+    assert best["recommended"] and best["tile"] == "1z" and best["shanten"] == 0
+    assert Action.from_json(best["action"]) == Action("discard", 27)
+
+
+def test_discarding_a_special_tile_counts_in_the_waits_score() -> None:
+    # After discarding 7z (a special kong, +1 fan): dealer self-draw on 5s, hard:
+    # W = open 1 + 7z 1 + hard 1 + self-draw 1 = 4 → 16; every loser +1 (winner deals) → 32 × 3.
+    out = hand_hints("234m345p678s5s7z", laizi="6m", melds=["chi 123m from 3"])
+    best = out["hints"][0]
+    assert best["tile"] == "7z"
+    waits = {w["tile"]: w for w in best["waits"]}
+    assert waits["5s"]["self_draw"]["total"] == 96
+    # Worst discarder: W = 3 → 8; its loser fan dealer 1 + discarder 1 → 32, others 16.
+    assert waits["5s"]["discard"]["total"] == 64
+
+
+def test_hint_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "--hand", "234m55s777s56p1z", "--laizi", "6m",
+                 "--melds", "peng 9p from 3"]) == 0
+    out = capsys.readouterr().out
+    assert "打出 东风 (1z)" in out and "★" in out and "discard" not in out  # words, not codes
+    assert main(["hint", "--hand", "234m55s777s56p1z", "--laizi", "6m",
+                 "--melds", "peng 9p from 3", "--lang", "en"]) == 0
+    assert "(1z)" in capsys.readouterr().out
+    assert main(["hint", "--hand", "234m55s777s56p1z", "--laizi", "6m",
+                 "--melds", "peng 9p from 3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hints"][0]["tile"] == "1z"
+    assert main(["hint", "--hand", "234m", "--laizi", "6m"]) == 2
+    assert "expected 13 or 14" in capsys.readouterr().err
+    assert main(["hint", "--hand", "234m55s777s56p1z"]) == 2
+
+
+@pytest.mark.parametrize("preset", ["kaikoufan", "qipisilai", "kaikoufan_fa", "jiayu"])
+def test_hints_never_fail_on_odd_states(preset: str) -> None:
+    """Random play reaches odd hands (special tiles held, laizi, claims): hints still work."""
+    from laizi.game import HandState
+
+    rules = RuleSet.preset(preset)
+    for i in range(2):
+        st = HandState.new(rules, i, seed=bytes([i + 7]) * 32)
+        bots = [make_bot("random", s) for s in range(4)]
+        while not st.over:
+            for seat in st.to_act():
+                if st.over:
+                    break
+                v = SeatView.from_state(st, seat)
+                hints = hints_for(v, scores=False)
+                assert sum(1 for h in hints if h["recommended"]) == 1
+                st.apply(seat, bots[seat].act(v))
+
+
+def test_the_star_says_why_when_the_figures_favour_another_option() -> None:
+    """The ★ is ``expert``'s choice, the win chances and expected points another model's
+    (issue 21: ★碰 at −27 beside 过 at −22, with nothing said). Wherever another option shows
+    at least ``DIFFERS_BY`` more expected points, the ★'s entry carries ``differs`` in both
+    languages; where none does, it does not."""
+    from laizi.hints import DIFFERS_BY
+
+    rules = RuleSet.preset("kaikoufan")
+    seen = {True: 0, False: 0}
+    for seed in range(6):
+        m = Match(rules, seed=f"differs{seed}".encode(), max_hands=1)
+        bots = [make_bot("greedy", s) for s in range(4)]
+        steps = 0
+        while not m.over and steps < 400:
+            for seat in m.to_act():
+                if m.over:
+                    break
+                hand = m.hand
+                assert hand is not None
+                if steps % 3 == 0 and seat == 0:
+                    hints = hints_for(seat_view(hand, seat), rules)
+                    star = next(h for h in hints if h["recommended"])
+                    eps = [h["expected_points"] for h in hints if "expected_points" in h]
+                    want = ("expected_points" in star and bool(eps)
+                            and max(eps) - star["expected_points"] >= DIFFERS_BY)
+                    assert ("differs" in star) == want, (star, eps)
+                    assert all("differs" not in h for h in hints if not h["recommended"])
+                    if want:
+                        assert "专家" in star["differs"]["zh"] and "expert" in star["differs"]["en"]
+                    seen[want] += 1
+                m.apply(seat, bots[seat].act(SeatView.from_state(hand, seat)))
+                steps += 1
+    assert seen[False] > 0 and seen[True] > 0, seen  # both cases met
+
+
+def test_hints_after_a_kong_under_kong_draw_choice() -> None:
+    # the dealer's 暗杠 1p: 10 tiles + the kong; the hints offer 补牌 and 不补, one starred,
+    # 不补 with the outlook of the hand as it stands (no tile changes hands)
+    from laizi.game import HandState
+    from laizi.game.wall import arrange_wall
+
+    wall = arrange_wall(["1111p 234m 567m 9s 9s 3z 4z", "", "", ""], "1z")
+    st = HandState.new(RuleSet.preset("kaikoufan", kong_draw_choice=True), 0, wall=wall)
+    st.apply(0, Action.parse("ankong 1p"))
+    assert st.phase == "replace"
+    entries = hints_for(seat_view(st, 0))
+    assert sorted(e["action"]["type"] for e in entries) == ["draw", "nodraw"]
+    assert sum(e["recommended"] for e in entries) == 1
+    keep = next(e for e in entries if e["kind"] == "nodraw")
+    assert keep["shanten_before"] == keep["shanten_after"] and 0 <= keep["win_prob"] <= 1
+    assert json.loads(json.dumps(entries)) == entries

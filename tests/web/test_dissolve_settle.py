@@ -1,0 +1,42 @@
+"""解散 shown right (issue 26): a player alone with bots ends the match from the table menu
+(申请解散; the only human's agreement is everyone's). The settlement says 牌局解散, not
+荒庄, and the match result says the match was ended by vote — and again after a reload (the
+client reconnects and rebuilds the panels from the server's frame alone). Real server, the
+system Chromium, a phone held sideways and upright."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from support.webhelpers import act_once, new_page, overflow_x, poll, screens_dir, start_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SETTLE = """() => { const l = document.querySelector('#hand-result + .settle-line');
+    const m = document.querySelector('[data-testid="match-dissolved"]');
+    const s = document.getElementById('settlement');
+    return l && m && !s.classList.contains('hidden') ? [l.textContent, m.textContent] : null; }"""
+
+
+@pytest.mark.parametrize("size", [(844, 390), (390, 844)])
+def test_dissolved_settlement_survives_a_reload(browser: Any, server: str, size: tuple[int, int]) -> None:
+    page = new_page(browser, server, "解散者", size=size)
+    start_table(page, seat=0, level="random", hands=4)
+    for _ in range(40):  # a move or two of the first hand
+        if act_once(page, take_claims=False) == "discard":
+            break
+        page.wait_for_timeout(100)
+    page.click("#btn-menu")
+    page.click("#btn-dissolve")
+    line, match = poll(page, SETTLE, timeout=20)
+    assert line == "牌局解散（本局不计分）" and "荒庄" not in line
+    assert match == "牌局已解散：已打完的局分数保留"
+    assert overflow_x(page) <= 0
+    page.screenshot(path=str(screens_dir() / f"dissolved-settlement-{size[0]}x{size[1]}.png"))
+    page.reload()  # a reconnect: only the server's frame tells why the hand had no win
+    line, match = poll(page, SETTLE, timeout=20)
+    assert line == "牌局解散（本局不计分）" and match.startswith("牌局已解散")
+    assert not page.errors, page.errors
+    assert not page.evaluate("window.__csp"), page.evaluate("window.__csp")

@@ -1,0 +1,118 @@
+"""The big-hand card (战绩 of a big hand, issue 25) in the browser: bot matches until a hand is
+won with a big hand; its replay, at the hand's end, offers 晒大胡 in the settlement, which draws
+the card (the winning hand in the project's SVG tiles, the 番 and their breakdown, the
+payments, the rule card line) and downloads it as a PNG whose QR code reads back as the share
+link; the share link opens the replay at that hand with the card shown. 844×390 and 390×844,
+the system Chromium, a real server."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from support.webhelpers import (
+    bot_match,
+    live_server,
+    new_page,
+    outside,
+    overflow_x,
+    poll,
+    screens_dir,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(500)]
+
+HANDS = 8
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("handcard"), "--hand-pause", "0", "--bot-delay", "0") as base:
+        yield base
+
+
+def hand_card(base: str, mid: int, hand: int) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(f"{base}/api/matches/{mid}/hands/{hand}/card", timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def big_hand(base: str) -> tuple[int, int, dict[str, Any]]:
+    """(match id, hand, card data) of a hand won with a big hand, from bot matches."""
+    for _ in range(5):
+        _, mid = bot_match(base, hands=HANDS, level="strong")
+        for n in range(1, HANDS + 1):
+            st, card = hand_card(base, mid, n)
+            if st == 200 and card["score"]["big_hands"]:
+                return mid, n, card
+    raise AssertionError("no big hand in five bot matches")
+
+
+def drawn_tiles(page: Any) -> bool:
+    """The card's first tile is the project's tile art (its ivory face), not an empty slot."""
+    return bool(page.evaluate("""() => {
+        const c = document.querySelector('[data-testid="card-image"]');
+        const d = c.getContext('2d').getImageData(70, 225, 1, 1).data;
+        return d[0] > 230 && d[1] > 225 && d[2] > 200; }"""))
+
+
+def test_a_big_hand_card(browser: Any, server: str) -> None:
+    mid, hand, data = big_hand(server)
+    page = new_page(browser, server, size=(844, 390))
+    page.goto(f"{server}/replay/{mid}")
+    page.wait_for_selector("#rp-hand option", state="attached")
+    page.select_option("#rp-hand", label=str(hand))
+    page.click("#rp-last")
+    button = page.locator('[data-testid="hand-card-button"]')
+    button.wait_for()
+    assert button.inner_text() == "晒大胡"
+    page.screenshot(path=str(screens_dir() / "hand_card_settle_844x390.png"))
+    button.click()
+    page.wait_for_selector('[data-testid="card-sheet"]:not(.hidden)')
+    size = poll(page, """() => { const c = document.querySelector('[data-testid="card-image"]');
+        return c && c.dataset.drawn ? [c.width, c.height] : null; }""", timeout=30)
+    assert size == [1200, 630] and drawn_tiles(page)
+    link = page.input_value("#card-link")
+    assert re.search(rf"/replay/{mid}\?hand={hand}&card=hand$", link), link
+    for tid in ("card-image", "card-download"):
+        assert outside(page, tid) is None, outside(page, tid)
+    page.screenshot(path=str(screens_dir() / "hand_card_844x390.png"))
+    with page.expect_download() as dl:
+        page.click('[data-testid="card-download"]')
+    png = open(dl.value.path(), "rb").read()  # noqa: SIM115 - a small file
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
+    assert dl.value.suggested_filename == f"laizi-match-{mid}-hand-{hand}.png"
+    import zxingcpp
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(png))
+    assert img.size == (1200, 630)
+    open(screens_dir() / "hand_card.png", "wb").write(png)  # noqa: SIM115 - for the eye
+    codes = zxingcpp.read_barcodes(img.convert("L"))
+    assert [c.text for c in codes] == [link], [c.text for c in codes]
+    assert data["score"]["big_hands"]  # what made it a card
+    page.click("#card-close")
+    assert page.errors == []  # type: ignore[attr-defined]
+    assert page.evaluate("window.__csp") == []
+    page.context.close()
+
+    # the share link on a phone held upright: the replay at that hand, the card open
+    page = new_page(browser, server, size=(390, 844))
+    page.goto(link)
+    page.wait_for_selector('[data-testid="card-sheet"]:not(.hidden)')
+    poll(page, """() => document.querySelector('[data-testid="card-image"]').dataset.drawn""", timeout=30)
+    assert drawn_tiles(page)
+    assert page.input_value("#rp-hand") != "" and page.locator("#rp-hand option:checked").inner_text() == str(hand)
+    assert overflow_x(page) <= 0
+    page.screenshot(path=str(screens_dir() / "hand_card_390x844.png"))
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
