@@ -11,6 +11,7 @@ the version held is a :class:`~laizi.server.common.delta.Gap`. Both fail the tes
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -194,3 +195,76 @@ def test_numbers_patch_too(old: list[Any], new: list[Any]) -> None:
     from laizi.server.common.delta import canonical
 
     assert canonical(patch({"k": old}, diff({"k": old}, {"k": new}))) == canonical({"k": new})
+
+
+PREFER = ("ron", "tsumo", "addkong", "kong", "ankong", "laizi_kong", "special_kong", "peng", "chi")
+
+
+def _play_patched(seed: str, choices: int, hands: int = 2, bots: int | None = None) -> dict[str, int]:
+    """Play a match in process with random moves (claims, kongs and wins preferred, 托管 and
+    an escape now and then); after every change each audience takes a patch from the view it
+    holds — some lag one to six versions behind (beyond VIEW_KEEP: no patch, a snapshot) —
+    and the patched view must be the snapshot. Returns what was covered."""
+    from laizi.rules import RuleSet
+    from laizi.server.common.delta import canonical
+    from laizi.server.tables.engine import VIEW_KEEP, GameSession, seed_from_text
+    from laizi.server.tables.seats import SeatBot
+
+    rng = random.Random(choices)
+    g = GameSession(RuleSet(), seed_from_text(seed), max_hands=hands)
+    players = None if bots is None else [SeatBot("greedy", bots + s) for s in range(4)]
+    audiences: list[int | None] = [0, 1, 2, 3, None]
+    held = {s: json.loads(g.view_json(s)) for s in audiences}
+    base = {s: g.version for s in audiences}
+    seen = {"patches": 0, "snapshots": 0, "rob": 0, "kongs": 0, "claims": 0, "auto": 0, "escape": 0}
+    while not g.over:
+        if g.hand_over:
+            g.next_hand()
+        elif players is None and rng.random() < 0.02:
+            s = rng.randrange(4)
+            seen["auto"] += g.set_auto(s, not g.match.auto[s])
+        elif players is None and rng.random() < 0.003 and not any(g.match.escaped):
+            g.escape(rng.randrange(4))
+            seen["escape"] += 1
+        else:
+            seat = g.to_act()[0]
+            legal = g.legal(seat)
+            best = [a for a in legal if a.type in PREFER]
+            action = (rng.choice(best if best and rng.random() < 0.8 else legal) if players is None
+                      else players[seat].choose(g, seat))
+            seen["rob"] += g.phase == "rob"
+            seen["kongs"] += "kong" in action.type
+            seen["claims"] += action.type in ("peng", "chi", "kong", "ron")
+            g.act(seat, action)
+        for s in audiences:
+            if rng.random() < 0.3 and g.version - base[s] <= VIEW_KEEP + 2:
+                continue  # this one lags behind
+            text = g.view_patch(s, base[s])
+            if text is None:
+                assert g.version - base[s] >= VIEW_KEEP
+                held[s] = json.loads(g.view_json(s))
+                seen["snapshots"] += 1
+            else:
+                held[s] = patch(held[s], json.loads(text))
+                seen["patches"] += 1
+            assert canonical(held[s]) == canonical(json.loads(g.view_json(s))), (seed, s, g.version)
+            base[s] = g.version
+    return seen
+
+
+@given(st.text("abcdefgh", min_size=1, max_size=6), st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None)
+def test_patches_from_any_kept_version_equal_the_snapshot(seed: str, choices: int) -> None:
+    seen = _play_patched(seed, choices)
+    assert seen["patches"] > 50
+
+
+def test_the_in_process_sweep_covers_robbing_a_kong_and_the_rest() -> None:
+    """The sweep above, on fixed seeds, reaches every kind of moment the issue names."""
+    total: dict[str, int] = {}
+    runs = [_play_patched(f"sweep{i}", i) for i in range(6)]
+    runs.append(_play_patched("wire-14", 0, hands=4, bots=7 * 14))  # greedy bots rob a kong here
+    for seen in runs:
+        for k, n in seen.items():
+            total[k] = total.get(k, 0) + n
+    assert all(total.get(k, 0) for k in ("rob", "kongs", "claims", "auto", "escape", "snapshots")), total
