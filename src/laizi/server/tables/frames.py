@@ -1,5 +1,6 @@
 """The web client's view of a table: a :class:`~laizi.views.MatchView` snapshot rendered
-for ``src/laizi/web/app.js``.
+for ``src/laizi/web/app.js`` (a ``snapshot`` frame carries it whole, an ``update`` a patch
+of it: :mod:`laizi.server.common.delta`).
 
 A frame's ``view`` object is::
 
