@@ -268,3 +268,24 @@ def test_the_in_process_sweep_covers_robbing_a_kong_and_the_rest() -> None:
         for k, n in seen.items():
             total[k] = total.get(k, 0) + n
     assert all(total.get(k, 0) for k in ("rob", "kongs", "claims", "auto", "escape", "snapshots")), total
+
+
+@pytest.mark.parametrize("proto", [None, 1])
+def test_an_old_client_is_told_to_reload(client: Any, proto: int | None) -> None:
+    """A page of protocol 1 (or one that does not say: every page before protocol 2) gets the
+    error ``old_client`` — words in both word tables — and its socket is closed."""
+    from pathlib import Path
+
+    cm = client.websocket_connect("/ws")
+    ws = WS(cm.__enter__())
+    OPEN.append(cm)
+    hello: dict[str, Any] = {"type": "hello", "nickname": "old"}
+    if proto is not None:
+        hello["proto"] = proto
+    ws.send(**hello)
+    err = ws.until("error")
+    assert err["code"] == "old_client" and "reload" in err["message"]
+    with pytest.raises(ConnectionError):
+        ws.recv(timeout=10)
+    words = (Path(__file__).resolve().parents[3] / "src/laizi/web/js/i18n.js").read_text(encoding="utf-8")
+    assert words.count("old_client:") == 2  # zh and en
