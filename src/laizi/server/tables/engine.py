@@ -123,7 +123,8 @@ class GameSession:
         self._views_at = -1
         self._public = ""
         self.key = object()  # names this match in a connection's view_base
-        self._pub_now: dict[str, Any] = {}       # the public part at _views_at
+        self._pub_now: dict[str, Any] | None = None  # the public part at _views_at, parsed
+        # (on demand; let go once the frames are sent: :meth:`trim`)
         self._privs: dict[int | None, tuple[dict[str, Any], str]] = {}  # at _views_at
         self._bases: dict[int, str] = {}       # version -> public part's JSON (the last few)
         self._priv_bases: dict[tuple[int, int | None], dict[str, Any]] = {}  # (version, seat) -> private part
@@ -308,7 +309,7 @@ class GameSession:
             pub.pop(k, None)
         raw = dumps(pub)
         self._public = raw[:-1]
-        self._pub_now = orjson.loads(raw)  # JSON values only (diffed against a parsed base)
+        self._pub_now = None
         self._bases[v] = raw
         while len(self._bases) > VIEW_KEEP:
             del self._bases[next(iter(self._bases))]
@@ -339,6 +340,17 @@ class GameSession:
             out = self._views[seat] = f"{self._public},{self._private(seat)[1][1:]}"
         return out
 
+    def _parsed_now(self) -> dict[str, Any]:
+        """This version's public part as JSON values (diffed against a parsed base)."""
+        if self._pub_now is None:
+            self._pub_now = orjson.loads(self._bases[self._views_at])
+        return self._pub_now
+
+    def trim(self) -> None:
+        """Let go of what only the frames of this version needed (a room's memory between
+        changes: the texts of the kept versions stay)."""
+        self._pub_now = None
+
     def view_patch(self, seat: int | None, base: int) -> str | None:
         """The patch (JSON text, :func:`laizi.server.common.delta.diff`) from the seat's view
         at version ``base`` to its view now; None when that version is no longer kept."""
@@ -350,7 +362,7 @@ class GameSession:
         pub_ops = self._pub_patches.get(base)
         if pub_ops is None:  # once per base version, for every connection
             pub_ops = self._pub_patches[base] = (
-                "" if base == self._views_at else dumps(diff(orjson.loads(old_pub), self._pub_now))[1:-1])
+                "" if base == self._views_at else dumps(diff(orjson.loads(old_pub), self._parsed_now()))[1:-1])
         priv_ops = dumps(diff_keys(old_priv, self._private(seat)[0]))[1:-1]
         return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
 

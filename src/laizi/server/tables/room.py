@@ -299,6 +299,8 @@ class Room:
             msg = self.frame(c)
             if msg is not None:
                 c.send(msg)
+        if self.game is not None:
+            self.game.trim()
 
     # ------------------------------------------------------------- persistence
     async def _persist(self) -> None:
