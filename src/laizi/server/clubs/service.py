@@ -621,6 +621,24 @@ class Clubs:
         codes, name = await self._read(read)
         return list(codes), str(name)
 
+    async def stored_seat(self, pid: str, code: str) -> int | None:
+        """Room ``code``'s seat for ``pid`` as stored (a table another node holds): the seat
+        it has, else the first free one; None when the room is full, not in its lobby, or
+        banned ``pid``."""
+
+        def read(s: Session) -> int | None:
+            row = s.get(db.RoomRow, code)
+            if row is None or row.status != "lobby" or pid in (row.banned or []):
+                return None
+            seats = list(row.seats or [])
+            seats += [None] * (4 - len(seats))
+            mine = [i for i, x in enumerate(seats) if x and x.get("player_id") == pid]
+            free = [i for i, x in enumerate(seats) if not x or not (x.get("player_id") or x.get("bot"))]
+            return (mine or free or [None])[0]
+
+        out: int | None = await self._read(read)
+        return out
+
     def _seat_name(self, s: Session, pid: str) -> str:
         """A member's name at a table: its nickname on this node, else (a cluster node it has
         not come to yet) its username."""

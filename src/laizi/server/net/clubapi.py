@@ -20,7 +20,8 @@ too many attempts.
   /api/clubs/{id}/tables`` ``{template, fill?}``: open a table from a template (the caller
   sits at seat 0 and hosts it; when the club sets ``bots`` and ``fill`` is not false, bots
   take the other seats and the match starts: ``Room.seat_and_start``, which takes the
-  room's lease on a cluster); ``POST /api/clubs/{id}/quick``: a seat at an open club table;
+  room's lease on a cluster); ``POST /api/clubs/{id}/quick``: a seat at an open club table (one
+  another node holds: ``{code, seat, sit: true}``, the client sits through the socket);
 - ``GET /api/clubs/{id}/ranking[?season=N]``; ``POST /api/clubs/{id}/season``: a new season
   (the owner);
 - pages ``/clubs``, ``/clubs/{id}`` (``web/clubs.html``).
@@ -149,11 +150,21 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
 
 
 async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
-    """A seat at the club's oldest table in its lobby with a free seat (this node's rooms);
-    the seat it has if it sits at one already."""
+    """A seat at the club's oldest table in its lobby with a free seat; the seat it has if it
+    sits at one already. A table of this node: the seat is taken here. A table another node
+    of a cluster holds: its code and a free seat as stored (``sit: true``) — the client
+    joins it on ``/ws`` and sends ``sit`` (routed to the owner, which checks the seat again)."""
     codes, name = await c.lobby_tables(pid, cid)
     for code in codes:
         room = hub.rooms.get(code)
+        if room is None:  # a cluster: held by another node (or by none: taken over here)
+            where = await hub.directory.locate(code)
+            if isinstance(where, str):
+                remote = await c.stored_seat(pid, code)
+                if remote is None:
+                    continue
+                return {"code": code, "seat": remote, "sit": True}  # the client sits on /ws
+            room = where
         if room is None or pid in room.banned:
             continue
         async with room.lock:

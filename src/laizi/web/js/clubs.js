@@ -349,7 +349,7 @@ async function renderOne() {
 
 function wireOne() {
   $("btn-quick").addEventListener("click", async () => {
-    try { const out = await api(`/api/clubs/${club.id}/quick`, {}); location.href = "/room/" + out.code; }
+    try { const out = await api(`/api/clubs/${club.id}/quick`, {}); location.href = "/room/" + out.code + (out.sit ? "?sit=1" : ""); }
     catch (e) { show(e.message); }
   });
   $("f-invite").addEventListener("submit", async ev => {
