@@ -634,7 +634,7 @@ class Clubs:
             seats += [None] * (4 - len(seats))
             mine = [i for i, x in enumerate(seats) if x and x.get("player_id") == pid]
             free = [i for i, x in enumerate(seats) if not x or not (x.get("player_id") or x.get("bot"))]
-            return (mine or free or [None])[0]
+            return (mine + free)[0] if mine or free else None
 
         out: int | None = await self._read(read)
         return out
