@@ -155,6 +155,7 @@ class Clubs:
     def _club_json(self, club: ClubRow, role: str | None, members: int) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": club.id, "name": club.name, "avatar": club.avatar,
+            "picture": f"/clubs/{club.id}/picture/{club.picture}" if club.picture else None,
             "description": club.description, "private": club.private,
             "approval": club.approval, "bots": club.bots, "season": club.season,
             "ip_warning": bool(club.ip_warning),
@@ -186,6 +187,14 @@ class Clubs:
                 roles, "a member of the club")
             return ClubError(f"only {who} may do that", 403)
         return club, role
+
+    async def read(self, fn: WriteFn) -> Any:
+        """``fn`` on a read session (a ClubError it answers is raised): the clubs' other parts."""
+        return await self._read(fn)
+
+    async def write(self, fn: WriteFn) -> Any:
+        """``fn`` in a write (a ClubError it answers is raised)."""
+        return await self._write(fn)
 
     async def read_check(self, fn: WriteFn) -> None:
         """Run ``fn`` (a check that answers a :class:`ClubError` or None) on a read session."""
