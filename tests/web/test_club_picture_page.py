@@ -103,13 +103,15 @@ def test_owner_uploads_a_club_picture(browser: Any, pserver: str, tmp_path: Path
     mate.goto(base + "/clubs")
     ready(mate)
     mate.fill("#j-code", code)
-    mate.click("#btn-join")
-    poll(mate, """() => { const i = document.querySelector('#v-list li[data-club] img');
-      return i && i.dataset.picture === 'upload' && i.naturalWidth === 128; }""")
-    mate.click("#v-list li[data-club] a")
+    mate.click("#btn-join")  # joined: on to the club's page
+    mate.wait_for_url("**/clubs/*")
     ready(mate)
     poll(mate, SHOWN)
     assert mate.is_hidden("#o-picture-card")
+    mate.goto(base + "/clubs")
+    ready(mate)
+    poll(mate, """() => { const i = document.querySelector('#v-list li[data-club] img');
+      return i && i.dataset.picture === 'upload' && i.complete && i.naturalWidth === 128; }""")
     mate.context.close()
 
     # back to the drawn avatar
