@@ -2,7 +2,8 @@
 the club page (the file input of 圈子图片): the head shows the server's 128×128 re-encoding,
 the club list shows it beside the club's name, a member sees it too and gets no upload form;
 a file that is no image is refused with the server's message; 改用头像 brings the drawn
-avatar back. Screenshots at 844×390 and 390×844 in the screens dir."""
+avatar back. Screenshots at 844×390 and 390×844 in the screens dir. And the room link a
+club quick-seat on another cluster node answers, ``/room/<code>?sit=1``, takes a seat."""
 
 from __future__ import annotations
 
@@ -14,7 +15,15 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from support.webhelpers import live_server, new_page, overflow_x, poll, register_here, screens_dir
+from support.webhelpers import (
+    create_room,
+    live_server,
+    new_page,
+    overflow_x,
+    poll,
+    register_here,
+    screens_dir,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -124,3 +133,28 @@ def test_owner_uploads_a_club_picture(browser: Any, pserver: str, tmp_path: Path
     poll(owner, "() => document.getElementById('o-avatar').dataset.picture === 'drawn'")
     assert owner.get_attribute("#o-avatar", "src").endswith("/static/avatars/tower.svg")
     owner.context.close()
+
+
+@pytest.mark.slow
+def test_room_link_with_sit_takes_a_free_seat(browser: Any, pserver: str) -> None:
+    """The page a club quick-seat on another cluster node sends the player to,
+    ``/room/<code>?sit=1``, joins the room and takes its first free seat (the sit goes through
+    the socket: on a cluster, to the node that holds the room); without ``?sit`` it only
+    joins."""
+    base = pserver
+    host = new_page(browser, base, nick="东家", size=(844, 390))
+    code = create_room(host)
+    poll(host, "() => document.body.dataset.autosit === 'sent'")
+    watcher = new_page(browser, base, nick="看客", size=(844, 390))
+    watcher.goto(f"{base}/room/{code}")
+    watcher.wait_for_selector("#roomview:not(.hidden)")
+    mate = new_page(browser, base, nick="圈友", size=(390, 844))
+    mate.goto(f"{base}/room/{code}?sit=1")
+    mate.wait_for_selector("#roomview:not(.hidden)")
+    poll(mate, "() => document.body.dataset.autosit === 'sent'")
+    mate.wait_for_selector('li.seat-row[data-seat="1"] >> text=★')  # ★: my seat
+    host.wait_for_selector('li.seat-row[data-seat="1"] >> text=圈友')
+    assert watcher.evaluate("() => document.body.dataset.autosit") is None  # only watching
+    assert "圈友" in (watcher.locator('li.seat-row[data-seat="1"]').text_content() or "")
+    for p in (host, watcher, mate):
+        p.context.close()
