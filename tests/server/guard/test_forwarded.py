@@ -104,3 +104,21 @@ def test_forwarded_allow_ips_checked(value: str, message: str,
     assert main(["serve", "--forwarded-allow-ips", value]) == 2
     out = capsys.readouterr().out
     assert message in out and out.count("\n") == 1 and "Traceback" not in out
+
+
+def test_workers_are_given_the_proxies() -> None:
+    """``--workers N`` passes ``--forwarded-allow-ips`` on to every worker."""
+    import argparse
+
+    from laizi.cli.serve import add_arguments
+    from laizi.server.cluster.supervisor import worker_commands
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    args = p.parse_args(["--workers", "2", "--redis", "redis://h", "--db", "postgresql://x/y",
+                         "--forwarded-allow-ips", "10.0.0.5,10.1.0.0/16"])
+    for cmd in worker_commands(args, "box"):
+        i = cmd.index("--forwarded-allow-ips")
+        assert cmd[i + 1] == "10.0.0.5,10.1.0.0/16"
+    args = p.parse_args(["--workers", "2", "--redis", "redis://h", "--db", "postgresql://x/y"])
+    assert all("--forwarded-allow-ips" not in c for c in worker_commands(args, "box"))
