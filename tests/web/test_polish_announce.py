@@ -205,3 +205,42 @@ def test_announcements_clear_of_the_controls(browser: Any, slow_bots: str, size:
     page.screenshot(path=str(screens_dir() / f"polish-announce-controls-{size[0]}x{size[1]}.png"))
     assert page.errors == []
     page.context.close()
+
+
+SEATED = """async () => {
+  const net = await import('/static/js/net.js');   // the page's own socket, as its buttons use it
+  net.send({ type: 'create', settings: { max_hands: 4, bot_delay: 0.3, turn_seconds: 600 } });
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_announcements_clear_of_the_action_bar(browser: Any, slow_bots: str, size: tuple[int, int]) -> None:
+    """A seated player on 托管 has its 取消托管 button in the action bar all match long: every
+    word at every seat keeps off it (and off the rest of the controls, inside the screen)."""
+    base = slow_bots
+    page = new_page(browser, base, size=size)
+    send = "async m => (await import('/static/js/net.js')).send(m)"
+    # one socket: the server takes the messages in order (joined before sit, ready before start)
+    page.evaluate(SEATED)
+    page.evaluate(send, {"type": "sit", "seat": 0})
+    for seat in (1, 2, 3):
+        page.evaluate(send, {"type": "bot", "seat": seat, "level": "greedy"})
+    page.evaluate(send, {"type": "ready"})
+    page.evaluate(send, {"type": "start"})
+    page.wait_for_selector("#game:not(.hidden)", timeout=20000)
+    page.evaluate(send, {"type": "auto", "on": True})
+    page.wait_for_selector("#actions .cancel-auto", timeout=20000)
+    poll(page, "() => document.querySelectorAll('#table .announce').length === 4")
+    got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "Red-dragon kong!"])
+    assert any(name == "cancel-auto" for name, _ in got[0]["ui"]), got[0]["ui"]
+    for g in got:
+        assert g["placed"], g
+        x0, y0, x1, y1 = g["box"]
+        assert x0 >= -1 and y0 >= -1 and x1 <= size[0] + 1 and y1 <= size[1] + 1, f"off screen: {g}"
+        hits = [(name, r) for name, r in g["ui"] if overlaps(g["box"], r)]
+        assert hits == [], f"{g['word']} (seat {g['seat']}) at {g['box']} covers {hits}"
+    page.evaluate(SHOW_ALL)
+    page.screenshot(path=str(screens_dir() / f"polish-announce-seated-{size[0]}x{size[1]}.png"))
+    assert page.errors == []
+    page.context.close()
