@@ -82,10 +82,15 @@ class NodeProc:
 
 
 def haproxy_config(front: int, backends: list[tuple[str, int]]) -> str:
-    """deploy/haproxy.cfg with its bind line on ``front`` and one server line per backend."""
+    """deploy/haproxy.cfg with its bind line on ``front`` and one server line per backend
+    (the ``use-server`` lines of the other names left out)."""
     lines = []
     servers_done = False
+    names = {name for name, _ in backends}
     for line in TEMPLATE.read_text().splitlines():
+        m = re.match(r"\s+use-server (\S+) ", line)
+        if m and m.group(1) not in names:
+            continue
         if re.match(r"\s+bind ", line):
             line = f"    bind 127.0.0.1:{front}"
         elif re.match(r"\s+server ", line):

@@ -1,7 +1,8 @@
 """Playwright (system Chromium) on a live ``laizi serve``: a spectator watches four greedy bots at
 a phone in portrait (390×844), in landscape (844×390) and on a desktop (1366×900); every announcement (碰! 杠! 胡! …) is
-placed where it covers no meld, no river tile, no tile of the centre and no seat's name plate — the boxes are compared
-at the moment each announcement appears —, and no meld lies off the screen."""
+placed inside the screen where it covers no meld, no river tile, no tile of the centre, no seat's name plate, none of the
+top bar's buttons (菜单 …), the status line or the action buttons — the boxes are compared at the moment each
+announcement appears, and sampled every 40 ms while it shows —, and no meld lies off the screen."""
 
 from __future__ import annotations
 
@@ -19,7 +20,12 @@ from support.webhelpers import live_server, new_page, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 
+# the controls around the table: the top bar's buttons (菜单 提示 聊天 公平性), the status line,
+# the action buttons (碰 杠 胡 过 …)
+UI_SELECTOR = "#game .hud button, #game .status-line, #actions button"
+
 WATCH = """() => {
+  const UI = '__UI__';
   window.__ann = [];
   const rect = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   new MutationObserver(muts => {
@@ -38,8 +44,8 @@ WATCH = """() => {
       const w = r.width * 1.15, h = r.height * 1.15;   // at the pop's largest
       const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
       const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
-      const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile, #table .plate')]
-        .map(e => [e.className.split(' ')[0], rect(e)]).filter(([, r]) => r[2] > r[0]);
+      const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile, #table .plate, ' + UI)]
+        .map(e => [e.className.split(' ')[0] || e.id, rect(e)]).filter(([, r]) => r[2] > r[0]);
       window.__ann.push({ word: el.textContent, seat: el.parentElement.dataset.seat, box, tiles, t: Math.round(performance.now()),
                           vw: innerWidth, vh: innerHeight });
     }
@@ -49,23 +55,28 @@ WATCH = """() => {
   window.__samples = 0;
   setInterval(() => {
     const tiles = [...document.querySelectorAll('#table .meld, #table .river .tile, #table .ctile .tile, #table .plate')];
+    const ui = [...document.querySelectorAll(UI)].filter(e => e.getBoundingClientRect().width > 0);
     for (const el of document.querySelectorAll('#table .announce')) {
       if (parseFloat(getComputedStyle(el).opacity) < 0.5) continue;
       window.__samples++;
       const a = el.getBoundingClientRect();
-      for (const t of tiles) {
+      if (a.left < -1 || a.top < -1 || a.right > innerWidth + 1 || a.bottom > innerHeight + 1)
+        window.__cover.push(`${el.textContent} off screen at ${[a.left, a.top, a.right, a.bottom].map(Math.round)}`);
+      for (const t of [...tiles, ...ui]) {
         const b = t.getBoundingClientRect();
         const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
         if (w > 1 && h > 1) window.__cover.push(`${el.textContent} over ${t.className} (${Math.round(w)}x${Math.round(h)} px)`);
       }
     }
   }, 40);
-}"""
+}""".replace("__UI__", UI_SELECTOR)
 
 
 @pytest.fixture(scope="module")
 def slow_bots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(Path(tmp_path_factory.mktemp("announce")), "--hand-pause", "1") as base:
+    # loopback exempt: the six tests start six tables of four bots (3 at once per address)
+    with live_server(Path(tmp_path_factory.mktemp("announce")), "--hand-pause", "1",
+                     env={"LAIZI_RATE_EXEMPT": "127.0.0.1"}) as base:
         yield base
 
 
@@ -136,4 +147,100 @@ def test_announcements_cover_no_melds_or_rivers(browser: Any, slow_bots: str, si
     assert page.evaluate("() => window.__cover") == []
     assert page.errors == []
     poll(page, "() => true")
+    page.context.close()
+
+
+PLACE_ALL = """async (words) => {
+  const { placeAnnounce } = await import('/static/js/table.js');  // the module main.js runs
+  const rect = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const ui = [...document.querySelectorAll('__UI__')].filter(e => e.getBoundingClientRect().width > 0)
+    .map(e => [e.id || e.className || e.textContent, rect(e)]);
+  const out = [];
+  for (const el of document.querySelectorAll('#table .announce')) {
+    for (const word of words) {
+      el.textContent = word;
+      const box = placeAnnounce(el);
+      const anims = el.getAnimations();
+      for (const a of anims) { a.pause(); a.currentTime = 150; }   // the pop at its largest
+      out.push({ word, seat: el.parentElement.dataset.seat, placed: box !== null, box: rect(el), ui });
+      for (const a of anims) a.cancel();
+    }
+  }
+  return out;
+}""".replace("__UI__", UI_SELECTOR)
+
+
+SHOW_ALL = """async () => {
+  const { placeAnnounce } = await import('/static/js/table.js');
+  for (const el of document.querySelectorAll('#table .announce')) {
+    el.textContent = '红中杠!';
+    placeAnnounce(el);
+    for (const a of el.getAnimations()) { a.pause(); a.currentTime = 500; }
+  }
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (1366, 900)])
+def test_announcements_clear_of_the_controls(browser: Any, slow_bots: str, size: tuple[int, int]) -> None:
+    """Every word (the longest, 红中杠!, and the short 吃!) at every seat, placed as a render
+    places it: inside the screen, over none of the top bar's buttons, the status line or the
+    action buttons (a bot's 红中杠! once covered 菜单 at 844×390; 吃! was cut at the right edge
+    at 390×844)."""
+    base = slow_bots
+    page = new_page(browser, base, size=size)
+    code = bot_room(base, 4)
+    page.goto(f"{base}/room/{code}")
+    page.wait_for_selector("#game:not(.hidden)")
+    poll(page, "() => document.querySelectorAll('#table .announce').length === 4")
+    got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "胡!", "Red-dragon kong!"])
+    assert len(got) == 16 and any(g["ui"] for g in got)
+    for g in got:
+        assert g["placed"], g
+        x0, y0, x1, y1 = g["box"]
+        assert x0 >= -1 and y0 >= -1 and x1 <= size[0] + 1 and y1 <= size[1] + 1, f"off screen: {g}"
+        hits = [(name, r) for name, r in g["ui"] if overlaps(g["box"], r)]
+        assert hits == [], f"{g['word']} (seat {g['seat']}) at {g['box']} covers {hits}"
+    page.evaluate(SHOW_ALL)  # every seat's 红中杠! at once, held still: a picture to look at
+    page.screenshot(path=str(screens_dir() / f"polish-announce-controls-{size[0]}x{size[1]}.png"))
+    assert page.errors == []
+    page.context.close()
+
+
+SEATED = """async () => {
+  const net = await import('/static/js/net.js');   // the page's own socket, as its buttons use it
+  net.send({ type: 'create', settings: { max_hands: 4, bot_delay: 0.3, turn_seconds: 600 } });
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_announcements_clear_of_the_action_bar(browser: Any, slow_bots: str, size: tuple[int, int]) -> None:
+    """A seated player on 托管 has its 取消托管 button in the action bar all match long: every
+    word at every seat keeps off it (and off the rest of the controls, inside the screen)."""
+    base = slow_bots
+    page = new_page(browser, base, size=size)
+    send = "async m => (await import('/static/js/net.js')).send(m)"
+    # one socket: the server takes the messages in order (joined before sit, ready before start)
+    page.evaluate(SEATED)
+    page.evaluate(send, {"type": "sit", "seat": 0})
+    for seat in (1, 2, 3):
+        page.evaluate(send, {"type": "bot", "seat": seat, "level": "greedy"})
+    page.evaluate(send, {"type": "ready"})
+    page.evaluate(send, {"type": "start"})
+    page.wait_for_selector("#game:not(.hidden)", timeout=20000)
+    page.evaluate(send, {"type": "auto", "on": True})
+    page.wait_for_selector("#actions .cancel-auto", timeout=20000)
+    poll(page, "() => document.querySelectorAll('#table .announce').length === 4")
+    got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "Red-dragon kong!"])
+    assert any(name == "cancel-auto" for name, _ in got[0]["ui"]), got[0]["ui"]
+    for g in got:
+        assert g["placed"], g
+        x0, y0, x1, y1 = g["box"]
+        assert x0 >= -1 and y0 >= -1 and x1 <= size[0] + 1 and y1 <= size[1] + 1, f"off screen: {g}"
+        hits = [(name, r) for name, r in g["ui"] if overlaps(g["box"], r)]
+        assert hits == [], f"{g['word']} (seat {g['seat']}) at {g['box']} covers {hits}"
+    page.evaluate(SHOW_ALL)
+    page.screenshot(path=str(screens_dir() / f"polish-announce-seated-{size[0]}x{size[1]}.png"))
+    assert page.errors == []
     page.context.close()

@@ -65,6 +65,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="uvicorn WebSocket implementation (default websockets-sansio: the least "
                         "server CPU under benchmarks/bench_server.py; wsproto needs the "
                         "wsproto package)")
+    p.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRS",
+                   help="comma-separated addresses or networks (CIDR) of the reverse proxies in "
+                        "front: only a connection from one of them may give the client's address "
+                        "in X-Forwarded-For (default: FORWARDED_ALLOW_IPS, else none: every "
+                        "client's address is its connection's; docs/deploy.md)")
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
 
 
@@ -142,6 +147,35 @@ def _config(args: argparse.Namespace) -> dict[str, float] | str:
     return kwargs
 
 
+FORWARDED_ENV = "FORWARDED_ALLOW_IPS"
+
+
+def forwarded_allow_ips(args: argparse.Namespace) -> list[str] | str:
+    """The trusted proxies (``--forwarded-allow-ips``, else ``FORWARDED_ALLOW_IPS``, else
+    none), or why they cannot be used. ``*`` is refused: any client could then choose its
+    own address and slip every per-address limit."""
+    import ipaddress
+    import os
+
+    raw = args.forwarded_allow_ips
+    name = "--forwarded-allow-ips"
+    if raw is None:
+        raw, name = os.environ.get(FORWARDED_ENV, ""), FORWARDED_ENV
+    out: list[str] = []
+    for item in (a.strip() for a in raw.split(",")):
+        if not item:
+            continue
+        if item == "*":
+            return (f"{name} must list the proxies' addresses, not '*' (any client could "
+                    "then claim any address)")
+        try:
+            out.append(str(ipaddress.ip_network(item, strict=False)) if "/" in item
+                       else str(ipaddress.ip_address(item)))
+        except ValueError:
+            return f"{name}: {item[:60]!r} is not an IP address or network"
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -152,7 +186,9 @@ def run(args: argparse.Namespace) -> int:
               "install the server extra: pip install 'laizi[server]'")
         return 2
     kwargs = _config(args)
-    problem = kwargs if isinstance(kwargs, str) else _cluster_error(args)
+    proxies = forwarded_allow_ips(args)
+    problem = kwargs if isinstance(kwargs, str) else proxies if isinstance(proxies, str) else (
+        _cluster_error(args))
     if problem is None:
         from laizi.server.cluster.affinity import option_error  # affinity hook
 
@@ -162,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"laizi serve: error: {problem}")
         return 2
-    assert not isinstance(kwargs, str)
+    assert not isinstance(kwargs, str) and not isinstance(proxies, str)
     base = args.node or f"{socket.gethostname()}-{args.port}"
     if args.workers > 1:
         from laizi.server.cluster.supervisor import supervise, worker_commands
@@ -182,7 +218,9 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
                             ws=args.ws, ws_max_size=64 * 1024,
                             ws_per_message_deflate=args.ws_deflate, lifespan="on",
-                            timeout_graceful_shutdown=10 if node else None)
+                            timeout_graceful_shutdown=10 if node else None,
+                            # X-Forwarded-For is read only from the listed proxies (none: never)
+                            proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
     server = _DrainingServer(config)
     # said once the socket accepts connections (the database opened, rooms resumed)
     server.announce = f"laizi serve: http://{args.host}:{args.port}/  ({where})"

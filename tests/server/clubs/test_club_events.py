@@ -84,3 +84,65 @@ def test_club_event(tmp_path: Path) -> None:
         assert {e["player_id"] for e in t["entrant_list"] if e["player_id"]} >= {pb}
     finally:
         srv.stop()
+
+
+def test_club_event_tables_members_only(tmp_path: Path) -> None:
+    """A club event's tables (the director's private rooms, reached by their code): a
+    stranger or a guest neither joins nor watches while the club is private; a member who
+    is no entrant watches; an entrant takes its seat; once the club is public anyone
+    watches, still nobody but members joins."""
+    from support.srvhelpers import Client
+
+    # the absent entrant holds its table (no 托管 before the grace): the room stays open
+    srv = LiveServer(str(tmp_path / "doors.db"), tmp_path, bot_delay=0.0, hand_pause=0.0,
+                     disconnect_grace=600.0).start()
+    clients: list[Client] = []
+    try:
+        ta, _ = register(srv, "amei")
+        tb, pb = register(srv, "bobo")
+        tc, _ = register(srv, "cici")
+        td, _ = register(srv, "dada")
+        tg, _ = guest(srv)
+        club = _ok(call(srv, "POST", "/api/clubs", ta, {"name": "门禁圈"}))
+        cid, code = club["id"], club["code"]
+        for tok in (tb, td):
+            _ok(call(srv, "POST", "/api/clubs/join", tok, {"code": code}))
+        tid = _ok(call(srv, "POST", "/api/tournaments", ta, {
+            "name": "门禁赛", "club": cid, "seats": 4, "bots_fill": True, "rounds": 1,
+            "hands_per_round": 8, "no_show_seconds": 600, "turn_seconds": 600}))["id"]
+        for tok in (ta, tb):
+            _ok(call(srv, "POST", f"/api/tournaments/{tid}/register", tok))
+            _ok(call(srv, "POST", f"/api/tournaments/{tid}/check-in", tok))
+        _ok(call(srv, "POST", f"/api/tournaments/{tid}/start", ta))
+        room = ""
+        end = time.monotonic() + 60
+        while not room and time.monotonic() < end:
+            t = _ok(call(srv, "GET", f"/api/tournaments/{tid}", ta))
+            tabs = [tab for r in t.get("rounds", []) for tab in r["tables"]
+                    if tab["room"] and tab["status"] == "playing"]
+            room = tabs[0]["room"] if tabs else ""
+            time.sleep(0.2)
+        assert room, t
+
+        def enter(tok: str, spectate: bool) -> dict[str, Any]:
+            c = Client(srv.port, token=tok)
+            clients.append(c)
+            return c.request({"type": "join", "room": room, "spectate": spectate}, "joined", 20)
+
+        for tok in (tc, tg):  # a private club: the door is shut, to players and watchers
+            for spectate in (False, True):
+                out = enter(tok, spectate)
+                assert out["type"] == "error" and out["code"] == "club_only", out
+                assert "club event" in out["message"] and "members only" in out["message"]
+        assert enter(td, True)["type"] == "joined"      # a member watches
+        got = enter(tb, False)                          # an entrant plays its seat
+        assert got["type"] == "joined" and got["seat"] is not None, got
+        _ok(call(srv, "POST", f"/api/clubs/{cid}", ta, {"private": False}))
+        assert enter(tc, True)["type"] == "joined"      # a public club's event: anyone watches
+        out = enter(tc, False)
+        assert out["type"] == "error" and out["code"] == "club_only", out
+        _ok(call(srv, "GET", f"/api/tournaments/{tid}", tc))
+    finally:
+        for c in clients:
+            c.close()
+        srv.stop()

@@ -1,7 +1,7 @@
 """What the clubs read from a request — names and descriptions as plain text, flags, a bot
 level, a rule template's room settings (checked by the protocol and the ``RuleSet``) — the
 rule card of stored settings, the one refusal (:class:`ClubError`), and the membership
-check a club table's door asks (:func:`club_member`)."""
+check a club table's door asks (:func:`club_member`; a club event's table: :func:`event_club`)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,10 @@ from laizi.rulecatalog import Lang, rule_card, rule_card_items
 from laizi.server.common import protocol as proto
 from laizi.server.common.config import room_rules
 from laizi.server.common.errors import ApiError
-from laizi.server.persistence.clubdb import ClubMemberRow
+from laizi.server.persistence.clubdb import ClubMemberRow, ClubRow
+from laizi.server.persistence.tournamentdb import TournamentRow
 
-__all__ = ["MEMBER_ROLES", "ClubError", "bot_level", "card", "club_member", "env_int", "flag", "template_settings",
+__all__ = ["MEMBER_ROLES", "ClubError", "bot_level", "card", "club_member", "env_int", "event_club", "flag", "template_settings",
            "text_field"]
 
 MEMBER_ROLES = ("owner", "admin", "member")
@@ -97,6 +98,16 @@ def club_member(engine: Engine, cid: int, pid: str | None) -> bool:
         return conn.execute(select(ClubMemberRow.id).where(
             ClubMemberRow.club_id == cid, ClubMemberRow.player_id == pid,
             ClubMemberRow.role.in_(MEMBER_ROLES))).first() is not None
+
+
+def event_club(engine: Engine, tid: int) -> tuple[int, bool] | None:
+    """The club of tournament ``tid`` and whether it is private; None: a public tournament
+    (or no such tournament, or the club is gone)."""
+    with engine.connect() as conn:
+        row = conn.execute(select(ClubRow.id, ClubRow.private)
+                           .join(TournamentRow, TournamentRow.club_id == ClubRow.id)
+                           .where(TournamentRow.id == tid)).first()
+    return None if row is None else (int(row[0]), bool(row[1]))
 
 
 def card(settings: dict[str, Any], lang: str = "zh") -> dict[str, Any]:

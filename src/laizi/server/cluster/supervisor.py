@@ -29,7 +29,8 @@ def worker_commands(args: Any, base: str) -> list[list[str]]:
               "--log-level", args.log_level]
     for flag, value in (("--bot-delay", args.bot_delay), ("--hand-pause", args.hand_pause),
                         ("--msg-rate", args.msg_rate),
-                        ("--max-connections", getattr(args, "max_connections", None))):
+                        ("--max-connections", getattr(args, "max_connections", None)),
+                        ("--forwarded-allow-ips", getattr(args, "forwarded_allow_ips", None))):
         if value is not None:
             common += [flag, str(value)]
     if args.ws_deflate:

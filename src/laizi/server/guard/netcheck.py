@@ -5,9 +5,9 @@ IPv6 /64) — and the host is warned (which seats, never the addresses) and must
 to play anyway.
 
 A client's address is the connection's peer as the ASGI server gives it: behind a proxy,
-uvicorn takes it from ``X-Forwarded-For`` only when the proxy is trusted
-(``FORWARDED_ALLOW_IPS``, and the proxy must send the header: ``option forwardfor`` in
-HAProxy). An address listed in ``LAIZI_PROXY_ADDRS`` (comma-separated: the proxies' own
+uvicorn takes it from ``X-Forwarded-For`` only when the proxy is listed
+(``laizi serve --forwarded-allow-ips`` or ``FORWARDED_ALLOW_IPS``; default none), which the
+shipped deploy/haproxy.cfg sends (``option forwardfor``). An address listed in ``LAIZI_PROXY_ADDRS`` (comma-separated: the proxies' own
 addresses) is a proxy's, not the player's: such a seat is reported as unknown and never
 compared — otherwise every player behind the proxy would look alike.
 """

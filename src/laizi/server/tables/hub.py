@@ -18,7 +18,7 @@ from laizi.rules import RuleSet
 from laizi.server.accounts import ranks, ratings
 from laizi.server.accounts.auth import GuestAuth, clean_nickname, new_player_id
 from laizi.server.clubs.etiquette import Mutes
-from laizi.server.clubs.fields import club_member
+from laizi.server.clubs.fields import club_member, event_club
 from laizi.server.common import protocol as p
 from laizi.server.common.config import ServerConfig, room_rules
 from laizi.server.common.connection import Conn
@@ -356,9 +356,7 @@ class Hub:
             raise ProtocolError("unknown_room", f"no room with code {code[:8]!r}")
         if conn.player_id in room.banned:
             raise ProtocolError("kicked", "the host removed you from this room")
-        if room.settings.club is not None and not await asyncio.to_thread(
-                club_member, self.store.engine, room.settings.club, conn.player_id):
-            raise ProtocolError("club_only", "this is a club's table: its members only")
+        await self._club_door(room, conn, spectate)
         old = self.room_of(conn)
         if old is not None and old is not room:
             await self.leave_room(conn, old)
@@ -390,6 +388,22 @@ class Hub:
                 if vote is not None:  # an open 解散 proposal: its bar again
                     conn.send(p.dissolve(*vote))
             room.broadcast_lobby()
+
+    async def _club_door(self, room: Room, conn: Conn, spectate: bool) -> None:
+        """A club's table admits its members only. A club event's table (a tournament's room,
+        its owner ``t<id>``): its entrants (members when they registered) come back to their
+        seats, anyone else must be a member to join — and to watch, if the club is private."""
+        club, owner, pid = room.settings.club, room.owner_id or "", conn.player_id
+        what = "a club's table"
+        if club is None and owner[:1] == "t" and owner[1:].isdigit():
+            event = await asyncio.to_thread(event_club, self.store.engine, int(owner[1:]))
+            if event is None or (pid is not None and room.seat_of(pid) is not None):
+                return
+            club, what = event[0], "a club event's table"
+            if spectate and not event[1]:
+                return  # a public club's event: anyone may watch
+        if club is not None and not await asyncio.to_thread(club_member, self.store.engine, club, pid):
+            raise ProtocolError("club_only", f"this is {what}: the club's members only")
 
     async def leave_room(self, conn: Conn, room: Room) -> None:
         async with room.lock:

@@ -308,10 +308,13 @@ export function updateTimers(table, v, ctx) {
 
 // ------------------------------------------------------------------ announcements (polish)
 // 碰! 杠! 胡! appear at the free spot nearest to the seat's name plate: never over a name plate, a meld, a river
-// tile, the own hand or the centre tiles (TABLE.md: a large word over the seat that made it). The
-// table keeps changing while the word shows (≈1 s), so every render checks it again and moves it
-// if something came under it (keepAnnouncesClear).
-const ANNOUNCE_BLOCKERS = ".meld, .river .tile, #hand .tile, .ctile .tile, .claim:not(.hidden), #actions button, .plate, .cinfo";
+// tile, a hand (the own, the others' backs) or the centre tiles, nor over the controls around the table — the top bar's
+// buttons (菜单 …), the status line, the action buttons — and always inside the screen (TABLE.md:
+// a large word over the seat that made it). The table keeps changing while the word shows (≈1 s),
+// so every render checks it again and moves it if something came under it or the seat moved it
+// off the screen (keepAnnouncesClear).
+const ANNOUNCE_BLOCKERS = ".meld, .river .tile, #hand .tile, .concealed .tile, .ctile .tile, .claim:not(.hidden), .plate, .cinfo";
+const ANNOUNCE_CONTROLS = "#actions button, #game .hud button, #game .status-line";
 const POP_MS = 1000;
 
 function overlap(a, b) {
@@ -321,9 +324,13 @@ function overlap(a, b) {
 }
 
 function blockersOf(table) {
-  return [...document.querySelectorAll(ANNOUNCE_BLOCKERS)]
-    .filter(b => table.contains(b) || b.closest("#actions"))
+  return [...[...document.querySelectorAll(ANNOUNCE_BLOCKERS)].filter(b => table.contains(b)),
+          ...document.querySelectorAll(ANNOUNCE_CONTROLS)]
     .map(b => b.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0);
+}
+
+function onScreen(box) {
+  return box.left >= 0 && box.top >= 0 && box.right <= innerWidth && box.bottom <= innerHeight;
 }
 
 /** The free box (viewport coordinates, at the pop's largest) nearest to the seat's plate. */
@@ -417,7 +424,7 @@ export function keepAnnouncesClear(table) {
     const S = el.parentElement.getBoundingClientRect();
     const now = { left: S.left + x - w / 2, right: S.left + x + w / 2, top: S.top + y - h / 2, bottom: S.top + y + h / 2 };
     blockers = blockers || blockersOf(table);
-    if (!blockers.some(r => overlap(now, r) > 0)) continue;
+    if (onScreen(now) && !blockers.some(r => overlap(now, r) > 0)) continue;
     const box = findSpot(el, table, blockers);
     if (!box) continue;
     keepSpot(el, box);
