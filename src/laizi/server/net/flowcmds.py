@@ -13,7 +13,7 @@ from laizi.server.ledger import coins
 from laizi.server.tables.room import Room
 from laizi.server.tables.seats import AUTO_BOT, Seat
 
-__all__ = ["FLOW_HANDLERS", "on_continue", "on_dissolve", "on_ready", "on_rematch", "unready_missing"]
+__all__ = ["FLOW_HANDLERS", "on_continue", "on_dissolve", "on_ready", "on_rematch"]
 
 
 def _seat(conn: Conn, room: Room) -> int:
@@ -23,20 +23,8 @@ def _seat(conn: Conn, room: Room) -> int:
     return seat
 
 
-def unready_missing(room: Room, host: str | None) -> list[int]:
-    """Seated humans not ready (the host's own start counts as the host's ready)."""
-    return [i for i, s in enumerate(room.seats)
-            if s.human and not s.is_ready and s.player_id != host]
-
-
 async def on_ready(hub: Any, conn: Conn, room: Room, m: p.Ready) -> None:
-    if room.status != RoomStatus.LOBBY:
-        raise ProtocolError("match_started", "the match has already started")
-    seat = _seat(conn, room)
-    if room.seats[seat].ready != m.on:
-        room.seats[seat].ready = m.on
-        await room.save_room()
-    room.broadcast_lobby()
+    await room.set_ready(conn.player_id, m.on)
 
 
 async def on_continue(hub: Any, conn: Conn, room: Room, m: p.Continue) -> None:

@@ -3,7 +3,9 @@ flow around the match (ready, 继续, rematch, lapses) is :mod:`laizi.server.tab
 
 **A room is an actor.** Whatever changes its match goes through one of its commands —
 :meth:`Room.play`, :meth:`Room.escape`, :meth:`Room.set_auto`, :meth:`Room.press_continue`,
-:meth:`Room.seat_and_start` — or its own timer (bot moves, lapses, 托管, the next deal).
+:meth:`Room.seat_and_start` — or its own timer (bot moves, lapses, 托管, the next deal);
+so does its lobby, through the lobby commands (:mod:`laizi.server.tables.lobby`: ``sit``,
+``stand``, ``set_bot``, ``set_ready``, ``start``, ``kick``, ``hand_over_host``, ``say``...).
 Each command runs under the room's lock (``room.lock``: the socket handlers' dispatch
 holds it; the tournament director and quick match take it), one at a time; rooms never
 wait for each other. Every change of the match takes the same steps (:meth:`Room._step`):
@@ -36,6 +38,7 @@ from laizi.server.persistence.fencing import Fenced
 from laizi.server.persistence.store import RoomRecord, Store
 from laizi.server.tables.engine import GameSession, OpError, dumps, seed_from_text
 from laizi.server.tables.flow import Flow, resume_settlement, vote_key
+from laizi.server.tables.lobby import LobbyCommands
 from laizi.server.tables.recorder import Recorder
 from laizi.server.tables.roominfo import live_info, stored_info
 from laizi.server.tables.seats import AUTO_BOT, Seat, SeatBot, bot_levels, hints_for_view
@@ -73,7 +76,7 @@ class Played:
     stale_version: bool = False
 
 
-class Room:
+class Room(LobbyCommands):
     def __init__(self, code: str, settings: RoomSettings, owner_id: str | None, *,
                  cfg: ServerConfig, store: Store, stats: dict[str, float],
                  on_finished: Callable[[Room], None] | None = None,
