@@ -5,7 +5,8 @@ flow around the match (ready, 继续, rematch, lapses) is :mod:`laizi.server.tab
 :meth:`Room.play`, :meth:`Room.escape`, :meth:`Room.set_auto`, :meth:`Room.press_continue`,
 :meth:`Room.seat_and_start` — or its own timer (bot moves, lapses, 托管, the next deal);
 so does its lobby, through the lobby commands (:mod:`laizi.server.tables.lobby`: ``sit``,
-``stand``, ``set_bot``, ``set_ready``, ``start``, ``kick``, ``hand_over_host``, ``say``...).
+``stand``, ``set_bot``, ``set_ready``, ``start``, ``kick``, ``hand_over_host``, ``say``...),
+and so do its votes (:mod:`laizi.server.tables.votes`: ``vote_rematch``, ``vote_dissolve``).
 Each command runs under the room's lock (``room.lock``: the socket handlers' dispatch
 holds it; the tournament director and quick match take it), one at a time; rooms never
 wait for each other. Every change of the match takes the same steps (:meth:`Room._step`):
@@ -42,6 +43,7 @@ from laizi.server.tables.lobby import LobbyCommands
 from laizi.server.tables.recorder import Recorder
 from laizi.server.tables.roominfo import live_info, stored_info
 from laizi.server.tables.seats import AUTO_BOT, Seat, SeatBot, bot_levels, hints_for_view
+from laizi.server.tables.votes import VoteCommands
 
 __all__ = ["MAX_STREAM_GAP", "Played", "Room"]
 
@@ -76,7 +78,7 @@ class Played:
     stale_version: bool = False
 
 
-class Room(LobbyCommands):
+class Room(LobbyCommands, VoteCommands):
     def __init__(self, code: str, settings: RoomSettings, owner_id: str | None, *,
                  cfg: ServerConfig, store: Store, stats: dict[str, float],
                  on_finished: Callable[[Room], None] | None = None,
@@ -389,7 +391,7 @@ class Room(LobbyCommands):
 
     async def dissolve(self) -> bool:
         """解散: the match ends now, its scores so far standing and stored (every seated
-        human agreed: :func:`laizi.server.net.flowcmds.on_dissolve`). False if none in play."""
+        human agreed: :meth:`VoteCommands.vote_dissolve`). False if none in play."""
         g = self.game
         if g is None or g.over or self.status != RoomStatus.PLAYING:
             return False
