@@ -5,10 +5,6 @@ truncated), caching headers, the per-player upload limit, persistence across a r
 from __future__ import annotations
 
 import io
-import struct
-import urllib.error
-import urllib.request
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,23 +14,8 @@ from PIL import Image
 
 from laizi.server.accounts import avatars
 from laizi.server.accounts.avatars import DRAWN, MAX_UPLOAD_BYTES, SIZE, AvatarError, reencode
+from support.avatarkit import guest, jreq, png_header_only, req
 from support.srvhelpers import LiveServer
-
-
-def req(srv: LiveServer, path: str, data: bytes | None = None, ctype: str | None = None,
-        token: str | None = None, headers: dict[str, str] | None = None) -> tuple[int, Any, bytes]:
-    h = dict(headers or {})
-    if ctype:
-        h["Content-Type"] = ctype
-    if token:
-        h["Authorization"] = "Bearer " + token
-    r = urllib.request.Request(srv.url + path, data=data, headers=h,
-                               method="POST" if data is not None else "GET")
-    try:
-        with urllib.request.urlopen(r, timeout=20) as resp:
-            return resp.status, resp.headers, resp.read()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.headers, exc.read()
 
 
 def raw_post(srv: LiveServer, path: str, body: bytes, ctype: str, token: str | None,
@@ -68,19 +49,6 @@ def raw_post(srv: LiveServer, path: str, body: bytes, ctype: str, token: str | N
     return status, data.split(b"\r\n\r\n", 1)[1]
 
 
-def jreq(srv: LiveServer, path: str, body: bytes, ctype: str, token: str | None) -> tuple[int, Any]:
-    import json
-
-    status, _h, raw = req(srv, path, body, ctype, token)
-    return status, json.loads(raw)
-
-
-def guest(srv: LiveServer, nick: str = "av") -> tuple[str, str]:
-    status, out = srv.post("/api/guest", {"nickname": nick})
-    assert status == 200, out
-    return out["token"], out["player_id"]
-
-
 def image_bytes(fmt: str, size: tuple[int, int] = (300, 200), mode: str = "RGB", **save: Any) -> bytes:
     im = Image.new(mode, size, (200, 30, 30) if mode == "RGB" else (200, 30, 30, 255))
     for x in range(size[0] // 2, size[0]):  # right half blue
@@ -89,16 +57,6 @@ def image_bytes(fmt: str, size: tuple[int, int] = (300, 200), mode: str = "RGB",
     out = io.BytesIO()
     im.save(out, fmt, **save)
     return out.getvalue()
-
-
-def png_header_only(w: int, h: int) -> bytes:
-    """A PNG that claims w x h pixels (a decompression bomb's header; no real pixel data)."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    ihdr = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + \
-        chunk(b"IEND", b"")
 
 
 @pytest.fixture(scope="module")
