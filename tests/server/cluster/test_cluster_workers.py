@@ -21,7 +21,7 @@ redis = pytest.importorskip("redis")
 def kill_a_worker(port: int, redis_url: str) -> None:
     """kill -9 the worker owning a bot room: the supervisor starts it again (same node
     name) and the room goes on within 5 s, on either worker."""
-    from server.cluster.test_cluster_failover import bot_room, lease_owner
+    from support.clusterplay import bot_room, lease_owner
 
     r = redis.Redis.from_url(redis_url)
     host, code = bot_room(port, hands=50)  # still playing when its worker dies
