@@ -425,3 +425,47 @@ def test_the_js_cycle_check_finds_a_cycle(tmp_path: Path) -> None:
     (tmp_path / "b.js").write_text('// b\nimport {\n  a,\n} from "./a.js";\nexport const b = 1;\n')
     (tmp_path / "c.js").write_text('export { b } from "./b.js";\n')
     assert _cycles(_js_graph(tmp_path)) == [["a.js", "b.js"]]
+
+
+_JS_NAMED_IMPORT = re.compile(r"""^\s*import\s*\{([^}]*)\}\s*from\s*["'](\./[^"']+\.js)["']""", re.M)
+_JS_EXPORT_DECL = re.compile(r"^\s*export\s+(?:async\s+)?(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)",
+                             re.M)
+_JS_EXPORT_LIST = re.compile(r"^\s*export\s*\{([^}]*)\}", re.M)
+
+
+def _js_exports(text: str) -> set[str]:
+    names = set(_JS_EXPORT_DECL.findall(text))
+    for group in _JS_EXPORT_LIST.findall(text):
+        for item in group.split(","):
+            if item.strip():
+                names.add(item.split(" as ")[-1].strip())
+    return names
+
+
+def _js_missing_imports(folder: Path) -> list[str]:
+    """Named imports (``import { a } from "./x.js"``) of names ``x.js`` does not export: the
+    browser refuses the whole module graph (the page does not start)."""
+    texts = {f.name: f.read_text(encoding="utf-8") for f in sorted(folder.glob("*.js"))}
+    out = []
+    for name, text in texts.items():
+        for group, rel in _JS_NAMED_IMPORT.findall(text):
+            target = rel[2:]
+            if target not in texts:
+                out.append(f"{name}: {rel} does not exist")
+                continue
+            have = _js_exports(texts[target])
+            for item in group.split(","):
+                wanted = item.split(" as ")[0].strip()
+                if wanted and wanted not in have:
+                    out.append(f"{name}: {wanted} is not exported by {target}")
+    return out
+
+
+def test_every_named_js_import_is_exported() -> None:
+    assert _js_missing_imports(SRC / "laizi" / "web" / "js") == []
+
+
+def test_the_js_import_check_finds_a_missing_name(tmp_path: Path) -> None:
+    (tmp_path / "a.js").write_text('import { toast, show as s } from "./b.js";\nimport { x } from "./c.js";\n')
+    (tmp_path / "b.js").write_text("export function show() {}\nconst toast2 = 1;\nexport { toast2 as other };\n")
+    assert _js_missing_imports(tmp_path) == ["a.js: toast is not exported by b.js", "a.js: ./c.js does not exist"]

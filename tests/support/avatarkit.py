@@ -49,3 +49,34 @@ def req(srv: LiveServer, path: str, data: bytes | None = None, ctype: str | None
             return resp.status, resp.headers, resp.read()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.headers, exc.read()
+
+
+def raw_post(srv: LiveServer, path: str, body: bytes, ctype: str, token: str | None,
+             chunked: bool = False) -> tuple[int, bytes]:
+    """POST over a plain socket, so a server that answers 413 before reading the whole body
+    (and closes) is seen as a browser sees it, not as a broken pipe."""
+    import socket
+
+    head = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{srv.port}", f"Content-Type: {ctype}",
+            "Connection: close"]
+    if token:
+        head.append(f"Authorization: Bearer {token}")
+    head.append("Transfer-Encoding: chunked" if chunked else f"Content-Length: {len(body)}")
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=20) as sock:
+        sock.sendall(("\r\n".join(head) + "\r\n\r\n").encode())
+        try:
+            for i in range(0, len(body), 65536):
+                piece = body[i:i + 65536]
+                sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+            if chunked:
+                sock.sendall(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # answered and closed early
+        data = b""
+        try:
+            while chunk := sock.recv(65536):
+                data += chunk
+        except ConnectionResetError:
+            pass
+    status = int(data.split(b" ", 2)[1])
+    return status, data.split(b"\r\n\r\n", 1)[1]

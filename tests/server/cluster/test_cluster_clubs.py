@@ -90,3 +90,47 @@ def test_a_club_table_across_two_nodes(make_nodes: Any, pg_url: str, redis_url: 
     assert all(x["matches"] == 1 for x in rank)
     for n in (na, nb):
         assert "Traceback" not in n.log_text()
+
+
+def test_quick_seat_at_a_table_another_node_holds(make_nodes: Any, redis_url: str) -> None:
+    """A club table opened through node A waits in its lobby there; a member asks node B for a
+    quick seat: B answers the table's code and a free seat (``sit``: the client sits through
+    the socket, the join routed to A), and the member ends up seated at A's table."""
+    na, nb = make_nodes(["na", "nb"], ARGS)
+    r = redis.Redis.from_url(redis_url)
+    ta = ok(call(na, "POST", "/api/account/register", None, {"username": "qhost", "password": PASSWORD}))
+    tb = ok(call(nb, "POST", "/api/account/register", None, {"username": "qmate", "password": PASSWORD}))
+    known(nb, ta["token"])
+    known(na, tb["token"])
+    club = ok(call(na, "POST", "/api/clubs", ta["token"], {"name": "跨机快速入座"}))
+    cid = club["id"]
+    assert ok(call(nb, "POST", "/api/clubs/join", tb["token"], {"code": club["code"]}))["status"] == "member"
+    tpl = ok(call(na, "POST", f"/api/clubs/{cid}/templates", ta["token"],
+                  {"name": "一圈", "settings": {"preset": "kaikoufan", "turn_seconds": 30}}))
+    code = ok(call(na, "POST", f"/api/clubs/{cid}/tables", ta["token"],
+                   {"template": tpl["id"], "fill": False}))["code"]
+    assert lease_owner(r, code) == "na"
+    out = ok(call(nb, "POST", f"/api/clubs/{cid}/quick", tb["token"]))
+    assert out == {"code": code, "seat": 1, "sit": True}  # B does not hold it: the client sits
+    assert lease_owner(r, code) == "na"  # asking B took nothing over
+    mate = Client(nb.port, token=tb["token"])
+    try:
+        mate.send({"type": "join", "room": code})
+        assert mate.until("joined")["seat"] is None
+        mate.send({"type": "sit", "seat": out["seat"]})
+        room = mate.until(lambda m: m["type"] == "room" and (m["room"]["seats"][1] or {}).get("player_id")
+                          == mate.pid)["room"]
+        assert room["seats"][0]["player_id"] == ta["player_id"]
+    finally:
+        mate.close()
+    end = time.monotonic() + 15
+    while True:  # the seat is stored by its owner (A): the lobby read through B lists it
+        listed = ok(call(nb, "GET", f"/api/clubs/{cid}/tables", tb["token"]))["tables"]
+        if [x["player_id"] for x in listed[0]["seats"] if x] == [ta["player_id"], tb["player_id"]]:
+            break
+        assert time.monotonic() < end, listed
+        time.sleep(0.2)
+    # seated already (the stored seats say so): asking again answers the same seat
+    assert ok(call(nb, "POST", f"/api/clubs/{cid}/quick", tb["token"])) == {"code": code, "seat": 1, "sit": True}
+    for n in (na, nb):
+        assert "Traceback" not in n.log_text()

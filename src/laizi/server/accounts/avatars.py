@@ -52,14 +52,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AVATAR_PATH", "BODY_LIMITS", "DRAWN", "MAX_PIXELS", "MAX_SIDE", "MAX_UPLOAD_BYTES",
-    "RSS_BUDGET_MB", "SIZE", "AvatarError", "Avatars", "catalogue", "default_choice", "reencode",
+    "RSS_BUDGET_MB", "SIZE", "AvatarError", "Avatars", "Picture", "catalogue", "default_choice",
+    "reencode",
 ]
 
 AVATAR_DIR = Path(__file__).resolve().parents[2] / "web" / "avatars"
 AVATAR_PATH = "/api/avatar"
 SIZE = 128                           # stored pictures are SIZE x SIZE
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024   # a request body to /api/avatar
-BODY_LIMITS = {AVATAR_PATH: MAX_UPLOAD_BYTES}  # for the HTTP guard (other bodies: 64 KiB)
+CLUB_PICTURE_PATH = "/api/clubs/*/picture"  # a club's picture (laizi.server.clubs.picture)
+BODY_LIMITS = {AVATAR_PATH: MAX_UPLOAD_BYTES,  # for the HTTP guard (other bodies: 64 KiB)
+               CLUB_PICTURE_PATH: MAX_UPLOAD_BYTES}
 MAX_SIDE = 8192                      # pixels, either side of an upload
 MAX_PIXELS = 4096 * 4096             # width x height of an upload (decoded: up to 64 MiB RGBA)
 ACCEPTED = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF": "image/gif"}
@@ -279,13 +282,19 @@ class Avatars:
         self._hit(self.choices, pid, "avatar changes")
         return {"player_id": pid, "avatar": await self._save(pid, choice, None)}
 
-    async def upload(self, token: object, data: bytes, peer: str) -> dict[str, Any]:
-        pid = self._holder(token)
+    async def decode(self, pid: str, data: bytes, peer: str) -> bytes:
+        """An upload by ``pid`` from ``peer`` re-encoded (:func:`reencode`), one decode at a
+        time, after its budget (:data:`UPLOADS_PER_IP`, :data:`UPLOADS_PER_PLAYER`: shared by
+        a player's avatar and the pictures of the clubs it runs, laizi.server.clubs.picture)."""
         if peer not in self.hub.limits.exempt:
             self._hit(self.uploads_ip, peer, "avatar uploads from this address")
         self._hit(self.uploads_player, pid, "avatar uploads")
         async with self._decodes:
-            image = await asyncio.to_thread(reencode, data)
+            return await asyncio.to_thread(reencode, data)
+
+    async def upload(self, token: object, data: bytes, peer: str) -> dict[str, Any]:
+        pid = self._holder(token)
+        image = await self.decode(pid, data, peer)
         return {"player_id": pid, "avatar": await self._save(pid, None, image)}
 
     async def picture(self, pid: str) -> Picture:

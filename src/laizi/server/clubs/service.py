@@ -155,6 +155,7 @@ class Clubs:
     def _club_json(self, club: ClubRow, role: str | None, members: int) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": club.id, "name": club.name, "avatar": club.avatar,
+            "picture": f"/clubs/{club.id}/picture/{club.picture}" if club.picture else None,
             "description": club.description, "private": club.private,
             "approval": club.approval, "bots": club.bots, "season": club.season,
             "ip_warning": bool(club.ip_warning),
@@ -186,6 +187,14 @@ class Clubs:
                 roles, "a member of the club")
             return ClubError(f"only {who} may do that", 403)
         return club, role
+
+    async def read(self, fn: WriteFn) -> Any:
+        """``fn`` on a read session (a ClubError it answers is raised): the clubs' other parts."""
+        return await self._read(fn)
+
+    async def write(self, fn: WriteFn) -> Any:
+        """``fn`` in a write (a ClubError it answers is raised)."""
+        return await self._write(fn)
 
     async def read_check(self, fn: WriteFn) -> None:
         """Run ``fn`` (a check that answers a :class:`ClubError` or None) on a read session."""
@@ -620,6 +629,24 @@ class Clubs:
 
         codes, name = await self._read(read)
         return list(codes), str(name)
+
+    async def stored_seat(self, pid: str, code: str) -> int | None:
+        """Room ``code``'s seat for ``pid`` as stored (a table another node holds): the seat
+        it has, else the first free one; None when the room is full, not in its lobby, or
+        banned ``pid``."""
+
+        def read(s: Session) -> int | None:
+            row = s.get(db.RoomRow, code)
+            if row is None or row.status != "lobby" or pid in (row.banned or []):
+                return None
+            seats = list(row.seats or [])
+            seats += [None] * (4 - len(seats))
+            mine = [i for i, x in enumerate(seats) if x and x.get("player_id") == pid]
+            free = [i for i, x in enumerate(seats) if not x or not (x.get("player_id") or x.get("bot"))]
+            return (mine + free)[0] if mine or free else None
+
+        out: int | None = await self._read(read)
+        return out
 
     def _seat_name(self, s: Session, pid: str) -> str:
         """A member's name at a table: its nickname on this node, else (a cluster node it has

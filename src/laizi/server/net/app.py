@@ -51,6 +51,7 @@ from starlette.websockets import WebSocket
 from laizi.server.accounts.accounts import Accounts
 from laizi.server.accounts.auth import GEN_KEY_PREFIX
 from laizi.server.accounts.avatars import BODY_LIMITS, Avatars
+from laizi.server.clubs.picture import ClubPictures
 from laizi.server.clubs.service import Clubs  # clubs
 from laizi.server.common.config import ServerConfig
 from laizi.server.common.errors import ApiError
@@ -318,4 +319,5 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     app.state.social = social
     app.state.director = director  # hook (tournaments)
     app.state.clubs = Clubs(hub)  # clubs (亲友圈)
+    app.state.club_pictures = ClubPictures(app.state.clubs, app.state.avatars)
     return app

@@ -20,9 +20,14 @@ too many attempts.
   /api/clubs/{id}/tables`` ``{template, fill?}``: open a table from a template (the caller
   sits at seat 0 and hosts it; when the club sets ``bots`` and ``fill`` is not false, bots
   take the other seats and the match starts: ``Room.seat_and_start``, which takes the
-  room's lease on a cluster); ``POST /api/clubs/{id}/quick``: a seat at an open club table;
+  room's lease on a cluster); ``POST /api/clubs/{id}/quick``: a seat at an open club table (one
+  another node holds: ``{code, seat, sit: true}``, the client sits through the socket);
 - ``GET /api/clubs/{id}/ranking[?season=N]``; ``POST /api/clubs/{id}/season``: a new season
   (the owner);
+- ``POST /api/clubs/{id}/picture`` (the image as the body) and ``…/picture/delete``: the
+  owner's or an admin's club picture (:mod:`laizi.server.clubs.picture`: the avatars'
+  pipeline and budget; 413 too big, 415 not an image type, 400 unreadable, 429); ``GET
+  /clubs/{id}/picture/{version}``: the picture (the URL the club's ``picture`` gives);
 - pages ``/clubs``, ``/clubs/{id}`` (``web/clubs.html``).
 """
 
@@ -36,6 +41,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from laizi.server.accounts.avatars import MAX_UPLOAD_BYTES
+from laizi.server.clubs.picture import PICTURE_CACHE_SECONDS, ClubPictures
 from laizi.server.clubs.service import ClubError, Clubs
 from laizi.server.common import protocol as proto
 from laizi.server.common.protocol import RoomStatus
@@ -149,11 +156,21 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
 
 
 async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
-    """A seat at the club's oldest table in its lobby with a free seat (this node's rooms);
-    the seat it has if it sits at one already."""
+    """A seat at the club's oldest table in its lobby with a free seat; the seat it has if it
+    sits at one already. A table of this node: the seat is taken here. A table another node
+    of a cluster holds: its code and a free seat as stored (``sit: true``) — the client
+    joins it on ``/ws`` and sends ``sit`` (routed to the owner, which checks the seat again)."""
     codes, name = await c.lobby_tables(pid, cid)
     for code in codes:
         room = hub.rooms.get(code)
+        if room is None:  # a cluster: held by another node (or by none: taken over here)
+            where = await hub.directory.locate(code)
+            if isinstance(where, str):
+                remote = await c.stored_seat(pid, code)
+                if remote is None:
+                    continue
+                return {"code": code, "seat": remote, "sit": True}  # the client sits on /ws
+            room = where
         if room is None or pid in room.banned:
             continue
         async with room.lock:
@@ -197,6 +214,38 @@ async def season(request: Request, c: Clubs, pid: str, d: dict[str, Any]) -> Any
     return await c.new_season(pid, club_id(request))
 
 
+async def picture_upload(request: Request) -> Response:
+    """``POST /api/clubs/{id}/picture``: the image as the body (its ``image/*`` type), by the
+    owner or an admin; ``POST /api/clubs/{id}/picture/delete``: back to the drawn avatar."""
+    pid = await club_caller(request, {})
+    pics: ClubPictures = request.app.state.club_pictures
+    if request.url.path.endswith("/delete"):
+        return JSONResponse(await pics.remove(pid, club_id(request)), headers={"Cache-Control": "no-store"})
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if not (ctype.startswith("image/") or ctype == "application/octet-stream"):
+        raise ClubError("send the image (Content-Type image/png, image/jpeg, image/webp or image/gif)", 415)
+    body = await request.body()
+    if len(body) > MAX_UPLOAD_BYTES:
+        raise ClubError(f"request body larger than {MAX_UPLOAD_BYTES} bytes", 413)
+    peer = request.client.host if request.client else ""
+    out = await pics.upload(pid, club_id(request), body, peer)
+    return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
+
+async def picture(request: Request) -> Response:
+    """``GET /clubs/{id}/picture/{version}``: the picture (the URL changes with it)."""
+    version = request.path_params["v"]
+    if not (0 < len(version) <= 64 and version.isalnum() and version.isascii()):
+        raise ClubError("no such club picture", 404)
+    pic = await request.app.state.club_pictures.picture(club_id(request), version)
+    headers = {"ETag": pic.etag, "Cache-Control": f"public, max-age={PICTURE_CACHE_SECONDS}, immutable",
+               "Content-Security-Policy": "default-src 'none'; sandbox", "Content-Disposition": "inline"}
+    seen = {t.strip() for t in request.headers.get("if-none-match", "").split(",")}
+    if pic.etag in seen or "*" in seen:
+        return Response(status_code=304, headers=headers)
+    return Response(pic.body, media_type=pic.media_type, headers=headers)
+
+
 async def page(request: Request) -> Response:
     return FileResponse(WEB_DIR / "clubs.html", headers={"Cache-Control": "no-cache"})
 
@@ -217,4 +266,7 @@ CLUB_ROUTES = [
     Route("/api/clubs/{cid}/quick", _api(quick), methods=["POST"]),
     Route("/api/clubs/{cid}/ranking", _api(ranking)),
     Route("/api/clubs/{cid}/season", _api(season), methods=["POST"]),
+    Route("/api/clubs/{cid}/picture", picture_upload, methods=["POST"]),
+    Route("/api/clubs/{cid}/picture/delete", picture_upload, methods=["POST"]),
+    Route("/clubs/{cid}/picture/{v}", picture),
 ]

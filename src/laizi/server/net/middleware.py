@@ -6,7 +6,7 @@ For each HTTP request it
   bodies); a real internal error is logged once, with its traceback and that id, and the
   client gets ``500 {"error": ..., "request_id": ...}``;
 - refuses a body larger than :data:`~laizi.server.common.inputs.MAX_BODY_BYTES` (or the limit
-  ``path_limits`` gives its path, e.g. an avatar upload): at once from its
+  ``path_limits`` gives its path, e.g. an avatar upload; ``*`` stands for one segment): at once from its
   ``Content-Length``, and otherwise (chunked) as soon as the bytes read pass the limit —
   the rest is never read;
 - adds the security headers (:data:`SECURITY_HEADERS`: a Content-Security-Policy that
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
@@ -61,7 +62,15 @@ class HttpGuard:
                  path_limits: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_body = max_body
-        self.path_limits = dict(path_limits or {})
+        self.path_limits = {k: v for k, v in (path_limits or {}).items() if "*" not in k}
+        # a path with ``*`` (one segment: "/api/clubs/*/picture")
+        self.pattern_limits = [(re.compile(re.escape(k).replace(r"\*", "[^/]+")), v)
+                               for k, v in (path_limits or {}).items() if "*" in k]
+
+    def _limit(self, path: str) -> int:
+        if path in self.path_limits:
+            return self.path_limits[path]
+        return next((v for rx, v in self.pattern_limits if rx.fullmatch(path)), self.max_body)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -91,7 +100,7 @@ class HttpGuard:
             await send_wrapped({"type": "http.response.body", "body": body})
 
         method = scope.get("method", "GET")
-        max_body = self.path_limits.get(scope.get("path", ""), self.max_body)
+        max_body = self._limit(scope.get("path", ""))
         too_large = f"request body larger than {max_body} bytes"
         if method in _BODY_METHODS:
             length = _content_length(scope)

@@ -10,6 +10,8 @@ the service: :mod:`laizi.server.clubs`).
 - ``club_templates``: a club's rule template: a name and room settings (preset, options,
   rounds, hands).
 - ``club_tables``: the rooms opened for a club, with the season they count in.
+- ``club_pictures`` (revision 0012): a club's uploaded picture, re-encoded like a player's
+  avatar (laizi.server.clubs.picture); ``clubs.picture`` names its version.
 """
 
 from __future__ import annotations
@@ -17,12 +19,21 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from laizi.server.persistence.db import Base
 
-__all__ = ["ClubMemberRow", "ClubRow", "ClubTableRow", "ClubTemplateRow"]
+__all__ = ["ClubMemberRow", "ClubPictureRow", "ClubRow", "ClubTableRow", "ClubTemplateRow"]
 
 
 def _now() -> datetime:
@@ -43,6 +54,8 @@ class ClubRow(Base):
     bots: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # the same-network warning required at its tables (revision 0011; NULL: not required)
     ip_warning: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # the uploaded picture's version (revision 0012; NULL: the drawn avatar): club_pictures
+    picture: Mapped[str | None] = mapped_column(String(64), nullable=True)
     season: Mapped[int] = mapped_column(Integer, default=1)
     season_started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
@@ -82,3 +95,13 @@ class ClubTableRow(Base):
 
 
 Index("ix_club_tables_club", ClubTableRow.club_id, ClubTableRow.season)
+
+
+class ClubPictureRow(Base):
+    __tablename__ = "club_pictures"
+    club_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    image: Mapped[bytes] = mapped_column(LargeBinary)
+    media_type: Mapped[str] = mapped_column(String(32))
+    etag: Mapped[str] = mapped_column(String(64))
+    updated_by: Mapped[str] = mapped_column(String(32))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)

@@ -32,6 +32,8 @@ const W = {
     confirm_season: "开始新赛季？本赛季的积分榜保留可查，新赛季从零开始。", bad_option: "数值不对：",
     private_tag: "私密", public_tag: "公开", approval_tag: "需审核", bots_tag: "机器人：{0}",
     ip_warning: "本圈牌桌开局前提醒同一网络的玩家", ip_tag: "同网提醒",
+    picture: "圈子图片", upload: "上传图片", picture_reset: "改用头像", picture_saved: "圈子图片已更新",
+    picture_hint: "PNG、JPEG、WebP 或 GIF，不超过 2 MB；服务器会裁成 128×128。", too_big: "图片超过 2 MB",
     lv_random: "随机", lv_greedy: "简单", lv_strong: "高手", lv_expert: "专家", winds: "东南西北",
   },
   en: {
@@ -59,6 +61,9 @@ const W = {
     confirm_season: "Start a new season? This season's ranking stays readable; the new one starts from zero.",
     bad_option: "Bad value: ", private_tag: "private", public_tag: "public", approval_tag: "approval",
     ip_warning: "Warn before a club table starts about players on one network", ip_tag: "network warning",
+    picture: "Club picture", upload: "Upload a picture", picture_reset: "Use the avatar", picture_saved: "Club picture updated",
+    picture_hint: "PNG, JPEG, WebP or GIF, up to 2 MB; the server crops it to 128×128.",
+    too_big: "The picture is larger than 2 MB",
     bots_tag: "bots: {0}", lv_random: "random", lv_greedy: "easy", lv_strong: "strong", lv_expert: "expert",
     winds: "ESWN",
   },
@@ -79,6 +84,13 @@ function el(tag, text = "", cls = "") {
 }
 function link(href, text, cls = "") { const a = el("a", text, cls); a.href = href; return a; }
 function img(avatar, cls = "") { const i = el("img", "", cls); i.src = `/static/avatars/${AVATARS.includes(avatar) ? avatar : "zhong"}.svg`; i.alt = ""; return i; }
+// A club's picture: its upload (a URL the server gave: /clubs/{id}/picture/{version}), else its drawn avatar
+function clubImg(c, cls = "") {
+  const i = img(c.avatar, cls);
+  if (typeof c.picture === "string" && c.picture.startsWith("/clubs/")) { i.src = c.picture; i.dataset.picture = "upload"; }
+  return i;
+}
+const MAX_PICTURE = 2 * 1024 * 1024;
 function button(label, fn, cls = "") {
   const b = el("button", t(label), cls);
   b.type = "button";
@@ -115,7 +127,7 @@ let names = [];  // the drawn avatars' names (GET /api/avatars)
 function clubRow(c, extra = []) {
   const li = el("li");
   li.dataset.club = String(c.id);
-  li.append(img(c.avatar), link("/clubs/" + c.id, c.name), el("span", t("members_n", c.members), "muted"));
+  li.append(clubImg(c), link("/clubs/" + c.id, c.name), el("span", t("members_n", c.members), "muted"));
   if (c.role) li.append(el("span", t("role_" + c.role), "t-tag"));
   li.append(...extra);
   return li;
@@ -186,7 +198,9 @@ function wireList() {
 let club = null;
 
 function renderHead(c) {
-  $("o-avatar").src = img(c.avatar).src;
+  const head = clubImg(c);
+  $("o-avatar").src = head.src;
+  $("o-avatar").dataset.picture = head.dataset.picture || "drawn";
   $("o-name").textContent = c.name;
   const season = t("season", c.season);
   let sub = t("sub_line", t("members_n", c.members), c.owner.nickname, season);
@@ -210,6 +224,8 @@ function renderHead(c) {
   $("o-actions").replaceChildren(...acts);
   const owner = c.role === "owner";
   $("o-settings-card").classList.toggle("hidden", !owner);
+  $("o-picture-card").classList.toggle("hidden", !staff(c));
+  $("btn-picture-reset").classList.toggle("hidden", !c.picture);
   if (owner) {
     levelSelect($("s-bots"), c.bots);
     $("s-approval").checked = c.approval;
@@ -348,8 +364,24 @@ async function renderOne() {
 }
 
 function wireOne() {
+  $("p-file").addEventListener("change", async () => {
+    const f = $("p-file").files && $("p-file").files[0];
+    $("p-file").value = "";
+    if (!f) return;
+    if (f.size > MAX_PICTURE) { show(t("too_big")); return; }
+    try {
+      const r = await fetch(`/api/clubs/${club.id}/picture`, { method: "POST", body: f,
+        headers: { "Content-Type": f.type || "application/octet-stream", Authorization: "Bearer " + token() } });
+      let data = null;
+      try { data = await r.json(); } catch (e) { data = null; }
+      if (!r.ok) throw new Error((data && data.error) || `HTTP ${r.status}`);
+      show(t("picture_saved"), true);
+      await renderOne();
+    } catch (e) { show(e.message); }
+  });
+  $("btn-picture-reset").addEventListener("click", () => act(`/api/clubs/${club.id}/picture/delete`, {}, renderOne));
   $("btn-quick").addEventListener("click", async () => {
-    try { const out = await api(`/api/clubs/${club.id}/quick`, {}); location.href = "/room/" + out.code; }
+    try { const out = await api(`/api/clubs/${club.id}/quick`, {}); location.href = "/room/" + out.code + (out.sit ? "?sit=1" : ""); }
     catch (e) { show(e.message); }
   });
   $("f-invite").addEventListener("submit", async ev => {

@@ -7,7 +7,7 @@
 import { S } from "./state.js";
 import * as net from "./net.js";
 import { t, onLang } from "./i18n.js";
-import { toast } from "./lobby.js";
+import { toast } from "./ui.js";
 
 const $ = id => document.getElementById(id);
 const REASONS = ["abuse", "cheating", "spam", "other"];

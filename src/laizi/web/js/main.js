@@ -53,7 +53,7 @@ net.on("joined", m => {
   $("chatlog").textContent = "";
   for (const c of m.chat || []) addChat(c, true);
   if (m.room.status === "lobby" || !m.room.match_id) { showPage("roomview"); renderRoom(); net.markSynced(); }
-  if (S.sitOnJoin) {  // a room this page just created: its creator takes the first free seat
+  if (S.sitOnJoin) {  // a room this page just created (or ?sit): take the first free seat
     S.sitOnJoin = false;
     const free = m.room.seats.findIndex(s => !s.player_id && !s.bot);
     const go = m.room.status === "lobby" && m.seat == null && free >= 0;
@@ -606,6 +606,7 @@ function boot() {
   if (rp) { showPage("replay"); openReplay(rp[1]); return; }
   const rm = /^\/room\/([A-Za-z0-9]+)/.exec(location.pathname);
   S.wantRoom = rm ? rm[1].toUpperCase() : null;
+  if (rm && new URLSearchParams(location.search).has("sit")) S.sitOnJoin = true;  // a club quick-seat on another node
   showPage("lobby");
   loadPresets();
   loadRooms();
