@@ -13,11 +13,11 @@ import pytest
 from laizi.errors import RuleError
 from laizi.game import PASS, Action, EndReason, HandState, LogError, Match, ReplayError
 from laizi.game.play import auto_action, play_match
-from laizi.game.replay import dump_log, parse_log, replay
+from laizi.game.replay import replay
 from laizi.game.seating import ceremony, draw_ceremony, tile_rank
 from laizi.rules import RuleSet
 from laizi.tiles import Tile
-from support.game_helpers import PRESETS, do, hand, settle_windows, t
+from support.game_helpers import PRESETS, check_replay, do, hand, settle_windows, t, throw_draws
 
 # seat 0 (dealer) holds two 中; nobody can claim much: everyone throws its draw
 HANDS = [
@@ -26,30 +26,6 @@ HANDS = [
     "5s 111m 999m 3z 4z 5z 6z 7s 9s",
     "5s 444m 666m 3z 4z 6z 6z 7s 1s",
 ]
-
-
-def throw_draws(s: HandState, *, until_wall: int | None = None) -> None:
-    """Pass every claim; on a turn discard the drawn tile (else the first legal discard);
-    in the haidi pass. Stops when the seat on turn sees ``until_wall`` tiles left."""
-    while not s.over:
-        if s.phase in ("claim", "rob"):
-            settle_windows(s)
-            continue
-        seat = s.to_act()[0]
-        if until_wall is not None and s.phase == "turn" and s.wall_remaining <= until_wall:
-            return
-        if s.phase == "haidi":
-            s.apply(seat, PASS)
-            continue
-        legal = s.legal_actions(seat)
-        drawn = Action("discard", s.last_draw) if s.last_draw is not None else None
-        s.apply(seat, drawn if drawn in legal else next(a for a in legal if a.type == "discard"))
-
-
-def check_replay(s: HandState) -> None:
-    again = replay(parse_log(dump_log(s.log)))
-    assert isinstance(again, HandState) and again.hash() == s.hash()
-    assert s.tile_total() == [4] * 34
 
 
 # ===================================================================== haidi_start

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.test_game_house_rules import check_replay, throw_draws
 from laizi.game import DRAW, NODRAW, Action, HandState, IllegalActionError
 from laizi.rules import RuleSet
-from support.game_helpers import PRESETS, do, hand, settle_windows, t
+from support.game_helpers import PRESETS, check_replay, do, hand, settle_windows, t, throw_draws
 
 # ===================================================================== a concealed kong
 # The dealer (seat 0) holds 1111p among its 14. It declares 暗杠 1p: 14 − 4 = 10 concealed +

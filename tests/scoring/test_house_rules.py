@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from laizi.scoring.request import score_json
-from scoring.test_scenarios import check, fail, req, seat, win
+from support.scoring_steps import check, fail, req, seat, win
 
 ALL = ("kaikoufan", "kaikoufan_fa", "qipisilai", "koukoufan", "jiayu")
 S: list[Any] = []

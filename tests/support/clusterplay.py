@@ -215,3 +215,34 @@ def check_database(pg_url: str, acked: dict[str, set[int]]) -> dict[str, int]:
         assert not missing, f"acknowledged actions of {pid} not in the database: {sorted(missing)}"
         totals["acked"] += len(seqs)
     return totals
+
+
+ARGS = ["--bot-delay", "0.05", "--hand-pause", "0.3"]
+
+
+def lease_owner(r: Any, code: str) -> str | None:
+    v = r.get(f"laizi:lease:{code}")
+    return None if v is None else v.decode().rpartition("|")[0]
+
+
+def pump(players: list[Player], rounds: int = 1) -> None:
+    for _ in range(rounds):
+        for p in players:
+            p.pump(0.005)
+            if p.seat is not None:
+                p.play()
+
+
+def bot_room(port: int, hands: int = 6) -> tuple[Player, str]:
+    """Four bots; the creator (through the proxy) watches."""
+    host = Player(port, "host")
+    c = host.c
+    c.send({"type": "create", "settings": {"max_hands": hands}})
+    code = c.until("joined", 20)["room"]["code"]
+    host.room = code
+    for s in range(4):
+        c.send({"type": "bot", "seat": s, "level": "random"})
+        c.until(lambda m, s=s: m["type"] == "room" and m["room"]["seats"][s]["bot"], 20)
+    c.send({"type": "start"})
+    host.handle(c.until("snapshot", 20))
+    return host, code

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from laizi.game import PASS, Action, HandState, arrange_wall
+from laizi.game import (
+    PASS,
+    Action,
+    HandState,
+    arrange_wall,
+)
 from laizi.game.events import project
+from laizi.game.replay import dump_log, parse_log, replay
 from laizi.rules import RuleSet
 from laizi.tiles import Tile
 
@@ -85,3 +91,27 @@ def hidden_ok(state: HandState, seat: int | None) -> None:
 
 def t(text: str) -> int:
     return Tile.parse(text).index
+
+
+def throw_draws(s: HandState, *, until_wall: int | None = None) -> None:
+    """Pass every claim; on a turn discard the drawn tile (else the first legal discard);
+    in the haidi pass. Stops when the seat on turn sees ``until_wall`` tiles left."""
+    while not s.over:
+        if s.phase in ("claim", "rob"):
+            settle_windows(s)
+            continue
+        seat = s.to_act()[0]
+        if until_wall is not None and s.phase == "turn" and s.wall_remaining <= until_wall:
+            return
+        if s.phase == "haidi":
+            s.apply(seat, PASS)
+            continue
+        legal = s.legal_actions(seat)
+        drawn = Action("discard", s.last_draw) if s.last_draw is not None else None
+        s.apply(seat, drawn if drawn in legal else next(a for a in legal if a.type == "discard"))
+
+
+def check_replay(s: HandState) -> None:
+    again = replay(parse_log(dump_log(s.log)))
+    assert isinstance(again, HandState) and again.hash() == s.hash()
+    assert s.tile_total() == [4] * 34

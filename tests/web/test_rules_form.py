@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from laizi.rulecatalog import PRESET_WORDS
+from support.uiwords import raw_words
 from support.webhelpers import new_page, poll, screens_dir
-from web.test_words_zh import raw_words
 
 pytestmark = pytest.mark.browser
 

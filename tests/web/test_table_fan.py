@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from support.uiwords import raw_words
 from support.webhelpers import add_bots, new_page, poll, screens_dir, sit, viewed
-from web.test_words_zh import raw_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

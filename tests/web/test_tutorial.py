@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from support.uiwords import raw_words
 from support.webhelpers import new_page, screens_dir
-from web.test_words_zh import raw_words
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ["intro", "laizi", "red", "discard", "open", "chi", "ready", "lzkong", "pass", "win", "settle"]

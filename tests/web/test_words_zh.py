@@ -7,27 +7,15 @@ Real `laizi serve`, the system Chromium, the visible text (innerText) of each pa
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
 import pytest
 
+from support.uiwords import raw_words
 from support.webhelpers import act_once, create_room, new_page, poll, sit
 
 pytestmark = pytest.mark.browser
-
-RAW = re.compile(r"\b[1-9][mpsz]\b|kaikoufan|koukoufan|qipisilai|jiayu|random|greedy|strong|expert"
-                 r"|[a-z]+_[a-z_]+")
-ENGLISH = re.compile(r"[A-Za-z]{2,}")
-ALLOWED = {"English", "JSON"}  # the language button; the calculator's raw-request field
-
-
-def raw_words(text: str, *user_text: str) -> list[str]:
-    for u in user_text:  # room codes and the like: not words of the UI
-        text = text.replace(u, "")
-    found = RAW.findall(text) + [w for w in ENGLISH.findall(text) if w not in ALLOWED]
-    return sorted(set(found))
 
 
 def test_the_chinese_ui_shows_words_not_codes(browser: Any, server: str) -> None:

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from laizi.server.accounts.avatars import MAX_PIXELS, MAX_SIDE, MAX_UPLOAD_BYTES, RSS_BUDGET_MB
-from server.accounts.test_avatars import guest, jreq, png_header_only
+from support.avatarkit import guest, jreq, png_header_only
 from support.srvhelpers import LiveServer
 
 pytestmark = [pytest.mark.timeout(300),

@@ -5,7 +5,6 @@ says, a rated room's ratings equal openskill's own computation, casual rooms sta
 from __future__ import annotations
 
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from laizi.server.persistence import db
+from support.eventfigures import figures_from_events
 from support.srvhelpers import Client, LiveServer, eventually, seated_room, step
 
 FAST_CFG = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 60.0}
@@ -43,48 +43,6 @@ def _finished(url: str, match_id: int) -> bool:
     except AssertionError:
         return False
     return True
-
-
-def figures_from_events(url: str, match_ids: list[int], seat_of: dict[int, int]) -> dict[str, Any]:
-    """A player's hand figures recomputed from the raw event log (not from ``scores``)."""
-    eng = db.make_engine(url)
-    out: Counter[str] = Counter()
-    big: Counter[str] = Counter()
-    points = 0.0
-    liable = 0.0
-    try:
-        with eng.connect() as conn:
-            for mid in match_ids:
-                seat = seat_of[mid]
-                rows = conn.execute(select(db.EventRow.kind, db.EventRow.data)
-                                    .where(db.EventRow.match_id == mid,
-                                           db.EventRow.kind.in_(("win", "end_hand", "escape")))
-                                    .order_by(db.EventRow.n)).all()
-                win: dict[str, Any] | None = None
-                gone = False  # the player escaped: its bot's hands are not its own
-                for kind, data in rows:
-                    if kind == "win":
-                        win = data
-                    elif kind == "end_hand" and gone:
-                        win = None
-                    elif kind == "end_hand":
-                        out["hands"] += 1
-                        points += data["deltas"][seat]
-                        if data["winner"] == seat:
-                            out["wins"] += 1
-                            assert win is not None
-                            out["self_draws"] += win["by"] == "self_draw"
-                            big.update(win["score"]["big_hands"])
-                        if win is not None and win["score"].get("liable") == seat:
-                            liable += -data["deltas"][seat]
-                        win = None
-                    elif kind == "escape" and data["seat"] == seat:
-                        out["escapes"] += 1
-                        gone = True
-    finally:
-        eng.dispose()
-    return {**out, "points": round(points, 2), "liability_paid": round(liable, 2),
-            "big_hand_counts": dict(sorted(big.items()))}
 
 
 def check_profile(srv: LiveServer, url: str, pid: str, matches: dict[int, int],

@@ -22,7 +22,7 @@ from laizi.server.persistence.store import RoomRecord, Store
 from laizi.server.tables.engine import GameSession, seed_from_text
 from laizi.server.tables.recorder import Recorder
 from laizi.server.tables.seats import SeatBot
-from server.accounts.test_players_ratings import figures_from_events
+from support.eventfigures import figures_from_events
 
 PIDS = ["p_a", "p_b", "p_c", None]  # seat 3: a bot
 

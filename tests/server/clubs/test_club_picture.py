@@ -17,7 +17,7 @@ from PIL import Image
 
 from laizi.server.accounts import avatars
 from laizi.server.accounts.avatars import MAX_PIXELS, MAX_UPLOAD_BYTES, SIZE
-from server.accounts.test_avatars import raw_post, req
+from support.avatarkit import raw_post, req
 from support.socialkit import call, guest, register
 from support.srvhelpers import LiveServer
 

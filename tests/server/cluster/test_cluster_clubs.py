@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 import redis
 
-from server.cluster.test_cluster_failover import ARGS, lease_owner
-from server.competitions.test_tourn_live import query
+from support.clusterplay import ARGS, lease_owner
 from support.socialkit import PASSWORD, call
 from support.srvhelpers import Client, step
+from support.tournkit import query
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -12,10 +12,10 @@ import pytest
 import redis
 
 from laizi.server.cluster.leader import leader_key
-from server.cluster.test_cluster_failover import ARGS, lease_owner
-from server.competitions.test_tourn_live import Player, account, call, query, wait_for
+from support.clusterplay import ARGS, lease_owner
 from support.socialkit import call as scall
 from support.srvhelpers import Client, step
+from support.tournkit import Player, account, call, query, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -12,8 +12,8 @@ import pytest
 import redis
 
 from laizi.server.cluster.leader import leader_key
-from server.cluster.test_cluster_failover import ARGS
-from server.competitions.test_tourn_live import account, call, query, wait_for
+from support.clusterplay import ARGS
+from support.tournkit import account, call, query, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from laizi.server.persistence import db
-from server.cluster.test_cluster_failover import ARGS
+from support.clusterplay import ARGS
 from support.socialkit import call as scall
 from support.srvhelpers import Client
 

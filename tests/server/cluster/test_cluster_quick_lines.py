@@ -16,10 +16,10 @@ import redis
 
 from laizi.server.ledger import coins
 from laizi.server.tables.audit import check_url
-from server.cluster.test_cluster_failover import ARGS, lease_owner
-from server.competitions.test_tourn_live import query
+from support.clusterplay import ARGS, lease_owner
 from support.socialkit import call as scall
 from support.srvhelpers import Client, eventually, step
+from support.tournkit import query
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

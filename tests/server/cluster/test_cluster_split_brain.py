@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from server.cluster.test_cluster_failover import bot_room, lease_owner, pump
-from support.clusterplay import check_database, seat_players
+from support.clusterplay import bot_room, check_database, lease_owner, pump, seat_players
 from support.srvhelpers import choose
 
 redis = pytest.importorskip("redis")

@@ -22,7 +22,7 @@ def kill_a_worker(port: int, redis_url: str) -> None:
     """kill -9 the worker owning a bot room: the supervisor starts it again (same node
     name) and the room goes on, on either worker — owned again within 10 s (2.0–3.5 s on an
     idle machine: a new Python process and the 3 s lease; a loaded one took 5.04 s)."""
-    from server.cluster.test_cluster_failover import bot_room, lease_owner
+    from support.clusterplay import bot_room, lease_owner
 
     r = redis.Redis.from_url(redis_url)
     host, code = bot_room(port, hands=50)  # still playing when its worker dies

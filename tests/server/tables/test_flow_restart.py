@@ -12,7 +12,7 @@ import pytest
 
 from laizi.server.tables.flow import Flow, vote_key
 from laizi.server.tables.seats import Seat
-from server.tables.test_flow import play, room_with, settling, view
+from support.flowsteps import play, room_with, settling, view
 from support.srvhelpers import Client, LiveServer
 
 

@@ -64,8 +64,8 @@ from laizi.server.net.etiquetteapi import ETIQUETTE_ROUTES  # clubs: reports, cl
 from laizi.server.net.handlers import dispatch, serve_ws
 from laizi.server.net.httpin import api_error_handler, bearer, error_response
 from laizi.server.net.middleware import HttpGuard
-from laizi.server.net.playerapi import player_routes
-from laizi.server.net.socialapi import social_routes
+from laizi.server.net.playerapi import PLAYER_ROUTES
+from laizi.server.net.socialapi import SOCIAL_ROUTES, Social
 from laizi.server.net.swroute import sw_route  # polish: the service worker at /sw.js (scope "/")
 from laizi.server.net.tournamentapi import TOURNAMENT_ROUTES  # hook (tournaments)
 from laizi.server.persistence import db
@@ -165,7 +165,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         hub.directory = Node(hub, redis_url, node or "node", dispatch=dispatch)
     replays = ReplayService(cfg.db_url)
     accounts = Accounts(hub)
-    social, social_api = social_routes(hub)  # social: coins, quick match, friends, invites
+    social = Social(hub)  # social: coins, quick match, friends, invites (SOCIAL_ROUTES)
     director = Director(hub)  # hook (tournaments)
     replays.gates.append(director.replay_withheld)  # duplicate rounds: no replay until over
     reviews = ReviewService(cfg.db_url, gates=replays.gates)  # 复盘: the replay's gates
@@ -299,8 +299,8 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         Route("/healthz", healthz),
         Route("/metrics", hub.ops.metrics_endpoint),
         Route("/cluster", cluster_status),
-        *player_routes(hub, accounts),
-        *social_api,
+        *PLAYER_ROUTES,
+        *SOCIAL_ROUTES,
         *AVATAR_ROUTES,
         *TOURNAMENT_ROUTES,  # hook (tournaments)
         *CLUB_ROUTES,  # clubs (亲友圈)

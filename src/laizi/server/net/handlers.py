@@ -2,9 +2,12 @@
 
 :func:`serve_ws` reads frames, parses them (:mod:`laizi.server.common.protocol`) and calls the
 handler for the frame's type. ``hello``, ``ping``, ``create`` and ``join`` need no room;
-every other command runs under its room's lock. A handler parses, checks that the sender
-may do it, then runs the room's command (:class:`laizi.server.tables.room.Room`: ``play``,
-``escape``, ``set_auto``, ``seat_and_start``...); it never steps the match itself.
+every other command runs under its room's lock. A handler parses, checks what needs the
+connection or the server (a 段位 range, the seat cool-down, the chat rate, mutes, the count
+of bot tables), then runs the room's command (:class:`laizi.server.tables.room.Room`:
+``play``, ``escape``, ``set_auto``, and the lobby's ``sit``, ``stand``, ``set_bot``,
+``start``, ``kick``, ``hand_over_host``, ``say``...), which checks the room's own rules,
+changes it, stores it and tells the room; a handler never changes a room itself.
 """
 
 from __future__ import annotations
@@ -39,13 +42,11 @@ from laizi.server.common.protocol import (
     new_request_id,
     parse_client_message,
 )
-from laizi.server.guard.limits import BOT_ROOMS_PER_IP, CHAT
-from laizi.server.guard.netcheck import network_pairs, proxy_addrs
-from laizi.server.net.flowcmds import FLOW_HANDLERS, unready_missing
+from laizi.server.guard.limits import CHAT
+from laizi.server.net.flowcmds import FLOW_HANDLERS
 from laizi.server.tables.engine import dumps
 from laizi.server.tables.hub import Hub
 from laizi.server.tables.room import Room
-from laizi.server.tables.seats import Seat
 
 __all__ = ["CONN_HANDLERS", "ROOM_HANDLERS", "dispatch", "serve_ws"]
 
@@ -227,16 +228,6 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
 
 
 # ------------------------------------------------------------- lobby commands
-def _lobby_only(room: Room) -> None:
-    if room.status != RoomStatus.LOBBY:
-        raise ProtocolError("match_started", "the match has already started")
-
-
-def _host_only(conn: Conn, room: Room) -> None:
-    if not room.is_host(conn.player_id):
-        raise ProtocolError("not_host", "only the room's host can do that")
-
-
 async def _rank_allowed(hub: Hub, conn: Conn, room: Room) -> None:
     """A room limited to a 段位 range (settings.rank_min/max) seats only players within it."""
     lo, hi = room.settings.rank_min, room.settings.rank_max
@@ -256,118 +247,42 @@ async def _rank_allowed(hub: Hub, conn: Conn, room: Room) -> None:
 
 
 async def on_sit(hub: Hub, conn: Conn, room: Room, m: p.Sit) -> None:
-    _lobby_only(room)
-    seat = room.seats[m.seat]
-    if seat.player_id == conn.player_id:
+    if not room.may_sit(conn.player_id, m.seat):
         return
-    if not seat.empty:
-        raise ProtocolError("seat_taken", f"seat {m.seat} is taken")
     await _rank_allowed(hub, conn, room)  # (under the room's lock: the seat stays free)
-    old = room.seat_of(conn.player_id)
-    if old is None and conn.player_id is not None:  # a new seat (not a move): the cool-down
-        await hub.limits.seat_check(conn.player_id)
-    if old is not None:
-        room.seats[old] = Seat()
-    room.seats[m.seat] = Seat(player_id=conn.player_id, nickname=conn.nickname)
-    await room.save_room()
-    room.broadcast_lobby()
+    if room.seat_of(conn.player_id) is None and conn.player_id is not None:
+        await hub.limits.seat_check(conn.player_id)  # a new seat (not a move): the cool-down
+    await room.sit(conn.player_id, conn.nickname, m.seat)
 
 
 async def on_stand(hub: Hub, conn: Conn, room: Room, m: p.Stand) -> None:
-    _lobby_only(room)
-    old = room.seat_of(conn.player_id)
-    if old is not None:
-        room.seats[old] = Seat()
-        await room.save_room()
-        if conn.player_id is not None:
-            await hub.limits.seat_left(conn.player_id)  # counts toward the cool-down
-    room.broadcast_lobby()
+    if await room.stand(conn.player_id) and conn.player_id is not None:
+        await hub.limits.seat_left(conn.player_id)  # counts toward the cool-down
 
 
 async def on_bot(hub: Hub, conn: Conn, room: Room, m: p.Bot) -> None:
-    _host_only(conn, room)
-    _lobby_only(room)
-    seat = room.seats[m.seat]
-    if m.level is None:
-        if seat.bot is None:
-            raise ProtocolError("no_bot", f"no bot on seat {m.seat}")
-        room.seats[m.seat] = Seat()
-    else:
-        levels = hub.bot_levels()
-        if m.level not in levels:
-            raise ProtocolError("bad_bot", f"unknown bot level {m.level!r} "
-                                            f"(choose from {', '.join(levels)})")
-        if seat.player_id is not None:
-            raise ProtocolError("seat_taken", f"seat {m.seat} is taken by a player")
-        room.seats[m.seat] = Seat(bot=m.level, nickname=f"bot·{m.level}")
-    await room.save_room()
-    room.broadcast_lobby()
+    await room.set_bot(conn.player_id, m.seat, m.level, hub.bot_levels())
+
+
+def _bot_tables(hub: Hub, peer: str) -> int | None:
+    """The tables of four bots ``peer`` started that play now (None: an exempt address)."""
+    if peer in hub.limits.exempt:
+        return None
+    return sum(1 for r in hub.rooms.values()
+               if r.status == RoomStatus.PLAYING and r.started_by == peer and all(s.bot for s in r.seats))
 
 
 async def on_start(hub: Hub, conn: Conn, room: Room, m: p.Start) -> None:
-    _host_only(conn, room)
-    _lobby_only(room)
-    if any(s.empty for s in room.seats) and room.settings.bots_fill is None:
-        raise ProtocolError("seats_empty", "fill every seat (players or bots) before starting")
-    missing = unready_missing(room, conn.player_id)
-    if missing:
-        raise ProtocolError("not_ready", "every seated player must be ready (准备) first: seat "
-                                         + ", ".join(str(s) for s in missing))
-    if room.settings.ip_warning and not m.confirm:  # clubs: the same-network warning
-        addrs = {i: [c.peer for c in room.conns if c.player_id == s.player_id and not c.closed]
-                 for i, s in enumerate(room.seats) if s.human}
-        pairs, unknown = network_pairs(addrs, proxy_addrs())
-        if pairs:
-            room.broadcast(p.same_network(pairs, unknown))
-            raise ProtocolError("same_network", "seats " + "; ".join(
-                f"{x['seats'][0]} and {x['seats'][1]} ({x['same']})" for x in pairs)  # type: ignore[index]
-                + " connect from the same address or network: start again to play anyway")
-    fill = room.settings.bots_fill  # clubs: the club's bots take the seats still empty
-    if fill is not None:
-        for i, s in enumerate(room.seats):
-            if s.empty:
-                room.seats[i] = Seat(bot=fill, nickname=f"bot·{fill}")
-    if all(s.bot for s in room.seats) and conn.peer not in hub.limits.exempt:
-        # four bots play on their own, at the server's cost: a few at a time per address
-        running = sum(1 for r in hub.rooms.values()
-                      if r.status == RoomStatus.PLAYING and r.started_by == conn.peer
-                      and all(s.bot for s in r.seats))
-        if running >= BOT_ROOMS_PER_IP:
-            raise ProtocolError("too_many_bot_rooms", f"at most {BOT_ROOMS_PER_IP} tables of four "
-                                                      "bots at a time from one address")
-    await room.seat_and_start(started_by=conn.peer)
+    await room.start(conn.player_id, started_by=conn.peer, confirm=m.confirm,
+                     bot_tables=_bot_tables(hub, conn.peer))
 
 
 async def on_kick(hub: Hub, conn: Conn, room: Room, m: p.Kick) -> None:
-    _host_only(conn, room)
-    target = m.player_id
-    if target == conn.player_id:
-        raise ProtocolError("bad_kick", "you cannot kick yourself (leave instead)")
-    seat = room.seat_of(target)
-    conns = [c for c in room.conns if c.player_id == target]
-    if seat is None and not conns:
-        raise ProtocolError("not_in_room", "no such player in this room")
-    if seat is not None:
-        _lobby_only(room)  # a seated player cannot be pushed out of a match
-        room.seats[seat] = Seat()
-    room.banned.add(target)
-    # durable before anyone is told: a kill -9 right after the "kicked" frame keeps the ban
-    await room.save_room()
-    for c in conns:
-        room.conns.discard(c)
-        c.room_code = None
-        c.seat = None
-        c.send(p.kicked(room.code))
-    room.broadcast_lobby()
+    await room.kick(conn.player_id, m.player_id)
 
 
 async def on_host(hub: Hub, conn: Conn, room: Room, m: p.Host) -> None:
-    _host_only(conn, room)
-    if m.player_id not in room.present():
-        raise ProtocolError("not_in_room", "the new host must be in the room")
-    room.owner_id = m.player_id
-    await room.save_room()
-    room.broadcast_lobby()
+    await room.hand_over_host(conn.player_id, m.player_id)
 
 
 # ------------------------------------------------------------- game commands
@@ -442,16 +357,8 @@ async def on_chat(hub: Hub, conn: Conn, room: Room, m: p.Chat) -> None:
     if wait is not None:
         raise ProtocolError("chat_rate", f"at most {RATE_COUNT} chat messages per "
                                          f"{RATE_WINDOW:g} seconds; wait {wait:.1f} s")
-    entry = p.chat(conn.nickname, conn.player_id, room.seat_of(conn.player_id), text, m.phrase,
-                   time.time(), m.emote)
-    room.chat_log.append(dict(entry))
-    del room.chat_log[:-100]
-    await room.store.add_chat(room.code, conn.player_id, conn.nickname, text,
-                              m.phrase or (None if m.emote is None else f"emote:{m.emote}"))
-    out = dumps(entry)
-    for c in list(room.conns):  # not to those who muted the speaker (laizi.server.clubs.etiquette)
-        if conn.player_id not in hub.mutes.of(c.player_id):
-            c.send(out)
+    await room.say(conn.player_id, conn.nickname, text, phrase=m.phrase, emote=m.emote,
+                   muted_by=hub.mutes.of)
 
 
 async def on_mute(hub: Hub, conn: Conn, room: Room, m: p.Mute) -> None:
@@ -470,17 +377,9 @@ async def on_mute(hub: Hub, conn: Conn, room: Room, m: p.Mute) -> None:
 
 
 async def on_leave(hub: Hub, conn: Conn, room: Room, m: p.Leave) -> None:
-    seat = room.seat_of(conn.player_id)
-    gave_up = False  # a seat given up before or during a match (not after it): the cool-down
-    if room.status == RoomStatus.LOBBY:
-        if seat is not None:
-            room.seats[seat] = Seat()
-            await room.save_room()
-            gave_up = True
-    elif seat is not None:  # during a match: a penalty, and a bot takes the seat for good
-        gave_up = await room.escape(seat)
+    gave_up = await room.give_up_seat(conn.player_id)  # a seat given up before or during a match
     if gave_up and conn.player_id is not None:
-        await hub.limits.seat_left(conn.player_id)
+        await hub.limits.seat_left(conn.player_id)  # the cool-down
     await hub.detach(conn, room)
     conn.send(p.left(room.code))
     room.broadcast_lobby()

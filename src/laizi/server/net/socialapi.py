@@ -5,7 +5,9 @@ Every call but ``GET /api/levels`` needs the player's token (``Authorization: Be
 ``{"error": message, "request_id": id}`` with 400 (bad input), 401 (no valid token), 403
 (not allowed: a guest where an account is needed, too few coins, not friends), 404
 (unknown player / invite), 409 (conflict: duplicate request, already claimed today, not
-in a room), 410 (invite expired), 429 (a limit; ``Retry-After``).
+in a room), 410 (invite expired), 429 (a limit; ``Retry-After``). The endpoints are
+module-level and read the services from ``request.app.state.social`` (:class:`Social`); a
+refusal (:class:`ApiError`) becomes the one JSON error answer through the app's handler.
 
 - ``GET /api/levels``: the levels (场次) and how many wait in each (``waiting``) and in each of its
   rule sets' queues (``queues`` ``{preset: n}``), the rule sets with their cards;
@@ -33,18 +35,18 @@ from starlette.routing import Route
 from laizi.server.common.errors import ApiError
 from laizi.server.competitions.quickmatch import DEFAULT_PRESET, QuickMatch
 from laizi.server.ledger import coins
-from laizi.server.net.httpin import current_player, error_response, int_param, json_object
+from laizi.server.net.httpin import current_player, int_param, json_object
 from laizi.server.social.friends import Friends
 from laizi.server.social.presence import LocalPresence, Presence
 
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
 
-__all__ = ["Social", "social_routes"]
+__all__ = ["SOCIAL_ROUTES", "Social"]
 
 
 class Social:
-    """The social services of one server (built by :func:`social_routes`)."""
+    """The social services of one server (``app.state.social``, read by :data:`SOCIAL_ROUTES`)."""
 
     def __init__(self, hub: Hub, presence: Presence | None = None) -> None:
         self.hub = hub
@@ -103,91 +105,97 @@ def _int(request: Request, name: str, default: int | None, lo: int, hi: int) -> 
     return int_param(request, name, default, lo, hi, ApiError)
 
 
-Handler = Callable[[Request, str, dict[str, Any]], Awaitable[Any]]
+Handler = Callable[[Request, Social, str, dict[str, Any]], Awaitable[Any]]
 
 
-def social_routes(hub: Hub, presence: Presence | None = None) -> tuple[Social, list[Route]]:
-    social = Social(hub, presence)
-    fr = social.friends
+def _api(fn: Handler, auth: bool = True) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        data = await _body(request)
+        pid = await current_player(request, data) if auth else ""
+        try:
+            out = await fn(request, request.app.state.social, pid, data)
+        except ApiError as exc:  # a social limit always says when to come back
+            if exc.status == 429 and exc.retry_after is None:
+                exc.retry_after = 60.0
+            raise
+        return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
-    def api(fn: Handler, auth: bool = True) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(request: Request) -> Response:
-            try:
-                data = await _body(request)
-                pid = await current_player(request, data) if auth else ""
-                out = await fn(request, pid, data)
-            except ApiError as exc:  # a refused token, friends, quick match, coins
-                wait = (exc.retry_after or 60.0) if exc.status == 429 else None
-                return error_response(request, exc.message, exc.status, retry_after=wait)
-            return JSONResponse(out, headers={"Cache-Control": "no-store"})
+    return endpoint  # an ApiError becomes the one JSON error answer (the app's handler)
 
-        return endpoint
 
-    async def levels(request: Request, pid: str, d: dict[str, Any]) -> Any:
-        sizes = await social.quick.queue_sizes()
-        return {"levels": [{**coins.level_json(lv), "waiting": sum(sizes[lv.name].values()),
-                            "queues": sizes[lv.name]} for lv in coins.LEVELS.values()],
-                "presets": social.quick.presets(), "default_preset": DEFAULT_PRESET,
-                "wait": social.quick.wait, "welcome": coins.WELCOME_COINS, "daily": coins.DAILY_COINS}
+async def levels(request: Request, social: Social, pid: str, d: dict[str, Any]) -> Any:
+    sizes = await social.quick.queue_sizes()
+    return {"levels": [{**coins.level_json(lv), "waiting": sum(sizes[lv.name].values()),
+                        "queues": sizes[lv.name]} for lv in coins.LEVELS.values()],
+            "presets": social.quick.presets(), "default_preset": DEFAULT_PRESET,
+            "wait": social.quick.wait, "welcome": coins.WELCOME_COINS, "daily": coins.DAILY_COINS}
 
-    async def coins_me(request: Request, pid: str, d: dict[str, Any]) -> Any:
-        limit = _int(request, "limit", 30, 1, coins.LEDGER_MAX) or 30
-        before = _int(request, "before", None, 1, 2**62)
-        return await social.coins(pid, limit, before)
 
-    async def daily(request: Request, pid: str, d: dict[str, Any]) -> Any:
-        return await social.daily(pid)
+async def coins_me(request: Request, social: Social, pid: str, d: dict[str, Any]) -> Any:
+    limit = _int(request, "limit", 30, 1, coins.LEDGER_MAX) or 30
+    before = _int(request, "before", None, 1, 2**62)
+    return await social.coins(pid, limit, before)
 
-    async def quick(request: Request, pid: str, d: dict[str, Any]) -> Any:
-        if request.method == "POST":
-            return await social.quick.enqueue(pid, d.get("level"), d.get("preset", DEFAULT_PRESET))
-        return await social.quick.status(pid)
 
-    async def quick_leave(request: Request, pid: str, d: dict[str, Any]) -> Any:
-        return await social.quick.leave(pid)
+async def daily(request: Request, social: Social, pid: str, d: dict[str, Any]) -> Any:
+    return await social.daily(pid)
 
-    async def friends(request: Request, pid: str, d: dict[str, Any]) -> Any:
-        return await fr.listing(pid)
 
-    def friend_op(op: str) -> Handler:
-        async def run(request: Request, pid: str, d: dict[str, Any]) -> Any:
-            who = d.get("player")
-            if op == "request":
-                return await fr.request(pid, who)
-            if op == "remove":
-                return await fr.remove(pid, who)
-            return await fr.answer(pid, who, op == "accept")
+async def quick(request: Request, social: Social, pid: str, d: dict[str, Any]) -> Any:
+    if request.method == "POST":
+        return await social.quick.enqueue(pid, d.get("level"), d.get("preset", DEFAULT_PRESET))
+    return await social.quick.status(pid)
 
-        return run
 
-    async def invites(request: Request, pid: str, d: dict[str, Any]) -> Any:
-        if request.method == "POST":
-            return await fr.invite(pid, d.get("player"), d.get("room"))
-        return await fr.invites(pid)
+async def quick_leave(request: Request, social: Social, pid: str, d: dict[str, Any]) -> Any:
+    return await social.quick.leave(pid)
 
-    def invite_reply(accept: bool) -> Handler:
-        async def run(request: Request, pid: str, d: dict[str, Any]) -> Any:
-            try:
-                iid = int(request.path_params["invite_id"])
-            except ValueError:
-                raise ApiError("bad invite id") from None
-            if not 1 <= iid <= 2**31 - 1:
-                raise ApiError("bad invite id")
-            return await fr.reply(pid, iid, accept)
 
-        return run
+async def friends(request: Request, social: Social, pid: str, d: dict[str, Any]) -> Any:
+    return await social.friends.listing(pid)
 
-    routes = [
-        Route("/api/levels", api(levels, auth=False)),
-        Route("/api/coins", api(coins_me)),
-        Route("/api/coins/daily", api(daily), methods=["POST"]),
-        Route("/api/quick", api(quick), methods=["GET", "POST"]),
-        Route("/api/quick/leave", api(quick_leave), methods=["POST"]),
-        Route("/api/friends", api(friends)),
-        *(Route(f"/api/friends/{op}", api(friend_op(op)), methods=["POST"])
-          for op in ("request", "accept", "decline", "remove")),
-        Route("/api/invites", api(invites), methods=["GET", "POST"]),
-        Route("/api/invites/{invite_id}/accept", api(invite_reply(True)), methods=["POST"]),
-        Route("/api/invites/{invite_id}/decline", api(invite_reply(False)), methods=["POST"]),
-    ]
-    return social, routes
+
+def _friend_op(op: str) -> Handler:
+    async def run(request: Request, social: Social, pid: str, d: dict[str, Any]) -> Any:
+        who = d.get("player")
+        if op == "request":
+            return await social.friends.request(pid, who)
+        if op == "remove":
+            return await social.friends.remove(pid, who)
+        return await social.friends.answer(pid, who, op == "accept")
+
+    return run
+
+
+async def invites(request: Request, social: Social, pid: str, d: dict[str, Any]) -> Any:
+    if request.method == "POST":
+        return await social.friends.invite(pid, d.get("player"), d.get("room"))
+    return await social.friends.invites(pid)
+
+
+def _invite_reply(accept: bool) -> Handler:
+    async def run(request: Request, social: Social, pid: str, d: dict[str, Any]) -> Any:
+        try:
+            iid = int(request.path_params["invite_id"])
+        except ValueError:
+            raise ApiError("bad invite id") from None
+        if not 1 <= iid <= 2**31 - 1:
+            raise ApiError("bad invite id")
+        return await social.friends.reply(pid, iid, accept)
+
+    return run
+
+
+SOCIAL_ROUTES = [
+    Route("/api/levels", _api(levels, auth=False)),
+    Route("/api/coins", _api(coins_me)),
+    Route("/api/coins/daily", _api(daily), methods=["POST"]),
+    Route("/api/quick", _api(quick), methods=["GET", "POST"]),
+    Route("/api/quick/leave", _api(quick_leave), methods=["POST"]),
+    Route("/api/friends", _api(friends)),
+    *(Route(f"/api/friends/{op}", _api(_friend_op(op)), methods=["POST"])
+      for op in ("request", "accept", "decline", "remove")),
+    Route("/api/invites", _api(invites), methods=["GET", "POST"]),
+    Route("/api/invites/{invite_id}/accept", _api(_invite_reply(True)), methods=["POST"]),
+    Route("/api/invites/{invite_id}/decline", _api(_invite_reply(False)), methods=["POST"]),
+]

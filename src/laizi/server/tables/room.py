@@ -3,15 +3,15 @@ flow around the match (ready, 继续, rematch, lapses) is :mod:`laizi.server.tab
 
 **A room is an actor.** Whatever changes its match goes through one of its commands —
 :meth:`Room.play`, :meth:`Room.escape`, :meth:`Room.set_auto`, :meth:`Room.press_continue`,
-:meth:`Room.seat_and_start` — or its own timer (bot moves, lapses, 托管, the next deal).
-Each command runs under the room's lock (``room.lock``: the socket handlers' dispatch
-holds it; the tournament director and quick match take it), one at a time; rooms never
-wait for each other. Every change of the match takes the same steps (:meth:`Room._step`):
-note who must act, apply to the engine, note the journal entry's origin, renew the
-deadlines — then (:meth:`Room._after_change`) write the journal and the new events to the
-database (awaited), send each connection its own frames, rearm the timer. The room reaches
-the rest of the server only through what it is given (store, config, ``hold`` — the
-room directory's lease check — and ``on_finished``).
+:meth:`Room.seat_and_start` — or its own timer (bot moves, lapses, 托管, the next deal); its lobby
+and votes through their own (``tables.lobby``, ``tables.votes``). Each command runs under the
+room's lock (``room.lock``: the socket handlers' dispatch holds it; the tournament director and
+quick match take it), one at a time; rooms never wait for each other. Every change of the match
+takes the same steps (:meth:`Room._step`): note who must act, apply to the engine, note the
+journal entry's origin, renew the deadlines — then (:meth:`Room._after_change`) write the
+journal and the new events to the database (awaited), send each connection its own frames, rearm
+the timer. The room reaches the rest of the server only through what it is given (store, config,
+``hold`` — the room directory's lease check — and ``on_finished``).
 """
 
 from __future__ import annotations
@@ -36,16 +36,17 @@ from laizi.server.persistence.fencing import Fenced
 from laizi.server.persistence.store import RoomRecord, Store
 from laizi.server.tables.engine import GameSession, OpError, dumps, seed_from_text
 from laizi.server.tables.flow import Flow, resume_settlement, vote_key
+from laizi.server.tables.framing import MAX_STREAM_GAP, RoomFrames
+from laizi.server.tables.lobby import LobbyCommands
 from laizi.server.tables.recorder import Recorder
 from laizi.server.tables.roominfo import live_info, stored_info
-from laizi.server.tables.seats import AUTO_BOT, Seat, SeatBot, bot_levels, hints_for_view
+from laizi.server.tables.seats import AUTO_BOT, Seat, SeatBot, bot_levels
+from laizi.server.tables.votes import VoteCommands
 
 __all__ = ["MAX_STREAM_GAP", "Played", "Room"]
 
 log = logging.getLogger("laizi.server")
 
-MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot instead
-HINT_CACHE = 8        # (version, seat) hint texts kept per room
 
 
 def stored_settings(settings: RoomSettings) -> dict[str, Any]:
@@ -73,7 +74,7 @@ class Played:
     stale_version: bool = False
 
 
-class Room:
+class Room(LobbyCommands, VoteCommands, RoomFrames):
     def __init__(self, code: str, settings: RoomSettings, owner_id: str | None, *,
                  cfg: ServerConfig, store: Store, stats: dict[str, float],
                  on_finished: Callable[[Room], None] | None = None,
@@ -193,115 +194,6 @@ class Room:
                           seats=[s.to_json() for s in self.seats], match_id=self.match_id,
                           banned=sorted(self.banned))
 
-    # ------------------------------------------------------------- frames
-    def frame(self, conn: Conn, kind: str = "update") -> str | None:
-        """The next frame for ``conn`` (JSON text): its new events and the change of its
-        view since the last frame (``from``, ``patch``), or a snapshot with the whole view.
-
-        Built from texts cached per version (:meth:`GameSession.view_json`,
-        :meth:`GameSession.view_patch`, the seats' event streams), so a change costs one
-        public patch plus a small private part per seat, whatever the number of connections.
-        """
-        g = self.game
-        if g is None:
-            return None
-        seat = conn.seat
-        stream = g.stream(seat)
-        v = stream.v
-        if kind == "update" and v == conn.sent_v:
-            return None
-        events: list[str] | None = None
-        body = ""
-        if kind == "update":
-            base = conn.view_base
-            if conn.sent_v > v or v - conn.sent_v > MAX_STREAM_GAP:
-                kind = "snapshot"
-            else:
-                events = stream.since(conn.sent_v)
-                patch = (None if events is None or base is None or base[0] is not g.key
-                         or base[1] != seat else g.view_patch(seat, base[2]))
-                if patch is None:
-                    kind = "snapshot"
-                else:
-                    body = f'"from":{conn.sent_v},"patch":{patch}'
-        if kind != "update":
-            events = stream.last(40)
-            body = f'"view":{g.view_json(seat)}'
-        assert events is not None
-        extra = self._timers_json(g)
-        if seat is not None and conn.player_id is not None:
-            extra += f',"last_seq":{self._last_seq.get(conn.player_id, 0)}'
-            if conn.hints:
-                extra += self._hints_json(g, seat)
-        if self.settings.seed is not None:
-            extra += f',"fixed_deal":{dumps(self.settings.seed)}'
-        conn.sent_v = v
-        conn.view_base = (g.key, seat, g.version)
-        return (f'{{"type":"{kind}","v":{v},"seat":{dumps(seat)},{body},'
-                f'"match_id":{dumps(self.match_id)},"events":[{",".join(events)}],'
-                f'"deadline":{dumps(self.deadline_for(seat))}{extra}}}')
-
-    def _timers_json(self, g: GameSession) -> str:
-        """Public countdowns (:meth:`Flow.timers`) as extra frame keys."""
-        d = self.flow.timers(g.phase, g.hand_over, g.over, self._deadlines, self.waiting(), time.monotonic())
-        return "".join(f',"{k}":{dumps(v)}' for k, v in d.items())
-
-    def waiting(self) -> list[int]:
-        """Seats whose player must press 继续 (seated humans not in 托管)."""
-        g = self.game
-        return [s for s in range(4) if self.seats[s].human and not (g is not None and g.match.auto[s])]
-
-    def send_snapshot(self, conn: Conn) -> None:
-        msg = self.frame(conn, "snapshot")
-        if msg:
-            conn.send(msg)
-
-    def send_hints(self, conn: Conn) -> None:
-        """Hints just switched on: those for the seat's decision now, if it has one, in a
-        small ``hints`` frame ``{v, hints}``."""
-        g = self.game
-        if g is None or conn.seat is None or conn.player_id is None:
-            return
-        extra = self._hints_json(g, conn.seat)  # ',"hints":[…]' or '' without a decision
-        if extra:
-            conn.send(f'{{"type":"hints","v":{g.stream(conn.seat).v}{extra}}}')
-
-    def _hints_json(self, g: GameSession, seat: int) -> str:
-        """``,"hints":…`` for a seat with a decision to make (cached per version)."""
-        key = (g.version, seat)
-        out = self._hints.get(key)
-        if out is None:
-            if len(self._hints) > HINT_CACHE:
-                self._hints.clear()
-            sv = g.seat_view(seat)
-            out = (f',"hints":{dumps(hints_for_view(sv))}'
-                   if sv is not None and sv.legal and not g.over else "")
-            self._hints[key] = out
-        return out
-
-    def deadline_for(self, seat: int | None) -> float | None:
-        """Seconds left for ``seat``'s decision (only its own deadline is disclosed)."""
-        if seat is None or seat not in self._deadlines:
-            return None
-        return max(0.0, round(self._deadlines[seat] - time.monotonic(), 2))
-
-    def settle_msg(self) -> p.SettleMsg:
-        """The ``settle`` message: seconds left of the settlement, who must press 继续, who did."""
-        g = self.game
-        assert g is not None
-        d = self.flow.timers(g.phase, g.hand_over, g.over, self._deadlines, self.waiting(), time.monotonic())
-        return p.settle_msg(d.get("settle", {}))
-
-    def push_updates(self) -> None:
-        for c in list(self.conns):
-            if c.closed:
-                continue
-            msg = self.frame(c)
-            if msg is not None:
-                c.send(msg)
-        if self.game is not None:
-            self.game.trim()
-
     # ------------------------------------------------------------- persistence
     async def _persist(self) -> None:
         """Write the journal and the events not yet stored (awaited: durable before shown)."""
@@ -397,7 +289,7 @@ class Room:
 
     async def dissolve(self) -> bool:
         """解散: the match ends now, its scores so far standing and stored (every seated
-        human agreed: :func:`laizi.server.net.flowcmds.on_dissolve`). False if none in play."""
+        human agreed: :meth:`VoteCommands.vote_dissolve`). False if none in play."""
         g = self.game
         if g is None or g.over or self.status != RoomStatus.PLAYING:
             return False

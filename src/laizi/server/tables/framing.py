@@ -1,0 +1,150 @@
+"""What a room sends its connections about the match in play (:class:`RoomFrames`, a part
+of :class:`laizi.server.tables.room.Room`): each connection's next frame — its new events
+and the patch of its view since its last frame, or a snapshot (docs/server.md, "Table
+frames") —, the public countdowns, the own decision's deadline, the hints of a seat that
+asked for them, the ``settle`` message, and :meth:`RoomFrames.push_updates` after a change.
+
+Frames are built from texts the :class:`~laizi.server.tables.engine.GameSession` caches per
+version, so a change costs one public patch plus a small private part per seat, whatever
+the number of connections.
+"""
+
+from __future__ import annotations
+
+import time
+
+from laizi.server.common import protocol as p
+from laizi.server.common.connection import Conn
+from laizi.server.common.protocol import RoomSettings
+from laizi.server.tables.engine import GameSession, dumps
+from laizi.server.tables.flow import Flow
+from laizi.server.tables.seats import Seat, hints_for_view
+
+__all__ = ["HINT_CACHE", "MAX_STREAM_GAP", "RoomFrames"]
+
+MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot instead
+HINT_CACHE = 8        # (version, seat) hint texts kept per room
+
+
+class RoomFrames:
+    """The frames part of a room (mixed into :class:`~laizi.server.tables.room.Room`, which
+    sets these)."""
+
+    game: GameSession | None
+    settings: RoomSettings
+    match_id: int | None
+    flow: Flow
+    seats: list[Seat]
+    conns: set[Conn]
+    _deadlines: dict[int, float]
+    _last_seq: dict[str, int]
+    _hints: dict[tuple[int, int], str]
+
+    def frame(self, conn: Conn, kind: str = "update") -> str | None:
+        """The next frame for ``conn`` (JSON text): its new events and the change of its
+        view since the last frame (``from``, ``patch``), or a snapshot with the whole view.
+
+        Built from texts cached per version (:meth:`GameSession.view_json`,
+        :meth:`GameSession.view_patch`, the seats' event streams), so a change costs one
+        public patch plus a small private part per seat, whatever the number of connections.
+        """
+        g = self.game
+        if g is None:
+            return None
+        seat = conn.seat
+        stream = g.stream(seat)
+        v = stream.v
+        if kind == "update" and v == conn.sent_v:
+            return None
+        events: list[str] | None = None
+        body = ""
+        if kind == "update":
+            base = conn.view_base
+            if conn.sent_v > v or v - conn.sent_v > MAX_STREAM_GAP:
+                kind = "snapshot"
+            else:
+                events = stream.since(conn.sent_v)
+                patch = (None if events is None or base is None or base[0] is not g.key
+                         or base[1] != seat else g.view_patch(seat, base[2]))
+                if patch is None:
+                    kind = "snapshot"
+                else:
+                    body = f'"from":{conn.sent_v},"patch":{patch}'
+        if kind != "update":
+            events = stream.last(40)
+            body = f'"view":{g.view_json(seat)}'
+        assert events is not None
+        extra = self._timers_json(g)
+        if seat is not None and conn.player_id is not None:
+            extra += f',"last_seq":{self._last_seq.get(conn.player_id, 0)}'
+            if conn.hints:
+                extra += self._hints_json(g, seat)
+        if self.settings.seed is not None:
+            extra += f',"fixed_deal":{dumps(self.settings.seed)}'
+        conn.sent_v = v
+        conn.view_base = (g.key, seat, g.version)
+        return (f'{{"type":"{kind}","v":{v},"seat":{dumps(seat)},{body},'
+                f'"match_id":{dumps(self.match_id)},"events":[{",".join(events)}],'
+                f'"deadline":{dumps(self.deadline_for(seat))}{extra}}}')
+
+    def _timers_json(self, g: GameSession) -> str:
+        """Public countdowns (:meth:`Flow.timers`) as extra frame keys."""
+        d = self.flow.timers(g.phase, g.hand_over, g.over, self._deadlines, self.waiting(), time.monotonic())
+        return "".join(f',"{k}":{dumps(v)}' for k, v in d.items())
+
+    def waiting(self) -> list[int]:
+        """Seats whose player must press 继续 (seated humans not in 托管)."""
+        g = self.game
+        return [s for s in range(4) if self.seats[s].human and not (g is not None and g.match.auto[s])]
+
+    def send_snapshot(self, conn: Conn) -> None:
+        msg = self.frame(conn, "snapshot")
+        if msg:
+            conn.send(msg)
+
+    def send_hints(self, conn: Conn) -> None:
+        """Hints just switched on: those for the seat's decision now, if it has one, in a
+        small ``hints`` frame ``{v, hints}``."""
+        g = self.game
+        if g is None or conn.seat is None or conn.player_id is None:
+            return
+        extra = self._hints_json(g, conn.seat)  # ',"hints":[…]' or '' without a decision
+        if extra:
+            conn.send(f'{{"type":"hints","v":{g.stream(conn.seat).v}{extra}}}')
+
+    def _hints_json(self, g: GameSession, seat: int) -> str:
+        """``,"hints":…`` for a seat with a decision to make (cached per version)."""
+        key = (g.version, seat)
+        out = self._hints.get(key)
+        if out is None:
+            if len(self._hints) > HINT_CACHE:
+                self._hints.clear()
+            sv = g.seat_view(seat)
+            out = (f',"hints":{dumps(hints_for_view(sv))}'
+                   if sv is not None and sv.legal and not g.over else "")
+            self._hints[key] = out
+        return out
+
+    def deadline_for(self, seat: int | None) -> float | None:
+        """Seconds left for ``seat``'s decision (only its own deadline is disclosed)."""
+        if seat is None or seat not in self._deadlines:
+            return None
+        return max(0.0, round(self._deadlines[seat] - time.monotonic(), 2))
+
+    def settle_msg(self) -> p.SettleMsg:
+        """The ``settle`` message: seconds left of the settlement, who must press 继续, who did."""
+        g = self.game
+        assert g is not None
+        d = self.flow.timers(g.phase, g.hand_over, g.over, self._deadlines, self.waiting(), time.monotonic())
+        return p.settle_msg(d.get("settle", {}))
+
+    def push_updates(self) -> None:
+        for c in list(self.conns):
+            if c.closed:
+                continue
+            msg = self.frame(c)
+            if msg is not None:
+                c.send(msg)
+        if self.game is not None:
+            self.game.trim()
+
