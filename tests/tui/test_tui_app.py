@@ -141,8 +141,12 @@ def test_auto_play_keeps_playing_visibly_and_can_be_cancelled() -> None:
                 t1 = time.monotonic()
                 while session.auto and time.monotonic() - t1 < 1.0:
                     await pilot.pause(0.01)
+            # back to the player: a hand that ended meanwhile shows its settlement, which (托管
+            # off) waits for 继续 — press it, as the player would
             t0 = time.monotonic()
             while not app.awaiting and time.monotonic() - t0 < 30:
+                if isinstance(app.screen, SettlementScreen) and not session.auto:
+                    await pilot.press("enter")
                 await pilot.pause(0.005)
             lines = list(app.log_lines)
             back = not session.auto and app.awaiting

@@ -37,8 +37,9 @@ def counts(url: str, mid: int) -> dict[str, Any]:
             hands = conn.execute(select(db.HandRow.number, db.HandRow.result)
                                  .where(db.HandRow.match_id == mid)).all()
             status = conn.execute(select(db.MatchRow.status).where(db.MatchRow.id == mid)).scalar()
-            keys = {r[0] for r in conn.execute(select(coins.LEDGER.c.key)
-                                               .where(coins.LEDGER.c.match_id == mid)).all()}
+            keys = {r[0]: int(r[1]) for r in conn.execute(
+                select(coins.LEDGER.c.key, coins.LEDGER.c.delta)
+                .where(coins.LEDGER.c.match_id == mid)).all()}
             return {"actions": n(db.ActionRow.__table__), "events": n(db.EventRow.__table__),
                     "hands": {h: res for h, res in hands}, "status": status, "keys": keys}
     finally:
@@ -118,7 +119,10 @@ def three_matches_and_a_kill(srv: LiveServer, tmp: Path) -> None:
         assert got["hands"] and all(r is not None for r in got["hands"].values()), (mid, got)
         for h, res in got["hands"].items():
             if any(round(float(d) * 10) for d in res["deltas"]):
-                assert f"h:{mid}:{h}:{pid}" in got["keys"], (mid, h, got["keys"])
+                # settled: the player's entry, or (the losers held no coins: nothing moved)
+                # the house's zero entry alone
+                mine, house = f"h:{mid}:{h}:{pid}", f"h:{mid}:{h}:{coins.HOUSE}"
+                assert mine in got["keys"] or got["keys"].get(house) == 0, (mid, h, got["keys"])
         st, body = srv.get(f"/api/matches/{mid}/replay")
         assert st == 200 and body["match_id"] == mid and body["hands"], (mid, st)
     assert check_url(srv.db_url) == []
