@@ -7,8 +7,10 @@ after every action each of the five audiences (four seats, a spectator) gets its
 built the way :meth:`laizi.server.tables.room.Room.frame` builds it:
 
 - **protocol 1** (laizi up to 30cc857): the seat's new events plus its whole view;
-- **protocol 2** (now): the new events plus ``from`` and the view's ``patch`` since the frame
-  before (:meth:`GameSession.view_patch`); a snapshot when the match starts.
+- **protocol 3** (now; "p2" in the output, the deltas' side): the new events ``e`` and the
+  view's patch ``p`` since the frame before (:meth:`GameSession.view_patch`, keys by number);
+  a snapshot when the match starts. (Protocol 2, laizi up to 51901d2, sent ``from``, the
+  events numbered and the patch with its keys as text: run this script on that tree.)
 
 Reported: the bytes one client receives per hand and per action, raw and with
 permessage-deflate (a zlib stream per connection, context kept, a sync flush per frame —
@@ -29,6 +31,7 @@ from typing import Any
 from laizi.rules import RuleSet
 from laizi.server.common.delta import Mirror, canonical
 from laizi.server.tables.engine import GameSession, seed_from_text
+from laizi.server.tables.framing import VIEW_KEYS_JSON
 from laizi.server.tables.seats import SeatBot
 
 AUDIENCES: tuple[int | None, ...] = (0, 1, 2, 3, None)
@@ -71,16 +74,18 @@ def play(n_matches: int, hands: int) -> dict[str, Any]:
                 if v == sent[s]:
                     continue
                 events = ",".join(stream.since(sent[s]) or [])
+                whole = ",".join(stream.last(v - sent[s]))  # numbered, as protocol 1 sent them
                 g2.stream(s)
                 t0 = time.perf_counter()
-                f1 = f'{{"type":"update","v":{v},"view":{g1.view_json(s)},"events":[{events}]}}'
+                f1 = f'{{"type":"update","v":{v},"view":{g1.view_json(s)},"events":[{whole}]}}'
                 t1 = time.perf_counter()
                 b = base[s]
                 patch = None if b is None else g2.view_patch(s, b)
                 if patch is None:
-                    f2 = f'{{"type":"snapshot","v":{v},"view":{g2.view_json(s)},"events":[{events}]}}'
+                    f2 = (f'{{"type":"snapshot","v":{v},"view":{g2.view_json(s)},"keys":{VIEW_KEYS_JSON},'
+                          f'"events":[{whole}]}}')
                 else:
-                    f2 = f'{{"type":"update","v":{v},"from":{sent[s]},"patch":{patch},"events":[{events}]}}'
+                    f2 = f'{{"type":"update","v":{v},"p":{patch},"e":[{events}]}}'
                 t2 = time.perf_counter()
                 build[1] += t1 - t0
                 build[2] += t2 - t1

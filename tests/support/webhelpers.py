@@ -222,7 +222,7 @@ def bot_match(base: str, hands: int = 1, level: str = "random") -> tuple[str, in
                     if pred(m):
                         return dict(m)
 
-            await ws.send(json.dumps({"type": "hello", "proto": 2, "nickname": "bots"}))
+            await ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": "bots"}))
             await until(lambda m: m["type"] == "welcome")
             await ws.send(json.dumps({"type": "create", "settings": {"max_hands": hands}}))
             code = (await until(lambda m: m["type"] == "joined"))["room"]["code"]

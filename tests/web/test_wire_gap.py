@@ -70,9 +70,10 @@ def test_a_hand_on_deltas_survives_a_lost_frame(browser: Any, server: str) -> No
     snapshots = [m for m in wire.received if m.get("type") == "snapshot"]
     print(f"hand on deltas: {len(updates)} updates, {len(snapshots)} snapshots, {wire.bytes} bytes "
           f"received in all, {len(wire.dropped)} dropped")
-    # Updates carried patches, never the view.
-    assert len(updates) >= 12 and all("patch" in m and "view" not in m for m in updates)
-    assert all(isinstance(m.get("from"), int) for m in updates)
+    # Updates carried patches and events, never the view (protocol 3: `from` is `v` minus
+    # the events, the seat and the match are the snapshot's).
+    assert len(updates) >= 12 and all("p" in m and "view" not in m and m["e"] for m in updates)
+    assert not any("from" in m or "seat" in m or "match_id" in m for m in updates)
     # One frame was lost; the page noticed, asked once, and got a snapshot of the version after.
     assert len(wire.dropped) == 1
     lost = wire.dropped[0]

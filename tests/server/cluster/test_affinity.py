@@ -240,7 +240,7 @@ def test_haproxy_routes_ws_node(make_nodes: Callable[..., list[NodeProc]], redis
     try:
         for want in ("n1", "n2", "n1", "n2"):
             with proxy_ws(h.port, f"/ws?node={want}") as ws:
-                ws.send(json.dumps({"type": "hello", "proto": 2, "nickname": "x"}))
+                ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": "x"}))
                 ws.send(json.dumps({"type": "create", "settings": {}}))
                 while True:
                     m = json.loads(ws.recv(timeout=20))
@@ -252,7 +252,7 @@ def test_haproxy_routes_ws_node(make_nodes: Callable[..., list[NodeProc]], redis
         nodes[1].signal(signal.SIGKILL)  # a hint naming a dead node: load-balanced instead
         time.sleep(2.0)
         with proxy_ws(h.port, "/ws?node=n2") as ws:
-            ws.send(json.dumps({"type": "hello", "proto": 2, "nickname": "y"}))
+            ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": "y"}))
             assert json.loads(ws.recv(timeout=20))["type"] == "welcome"
     finally:
         h.stop()

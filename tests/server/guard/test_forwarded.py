@@ -35,7 +35,7 @@ def guest(port: int, source: str, forged: str | None = None) -> dict[str, Any]:
     headers = {"X-Forwarded-For": forged} if forged else None
     with connect(f"ws://127.0.0.1:{port}/ws", additional_headers=headers,
                  source_address=(source, 0), open_timeout=20) as ws:
-        ws.send(json.dumps({"type": "hello", "proto": 2}))
+        ws.send(json.dumps({"type": "hello", "proto": 3}))
         while True:
             m: dict[str, Any] = json.loads(ws.recv(timeout=20))
             if m["type"] in ("welcome", "error"):

@@ -171,7 +171,7 @@ class WS:
     def __init__(self, srv: LiveServer, nickname: str | None = "t", token: str | None = None) -> None:
         self._cm = websockets_sync.connect(srv.ws_url, max_size=2**22)
         self.ws = self._cm.__enter__()
-        hello: dict[str, Any] = {"type": "hello", "proto": 2}
+        hello: dict[str, Any] = {"type": "hello", "proto": 3}
         if nickname:
             hello["nickname"] = nickname
         if token:

@@ -110,7 +110,7 @@ def test_a_client_that_does_not_read_is_dropped(tmp_path: Path) -> None:
         for s in range(4):
             host.send({"type": "bot", "seat": s, "level": "random"})
         host.until(lambda m: m["type"] == "room" and all(x["bot"] for x in m["room"]["seats"]))
-        slow.send({"type": "hello", "proto": 2, "nickname": "sloth"})
+        slow.send({"type": "hello", "proto": 3, "nickname": "sloth"})
         slow.send({"type": "join", "room": code, "spectate": True})
         time.sleep(0.5)
         host.send({"type": "start"})

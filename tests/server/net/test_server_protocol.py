@@ -136,7 +136,7 @@ def test_hello_first_and_unknown_room(client: Any) -> None:
     OPEN.append(cm)
     ws.send(type="join", room="ZZZZZ")
     assert ws.error()["code"] == "hello_first"
-    ws.send(type="hello", proto=2, nickname="n")
+    ws.send(type="hello", proto=3, nickname="n")
     ws.until("welcome")
     ws.send(type="join", room="nope!")
     err = ws.error()

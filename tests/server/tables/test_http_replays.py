@@ -57,7 +57,7 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, 
         mids = []
         for i in range(LONG_MATCHES):  # one builder each (a player may create 5 rooms a minute)
             with websockets_sync.connect(s.ws_url, max_size=2**24) as ws:
-                send(ws, type="hello", proto=2, nickname=f"builder{i}")
+                send(ws, type="hello", proto=3, nickname=f"builder{i}")
                 until(ws, lambda m: m["type"] == "welcome")
                 mids.append(bot_match(ws, 16))
         yield s, mids
@@ -80,7 +80,7 @@ class Player:
     def __init__(self, s: LiveServer) -> None:
         self._cm = websockets_sync.connect(s.ws_url, max_size=2**24)
         self.ws = self._cm.__enter__()
-        send(self.ws, type="hello", proto=2, nickname="timed")
+        send(self.ws, type="hello", proto=3, nickname="timed")
         until(self.ws, lambda m: m["type"] == "welcome")
         send(self.ws, type="create", settings={"max_hands": 400, "rounds": 16, "turn_seconds": 600,
                                                "continue_seconds": 0,

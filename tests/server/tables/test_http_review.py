@@ -35,7 +35,7 @@ def until(ws: Any, pred: Any, timeout: float = 60) -> dict[str, Any]:
 
 
 def greet(ws: Any, name: str) -> Any:
-    send(ws, type="hello", proto=2, nickname=name)
+    send(ws, type="hello", proto=3, nickname=name)
     until(ws, lambda m: m["type"] == "welcome")
     return ws
 

@@ -45,13 +45,43 @@ def test_patch_of_diff_is_the_new_value_and_leaves_the_old(old: Any, new: Any) -
     assert canonical(old) == before  # copy on write: the client's previous view unchanged
 
 
+@given(JSON, JSON)
+@settings(max_examples=300, deadline=None)
+def test_keys_travel_as_numbers_of_the_table(old: Any, new: Any) -> None:
+    """With a key table the patch names the keys it holds by number (a key not in it, as
+    text), and the table turns them back."""
+    from laizi.server.common.delta import canonical
+
+    keys = ["a", "c"]
+    ops = diff(old, new, {k: i for i, k in enumerate(keys)})
+    assert canonical(patch(old, ops, keys)) == canonical(new)
+    assert '"a"' not in json.dumps([op[1:-1] if op[0] != 1 else op[1:] for op in ops])
+
+
 def test_patch_refuses_what_does_not_fit() -> None:
-    for bad in ([["s", ["x", "y"], 1]], [["d", [0]]], [["a", ["n"], [1]]], [["?", []]], "x"):
+    for bad in ([[0, "x", "y", 1]], [[1, 5]], [[1, "l", 0]], [[2, "n", [1]]], [["?"]], [[0, "l", 5, 1]],
+                [[0, 7, 1]], [[0, "l", -1, 1]], [[1]], [[0]], "x"):
         with pytest.raises(ValueError):
-            patch({"n": 1, "l": [1]}, bad)
+            patch({"n": 1, "l": [1]}, bad, ["n"])
+    assert patch({"n": 1, "l": [1]}, [[0, 0, 2], [2, "l", [3]], [1, "n"]], ["n"]) == {"l": [1, 3]}
     m = Mirror()
     with pytest.raises(Gap):
-        m.take({"type": "update", "from": 3, "v": 4, "patch": []})
+        m.take({"type": "update", "v": 4, "e": [{"type": "x"}], "p": []})
+
+
+def test_an_update_is_made_whole() -> None:
+    """``from`` is ``v`` minus the events, events get their number and ``vis``, the sticky
+    keys (seat, match, fixed deal, last applied seq) come from the frames before."""
+    m = Mirror()
+    m.take({"type": "snapshot", "v": 3, "view": {"n": 1}, "keys": ["n"], "seat": 2, "match_id": 7,
+            "last_seq": 4, "events": []})
+    got = m.take({"type": "update", "v": 5, "p": [[0, 0, 2]],
+                  "e": [{"type": "discard", "seat": 1, "tile": "5m"}, {"type": "draw", "seat": 2, "vis": 2}]})
+    assert got["from"] == 3 and got["view"] == {"n": 2} and got["seat"] == 2 and got["match_id"] == 7
+    assert got["last_seq"] == 4 and "p" not in got and "e" not in got
+    assert [(e["v"], e["vis"]) for e in got["events"]] == [(4, "public"), (5, 2)]
+    got = m.take({"type": "update", "v": 6, "p": [], "e": [{"type": "x"}], "last_seq": 5})
+    assert got["last_seq"] == 5 and m.take({"type": "update", "v": 7, "e": [{"type": "y"}]})["last_seq"] == 5
 
 
 def _seated(client: Any, seed: str) -> tuple[list[WS], list[str], WS, str]:
@@ -184,7 +214,7 @@ def test_delta_stream_equals_the_snapshot_at_every_step(fast_client: Any, seed: 
 def test_mirror_check_fails_on_a_wrong_patch() -> None:
     m = Mirror(check=True)
     m.take({"type": "snapshot", "v": 1, "view": {"a": [1]}})
-    m.take({"type": "update", "from": 1, "v": 2, "patch": [["a", ["a"], [2]]]})
+    m.take({"type": "update", "v": 2, "e": [{"type": "x"}], "p": [[2, "a", [2]]]})
     with pytest.raises(Diverged):
         m.take({"type": "snapshot", "v": 2, "view": {"a": [1, 3]}})
 
@@ -208,6 +238,7 @@ def _play_patched(seed: str, choices: int, hands: int = 2, bots: int | None = No
     from laizi.rules import RuleSet
     from laizi.server.common.delta import canonical
     from laizi.server.tables.engine import VIEW_KEEP, GameSession, seed_from_text
+    from laizi.server.tables.frames import VIEW_KEYS
     from laizi.server.tables.seats import SeatBot
 
     rng = random.Random(choices)
@@ -245,7 +276,7 @@ def _play_patched(seed: str, choices: int, hands: int = 2, bots: int | None = No
                 held[s] = json.loads(g.view_json(s))
                 seen["snapshots"] += 1
             else:
-                held[s] = patch(held[s], json.loads(text))
+                held[s] = patch(held[s], json.loads(text), VIEW_KEYS)
                 seen["patches"] += 1
             assert canonical(held[s]) == canonical(json.loads(g.view_json(s))), (seed, s, g.version)
             base[s] = g.version

@@ -1,27 +1,39 @@
 """The table's wire deltas: a small generic JSON diff and its inverse (pure, no I/O).
 
-A client keeps the view of its last frame; an ``update`` frame carries a ``patch`` that
-turns it into the new one. A patch is a list of operations, each on a ``path`` (a list of
-dict keys and list indices from the root; ``[]`` is the whole view)::
+A client keeps the view of its last frame; an ``update`` frame carries a patch ``p`` that
+turns it into the new one. A patch is a list of operations, each an array: its kind, then
+the path from the root (dict keys and list indices; none: the whole view), then its value::
 
-    ["s", path, value]   set (a dict key, a list index, or the whole view)
-    ["d", path]          delete a dict key
-    ["a", path, items]   append items to the list at path (a list that only grew: a river)
+    [0, *path, value]   set (a dict key, a list index, or the whole view)
+    [1, *path]          delete a dict key
+    [2, *path, items]   append items to the list at path (a list that only grew: a river)
+
+A path step into a dict may be a number: the index of the key in the frame's key table
+(``keys``, sent with the snapshot: :data:`laizi.server.tables.frames.VIEW_KEYS`), so that
+``["players", 1, "concealed"]`` travels as ``[14, 1, 9]``; a step into a list is an index.
 
 :func:`diff` makes one, :func:`patch` applies one without touching its input (the
 containers on a changed path are copied, the rest shared), :class:`Mirror` follows a
-frame stream (``snapshot``, then ``update`` frames whose ``from`` must be the version it
-holds). The web client's twin is ``src/laizi/web/js/delta.js``.
+frame stream (``snapshot``, then ``update`` frames: :func:`expand_update`). The web
+client's twin is ``src/laizi/web/js/delta.js``.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys", "patch"]
+__all__ = ["STICKY", "Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys",
+           "expand_update", "patch"]
+
+SET, DELETE, APPEND = 0, 1, 2
+# Frame keys an ``update`` leaves out when they are what the frame before said (the applier
+# carries them on): who the view is for, the match, its fixed deal, the last applied seq.
+STICKY = ("seat", "match_id", "fixed_deal", "last_seq")
 
 Path = list[str | int]
+Index = Mapping[str, int]
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -29,46 +41,51 @@ def _same(a: Any, b: Any) -> bool:
     return a is b or (type(a) is type(b) and a == b)
 
 
-def _diff(a: Any, b: Any, path: Path, out: list[list[Any]]) -> None:
+def _diff(a: Any, b: Any, path: Path, out: list[list[Any]], index: Index) -> None:
     ta, tb = type(a), type(b)
     if ta is dict and tb is dict:
         for k, bv in b.items():
             if k not in a:
-                out.append(["s", [*path, k], bv])
+                out.append([SET, *path, index.get(k, k), bv])
             elif not _same(a[k], bv):
-                _diff(a[k], bv, [*path, k], out)
+                _diff(a[k], bv, [*path, index.get(k, k)], out, index)
         for k in a:
             if k not in b:
-                out.append(["d", [*path, k]])
+                out.append([DELETE, *path, index.get(k, k)])
         return
     if ta is list and tb is list:
         n = len(a)
         if len(b) > n and b[:n] == a:
-            out.append(["a", path, b[n:]])
+            out.append([APPEND, *path, b[n:]])
             return
         if len(b) == n and any(type(x) in (dict, list) for x in b):
             changed = [i for i in range(n) if not _same(a[i], b[i])]
             if 2 * len(changed) <= n:  # a list of records, few changed (the players): per record
                 for i in changed:
-                    _diff(a[i], b[i], [*path, i], out)
+                    _diff(a[i], b[i], [*path, i], out, index)
                 return
-    out.append(["s", path, b])
+    out.append([SET, *path, b])
 
 
-def diff(old: Any, new: Any) -> list[list[Any]]:
-    """The patch that turns ``old`` into ``new`` (JSON values; ``[]`` when equal)."""
+_NO_INDEX: dict[str, int] = {}
+
+
+def diff(old: Any, new: Any, index: Index | None = None) -> list[list[Any]]:
+    """The patch that turns ``old`` into ``new`` (JSON values; ``[]`` when equal).
+    ``index``: key -> its number in the key table (keys not in it travel as text)."""
     out: list[list[Any]] = []
     if not _same(old, new):
-        _diff(old, new, [], out)
+        _diff(old, new, [], out, _NO_INDEX if index is None else index)
     return out
 
 
-def diff_keys(old: dict[str, Any], new: dict[str, Any]) -> list[list[Any]]:
+def diff_keys(old: dict[str, Any], new: dict[str, Any], index: Index | None = None) -> list[list[Any]]:
     """:func:`diff` of two dicts by their keys only: a changed value is set whole (a seat's
     private part: its hand, legal actions and waits change whole)."""
-    out: list[list[Any]] = [["s", [k], v] for k, v in new.items()
+    ix = _NO_INDEX if index is None else index
+    out: list[list[Any]] = [[SET, ix.get(k, k), v] for k, v in new.items()
                             if k not in old or not _same(old[k], v)]
-    out.extend(["d", [k]] for k in old if k not in new)
+    out.extend([DELETE, ix.get(k, k)] for k in old if k not in new)
     return out
 
 
@@ -86,35 +103,48 @@ def _own(c: Any, fresh: set[int]) -> Any:
     return c
 
 
-def patch(doc: Any, ops: Any) -> Any:
+def patch(doc: Any, ops: Any, keys: Sequence[str] = ()) -> Any:
     """``doc`` with the patch ``ops`` applied (a new value; ``doc`` is not changed).
-    Raises ValueError on a patch that does not fit the document."""
+    ``keys``: the key table of the frame stream. Raises ValueError on a patch that does
+    not fit the document."""
     if not isinstance(ops, list):
         raise ValueError("a patch is a list of operations")
     fresh: set[int] = set()
     root: list[Any] = [doc]
     try:
         for op in ops:
-            kind, path = op[0], op[1]
-            if not isinstance(path, list):
-                raise TypeError("path")
+            kind = op[0]
+            if type(kind) is not int:
+                raise TypeError(f"bad operation {op!r}")
+            path = op[1:] if kind == DELETE else op[1:-1]
+            if kind != DELETE and len(op) < 2:
+                raise TypeError(f"bad operation {op!r}")
             cont: Any = root
             key: Any = 0
             for step in path:
                 child = _own(cont[key], fresh)
                 cont[key] = child
+                if type(step) is int:
+                    if step < 0:
+                        raise IndexError(step)
+                    if type(child) is dict:
+                        step = keys[step]
+                elif type(step) is not str:
+                    raise TypeError(f"bad path step {step!r}")
                 cont, key = child, step
-            if kind == "s":
-                cont[key] = op[2]
-            elif kind == "d":
+            if kind == SET:
+                if type(cont) is list and key >= len(cont):
+                    raise IndexError(key)
+                cont[key] = op[-1]
+            elif kind == DELETE:
                 if type(cont) is not dict:
                     raise TypeError("delete from a list")
                 del cont[key]
-            elif kind == "a":
+            elif kind == APPEND:
                 target = _own(cont[key], fresh)
-                if type(target) is not list or not isinstance(op[2], list):
+                if type(target) is not list or not isinstance(op[-1], list):
                     raise TypeError("append to a non-list")
-                target.extend(op[2])
+                target.extend(op[-1])
                 cont[key] = target
             else:
                 raise TypeError(f"unknown operation {kind!r}")
@@ -136,17 +166,42 @@ class Gap(ValueError):
     """An ``update`` frame that does not follow the version held (a frame was lost)."""
 
 
+def expand_update(msg: Mapping[str, Any], v: int | None, view: Any, keys: Sequence[str],
+                  sticky: Mapping[str, Any]) -> dict[str, Any]:
+    """An ``update`` frame as a whole one, given what the client holds (version ``v``, its
+    ``view``, the key table, the :data:`STICKY` keys of the frames before): ``view``
+    patched, ``from`` (= ``v`` minus the number of events), ``events`` numbered and with
+    their ``vis`` (left out on the wire when ``"public"``), the sticky keys carried on.
+    Raises :class:`Gap` when the frame does not follow ``v``, ValueError when its patch
+    does not fit."""
+    events = msg.get("e")
+    if not isinstance(events, list) or not events or not isinstance(msg.get("v"), int):
+        raise ValueError("an update carries its version and events")
+    frm = msg["v"] - len(events)
+    if view is None or frm != v:
+        raise Gap(f"update from {frm} but version {v} held")
+    out = dict(sticky)
+    out.update((k, val) for k, val in msg.items() if k not in ("p", "e"))
+    out["from"] = frm
+    out["view"] = patch(view, msg.get("p", []), keys)
+    out["events"] = [{"vis": "public", **e, "v": frm + i} for i, e in enumerate(events, 1)]
+    return out
+
+
 class Mirror:
     """A client's copy of its table view, kept by the frames it receives (tests, benchmarks).
 
-    :meth:`take` returns the frame with its full ``view`` (a snapshot's own; an update's
-    patched onto the previous one) and raises :class:`Gap` when an update's ``from`` is
-    not the version held. ``check``: a snapshot of the version held must equal the view
-    the patches built (else :class:`Diverged`); ``checked`` counts those comparisons."""
+    :meth:`take` returns the frame whole (:func:`expand_update`: an update's ``view``
+    patched onto the previous one, its events numbered, the sticky keys carried on) and
+    raises :class:`Gap` when an update does not follow the version held. ``check``: a
+    snapshot of the version held must equal the view the patches built (else
+    :class:`Diverged`); ``checked`` counts those comparisons."""
 
     def __init__(self, check: bool = False) -> None:
         self.v: int | None = None
         self.view: dict[str, Any] | None = None
+        self.keys: list[str] = []
+        self.sticky: dict[str, Any] = {}
         self.check = check
         self.checked = 0
 
@@ -158,12 +213,12 @@ class Mirror:
                     raise Diverged(f"version {self.v}: the patched view differs from the snapshot")
                 self.checked += 1
             self.view, self.v = msg["view"], msg["v"]
+            self.keys = list(msg.get("keys") or [])
+            self.sticky = {k: msg[k] for k in STICKY if k in msg}
         elif kind == "update":
-            if self.view is None or msg.get("from") != self.v:
-                raise Gap(f"update from {msg.get('from')} but version {self.v} held")
-            self.view = patch(self.view, msg["patch"])
-            self.v = msg["v"]
-            msg["view"] = self.view
+            msg = expand_update(msg, self.v, self.view, self.keys, self.sticky)
+            self.view, self.v = msg["view"], msg["v"]
+            self.sticky.update((k, msg[k]) for k in STICKY if k in msg)
         return msg
 
     def reset(self) -> None:

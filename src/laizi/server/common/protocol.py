@@ -94,7 +94,7 @@ __all__ = [
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
-PROTOCOL = 2                 # the table protocol (1: whole views; 2: versioned deltas)
+PROTOCOL = 3                 # the table protocol (1: whole views; 2: versioned deltas; 3: compact deltas)
 MAX_FRAME_BYTES = 8192
 MAX_FRAME_DEPTH = 8          # nesting of a frame (the deepest valid one, create.settings.options, is 3)
 MAX_OPTIONS = 64             # entries in create.settings.options

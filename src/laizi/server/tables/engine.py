@@ -35,7 +35,13 @@ from laizi.game import Action, Match
 from laizi.rules import RuleSet
 from laizi.server.common.delta import diff, diff_keys
 from laizi.server.common.protocol import dumps
-from laizi.server.tables.frames import PRIVATE_KEYS, frame_view, private_part, public_part
+from laizi.server.tables.frames import (
+    KEY_INDEX,
+    PRIVATE_KEYS,
+    frame_view,
+    private_part,
+    public_part,
+)
 from laizi.views import MatchView, SeatView, history_rows, match_view, project_event, seat_view
 
 __all__ = ["GameSession", "OpError", "SeatStream", "dumps", "hand_frames", "seed_from_text"]
@@ -62,17 +68,19 @@ def seed_from_text(text: str | None) -> bytes:
 
 
 def _body(event: dict[str, Any]) -> str:
-    """An event's JSON without its closing brace and without the log's global ``v``
-    (a seat's stream numbers its events itself: the global index would reveal how many
-    hidden events — other seats' claim answers — happened in between)."""
-    return dumps({k: val for k, val in event.items() if k != "v"})[:-1]
+    """An event's JSON as an ``update`` frame carries it: without the log's global ``v`` (a
+    seat's stream numbers its events itself: the global index would reveal how many hidden
+    events — other seats' claim answers — happened in between) and without ``vis`` when it
+    is ``"public"`` (the applier puts both back: :func:`laizi.server.common.delta.expand_update`)."""
+    return dumps({k: val for k, val in event.items() if k != "v" and not (k == "vis" and val == "public")})
 
 
 class SeatStream:
     """One seat's event stream as JSON texts (``v`` = 1, 2, 3…), the last few hundred kept.
 
-    Stored as text, not dicts: serialised once (shared between the seats that see the
-    same event) and invisible to the cyclic garbage collector.
+    Stored as text, not dicts, in the form an ``update`` carries (:func:`_body`; a snapshot's
+    are numbered again: :meth:`last`): serialised once (shared between the seats that see
+    the same event) and invisible to the cyclic garbage collector.
     """
 
     __slots__ = ("base", "items")
@@ -86,21 +94,27 @@ class SeatStream:
         return self.base + len(self.items)
 
     def append(self, body: str) -> None:
-        """``body``: an event's JSON without its closing brace."""
-        self.items.append(f'{body},"v":{self.v + 1}}}')
+        """``body``: an event's JSON as :func:`_body` makes it."""
+        self.items.append(body)
         if len(self.items) > 2 * STREAM_KEEP:
             drop = len(self.items) - STREAM_KEEP
             del self.items[:drop]
             self.base += drop
 
     def since(self, v: int) -> list[str] | None:
-        """The events after version ``v`` (None: no longer kept)."""
+        """The events after version ``v`` as an update carries them (None: no longer kept)."""
         if v < self.base:
             return None
         return self.items[v - self.base:]
 
     def last(self, n: int) -> list[str]:
-        return self.items[-n:]
+        """The last ``n`` events whole, as a snapshot carries them (``vis`` and ``v``)."""
+        items = self.items[-n:]
+        first = self.v - len(items) + 1
+        return [f'{t[:-1]}{"" if _VIS in t else _PUBLIC},"v":{first + i}}}' for i, t in enumerate(items)]
+
+
+_VIS, _PUBLIC = '"vis":', ',"vis":"public"'
 
 
 class GameSession:
@@ -362,8 +376,9 @@ class GameSession:
         pub_ops = self._pub_patches.get(base)
         if pub_ops is None:  # once per base version, for every connection
             pub_ops = self._pub_patches[base] = (
-                "" if base == self._views_at else dumps(diff(orjson.loads(old_pub), self._parsed_now()))[1:-1])
-        priv_ops = dumps(diff_keys(old_priv, self._private(seat)[0]))[1:-1]
+                "" if base == self._views_at
+                else dumps(diff(orjson.loads(old_pub), self._parsed_now(), KEY_INDEX))[1:-1])
+        priv_ops = dumps(diff_keys(old_priv, self._private(seat)[0], KEY_INDEX))[1:-1]
         return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
 
 

@@ -41,9 +41,20 @@ from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
 from laizi.views.fan import table_fans
 
-__all__ = ["PRIVATE_KEYS", "frame_view", "private_part", "public_part", "read_view"]
+__all__ = ["KEY_INDEX", "PRIVATE_KEYS", "VIEW_KEYS", "frame_view", "private_part", "public_part",
+           "read_view"]
 
 PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting", "waits")
+# The wire's key table (sent with every snapshot as ``keys``): a patch names these keys by
+# their index (laizi.server.common.delta); clients read the table from the snapshot, so
+# the order is free; a key missing here still travels, as text.
+VIEW_KEYS = (
+    "hand_no", "round", "rounds", "max_hands", "dealer", "scores", "auto", "escaped", "match_over",
+    "preset", "history", "match_end", "phase", "turn", "indicator", "laizi", "special", "pizi",
+    "wall_remaining", "commitment", "rules", "pending", "players", "result", "payments", "seed",
+    "drawn", *PRIVATE_KEYS, "melds", "river", "special_kongs", "special_discards", "concealed",
+    "opened", "fan", "fan_items", "standing", "type", "tile", "tiles", "from")
+KEY_INDEX = {k: i for i, k in enumerate(VIEW_KEYS)}
 _TURN_PHASES = ("turn", "haidi", "replace")  # phases where the turn seat (alone, publicly) acts
 
 

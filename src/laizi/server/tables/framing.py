@@ -18,12 +18,14 @@ from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.engine import GameSession, dumps
 from laizi.server.tables.flow import Flow
+from laizi.server.tables.frames import VIEW_KEYS
 from laizi.server.tables.seats import Seat, hints_for_view
 
 __all__ = ["HINT_CACHE", "MAX_STREAM_GAP", "RoomFrames"]
 
 MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot instead
 HINT_CACHE = 8        # (version, seat) hint texts kept per room
+VIEW_KEYS_JSON = dumps(list(VIEW_KEYS))
 
 
 class RoomFrames:
@@ -41,8 +43,11 @@ class RoomFrames:
     _hints: dict[tuple[int, int], str]
 
     def frame(self, conn: Conn, kind: str = "update") -> str | None:
-        """The next frame for ``conn`` (JSON text): its new events and the change of its
-        view since the last frame (``from``, ``patch``), or a snapshot with the whole view.
+        """The next frame for ``conn`` (JSON text): its new events ``e`` and the patch ``p``
+        of its view since the last frame, or a snapshot with the whole view (docs/server.md,
+        "Table frames"; an update leaves out what the applier knows: ``from`` — its ``v``
+        minus its events —, the :data:`~laizi.server.common.delta.STICKY` keys unchanged,
+        a null ``deadline``).
 
         Built from texts cached per version (:meth:`GameSession.view_json`,
         :meth:`GameSession.view_patch`, the seats' event streams), so a change costs one
@@ -56,7 +61,6 @@ class RoomFrames:
         v = stream.v
         if kind == "update" and v == conn.sent_v:
             return None
-        events: list[str] | None = None
         body = ""
         if kind == "update":
             base = conn.view_base
@@ -69,23 +73,26 @@ class RoomFrames:
                 if patch is None:
                     kind = "snapshot"
                 else:
-                    body = f'"from":{conn.sent_v},"patch":{patch}'
-        if kind != "update":
-            events = stream.last(40)
-            body = f'"view":{g.view_json(seat)}'
-        assert events is not None
+                    body = f'"p":{patch},"e":[{",".join(events)}]'  # type: ignore[arg-type]
         extra = self._timers_json(g)
-        if seat is not None and conn.player_id is not None:
-            extra += f',"last_seq":{self._last_seq.get(conn.player_id, 0)}'
-            if conn.hints:
-                extra += self._hints_json(g, seat)
-        if self.settings.seed is not None:
-            extra += f',"fixed_deal":{dumps(self.settings.seed)}'
+        deadline = self.deadline_for(seat)
+        last_seq = None if seat is None or conn.player_id is None else self._last_seq.get(conn.player_id, 0)
+        if kind != "update":
+            body = (f'"view":{g.view_json(seat)},"keys":{VIEW_KEYS_JSON},"seat":{dumps(seat)},'
+                    f'"match_id":{dumps(self.match_id)},"events":[{",".join(stream.last(40))}],'
+                    f'"deadline":{dumps(deadline)}')
+            if self.settings.seed is not None:
+                extra += f',"fixed_deal":{dumps(self.settings.seed)}'
+        elif deadline is not None:
+            extra += f',"deadline":{deadline}'
+        if last_seq is not None and (kind != "update" or last_seq != conn.sent_seq):
+            extra += f',"last_seq":{last_seq}'
+            conn.sent_seq = last_seq
+        if seat is not None and conn.player_id is not None and conn.hints:
+            extra += self._hints_json(g, seat)
         conn.sent_v = v
         conn.view_base = (g.key, seat, g.version)
-        return (f'{{"type":"{kind}","v":{v},"seat":{dumps(seat)},{body},'
-                f'"match_id":{dumps(self.match_id)},"events":[{",".join(events)}],'
-                f'"deadline":{dumps(self.deadline_for(seat))}{extra}}}')
+        return f'{{"type":"{kind}","v":{v},{body}{extra}}}'
 
     def _timers_json(self, g: GameSession) -> str:
         """Public countdowns (:meth:`Flow.timers`) as extra frame keys."""

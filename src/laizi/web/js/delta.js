@@ -1,9 +1,13 @@
 // The table's wire deltas (the twin of src/laizi/server/common/delta.py): an update frame's
-// patch turns the view of the previous frame into the new one. Operations, each on a path
-// of dict keys and list indices ([] is the whole view):
-//   ["s", path, value]  set    ["d", path]  delete a key    ["a", path, items]  append
+// patch `p` turns the view of the previous frame into the new one. Operations, each an array
+// of its kind, the path from the root (dict keys and list indices; none: the whole view) and
+// its value:  [0, ...path, value] set   [1, ...path] delete a key   [2, ...path, items] append.
+// A number stepping into an object is a key of the snapshot's key table (`keys`).
 // applyPatch never changes its input: the containers on a changed path are copied, the rest
 // shared (the previous view stays as it was: the settlement and the fairness sheet keep it).
+
+/** Frame keys an update leaves out when unchanged (carried on from the frames before). */
+const STICKY = ["seat", "match_id", "fixed_deal", "last_seq"];
 
 function own(c, fresh) {
   if (fresh.has(c)) return c;
@@ -16,31 +20,71 @@ function own(c, fresh) {
 }
 
 /** The view with the patch applied (throws on a patch that does not fit it). */
-export function applyPatch(doc, ops) {
+export function applyPatch(doc, ops, keys = []) {
   if (!Array.isArray(ops)) throw new Error("a patch is a list of operations");
   const fresh = new Set();
   const root = [doc];
   for (const op of ops) {
-    const [kind, path] = op;
-    if (!Array.isArray(path)) throw new Error("bad path");
+    const kind = op[0];
+    if (!Number.isInteger(kind) || (kind !== 1 && op.length < 2)) throw new Error("bad operation");
+    const path = kind === 1 ? op.slice(1) : op.slice(1, -1);
     let cont = root;
     let key = 0;
-    for (const step of path) {
+    for (let step of path) {
       if (cont[key] === undefined) throw new Error("no such path");
       const child = own(cont[key], fresh);
       cont[key] = child;
+      if (typeof step === "number") {
+        if (!Number.isInteger(step) || step < 0) throw new Error("bad path step");
+        if (!Array.isArray(child)) {
+          if (step >= keys.length) throw new Error("no such key");
+          step = keys[step];
+        }
+      } else if (typeof step !== "string") throw new Error("bad path step");
       cont = child; key = step;
     }
-    if (kind === "s") cont[key] = op[2];
-    else if (kind === "d") {
+    const value = op[op.length - 1];
+    if (kind === 0) {
+      if (Array.isArray(cont) && cont !== root && !(key < cont.length)) throw new Error("no such index");
+      cont[key] = value;
+    } else if (kind === 1) {
       if (Array.isArray(cont)) throw new Error("delete from a list");
       delete cont[key];
-    } else if (kind === "a") {
+    } else if (kind === 2) {
       const target = own(cont[key], fresh);
-      if (!Array.isArray(target) || !Array.isArray(op[2])) throw new Error("append to a non-list");
-      target.push(...op[2]);
+      if (!Array.isArray(target) || !Array.isArray(value)) throw new Error("append to a non-list");
+      target.push(...value);
       cont[key] = target;
     } else throw new Error("unknown operation");
   }
   return root[0];
+}
+
+/** What a client holds of its frame stream: the version, the view, the key table, the sticky keys. */
+export function newHeld() { return { v: null, view: null, keys: [], sticky: {} }; }
+
+/** A snapshot frame taken: it replaces what is held. */
+export function takeSnapshot(held, m) {
+  held.v = m.v; held.view = m.view; held.keys = m.keys || [];
+  held.sticky = {};
+  for (const k of STICKY) if (m[k] !== undefined) held.sticky[k] = m[k];
+  return m;
+}
+
+/** An update frame made whole (view patched, `from`, events numbered with their `vis`, the
+ *  sticky keys carried on) and taken; null when it does not follow the version held (a lost
+ *  frame: ask for a resync). Throws on a patch that does not fit. */
+export function takeUpdate(held, m) {
+  const events = m.e;
+  if (!Array.isArray(events) || !events.length || !Number.isInteger(m.v)) throw new Error("bad update");
+  const from = m.v - events.length;
+  if (held.view == null || from !== held.v) return null;
+  const view = applyPatch(held.view, m.p || [], held.keys);
+  const out = Object.assign({}, held.sticky);
+  for (const k in m) if (k !== "p" && k !== "e") out[k] = m[k];
+  out.from = from; out.view = view;
+  out.events = events.map((e, i) => Object.assign({ vis: "public" }, e, { v: from + i + 1 }));
+  held.v = m.v; held.view = view;
+  for (const k of STICKY) if (m[k] !== undefined) held.sticky[k] = m[k];
+  return out;
 }

@@ -1,5 +1,5 @@
 // Boot and wiring: protocol messages → state → views. No globals beyond module scope.
-import { applyPatch } from "./delta.js";
+import { newHeld, takeSnapshot, takeUpdate } from "./delta.js";
 import { S, store, save } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText } from "./i18n.js";
@@ -116,16 +116,17 @@ net.on("error", m => {
   $("error").dataset.code = m.code;
 });
 
+const held = newHeld();  // the frame stream as delta.js follows it
 function onFrame(m) {
-  // An update is a patch on the view of the frame before (its version is m.from): a lost frame
-  // (or a patch that does not fit) → ask for a snapshot, and wait for it.
+  // An update is a patch on the view of the frame before (delta.js makes it whole): a lost
+  // frame (or a patch that does not fit) → ask for a snapshot, and wait for it.
   if (m.type === "update") {
     if (resyncing) return;
-    let view = null;
-    try { if (S.view && m.from === S.v) view = applyPatch(S.view, m.patch); } catch (e) { view = null; }
-    if (!view) { resyncing = true; document.body.dataset.resyncs = String(++resyncs); net.send({ type: "resync" }); return; }
-    m.view = view;
-  } else resyncing = false;
+    let full = null;
+    try { if (S.view) full = takeUpdate(held, m); } catch (e) { full = null; }
+    if (!full) { resyncing = true; document.body.dataset.resyncs = String(++resyncs); net.send({ type: "resync" }); return; }
+    m = full;
+  } else { resyncing = false; takeSnapshot(held, m); }
   const prev = S.view;
   if (S.matchId != null && m.match_id !== S.matchId) {  // a rematch: a new match in this room
     closeSettlement();

@@ -3,7 +3,7 @@
 import { S, store } from "./state.js";
 
 /** The table protocol this client speaks (laizi.server.common.protocol.PROTOCOL). */
-export const PROTOCOL = 2;
+export const PROTOCOL = 3;
 let ws = null;
 let retry = 0;
 const handlers = {};
