@@ -33,7 +33,7 @@ import orjson
 
 from laizi.game import Action, Match
 from laizi.rules import RuleSet
-from laizi.server.common.delta import diff, diff_keys
+from laizi.server.common.delta import diff
 from laizi.server.common.protocol import dumps
 from laizi.server.tables.frames import (
     KEY_INDEX,
@@ -378,7 +378,7 @@ class GameSession:
             pub_ops = self._pub_patches[base] = (
                 "" if base == self._views_at
                 else dumps(diff(orjson.loads(old_pub), self._parsed_now(), KEY_INDEX))[1:-1])
-        priv_ops = dumps(diff_keys(old_priv, self._private(seat)[0], KEY_INDEX))[1:-1]
+        priv_ops = dumps(diff(old_priv, self._private(seat)[0], KEY_INDEX))[1:-1]
         return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
 
 

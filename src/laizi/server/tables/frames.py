@@ -53,7 +53,8 @@ VIEW_KEYS = (
     "preset", "history", "match_end", "phase", "turn", "indicator", "laizi", "special", "pizi",
     "wall_remaining", "commitment", "rules", "pending", "players", "result", "payments", "seed",
     "drawn", *PRIVATE_KEYS, "melds", "river", "special_kongs", "special_discards", "concealed",
-    "opened", "fan", "fan_items", "standing", "type", "tile", "tiles", "from")
+    "opened", "fan", "fan_items", "standing", "type", "tile", "tiles", "from",
+    "unseen", "self_draw", "discard", "enough", "ok", "reason", "total", "big_hands", "breakdown")
 KEY_INDEX = {k: i for i, k in enumerate(VIEW_KEYS)}
 _TURN_PHASES = ("turn", "haidi", "replace")  # phases where the turn seat (alone, publicly) acts
 
