@@ -59,11 +59,23 @@ def test_keys_travel_as_numbers_of_the_table(old: Any, new: Any) -> None:
 
 
 def test_patch_refuses_what_does_not_fit() -> None:
-    for bad in ([[0, "x", "y", 1]], [[1, 5]], [[1, "l", 0]], [[2, "n", [1]]], [["?"]], [[0, "l", 5, 1]],
+    for bad in ([[0, "x", "y", 1]], [[1, 5]], [[1, "l", 0]], [[2, "n", [1]]], [["?"]], [[0, "l", 5, 1]], [[9, 1]],
                 [[0, 7, 1]], [[0, "l", -1, 1]], [[1]], [[0]], "x"):
         with pytest.raises(ValueError):
             patch({"n": 1, "l": [1]}, bad, ["n"])
     assert patch({"n": 1, "l": [1]}, [[0, 0, 2], [2, "l", [3]], [1, "n"]], ["n"]) == {"l": [1, 3]}
+    assert patch({"l": [1, 2, 3]}, [[3, "l", 1, 1, [5, 6]]]) == {"l": [1, 5, 6, 3]}
+    for bad in ([[3, "l", 2, 2, []]], [[3, "l", -1, 0, []]], [[3, "l", 0, 0, 5]], [[3, "l", 0, []]]):
+        with pytest.raises(ValueError):
+            patch({"l": [1, 2]}, bad)
+
+
+def test_a_tile_in_or_out_of_a_hand_is_a_splice() -> None:
+    hand = ["1m", "2m", "5p", "7s", "7s", "1z"]
+    for new in (["1m", "2m", "3m", "5p", "7s", "7s", "1z"], ["1m", "2m", "7s", "7s", "1z"]):
+        ops = diff({"hand": hand}, {"hand": new})
+        assert len(ops) == 1 and ops[0][0] == 3 and len(json.dumps(ops)) < len(json.dumps(new))
+        assert patch({"hand": hand}, ops) == {"hand": new}
     m = Mirror()
     with pytest.raises(Gap):
         m.take({"type": "update", "v": 4, "e": [{"type": "x"}], "p": []})

@@ -7,6 +7,7 @@ the path from the root (dict keys and list indices; none: the whole view), then 
     [0, *path, value]   set (a dict key, a list index, or the whole view)
     [1, *path]          delete a dict key
     [2, *path, items]   append items to the list at path (a list that only grew: a river)
+    [3, *path, i, n, items]  replace the n items from index i by items (a hand: a tile in or out)
 
 A path step into a dict may be a number: the index of the key in the frame's key table
 (``keys``, sent with the snapshot: :data:`laizi.server.tables.frames.VIEW_KEYS`), so that
@@ -27,7 +28,8 @@ from typing import Any
 __all__ = ["STICKY", "Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys",
            "expand_update", "patch"]
 
-SET, DELETE, APPEND = 0, 1, 2
+SET, DELETE, APPEND, SPLICE = 0, 1, 2, 3
+_TAIL = {SET: 1, DELETE: 0, APPEND: 1, SPLICE: 3}  # an operation's values after its path
 # Frame keys an ``update`` leaves out when they are what the frame before said (the applier
 # carries them on): who the view is for, the match, its fixed deal, the last applied seq.
 STICKY = ("seat", "match_id", "fixed_deal", "last_seq")
@@ -63,6 +65,18 @@ def _diff(a: Any, b: Any, path: Path, out: list[list[Any]], index: Index) -> Non
             if 2 * len(changed) <= n:  # a list of records, few changed (the players): per record
                 for i in changed:
                     _diff(a[i], b[i], [*path, i], out, index)
+                return
+        m = len(b)
+        if n and m:  # a few items taken out or put in (a hand after a draw or a discard)
+            lo = 0
+            top = min(n, m)
+            while lo < top and _same(a[lo], b[lo]):
+                lo += 1
+            hi = 0
+            while hi < top - lo and _same(a[n - 1 - hi], b[m - 1 - hi]):
+                hi += 1
+            if 2 * ((n - lo - hi) + (m - lo - hi)) <= m:
+                out.append([SPLICE, *path, lo, n - lo - hi, b[lo:m - hi]])
                 return
     out.append([SET, *path, b])
 
@@ -114,11 +128,10 @@ def patch(doc: Any, ops: Any, keys: Sequence[str] = ()) -> Any:
     try:
         for op in ops:
             kind = op[0]
-            if type(kind) is not int:
+            tail = _TAIL.get(kind) if type(kind) is int else None
+            if tail is None or len(op) < 1 + tail:
                 raise TypeError(f"bad operation {op!r}")
-            path = op[1:] if kind == DELETE else op[1:-1]
-            if kind != DELETE and len(op) < 2:
-                raise TypeError(f"bad operation {op!r}")
+            path = op[1:len(op) - tail]
             cont: Any = root
             key: Any = 0
             for step in path:
@@ -145,6 +158,14 @@ def patch(doc: Any, ops: Any, keys: Sequence[str] = ()) -> Any:
                 if type(target) is not list or not isinstance(op[-1], list):
                     raise TypeError("append to a non-list")
                 target.extend(op[-1])
+                cont[key] = target
+            elif kind == SPLICE:
+                target = _own(cont[key], fresh)
+                i, n, items = op[-3], op[-2], op[-1]
+                if (type(target) is not list or type(i) is not int or type(n) is not int
+                        or not isinstance(items, list) or i < 0 or n < 0 or i + n > len(target)):
+                    raise TypeError("a splice that does not fit")
+                target[i:i + n] = items
                 cont[key] = target
             else:
                 raise TypeError(f"unknown operation {kind!r}")

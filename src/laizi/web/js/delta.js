@@ -1,13 +1,15 @@
 // The table's wire deltas (the twin of src/laizi/server/common/delta.py): an update frame's
 // patch `p` turns the view of the previous frame into the new one. Operations, each an array
 // of its kind, the path from the root (dict keys and list indices; none: the whole view) and
-// its value:  [0, ...path, value] set   [1, ...path] delete a key   [2, ...path, items] append.
+// its value:  [0, ...path, value] set   [1, ...path] delete a key   [2, ...path, items] append
+// [3, ...path, i, n, items] replace the n items from index i by items.
 // A number stepping into an object is a key of the snapshot's key table (`keys`).
 // applyPatch never changes its input: the containers on a changed path are copied, the rest
 // shared (the previous view stays as it was: the settlement and the fairness sheet keep it).
 
 /** Frame keys an update leaves out when unchanged (carried on from the frames before). */
 const STICKY = ["seat", "match_id", "fixed_deal", "last_seq"];
+const TAIL = { 0: 1, 1: 0, 2: 1, 3: 3 };  // an operation's values after its path
 
 function own(c, fresh) {
   if (fresh.has(c)) return c;
@@ -26,8 +28,9 @@ export function applyPatch(doc, ops, keys = []) {
   const root = [doc];
   for (const op of ops) {
     const kind = op[0];
-    if (!Number.isInteger(kind) || (kind !== 1 && op.length < 2)) throw new Error("bad operation");
-    const path = kind === 1 ? op.slice(1) : op.slice(1, -1);
+    const tail = TAIL[kind];
+    if (!Number.isInteger(kind) || tail === undefined || op.length < 1 + tail) throw new Error("bad operation");
+    const path = op.slice(1, op.length - tail);
     let cont = root;
     let key = 0;
     for (let step of path) {
@@ -54,6 +57,13 @@ export function applyPatch(doc, ops, keys = []) {
       const target = own(cont[key], fresh);
       if (!Array.isArray(target) || !Array.isArray(value)) throw new Error("append to a non-list");
       target.push(...value);
+      cont[key] = target;
+    } else if (kind === 3) {
+      const target = own(cont[key], fresh);
+      const [i, n] = [op[op.length - 3], op[op.length - 2]];
+      if (!Array.isArray(target) || !Array.isArray(value) || !Number.isInteger(i) || !Number.isInteger(n)
+          || i < 0 || n < 0 || i + n > target.length) throw new Error("a splice that does not fit");
+      target.splice(i, n, ...value);
       cont[key] = target;
     } else throw new Error("unknown operation");
   }
