@@ -248,7 +248,7 @@ def _play_patched(seed: str, choices: int, hands: int = 2, bots: int | None = No
     holds — some lag one to six versions behind (beyond VIEW_KEEP: no patch, a snapshot) —
     and the patched view must be the snapshot. Returns what was covered."""
     from laizi.rules import RuleSet
-    from laizi.server.common.delta import canonical
+    from laizi.server.common.delta import canonical, predict
     from laizi.server.tables.engine import VIEW_KEEP, GameSession, seed_from_text
     from laizi.server.tables.frames import VIEW_KEYS
     from laizi.server.tables.seats import SeatBot
@@ -259,6 +259,7 @@ def _play_patched(seed: str, choices: int, hands: int = 2, bots: int | None = No
     audiences: list[int | None] = [0, 1, 2, 3, None]
     held = {s: json.loads(g.view_json(s)) for s in audiences}
     base = {s: g.version for s in audiences}
+    sent = {s: g.stream_v(s) for s in audiences}
     seen = {"patches": 0, "snapshots": 0, "rob": 0, "kongs": 0, "claims": 0, "auto": 0, "escape": 0}
     while not g.over:
         if g.hand_over:
@@ -287,9 +288,11 @@ def _play_patched(seed: str, choices: int, hands: int = 2, bots: int | None = No
                 assert g.version - base[s] >= VIEW_KEEP
                 held[s] = json.loads(g.view_json(s))
                 seen["snapshots"] += 1
-            else:
-                held[s] = patch(held[s], json.loads(text), VIEW_KEYS)
+            else:  # on the view with the seat's own events' effects (a draw, a discard)
+                events = json.loads(f"[{','.join(g.stream(s).since(sent[s]) or [])}]")
+                held[s] = patch(predict(held[s], events), json.loads(text), VIEW_KEYS)
                 seen["patches"] += 1
+            sent[s] = g.stream_v(s)
             assert canonical(held[s]) == canonical(json.loads(g.view_json(s))), (seed, s, g.version)
             base[s] = g.version
         if rng.random() < 0.5:

@@ -39,8 +39,8 @@ class Conn:
         self.seat: int | None = None      # seat in the room's match (None: spectator / lobby)
         self.sent_v = 0                   # last stream version sent
         self.sent_seq: int | None = None  # last ``last_seq`` sent (an update repeats it only when it changed)
-        self.view_base: tuple[object, int | None, int] | None = None  # the view it holds:
-        # (its game's key, the seat, the game's version) — the base of the next patch
+        self.view_base: tuple[object, int | None, int, int] | None = None  # the view it holds:
+        # (its game's key, the seat, the game's version, sent_v then) — the base of the next patch
         self.hints = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False

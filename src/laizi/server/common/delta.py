@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["STICKY", "Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys",
-           "expand_update", "patch"]
+           "expand_update", "patch", "predict"]
 
 SET, DELETE, APPEND, SPLICE = 0, 1, 2, 3
 _TAIL = {SET: 1, DELETE: 0, APPEND: 1, SPLICE: 3}  # an operation's values after its path
@@ -174,6 +174,39 @@ def patch(doc: Any, ops: Any, keys: Sequence[str] = ()) -> Any:
     return root[0]
 
 
+def _effects(view: Any, ev: Any) -> list[list[Any]]:
+    """What an update's event says of the view by itself (the commonest two: a draw, a
+    discard), as patch operations; [] for any other event, or a view it does not fit."""
+    players = view.get("players") if type(view) is dict else None
+    seat = ev.get("seat") if type(ev) is dict else None
+    if type(players) is not list or type(seat) is not int or not 0 <= seat < len(players):
+        return []
+    p = players[seat]
+    n = p.get("concealed") if type(p) is dict else None
+    if type(n) is not int:
+        return []
+    kind = ev.get("type")
+    if kind == "discard" and type(ev.get("tile")) is str and type(p.get("river")) is list:
+        return [[APPEND, "players", seat, "river", [ev["tile"]]], [SET, "players", seat, "concealed", n - 1]]
+    wall = view.get("wall_remaining")
+    if kind == "draw" and type(wall) is int:
+        return [[SET, "players", seat, "concealed", n + 1], [SET, "wall_remaining", wall - 1],
+                [SET, "turn", seat]]
+    return []
+
+
+def predict(view: Any, events: Sequence[Any]) -> Any:
+    """``view`` with what the ``events`` say by themselves applied (a draw: one more
+    concealed tile, one less in the wall, the drawer's turn; a discard: the tile on the
+    river, one less concealed). The server diffs the new view against this, the client
+    patches this: the patch holds only what the events did not say. A new value."""
+    for ev in events:
+        ops = _effects(view, ev)
+        if ops:
+            view = patch(view, ops)
+    return view
+
+
 def canonical(doc: Any) -> str:
     """JSON text with sorted keys (equal texts: equal values, types included)."""
     return json.dumps(doc, sort_keys=True, ensure_ascii=False)
@@ -193,8 +226,8 @@ def expand_update(msg: Mapping[str, Any], v: int | None, view: Any, keys: Sequen
     ``view``, the key table, the :data:`STICKY` keys of the frames before): ``view``
     patched, ``from`` (= ``v`` minus the number of events), ``events`` numbered and with
     their ``vis`` (left out on the wire when ``"public"``), the sticky keys carried on.
-    Raises :class:`Gap` when the frame does not follow ``v``, ValueError when its patch
-    does not fit."""
+    The patch applies to the view with its events' own effects (:func:`predict`). Raises
+    :class:`Gap` when the frame does not follow ``v``, ValueError when its patch does not fit."""
     events = msg.get("e")
     if not isinstance(events, list) or not events or not isinstance(msg.get("v"), int):
         raise ValueError("an update carries its version and events")
@@ -204,7 +237,7 @@ def expand_update(msg: Mapping[str, Any], v: int | None, view: Any, keys: Sequen
     out = dict(sticky)
     out.update((k, val) for k, val in msg.items() if k not in ("p", "e"))
     out["from"] = frm
-    out["view"] = patch(view, msg.get("p", []), keys)
+    out["view"] = patch(predict(view, events), msg.get("p", []), keys)
     out["events"] = [{"vis": "public", **e, "v": frm + i} for i, e in enumerate(events, 1)]
     return out
 

@@ -33,7 +33,7 @@ import orjson
 
 from laizi.game import Action, Match
 from laizi.rules import RuleSet
-from laizi.server.common.delta import diff
+from laizi.server.common.delta import diff, predict
 from laizi.server.common.protocol import dumps
 from laizi.server.tables.frames import (
     KEY_INDEX,
@@ -143,6 +143,7 @@ class GameSession:
         self._bases: dict[int, str] = {}       # version -> public part's JSON (the last few)
         self._priv_bases: dict[tuple[int, int | None], dict[str, Any]] = {}  # (version, seat) -> private part
         self._pub_patches: dict[int, str] = {}   # base version -> public patch ops (at _views_at)
+        self._ev_at: dict[int, int] = {}  # version -> the spectator's stream version then (kept with _bases)
 
     @property
     def version(self) -> int:
@@ -325,7 +326,10 @@ class GameSession:
         self._public = raw[:-1]
         self._pub_now = None
         self._bases[v] = raw
+        self._sync_streams()
+        self._ev_at[v] = self._streams[None].v
         while len(self._bases) > VIEW_KEEP:
+            del self._ev_at[next(iter(self._bases))]
             del self._bases[next(iter(self._bases))]
         self._priv_bases = {k: t for k, t in self._priv_bases.items() if k[0] in self._bases}
         self._views, self._privs, self._pub_patches = {}, {}, {}
@@ -375,9 +379,17 @@ class GameSession:
             return None
         pub_ops = self._pub_patches.get(base)
         if pub_ops is None:  # once per base version, for every connection
-            pub_ops = self._pub_patches[base] = (
-                "" if base == self._views_at
-                else dumps(diff(orjson.loads(old_pub), self._parsed_now(), KEY_INDEX))[1:-1])
+            if base == self._views_at:
+                pub_ops = ""
+            else:
+                # The public events since the base are every seat's (its own draw too, with
+                # its tile): what they say by themselves is left out of the patch.
+                texts = self._streams[None].since(self._ev_at[base])
+                if texts is None:
+                    return None
+                old = predict(orjson.loads(old_pub), orjson.loads(f"[{','.join(texts)}]"))
+                pub_ops = dumps(diff(old, self._parsed_now(), KEY_INDEX))[1:-1]
+            self._pub_patches[base] = pub_ops
         priv_ops = dumps(diff(old_priv, self._private(seat)[0], KEY_INDEX))[1:-1]
         return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
 

@@ -68,8 +68,9 @@ class RoomFrames:
                 kind = "snapshot"
             else:
                 events = stream.since(conn.sent_v)
+                # (the patch applies after the events since the base: they must be the same)
                 patch = (None if events is None or base is None or base[0] is not g.key
-                         or base[1] != seat else g.view_patch(seat, base[2]))
+                         or base[1] != seat or base[3] != conn.sent_v else g.view_patch(seat, base[2]))
                 if patch is None:
                     kind = "snapshot"
                 else:
@@ -91,7 +92,7 @@ class RoomFrames:
         if seat is not None and conn.player_id is not None and conn.hints:
             extra += self._hints_json(g, seat)
         conn.sent_v = v
-        conn.view_base = (g.key, seat, g.version)
+        conn.view_base = (g.key, seat, g.version, v)
         return f'{{"type":"{kind}","v":{v},{body}{extra}}}'
 
     def _timers_json(self, g: GameSession) -> str:

@@ -3,7 +3,8 @@
 // of its kind, the path from the root (dict keys and list indices; none: the whole view) and
 // its value:  [0, ...path, value] set   [1, ...path] delete a key   [2, ...path, items] append
 // [3, ...path, i, n, items] replace the n items from index i by items.
-// A number stepping into an object is a key of the snapshot's key table (`keys`).
+// A number stepping into an object is a key of the snapshot's key table (`keys`). The patch
+// applies to the view with the update's events' own effects (predict: a draw, a discard).
 // applyPatch never changes its input: the containers on a changed path are copied, the rest
 // shared (the previous view stays as it was: the settlement and the fairness sheet keep it).
 
@@ -70,6 +71,35 @@ export function applyPatch(doc, ops, keys = []) {
   return root[0];
 }
 
+const isInt = x => Number.isInteger(x);
+const isObj = x => x !== null && typeof x === "object" && !Array.isArray(x);
+
+/** What an update's event says of the view by itself (a draw, a discard) as patch operations
+ *  (the twin of delta.py's _effects). */
+function effects(view, ev) {
+  const players = isObj(view) ? view.players : null;
+  const seat = isObj(ev) ? ev.seat : null;
+  if (!Array.isArray(players) || !isInt(seat) || seat < 0 || seat >= players.length) return [];
+  const p = players[seat];
+  const n = isObj(p) ? p.concealed : null;
+  if (!isInt(n)) return [];
+  if (ev.type === "discard" && typeof ev.tile === "string" && Array.isArray(p.river))
+    return [[2, "players", seat, "river", [ev.tile]], [0, "players", seat, "concealed", n - 1]];
+  const wall = view.wall_remaining;
+  if (ev.type === "draw" && isInt(wall))
+    return [[0, "players", seat, "concealed", n + 1], [0, "wall_remaining", wall - 1], [0, "turn", seat]];
+  return [];
+}
+
+/** The view with what the events say by themselves applied (the patch holds the rest). */
+export function predict(view, events) {
+  for (const ev of events) {
+    const ops = effects(view, ev);
+    if (ops.length) view = applyPatch(view, ops);
+  }
+  return view;
+}
+
 /** What a client holds of its frame stream: the version, the view, the key table, the sticky keys. */
 export function newHeld() { return { v: null, view: null, keys: [], sticky: {} }; }
 
@@ -89,7 +119,7 @@ export function takeUpdate(held, m) {
   if (!Array.isArray(events) || !events.length || !Number.isInteger(m.v)) throw new Error("bad update");
   const from = m.v - events.length;
   if (held.view == null || from !== held.v) return null;
-  const view = applyPatch(held.view, m.p || [], held.keys);
+  const view = applyPatch(predict(held.view, events), m.p || [], held.keys);
   const out = Object.assign({}, held.sticky);
   for (const k in m) if (k !== "p" && k !== "e") out[k] = m[k];
   out.from = from; out.view = view;
