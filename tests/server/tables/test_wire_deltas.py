@@ -70,6 +70,16 @@ def test_patch_refuses_what_does_not_fit() -> None:
             patch({"l": [1, 2]}, bad)
 
 
+def test_like_records_travel_as_rows() -> None:
+    legal = [{"type": "discard", "tile": t} for t in ("1m", "3p", "7z")]
+    ops = diff({"legal": []}, {"legal": legal}, {"legal": 0, "type": 1})
+    assert ops == [[5, 0, [[1, "tile"], ["discard", "1m"], ["discard", "3p"], ["discard", "7z"]]]]
+    assert patch({"legal": []}, ops, ["legal", "type"]) == {"legal": legal}
+    for bad in ([[4, "l", [[0]]]], [[4, "l", [["a"], [1, 2]]]], [[4, "l", [[None], [1]]]], [[4, "l", 5]]):
+        with pytest.raises(ValueError):
+            patch({"l": []}, bad)
+
+
 def test_a_tile_in_or_out_of_a_hand_is_a_splice() -> None:
     hand = ["1m", "2m", "5p", "7s", "7s", "1z"]
     for new in (["1m", "2m", "3m", "5p", "7s", "7s", "1z"], ["1m", "2m", "7s", "7s", "1z"]):

@@ -8,6 +8,9 @@ the path from the root (dict keys and list indices; none: the whole view), then 
     [1, *path]          delete a dict key
     [2, *path, items]   append items to the list at path (a list that only grew: a river)
     [3, *path, i, n, items]  replace the n items from index i by items (a hand: a tile in or out)
+    [4, *path, rows]    set, [5, *path, rows] append, a list of records with the same keys
+                        and plain values, as rows ``[[key, ...], [value, ...], ...]`` (the
+                        legal actions: ``[[type, tile], ["discard", "1m"], ...]``)
 
 A path step into a dict may be a number: the index of the key in the frame's key table
 (``keys``, sent with the snapshot: :data:`laizi.server.tables.frames.VIEW_KEYS`), so that
@@ -28,8 +31,9 @@ from typing import Any
 __all__ = ["STICKY", "Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys",
            "expand_update", "patch", "predict"]
 
-SET, DELETE, APPEND, SPLICE = 0, 1, 2, 3
-_TAIL = {SET: 1, DELETE: 0, APPEND: 1, SPLICE: 3}  # an operation's values after its path
+SET, DELETE, APPEND, SPLICE, SET_ROWS, APPEND_ROWS = 0, 1, 2, 3, 4, 5
+_TAIL = {SET: 1, DELETE: 0, APPEND: 1, SPLICE: 3, SET_ROWS: 1, APPEND_ROWS: 1}  # values after the path
+_SCALARS = (str, int, float, bool, type(None))
 # Frame keys an ``update`` leaves out when they are what the frame before said (the applier
 # carries them on): who the view is for, the match, its fixed deal, the last applied seq.
 STICKY = ("seat", "match_id", "fixed_deal", "last_seq")
@@ -43,12 +47,38 @@ def _same(a: Any, b: Any) -> bool:
     return a is b or (type(a) is type(b) and a == b)
 
 
+def _rows(items: list[Any], index: Index) -> list[Any] | None:
+    """``items`` as rows (see the module docstring) when they are two or more records with
+    the same keys and plain values; else None."""
+    if len(items) < 2 or type(items[0]) is not dict:
+        return None
+    keys = list(items[0])
+    rows: list[Any] = [[index.get(k, k) for k in keys]]
+    for it in items:
+        if type(it) is not dict or list(it) != keys:
+            return None
+        row = list(it.values())
+        if any(type(x) not in _SCALARS for x in row):
+            return None
+        rows.append(row)
+    return rows
+
+
+def _put(out: list[list[Any]], kind: int, path: Path, value: Any, index: Index) -> None:
+    """A set or an append, as rows when the value is a list of like records."""
+    rows = _rows(value, index) if type(value) is list else None
+    if rows is None:
+        out.append([kind, *path, value])
+    else:
+        out.append([SET_ROWS if kind == SET else APPEND_ROWS, *path, rows])
+
+
 def _diff(a: Any, b: Any, path: Path, out: list[list[Any]], index: Index) -> None:
     ta, tb = type(a), type(b)
     if ta is dict and tb is dict:
         for k, bv in b.items():
             if k not in a:
-                out.append([SET, *path, index.get(k, k), bv])
+                _put(out, SET, [*path, index.get(k, k)], bv, index)
             elif not _same(a[k], bv):
                 _diff(a[k], bv, [*path, index.get(k, k)], out, index)
         for k in a:
@@ -58,7 +88,7 @@ def _diff(a: Any, b: Any, path: Path, out: list[list[Any]], index: Index) -> Non
     if ta is list and tb is list:
         n = len(a)
         if len(b) > n and b[:n] == a:
-            out.append([APPEND, *path, b[n:]])
+            _put(out, APPEND, path, b[n:], index)
             return
         if len(b) == n and any(type(x) in (dict, list) for x in b):
             changed = [i for i in range(n) if not _same(a[i], b[i])]
@@ -78,7 +108,7 @@ def _diff(a: Any, b: Any, path: Path, out: list[list[Any]], index: Index) -> Non
             if 2 * ((n - lo - hi) + (m - lo - hi)) <= m:
                 out.append([SPLICE, *path, lo, n - lo - hi, b[lo:m - hi]])
                 return
-    out.append([SET, *path, b])
+    _put(out, SET, path, b, index)
 
 
 _NO_INDEX: dict[str, int] = {}
@@ -97,8 +127,10 @@ def diff_keys(old: dict[str, Any], new: dict[str, Any], index: Index | None = No
     """:func:`diff` of two dicts by their keys only: a changed value is set whole (a seat's
     private part: its hand, legal actions and waits change whole)."""
     ix = _NO_INDEX if index is None else index
-    out: list[list[Any]] = [[SET, ix.get(k, k), v] for k, v in new.items()
-                            if k not in old or not _same(old[k], v)]
+    out: list[list[Any]] = []
+    for k, v in new.items():
+        if k not in old or not _same(old[k], v):
+            _put(out, SET, [ix.get(k, k)], v, ix)
     out.extend([DELETE, ix.get(k, k)] for k in old if k not in new)
     return out
 
@@ -115,6 +147,20 @@ def _own(c: Any, fresh: set[int]) -> Any:
         raise TypeError(f"not a container: {type(c).__name__}")
     fresh.add(id(c))
     return c
+
+
+def _unrows(rows: Any, keys: Sequence[str]) -> list[dict[str, Any]]:
+    if not isinstance(rows, list) or len(rows) < 2 or not isinstance(rows[0], list):
+        raise TypeError("bad rows")
+    names = [keys[k] if type(k) is int and k >= 0 else k for k in rows[0]]
+    if any(type(k) is not str for k in names):
+        raise TypeError("bad rows")
+    out = []
+    for row in rows[1:]:
+        if not isinstance(row, list) or len(row) != len(names):
+            raise TypeError("bad rows")
+        out.append(dict(zip(names, row, strict=True)))
+    return out
 
 
 def patch(doc: Any, ops: Any, keys: Sequence[str] = ()) -> Any:
@@ -145,19 +191,23 @@ def patch(doc: Any, ops: Any, keys: Sequence[str] = ()) -> Any:
                 elif type(step) is not str:
                     raise TypeError(f"bad path step {step!r}")
                 cont, key = child, step
+            value = op[-1]
+            if kind in (SET_ROWS, APPEND_ROWS):
+                value = _unrows(value, keys)
+                kind = SET if kind == SET_ROWS else APPEND
             if kind == SET:
                 if type(cont) is list and key >= len(cont):
                     raise IndexError(key)
-                cont[key] = op[-1]
+                cont[key] = value
             elif kind == DELETE:
                 if type(cont) is not dict:
                     raise TypeError("delete from a list")
                 del cont[key]
             elif kind == APPEND:
                 target = _own(cont[key], fresh)
-                if type(target) is not list or not isinstance(op[-1], list):
+                if type(target) is not list or not isinstance(value, list):
                     raise TypeError("append to a non-list")
-                target.extend(op[-1])
+                target.extend(value)
                 cont[key] = target
             elif kind == SPLICE:
                 target = _own(cont[key], fresh)

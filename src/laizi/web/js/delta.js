@@ -2,7 +2,9 @@
 // patch `p` turns the view of the previous frame into the new one. Operations, each an array
 // of its kind, the path from the root (dict keys and list indices; none: the whole view) and
 // its value:  [0, ...path, value] set   [1, ...path] delete a key   [2, ...path, items] append
-// [3, ...path, i, n, items] replace the n items from index i by items.
+// [3, ...path, i, n, items] replace the n items from index i by items
+// [4, ...path, rows] set, [5, ...path, rows] append a list of like records as rows
+// [[key, ...], [value, ...], ...].
 // A number stepping into an object is a key of the snapshot's key table (`keys`). The patch
 // applies to the view with the update's events' own effects (predict: a draw, a discard).
 // applyPatch never changes its input: the containers on a changed path are copied, the rest
@@ -10,7 +12,22 @@
 
 /** Frame keys an update leaves out when unchanged (carried on from the frames before). */
 const STICKY = ["seat", "match_id", "fixed_deal", "last_seq"];
-const TAIL = { 0: 1, 1: 0, 2: 1, 3: 3 };  // an operation's values after its path
+const isInt = x => Number.isInteger(x);
+const isObj = x => x !== null && typeof x === "object" && !Array.isArray(x);
+const TAIL = { 0: 1, 1: 0, 2: 1, 3: 3, 4: 1, 5: 1 };  // an operation's values after its path
+
+/** Rows [[key, ...], [value, ...], ...] (keys by number or name) as records. */
+function unrows(rows, keys) {
+  if (!Array.isArray(rows) || rows.length < 2 || !Array.isArray(rows[0])) throw new Error("bad rows");
+  const names = rows[0].map(k => (isInt(k) && k >= 0 ? keys[k] : k));
+  if (names.some(k => typeof k !== "string")) throw new Error("bad rows");
+  return rows.slice(1).map(row => {
+    if (!Array.isArray(row) || row.length !== names.length) throw new Error("bad rows");
+    const rec = {};
+    names.forEach((k, i) => { rec[k] = row[i]; });
+    return rec;
+  });
+}
 
 function own(c, fresh) {
   if (fresh.has(c)) return c;
@@ -47,19 +64,21 @@ export function applyPatch(doc, ops, keys = []) {
       } else if (typeof step !== "string") throw new Error("bad path step");
       cont = child; key = step;
     }
-    const value = op[op.length - 1];
-    if (kind === 0) {
+    let value = op[op.length - 1];
+    let k = kind;
+    if (k === 4 || k === 5) { value = unrows(value, keys); k = k === 4 ? 0 : 2; }
+    if (k === 0) {
       if (Array.isArray(cont) && cont !== root && !(key < cont.length)) throw new Error("no such index");
       cont[key] = value;
-    } else if (kind === 1) {
+    } else if (k === 1) {
       if (Array.isArray(cont)) throw new Error("delete from a list");
       delete cont[key];
-    } else if (kind === 2) {
+    } else if (k === 2) {
       const target = own(cont[key], fresh);
       if (!Array.isArray(target) || !Array.isArray(value)) throw new Error("append to a non-list");
       target.push(...value);
       cont[key] = target;
-    } else if (kind === 3) {
+    } else if (k === 3) {
       const target = own(cont[key], fresh);
       const [i, n] = [op[op.length - 3], op[op.length - 2]];
       if (!Array.isArray(target) || !Array.isArray(value) || !Number.isInteger(i) || !Number.isInteger(n)
@@ -70,9 +89,6 @@ export function applyPatch(doc, ops, keys = []) {
   }
   return root[0];
 }
-
-const isInt = x => Number.isInteger(x);
-const isObj = x => x !== null && typeof x === "object" && !Array.isArray(x);
 
 /** What an update's event says of the view by itself (a draw, a discard) as patch operations
  *  (the twin of delta.py's _effects). */
