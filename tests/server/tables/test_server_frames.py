@@ -51,11 +51,15 @@ def check(g: GameSession, read_back: bool = True) -> None:
         stream = g.stream(seat)
         ref = events_for(g.match, seat)
         assert stream.v == len(ref)
-        assert [json.loads(t) for t in stream.items] == ref[stream.base:]
-        # One version per event, the seat's own (no second, global "v" before it).
-        for i, t in enumerate(stream.items):
+        whole = stream.last(len(stream.items))  # as a snapshot carries them
+        assert [json.loads(t) for t in whole] == ref[stream.base:]
+        # One version per event, the seat's own (no second, global "v" before it); an
+        # update carries them without it and without a public "vis" (the applier puts both back).
+        for i, t in enumerate(whole):
             assert t.count('"v":') == 1, t
             assert json.loads(t)["v"] == stream.base + i + 1
+        for t, e in zip(stream.items, ref[stream.base:], strict=True):
+            assert json.loads(t) == {k: x for k, x in e.items() if k != "v" and (k, x) != ("vis", "public")}
 
 
 def test_cached_views_and_streams_equal_the_reference_projections() -> None:
@@ -87,13 +91,13 @@ def test_cached_views_and_streams_equal_the_reference_projections() -> None:
 def test_seat_stream_keeps_a_window_and_says_when_it_is_gone() -> None:
     s = SeatStream()
     for i in range(3 * STREAM_KEEP):
-        s.append(f'{{"i":{i}')
+        s.append(f'{{"i":{i}}}')
     assert s.v == 3 * STREAM_KEEP
     assert len(s.items) <= 2 * STREAM_KEEP
     assert s.since(0) is None
     tail = s.since(s.v - 5)
-    assert tail is not None and [json.loads(t)["v"] for t in tail] == list(range(s.v - 4, s.v + 1))
-    assert json.loads(s.last(1)[0]) == {"i": 3 * STREAM_KEEP - 1, "v": 3 * STREAM_KEEP}
+    assert tail is not None and [json.loads(t)["i"] for t in tail] == list(range(s.v - 5, s.v))
+    assert json.loads(s.last(1)[0]) == {"i": 3 * STREAM_KEEP - 1, "vis": "public", "v": 3 * STREAM_KEEP}
 
 
 def test_a_seat_with_hints_on_gets_hints_for_its_own_decision(client: Any) -> None:

@@ -42,7 +42,7 @@ class RoomFrames:
     _last_seq: dict[str, int]
     _hints: dict[tuple[int, int], str]
 
-    def frame(self, conn: Conn, kind: str = "update") -> str | None:
+    def frame(self, conn: Conn, kind: str = "update", timers: str | None = None) -> str | None:
         """The next frame for ``conn`` (JSON text): its new events ``e`` and the patch ``p``
         of its view since the last frame, or a snapshot with the whole view (docs/server.md,
         "Table frames"; an update leaves out what the applier knows: ``from`` — its ``v``
@@ -52,6 +52,8 @@ class RoomFrames:
         Built from texts cached per version (:meth:`GameSession.view_json`,
         :meth:`GameSession.view_patch`, the seats' event streams), so a change costs one
         public patch plus a small private part per seat, whatever the number of connections.
+        ``timers``: the public countdowns' text, when the caller made it once for every
+        connection (:meth:`push_updates`).
         """
         g = self.game
         if g is None:
@@ -75,7 +77,7 @@ class RoomFrames:
                     kind = "snapshot"
                 else:
                     body = f'"p":{patch},"e":[{",".join(events)}]'  # type: ignore[arg-type]
-        extra = self._timers_json(g)
+        extra = self._timers_json(g) if timers is None else timers
         deadline = self.deadline_for(seat)
         last_seq = None if seat is None or conn.player_id is None else self._last_seq.get(conn.player_id, 0)
         if kind != "update":
@@ -147,10 +149,12 @@ class RoomFrames:
         return p.settle_msg(d.get("settle", {}))
 
     def push_updates(self) -> None:
+        g = self.game
+        timers = None if g is None else self._timers_json(g)  # once for every connection
         for c in list(self.conns):
             if c.closed:
                 continue
-            msg = self.frame(c)
+            msg = self.frame(c, timers=timers)
             if msg is not None:
                 c.send(msg)
         if self.game is not None:
