@@ -47,8 +47,9 @@ import picows
 
 from laizi.server.common import protocol as _protocol
 
-# The table protocol of the laizi on the path: 2 (update frames carry a patch, applied by a
-# Mirror), or none (an older laizi — A/B against it — whose frames carry the whole view).
+# The table protocol of the laizi on the path: 2 or 3 (update frames carry a patch, applied by
+# that laizi's Mirror), or none (an older laizi — A/B against it — whose frames carry the
+# whole view).
 PROTOCOL: int | None = getattr(_protocol, "PROTOCOL", None)
 if PROTOCOL is not None:
     from laizi.server.common.delta import Gap, Mirror
