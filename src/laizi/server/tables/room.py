@@ -21,7 +21,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,7 @@ from laizi.server.tables.framing import MAX_STREAM_GAP, RoomFrames
 from laizi.server.tables.lobby import LobbyCommands
 from laizi.server.tables.recorder import Recorder
 from laizi.server.tables.roominfo import live_info, stored_info
+from laizi.server.tables.seating import Seating
 from laizi.server.tables.seats import AUTO_BOT, Seat, SeatBot, bot_levels
 from laizi.server.tables.votes import VoteCommands
 
@@ -332,25 +333,21 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         else:
             self.broadcast(self.settle_msg())
 
-    async def seat_and_start(self, seats: Sequence[Seat] | None = None,
-                             deal_seed: bytes | None = None, *, fixed_dealers: bool = False,
-                             started_by: str | None = None, absent_wait: bool = False) -> bool:
-        """Seat ``seats`` (None: as they are) and start a match: this node holds the room
-        first (a cluster: its lease, taken if need be; False when another node has it and
-        nothing changes). ``deal_seed``: the match's secret seed (a tournament table; else
-        from the settings), ``fixed_dealers``: a duplicate round. At a coin table every
-        human first takes its coin seat with the stake check (:meth:`Store.take_coin_seats`):
-        a refusal raises :class:`laizi.server.ledger.coins.CoinError` and starts nothing.
-        ``absent_wait``: seated players not here yet get the disconnect grace (then 托管)."""
+    async def seat_and_start(self, seating: Seating) -> bool:
+        """Seat and start a match as ``seating`` says (:class:`Seating`: who sits, the
+        club's bots, the deal seed, …): this node holds the room first (a cluster: its
+        lease, taken if need be; False when another node has it and nothing changes). At a
+        coin table every human first takes its coin seat with the stake check
+        (:meth:`Store.take_coin_seats`): a refusal raises
+        :class:`laizi.server.ledger.coins.CoinError` and starts nothing."""
         if not await self._hold(self.code):
             return False
-        if seats is not None:
-            self.seats = list(seats)
-        if started_by is not None:
-            self.started_by = started_by
-        self._deal_seed, self._fixed_dealers = deal_seed, fixed_dealers
+        self.seats = seating.seated(self.seats)
+        if seating.started_by is not None:
+            self.started_by = seating.started_by
+        self._deal_seed, self._fixed_dealers = seating.deal_seed, seating.fixed_dealers
         await self._start_match()
-        if absent_wait:
+        if seating.absent_wait:
             now = time.monotonic()
             for i in self.absent():
                 self.seats[i].disconnected_at = now  # 托管 after the grace unless the player comes
