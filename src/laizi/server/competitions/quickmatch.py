@@ -327,27 +327,6 @@ class QuickMatch:
         log.info("quick match %s: room %s, %d players, %d bots", line, room.code, len(waiters),
                  4 - len(waiters))
 
-    async def restore_tables(self) -> int:
-        """After a restart: the resumed rooms that are coin tables get their 场次 back
-        (``Room.coin``, shown on the table); how many."""
-        codes = list(self.hub.rooms)
-        if not codes:
-            return 0
-
-        def read() -> list[tuple[str, str]]:
-            with self.hub.store.engine.connect() as conn:
-                rows = conn.execute(select(coins.TABLES.c.room_code, coins.TABLES.c.level)
-                                    .where(coins.TABLES.c.room_code.in_(codes))).all()
-            return [(str(c), str(lv)) for c, lv in rows]
-
-        n = 0
-        for code, name in await asyncio.to_thread(read):
-            room = self.hub.rooms.get(code)
-            if room is not None and name in coins.LEVELS:
-                room.coin = table_info(name)
-                n += 1
-        return n
-
     def stop(self) -> None:
         for t in self.timers.values():
             t.cancel()
