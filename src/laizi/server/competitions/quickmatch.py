@@ -17,7 +17,7 @@ drawn at random (``secrets``).
 The lines are the room directory's (``hub.directory.lines``,
 :mod:`laizi.server.tables.lines`): in memory for one process, in Redis for a cluster, so
 players waiting on different nodes share a line. Taking a group out of a line is atomic;
-the node that takes it opens the table (``Room.seat_and_start``: the room's lease is this
+the node that takes it opens the table (``Hub.open_table``: the room's lease is this
 node's) and each player gets ``{"type": "quick_match", "room", "level", "preset", "seat"}``
 on the node it waits on, then joins the room like any other (``join``; relayed to the
 owner from another node). Each node keeps the timers of the players waiting on it and

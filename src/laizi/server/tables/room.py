@@ -3,14 +3,15 @@ flow around the match (ready, 继续, rematch, lapses) is :mod:`laizi.server.tab
 
 **A room is an actor.** Whatever changes its match goes through one of its commands —
 :meth:`Room.play`, :meth:`Room.escape`, :meth:`Room.set_auto`, :meth:`Room.press_continue`,
-:meth:`Room.seat_and_start` — or its own timer (bot moves, lapses, 托管, the next deal); its lobby
-and votes through their own (``tables.lobby``, ``tables.votes``). Each command runs under the
-room's lock (``room.lock``: the socket handlers' dispatch holds it; the tournament director and
-quick match take it), one at a time; rooms never wait for each other. Every change of the match
-takes the same steps (:meth:`Room._step`): note who must act, apply to the engine, note the
-journal entry's origin, renew the deadlines — then (:meth:`Room._after_change`) write the
-journal and the new events to the database (awaited), send each connection its own frames, rearm
-the timer. The room reaches the rest of the server only through what it is given (store, config,
+:meth:`Room.seat_and_start` (who sits: a ``tables.seating.Seating``) — or its own timer (bot
+moves, lapses, 托管, the next deal); its lobby and votes through their own (``tables.lobby``,
+``tables.votes``). Each command runs under the room's lock (``room.lock``: the socket
+handlers' dispatch holds it; ``Hub.open_table`` and the tournament director take it), one at a
+time; rooms never wait for each other. Every change of the match takes the same steps
+(:meth:`Room._step`): note who must act, apply to the engine, note the journal entry's origin,
+renew the deadlines — then (:meth:`Room._after_change`) write the journal and the new events
+to the database (awaited), send each connection its own frames, rearm the timer. The room
+reaches the rest of the server only through what it is given (store, config,
 ``hold`` — the room directory's lease check — and ``on_finished``).
 """
 
