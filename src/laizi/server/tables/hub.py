@@ -431,8 +431,7 @@ class Hub:
             conn.seat = seat if room.game is not None else None
             conn.sent_v = 0
             if seat is not None and room.status == RoomStatus.PLAYING:
-                room.seats[seat].disconnected_at = None
-                room.schedule()
+                room.back(seat)
             log = [e for e in room.chat_log if e.get("player_id") not in muted][-30:]
             conn.send(p.joined(room.lobby_json(), seat, log))
             if muted:
@@ -496,8 +495,7 @@ class Hub:
             seat = room.seat_of(pid)
             still = any(c.player_id == pid and not c.closed for c in room.conns)
             if seat is not None and not still and room.status == RoomStatus.PLAYING:
-                room.seats[seat].disconnected_at = time.monotonic()
-                room.schedule()
+                room.away(seat)
             room.broadcast_lobby()
 
     # ------------------------------------------------------------- room codes

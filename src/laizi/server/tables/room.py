@@ -299,6 +299,18 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         await self._after_change()
         return True
 
+    def away(self, *seats: int) -> None:
+        """The players of ``seats`` are not here: 托管 after the disconnect grace unless they come."""
+        now = time.monotonic()
+        for i in seats:
+            self.seats[i].disconnected_at = now
+        self.schedule()
+
+    def back(self, seat: int) -> None:
+        """The player of ``seat`` is here again: its absence no longer counts."""
+        self.seats[seat].disconnected_at = None
+        self.schedule()
+
     def absent(self) -> list[int]:
         """Seats of human players with no live connection here."""
         here = {c.player_id for c in self.conns if not c.closed}
@@ -349,10 +361,7 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         self._deal_seed, self._fixed_dealers = seating.deal_seed, seating.fixed_dealers
         await self._start_match()
         if seating.absent_wait:
-            now = time.monotonic()
-            for i in self.absent():
-                self.seats[i].disconnected_at = now  # 托管 after the grace unless the player comes
-            self.schedule()
+            self.away(*self.absent())
         return True
 
     async def _start_match(self) -> None:
