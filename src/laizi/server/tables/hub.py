@@ -38,7 +38,7 @@ from laizi.server.tables.runtime import HeapFreezer, warm_up
 from laizi.server.tables.seating import Seating
 from laizi.server.tables.seats import bot_levels
 
-__all__ = ["CODE_ALPHABET", "CODE_LEN", "Hub"]
+__all__ = ["CODE_ALPHABET", "CODE_LEN", "Hub", "Refused"]
 
 log = logging.getLogger("laizi.server")
 
@@ -46,6 +46,10 @@ CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c n
 CODE_LEN = 5
 ROOM_LIST_MAX = 200  # rooms listed by GET /api/rooms
 SESSION_SWEEP = 0.25  # seconds between checks of the open sockets' credentials
+
+#: what a caller of :meth:`Hub.open_table` answers a refused coin seat: the seating instead
+#: (given the one refused and the refusal), or None to give the table up
+Refused = Callable[[Seating, coins.CoinError], Seating | None]
 
 
 class Hub:
@@ -334,7 +338,7 @@ class Hub:
                          code: str | None = None, owner_id: str | None = None,
                          coin_level: str | None = None,
                          before: Callable[[Room], Awaitable[None]] | None = None,
-                         refused: Callable[[Seating, coins.CoinError], Seating | None] | None = None) -> Room | None:
+                         refused: Refused | None = None) -> Room | None:
         """The server opens a table and starts its match (quick match, a tournament table, a
         club table its bots fill): the one way it does, the caller saying only who sits and
         with what settings. ``code``: the table's own code (a tournament's: the room in
