@@ -102,7 +102,8 @@ def test_an_update_is_made_whole() -> None:
     assert got["from"] == 3 and got["view"] == {"n": 2} and got["seat"] == 2 and got["match_id"] == 7
     assert got["last_seq"] == 4 and "p" not in got and "e" not in got
     assert [(e["v"], e["vis"]) for e in got["events"]] == [(4, "public"), (5, 2)]
-    got = m.take({"type": "update", "v": 6, "p": [], "e": [{"type": "x"}], "last_seq": 5})
+    got = m.take({"type": "update", "v": 6, "p": [], "e": [{"type": "x"}], "last_seq": 5, "t": [None, 7.5]})
+    assert got["timer"] == {"seat": None, "left": 7.5} and "t" not in got
     assert got["last_seq"] == 5 and m.take({"type": "update", "v": 7, "e": [{"type": "y"}]})["last_seq"] == 5
 
 

@@ -285,7 +285,12 @@ def expand_update(msg: Mapping[str, Any], v: int | None, view: Any, keys: Sequen
     if view is None or frm != v:
         raise Gap(f"update from {frm} but version {v} held")
     out = dict(sticky)
-    out.update((k, val) for k, val in msg.items() if k not in ("p", "e"))
+    out.update((k, val) for k, val in msg.items() if k not in ("p", "e", "t"))
+    t = msg.get("t")
+    if t is not None:  # the public countdown, short
+        if not isinstance(t, list) or len(t) != 2:
+            raise ValueError("bad timer")
+        out["timer"] = {"seat": t[0], "left": t[1]}
     out["from"] = frm
     out["view"] = patch(predict(view, events), msg.get("p", []), keys)
     out["events"] = [{"vis": "public", **e, "v": frm + i} for i, e in enumerate(events, 1)]

@@ -42,7 +42,7 @@ class RoomFrames:
     _last_seq: dict[str, int]
     _hints: dict[tuple[int, int], str]
 
-    def frame(self, conn: Conn, kind: str = "update", timers: str | None = None) -> str | None:
+    def frame(self, conn: Conn, kind: str = "update", timers: tuple[str, str] | None = None) -> str | None:
         """The next frame for ``conn`` (JSON text): its new events ``e`` and the patch ``p``
         of its view since the last frame, or a snapshot with the whole view (docs/server.md,
         "Table frames"; an update leaves out what the applier knows: ``from`` — its ``v``
@@ -52,8 +52,8 @@ class RoomFrames:
         Built from texts cached per version (:meth:`GameSession.view_json`,
         :meth:`GameSession.view_patch`, the seats' event streams), so a change costs one
         public patch plus a small private part per seat, whatever the number of connections.
-        ``timers``: the public countdowns' text, when the caller made it once for every
-        connection (:meth:`push_updates`).
+        ``timers``: the public countdowns' texts (:meth:`_timers_json`), when the caller made
+        them once for every connection (:meth:`push_updates`).
         """
         g = self.game
         if g is None:
@@ -77,9 +77,10 @@ class RoomFrames:
                     kind = "snapshot"
                 else:
                     body = f'"p":{patch},"e":[{",".join(events)}]'  # type: ignore[arg-type]
-        extra = self._timers_json(g) if timers is None else timers
+        whole, short = self._timers_json(g) if timers is None else timers
         deadline = self.deadline_for(seat)
         last_seq = None if seat is None or conn.player_id is None else self._last_seq.get(conn.player_id, 0)
+        extra = short if kind == "update" else whole
         if kind != "update":
             body = (f'"view":{g.view_json(seat)},"keys":{VIEW_KEYS_JSON},"seat":{dumps(seat)},'
                     f'"match_id":{dumps(self.match_id)},"events":[{",".join(stream.last(40))}],'
@@ -97,10 +98,16 @@ class RoomFrames:
         conn.view_base = (g.key, seat, g.version, v)
         return f'{{"type":"{kind}","v":{v},{body}{extra}}}'
 
-    def _timers_json(self, g: GameSession) -> str:
-        """Public countdowns (:meth:`Flow.timers`) as extra frame keys."""
+    def _timers_json(self, g: GameSession) -> tuple[str, str]:
+        """Public countdowns (:meth:`Flow.timers`) as extra frame keys: for a snapshot, and
+        for an update (``timer`` as ``t``: ``[seat, left]``, made whole by the applier)."""
         d = self.flow.timers(g.phase, g.hand_over, g.over, self._deadlines, self.waiting(), time.monotonic())
-        return "".join(f',"{k}":{dumps(v)}' for k, v in d.items())
+        whole = "".join(f',"{k}":{dumps(v)}' for k, v in d.items())
+        timer = d.pop("timer", None)
+        short = "".join(f',"{k}":{dumps(v)}' for k, v in d.items())
+        if timer is not None:
+            short = f',"t":[{dumps(timer["seat"])},{dumps(timer["left"])}]{short}'
+        return whole, short
 
     def waiting(self) -> list[int]:
         """Seats whose player must press 继续 (seated humans not in 托管)."""

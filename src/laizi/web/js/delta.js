@@ -127,8 +127,8 @@ export function takeSnapshot(held, m) {
   return m;
 }
 
-/** An update frame made whole (view patched, `from`, events numbered with their `vis`, the
- *  sticky keys carried on) and taken; null when it does not follow the version held (a lost
+/** An update frame made whole (view patched, `from`, events numbered with their `vis`, `timer`
+ *  from `t`, the sticky keys carried on) and taken; null when it does not follow the version held (a lost
  *  frame: ask for a resync). Throws on a patch that does not fit. */
 export function takeUpdate(held, m) {
   const events = m.e;
@@ -137,7 +137,11 @@ export function takeUpdate(held, m) {
   if (held.view == null || from !== held.v) return null;
   const view = applyPatch(predict(held.view, events), m.p || [], held.keys);
   const out = Object.assign({}, held.sticky);
-  for (const k in m) if (k !== "p" && k !== "e") out[k] = m[k];
+  for (const k in m) if (k !== "p" && k !== "e" && k !== "t") out[k] = m[k];
+  if (m.t !== undefined) {  // the public countdown, short: [seat, left]
+    if (!Array.isArray(m.t) || m.t.length !== 2) throw new Error("bad timer");
+    out.timer = { seat: m.t[0], left: m.t[1] };
+  }
   out.from = from; out.view = view;
   out.events = events.map((e, i) => Object.assign({ vis: "public" }, e, { v: from + i + 1 }));
   held.v = m.v; held.view = view;
