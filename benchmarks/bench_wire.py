@@ -31,7 +31,7 @@ from typing import Any
 from laizi.rules import RuleSet
 from laizi.server.common.delta import Mirror, canonical
 from laizi.server.tables.engine import GameSession, seed_from_text
-from laizi.server.tables.framing import VIEW_KEYS_JSON
+from laizi.server.tables.framing import SHAPES_JSON, VIEW_KEYS_JSON
 from laizi.server.tables.seats import SeatBot
 
 AUDIENCES: tuple[int | None, ...] = (0, 1, 2, 3, None)
@@ -83,6 +83,7 @@ def play(n_matches: int, hands: int) -> dict[str, Any]:
                 patch = None if b is None else g2.view_patch(s, b)
                 if patch is None:
                     f2 = (f'{{"type":"snapshot","v":{v},"view":{g2.view_json(s)},"keys":{VIEW_KEYS_JSON},'
+                          f'"shapes":{SHAPES_JSON},'
                           f'"events":[{whole}]}}')
                 else:
                     f2 = f'{{"type":"update","v":{v},"p":{patch},"e":[{events}]}}'

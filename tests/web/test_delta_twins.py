@@ -16,7 +16,7 @@ import pytest
 from laizi.rules import RuleSet
 from laizi.server.common.delta import Mirror, canonical
 from laizi.server.tables.engine import GameSession, seed_from_text
-from laizi.server.tables.framing import VIEW_KEYS_JSON
+from laizi.server.tables.framing import SHAPES_JSON, VIEW_KEYS_JSON
 from laizi.server.tables.seats import SeatBot
 
 NODE = shutil.which("node")
@@ -70,7 +70,7 @@ def _streams(seed: str, hands: int) -> list[list[dict[str, Any]]]:
             patch = None if b is None else g.view_patch(s, b)
             if patch is None:
                 frames[s].append(f'{{"type":"snapshot","v":{stream.v},"view":{g.view_json(s)},'
-                                 f'"keys":{VIEW_KEYS_JSON},"seat":{json.dumps(s)},'
+                                 f'"keys":{VIEW_KEYS_JSON},"shapes":{SHAPES_JSON},"seat":{json.dumps(s)},'
                                  f'"events":[{",".join(stream.last(40))}]}}')
             else:
                 frames[s].append(f'{{"type":"update","v":{stream.v},"p":{patch},'

@@ -16,8 +16,9 @@ import random
 from typing import Any
 
 from laizi.rules import RuleSet
+from laizi.server.common.delta import unshape
 from laizi.server.tables.engine import STREAM_KEEP, GameSession, SeatStream, seed_from_text
-from laizi.server.tables.frames import read_view
+from laizi.server.tables.frames import EVENT_SHAPES, read_view
 from laizi.views import events_for, seat_view
 
 SEATS = (0, 1, 2, 3, None)
@@ -59,7 +60,10 @@ def check(g: GameSession, read_back: bool = True) -> None:
             assert t.count('"v":') == 1, t
             assert json.loads(t)["v"] == stream.base + i + 1
         for t, e in zip(stream.items, ref[stream.base:], strict=True):
-            assert json.loads(t) == {k: x for k, x in e.items() if k != "v" and (k, x) != ("vis", "public")}
+            short = {k: x for k, x in e.items() if k != "v" and (k, x) != ("vis", "public")}
+            assert unshape(json.loads(t), EVENT_SHAPES) == short
+            assert t.startswith("[") or not any(  # every event of a shape travels as one
+                sh[0] == e["type"] and set(sh[1:]) == set(short) - {"type"} for sh in EVENT_SHAPES)
 
 
 def test_cached_views_and_streams_equal_the_reference_projections() -> None:

@@ -50,7 +50,7 @@ def event_versions(raw: list[str]) -> list[int]:
         if frame.get("type") == "snapshot":
             vs.extend(e["v"] for e in frame["events"])
         elif frame.get("type") == "update":  # protocol 3: numbered by their place, v the last
-            assert frame["e"] and all("v" not in e for e in frame["e"]), text[:200]
+            assert frame["e"] and all(isinstance(e, list) or "v" not in e for e in frame["e"]), text[:200]
             vs.extend(range(frame["v"] - len(frame["e"]) + 1, frame["v"] + 1))
     return vs
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from laizi.server.common.delta import Diverged, Gap, Mirror, diff, patch
+from laizi.server.common.delta import Diverged, Gap, Mirror, diff, expand_update, patch
 from support.srvhelpers import OPEN, WS, connect, game_frame, new_room, room_state
 
 pytestmark = pytest.mark.timeout(600)
@@ -102,9 +102,15 @@ def test_an_update_is_made_whole() -> None:
     assert got["from"] == 3 and got["view"] == {"n": 2} and got["seat"] == 2 and got["match_id"] == 7
     assert got["last_seq"] == 4 and "p" not in got and "e" not in got
     assert [(e["v"], e["vis"]) for e in got["events"]] == [(4, "public"), (5, 2)]
-    got = m.take({"type": "update", "v": 6, "p": [], "e": [{"type": "x"}], "last_seq": 5, "t": [None, 7.5]})
+    m.shapes = [["discard", "seat", "tile"]]
+    assert m.take({"type": "update", "v": 6, "e": [[0, 3, "9p"]]})["events"] == [
+        {"type": "discard", "seat": 3, "tile": "9p", "vis": "public", "v": 6}]
+    for bad in ([1, 3, "9p"], [0, 3], [], "x"):
+        with pytest.raises(ValueError):
+            expand_update({"type": "update", "v": 7, "e": [bad]}, 6, {}, [], {}, m.shapes)
+    got = m.take({"type": "update", "v": 7, "p": [], "e": [{"type": "x"}], "last_seq": 5, "t": [None, 7.5]})
     assert got["timer"] == {"seat": None, "left": 7.5} and "t" not in got
-    assert got["last_seq"] == 5 and m.take({"type": "update", "v": 7, "e": [{"type": "y"}]})["last_seq"] == 5
+    assert got["last_seq"] == 5 and m.take({"type": "update", "v": 8, "e": [{"type": "y"}]})["last_seq"] == 5
 
 
 def _seated(client: Any, seed: str) -> tuple[list[WS], list[str], WS, str]:
@@ -259,9 +265,9 @@ def _play_patched(seed: str, choices: int, hands: int = 2, bots: int | None = No
     holds — some lag one to six versions behind (beyond VIEW_KEEP: no patch, a snapshot) —
     and the patched view must be the snapshot. Returns what was covered."""
     from laizi.rules import RuleSet
-    from laizi.server.common.delta import canonical, predict
+    from laizi.server.common.delta import canonical, predict, unshape
     from laizi.server.tables.engine import VIEW_KEEP, GameSession, seed_from_text
-    from laizi.server.tables.frames import VIEW_KEYS
+    from laizi.server.tables.frames import EVENT_SHAPES, VIEW_KEYS
     from laizi.server.tables.seats import SeatBot
 
     rng = random.Random(choices)
@@ -300,7 +306,8 @@ def _play_patched(seed: str, choices: int, hands: int = 2, bots: int | None = No
                 held[s] = json.loads(g.view_json(s))
                 seen["snapshots"] += 1
             else:  # on the view with the seat's own events' effects (a draw, a discard)
-                events = json.loads(f"[{','.join(g.stream(s).since(sent[s]) or [])}]")
+                events = [unshape(e, EVENT_SHAPES)
+                          for e in json.loads(f"[{','.join(g.stream(s).since(sent[s]) or [])}]")]
                 held[s] = patch(predict(held[s], events), json.loads(text), VIEW_KEYS)
                 seen["patches"] += 1
             sent[s] = g.stream_v(s)

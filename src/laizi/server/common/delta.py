@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["STICKY", "Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys",
-           "expand_update", "patch", "predict"]
+           "expand_update", "patch", "predict", "unshape"]
 
 SET, DELETE, APPEND, SPLICE, SET_ROWS, APPEND_ROWS = 0, 1, 2, 3, 4, 5
 _TAIL = {SET: 1, DELETE: 0, APPEND: 1, SPLICE: 3, SET_ROWS: 1, APPEND_ROWS: 1}  # values after the path
@@ -257,6 +257,21 @@ def predict(view: Any, events: Sequence[Any]) -> Any:
     return view
 
 
+def unshape(e: Any, shapes: Sequence[Sequence[str]]) -> dict[str, Any]:
+    """An update's event whole: ``[shape, *values]`` (its type and keys from ``shapes``, the
+    snapshot's) as the object; an object as it is. Raises ValueError on one that does not fit."""
+    if type(e) is dict:
+        return e
+    if type(e) is not list or not e or type(e[0]) is not int or not 0 <= e[0] < len(shapes):
+        raise ValueError(f"bad event {e!r}")
+    shape = shapes[e[0]]
+    if len(e) != len(shape):
+        raise ValueError(f"bad event {e!r}")
+    out = {"type": shape[0]}
+    out.update(zip(shape[1:], e[1:], strict=True))
+    return out
+
+
 def canonical(doc: Any) -> str:
     """JSON text with sorted keys (equal texts: equal values, types included)."""
     return json.dumps(doc, sort_keys=True, ensure_ascii=False)
@@ -271,16 +286,17 @@ class Gap(ValueError):
 
 
 def expand_update(msg: Mapping[str, Any], v: int | None, view: Any, keys: Sequence[str],
-                  sticky: Mapping[str, Any]) -> dict[str, Any]:
+                  sticky: Mapping[str, Any], shapes: Sequence[Sequence[str]] = ()) -> dict[str, Any]:
     """An ``update`` frame as a whole one, given what the client holds (version ``v``, its
     ``view``, the key table, the :data:`STICKY` keys of the frames before): ``view``
     patched, ``from`` (= ``v`` minus the number of events), ``events`` numbered and with
     their ``vis`` (left out on the wire when ``"public"``), the sticky keys carried on.
     The patch applies to the view with its events' own effects (:func:`predict`). Raises
     :class:`Gap` when the frame does not follow ``v``, ValueError when its patch does not fit."""
-    events = msg.get("e")
-    if not isinstance(events, list) or not events or not isinstance(msg.get("v"), int):
+    raw = msg.get("e")
+    if not isinstance(raw, list) or not raw or not isinstance(msg.get("v"), int):
         raise ValueError("an update carries its version and events")
+    events = [unshape(e, shapes) for e in raw]
     frm = msg["v"] - len(events)
     if view is None or frm != v:
         raise Gap(f"update from {frm} but version {v} held")
@@ -310,6 +326,7 @@ class Mirror:
         self.v: int | None = None
         self.view: dict[str, Any] | None = None
         self.keys: list[str] = []
+        self.shapes: list[list[str]] = []
         self.sticky: dict[str, Any] = {}
         self.check = check
         self.checked = 0
@@ -323,9 +340,10 @@ class Mirror:
                 self.checked += 1
             self.view, self.v = msg["view"], msg["v"]
             self.keys = list(msg.get("keys") or [])
+            self.shapes = list(msg.get("shapes") or [])
             self.sticky = {k: msg[k] for k in STICKY if k in msg}
         elif kind == "update":
-            msg = expand_update(msg, self.v, self.view, self.keys, self.sticky)
+            msg = expand_update(msg, self.v, self.view, self.keys, self.sticky, self.shapes)
             self.view, self.v = msg["view"], msg["v"]
             self.sticky.update((k, msg[k]) for k in STICKY if k in msg)
         return msg

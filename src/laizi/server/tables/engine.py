@@ -33,9 +33,10 @@ import orjson
 
 from laizi.game import Action, Match
 from laizi.rules import RuleSet
-from laizi.server.common.delta import diff, predict
+from laizi.server.common.delta import diff, predict, unshape
 from laizi.server.common.protocol import dumps
 from laizi.server.tables.frames import (
+    EVENT_SHAPES,
     KEY_INDEX,
     PRIVATE_KEYS,
     frame_view,
@@ -67,12 +68,21 @@ def seed_from_text(text: str | None) -> bytes:
     return hashlib.sha256(b"laizi-match-seed:" + text.encode()).digest()
 
 
+_SHAPES = {(shape[0], frozenset(("type", *shape[1:]))): (i, shape[1:]) for i, shape in enumerate(EVENT_SHAPES)}
+
+
 def _body(event: dict[str, Any]) -> str:
     """An event's JSON as an ``update`` frame carries it: without the log's global ``v`` (a
     seat's stream numbers its events itself: the global index would reveal how many hidden
-    events — other seats' claim answers — happened in between) and without ``vis`` when it
-    is ``"public"`` (the applier puts both back: :func:`laizi.server.common.delta.expand_update`)."""
-    return dumps({k: val for k, val in event.items() if k != "v" and not (k == "vis" and val == "public")})
+    events — other seats' claim answers — happened in between), without ``vis`` when it
+    is ``"public"``, and as ``[shape, *values]`` when it has one of the
+    :data:`~laizi.server.tables.frames.EVENT_SHAPES` (the applier makes it whole:
+    :func:`laizi.server.common.delta.expand_update`)."""
+    e = {k: val for k, val in event.items() if k != "v" and not (k == "vis" and val == "public")}
+    shape = _SHAPES.get((e.get("type"), frozenset(e)))
+    if shape is not None:
+        return dumps([shape[0], *(e[k] for k in shape[1])])
+    return dumps(e)
 
 
 class SeatStream:
@@ -111,10 +121,8 @@ class SeatStream:
         """The last ``n`` events whole, as a snapshot carries them (``vis`` and ``v``)."""
         items = self.items[-n:]
         first = self.v - len(items) + 1
-        return [f'{t[:-1]}{"" if _VIS in t else _PUBLIC},"v":{first + i}}}' for i, t in enumerate(items)]
-
-
-_VIS, _PUBLIC = '"vis":', ',"vis":"public"'
+        return [dumps({"vis": "public", **unshape(orjson.loads(t), EVENT_SHAPES), "v": first + i})
+                for i, t in enumerate(items)]
 
 
 class GameSession:
@@ -387,7 +395,8 @@ class GameSession:
                 texts = self._streams[None].since(self._ev_at[base])
                 if texts is None:
                     return None
-                old = predict(orjson.loads(old_pub), orjson.loads(f"[{','.join(texts)}]"))
+                events = [unshape(e, EVENT_SHAPES) for e in orjson.loads(f"[{','.join(texts)}]")]
+                old = predict(orjson.loads(old_pub), events)
                 pub_ops = dumps(diff(old, self._parsed_now(), KEY_INDEX))[1:-1]
             self._pub_patches[base] = pub_ops
         priv_ops = dumps(diff(old_priv, self._private(seat)[0], KEY_INDEX))[1:-1]

@@ -41,7 +41,7 @@ from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
 from laizi.views.fan import table_fans
 
-__all__ = ["KEY_INDEX", "PRIVATE_KEYS", "VIEW_KEYS", "frame_view", "private_part", "public_part",
+__all__ = ["EVENT_SHAPES", "KEY_INDEX", "PRIVATE_KEYS", "VIEW_KEYS", "frame_view", "private_part", "public_part",
            "read_view"]
 
 PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting", "waits")
@@ -56,6 +56,16 @@ VIEW_KEYS = (
     "opened", "fan", "fan_items", "standing", "type", "tile", "tiles", "from",
     "unseen", "self_draw", "discard", "enough", "ok", "reason", "total", "big_hands", "breakdown")
 KEY_INDEX = {k: i for i, k in enumerate(VIEW_KEYS)}
+# The wire's event shapes (sent with every snapshot as ``shapes``): an update carries an event
+# of one of these (its type, then its keys; no ``v``, no public ``vis``) as the array
+# ``[shape, *values]`` — ``{"type":"discard","seat":1,"tile":"8s"}`` as ``[0,1,"8s"]``;
+# any other event travels as an object.
+EVENT_SHAPES = (
+    ("discard", "seat", "tile"), ("draw", "seat", "src"), ("draw", "seat", "tile", "src", "vis"),
+    ("chi", "seat", "tile", "from", "run"), ("peng", "seat", "tile", "from"),
+    ("special_kong", "seat", "tile"), ("laizi_kong", "seat", "tile"), ("deal", "seat", "count"),
+    ("response", "seat", "action", "vis"), ("kong", "seat", "tile", "from"), ("addkong", "seat", "tile"),
+    ("ankong", "seat", "tile"), ("tsumo", "seat"))
 _TURN_PHASES = ("turn", "haidi", "replace")  # phases where the turn seat (alone, publicly) acts
 
 

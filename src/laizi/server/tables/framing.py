@@ -18,7 +18,7 @@ from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.engine import GameSession, dumps
 from laizi.server.tables.flow import Flow
-from laizi.server.tables.frames import VIEW_KEYS
+from laizi.server.tables.frames import EVENT_SHAPES, VIEW_KEYS
 from laizi.server.tables.seats import Seat, hints_for_view
 
 __all__ = ["HINT_CACHE", "MAX_STREAM_GAP", "RoomFrames"]
@@ -26,6 +26,7 @@ __all__ = ["HINT_CACHE", "MAX_STREAM_GAP", "RoomFrames"]
 MAX_STREAM_GAP = 200  # a connection further behind than this gets a snapshot instead
 HINT_CACHE = 8        # (version, seat) hint texts kept per room
 VIEW_KEYS_JSON = dumps(list(VIEW_KEYS))
+SHAPES_JSON = dumps([list(x) for x in EVENT_SHAPES])
 
 
 class RoomFrames:
@@ -82,7 +83,8 @@ class RoomFrames:
         last_seq = None if seat is None or conn.player_id is None else self._last_seq.get(conn.player_id, 0)
         extra = short if kind == "update" else whole
         if kind != "update":
-            body = (f'"view":{g.view_json(seat)},"keys":{VIEW_KEYS_JSON},"seat":{dumps(seat)},'
+            body = (f'"view":{g.view_json(seat)},"keys":{VIEW_KEYS_JSON},"shapes":{SHAPES_JSON},'
+                    f'"seat":{dumps(seat)},'
                     f'"match_id":{dumps(self.match_id)},"events":[{",".join(stream.last(40))}],'
                     f'"deadline":{dumps(deadline)}')
             if self.settings.seed is not None:

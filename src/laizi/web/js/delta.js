@@ -116,23 +116,35 @@ export function predict(view, events) {
   return view;
 }
 
-/** What a client holds of its frame stream: the version, the view, the key table, the sticky keys. */
-export function newHeld() { return { v: null, view: null, keys: [], sticky: {} }; }
+/** An update's event whole: [shape, ...values] by the snapshot's shapes, an object as it is. */
+function unshape(e, shapes) {
+  if (isObj(e)) return e;
+  if (!Array.isArray(e) || !e.length || !isInt(e[0]) || e[0] < 0 || e[0] >= shapes.length) throw new Error("bad event");
+  const shape = shapes[e[0]];
+  if (e.length !== shape.length) throw new Error("bad event");
+  const out = { type: shape[0] };
+  for (let i = 1; i < shape.length; i++) out[shape[i]] = e[i];
+  return out;
+}
+
+/** What a client holds of its frame stream: the version, the view, the key table, the event
+ *  shapes, the sticky keys. */
+export function newHeld() { return { v: null, view: null, keys: [], shapes: [], sticky: {} }; }
 
 /** A snapshot frame taken: it replaces what is held. */
 export function takeSnapshot(held, m) {
-  held.v = m.v; held.view = m.view; held.keys = m.keys || [];
+  held.v = m.v; held.view = m.view; held.keys = m.keys || []; held.shapes = m.shapes || [];
   held.sticky = {};
   for (const k of STICKY) if (m[k] !== undefined) held.sticky[k] = m[k];
   return m;
 }
 
-/** An update frame made whole (view patched, `from`, events numbered with their `vis`, `timer`
+/** An update frame made whole (view patched, `from`, events unshaped and numbered with their `vis`, `timer`
  *  from `t`, the sticky keys carried on) and taken; null when it does not follow the version held (a lost
  *  frame: ask for a resync). Throws on a patch that does not fit. */
 export function takeUpdate(held, m) {
-  const events = m.e;
-  if (!Array.isArray(events) || !events.length || !Number.isInteger(m.v)) throw new Error("bad update");
+  if (!Array.isArray(m.e) || !m.e.length || !Number.isInteger(m.v)) throw new Error("bad update");
+  const events = m.e.map(e => unshape(e, held.shapes));
   const from = m.v - events.length;
   if (held.view == null || from !== held.v) return null;
   const view = applyPatch(predict(held.view, events), m.p || [], held.keys);
