@@ -47,8 +47,9 @@ Client → server (``type``):
 Server → client: ``welcome``, ``joined``, ``room`` (lobby state: ``host``, ``private``,
 ``fixed_deal``), ``snapshot`` (join, reconnect, resync, a new match: the seat's whole
 ``view`` and the key table ``keys``), ``update`` (protocol 3: a new version ``v``, the
-seat-filtered events ``e`` and ``p``, the view's change since the frame before, its keys
-numbered by ``keys``; ``from`` = ``v`` minus the events, and what did not change is left
+seat-filtered events ``e`` (an event of a known shape as ``[shape, *values]`` by the
+snapshot's ``shapes``) and ``p``, the view's change since the frame before (after the
+events' own effects), its keys numbered by ``keys``; ``from`` = ``v`` minus the events, and what did not change is left
 out — :mod:`laizi.server.common.delta`, docs/server.md; a client whose version is not
 ``from`` lost a frame and asks ``resync``; both carry ``deadline`` — the seat's own seconds left, an update only when not null —, ``timer``
 ``{seat, left}`` — the turn seat's public countdown, or ``{seat: null, left}`` for a claim
