@@ -68,7 +68,8 @@ def seed_from_text(text: str | None) -> bytes:
     return hashlib.sha256(b"laizi-match-seed:" + text.encode()).digest()
 
 
-_SHAPES = {(shape[0], frozenset(("type", *shape[1:]))): (i, shape[1:]) for i, shape in enumerate(EVENT_SHAPES)}
+_SHAPES: dict[tuple[Any, frozenset[str]], tuple[int, tuple[str, ...]]] = {
+    (shape[0], frozenset(("type", *shape[1:]))): (i, shape[1:]) for i, shape in enumerate(EVENT_SHAPES)}
 
 
 def _body(event: dict[str, Any]) -> str:
