@@ -64,9 +64,10 @@ export function showAvatar(img, seat) {
   let url = null;
   if (seat && seat.player_id) url = avatarUrl(seat.player_id);
   else if (seat && seat.bot) url = BOT_URL;
-  img.hidden = !url;
+  if (img.hidden !== !url) img.hidden = !url;  // unchanged: untouched (the table redraws only what changed)
   if (url && img.getAttribute("src") !== url) img.setAttribute("src", url);
-  img.dataset.player = seat && seat.player_id ? seat.player_id : "";
+  const pid = seat && seat.player_id ? seat.player_id : "";
+  if (img.dataset.player !== pid) img.dataset.player = pid;
 }
 
 /** One's own avatar as a link to one's profile (where the chooser is), put before `before`;

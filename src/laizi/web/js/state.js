@@ -22,6 +22,16 @@ export const S = {
 /** The lobby's social state (quick match, coins, friends: quick.js, friends.js). */
 export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null, presets: [] };
 
+/** The live table page's own state (main.js): what is on screen, beside the game state in S. */
+export const PAGE = {
+  table: null,           // the table element (built at the first frame)
+  unread: 0,             // chat lines that came while the chat sheet was closed
+  announce: [],          // 碰!/杠!/胡! words waiting for the next render: [seat, word]
+  hintsAsked: null,      // the socket and room hints were switched on for ("generation:code")
+  lastShown: null,       // the countdowns the last tick showed
+  logShown: [],          // the log items on screen, oldest first (renderLog appends the new ones)
+};
+
 const subs = {};
 export const store = {
   on(ev, fn) { (subs[ev] = subs[ev] || []).push(fn); },
