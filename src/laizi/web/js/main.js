@@ -1,4 +1,4 @@
-// Boot and wiring: protocol messages → state → views. No globals beyond module scope.
+// Boot and wiring: protocol messages → state → views. The state lives in state.js (S, PAGE).
 import { applyPatch } from "./delta.js";
 import { S, PAGE, store, save } from "./state.js";
 import * as net from "./net.js";
@@ -19,7 +19,6 @@ import { initEtiquette } from "./etiquette.js";  // clubs: mute and report in th
 import { initEmotes, emoteImg } from "./emotes.js";  // clubs: emotes in the chat
 
 const $ = id => document.getElementById(id);
-let lastOver = null;       // the view of the last finished hand (fairness panel)
 
 function showPage(id) {
   for (const p of ["lobby", "roomview", "replay"]) $(p).classList.toggle("hidden", p !== id);
@@ -46,7 +45,7 @@ net.on("welcome", m => {
 net.on("joined", m => {
   const newRoom = !S.room || S.room.code !== m.room.code;
   S.room = m.room; S.seat = m.seat; S.wantRoom = m.room.code; S.v = 0;
-  if (newRoom) { S.log = []; S.logV = 0; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; lastOver = null; }
+  if (newRoom) { S.log = []; S.logV = 0; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; PAGE.lastOver = null; }
   save("laizi.room", m.room.code);
   if (location.pathname !== `/room/${m.room.code}`) history.replaceState(null, "", `/room/${m.room.code}`);
   $("chatlog").textContent = "";
@@ -127,7 +126,7 @@ function onFrame(m) {
   const prev = S.view;
   if (S.matchId != null && m.match_id !== S.matchId) {  // a rematch: a new match in this room
     closeSettlement();
-    S.settleClosed = new Set(); S.log = []; S.logV = 0; lastOver = null;
+    S.settleClosed = new Set(); S.log = []; S.logV = 0; PAGE.lastOver = null;
   }
   S.v = m.v; S.seat = m.seat; S.view = m.view; S.matchId = m.match_id;
   const now = Date.now();
@@ -148,7 +147,7 @@ function onFrame(m) {
     if (ev.v != null) S.logV = ev.v;
     onEvent(ev, quiet);
   }
-  if (m.view.phase === "over" && m.view.seed) lastOver = m.view;
+  if (m.view.phase === "over" && m.view.seed) PAGE.lastOver = m.view;
   if (!prev || !prev.legal || !prev.legal.length) { if ((m.view.legal || []).length && !quiet) sfx("turn"); }
   showPage("game");
   render();
@@ -284,7 +283,7 @@ function render() {
   const rl = $("replay-link");
   rl.classList.toggle("hidden", !v.match_over);
   if (v.match_over) setAttr(rl, "href", `/replay/${S.matchId}`);
-  if (!$("sheet-fair").classList.contains("hidden")) renderFair($("fair-body"), v, lastOver);
+  if (!$("sheet-fair").classList.contains("hidden")) renderFair($("fair-body"), v, PAGE.lastOver);
 }
 
 const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "draw", "nodraw", "pass"];
@@ -575,7 +574,7 @@ function wire() {
   $("menu-lang").addEventListener("click", toggleLang);
   $("btn-menu").addEventListener("click", () => openSheet("sheet-menu"));
   $("btn-chat-open").addEventListener("click", () => { PAGE.unread = 0; delete $("btn-chat-open").dataset.unread; openSheet("sheet-chat"); });
-  const openFair = () => { renderFair($("fair-body"), S.view, lastOver); openSheet("sheet-fair"); };
+  const openFair = () => { renderFair($("fair-body"), S.view, PAGE.lastOver); openSheet("sheet-fair"); };
   $("btn-fair").addEventListener("click", openFair);
   $("btn-settle-fair").addEventListener("click", openFair);
   for (const b of document.querySelectorAll("[data-close]")) b.addEventListener("click", () => closeSheet(b.dataset.close));
