@@ -62,7 +62,7 @@ def watched_discards(page: Any, want: int, deadline: float) -> list[dict[str, An
     while True:
         batches = page.evaluate("() => window.__batches")
         found = []
-        for before, after in zip(batches, batches[1:]):
+        for before, after in zip(batches, batches[1:], strict=False):
             grew = [s for s in range(4) if after["rivers"][s] == before["rivers"][s] + 1]
             same = [s for s in range(4) if after["rivers"][s] == before["rivers"][s]]
             if len(grew) == 1 and len(same) == 3 and after["melds"] == before["melds"]:
