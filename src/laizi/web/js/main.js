@@ -282,7 +282,9 @@ function renderActions(v) {
     cancel.remove();
   }
   if (auto) cancel.textContent = t("cancel_auto");
-  const legal = (v.legal || []).filter(a => ORDER.includes(a.type));
+  // under 托管 the bot decides: no claim buttons beside 取消托管 (they moved it from under the
+  // finger, and a tap on them raced the bot)
+  const legal = auto ? [] : (v.legal || []).filter(a => ORDER.includes(a.type));
   legal.sort((a, b) => ORDER.indexOf(a.type) - ORDER.indexOf(b.type));
   for (const a of legal) {
     const b = document.createElement("button");
