@@ -22,6 +22,7 @@ from laizi.server.clubs.service import (
 )
 from support.socialkit import call, guest, register
 from support.srvhelpers import Client, LiveServer, step
+from support.tableopen import assert_table_open
 
 
 def _ok(st_out: tuple[int, Any]) -> Any:
@@ -167,6 +168,7 @@ def journey(srv: LiveServer) -> None:
     # a table the club's bots fill: started at once, played over a real WebSocket
     t2 = _ok(call(srv, "POST", tables, ta, {"template": tpl["id"]}))
     assert t2["status"] == "playing"
+    assert_table_open(srv.db_url, t2["code"])  # every step of the start taken
     listed = {t["code"]: t for t in _ok(call(srv, "GET", tables, ta))["tables"]}
     assert [s["bot"] for s in listed[t2["code"]]["seats"]] == [None, "greedy", "greedy", "greedy"]
     c = Client(srv.port, token=ta)

@@ -16,6 +16,7 @@ import redis
 from support.clusterplay import ARGS, lease_owner
 from support.socialkit import PASSWORD, call
 from support.srvhelpers import Client, step
+from support.tableopen import assert_table_open
 from support.tournkit import query
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -64,6 +65,7 @@ def test_a_club_table_across_two_nodes(make_nodes: Any, pg_url: str, redis_url: 
         host.send({"type": "start"})
         room = mate.until(lambda m: m["type"] == "room" and m["room"]["status"] == "playing")["room"]
         assert [s["bot"] for s in room["seats"]] == [None, None, "random", "random"]
+        assert_table_open(pg_url, code, redis=r)  # the host's start, relayed: every step taken
         end = time.monotonic() + 60
 
         def acked() -> int:

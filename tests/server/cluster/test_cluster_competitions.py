@@ -15,6 +15,7 @@ from laizi.server.cluster.leader import leader_key
 from support.clusterplay import ARGS, lease_owner
 from support.socialkit import call as scall
 from support.srvhelpers import Client, step
+from support.tableopen import assert_table_open
 from support.tournkit import Player, account, call, query, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -64,11 +65,12 @@ def test_a_tournament_across_two_nodes(make_nodes: Any, pg_url: str, redis_url: 
     for t in tables:
         assert query(pg_url, "SELECT count(*) FROM match_players WHERE match_id = :m",
                      m=t["match_id"])[0][0] == 4
+        assert_table_open(pg_url, t["room"], match_id=t["match_id"])
     for n in (na, nb):
         assert "Traceback" not in n.log_text()
 
 
-def test_quick_match_on_a_cluster_node(make_nodes: Any, redis_url: str,
+def test_quick_match_on_a_cluster_node(make_nodes: Any, pg_url: str, redis_url: str,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LAIZI_QUICK_HANDS", "1")
     (na,) = make_nodes(["na"], ARGS)
@@ -82,6 +84,7 @@ def test_quick_match_on_a_cluster_node(make_nodes: Any, redis_url: str,
         got = [c.until("quick_match", 10) for c in clients]
         code = got[0]["room"]
         assert lease_owner(r, code) == "na"  # the node took the room's lease when it made it
+        assert_table_open(pg_url, code, redis=r)  # and every other step of the start
         for c in clients:
             c.send({"type": "join", "room": code})
         end = time.monotonic() + 30

@@ -19,6 +19,7 @@ from laizi.server.tables.audit import check_url
 from support.clusterplay import ARGS, lease_owner
 from support.socialkit import call as scall
 from support.srvhelpers import Client, eventually, step
+from support.tableopen import assert_table_open
 from support.tournkit import query
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -61,6 +62,7 @@ def test_two_nodes_one_line_one_table(make_nodes: Any, pg_url: str, redis_url: s
         qc = cc.until("quick_match", 20)
         assert qc["room"] != code and qc["preset"] == "kaikoufan"
         owner = lease_owner(r, code)
+        assert_table_open(pg_url, code, coin_players=[pa, pb], redis=r)  # every step of the start
         assert owner in ("na", "nb")  # one node opened it; the other player is relayed there
         for node, tok in ((na, ta), (nb, tb)):
             st, out = scall(node, "GET", "/api/quick", tok)

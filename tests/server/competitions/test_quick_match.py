@@ -17,6 +17,7 @@ from laizi.server.persistence import db
 from laizi.server.persistence.socialdb import CoinLedgerRow
 from support.socialkit import call, guest, register
 from support.srvhelpers import Client, LiveServer, eventually, step
+from support.tableopen import assert_table_open
 
 WAIT = 1.5
 
@@ -91,6 +92,8 @@ def test_two_players_and_bots_after_the_wait(srv: LiveServer) -> None:
     assert info["status"] == "playing" and info["settings"]["rated"]
     humans = {s["player_id"] for s in info["seats"] if s["player_id"]}
     assert humans == {pa, pb} and sum(1 for s in info["seats"] if s["bot"]) == 2
+    # every step of the start taken: stored, the first events written, each coin seat held
+    assert assert_table_open(srv.db_url, code, coin_players=[pa, pb]) == info["match_id"]
     for c in (ca, cb):
         assert c.request({"type": "join", "room": code}, "joined")["seat"] in (qa["seat"], qb["seat"])
         c.until("snapshot")

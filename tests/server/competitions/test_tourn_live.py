@@ -14,6 +14,7 @@ from laizi.server.competitions.tournaments.duplicate import hand_commitments, po
 from laizi.server.competitions.tournaments.standings import rank
 from laizi.server.competitions.tournaments.swiss import repeated, swiss_tables
 from support.srvhelpers import LiveServer
+from support.tableopen import assert_table_open
 from support.tournkit import Player, account, call, query, wait_for
 
 pytest.importorskip("websockets.sync.client")
@@ -72,6 +73,10 @@ def run_swiss(db_path: str, tmp_path: Path) -> None:
         d = wait_for(srv, tid, lambda d: d["current_round"] == 2 and any(
             t["hands_played"] >= 1 and t["status"] == "playing" for t in d["rounds"][1]["tables"]), 120)
         r2_matches = [t["match_id"] for t in d["rounds"][1]["tables"]]
+        for r in d["rounds"][:2]:  # every table of rounds 1 and 2 opened by every step
+            for t in r["tables"]:
+                if t["match_id"] is not None:
+                    assert_table_open(db_path, t["room"], match_id=t["match_id"])
         srv.kill()
         srv.start()
         d = wait_for(srv, tid, lambda d: d["status"] == "finished", 180)

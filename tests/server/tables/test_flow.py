@@ -13,6 +13,7 @@ import pytest
 
 from support.flowsteps import play, room_with, settling, view
 from support.srvhelpers import Client, LiveServer
+from support.tableopen import assert_table_open
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
 
@@ -102,8 +103,9 @@ def test_continue_seconds_is_range_checked(server: LiveServer, opened: list[Clie
 def test_rematch_when_every_human_accepts(server: LiveServer, opened: list[Client]) -> None:
     cs, code = room_with(server, opened, 2, max_hands=1)
     a, b = cs
+    first = assert_table_open(server.db_url, code)  # the host's start took every step
     play(cs, lambda: bool(a.last and view(a).get("match_over")) and bool(b.last and view(b).get("match_over")))
-    first = a.last["match_id"]  # type: ignore[index]
+    assert a.last["match_id"] == first  # type: ignore[index]
     assert a.last["rematch"] == []  # type: ignore[index]
     assert b.request({"type": "rematch", "force": True}, "never")["code"] == "not_host"
     a.send({"type": "rematch"})
@@ -115,6 +117,7 @@ def test_rematch_when_every_human_accepts(server: LiveServer, opened: list[Clien
     room = a.request({"type": "resync"}, "room")["room"]
     assert room["status"] == "playing" and room["match_id"] == snap["match_id"]
     assert [s["player_id"] for s in room["seats"][:2]] == [a.pid, b.pid]
+    assert_table_open(server.db_url, code, match_id=snap["match_id"])  # and so did 再来一局
 
 
 def test_host_restarts_without_waiting(server: LiveServer, opened: list[Client]) -> None:

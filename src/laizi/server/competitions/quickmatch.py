@@ -17,7 +17,7 @@ drawn at random (``secrets``).
 The lines are the room directory's (``hub.directory.lines``,
 :mod:`laizi.server.tables.lines`): in memory for one process, in Redis for a cluster, so
 players waiting on different nodes share a line. Taking a group out of a line is atomic;
-the node that takes it opens the table (``Room.seat_and_start``: the room's lease is this
+the node that takes it opens the table (``Hub.open_table``: the room's lease is this
 node's) and each player gets ``{"type": "quick_match", "room", "level", "preset", "seat"}``
 on the node it waits on, then joins the room like any other (``join``; relayed to the
 owner from another node). Each node keeps the timers of the players waiting on it and
@@ -41,7 +41,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from laizi.rules import PRESETS
 from laizi.server.accounts.ranks import BANDS, band_of, rank_of_player
@@ -51,10 +50,10 @@ from laizi.server.common.errors import ApiError
 from laizi.server.common.protocol import RoomSettings, error_msg
 from laizi.server.ledger import coins
 from laizi.server.persistence import db
-from laizi.server.persistence.socialdb import CoinTableRow
 from laizi.server.social.presence import LocalPresence, Presence
 from laizi.server.tables.lines import WaitingLines
-from laizi.server.tables.seats import AUTO_BOT, Seat
+from laizi.server.tables.seating import Seating, bot_seat, player_seat
+from laizi.server.tables.seats import AUTO_BOT
 
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
@@ -298,36 +297,28 @@ class QuickMatch:
         """Seat ``waiters`` (1-4) at a new room of ``line``, bots on the other seats."""
         name, preset, _ = parse_line(line)
         level = coins.LEVELS[name]
-        room = await self.hub.open_room(self.settings(preset, level.stake > 0))
-        room.coin = table_info(name)
-        if level.stake > 0:
-            def write(s: Session) -> None:
-                s.add(CoinTableRow(room_code=room.code, level=name, stake=level.stake))
-
-            await self.hub.store.writer.write(write)
         order = list(range(4))
         secrets.SystemRandom().shuffle(order)
-        where: dict[str, int] = {}
+        where = {str(e["pid"]): order[i] for i, e in enumerate(waiters)}
         entries = {str(e["pid"]): e for e in waiters}
-        seats = [Seat(bot=AUTO_BOT) for _ in range(4)]
-        for i, e in enumerate(waiters):
-            seats[order[i]] = Seat(player_id=e["pid"], nickname=e["nick"], ready=True)
-            where[e["pid"]] = order[i]
-        async with room.lock:
-            # not in the room yet: 托管 after the grace unless they come
-            try:
-                await room.seat_and_start(seats, absent_wait=True)  # a coin level: coin seats first
-            except coins.CoinError as exc:
-                # another node seated one of them meanwhile, or a balance fell: a bot instead
-                log.info("quick match %s: room %s: %s", line, room.code, exc.message)
-                for pid in exc.refused:
-                    if pid in where:
-                        seats[where.pop(pid)] = Seat(bot=AUTO_BOT)
-                        self.lines.tell(entries[pid], error_msg("quick_refused", exc.message))
-                if not where:  # nobody left to play: no table of bots alone
-                    await self.hub.close_room(room)
-                    return
-                await room.seat_and_start(seats, absent_wait=True)
+        at = {where[pid]: e for pid, e in entries.items()}
+        seats = tuple(player_seat(e["pid"], e["nick"], ready=True) if (e := at.get(i)) is not None
+                      else bot_seat(AUTO_BOT, "") for i in range(4))
+
+        def refused(seating: Seating, exc: coins.CoinError) -> Seating | None:
+            # another node seated one of them meanwhile, or a balance fell: a bot instead
+            for pid in exc.refused:
+                if where.pop(pid, None) is not None:
+                    self.lines.tell(entries[pid], error_msg("quick_refused", exc.message))
+            return seating.instead(exc.refused, bot_seat(AUTO_BOT, "")) if where else None
+
+        # not in the room yet: 托管 after the grace unless they come; a coin level: coin
+        # seats first (nobody left to play after a refusal: no table of bots alone)
+        room = await self.hub.open_table(self.settings(preset, level.stake > 0),
+                                         Seating(seats, absent_wait=True), coin_level=name,
+                                         refused=refused)
+        if room is None:
+            return
         for pid, seat in where.items():
             await self.lines.note(pid, {"room": room.code, "level": name, "preset": preset,
                                         "seat": seat})
@@ -335,26 +326,6 @@ class QuickMatch:
                                                             level.stake, seat, preset))
         log.info("quick match %s: room %s, %d players, %d bots", line, room.code, len(waiters),
                  4 - len(waiters))
-    async def restore_tables(self) -> int:
-        """After a restart: the resumed rooms that are coin tables get their 场次 back
-        (``Room.coin``, shown on the table); how many."""
-        codes = list(self.hub.rooms)
-        if not codes:
-            return 0
-
-        def read() -> list[tuple[str, str]]:
-            with self.hub.store.engine.connect() as conn:
-                rows = conn.execute(select(coins.TABLES.c.room_code, coins.TABLES.c.level)
-                                    .where(coins.TABLES.c.room_code.in_(codes))).all()
-            return [(str(c), str(lv)) for c, lv in rows]
-
-        n = 0
-        for code, name in await asyncio.to_thread(read):
-            room = self.hub.rooms.get(code)
-            if room is not None and name in coins.LEVELS:
-                room.coin = table_info(name)
-                n += 1
-        return n
 
     def stop(self) -> None:
         for t in self.timers.values():

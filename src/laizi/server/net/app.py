@@ -271,7 +271,6 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         hub.auth.load_generations(await asyncio.to_thread(_load_generations, hub.store.engine))
         await asyncio.to_thread(accounts.load)
         await director.start()  # hook (tournaments): resumes running tournaments
-        await social.quick.restore_tables()  # polish: resumed coin tables show their 场次 again
         try:
             yield
         finally:

@@ -19,8 +19,8 @@ too many attempts.
 - ``GET /api/clubs/{id}/tables``: open tables with seats and rule cards; ``POST
   /api/clubs/{id}/tables`` ``{template, fill?}``: open a table from a template (the caller
   sits at seat 0 and hosts it; when the club sets ``bots`` and ``fill`` is not false, bots
-  take the other seats and the match starts: ``Room.seat_and_start``, which takes the
-  room's lease on a cluster); ``POST /api/clubs/{id}/quick``: a seat at an open club table (one
+  take the other seats and the match starts: ``Hub.open_table``, which takes the room's
+  lease on a cluster); ``POST /api/clubs/{id}/quick``: a seat at an open club table (one
   another node holds: ``{code, seat, sit: true}``, the client sits through the socket);
 - ``GET /api/clubs/{id}/ranking[?season=N]``; ``POST /api/clubs/{id}/season``: a new season
   (the owner);
@@ -47,10 +47,11 @@ from laizi.server.clubs.service import ClubError, Clubs
 from laizi.server.common import protocol as proto
 from laizi.server.common.protocol import RoomStatus
 from laizi.server.net.httpin import current_player, int_param, json_object
-from laizi.server.tables.seats import Seat
+from laizi.server.tables.seating import Seating, bot_seat, player_seat
 
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
+    from laizi.server.tables.room import Room
 
 __all__ = ["CLUB_ROUTES", "club_caller", "club_id", "open_table", "quick_seat"]
 
@@ -140,18 +141,23 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
         await hub.limits.check("room", peer, pid)
     except proto.ProtocolError as exc:
         raise ClubError(str(exc), 429) from None
-    room = await hub.open_room(settings, owner_id=pid)
-    await c.note_table(cid, room.code, info["template"], pid, info["season"])
     bots = info["bots"] if fill else None  # else the club's bots fill the table at the host's start
-    async with room.lock:
-        room.seats[0] = Seat(player_id=pid, nickname=info["nickname"])
-        if bots:
-            for i in range(1, 4):
-                room.seats[i] = Seat(bot=bots, nickname=f"bot·{bots}")
-            await room.seat_and_start(started_by=peer, absent_wait=True)  # the lease first
-        else:
-            await room.save_room()
-        room.broadcast_lobby()
+
+    async def note(room: Room) -> None:
+        await c.note_table(cid, room.code, info["template"], pid, info["season"])
+
+    if bots:  # the match starts at once (Hub.open_table: the lease first)
+        seats = (player_seat(pid, info["nickname"]), *(bot_seat(bots) for _ in range(3)))
+        got = await hub.open_table(settings, Seating(seats, started_by=peer, absent_wait=True),
+                                   owner_id=pid, before=note)
+        if got is None:
+            raise ClubError("the table could not be opened; try again", 409)
+        room = got
+    else:
+        room = await hub.open_room(settings, owner_id=pid)
+        await note(room)
+        async with room.lock:
+            await room.sit(pid, info["nickname"], 0)
     return {"code": room.code, "seat": 0, "status": str(room.status)}
 
 
@@ -186,9 +192,7 @@ async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
                 except proto.ProtocolError as exc:
                     raise ClubError(exc.message, 429) from None
                 seat = free[0]
-                room.seats[seat] = Seat(player_id=pid, nickname=name)
-                await room.save_room()
-                room.broadcast_lobby()
+                await room.sit(pid, name, seat)
         return {"code": code, "seat": seat}
     raise ClubError("no open club table has a free seat: open one from a template", 404)
 

@@ -11,7 +11,10 @@ import os
 import secrets
 import string
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+from sqlalchemy.orm import Session
 
 from laizi.errors import LaiziError
 from laizi.rules import RuleSet
@@ -26,14 +29,16 @@ from laizi.server.common.protocol import ProtocolError, RoomSettings, RoomStatus
 from laizi.server.guard.ops import Ops
 from laizi.server.ledger import coins
 from laizi.server.persistence.db import normalize_url
+from laizi.server.persistence.socialdb import CoinTableRow
 from laizi.server.persistence.store import Store
 from laizi.server.tables.directory import LocalDirectory, RoomDirectory
 from laizi.server.tables.engine import hand_frames
 from laizi.server.tables.room import Room
 from laizi.server.tables.runtime import HeapFreezer, warm_up
+from laizi.server.tables.seating import Seating
 from laizi.server.tables.seats import bot_levels
 
-__all__ = ["CODE_ALPHABET", "CODE_LEN", "Hub"]
+__all__ = ["CODE_ALPHABET", "CODE_LEN", "Hub", "Refused"]
 
 log = logging.getLogger("laizi.server")
 
@@ -41,6 +46,10 @@ CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c n
 CODE_LEN = 5
 ROOM_LIST_MAX = 200  # rooms listed by GET /api/rooms
 SESSION_SWEEP = 0.25  # seconds between checks of the open sockets' credentials
+
+#: what a caller of :meth:`Hub.open_table` answers a refused coin seat: the seating instead
+#: (given the one refused and the refusal), or None to give the table up
+Refused = Callable[[Seating, coins.CoinError], Seating | None]
 
 
 class Hub:
@@ -312,13 +321,10 @@ class Hub:
         except LaiziError as exc:
             raise ProtocolError("bad_settings", str(exc), getattr(exc, "option", None)) from None
         await self.limits.check("room", conn.peer, conn.player_id)
-        code = await self._new_code()
-        room = Room(code, settings, conn.player_id, **self._room_kw())
-        self.rooms[code] = room
-        await room.save_room()
-        await self.join(conn, code, False)
+        room = await self.open_room(settings, conn.player_id)
+        await self.join(conn, room.code, False)
 
-    # social (quick match): a room opened by the server, not by a connection
+    # a room opened by the server, not by a connection
     async def open_room(self, settings: RoomSettings, owner_id: str | None = None) -> Room:
         """A new room under a fresh code, stored, in memory; nobody is in it yet."""
         room_rules(settings)
@@ -327,6 +333,59 @@ class Hub:
         self.rooms[code] = room
         await room.save_room()
         return room
+
+    async def open_table(self, settings: RoomSettings, seating: Seating, *,
+                         code: str | None = None, owner_id: str | None = None,
+                         coin_level: str | None = None,
+                         before: Callable[[Room], Awaitable[None]] | None = None,
+                         refused: Refused | None = None) -> Room | None:
+        """The server opens a table and starts its match (quick match, a tournament table, a
+        club table its bots fill): the one way it does, the caller saying only who sits and
+        with what settings. ``code``: the table's own code (a tournament's: the room in
+        memory if it is here, else opened under it — a cluster: its lease claimed first),
+        else a fresh one. ``coin_level``: a coin table of that 场次 (recorded before the
+        start: its hands settle in coins). ``before``: what the caller records of the room
+        before its match starts. Then, under the room's lock, the match starts unless it has
+        (:meth:`Room.seat_and_start`); a refused coin seat asks ``refused`` for the seating
+        instead (None: the table is given up and the room closed; no ``refused``: the
+        :class:`CoinError` is the caller's). None when another node holds the room, or the
+        table was given up."""
+        if code is None:
+            room: Room | None = await self.open_room(settings, owner_id)
+        else:
+            room = self.rooms.get(code) or await self._claimed_room(code, settings, owner_id)
+        if room is None:
+            return None  # another node of the cluster holds the table (it opens it)
+        if coin_level is not None:
+            await self._coin_table(room, coin_level)
+        if before is not None:
+            await before(room)
+        async with room.lock:
+            while room.game is None:
+                try:
+                    if not await room.seat_and_start(seating):
+                        return None  # another node of the cluster holds the table now
+                except coins.CoinError as exc:
+                    if refused is None:
+                        raise
+                    log.info("room %s: %s", room.code, exc.message)
+                    instead = refused(seating, exc)
+                    if instead is None:
+                        await self.close_room(room)
+                        return None
+                    seating = instead
+        return room
+
+    async def _coin_table(self, room: Room, level: str) -> None:
+        """``room`` is a coin table of 场次 ``level``: shown, and (a stake) recorded, so its
+        hands settle in coins and it is rated."""
+        room.coin = coins.table_info(level)
+        stake = coins.LEVELS[level].stake
+        if stake > 0:
+            def write(s: Session) -> None:
+                s.add(CoinTableRow(room_code=room.code, level=level, stake=stake))
+
+            await self.store.writer.write(write)
 
     def _tier(self, pid: str) -> dict[str, Any]:
         with self.store.engine.connect() as c:
@@ -376,8 +435,7 @@ class Hub:
             conn.seat = seat if room.game is not None else None
             conn.sent_v = 0
             if seat is not None and room.status == RoomStatus.PLAYING:
-                room.seats[seat].disconnected_at = None
-                room.schedule()
+                room.back(seat)
             log = [e for e in room.chat_log if e.get("player_id") not in muted][-30:]
             conn.send(p.joined(room.lobby_json(), seat, log))
             if muted:
@@ -441,11 +499,10 @@ class Hub:
             seat = room.seat_of(pid)
             still = any(c.player_id == pid and not c.closed for c in room.conns)
             if seat is not None and not still and room.status == RoomStatus.PLAYING:
-                room.seats[seat].disconnected_at = time.monotonic()
-                room.schedule()
+                room.away(seat)
             room.broadcast_lobby()
 
-    # ------------------------------------------------------------- hook: tournaments
+    # ------------------------------------------------------------- room codes
     async def _new_code(self) -> str:
         """A fresh room code, owned by this node in a cluster (its lease and fence taken)."""
         for _ in range(100):
@@ -454,11 +511,11 @@ class Hub:
                 return code
         raise ProtocolError("busy", "no free room code now; try again")
 
-    async def server_room(self, code: str, settings: RoomSettings,
-                          owner_id: str | None) -> Room | None:
+    async def _claimed_room(self, code: str, settings: RoomSettings,
+                            owner_id: str | None) -> Room | None:
         """A room the server itself opens under ``code`` (a tournament table:
-        laizi.server.competitions.tournaments); the caller reserves its seats and starts its match. In a
-        cluster this node takes the room's lease first: None when another node holds it."""
+        :meth:`open_table`). In a cluster this node takes the room's lease first: None when
+        another node holds it."""
         if not await self.directory.claim(code):
             return None
         room = Room(code, settings, owner_id, **self._room_kw())

@@ -13,7 +13,7 @@ Like every room command, each runs under the room's lock.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from typing import Any, Protocol
 
 from laizi.server.common import protocol as p
@@ -23,6 +23,7 @@ from laizi.server.guard.limits import BOT_ROOMS_PER_IP
 from laizi.server.guard.netcheck import network_pairs, proxy_addrs
 from laizi.server.persistence.store import Store
 from laizi.server.tables.engine import dumps
+from laizi.server.tables.seating import Seating, bot_seat
 from laizi.server.tables.seats import Seat
 
 __all__ = ["CHAT_KEPT", "LobbyCommands", "LobbyRoom", "unready_missing"]
@@ -50,9 +51,7 @@ class LobbyRoom(Protocol):
     def broadcast_lobby(self) -> None: ...
     async def save_room(self) -> None: ...
     async def escape(self, *seats: int) -> bool: ...
-    async def seat_and_start(self, seats: Sequence[Seat] | None = None,
-                             deal_seed: bytes | None = None, *, fixed_dealers: bool = False,
-                             started_by: str | None = None, absent_wait: bool = False) -> bool: ...
+    async def seat_and_start(self, seating: Seating) -> bool: ...
 
 
 def unready_missing(room: LobbyRoom, host: str | None) -> list[int]:
@@ -124,7 +123,7 @@ class LobbyCommands:
                                                f"(choose from {', '.join(levels)})")
             if s.player_id is not None:
                 raise ProtocolError("seat_taken", f"seat {seat} is taken by a player")
-            self.seats[seat] = Seat(bot=level, nickname=f"bot·{level}")
+            self.seats[seat] = bot_seat(level)
         await self.save_room()
         self.broadcast_lobby()
 
@@ -171,12 +170,8 @@ class LobbyCommands:
         if bot_tables is not None and bot_tables >= BOT_ROOMS_PER_IP and LobbyCommands.bots_only(self):
             raise ProtocolError("too_many_bot_rooms", f"at most {BOT_ROOMS_PER_IP} tables of four "
                                                       "bots at a time from one address")
-        fill = self.settings.bots_fill  # clubs: the club's bots take the seats still empty
-        if fill is not None:
-            for i, s in enumerate(self.seats):
-                if s.empty:
-                    self.seats[i] = Seat(bot=fill, nickname=f"bot·{fill}")
-        await self.seat_and_start(started_by=started_by)
+        # clubs: the club's bots take the seats still empty
+        await self.seat_and_start(Seating(fill=self.settings.bots_fill, started_by=started_by))
 
     async def kick(self: LobbyRoom, by: str | None, target: str) -> None:
         """The host sends ``target`` out of the room (its seat too, before a match) and bans

@@ -3,14 +3,15 @@ flow around the match (ready, 继续, rematch, lapses) is :mod:`laizi.server.tab
 
 **A room is an actor.** Whatever changes its match goes through one of its commands —
 :meth:`Room.play`, :meth:`Room.escape`, :meth:`Room.set_auto`, :meth:`Room.press_continue`,
-:meth:`Room.seat_and_start` — or its own timer (bot moves, lapses, 托管, the next deal); its lobby
-and votes through their own (``tables.lobby``, ``tables.votes``). Each command runs under the
-room's lock (``room.lock``: the socket handlers' dispatch holds it; the tournament director and
-quick match take it), one at a time; rooms never wait for each other. Every change of the match
-takes the same steps (:meth:`Room._step`): note who must act, apply to the engine, note the
-journal entry's origin, renew the deadlines — then (:meth:`Room._after_change`) write the
-journal and the new events to the database (awaited), send each connection its own frames, rearm
-the timer. The room reaches the rest of the server only through what it is given (store, config,
+:meth:`Room.seat_and_start` (who sits: a ``tables.seating.Seating``) — or its own timer (bot
+moves, lapses, 托管, the next deal); its lobby and votes through their own (``tables.lobby``,
+``tables.votes``). Each command runs under the room's lock (``room.lock``: the socket
+handlers' dispatch holds it; ``Hub.open_table`` and the tournament director take it), one at a
+time; rooms never wait for each other. Every change of the match takes the same steps
+(:meth:`Room._step`): note who must act, apply to the engine, note the journal entry's origin,
+renew the deadlines — then (:meth:`Room._after_change`) write the journal and the new events
+to the database (awaited), send each connection its own frames, rearm the timer. The room
+reaches the rest of the server only through what it is given (store, config,
 ``hold`` — the room directory's lease check — and ``on_finished``).
 """
 
@@ -21,7 +22,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +41,7 @@ from laizi.server.tables.framing import MAX_STREAM_GAP, RoomFrames
 from laizi.server.tables.lobby import LobbyCommands
 from laizi.server.tables.recorder import Recorder
 from laizi.server.tables.roominfo import live_info, stored_info
+from laizi.server.tables.seating import Seating
 from laizi.server.tables.seats import AUTO_BOT, Seat, SeatBot, bot_levels
 from laizi.server.tables.votes import VoteCommands
 
@@ -297,6 +299,18 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         await self._after_change()
         return True
 
+    def away(self, *seats: int) -> None:
+        """The players of ``seats`` are not here: 托管 after the disconnect grace unless they come."""
+        now = time.monotonic()
+        for i in seats:
+            self.seats[i].disconnected_at = now
+        self.schedule()
+
+    def back(self, seat: int) -> None:
+        """The player of ``seat`` is here again: its absence no longer counts."""
+        self.seats[seat].disconnected_at = None
+        self.schedule()
+
     def absent(self) -> list[int]:
         """Seats of human players with no live connection here."""
         here = {c.player_id for c in self.conns if not c.closed}
@@ -332,29 +346,22 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         else:
             self.broadcast(self.settle_msg())
 
-    async def seat_and_start(self, seats: Sequence[Seat] | None = None,
-                             deal_seed: bytes | None = None, *, fixed_dealers: bool = False,
-                             started_by: str | None = None, absent_wait: bool = False) -> bool:
-        """Seat ``seats`` (None: as they are) and start a match: this node holds the room
-        first (a cluster: its lease, taken if need be; False when another node has it and
-        nothing changes). ``deal_seed``: the match's secret seed (a tournament table; else
-        from the settings), ``fixed_dealers``: a duplicate round. At a coin table every
-        human first takes its coin seat with the stake check (:meth:`Store.take_coin_seats`):
-        a refusal raises :class:`laizi.server.ledger.coins.CoinError` and starts nothing.
-        ``absent_wait``: seated players not here yet get the disconnect grace (then 托管)."""
+    async def seat_and_start(self, seating: Seating) -> bool:
+        """Seat and start a match as ``seating`` says (:class:`Seating`: who sits, the
+        club's bots, the deal seed, …): this node holds the room first (a cluster: its
+        lease, taken if need be; False when another node has it and nothing changes). At a
+        coin table every human first takes its coin seat with the stake check
+        (:meth:`Store.take_coin_seats`): a refusal raises
+        :class:`laizi.server.ledger.coins.CoinError` and starts nothing."""
         if not await self._hold(self.code):
             return False
-        if seats is not None:
-            self.seats = list(seats)
-        if started_by is not None:
-            self.started_by = started_by
-        self._deal_seed, self._fixed_dealers = deal_seed, fixed_dealers
+        self.seats = seating.seated(self.seats)
+        if seating.started_by is not None:
+            self.started_by = seating.started_by
+        self._deal_seed, self._fixed_dealers = seating.deal_seed, seating.fixed_dealers
         await self._start_match()
-        if absent_wait:
-            now = time.monotonic()
-            for i in self.absent():
-                self.seats[i].disconnected_at = now  # 托管 after the grace unless the player comes
-            self.schedule()
+        if seating.absent_wait:
+            self.away(*self.absent())
         return True
 
     async def _start_match(self) -> None:

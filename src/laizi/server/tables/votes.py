@@ -7,7 +7,6 @@ room's lock like every room command. (继续 between hands is :meth:`Room.press_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 from laizi.server.common import protocol as p
@@ -15,6 +14,7 @@ from laizi.server.common.protocol import ProtocolError, RoomStatus
 from laizi.server.ledger import coins
 from laizi.server.tables.engine import GameSession
 from laizi.server.tables.flow import Flow
+from laizi.server.tables.seating import Seating, bot_seat
 from laizi.server.tables.seats import AUTO_BOT, Seat
 
 __all__ = ["VoteCommands", "VoteRoom"]
@@ -36,9 +36,7 @@ class VoteRoom(Protocol):
     def broadcast(self, msg: Any) -> None: ...
     async def save_room(self) -> None: ...
     async def dissolve(self) -> bool: ...
-    async def seat_and_start(self, seats: Sequence[Seat] | None = None,
-                             deal_seed: bytes | None = None, *, fixed_dealers: bool = False,
-                             started_by: str | None = None, absent_wait: bool = False) -> bool: ...
+    async def seat_and_start(self, seating: Seating) -> bool: ...
 
 
 def _seat(room: VoteRoom, player_id: str | None) -> int:
@@ -90,11 +88,11 @@ class VoteCommands:
         if not (force or humans <= self.flow.rematch):
             self.broadcast(p.rematch(sorted(self.flow.rematch), sorted(humans)))
             return
-        seats = [Seat(bot=AUTO_BOT, nickname=f"bot·{AUTO_BOT}")  # whoever left: a bot
-                 if s.escaped or s.empty or (s.human and s.player_id not in here) else s
-                 for s in self.seats]
-        try:
-            await self.seat_and_start(seats)  # a coin table: each takes its coin seat with the stake check
+        seats = tuple(bot_seat(AUTO_BOT)  # whoever left: a bot
+                      if s.escaped or s.empty or (s.human and s.player_id not in here) else s
+                      for s in self.seats)
+        try:  # a coin table: each takes its coin seat with the stake check
+            await self.seat_and_start(Seating(seats))
         except coins.CoinError as exc:
             self.flow.rematch.clear()
             self.broadcast(p.rematch([], sorted(humans), exc.message))

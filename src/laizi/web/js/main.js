@@ -290,7 +290,9 @@ const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "draw
 function renderActions(v) {
   const box = $("actions");
   const auto = v.auto && S.seat != null && v.auto[S.seat];
-  const legal = (v.legal || []).filter(a => ORDER.includes(a.type));
+  // under 托管 the bot decides: no claim buttons beside 取消托管 (they moved it from under the
+  // finger, and a tap on them raced the bot)
+  const legal = auto ? [] : (v.legal || []).filter(a => ORDER.includes(a.type));
   legal.sort((a, b) => ORDER.indexOf(a.type) - ORDER.indexOf(b.type));
   const key = JSON.stringify([legal, !!auto, getLang()]);
   if (box.dataset.key === key) return;  // the same buttons: untouched

@@ -9,9 +9,9 @@ rebuilds the tables' matches from their journals, and :meth:`Director.start` fin
 running tournaments, opens the tables that were not open yet and records the results it
 had not recorded.
 
-A table's room is made by the server (:meth:`laizi.server.tables.hub.Hub.server_room`) with the
-seats reserved — the entrants' players, bots for bot entrants — and its match starts at
-once from the table's secret seed (``Room.deal_seed``). An entrant not at the table is
+A table's room is opened by the server (:meth:`laizi.server.tables.hub.Hub.open_table`, under
+the table's code) with the seats reserved — the entrants' players, bots for bot entrants — and
+its match starts at once from the table's secret seed (``Seating.deal_seed``). An entrant not at the table is
 played by 托管 after the server's disconnect grace; one still absent ``no_show_seconds``
 after the table opened (counted again from a restart) escapes — the engine charges the
 escape penalty — as does a player who leaves the table.
@@ -46,7 +46,7 @@ from laizi.server.competitions.tournaments.swiss import random_tables, swiss_tab
 from laizi.server.persistence import db
 from laizi.server.persistence.tournamentdb import EntrantRow, RoundRow, TableRow, TournamentRow
 from laizi.server.tables.hub import CODE_ALPHABET, CODE_LEN
-from laizi.server.tables.seats import Seat
+from laizi.server.tables.seating import Seating, bot_seat, player_seat
 
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
@@ -427,24 +427,22 @@ class Director:
         code = tr.room_code
         room = self.hub.rooms.get(code)
         if room is None or room.game is None:
-            if room is None:
-                room = await self.hub.server_room(code, st.room_settings(tr.number), f"t{tid}")
-                if room is None:
-                    return  # another node of the cluster holds the table (it opens it)
             seats = []
             for eid in tr.entrants:
                 e = by_id[int(eid)]
                 if e["player_id"]:
-                    seats.append(Seat(player_id=e["player_id"],
-                                      nickname=self.hub.players.get(e["player_id"], e["nickname"])))
+                    seats.append(player_seat(e["player_id"],
+                                             self.hub.players.get(e["player_id"], e["nickname"])))
                 else:
-                    seats.append(Seat(bot=e["bot"] or "greedy", nickname=e["nickname"]))
-            async with room.lock:
-                # one wall and one dealer per deal at every table of a duplicate round;
-                # whoever is not here yet: 托管 after the grace unless the player comes
-                if room.game is None and not await room.seat_and_start(
-                        seats, bytes.fromhex(tr.seed), fixed_dealers=st.duplicate, absent_wait=True):
-                    return  # another node of the cluster holds the table now
+                    seats.append(bot_seat(e["bot"] or "greedy", e["nickname"]))
+            # one wall and one dealer per deal at every table of a duplicate round;
+            # whoever is not here yet: 托管 after the grace unless the player comes
+            room = await self.hub.open_table(
+                st.room_settings(tr.number), Seating(tuple(seats), deal_seed=bytes.fromhex(tr.seed),
+                                                     fixed_dealers=st.duplicate, absent_wait=True),
+                code=code, owner_id=f"t{tid}")
+            if room is None:
+                return  # another node of the cluster holds the table (it opens it)
         mid = room.match_id
 
         def write(s: Session) -> None:
