@@ -73,3 +73,34 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Any]]:
     finally:
         for srv in started:
             srv.stop()
+
+
+# ``laizi check`` ran on the database of every server the tests stopped
+# (support.srvhelpers.audit_database): any problem it found fails the session. Under
+# pytest-xdist (scripts/test.sh runs two workers) each worker hands its problems to the
+# controller (``workeroutput``), which reports them.
+_AUDIT_KEY = "laizi_audit_problems"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    from support.srvhelpers import AUDIT_PROBLEMS
+
+    AUDIT_PROBLEMS.extend(getattr(node, "workeroutput", {}).get(_AUDIT_KEY, []))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    from support.srvhelpers import AUDIT_PROBLEMS
+
+    out = getattr(session.config, "workeroutput", None)
+    if out is not None:  # an xdist worker: the controller reports
+        out[_AUDIT_KEY] = list(AUDIT_PROBLEMS)
+        return
+    if AUDIT_PROBLEMS:
+        tr = session.config.pluginmanager.get_plugin("terminalreporter")
+        lines = ["laizi check found problems in the test servers' databases:", *AUDIT_PROBLEMS[:50]]
+        if tr is not None:
+            tr.write_line("\n".join(lines), red=True)
+        else:
+            print("\n".join(lines))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -252,18 +252,3 @@ def redis_url(redis_server: RedisServer) -> str:
     """An empty private Redis (flushed before each test)."""
     redis_server.flush()
     return redis_server.url
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """``laizi check`` ran on the database of every server the tests stopped
-    (support.srvhelpers.audit_database): any problem it found fails the session."""
-    from support.srvhelpers import AUDIT_PROBLEMS
-
-    if AUDIT_PROBLEMS:
-        tr = session.config.pluginmanager.get_plugin("terminalreporter")
-        lines = ["laizi check found problems in the test servers' databases:", *AUDIT_PROBLEMS[:50]]
-        if tr is not None:
-            tr.write_line("\n".join(lines), red=True)
-        else:
-            print("\n".join(lines))
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -178,7 +178,9 @@ def test_club_journey_phone(browser: Any, cserver: str) -> None:
     owner.click("#k-lang")  # every word from the page's word table, in English too
     poll(owner, "() => document.querySelector('#o-ranking-card h2').textContent.startsWith('Ranking')")
     owner.wait_for_selector("#o-templates button[data-k='open_table'] >> text=Open a table")
-    assert "code" in owner.inner_text("#o-tags") and "圈" not in owner.inner_text("#o-ranking-card")
+    # the head (圈号, tags) is drawn again when the club's data comes back: wait for it
+    poll(owner, "() => document.getElementById('o-tags').textContent.includes('code')")
+    poll(owner, "() => !document.getElementById('o-ranking-card').innerText.includes('圈')")
     shot(owner, "club-page-en-1366x900")
     owner.click("#k-lang")
     for p in (owner, amei, bobo):

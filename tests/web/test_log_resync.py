@@ -77,7 +77,9 @@ def test_a_resync_repeats_nothing_in_the_log(browser: Any, server: str) -> None:
         assert time.time() < deadline, f"no resync (dropped {drop.dropped})"
         act_once(page, take_claims=False)
         page.wait_for_timeout(50)
-    poll(page, "n => document.querySelectorAll('#log > div').length > n", len(before))
+    # the log shows its last 40 lines: wait for a line newer than any before (not for more lines)
+    poll(page, """n => { const d = document.querySelectorAll('#log > div');
+        return d.length && Number(d[d.length - 1].dataset.v) > n; }""", max(before))
     after = log_versions(page)
     print(f"log: {len(before)} lines before, {len(after)} after; resyncs {drop.sent.count('resync')}")
     assert "snapshot" in drop.received

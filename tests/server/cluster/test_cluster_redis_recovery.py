@@ -26,6 +26,7 @@ from laizi.server.cluster.router import ANSWER_WAIT
 from laizi.server.common.config import ServerConfig
 from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import RoomSettings
+from laizi.server.guard.redisconn import async_client
 from laizi.server.persistence.fencing import Fenced, RoomFence
 from laizi.server.tables.hub import Hub
 from laizi.server.tables.room import Room
@@ -41,10 +42,8 @@ async def _until(pred: Any, timeout: float) -> bool:
 
 
 def test_the_bus_subscribes_again_after_a_redis_restart(redis_server: Any, redis_url: str) -> None:
-    import redis.asyncio as aioredis
-
     async def run() -> None:
-        r = aioredis.from_url(redis_url)
+        r = async_client(redis_url)  # the node's own client (one retry on a stale connection)
         got: list[dict[str, Any]] = []
         backs: list[float] = []
         a, b = Bus(r, "a", lambda m: None), Bus(r, "b", got.append)

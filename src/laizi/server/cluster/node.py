@@ -45,7 +45,6 @@ __all__ = ["LEASE_TTL", "Node"]
 
 log = logging.getLogger("laizi.server")
 
-REDIS_TIMEOUT = 5.0        # seconds a Redis command or connect may take
 LEASE_TTL = 3.0            # seconds a lease lives without renewal (takeover < 5 s)
 KEY_ROOMLIST = PREFIX + "roomlist"  # hash code → the room's lobby summary (and its node)
 OLD_COMMAND_WAIT = 5.0     # seconds a takeover waits for the command of a copy given up here
@@ -61,22 +60,12 @@ ANNOUNCE_KEEP = 10.0       # seconds an identity change is kept to tell a node s
 class Node:
     def __init__(self, hub: Hub, redis_url: str, name: str, ttl: float = LEASE_TTL, *,
                  dispatch: Callable[[Hub, Conn, Any], Awaitable[None]] | None = None) -> None:
-        import redis.asyncio as aioredis
-        from redis.asyncio.retry import Retry
-        from redis.backoff import NoBackoff
-
-        from laizi.server.guard.redisconn import connect_kwargs
+        from laizi.server.guard.redisconn import async_client
 
         self.hub = hub
         self.name = name
         self.url = redis_url
-        # A command on a pooled connection Redis closed (it restarted) is sent once more on
-        # a new one at once, rather than failing a tick per stale connection; a Redis that
-        # stops answering fails a command within REDIS_TIMEOUT instead of hanging the tick.
-        self.r: Any = aioredis.from_url(redis_url, retry=Retry(NoBackoff(), 1),
-                                        socket_timeout=REDIS_TIMEOUT,
-                                        socket_connect_timeout=REDIS_TIMEOUT,
-                                        **connect_kwargs(redis_url))
+        self.r: Any = async_client(redis_url)
         self.leases = Leases(self.r, name, ttl)
         self.tick = ttl / 6
         self.bus = Bus(self.r, name, self._on_bus)

@@ -10,9 +10,11 @@ import os
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["PASSWORD_ENV", "check_redis", "connect_kwargs", "describe"]
+__all__ = ["PASSWORD_ENV", "REDIS_TIMEOUT", "async_client", "check_redis", "connect_kwargs",
+           "describe"]
 
 PASSWORD_ENV = "LAIZI_REDIS_PASSWORD"
+REDIS_TIMEOUT = 5.0        # seconds a Redis command or connect may take
 
 log = logging.getLogger("laizi.server")
 
@@ -24,6 +26,19 @@ def connect_kwargs(url: str) -> dict[str, Any]:
     if pw and not urlsplit(url).password:
         return {"password": pw}
     return {}
+
+
+def async_client(url: str, timeout: float = REDIS_TIMEOUT) -> Any:
+    """The node's asyncio Redis client. A command on a pooled connection Redis closed (it
+    restarted) is sent once more on a new one at once, rather than failing (a bus batch
+    sent twice is refused by its sequence number); a Redis that stops answering fails a
+    command within ``timeout`` instead of hanging the caller."""
+    import redis.asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
+    return aioredis.from_url(url, retry=Retry(NoBackoff(), 1), socket_timeout=timeout,
+                             socket_connect_timeout=timeout, **connect_kwargs(url))
 
 
 def describe(url: str) -> str:

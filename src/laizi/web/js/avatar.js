@@ -24,10 +24,11 @@ const BOT_URL = "/static/avatars/bot.svg";
 
 const t = wordPack(W);
 
-let cssLoaded = false;
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { cssLoaded: false };
 function loadCss() {
-  if (cssLoaded) return;
-  cssLoaded = true;
+  if (ST.cssLoaded) return;
+  ST.cssLoaded = true;
   const l = document.createElement("link");
   l.rel = "stylesheet";
   l.href = "/static/avatars/avatar.css";
@@ -64,9 +65,10 @@ export function showAvatar(img, seat) {
   let url = null;
   if (seat && seat.player_id) url = avatarUrl(seat.player_id);
   else if (seat && seat.bot) url = BOT_URL;
-  img.hidden = !url;
+  if (img.hidden !== !url) img.hidden = !url;  // unchanged: untouched (the table redraws only what changed)
   if (url && img.getAttribute("src") !== url) img.setAttribute("src", url);
-  img.dataset.player = seat && seat.player_id ? seat.player_id : "";
+  const pid = seat && seat.player_id ? seat.player_id : "";
+  if (img.dataset.player !== pid) img.dataset.player = pid;
 }
 
 /** One's own avatar as a link to one's profile (where the chooser is), put before `before`;

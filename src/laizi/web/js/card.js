@@ -271,10 +271,11 @@ export async function openHandCard(mid, hand) {
   $("card-status").textContent = "";
 }
 
-let wired = false;
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { wired: false };
 export function wireCard() {
-  if (wired) return;
-  wired = true;
+  if (ST.wired) return;
+  ST.wired = true;
   $("card-close").addEventListener("click", () => $("card-sheet").classList.add("hidden"));
   $("card-copy").addEventListener("click", async () => {
     const link = $("card-link").value;

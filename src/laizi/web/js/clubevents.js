@@ -17,7 +17,8 @@ const W = {
 };
 const $ = id => document.getElementById(id);
 const t = wordPack(W);
-let cid = null, wired = false;
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { cid: null, wired: false };
 
 
 function words() {
@@ -26,7 +27,7 @@ function words() {
 
 async function list() {
   let d;
-  try { d = await api(`/api/clubs/${cid}/events`); } catch (e) { $("o-events-card").classList.add("hidden"); return; }
+  try { d = await api(`/api/clubs/${ST.cid}/events`); } catch (e) { $("o-events-card").classList.add("hidden"); return; }
   const ul = $("o-events");
   ul.textContent = "";
   for (const ev of d.events) {
@@ -49,7 +50,7 @@ async function list() {
 
 async function create(ev) {
   ev.preventDefault();
-  const body = { club: cid, name: $("e-name").value, rounds: Number($("e-rounds").value) || 1,
+  const body = { club: ST.cid, name: $("e-name").value, rounds: Number($("e-rounds").value) || 1,
     seats: Number($("e-seats").value) || 4, bots_fill: $("e-bots").checked, duplicate: $("e-dup").checked };
   try { const out = await api("/api/tournaments", body); location.href = `/tournaments/${out.id}`; }
   catch (e) { $("o-events-error").textContent = t("failed") + e.message; $("o-events-error").classList.remove("hidden"); }
@@ -61,7 +62,7 @@ export function showClubEvents(id, sees, staff) {
   $("o-new-event").classList.toggle("hidden", !staff);
   words();
   if (!sees) return Promise.resolve();
-  cid = id;
-  if (!wired) { wired = true; $("f-event").addEventListener("submit", create); }
+  ST.cid = id;
+  if (!ST.wired) { ST.wired = true; $("f-event").addEventListener("submit", create); }
   return list();
 }

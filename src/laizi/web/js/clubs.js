@@ -104,8 +104,8 @@ function show(msg, ok = false) {
   $(ok ? "p-error" : "p-ok").classList.add("hidden");
   box.textContent = msg;
   box.classList.remove("hidden");
-  clearTimeout(show.timer);
-  show.timer = setTimeout(() => box.classList.add("hidden"), 6000);
+  clearTimeout(ST.noteTimer);
+  ST.noteTimer = setTimeout(() => box.classList.add("hidden"), 6000);
 }
 
 
@@ -123,7 +123,9 @@ function levelSelect(sel, value) {
 const clubId = () => { const m = location.pathname.match(/^\/clubs\/(\d+)/); return m ? Number(m[1]) : null; };
 
 // ------------------------------------------------------------------ list, join, create
-let names = [];  // the drawn avatars' names (GET /api/avatars)
+// this module's state, in one place (tests/test_architecture.py: no module-level let): the drawn
+// avatars' names (GET /api/avatars), the club shown, the timer that hides the note
+const ST = { names: [], club: null, noteTimer: null };
 function clubRow(c, extra = []) {
   const li = el("li");
   li.dataset.club = String(c.id);
@@ -144,12 +146,12 @@ async function renderList() {
   if (!acc) return;
   const sel = $("n-avatar");
   if (!sel.options.length) {
-    try { names = (await api("/api/avatars")).avatars; } catch (e) { names = []; }
+    try { ST.names = (await api("/api/avatars")).avatars; } catch (e) { ST.names = []; }
     sel.addEventListener("change", () => { $("n-avatar-img").src = img(sel.value).src; });
   }
   const keep = sel.value || "zhong";
   sel.replaceChildren(...AVATARS.map(a => {
-    const n = names.find(x => x.id === a);
+    const n = ST.names.find(x => x.id === a);
     return new Option(n ? n[lang()] : a, a);
   }));
   sel.value = keep;
@@ -195,7 +197,6 @@ function wireList() {
 }
 
 // ------------------------------------------------------------------ one club
-let club = null;
 
 function renderHead(c) {
   const head = clubImg(c);
@@ -282,7 +283,7 @@ function renderTemplates(c) {
 
 async function openTable(tid, fill) {
   try {
-    const out = await api(`/api/clubs/${club.id}/tables`, { template: tid, fill });
+    const out = await api(`/api/clubs/${ST.club.id}/tables`, { template: tid, fill });
     show(t("opened"), true);
     location.href = "/room/" + out.code;
   } catch (e) { show(e.message); }
@@ -349,18 +350,18 @@ async function renderOne() {
   if (!$("me").textContent && token()) {
     api("/api/account/me").then(me => { $("me").textContent = me.username || me.nickname || ""; }).catch(() => {});
   }
-  try { club = await api(`/api/clubs/${clubId()}`); } catch (e) {
+  try { ST.club = await api(`/api/clubs/${clubId()}`); } catch (e) {
     show(e.message);
     for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card", "o-chat-card", "o-events-card"]) $(id).classList.add("hidden");
     return;
   }
-  renderHead(club);
-  renderTemplates(club);
-  const sees = member(club) || !club.private;
+  renderHead(ST.club);
+  renderTemplates(ST.club);
+  const sees = member(ST.club) || !ST.club.private;
   for (const id of ["o-tables-card", "o-members-card", "o-ranking-card"]) $(id).classList.toggle("hidden", !sees);
-  if (sees) await Promise.all([renderTables(club), renderMembers(club), renderRanking(club)]);
-  await showClubChat(club.id, member(club));  // 圈聊: members only
-  await showClubEvents(club.id, sees, ["owner", "admin"].includes(club.role));  // 圈内比赛
+  if (sees) await Promise.all([renderTables(ST.club), renderMembers(ST.club), renderRanking(ST.club)]);
+  await showClubChat(ST.club.id, member(ST.club));  // 圈聊: members only
+  await showClubEvents(ST.club.id, sees, ["owner", "admin"].includes(ST.club.role));  // 圈内比赛
 }
 
 function wireOne() {
@@ -370,7 +371,7 @@ function wireOne() {
     if (!f) return;
     if (f.size > MAX_PICTURE) { show(t("too_big")); return; }
     try {
-      const r = await fetch(`/api/clubs/${club.id}/picture`, { method: "POST", body: f,
+      const r = await fetch(`/api/clubs/${ST.club.id}/picture`, { method: "POST", body: f,
         headers: { "Content-Type": f.type || "application/octet-stream", Authorization: "Bearer " + token() } });
       let data = null;
       try { data = await r.json(); } catch (e) { data = null; }
@@ -379,19 +380,19 @@ function wireOne() {
       await renderOne();
     } catch (e) { show(e.message); }
   });
-  $("btn-picture-reset").addEventListener("click", () => act(`/api/clubs/${club.id}/picture/delete`, {}, renderOne));
+  $("btn-picture-reset").addEventListener("click", () => act(`/api/clubs/${ST.club.id}/picture/delete`, {}, renderOne));
   $("btn-quick").addEventListener("click", async () => {
-    try { const out = await api(`/api/clubs/${club.id}/quick`, {}); location.href = "/room/" + out.code + (out.sit ? "?sit=1" : ""); }
+    try { const out = await api(`/api/clubs/${ST.club.id}/quick`, {}); location.href = "/room/" + out.code + (out.sit ? "?sit=1" : ""); }
     catch (e) { show(e.message); }
   });
   $("f-invite").addEventListener("submit", async ev => {
     ev.preventDefault();
-    await act(`/api/clubs/${club.id}/members`, { action: "invite", player: $("i-name").value }, renderOne);
+    await act(`/api/clubs/${ST.club.id}/members`, { action: "invite", player: $("i-name").value }, renderOne);
     $("i-name").value = "";
   });
   $("f-settings").addEventListener("submit", ev => {
     ev.preventDefault();
-    act(`/api/clubs/${club.id}`, { bots: $("s-bots").value || null, approval: $("s-approval").checked,
+    act(`/api/clubs/${ST.club.id}`, { bots: $("s-bots").value || null, approval: $("s-approval").checked,
       ip_warning: $("s-ipwarn").checked,
       private: $("s-private").checked }, renderOne);
   });
@@ -401,13 +402,13 @@ function wireOne() {
     if (chosen.bad) { show(t("bad_option") + chosen.bad); return; }
     const settings = { preset: $("c-preset").value, options: chosen.options, rounds: Number($("m-rounds").value) || 1 };
     if ($("m-hands").value) settings.max_hands = Number($("m-hands").value);
-    await act(`/api/clubs/${club.id}/templates`, { name: $("m-name").value, settings }, renderOne);
+    await act(`/api/clubs/${ST.club.id}/templates`, { name: $("m-name").value, settings }, renderOne);
     $("m-name").value = "";
     $("o-new-template").open = false;
   });
-  $("r-season").addEventListener("change", () => renderRanking(club));
+  $("r-season").addEventListener("change", () => renderRanking(ST.club));
   $("btn-season").addEventListener("click", () => {
-    if (confirm(t("confirm_season"))) act(`/api/clubs/${club.id}/season`, {}, renderOne);
+    if (confirm(t("confirm_season"))) act(`/api/clubs/${ST.club.id}/season`, {}, renderOne);
   });
   loadRules();
 }

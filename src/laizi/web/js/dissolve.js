@@ -3,13 +3,12 @@
 // when everyone agreed the match ends (the server sends the final frame — its "drawn" and
 // "match_end" say 解散 to the settlement, also after a reconnect — then "dissolve" done).
 // A proposal still open is sent again to a player who comes back (Hub.join).
-import { S } from "./state.js";
+import { S, PAGE } from "./state.js";
 import * as net from "./net.js";
 import { t, onLang } from "./i18n.js";
 import { toast } from "./ui.js";
 
 const $ = id => document.getElementById(id);
-let last = null;  // the last "dissolve" message of an open proposal
 
 function seatName(seat) {
   const s = S.room && S.room.seats && S.room.seats[seat];
@@ -18,10 +17,10 @@ function seatName(seat) {
 
 function render() {
   const bar = $("dissolve-bar");
-  if (!last) { bar.classList.add("hidden"); return; }
-  const total = last.agreed.length + last.waiting.length;
-  $("dissolve-text").textContent = t("dissolve_vote", last.agreed.length, total);
-  const asked = S.seat != null && last.waiting.includes(S.seat);
+  if (!PAGE.dissolve) { bar.classList.add("hidden"); return; }
+  const total = PAGE.dissolve.agreed.length + PAGE.dissolve.waiting.length;
+  $("dissolve-text").textContent = t("dissolve_vote", PAGE.dissolve.agreed.length, total);
+  const asked = S.seat != null && PAGE.dissolve.waiting.includes(S.seat);
   $("dissolve-yes").classList.toggle("hidden", !asked);
   $("dissolve-no").classList.toggle("hidden", !asked);
   bar.classList.remove("hidden");
@@ -36,11 +35,11 @@ export function initDissolve() {
   $("dissolve-no").addEventListener("click", () => net.send({ type: "dissolve", on: false }));
   net.on("dissolve", m => {
     if (m.done) {
-      last = null;
+      PAGE.dissolve = null;
       toast(t("dissolved"));
     }
-    else if (m.refused != null) { last = null; toast(t("dissolve_refused", seatName(m.refused))); }
-    else last = m;
+    else if (m.refused != null) { PAGE.dissolve = null; toast(t("dissolve_refused", seatName(m.refused))); }
+    else PAGE.dissolve = m;
     render();
   });
   onLang(render);

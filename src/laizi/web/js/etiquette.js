@@ -4,15 +4,13 @@
 // the club's owner and the server's admins). Names and words are set as text. Also the
 // same-network warning in the room's lobby (which seats, never addresses; the host may
 // start anyway).
-import { S } from "./state.js";
+import { S, PAGE } from "./state.js";
 import * as net from "./net.js";
 import { t, onLang } from "./i18n.js";
 import { toast } from "./ui.js";
 
 const $ = id => document.getElementById(id);
 const REASONS = ["abuse", "cheating", "spam", "other"];
-let muted = new Set();
-let reporting = null;  // the player id whose report form is open
 
 function others() {
   const seats = (S.room && S.room.seats) || [];
@@ -21,7 +19,7 @@ function others() {
 
 function hideMuted() {
   for (const d of $("chatlog").querySelectorAll("div[data-player]")) {
-    d.classList.toggle("hidden", muted.has(d.dataset.player));
+    d.classList.toggle("hidden", PAGE.muted.has(d.dataset.player));
   }
 }
 
@@ -69,7 +67,7 @@ async function file(pid, reason, text) {
     out = await r.json().catch(() => ({}));
     if (!r.ok) { toast(t("report_failed", out.error || r.status)); return; }
   } catch (e) { toast(t("report_failed", "—")); return; }
-  reporting = null;
+  PAGE.reporting = null;
   toast(t("report_done"));
   render();
 }
@@ -87,16 +85,16 @@ export function render() {
     const name = document.createElement("span");
     name.className = "grow";
     name.textContent = s.nickname || "?";
-    const on = muted.has(s.player_id);
+    const on = PAGE.muted.has(s.player_id);
     row.append(name,
       button(on ? t("unmute") : t("mute"), "mute", s.player_id,
         () => net.send({ type: "mute", player_id: s.player_id, on: !on })),
       button(t("report"), "report", s.player_id, () => {
-        reporting = reporting === s.player_id ? null : s.player_id;
+        PAGE.reporting = PAGE.reporting === s.player_id ? null : s.player_id;
         render();
       }));
     box.appendChild(row);
-    if (reporting === s.player_id) box.appendChild(reportForm(s.player_id));
+    if (PAGE.reporting === s.player_id) box.appendChild(reportForm(s.player_id));
   }
 }
 
@@ -123,9 +121,9 @@ export function initEtiquette() {
     $("netwarn").classList.add("hidden");
   });
   net.on("muted", m => {
-    const before = muted;
-    muted = new Set(m.players || []);
-    for (const pid of muted) if (!before.has(pid)) toast(t("muted_note", (others().find(s => s.player_id === pid) || {}).nickname || ""));
+    const before = PAGE.muted;
+    PAGE.muted = new Set(m.players || []);
+    for (const pid of PAGE.muted) if (!before.has(pid)) toast(t("muted_note", (others().find(s => s.player_id === pid) || {}).nickname || ""));
     hideMuted();
     render();
   });

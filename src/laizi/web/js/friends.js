@@ -13,17 +13,14 @@ import { w } from "./quick.js";
 const $ = id => document.getElementById(id);
 const POLL_MS = 6000;  // presence is polled (not pushed) while the panel is on screen
 
-let listing = null;   // GET /api/friends
-let invites = [];     // open invites to me
-const inviteCards = new Map();  // room code -> its rule card {zh, en} (GET /api/rooms/{code}, once per room)
 
 /** An invite names the rules it is for: the room's rule card (规则卡), fetched once per room. */
 function inviteCard(code, span) {
   const show = c => { span.textContent = c ? `${t("rule_card")}${t("option_sep")}${c[getLang()] || c.zh}` : ""; };
-  if (inviteCards.has(code)) { inviteCards.get(code).then(show); return; }
+  if (SOC.inviteCards.has(code)) { SOC.inviteCards.get(code).then(show); return; }
   const p = fetch(`/api/rooms/${encodeURIComponent(code)}`).then(r => (r.ok ? r.json() : null))
     .then(d => (d && d.rule_card) || null).catch(() => null);
-  inviteCards.set(code, p);
+  SOC.inviteCards.set(code, p);
   p.then(show);
 }
 
@@ -100,8 +97,8 @@ function renderFriends() {
     note.appendChild(a);
     return;
   }
-  if (!listing) return;
-  for (const r of listing.incoming) {
+  if (!SOC.friends) return;
+  for (const r of SOC.friends.incoming) {
     const li = el("li", "friend req");
     li.append(el("span", "fname", w("wants", who(r))));
     const btns = el("span", "fbtns");
@@ -111,10 +108,10 @@ function renderFriends() {
     li.appendChild(btns);
     reqs.appendChild(li);
   }
-  for (const r of listing.outgoing) reqs.appendChild(el("li", "friend muted", w("pending", who(r))));
-  if (!listing.friends.length) list.appendChild(el("li", "muted", w("no_friends")));
-  for (const f of listing.friends) list.appendChild(friendRow(f, false));
-  const online = listing.friends.filter(f => f.online);
+  for (const r of SOC.friends.outgoing) reqs.appendChild(el("li", "friend muted", w("pending", who(r))));
+  if (!SOC.friends.friends.length) list.appendChild(el("li", "muted", w("no_friends")));
+  for (const f of SOC.friends.friends) list.appendChild(friendRow(f, false));
+  const online = SOC.friends.friends.filter(f => f.online);
   if (!online.length) room.appendChild(el("li", "muted", w("no_online")));
   for (const f of online) room.appendChild(friendRow(f, true));
 }
@@ -124,9 +121,9 @@ function renderInvites() {
   const box = $("invites");
   box.textContent = "";
   const now = Date.now();
-  invites = invites.filter(i => i.until > now);
-  card.classList.toggle("hidden", !invites.length);
-  for (const inv of invites) {
+  SOC.invites = SOC.invites.filter(i => i.until > now);
+  card.classList.toggle("hidden", !SOC.invites.length);
+  for (const inv of SOC.invites) {
     const li = el("li", "friend invite");
     li.dataset.invite = String(inv.id);
     li.append(el("span", "fname", w("invite_from", inv.from.nickname, inv.room)));
@@ -144,13 +141,13 @@ function renderInvites() {
 }
 
 function addInvite(inv) {
-  invites = invites.filter(i => i.id !== inv.id);
-  invites.unshift({ ...inv, until: Date.now() + inv.expires_in * 1000 });
+  SOC.invites = SOC.invites.filter(i => i.id !== inv.id);
+  SOC.invites.unshift({ ...inv, until: Date.now() + inv.expires_in * 1000 });
   renderInvites();
 }
 
 async function answer(inv, accept) {
-  invites = invites.filter(i => i.id !== inv.id);
+  SOC.invites = SOC.invites.filter(i => i.id !== inv.id);
   renderInvites();
   try {
     const out = await api(`/api/invites/${inv.id}/${accept ? "accept" : "decline"}`, {}, S.token);
@@ -159,12 +156,12 @@ async function answer(inv, accept) {
 }
 
 export async function refreshFriends() {
-  if (!S.token || !SOC.registered) { listing = null; renderFriends(); return; }
+  if (!S.token || !SOC.registered) { SOC.friends = null; renderFriends(); return; }
   try {
-    listing = await api("/api/friends", null, S.token);
+    SOC.friends = await api("/api/friends", null, S.token);
     const got = await api("/api/invites", null, S.token);
-    for (const inv of got.invites) if (!invites.some(i => i.id === inv.id)) addInvite(inv);
-  } catch (e) { listing = null; }
+    for (const inv of got.invites) if (!SOC.invites.some(i => i.id === inv.id)) addInvite(inv);
+  } catch (e) { SOC.friends = null; }
   renderFriends();
   renderInvites();
 }

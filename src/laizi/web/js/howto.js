@@ -134,39 +134,40 @@ function section(title, parent) {
   return s;
 }
 
-let CAT = null, EXAMPLES = [], RULES = null, CARD = null, FROM_URL = false;
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { CAT: null, EXAMPLES: [], RULES: null, CARD: null, FROM_URL: false };
 
 async function load(rules) {
   const r = await fetch(`/api/rules?rules=${encodeURIComponent(JSON.stringify(rules))}`);
   const d = await r.json();
   if (!r.ok) { $("hx-error").textContent = w("bad", d.error || r.status); $("hx-error").classList.remove("hidden"); return; }
-  CAT = d;
-  CARD = d.card;
-  RULES = d.card.rules;
+  ST.CAT = d;
+  ST.CARD = d.card;
+  ST.RULES = d.card.rules;
   render();
 }
 
 function render() {
-  if (!CAT) return;
+  if (!ST.CAT) return;
   const zh = getLang() === "zh";
   const L = getLang();
   document.title = `${w("title")} · laizi`;
   $("hx-title").textContent = w("title");
   $("hx-choose").textContent = w("choose");
   const sel = $("hx-preset");
-  const keep = FROM_URL ? "" : RULES.preset_name;
+  const keep = ST.FROM_URL ? "" : ST.RULES.preset_name;
   sel.textContent = "";
-  if (FROM_URL) sel.add(new Option(w("this_table"), ""));
-  for (const p of CAT.presets) sel.add(new Option(zh ? p.zh : p.en, p.id));
+  if (ST.FROM_URL) sel.add(new Option(w("this_table"), ""));
+  for (const p of ST.CAT.presets) sel.add(new Option(zh ? p.zh : p.en, p.id));
   sel.value = keep;
   $("hx-card-h").textContent = w("card");
-  $("hx-card").textContent = CARD[L];
+  $("hx-card").textContent = ST.CARD[L];
   const body = $("hx-body");
   body.textContent = "";
-  const vals = CARD.values[L];
+  const vals = ST.CARD.values[L];
   const val = name => vals[name];
   const special = val("special_tiles");
-  const ex = id => EXAMPLES.find(e => e.id === id);
+  const ex = id => ST.EXAMPLES.find(e => e.id === id);
 
   // basics: the tiles, the laizi, the laizi kong, opening, the 2/5/8 pair, claims, kongs
   const b = section(w("s_basics"), body);
@@ -187,7 +188,7 @@ function render() {
   const h = section(w("s_hands"), body);
   el("p", "", w("hands_intro", val("big_stack")), h);
   for (const id of BIG) {
-    if ((id === "menqing" || id === "qidui") && !RULES.jiayu_hands) continue;
+    if ((id === "menqing" || id === "qidui") && !ST.RULES.jiayu_hands) continue;
     const e = ex(id);
     if (!e) continue;
     const box = el("div", "hx-big", null, h);
@@ -205,8 +206,8 @@ function render() {
 
   // every option of this rule set: its name, its value here, what it means
   const all = section(w("s_all"), body);
-  for (const g of CAT.groups) {
-    const opts = CAT.options.filter(o => o.group === g.id);
+  for (const g of ST.CAT.groups) {
+    const opts = ST.CAT.options.filter(o => o.group === g.id);
     if (!opts.length) continue;
     el("h3", "", zh ? g.zh : g.en, all);
     const dl = el("dl", "hx-opts", null, all);
@@ -216,7 +217,7 @@ function render() {
       const dd = el("dd", "", null, dl);
       el("b", "hx-val", vals[o.name], dd);
       dd.append(" — ", zh ? o.help_zh : o.help_en);
-      if (CARD.items[L].some(it => it.name === o.name)) dt.classList.add("changed");
+      if (ST.CARD.items[L].some(it => it.name === o.name)) dt.classList.add("changed");
     }
   }
 }
@@ -226,16 +227,16 @@ async function boot() {
   applyI18n();
   $("langbtn").addEventListener("click", toggleLang);
   onLang(render);
-  try { EXAMPLES = (await (await fetch("/static/howto-examples.json")).json()).examples; } catch (e) { EXAMPLES = []; }
+  try { ST.EXAMPLES = (await (await fetch("/static/howto-examples.json")).json()).examples; } catch (e) { ST.EXAMPLES = []; }
   const q = new URLSearchParams(location.search);
   let rules = { preset_name: "kaikoufan" };
   if (q.get("rules")) {
-    try { rules = JSON.parse(q.get("rules")); FROM_URL = true; } catch (e) { /* a bad link: the default preset */ }
+    try { rules = JSON.parse(q.get("rules")); ST.FROM_URL = true; } catch (e) { /* a bad link: the default preset */ }
   } else if (q.get("preset")) rules = { preset_name: q.get("preset") };
   $("hx-preset").addEventListener("change", () => {
     const v = $("hx-preset").value;
     if (!v) return;
-    FROM_URL = false;
+    ST.FROM_URL = false;
     history.replaceState(null, "", `?preset=${encodeURIComponent(v)}`);
     load({ preset_name: v });
   });

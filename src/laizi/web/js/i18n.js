@@ -243,20 +243,21 @@ const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
 const SUIT_EN_ONE = { m: "Character", p: "Dot", s: "Bamboo" };  // "1 Character", not "1 Characters"
 const HONOR_EN = ["East", "South", "West", "North", "White", "Green", "Red"];
 
-let lang = "zh";
-try { lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { lang: "zh" };
+try { ST.lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
 const listeners = [];
 
-export function getLang() { return lang; }
+export function getLang() { return ST.lang; }
 export function onLang(fn) { listeners.push(fn); }
 export function setLang(l) {
-  lang = l === "en" ? "en" : "zh";
-  try { localStorage.setItem("laizi.lang", lang); } catch (e) { /* ignore */ }
-  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  ST.lang = l === "en" ? "en" : "zh";
+  try { localStorage.setItem("laizi.lang", ST.lang); } catch (e) { /* ignore */ }
+  document.documentElement.lang = ST.lang === "zh" ? "zh-CN" : "en";
   applyI18n();
-  for (const fn of listeners) fn(lang);
+  for (const fn of listeners) fn(ST.lang);
 }
-export function toggleLang() { setLang(lang === "zh" ? "en" : "zh"); }
+export function toggleLang() { setLang(ST.lang === "zh" ? "en" : "zh"); }
 
 /** The word's placeholders {0}, {1}… replaced by args (the one placeholder style). */
 function fill(s, args) {
@@ -265,7 +266,7 @@ function fill(s, args) {
 
 /** The word for a key in the current language; {0}, {1}… replaced by args. */
 export function t(key, ...args) {
-  let s = DICT[lang][key];
+  let s = DICT[ST.lang][key];
   if (s === undefined) s = ZH[key] ?? key;
   return fill(s, args);
 }
@@ -273,7 +274,7 @@ export function t(key, ...args) {
 /** A page's or panel's own words, `{zh: {…}, en: {…}}`, read like t(): the current
  * language, else Chinese, else the key; {0}, {1}… replaced by args. */
 export function wordPack(pack) {
-  return (key, ...args) => fill(pack[lang]?.[key] ?? pack.zh[key] ?? key, args);
+  return (key, ...args) => fill(pack[ST.lang]?.[key] ?? pack.zh[key] ?? key, args);
 }
 
 export function applyI18n(root = document) {
@@ -284,16 +285,16 @@ export function applyI18n(root = document) {
 }
 
 export function tileName(code) {
-  if (!code) return lang === "zh" ? "牌背" : "tile back";
+  if (!code) return ST.lang === "zh" ? "牌背" : "tile back";
   const n = +code[0], s = code[1];
-  if (s === "z") return lang === "zh" ? HONOR_CN[n - 1] : HONOR_EN[n - 1];
-  return lang === "zh" ? `${NUM_CN[n - 1]}${SUIT_CN[s]}` : `${n} ${(n === 1 ? SUIT_EN_ONE : SUIT_EN)[s]}`;
+  if (s === "z") return ST.lang === "zh" ? HONOR_CN[n - 1] : HONOR_EN[n - 1];
+  return ST.lang === "zh" ? `${NUM_CN[n - 1]}${SUIT_CN[s]}` : `${n} ${(n === 1 ? SUIT_EN_ONE : SUIT_EN)[s]}`;
 }
 
 /** 吃 五六七条 / Chow 5-6-7 Bamboo (chi tiles name the lowest tile of the run). */
 export function runName(low) {
   const n = +low[0], s = low[1];
-  if (lang === "zh") return `${NUM_CN[n - 1]}${NUM_CN[n]}${NUM_CN[n + 1]}${SUIT_CN[s]}`;
+  if (ST.lang === "zh") return `${NUM_CN[n - 1]}${NUM_CN[n]}${NUM_CN[n + 1]}${SUIT_CN[s]}`;
   return `${n}-${n + 1}-${n + 2} ${SUIT_EN[s]}`;
 }
 
@@ -306,10 +307,10 @@ export function actionLabel(a) {
 
 /** The wind of a seat: the dealer is 东, the others follow counter-clockwise. */
 export function windOf(seat, dealer) { return t("winds")[(seat - (dealer || 0) + 4) % 4]; }
-export function bigHandName(id) { return BIG[lang][id] || id; }
-export function presetName(id) { return PRESETS[lang][id] || id; }
+export function bigHandName(id) { return BIG[ST.lang][id] || id; }
+export function presetName(id) { return PRESETS[ST.lang][id] || id; }
 export function winBy(by) { return (t("win_by") || {})[by] || by; }
-export function botLevelName(level) { return BOT_LEVELS[lang][level] || level; }
+export function botLevelName(level) { return BOT_LEVELS[ST.lang][level] || level; }
 
 /** The name of the bot on seat s of a table (seats: the room's seats): 机器人甲/乙/丙/丁 by its
  *  order among the table's bots (a seat a player escaped from keeps the player's name). */
@@ -318,17 +319,17 @@ export function botName(seats, s) {
   const own = seats && seats[s] && seats[s].nickname;
   if (own && own.startsWith("机器人")) {
     const i = "甲乙丙丁戊己庚辛壬癸".indexOf(own.slice(3));
-    return lang === "zh" ? own : `Bot ${i >= 0 && own.length === 4 ? "ABCDEFGHIJ"[i] : own.slice(3)}`;
+    return ST.lang === "zh" ? own : `Bot ${i >= 0 && own.length === 4 ? "ABCDEFGHIJ"[i] : own.slice(3)}`;
   }
   let k = 0;
   for (let i = 0; i < s; i++) if (seats && seats[i] && seats[i].bot && !seats[i].player_id) k++;
-  const letter = BOT_LETTERS[lang][Math.min(k, 3)];
-  return lang === "zh" ? `${t("bot_name")}${letter}` : `${t("bot_name")} ${letter}`;
+  const letter = BOT_LETTERS[ST.lang][Math.min(k, 3)];
+  return ST.lang === "zh" ? `${t("bot_name")}${letter}` : `${t("bot_name")} ${letter}`;
 }
 
 /** A server error code in words (the server's English message is not shown to players). */
 export function errorText(code) {
-  const table = ERRORS[lang];
+  const table = ERRORS[ST.lang];
   return Object.prototype.hasOwnProperty.call(table, code) ? table[code] : table._other;
 }
 
@@ -348,8 +349,8 @@ export function localizeLine(line, dealer = 0) {
   let s = String(line);
   s = s.replace(/\bseats? (\d(?:, \d)*)/g, (_, list) => list.split(", ").map(x => windOf(+x, dealer)).join("、"));
   s = s.replace(/\b([1-9][mps]|[1-7]z)\b/g, (_, c) => tileName(c));
-  s = s.replace(/\((each|any|two_sum)\)/g, (_, r) => `(${MIN_RULES[lang][r]})`);
-  if (lang === "en") {
+  s = s.replace(/\((each|any|two_sum)\)/g, (_, r) => `(${MIN_RULES[ST.lang][r]})`);
+  if (ST.lang === "en") {
     s = s.replace(/\b(pengpeng|qingyise|fengyise|jiangyise|quanqiuren|gangkai|qianggang|haidi|menqing|qidui)\b/g, (_, b) => bigHandName(b));
     return s.replace(CJK_WORD, " ").replace(/\s{2,}/g, " ").replace(/^\s*[:,]\s*/, "").trim();
   }

@@ -1,9 +1,9 @@
-// Boot and wiring: protocol messages → state → views. No globals beyond module scope.
+// Boot and wiring: protocol messages → state → views. The state lives in state.js (S, PAGE).
 import { newHeld, takeSnapshot, takeUpdate } from "./delta.js";
-import { S, store, save } from "./state.js";
+import { S, PAGE, store, save } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText } from "./i18n.js";
-import { buildTable, renderTable, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel, showBubble } from "./table.js";
+import { buildTable, renderTable, redraw, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel, showBubble } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
@@ -19,9 +19,6 @@ import { initEtiquette } from "./etiquette.js";  // clubs: mute and report in th
 import { initEmotes, emoteImg } from "./emotes.js";  // clubs: emotes in the chat
 
 const $ = id => document.getElementById(id);
-let table = null;
-let lastOver = null;       // the view of the last finished hand (fairness panel)
-let unread = 0;
 
 function showPage(id) {
   for (const p of ["lobby", "roomview", "replay"]) $(p).classList.toggle("hidden", p !== id);
@@ -48,7 +45,7 @@ net.on("welcome", m => {
 net.on("joined", m => {
   const newRoom = !S.room || S.room.code !== m.room.code;
   S.room = m.room; S.seat = m.seat; S.wantRoom = m.room.code; S.v = 0;
-  if (newRoom) { S.log = []; S.logV = 0; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; lastOver = null; }
+  if (newRoom) { S.log = []; S.logV = 0; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; PAGE.lastOver = null; }
   save("laizi.room", m.room.code);
   if (location.pathname !== `/room/${m.room.code}`) history.replaceState(null, "", `/room/${m.room.code}`);
   $("chatlog").textContent = "";
@@ -130,7 +127,7 @@ function onFrame(m) {
   const prev = S.view;
   if (S.matchId != null && m.match_id !== S.matchId) {  // a rematch: a new match in this room
     closeSettlement();
-    S.settleClosed = new Set(); S.log = []; S.logV = 0; lastOver = null;
+    S.settleClosed = new Set(); S.log = []; S.logV = 0; PAGE.lastOver = null;
   }
   S.v = m.v; S.seat = m.seat; S.view = m.view; S.matchId = m.match_id;
   const now = Date.now();
@@ -151,7 +148,7 @@ function onFrame(m) {
     if (ev.v != null) S.logV = ev.v;
     onEvent(ev, quiet);
   }
-  if (m.view.phase === "over" && m.view.seed) lastOver = m.view;
+  if (m.view.phase === "over" && m.view.seed) PAGE.lastOver = m.view;
   if (!prev || !prev.legal || !prev.legal.length) { if ((m.view.legal || []).length && !quiet) sfx("turn"); }
   showPage("game");
   render();
@@ -177,12 +174,12 @@ function onEvent(ev, quiet) {
 }
 
 function announce(seat, word) {
-  const pending = announce.q || (announce.q = []);
-  pending.push([seat, word]);
+  PAGE.announce.push([seat, word]);
 }
 
 function flushAnnouncements() {
-  for (const [seat, word] of announce.q || []) {
+  const table = PAGE.table;
+  for (const [seat, word] of PAGE.announce) {
     const el = table && table.querySelector(`.seat[data-seat="${seat}"] .announce`);
     if (!el) continue;
     el.textContent = `${word}!`;
@@ -191,7 +188,7 @@ function flushAnnouncements() {
     void el.offsetWidth;
     el.classList.add("show");
   }
-  announce.q = [];
+  PAGE.announce = [];
 }
 
 // ------------------------------------------------------------------ rendering
@@ -224,14 +221,46 @@ function onTile(i, a, direct) {
   render();
 }
 
+function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
+function setAttr(el, name, value) { if (el.getAttribute(name) !== value) el.setAttribute(name, value); }
+
+/** The log: the last 40 events; new ones are appended (the oldest leave), the lines on screen
+ *  stay — all anew only when the words change (language, seat names) or the log started again. */
+function renderLog() {
+  const log = $("log");
+  const items = S.log.slice(-40);
+  const key = JSON.stringify([getLang(), S.room && S.room.seats]);
+  const shown = PAGE.logShown;
+  let keep = shown.length ? items.lastIndexOf(shown[shown.length - 1]) + 1 : 0;  // items already on screen
+  for (let i = 0; i < keep; i++) if (shown[shown.length - keep + i] !== items[i]) { keep = 0; break; }
+  if (log.dataset.key !== key || log.childElementCount !== shown.length || (shown.length && !keep)) {
+    log.textContent = "";
+    log.dataset.key = key;
+    PAGE.logShown = [];
+    keep = 0;
+  }
+  const drop = PAGE.logShown.length - keep;
+  if (!drop && keep === items.length) return;
+  for (let i = 0; i < drop; i++) log.firstElementChild.remove();
+  for (const item of items.slice(keep)) {
+    const d = document.createElement("div");
+    d.textContent = logLine(item);
+    if (item.ev.v != null) d.dataset.v = String(item.ev.v);
+    log.appendChild(d);
+  }
+  PAGE.logShown = items;
+  log.scrollTop = log.scrollHeight;
+}
+
 function render() {
   const v = S.view;
   if (!v) return;
-  if (!table) {
-    table = buildTable($("game-table"), { live: true });
-    applyI18n(table);
-    table.querySelector(".seat.pos-bottom").appendChild($("actions")); // anchored just above the own hand
+  if (!PAGE.table) {
+    PAGE.table = buildTable($("game-table"), { live: true });
+    applyI18n(PAGE.table);
+    PAGE.table.querySelector(".seat.pos-bottom").appendChild($("actions")); // anchored just above the own hand
   }
+  const table = PAGE.table;
   renderTable(table, v, ctx());
   renderCoinLevel(table, S.room && S.room.coin);
   renderActions(v);
@@ -241,33 +270,34 @@ function render() {
   keepAnnouncesClear(table);
   flushAnnouncements();
   renderSettlementState(v);
-  $("ver").textContent = String(S.v);
+  setText($("ver"), String(S.v));
   $("auto-toggle").checked = !!(v.auto && S.seat != null && v.auto[S.seat]);
-  $("auto-toggle").disabled = S.seat == null;
-  const mt = $("matchtable");
-  mt.textContent = "";
-  mt.appendChild(scoreTable(v, S.room && S.room.seats, S.seat));
-  const log = $("log");
-  log.textContent = "";
-  for (const item of S.log.slice(-40)) {
-    const d = document.createElement("div");
-    d.textContent = logLine(item);
-    if (item.ev.v != null) d.dataset.v = String(item.ev.v);
-    log.appendChild(d);
-  }
-  log.scrollTop = log.scrollHeight;
-  $("menu-card").textContent = ruleCard();  // 规则卡 and 玩法说明 of the room's own rules
-  if (S.room && S.room.rules) $("menu-howto").href = howtoLink(S.room.rules);
+  if ($("auto-toggle").disabled !== (S.seat == null)) $("auto-toggle").disabled = S.seat == null;
+  const seats = S.room && S.room.seats;
+  redraw($("matchtable"), JSON.stringify([v.history, v.scores, seats, S.seat, getLang()]), mt => {
+    mt.textContent = "";
+    mt.appendChild(scoreTable(v, seats, S.seat));
+  });
+  renderLog();
+  setText($("menu-card"), ruleCard());  // 规则卡 and 玩法说明 of the room's own rules
+  if (S.room && S.room.rules) setAttr($("menu-howto"), "href", howtoLink(S.room.rules));
   const rl = $("replay-link");
   rl.classList.toggle("hidden", !v.match_over);
-  if (v.match_over) rl.href = `/replay/${S.matchId}`;
-  if (!$("sheet-fair").classList.contains("hidden")) renderFair($("fair-body"), v, lastOver);
+  if (v.match_over) setAttr(rl, "href", `/replay/${S.matchId}`);
+  if (!$("sheet-fair").classList.contains("hidden")) renderFair($("fair-body"), v, PAGE.lastOver);
 }
 
 const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "draw", "nodraw", "pass"];
 function renderActions(v) {
   const box = $("actions");
   const auto = v.auto && S.seat != null && v.auto[S.seat];
+  // under 托管 the bot decides: no claim buttons beside 取消托管 (they moved it from under the
+  // finger, and a tap on them raced the bot)
+  const legal = auto ? [] : (v.legal || []).filter(a => ORDER.includes(a.type));
+  legal.sort((a, b) => ORDER.indexOf(a.type) - ORDER.indexOf(b.type));
+  const key = JSON.stringify([legal, !!auto, getLang()]);
+  if (box.dataset.key === key) return;  // the same buttons: untouched
+  box.dataset.key = key;
   // 取消托管 stays the same element while 托管 lasts (a button rebuilt at every frame would
   // slip from under the finger); everything else is rebuilt
   let cancel = box.querySelector(".cancel-auto");
@@ -283,8 +313,6 @@ function renderActions(v) {
     cancel.remove();
   }
   if (auto) cancel.textContent = t("cancel_auto");
-  const legal = (v.legal || []).filter(a => ORDER.includes(a.type));
-  legal.sort((a, b) => ORDER.indexOf(a.type) - ORDER.indexOf(b.type));
   for (const a of legal) {
     const b = document.createElement("button");
     b.type = "button";
@@ -300,26 +328,30 @@ function renderActions(v) {
 
 function renderStatus(v) {
   const el = $("status-line");
-  el.textContent = "";
   const left = deadlineLeft();
   let text = "";
+  let mine = false;
   if (S.seat == null) text = t("spectator");
-  else if ((v.legal || []).some(a => a.type === "discard")) {
-    text = t("your_turn");
-    const s = document.createElement("span");
-    s.id = "your-turn";
-    s.textContent = text;
-    el.appendChild(s);
-    text = "";
-  } else if ((v.legal || []).length) text = "";
+  else if ((v.legal || []).some(a => a.type === "discard")) mine = true;
+  else if ((v.legal || []).length) text = "";
   else if (v.phase !== "over") text = t("waiting");
-  if (text) el.append(text);
-  if (left != null && (v.legal || []).length) {
-    const c = document.createElement("span");
-    c.className = "countdown";
-    c.textContent = ` ${t("timer", left)}`;
-    el.appendChild(c);
-  }
+  const count = left != null && (v.legal || []).length ? ` ${t("timer", left)}` : null;
+  redraw(el, JSON.stringify([text, mine, count, getLang()]), () => {
+    el.textContent = "";
+    if (mine) {
+      const s = document.createElement("span");
+      s.id = "your-turn";
+      s.textContent = t("your_turn");
+      el.appendChild(s);
+    }
+    if (text) el.append(text);
+    if (count != null) {
+      const c = document.createElement("span");
+      c.className = "countdown";
+      c.textContent = count;
+      el.appendChild(c);
+    }
+  });
 }
 
 function recommended() {
@@ -332,8 +364,11 @@ function recommended() {
 function renderHints(v) {
   const box = $("hintbox");
   const h = S.hintsData;
-  if (!S.hints || !Array.isArray(h) || !h.length || !(v.legal || []).length) { box.classList.add("hidden"); return; }
-  box.classList.remove("hidden");
+  if (!S.hints || !Array.isArray(h) || !h.length || !(v.legal || []).length) { box.classList.toggle("hidden", true); return; }
+  box.classList.toggle("hidden", false);
+  const lang = document.documentElement.lang;
+  if (box.dataset.key === JSON.stringify([h, lang])) return;  // the same advice: untouched
+  box.dataset.key = JSON.stringify([h, lang]);
   box.textContent = "";
   const rec = recommended();
   box.dataset.recType = rec ? rec.type : "";
@@ -376,7 +411,7 @@ function layoutHints() {
   $("game").classList.toggle("has-hint", on);
   const b = $("btn-hints");  // the one-tap switch, for a seated player
   b.classList.toggle("hidden", S.seat == null);
-  b.setAttribute("aria-pressed", S.hints ? "true" : "false");
+  setAttr(b, "aria-pressed", S.hints ? "true" : "false");
   $("hints-toggle").checked = S.hints;
 }
 
@@ -431,15 +466,15 @@ function updateSettleNext() {
   const p = $("settle-next");
   // the countdown also on the 继续 button itself (in sight on a landscape phone)
   const secs = S.settle && S.settle.at != null && v && !v.match_over ? secondsTo(S.settle.at) : null;
-  $("overlay-close").textContent = secs == null ? t("continue") : `${t("continue")} (${secs})`;
-  if (S.settleHand == null || !v) { p.classList.add("hidden"); return; }
+  setText($("overlay-close"), secs == null ? t("continue") : `${t("continue")} (${secs})`);
+  if (S.settleHand == null || !v) { p.classList.toggle("hidden", true); return; }
   if (v.hand_no !== S.settleHand) {  // a spectator who kept the panel open
-    p.textContent = t("next_started");
+    setText(p, t("next_started"));
   } else if (S.settle && S.settle.at != null && !v.match_over) {
     const mine = S.seat != null && (S.settle.continued || []).includes(S.seat);
-    p.textContent = t("settle_left", secondsTo(S.settle.at)) + (mine ? ` · ${t("wait_continue")}` : "");
-  } else { p.classList.add("hidden"); return; }
-  p.classList.remove("hidden");
+    setText(p, t("settle_left", secondsTo(S.settle.at)) + (mine ? ` · ${t("wait_continue")}` : ""));
+  } else { p.classList.toggle("hidden", true); return; }
+  p.classList.toggle("hidden", false);
 }
 
 /** 继续: a seated player tells the server (the panel stays until the next deal); a spectator
@@ -478,8 +513,8 @@ function addChat(m, old) {
   $("chatlog").scrollTop = $("chatlog").scrollHeight;
   if (!old) bubbleAt(m.player_id, text);
   if (!old && $("sheet-chat").classList.contains("hidden") && !$("game").classList.contains("hidden")) {
-    unread += 1;
-    $("btn-chat-open").dataset.unread = String(unread);
+    PAGE.unread += 1;
+    $("btn-chat-open").dataset.unread = String(PAGE.unread);
     toast(`${m.from}: ${text}`);
   }
 }
@@ -530,20 +565,19 @@ function leaveRoom() {
 // Hints are a switch on the connection (the server then adds them to every frame where the seat
 // has a decision): ask once per socket and room, never in answer to a frame ("conn ok" follows
 // every frame, and asking each time flooded the connection: issue 21).
-let hintsAsked = null;
 function askHints() {
   if (S.conn !== "ok" || !S.room || !S.hints) return;
   const key = `${net.socketGeneration()}:${S.room.code}`;
-  if (hintsAsked === key) return;
-  if (net.send({ type: "hints", on: true })) hintsAsked = key;
+  if (PAGE.hintsAsked === key) return;
+  if (net.send({ type: "hints", on: true })) PAGE.hintsAsked = key;
 }
 
 function wire() {
   $("langbtn").addEventListener("click", toggleLang);
   $("menu-lang").addEventListener("click", toggleLang);
   $("btn-menu").addEventListener("click", () => openSheet("sheet-menu"));
-  $("btn-chat-open").addEventListener("click", () => { unread = 0; delete $("btn-chat-open").dataset.unread; openSheet("sheet-chat"); });
-  const openFair = () => { renderFair($("fair-body"), S.view, lastOver); openSheet("sheet-fair"); };
+  $("btn-chat-open").addEventListener("click", () => { PAGE.unread = 0; delete $("btn-chat-open").dataset.unread; openSheet("sheet-chat"); });
+  const openFair = () => { renderFair($("fair-body"), S.view, PAGE.lastOver); openSheet("sheet-fair"); };
   $("btn-fair").addEventListener("click", openFair);
   $("btn-settle-fair").addEventListener("click", openFair);
   for (const b of document.querySelectorAll("[data-close]")) b.addEventListener("click", () => closeSheet(b.dataset.close));
@@ -556,7 +590,7 @@ function wire() {
   const setHints = on => {
     S.hints = on;
     save("laizi.hints", S.hints ? "1" : "0");
-    hintsAsked = null;
+    PAGE.hintsAsked = null;
     if (S.hints) askHints();
     else { net.send({ type: "hints", on: false }); S.hintsData = null; }
     if (S.view) render();
@@ -593,13 +627,12 @@ function wire() {
   setInterval(tick, 250);
 }
 
-let lastShown = null;
 function tick() {
   const pub = turnTimer();
   const left = `${deadlineLeft()}/${pub ? pub.left : ""}/${S.settle ? secondsTo(S.settle.at) : ""}`;
-  if (left === lastShown || !S.view) return;
-  lastShown = left;
-  if (table) updateTimers(table, S.view, ctx());
+  if (left === PAGE.lastShown || !S.view) return;
+  PAGE.lastShown = left;
+  if (PAGE.table) updateTimers(PAGE.table, S.view, ctx());
   renderStatus(S.view);
   updateSettleNext();
 }

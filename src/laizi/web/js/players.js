@@ -155,8 +155,9 @@ function cell(tr, text, cls = "") {
 }
 
 // ------------------------------------------------------------------ the match list and its filter
-let PRESETS = [];  // [{id, zh, en}] from GET /api/rules (the catalogue's words)
-const presetWord = id => { const x = PRESETS.find(p => p.id === id); return x ? (lang === "en" ? x.en : x.zh) : id; };
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { PRESETS: [] };  // [{id, zh, en}] from GET /api/rules (the catalogue's words)
+const presetWord = id => { const x = ST.PRESETS.find(p => p.id === id); return x ? (lang === "en" ? x.en : x.zh) : id; };
 
 function renderMatches(list, filtered) {
   const body = $("pf-matches").tBodies[0];
@@ -188,8 +189,8 @@ async function wireFilter(pid) {
     el.add(new Option(t("f_all"), ""));
     for (const [v, w] of items) el.add(new Option(w, v));
   };
-  try { PRESETS = (await (await fetch("/api/rules")).json()).presets || []; } catch (e) { PRESETS = []; }
-  sel("pf-f-preset", PRESETS.map(p => [p.id, presetWord(p.id)]));
+  try { ST.PRESETS = (await (await fetch("/api/rules")).json()).presets || []; } catch (e) { ST.PRESETS = []; }
+  sel("pf-f-preset", ST.PRESETS.map(p => [p.id, presetWord(p.id)]));
   sel("pf-f-result", ["win", "loss", "escaped"].map(r => [r, t("res_" + r)]));
   const ids = ["pf-f-preset", "pf-f-result", "pf-f-since", "pf-f-until"];
   const go = async () => {

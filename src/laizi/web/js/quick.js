@@ -46,7 +46,6 @@ const LEVEL_NAMES = { en: { novice: "Beginner", junior: "Junior", senior: "Senio
 export const w = wordPack(WORDS);
 
 // how many wait in each 场次 × rule set queue: {level: {preset: n}} (GET /api/levels)
-const QUEUES = {};
 const PRESET_KEY = "laizi.quickPreset";
 
 function levelName(lv) { return getLang() === "en" ? (LEVEL_NAMES.en[lv.name] || lv.name) : lv.label; }
@@ -83,7 +82,7 @@ function renderLevels() {
     const n = document.createElement("small");
     n.className = "queue-n";
     n.dataset.testid = "queue-count";
-    n.textContent = w("queue_n", (QUEUES[lv.name] || {})[$("quick-preset").value || "kaikoufan"] ?? 0);
+    n.textContent = w("queue_n", (SOC.queues[lv.name] || {})[$("quick-preset").value || "kaikoufan"] ?? 0);
     b.appendChild(n);
     b.addEventListener("click", () => enqueue(lv.name));
     box.appendChild(b);
@@ -96,7 +95,7 @@ function showCounts() {
   const preset = $("quick-preset").value || "kaikoufan";
   for (const b of document.querySelectorAll("#levels .level-btn")) {
     const n = b.querySelector(".queue-n");
-    if (n) n.textContent = w("queue_n", (QUEUES[b.dataset.level] || {})[preset] ?? 0);
+    if (n) n.textContent = w("queue_n", (SOC.queues[b.dataset.level] || {})[preset] ?? 0);
   }
 }
 
@@ -123,7 +122,7 @@ function renderPresets() {
 
 function takeLevels(d) {
   if (d.presets) { SOC.presets = d.presets; renderPresets(); }
-  for (const lv of d.levels || []) if (lv.queues) QUEUES[lv.name] = lv.queues;
+  for (const lv of d.levels || []) if (lv.queues) SOC.queues[lv.name] = lv.queues;
   showCounts();
 }
 
@@ -131,7 +130,7 @@ function takeLevels(d) {
 async function refreshQueues() {
   try {
     const d = await (await fetch("/api/levels")).json();
-    for (const lv of d.levels || []) if (lv.queues) QUEUES[lv.name] = lv.queues;  // the picker stays as it is
+    for (const lv of d.levels || []) if (lv.queues) SOC.queues[lv.name] = lv.queues;  // the picker stays as it is
     showCounts();
   } catch (e) { /* offline: the counts stay */ }
 }
@@ -163,19 +162,18 @@ export async function refreshCoins() {
   }
 }
 
-let pollTimer = null;
 function showQuick(q) {
   SOC.quick = q;
   const st = $("quick-status");
   const leave = $("btn-quick-leave");
-  clearTimeout(pollTimer);
+  clearTimeout(SOC.pollTimer);
   markWaiting(q);
   if (q && q.status === "waiting") {
     const lv = SOC.levels.find(l => l.name === q.level);
     st.textContent = w("waiting", lv ? levelName(lv) : q.level, q.waiting, Math.ceil(q.bots_in),
       presetName(q.preset || "kaikoufan"));
     leave.classList.remove("hidden");
-    pollTimer = setTimeout(pollQuick, 1000);  // the countdown; the table itself comes on the socket
+    SOC.pollTimer = setTimeout(pollQuick, 1000);  // the countdown; the table itself comes on the socket
   } else {
     leave.classList.add("hidden");
     st.textContent = q && q.status === "seated" ? w("seated", q.level, q.room) : "";

@@ -5,9 +5,12 @@
 import { getLang, t } from "./i18n.js";
 
 const $ = id => document.getElementById(id);
-let CAT = null;
-let current = {};  // option -> value shown in the form (kept across a language switch)
-let template = "";  // the named template last applied ("" none)
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = {
+  CAT: null,
+  current: {},  // option -> value shown in the form (kept across a language switch)
+  template: "",  // the named template last applied ("" none)
+};
 
 const words = o => (getLang() === "zh" ? o.zh : o.en);
 const help = o => (getLang() === "zh" ? o.help_zh : o.help_en);
@@ -15,45 +18,45 @@ const unit = o => (getLang() === "zh" ? o.unit_zh : o.unit_en);
 
 /** The catalogue's name of an option in the current language ("" if it has none). */
 export function optionName(name) {
-  const o = CAT && CAT.options.find(x => x.name === name);
+  const o = ST.CAT && ST.CAT.options.find(x => x.name === name);
   return o ? words(o) : "";
 }
 
 function presetDefaults(id) {
-  const p = CAT.presets.find(x => x.id === id) || CAT.presets[0];
+  const p = ST.CAT.presets.find(x => x.id === id) || ST.CAT.presets[0];
   return p.defaults;
 }
 
 function formOptions() {
-  const skip = new Set(["preset_name", ...(CAT.room_fields || [])]);
-  return CAT.options.filter(o => !skip.has(o.name));
+  const skip = new Set(["preset_name", ...(ST.CAT.room_fields || [])]);
+  return ST.CAT.options.filter(o => !skip.has(o.name));
 }
 
 export async function loadRules() {
-  try { CAT = await (await fetch("/api/rules")).json(); } catch (e) { return; }
+  try { ST.CAT = await (await fetch("/api/rules")).json(); } catch (e) { return; }
   const sel = $("c-preset");
   const keep = sel.value;
   sel.textContent = "";
-  for (const p of CAT.presets) sel.add(new Option(words(p), p.id));
-  if (keep && CAT.presets.some(p => p.id === keep)) sel.value = keep;
+  for (const p of ST.CAT.presets) sel.add(new Option(words(p), p.id));
+  if (keep && ST.CAT.presets.some(p => p.id === keep)) sel.value = keep;
   if (!sel.dataset.rules) {
     sel.dataset.rules = "1";
-    sel.addEventListener("change", () => { current = {}; template = ""; renderRuleForm(); });
+    sel.addEventListener("change", () => { ST.current = {}; ST.template = ""; renderRuleForm(); });
   }
   renderRuleForm();
 }
 
 function mark(row, o) {
   const def = presetDefaults($("c-preset").value)[o.name];
-  row.classList.toggle("changed", current[o.name] !== def);
+  row.classList.toggle("changed", ST.current[o.name] !== def);
 }
 
 function control(o, row) {
-  const set = v => { current[o.name] = v; mark(row, o); };
+  const set = v => { ST.current[o.name] = v; mark(row, o); };
   if (o.type === "bool") {
     const box = document.createElement("input");
     box.type = "checkbox";
-    box.checked = !!current[o.name];
+    box.checked = !!ST.current[o.name];
     box.dataset.opt = o.name;
     box.addEventListener("change", () => set(box.checked));
     return box;
@@ -62,7 +65,7 @@ function control(o, row) {
     const sel = document.createElement("select");
     sel.dataset.opt = o.name;
     for (const c of o.choices) sel.add(new Option(words(c), c.value));
-    sel.value = current[o.name];
+    sel.value = ST.current[o.name];
     sel.addEventListener("change", () => set(sel.value));
     return sel;
   }
@@ -77,7 +80,7 @@ function control(o, row) {
   if (lo !== undefined) num.min = String(lo);
   if (hi !== undefined) num.max = String(hi);
   num.step = o.type === "int" ? "1" : "any";
-  num.value = String(current[o.name]);
+  num.value = String(ST.current[o.name]);
   const step = unit(o) && o.unit_en === "pts" ? 10 : 1;
   const clamp = v => Math.min(hi ?? v, Math.max(o.ge ?? (o.gt !== undefined ? o.gt + 0.5 : v), v));
   const read = () => (o.type === "int" ? parseInt(num.value, 10) : parseFloat(num.value));
@@ -108,18 +111,18 @@ function templateRow() {
   const sel = document.createElement("select");
   sel.id = "c-template";
   sel.add(new Option(t("no_template"), ""));
-  for (const tp of CAT.templates) sel.add(new Option(words(tp), tp.id));
-  sel.value = template;
+  for (const tp of ST.CAT.templates) sel.add(new Option(words(tp), tp.id));
+  sel.value = ST.template;
   const text = document.createElement("p");
   text.className = "rule-help";
-  const tp = CAT.templates.find(x => x.id === template);
+  const tp = ST.CAT.templates.find(x => x.id === ST.template);
   text.textContent = tp ? help(tp) : "";
   text.classList.toggle("hidden", !tp);
   sel.addEventListener("change", () => {
-    const chosen = CAT.templates.find(x => x.id === sel.value);
-    template = chosen ? chosen.id : "";
+    const chosen = ST.CAT.templates.find(x => x.id === sel.value);
+    ST.template = chosen ? chosen.id : "";
     if (chosen && chosen.preset) $("c-preset").value = chosen.preset;
-    current = chosen ? { ...chosen.options } : {};
+    ST.current = chosen ? { ...chosen.options } : {};
     renderRuleForm();
   });
   row.append(head, sel, text);
@@ -129,12 +132,12 @@ function templateRow() {
 /** (Re)build the grouped options for the chosen preset, keeping values the player changed. */
 export function renderRuleForm() {
   const box = $("c-rules");
-  if (!CAT || !box) return;
+  if (!ST.CAT || !box) return;
   const defs = presetDefaults($("c-preset").value);
-  for (const o of formOptions()) if (!(o.name in current)) current[o.name] = defs[o.name];
+  for (const o of formOptions()) if (!(o.name in ST.current)) ST.current[o.name] = defs[o.name];
   box.textContent = "";
-  if (CAT.templates && CAT.templates.length) box.appendChild(templateRow());
-  for (const g of CAT.groups) {
+  if (ST.CAT.templates && ST.CAT.templates.length) box.appendChild(templateRow());
+  for (const g of ST.CAT.groups) {
     const opts = formOptions().filter(o => o.group === g.id);
     if (!opts.length) continue;
     const fs = document.createElement("fieldset");
@@ -176,11 +179,11 @@ export function renderRuleForm() {
 
 /** The options that differ from the chosen preset's defaults, or an error naming the option. */
 export function chosenOptions() {
-  if (!CAT) return { options: {} };
+  if (!ST.CAT) return { options: {} };
   const defs = presetDefaults($("c-preset").value);
   const options = {};
   for (const o of formOptions()) {
-    const v = current[o.name];
+    const v = ST.current[o.name];
     if (v === undefined || v === defs[o.name]) continue;
     if ((o.type === "int" || o.type === "float") && !Number.isFinite(v)) return { bad: o.name };
     options[o.name] = v;

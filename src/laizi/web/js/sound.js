@@ -1,27 +1,26 @@
 // Sound effects (Web Audio, synthesized, mutable) and optional voice lines (speech synthesis).
 import { getLang } from "./i18n.js";
 
-let ctx = null;
-let soundOn = true;
-let voiceOn = false;
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { ctx: null, soundOn: true, voiceOn: false };
 try {
-  soundOn = localStorage.getItem("laizi.sound") !== "0";
-  voiceOn = localStorage.getItem("laizi.voice") === "1";
+  ST.soundOn = localStorage.getItem("laizi.sound") !== "0";
+  ST.voiceOn = localStorage.getItem("laizi.voice") === "1";
 } catch (e) { /* ignore */ }
 
-export function soundEnabled() { return soundOn; }
-export function voiceEnabled() { return voiceOn; }
-export function setSound(on) { soundOn = on; try { localStorage.setItem("laizi.sound", on ? "1" : "0"); } catch (e) { /* */ } }
-export function setVoice(on) { voiceOn = on; try { localStorage.setItem("laizi.voice", on ? "1" : "0"); } catch (e) { /* */ } }
+export function soundEnabled() { return ST.soundOn; }
+export function voiceEnabled() { return ST.voiceOn; }
+export function setSound(on) { ST.soundOn = on; try { localStorage.setItem("laizi.sound", on ? "1" : "0"); } catch (e) { /* */ } }
+export function setVoice(on) { ST.voiceOn = on; try { localStorage.setItem("laizi.voice", on ? "1" : "0"); } catch (e) { /* */ } }
 
 function audio() {
-  if (!ctx) {
+  if (!ST.ctx) {
     const AC = window.AudioContext || window.webkitAudioContext;
     if (!AC) return null;
-    ctx = new AC();
+    ST.ctx = new AC();
   }
-  if (ctx.state === "suspended") ctx.resume().catch(() => {});
-  return ctx;
+  if (ST.ctx.state === "suspended") ST.ctx.resume().catch(() => {});
+  return ST.ctx;
 }
 
 function tone(freq, dur, type = "triangle", gain = 0.12, when = 0) {
@@ -47,7 +46,7 @@ const SFX = {
 };
 
 export function sfx(name) {
-  if (!soundOn || !SFX[name]) return;
+  if (!ST.soundOn || !SFX[name]) return;
   try { SFX[name](); } catch (e) { /* audio blocked until a gesture */ }
 }
 
@@ -57,7 +56,7 @@ const VOICE = {
 };
 
 export function speak(kind) {
-  if (!voiceOn || !("speechSynthesis" in window)) return;
+  if (!ST.voiceOn || !("speechSynthesis" in window)) return;
   const lang = getLang();
   const text = VOICE[lang][kind];
   if (!text) return;

@@ -20,7 +20,28 @@ export const S = {
 };
 
 /** The lobby's social state (quick match, coins, friends: quick.js, friends.js). */
-export const SOC = { registered: false, balance: null, levels: [], quick: null, me: null, presets: [] };
+export const SOC = {
+  registered: false, balance: null, levels: [], quick: null, me: null, presets: [],
+  queues: {},            // quick match: level -> {preset: players waiting}
+  pollTimer: null,       // quick match: the next poll of the queue
+  friends: null,         // GET /api/friends {friends, incoming, outgoing}
+  invites: [],           // open invites to me, newest first
+  inviteCards: new Map(),  // room code -> its rule card {zh, en} (GET /api/rooms/{code}, once per room)
+};
+
+/** The live table page's own state (main.js): what is on screen, beside the game state in S. */
+export const PAGE = {
+  table: null,           // the table element (built at the first frame)
+  lastOver: null,        // the view of the last finished hand (fairness panel)
+  unread: 0,             // chat lines that came while the chat sheet was closed
+  announce: [],          // 碰!/杠!/胡! words waiting for the next render: [seat, word]
+  hintsAsked: null,      // the socket and room hints were switched on for ("generation:code")
+  lastShown: null,       // the countdowns the last tick showed
+  logShown: [],          // the log items on screen, oldest first (renderLog appends the new ones)
+  dissolve: null,        // clubs: the last "dissolve" message of an open proposal (dissolve.js)
+  muted: new Set(),      // clubs: the players this one muted (etiquette.js)
+  reporting: null,       // clubs: the player id whose report form is open
+};
 
 const subs = {};
 export const store = {

@@ -94,12 +94,47 @@ function meldEl(m, owner, laizi, me) {
 }
 
 function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
+function setData(el, name, value) { if (el.dataset[name] !== value) el.dataset[name] = value; }
+
+/** Redraw a region only when its data changed: draw(el) runs when key differs from the key the
+ *  region was last drawn with (kept on the element, data-key). Returns whether it ran. */
+export function redraw(el, key, draw) {
+  if (el.dataset.key === key) return false;
+  el.dataset.key = key;
+  draw(el);
+  return true;
+}
+
+/** A river as the list of its tiles: the tiles it already shows stay, the changed tail is
+ *  replaced (a discard appends one tile; a claim takes the last one away). The newest discard
+ *  drops in (fresh); the pending one is lit (last). */
+function renderRiver(riverEl, tiles, laizi, lit) {
+  const key = `${laizi}|${document.documentElement.lang}`;  // a new laizi or language: all anew
+  if (riverEl.dataset.key !== key) { riverEl.textContent = ""; riverEl.dataset.key = key; }
+  const shown = riverEl.children;
+  const old = shown.length;
+  let k = 0;
+  while (k < old && k < tiles.length && shown[k].dataset.tile === tiles[k]) k++;
+  while (riverEl.childElementCount > k) riverEl.lastElementChild.remove();
+  if (tiles.length > k) for (const e of riverEl.querySelectorAll(".fresh")) e.classList.remove("fresh");
+  for (let i = k; i < tiles.length; i++) {
+    const e = tileEl(tiles[i], { size: "river", laizi });
+    if (i >= old && old > 0 && i === tiles.length - 1) e.classList.add("fresh");
+    riverEl.appendChild(e);
+  }
+  const lastEl = riverEl.lastElementChild;
+  for (const e of riverEl.querySelectorAll(".last")) if (e !== lastEl || !lit) e.classList.remove("last");
+  if (lit && lastEl) lastEl.classList.toggle("last", true);
+}
 
 /** Render a view into a table built by buildTable. ctx: {me, seats, live, deadlineLeft, onTile,
- *  selected}. me is the seat shown at the bottom (null for spectators and replays → seat 0). */
+ *  selected}. me is the seat shown at the bottom (null for spectators and replays → seat 0).
+ *  Each region (a seat's plate badges, 听 line, melds, concealed tiles, river; the centre) is
+ *  redrawn only when its data changed. */
 export function renderTable(table, v, ctx) {
   const me = ctx.me == null ? 0 : ctx.me;
   const laizi = v.laizi;
+  const lang = document.documentElement.lang;
   const acting = new Set(v.acting || []);
   if ((v.phase === "turn" || v.phase === "replace") && v.turn != null) acting.add(v.turn);
   for (let s = 0; s < 4; s++) {
@@ -107,71 +142,90 @@ export function renderTable(table, v, ctx) {
     const seatEl = table.querySelector(`.seat[data-pos="${p}"]`);
     const riverEl = table.querySelector(`.river[data-pos="${p}"]`);
     const pl = v.players[s];
-    seatEl.dataset.seat = String(s);
-    seatEl.dataset.testid = `seat-${s}`;
-    riverEl.dataset.testid = `river-${s}`;
-    riverEl.dataset.seat = String(s);
-    seatEl.classList.toggle("me", ctx.live && s === ctx.me);
+    setData(seatEl, "seat", String(s));
+    setData(seatEl, "testid", `seat-${s}`);
+    setData(riverEl, "testid", `river-${s}`);
+    setData(riverEl, "seat", String(s));
+    seatEl.classList.toggle("me", !!ctx.live && s === ctx.me);
     seatEl.classList.toggle("turn", acting.has(s) && v.phase !== "over");
     seatEl.classList.toggle("dealer", v.dealer === s);
     setText(seatEl.querySelector(".wind"), windOf(s, v.dealer));
-    setText(seatEl.querySelector(".pname"), seatLabel(ctx, s));
+    const label = seatLabel(ctx, s);
+    setText(seatEl.querySelector(".pname"), label);
     showAvatar(seatEl.querySelector("img.avatar"), ctx.seats && ctx.seats[s]);
     const sc = v.scores ? v.scores[s] : 0;
     setText(seatEl.querySelector(".pscore"), String(Math.round(sc * 10) / 10));
-    const badges = seatEl.querySelector(".badges");
-    badges.textContent = "";
-    const addBadge = (txt, cls) => { const b = document.createElement("span"); b.className = `badge ${cls}`; b.textContent = txt; badges.appendChild(b); };
-    if (v.dealer === s) addBadge(t("dealer"), "b-dealer");
+    const badges = [];
+    if (v.dealer === s) badges.push([t("dealer"), "b-dealer"]);
     const tier = ctx.seats && ctx.seats[s] && ctx.seats[s].tier;  // 段位 (accounts.ranks), above 新手
-    if (tier && tier.index > 0) addBadge(getLang() === "en" ? tier.en : tier.zh, `b-tier tier-${tier.key}`);
-    if (v.auto && v.auto[s]) addBadge(t("auto"), "b-auto");
-    if (ctx.seats && ctx.seats[s] && ctx.seats[s].player_id && !ctx.seats[s].connected && !(v.escaped && v.escaped[s])) addBadge("⚡", "b-off");
-    if (v.escaped && v.escaped[s]) addBadge(t("leave"), "b-off");
-    if (ctx.live && s === ctx.me && ctx.deadlineLeft != null && v.phase !== "over") addBadge(t("timer", ctx.deadlineLeft), "b-timer");
-    else if (ctx.turnTimer && ctx.turnTimer.seat === s && ctx.turnTimer.left != null && v.phase !== "over") {
-      addBadge(t("timer", ctx.turnTimer.left), "b-timer b-public");  // the turn seat's public countdown
+    if (tier && tier.index > 0) badges.push([getLang() === "en" ? tier.en : tier.zh, `b-tier tier-${tier.key}`]);
+    if (v.auto && v.auto[s]) badges.push([t("auto"), "b-auto"]);
+    if (ctx.seats && ctx.seats[s] && ctx.seats[s].player_id && !ctx.seats[s].connected && !(v.escaped && v.escaped[s])) badges.push(["⚡", "b-off"]);
+    if (v.escaped && v.escaped[s]) badges.push([t("leave"), "b-off"]);
+    // the countdowns: their text set below (and by updateTimers once a second), not part of the key
+    let timer = null;
+    if (ctx.live && s === ctx.me && ctx.deadlineLeft != null && v.phase !== "over") {
+      timer = t("timer", ctx.deadlineLeft);
+      badges.push(["", "b-timer"]);
+    } else if (ctx.turnTimer && ctx.turnTimer.seat === s && ctx.turnTimer.left != null && v.phase !== "over") {
+      timer = t("timer", ctx.turnTimer.left);
+      badges.push(["", "b-timer b-public"]);  // the turn seat's public countdown
     }
     // 番 on the table: the seat's public fan and 阳光/金顶 standing (fan.js)
-    if (pl.fan != null) badges.appendChild(fanBadge(pl, s, v, seatLabel(ctx, s), seatEl.querySelector(".plate")));
+    const fan = pl.fan != null ? [pl.fan, pl.standing, pl.fan_items, windOf(s, v.dealer), label] : null;
+    const badgeBox = seatEl.querySelector(".badges");
+    redraw(badgeBox, JSON.stringify([badges, fan, lang]), box => {
+      box.textContent = "";
+      for (const [txt, cls] of badges) {
+        const b = document.createElement("span");
+        b.className = `badge ${cls}`;
+        b.textContent = txt;
+        box.appendChild(b);
+      }
+      if (fan) box.appendChild(fanBadge(pl, s, v, label, seatEl.querySelector(".plate")));
+    });
+    if (timer != null) setText(badgeBox.querySelector(".b-timer"), timer);
     // 听牌: the own ready hand's winning tiles, each with its copies still unseen, the points a
     // win on it scores and 够番 (the scorer's, in the seat's own frame; without hints too)
     const row = seatEl.querySelector(".ready-row");
     if (row) {
-      row.textContent = "";
-      if (ctx.live && s === ctx.me && (v.waits || []).length && v.phase !== "over") row.appendChild(readyBadge(v));
+      const ready = ctx.live && s === ctx.me && (v.waits || []).length && v.phase !== "over";
+      redraw(row, ready ? JSON.stringify([v.waits, laizi, v.dealer, lang, innerWidth, innerHeight]) : "", box => {
+        box.textContent = "";
+        if (ready) box.appendChild(readyBadge(v));
+      });
     }
     // melds and special kongs
-    const melds = seatEl.querySelector(".melds");
-    melds.textContent = "";
-    for (const m of pl.melds) melds.appendChild(meldEl(m, s, laizi, ctx.live ? ctx.me : null));
-    if (pl.special_kongs.length) {
-      const sk = tileRow(pl.special_kongs, { size: "meld", laizi }, "meld spk");
-      sk.setAttribute("aria-label", t("special_kong"));
-      melds.appendChild(sk);
-    }
+    const viewer = ctx.live ? ctx.me : null;
+    redraw(seatEl.querySelector(".melds"), JSON.stringify([s, pl.melds, pl.special_kongs, laizi, viewer, lang]), melds => {
+      melds.textContent = "";
+      for (const m of pl.melds) melds.appendChild(meldEl(m, s, laizi, viewer));
+      if (pl.special_kongs.length) {
+        const sk = tileRow(pl.special_kongs, { size: "meld", laizi }, "meld spk");
+        sk.setAttribute("aria-label", t("special_kong"));
+        melds.appendChild(sk);
+      }
+    });
     // concealed tiles
     const handEl = seatEl.querySelector(".hand");
     const box = seatEl.querySelector(".concealed");
-    box.textContent = "";
-    if (handEl && ctx.live && s === ctx.me && v.hand) {
-      renderHand(handEl, v, ctx);
-    } else {
-      if (handEl) { handEl.textContent = ""; handEl.dataset.key = ""; }
+    const own = handEl && ctx.live && s === ctx.me && v.hand;
+    if (own) renderHand(handEl, v, ctx);
+    else if (handEl && handEl.dataset.key) { handEl.textContent = ""; handEl.dataset.key = ""; }
+    const back = () => tileEl(null, { size: p === 0 ? "meld" : "back" });
+    const drawn = redraw(box, own ? "" : JSON.stringify([pl.hand, p === 0, laizi, lang]), () => {
+      box.textContent = "";
+      if (own) return;
       box.classList.toggle("open", !!pl.hand);
       if (pl.hand) for (const c of pl.hand) box.appendChild(tileEl(c, { size: "meld", laizi }));
-      else for (let i = 0; i < pl.concealed; i++) box.appendChild(tileEl(null, { size: p === 0 ? "meld" : "back" }));
+      else for (let i = 0; i < pl.concealed; i++) box.appendChild(back());
+    });
+    if (!drawn && !own && !pl.hand) {  // backs: only their number changed (a draw, a discard)
+      while (box.childElementCount > pl.concealed) box.lastElementChild.remove();
+      while (box.childElementCount < pl.concealed) box.appendChild(back());
     }
     // river (claimed tiles already left it); the latest discard highlighted
-    const river = pl.river.concat(pl.special_discards || []);
-    const old = riverEl.childElementCount;
-    riverEl.textContent = "";
-    river.forEach((c, i) => {
-      const e = tileEl(c, { size: "river", laizi });
-      if (i >= old && old > 0 && i === river.length - 1) e.classList.add("fresh");
-      riverEl.appendChild(e);
-    });
-    if (v.pending && v.turn === s && riverEl.lastElementChild) riverEl.lastElementChild.classList.add("last");
+    renderRiver(riverEl, pl.river.concat(pl.special_discards || []), laizi, !!(v.pending && v.turn === s));
   }
   // centre
   setText(table.querySelector(".hand-no"), t("hand_no", v.hand_no));
@@ -180,7 +234,7 @@ export function renderTable(table, v, ctx) {
   setText(table.querySelector(".round-no"),
           v.max_hands ? t("hand_of", v.hand_no, v.max_hands) : t("round_of", v.round, v.rounds));
   setText(table.querySelector(".wall"), t("wall_left", v.wall_remaining));
-  table.querySelector(".wall").dataset.count = String(v.wall_remaining);
+  setData(table.querySelector(".wall"), "count", String(v.wall_remaining));
   const indSlot = table.querySelector(".ind-slot");
   if (indSlot.dataset.tile !== v.indicator || indSlot.dataset.lang !== document.documentElement.lang) {
     indSlot.textContent = "";
@@ -210,7 +264,7 @@ export function renderTable(table, v, ctx) {
     setText(claim.querySelector(".claim-title"), t(ask));
     const slot = claim.querySelector(".claim-tile");
     slot.textContent = "";
-    slot.dataset.tile = "";
+    setData(slot, "tile", "");
     setText(claim.querySelector(".claim-timer"), ctx.deadlineLeft != null ? t("timer", ctx.deadlineLeft) : "");
   } else if (showClaim) {
     setText(claim.querySelector(".claim-title"), t("claim_title", `${windOf(v.turn, v.dealer)} ${seatLabel(ctx, v.turn)}`));
@@ -222,7 +276,7 @@ export function renderTable(table, v, ctx) {
     }
     setText(claim.querySelector(".claim-timer"), claimLeft(v, ctx));
   } else {
-    claim.querySelector(".claim-tile").dataset.tile = "";
+    setData(claim.querySelector(".claim-tile"), "tile", "");
     setText(claim.querySelector(".claim-timer"), "");
   }
   const last = table.querySelector(".last-event");
@@ -443,7 +497,7 @@ export function renderCoinLevel(table, coin) {
     el = div("coin-level", info, "coin-level");
   }
   const name = t("lv_" + coin.level) === "lv_" + coin.level ? coin.label : t("lv_" + coin.level);
-  el.dataset.level = coin.level;
-  el.dataset.stake = String(coin.stake);
-  el.textContent = coin.stake > 0 ? t("coin_stake", name, coin.stake) : t("coin_free", name);
+  setData(el, "level", coin.level);
+  setData(el, "stake", String(coin.stake));
+  setText(el, coin.stake > 0 ? t("coin_stake", name, coin.stake) : t("coin_free", name));
 }

@@ -128,14 +128,15 @@ function template(code) {
   return svg;
 }
 
-let badge = null;
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { badge: null };
 function laiziBadge() { // a gold star in a disc: the laizi mark, the same on every copy
-  if (!badge) {
-    badge = el("svg", { viewBox: "0 0 20 20", "aria-hidden": "true", class: "lz-badge" });
-    el("circle", { cx: 10, cy: 10, r: 9.5, fill: "#f2c230", stroke: "#7a5a00", "stroke-width": 1 }, badge);
-    el("path", { d: "M10 3L12 8.2H17.5L13 11.4L14.7 16.8L10 13.5L5.3 16.8L7 11.4L2.5 8.2H8Z", fill: "#7a1d00" }, badge);
+  if (!ST.badge) {
+    ST.badge = el("svg", { viewBox: "0 0 20 20", "aria-hidden": "true", class: "lz-badge" });
+    el("circle", { cx: 10, cy: 10, r: 9.5, fill: "#f2c230", stroke: "#7a5a00", "stroke-width": 1 }, ST.badge);
+    el("path", { d: "M10 3L12 8.2H17.5L13 11.4L14.7 16.8L10 13.5L5.3 16.8L7 11.4L2.5 8.2H8Z", fill: "#7a1d00" }, ST.badge);
   }
-  return badge.cloneNode(true);
+  return ST.badge.cloneNode(true);
 }
 
 export const TILE_CODES = [];

@@ -114,7 +114,8 @@ function wireCreate() {
 }
 
 // ------------------------------------------------------------------ one tournament
-let timer = null;
+// this module's state, in one place (tests/test_architecture.py: no module-level let)
+const ST = { timer: null, names: new Map() };
 
 function actionButton(label, path, id) {
   const b = el("button", t(label));
@@ -236,7 +237,7 @@ function renderDeals(card, deals, mePid) {
       for (const c of tab.positions) {
         const td = el("td", `${c.nickname || "?"} ${num(c.delta)} (${c.diff > 0 ? "+" : ""}${num(c.diff)})`);
         if (c.diff > 0) td.classList.add("up"); else if (c.diff < 0) td.classList.add("down");
-        if (mePid && names.get(c.entrant_id) === mePid) td.classList.add("me");
+        if (mePid && ST.names.get(c.entrant_id) === mePid) td.classList.add("me");
         row.appendChild(td);
       }
       body.appendChild(row);
@@ -248,10 +249,9 @@ function renderDeals(card, deals, mePid) {
   card.appendChild(det);
 }
 
-let names = new Map();
 
 function renderRounds(d) {
-  names = new Map(d.entrant_list.map(e => [e.id, e.player_id]));
+  ST.names = new Map(d.entrant_list.map(e => [e.id, e.player_id]));
   const box = $("o-rounds");
   box.replaceChildren();
   const mePid = d.me && d.me.player_id;
@@ -296,8 +296,8 @@ async function renderOne() {
   const ul = $("o-entrants");
   ul.replaceChildren(...d.entrant_list.map(e => el("li", e.nickname + (e.checked_in && d.status === "registration" ? " ✓" : ""))));
   document.body.dataset.status = d.status;
-  clearTimeout(timer);
-  if (d.status === "registration" || d.status === "running") timer = setTimeout(renderOne, 3000);
+  clearTimeout(ST.timer);
+  if (d.status === "registration" || d.status === "running") ST.timer = setTimeout(renderOne, 3000);
 }
 
 // ------------------------------------------------------------------ start
