@@ -473,10 +473,7 @@ def test_the_js_import_check_finds_a_missing_name(tmp_path: Path) -> None:
 
 # The web client's state lives in state.js (the table page: S, PAGE, SOC) or in one owned object
 # per module (const ST = {...}): no module-level `let`/`var`, no properties hung on functions.
-# Left, by name: the frame path's resync flags and the socket's variables (main.js onFrame and
-# net.js, which the protocol-3 change edits at the same lines; to move when it has landed).
-_JS_LET_ALLOWED = {"main.js": {"resyncing", "resyncs"},
-                   "net.js": {"ws", "retry", "ownerNode", "hinted", "generation"}}
+_JS_LET_ALLOWED: dict[str, set[str]] = {}
 _JS_TOP_LET = re.compile(r"^(?:let|var)\s+([^;]+);", re.M)
 _JS_TOP_FUNCTION = re.compile(r"^(?:export\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)", re.M)
 

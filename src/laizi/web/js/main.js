@@ -66,8 +66,6 @@ net.on("room", m => {
   else if (S.view) render();
 });
 
-let resyncing = false;  // a resync asked for: updates wait for its snapshot
-let resyncs = 0;
 net.on("update", onFrame);
 net.on("snapshot", onFrame);
 net.on("ack", m => net.noteSeq(m.seq));
@@ -118,12 +116,12 @@ function onFrame(m) {
   // An update is a patch on the view of the frame before (delta.js makes it whole): a lost
   // frame (or a patch that does not fit) → ask for a snapshot, and wait for it.
   if (m.type === "update") {
-    if (resyncing) return;
+    if (PAGE.resyncing) return;
     let full = null;
     try { if (S.view) full = takeUpdate(held, m); } catch (e) { full = null; }
-    if (!full) { resyncing = true; document.body.dataset.resyncs = String(++resyncs); net.send({ type: "resync" }); return; }
+    if (!full) { PAGE.resyncing = true; document.body.dataset.resyncs = String(++PAGE.resyncs); net.send({ type: "resync" }); return; }
     m = full;
-  } else { resyncing = false; takeSnapshot(held, m); }
+  } else { PAGE.resyncing = false; takeSnapshot(held, m); }
   const prev = S.view;
   if (S.matchId != null && m.match_id !== S.matchId) {  // a rematch: a new match in this room
     closeSettlement();

@@ -4,17 +4,15 @@ import { S, store } from "./state.js";
 
 /** The table protocol this client speaks (laizi.server.common.protocol.PROTOCOL). */
 export const PROTOCOL = 3;
-let ws = null;
-let retry = 0;
 const handlers = {};
-// Owner affinity (docs/cluster.md): a join relayed through another node is preceded by an
-// "owner" hint; the next reconnect asks the proxy for that node (/ws?node=NAME, same origin).
-let ownerNode = null;
-let hinted = null;
-let generation = 0;  // one per opened socket: per-connection server state (hints) is asked once each
+// The connection's own state. Owner affinity (docs/cluster.md): a join relayed through another
+// node is preceded by an "owner" hint; the next reconnect asks the proxy for that node
+// (/ws?node=NAME, same origin). generation: one per opened socket — per-connection server state
+// (hints) is asked once each.
+const SOCK = { ws: null, retry: 0, ownerNode: null, hinted: null, generation: 0 };
 
 /** Which socket this is (grows by one per open): a server's per-connection switches reset with it. */
-export function socketGeneration() { return generation; }
+export function socketGeneration() { return SOCK.generation; }
 
 export function on(type, fn) { handlers[type] = fn; }
 
@@ -25,13 +23,13 @@ function emitStatus(status) {
 
 export function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const q = ownerNode ? `?node=${encodeURIComponent(ownerNode)}` : "";
+  const q = SOCK.ownerNode ? `?node=${encodeURIComponent(SOCK.ownerNode)}` : "";
   const sock = new WebSocket(`${proto}//${location.host}/ws${q}`);
-  ws = sock;
+  SOCK.ws = sock;
   emitStatus(S.everConnected ? "lost" : "connecting");
   sock.addEventListener("open", () => {
-    retry = 0;
-    generation += 1;
+    SOCK.retry = 0;
+    SOCK.generation += 1;
     const hello = { type: "hello", proto: PROTOCOL };
     if (S.token) hello.token = S.token;
     if (S.nick) hello.nickname = S.nick;
@@ -42,19 +40,19 @@ export function connect() {
     try { m = JSON.parse(ev.data); } catch (e) { return; }
     if (!m || typeof m.type !== "string") return;
     if (m.type === "owner") {
-      hinted = typeof m.node === "string" && /^[A-Za-z0-9._-]{1,40}$/.test(m.node) ? m.node : null;
+      SOCK.hinted = typeof m.node === "string" && /^[A-Za-z0-9._-]{1,40}$/.test(m.node) ? m.node : null;
     } else if (m.type === "joined") {
-      ownerNode = hinted;
-      hinted = null;
+      SOCK.ownerNode = SOCK.hinted;
+      SOCK.hinted = null;
     }
     const fn = handlers[m.type];
     if (fn) fn(m);
   });
   sock.addEventListener("close", () => {
-    if (ws !== sock) return;
+    if (SOCK.ws !== sock) return;
     emitStatus("lost");
-    retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 250 * retry);
+    SOCK.retry = Math.min(SOCK.retry + 1, 6);
+    setTimeout(connect, 250 * SOCK.retry);
   });
 }
 
@@ -64,11 +62,11 @@ export function markSynced() {
   emitStatus("ok");
 }
 
-export function isOpen() { return !!ws && ws.readyState === 1; }
+export function isOpen() { return !!SOCK.ws && SOCK.ws.readyState === 1; }
 
 export function send(msg) {
   if (!isOpen()) return false;
-  ws.send(JSON.stringify(msg));
+  SOCK.ws.send(JSON.stringify(msg));
   return true;
 }
 
@@ -94,4 +92,4 @@ export function act(action) {
 }
 
 /** Test hook and a real need on flaky networks: drop the socket, the client reconnects. */
-export function dropConnection() { if (ws) ws.close(); }
+export function dropConnection() { if (SOCK.ws) SOCK.ws.close(); }

@@ -41,6 +41,8 @@ export const PAGE = {
   dissolve: null,        // clubs: the last "dissolve" message of an open proposal (dissolve.js)
   muted: new Set(),      // clubs: the players this one muted (etiquette.js)
   reporting: null,       // clubs: the player id whose report form is open
+  resyncing: false,      // a resync asked for: updates wait for its snapshot
+  resyncs: 0,            // resyncs asked on this page (body[data-resyncs], for tests)
 };
 
 const subs = {};
