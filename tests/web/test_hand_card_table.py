@@ -20,6 +20,7 @@ SETTLE = '[data-testid="settlement"]:not(.hidden)'
 
 def test_share_a_big_hand_from_the_table(browser: Any, server: str) -> None:
     page = new_page(browser, server, nick="晒牌者", size=(844, 390))
+    page.fill("#c-rounds", "6")  # a match of one 圈 ends after 4-8 hands: 24 hands at most
     start_table(page, seat=0, level="strong", hands=24)
     deadline = time.time() + 420
     seen = 0
