@@ -73,9 +73,19 @@ def test_patch_refuses_what_does_not_fit() -> None:
 def test_like_records_travel_as_rows() -> None:
     legal = [{"type": "discard", "tile": t} for t in ("1m", "3p", "7z")]
     ops = diff({"legal": []}, {"legal": legal}, {"legal": 0, "type": 1})
-    assert ops == [[5, 0, [[1, "tile"], ["discard", "1m"], ["discard", "3p"], ["discard", "7z"]]]]
+    # the type, the same in every record, travels once (in the header)
+    assert ops == [[5, 0, [[[1, "discard"], "tile"], ["1m"], ["3p"], ["7z"]]]]
     assert patch({"legal": []}, ops, ["legal", "type"]) == {"legal": legal}
-    for bad in ([[4, "l", [[0]]]], [[4, "l", [["a"], [1, 2]]]], [[4, "l", [[None], [1]]]], [[4, "l", 5]]):
+    # records with nested values (the waits) travel as rows too, keys once
+    waits = [{"tile": t, "self_draw": {"ok": t == "2m", "total": 4}, "enough": False} for t in ("2m", "5m")]
+    ops = diff({"waits": []}, {"waits": waits})
+    assert ops == [[5, "waits", [["tile", "self_draw", ["enough", False]],
+                                 ["2m", {"ok": True, "total": 4}], ["5m", {"ok": False, "total": 4}]]]]
+    assert patch({"waits": []}, ops) == {"waits": waits}
+    same = [{"type": "pass"}, {"type": "pass"}]
+    assert patch({"l": []}, diff({"l": []}, {"l": same})) == {"l": same}
+    for bad in ([[4, "l", [[0]]]], [[4, "l", [["a"], [1, 2]]]], [[4, "l", [[None], [1]]]], [[4, "l", 5]],
+                [[4, "l", [[["a"]], []]]], [[4, "l", [[["a", 1], "b"], [1, 2]]]], [[4, "l", [[[None, 1]], []]]]):
         with pytest.raises(ValueError):
             patch({"l": []}, bad)
 

@@ -9,8 +9,10 @@ the path from the root (dict keys and list indices; none: the whole view), then 
     [2, *path, items]   append items to the list at path (a list that only grew: a river)
     [3, *path, i, n, items]  replace the n items from index i by items (a hand: a tile in or out)
     [4, *path, rows]    set, [5, *path, rows] append, a list of records with the same keys
-                        and plain values, as rows ``[[key, ...], [value, ...], ...]`` (the
-                        legal actions: ``[[type, tile], ["discard", "1m"], ...]``)
+                        as rows ``[[key, ...], [value, ...], ...]``; a column with the same
+                        plain value in every record is named ``[key, value]`` in the header
+                        and left out of the rows (the legal actions:
+                        ``[[[type, "discard"], tile], ["1m"], ["3p"], ...]``)
 
 A path step into a dict may be a number: the index of the key in the frame's key table
 (``keys``, sent with the snapshot: :data:`laizi.server.tables.frames.VIEW_KEYS`), so that
@@ -49,19 +51,19 @@ def _same(a: Any, b: Any) -> bool:
 
 def _rows(items: list[Any], index: Index) -> list[Any] | None:
     """``items`` as rows (see the module docstring) when they are two or more records with
-    the same keys and plain values; else None."""
+    the same keys; else None. A column whose value is the same plain value in every record
+    travels once, in the header, as ``[key, value]``."""
     if len(items) < 2 or type(items[0]) is not dict:
         return None
     keys = list(items[0])
-    rows: list[Any] = [[index.get(k, k) for k in keys]]
     for it in items:
         if type(it) is not dict or list(it) != keys:
             return None
-        row = list(it.values())
-        if any(type(x) not in _SCALARS for x in row):
-            return None
-        rows.append(row)
-    return rows
+    first = items[0]
+    const = [type(first[k]) in _SCALARS and all(_same(it[k], first[k]) for it in items) for k in keys]
+    head: list[Any] = [[index.get(k, k), first[k]] if c else index.get(k, k) for k, c in zip(keys, const, strict=True)]
+    vary = [k for k, c in zip(keys, const, strict=True) if not c]
+    return [head, *([it[k] for k in vary] for it in items)]
 
 
 def _put(out: list[list[Any]], kind: int, path: Path, value: Any, index: Index) -> None:
@@ -152,14 +154,28 @@ def _own(c: Any, fresh: set[int]) -> Any:
 def _unrows(rows: Any, keys: Sequence[str]) -> list[dict[str, Any]]:
     if not isinstance(rows, list) or len(rows) < 2 or not isinstance(rows[0], list):
         raise TypeError("bad rows")
-    names = [keys[k] if type(k) is int and k >= 0 else k for k in rows[0]]
-    if any(type(k) is not str for k in names):
-        raise TypeError("bad rows")
+    names: list[Any] = []   # the columns a row carries
+    fixed: dict[str, Any] = {}  # the columns the header carries: [key, value]
+    order: list[Any] = []
+    for k in rows[0]:
+        const = type(k) is list
+        if const and len(k) != 2:
+            raise TypeError("bad rows")
+        name = k[0] if const else k
+        name = keys[name] if type(name) is int and name >= 0 else name
+        if type(name) is not str:
+            raise TypeError("bad rows")
+        order.append(name)
+        if const:
+            fixed[name] = k[1]
+        else:
+            names.append(name)
     out = []
     for row in rows[1:]:
         if not isinstance(row, list) or len(row) != len(names):
             raise TypeError("bad rows")
-        out.append(dict(zip(names, row, strict=True)))
+        rec = dict(zip(names, row, strict=True))
+        out.append({k: fixed[k] if k in fixed else rec[k] for k in order})
     return out
 
 
