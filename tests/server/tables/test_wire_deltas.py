@@ -79,13 +79,14 @@ def test_like_records_travel_as_rows() -> None:
     # records with nested values (the waits) travel as rows too, keys once
     waits = [{"tile": t, "self_draw": {"ok": t == "2m", "total": 4}, "enough": False} for t in ("2m", "5m")]
     ops = diff({"waits": []}, {"waits": waits})
-    assert ops == [[5, "waits", [["tile", "self_draw", ["enough", False]],
-                                 ["2m", {"ok": True, "total": 4}], ["5m", {"ok": False, "total": 4}]]]]
+    assert ops == [[5, "waits", [["tile", ["self_draw", ["ok", ["total", 4]]], ["enough", False]],
+                                 ["2m", [True]], ["5m", [False]]]]]
     assert patch({"waits": []}, ops) == {"waits": waits}
     same = [{"type": "pass"}, {"type": "pass"}]
     assert patch({"l": []}, diff({"l": []}, {"l": same})) == {"l": same}
     for bad in ([[4, "l", [[0]]]], [[4, "l", [["a"], [1, 2]]]], [[4, "l", [[None], [1]]]], [[4, "l", 5]],
-                [[4, "l", [[["a"]], []]]], [[4, "l", [[["a", 1], "b"], [1, 2]]]], [[4, "l", [[[None, 1]], []]]]):
+                [[4, "l", [[["a"]], []]]], [[4, "l", [[["a", 1], "b"], [1, 2]]]], [[4, "l", [[[None, 1]], []]]],
+                [[4, "l", [[["a", ["b"]]], [5]]]], [[4, "l", [[["a", ["b"]]], [[1, 2]]]]]):
         with pytest.raises(ValueError):
             patch({"l": []}, bad)
 

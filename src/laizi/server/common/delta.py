@@ -9,10 +9,11 @@ the path from the root (dict keys and list indices; none: the whole view), then 
     [2, *path, items]   append items to the list at path (a list that only grew: a river)
     [3, *path, i, n, items]  replace the n items from index i by items (a hand: a tile in or out)
     [4, *path, rows]    set, [5, *path, rows] append, a list of records with the same keys
-                        as rows ``[[key, ...], [value, ...], ...]``; a column with the same
-                        plain value in every record is named ``[key, value]`` in the header
-                        and left out of the rows (the legal actions:
-                        ``[[[type, "discard"], tile], ["1m"], ["3p"], ...]``)
+                        as rows ``[[key, ...], [value, ...], ...]``; in the header, a column
+                        with the same plain value in every record is ``[key, value]`` (left
+                        out of the rows: the legal actions ``[[[type, "discard"], tile],
+                        ["1m"], ["3p"], ...]``) and one of records with the same keys is
+                        ``[key, header]`` (its cells: their rows, so keys travel once)
 
 A path step into a dict may be a number: the index of the key in the frame's key table
 (``keys``, sent with the snapshot: :data:`laizi.server.tables.frames.VIEW_KEYS`), so that
@@ -49,21 +50,43 @@ def _same(a: Any, b: Any) -> bool:
     return a is b or (type(a) is type(b) and a == b)
 
 
-def _rows(items: list[Any], index: Index) -> list[Any] | None:
-    """``items`` as rows (see the module docstring) when they are two or more records with
-    the same keys; else None. A column whose value is the same plain value in every record
-    travels once, in the header, as ``[key, value]``."""
-    if len(items) < 2 or type(items[0]) is not dict:
+def _columns(items: list[Any], index: Index) -> list[Any] | None:
+    """Records with the same keys as ``[header, *rows]``, else None. A header entry is a key
+    (a column in the rows), ``[key, value]`` (a plain value the same in every record: not in
+    the rows) or ``[key, header]`` (records with the same keys in every record: the column
+    holds their rows)."""
+    first = items[0]
+    if type(first) is not dict:
         return None
-    keys = list(items[0])
+    keys = list(first)
     for it in items:
         if type(it) is not dict or list(it) != keys:
             return None
-    first = items[0]
-    const = [type(first[k]) in _SCALARS and all(_same(it[k], first[k]) for it in items) for k in keys]
-    head: list[Any] = [[index.get(k, k), first[k]] if c else index.get(k, k) for k, c in zip(keys, const, strict=True)]
-    vary = [k for k, c in zip(keys, const, strict=True) if not c]
-    return [head, *([it[k] for k in vary] for it in items)]
+    head: list[Any] = []
+    cols: list[list[Any]] = []
+    for k in keys:
+        name = index.get(k, k)
+        vals = [it[k] for it in items]
+        v0 = vals[0]
+        if type(v0) in _SCALARS and all(_same(x, v0) for x in vals):
+            head.append([name, v0])
+            continue
+        sub = _columns(vals, index) if type(v0) is dict and v0 else None
+        if sub is None:
+            head.append(name)
+            cols.append(vals)
+        else:
+            head.append([name, sub[0]])
+            cols.append(sub[1:])
+    return [head, *(list(row) for row in zip(*cols, strict=True))] if cols else [head, *([] for _ in items)]
+
+
+def _rows(items: list[Any], index: Index) -> list[Any] | None:
+    """``items`` as rows (see the module docstring) when they are records with the same keys
+    (one is enough: its keys travel by number); else None."""
+    if not items:
+        return None
+    return _columns(items, index)
 
 
 def _put(out: list[list[Any]], kind: int, path: Path, value: Any, index: Index) -> None:
@@ -151,32 +174,35 @@ def _own(c: Any, fresh: set[int]) -> Any:
     return c
 
 
-def _unrows(rows: Any, keys: Sequence[str]) -> list[dict[str, Any]]:
-    if not isinstance(rows, list) or len(rows) < 2 or not isinstance(rows[0], list):
+def _record(head: Any, row: Any, keys: Sequence[str]) -> dict[str, Any]:
+    if type(head) is not list or type(row) is not list:
         raise TypeError("bad rows")
-    names: list[Any] = []   # the columns a row carries
-    fixed: dict[str, Any] = {}  # the columns the header carries: [key, value]
-    order: list[Any] = []
-    for k in rows[0]:
-        const = type(k) is list
-        if const and len(k) != 2:
+    out: dict[str, Any] = {}
+    i = 0
+    for k in head:
+        spec = type(k) is list
+        if spec and len(k) != 2:
             raise TypeError("bad rows")
-        name = k[0] if const else k
+        name = k[0] if spec else k
         name = keys[name] if type(name) is int and name >= 0 else name
         if type(name) is not str:
             raise TypeError("bad rows")
-        order.append(name)
-        if const:
-            fixed[name] = k[1]
-        else:
-            names.append(name)
-    out = []
-    for row in rows[1:]:
-        if not isinstance(row, list) or len(row) != len(names):
+        if spec and type(k[1]) is not list:  # the same in every record
+            out[name] = k[1]
+            continue
+        if i >= len(row):
             raise TypeError("bad rows")
-        rec = dict(zip(names, row, strict=True))
-        out.append({k: fixed[k] if k in fixed else rec[k] for k in order})
+        out[name] = _record(k[1], row[i], keys) if spec else row[i]
+        i += 1
+    if i != len(row):
+        raise TypeError("bad rows")
     return out
+
+
+def _unrows(rows: Any, keys: Sequence[str]) -> list[dict[str, Any]]:
+    if not isinstance(rows, list) or len(rows) < 2 or not isinstance(rows[0], list):
+        raise TypeError("bad rows")
+    return [_record(rows[0], row, keys) for row in rows[1:]]
 
 
 def patch(doc: Any, ops: Any, keys: Sequence[str] = ()) -> Any:

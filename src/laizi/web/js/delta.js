@@ -4,7 +4,8 @@
 // its value:  [0, ...path, value] set   [1, ...path] delete a key   [2, ...path, items] append
 // [3, ...path, i, n, items] replace the n items from index i by items
 // [4, ...path, rows] set, [5, ...path, rows] append a list of like records as rows
-// [[key, ...], [value, ...], ...] (a header entry [key, value]: that value in every record).
+// [[key, ...], [value, ...], ...] (a header entry [key, value]: that plain value in every
+// record; [key, header]: the cells are the rows of records with the same keys).
 // A number stepping into an object is a key of the snapshot's key table (`keys`). The patch
 // applies to the view with the update's events' own effects (predict: a draw, a discard).
 // applyPatch never changes its input: the containers on a changed path are copied, the rest
@@ -16,26 +17,31 @@ const isInt = x => Number.isInteger(x);
 const isObj = x => x !== null && typeof x === "object" && !Array.isArray(x);
 const TAIL = { 0: 1, 1: 0, 2: 1, 3: 3, 4: 1, 5: 1 };  // an operation's values after its path
 
-/** Rows [[key, ...], [value, ...], ...] (keys by number or name) as records; a header entry
- *  [key, value] is a column with that value in every record (not in the rows). */
-function unrows(rows, keys) {
-  if (!Array.isArray(rows) || rows.length < 2 || !Array.isArray(rows[0])) throw new Error("bad rows");
-  const head = rows[0].map(k => {
-    const fixed = Array.isArray(k);
-    if (fixed && k.length !== 2) throw new Error("bad rows");
-    const n = fixed ? k[0] : k;
+/** One row as its record: a header entry is a key (the next cell), [key, value] (that
+ *  value, not in the row) or [key, header] (the next cell is a record's row, by that header). */
+function record(head, row, keys) {
+  if (!Array.isArray(head) || !Array.isArray(row)) throw new Error("bad rows");
+  const rec = {};
+  let i = 0;
+  for (const k of head) {
+    const spec = Array.isArray(k);
+    if (spec && k.length !== 2) throw new Error("bad rows");
+    const n = spec ? k[0] : k;
     const name = isInt(n) && n >= 0 ? keys[n] : n;
     if (typeof name !== "string") throw new Error("bad rows");
-    return { name, fixed, value: fixed ? k[1] : undefined };
-  });
-  const width = head.filter(h => !h.fixed).length;
-  return rows.slice(1).map(row => {
-    if (!Array.isArray(row) || row.length !== width) throw new Error("bad rows");
-    const rec = {};
-    let i = 0;
-    for (const h of head) rec[h.name] = h.fixed ? h.value : row[i++];
-    return rec;
-  });
+    if (spec && !Array.isArray(k[1])) { rec[name] = k[1]; continue; }
+    if (i >= row.length) throw new Error("bad rows");
+    rec[name] = spec ? record(k[1], row[i], keys) : row[i];
+    i += 1;
+  }
+  if (i !== row.length) throw new Error("bad rows");
+  return rec;
+}
+
+/** Rows [[key, ...], [value, ...], ...] (keys by number or name) as records. */
+function unrows(rows, keys) {
+  if (!Array.isArray(rows) || rows.length < 2 || !Array.isArray(rows[0])) throw new Error("bad rows");
+  return rows.slice(1).map(row => record(rows[0], row, keys));
 }
 
 function own(c, fresh) {
