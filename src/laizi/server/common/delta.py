@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["STICKY", "Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys",
-           "expand_update", "patch", "predict", "unshape"]
+           "expand_update", "patch", "predict", "predict_drawer", "unshape"]
 
 SET, DELETE, APPEND, SPLICE, SET_ROWS, APPEND_ROWS = 0, 1, 2, 3, 4, 5
 _TAIL = {SET: 1, DELETE: 0, APPEND: 1, SPLICE: 3, SET_ROWS: 1, APPEND_ROWS: 1}  # values after the path
@@ -282,21 +282,34 @@ def _effects(view: Any, ev: Any) -> list[list[Any]]:
         return [[APPEND, "players", seat, "river", [ev["tile"]]], [SET, "players", seat, "concealed", n - 1]]
     wall = view.get("wall_remaining")
     if kind == "draw" and type(wall) is int:
-        return [[SET, "players", seat, "concealed", n + 1], [SET, "wall_remaining", wall - 1],
-                [SET, "turn", seat]]
+        ops = [[SET, "players", seat, "concealed", n + 1], [SET, "wall_remaining", wall - 1],
+               [SET, "turn", seat]]
+        if "acting" in view:  # the drawer is to act
+            ops.append([SET, "acting", [seat]])
+        return ops
     return []
 
 
 def predict(view: Any, events: Sequence[Any]) -> Any:
     """``view`` with what the ``events`` say by themselves applied (a draw: one more
-    concealed tile, one less in the wall, the drawer's turn; a discard: the tile on the
+    concealed tile, one less in the wall, the drawer's turn and ``acting``; a discard: the tile on the
     river, one less concealed). The server diffs the new view against this, the client
     patches this: the patch holds only what the events did not say. A new value."""
+    return predict_drawer(view, events)[0]
+
+
+def predict_drawer(view: Any, events: Sequence[Any]) -> tuple[Any, int | None]:
+    """:func:`predict`, and the seat it makes ``acting`` (the last draw it applied) or None:
+    for a server that predicts the public part of a view (without ``acting``, a private key)
+    and then the private part by this."""
+    seat = None
     for ev in events:
         ops = _effects(view, ev)
         if ops:
             view = patch(view, ops)
-    return view
+            if ev.get("type") == "draw":
+                seat = ev["seat"]
+    return view, seat
 
 
 def unshape(e: Any, shapes: Sequence[Sequence[str]]) -> dict[str, Any]:

@@ -33,7 +33,7 @@ import orjson
 
 from laizi.game import Action, Match
 from laizi.rules import RuleSet
-from laizi.server.common.delta import diff, predict, unshape
+from laizi.server.common.delta import diff, predict_drawer, unshape
 from laizi.server.common.protocol import dumps
 from laizi.server.tables.frames import (
     EVENT_SHAPES,
@@ -152,6 +152,7 @@ class GameSession:
         self._bases: dict[int, str] = {}       # version -> public part's JSON (the last few)
         self._priv_bases: dict[tuple[int, int | None], dict[str, Any]] = {}  # (version, seat) -> private part
         self._pub_patches: dict[int, str] = {}   # base version -> public patch ops (at _views_at)
+        self._drawers: dict[int, int | None] = {}  # base version -> the last drawer since (acting)
         self._ev_at: dict[int, int] = {}  # version -> the spectator's stream version then (kept with _bases)
 
     @property
@@ -341,7 +342,7 @@ class GameSession:
             del self._ev_at[next(iter(self._bases))]
             del self._bases[next(iter(self._bases))]
         self._priv_bases = {k: t for k, t in self._priv_bases.items() if k[0] in self._bases}
-        self._views, self._privs, self._pub_patches = {}, {}, {}
+        self._views, self._privs, self._pub_patches, self._drawers = {}, {}, {}, {}
         self._views_at = v
 
     def _private(self, seat: int | None) -> tuple[dict[str, Any], str]:
@@ -397,9 +398,13 @@ class GameSession:
                 if texts is None:
                     return None
                 events = [unshape(e, EVENT_SHAPES) for e in orjson.loads(f"[{','.join(texts)}]")]
-                old = predict(orjson.loads(old_pub), events)
+                old, drawer = predict_drawer(orjson.loads(old_pub), events)
                 pub_ops = dumps(diff(old, self._parsed_now(), KEY_INDEX))[1:-1]
+                self._drawers[base] = drawer
             self._pub_patches[base] = pub_ops
+        drawer = self._drawers.get(base)
+        if drawer is not None and "acting" in old_priv:  # the client predicts it (delta.predict)
+            old_priv = {**old_priv, "acting": [drawer]}
         priv_ops = dumps(diff(old_priv, self._private(seat)[0], KEY_INDEX))[1:-1]
         return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
 

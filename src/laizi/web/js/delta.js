@@ -117,8 +117,11 @@ function effects(view, ev) {
   if (ev.type === "discard" && typeof ev.tile === "string" && Array.isArray(p.river))
     return [[2, "players", seat, "river", [ev.tile]], [0, "players", seat, "concealed", n - 1]];
   const wall = view.wall_remaining;
-  if (ev.type === "draw" && isInt(wall))
-    return [[0, "players", seat, "concealed", n + 1], [0, "wall_remaining", wall - 1], [0, "turn", seat]];
+  if (ev.type === "draw" && isInt(wall)) {
+    const ops = [[0, "players", seat, "concealed", n + 1], [0, "wall_remaining", wall - 1], [0, "turn", seat]];
+    if (Object.prototype.hasOwnProperty.call(view, "acting")) ops.push([0, "acting", [seat]]);  // the drawer acts
+    return ops;
+  }
   return [];
 }
 
