@@ -66,7 +66,7 @@ from laizi.bots.strong import StrongBot
 from laizi.bots.toolkit import completing_kinds, natural, tiles_after_claim
 from laizi.game.actions import Action
 from laizi.rules import RuleSet
-from laizi.scoring import Meld, PlayerTable, WinContext, score
+from laizi.scoring import Meld, PlayerTable, WinContext, score_variants
 from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles
 from laizi.views import SeatView
 
@@ -155,33 +155,37 @@ def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
         ))
     players = (tables[0], tables[1], tables[2], tables[3])
     out: dict[str, Any] = {}
-    ctx = WinContext(rules=view.rules, setup=view.setup, dealer=view.dealer, winner=me,
-                     tile=tile, by="self_draw", players=players)
-    res = score(ctx)
+    ctxs = [WinContext(rules=view.rules, setup=view.setup, dealer=view.dealer, winner=me,
+                       tile=tile, by="self_draw", players=players)]
+    never_claimed = tile == view.setup.laizi or tile in view.setup.special
+    if not never_claimed:
+        tried: set[PlayerTable] = set()
+        for d in range(4):
+            if d == me or (from_seat is not None and d != from_seat):
+                continue
+            if d != view.dealer:
+                # Two discarders with the same table, neither the dealer, pay alike.
+                if players[d] in tried:
+                    continue
+                tried.add(players[d])
+            ctxs.append(WinContext(rules=view.rules, setup=view.setup, dealer=view.dealer,
+                                   winner=me, tile=tile, by="discard", players=players,
+                                   from_seat=d))
+    results = score_variants(ctxs)  # the hand's readings found once for every variant
+    res = results[0]
     out["self_draw"] = {"ok": res.ok, "reason": res.reason, "total": res.total if res.ok else 0,
                         "big_hands": list(res.big_hands)}
     if breakdown:
         out["self_draw"]["breakdown"] = list(res.breakdown)
-    if tile == view.setup.laizi or tile in view.setup.special:
+    if never_claimed:
         out["discard"] = {"ok": False, "reason": "never_claimed", "total": 0, "big_hands": []}
         if breakdown:
             out["discard"]["breakdown"] = []
         return out
     worst: dict[str, Any] | None = None
-    tried: set[PlayerTable] = set()
-    for d in range(4):
-        if d == me or (from_seat is not None and d != from_seat):
-            continue
-        if d != view.dealer:
-            # Two discarders with the same table, neither the dealer, pay alike.
-            if players[d] in tried:
-                continue
-            tried.add(players[d])
-        ctx = WinContext(rules=view.rules, setup=view.setup, dealer=view.dealer, winner=me,
-                         tile=tile, by="discard", players=players, from_seat=d)
-        r = score(ctx)
+    for ctx, r in zip(ctxs[1:], results[1:], strict=True):
         entry = {"ok": r.ok, "reason": r.reason, "total": r.total if r.ok else 0,
-                 "big_hands": list(r.big_hands), "from": d}
+                 "big_hands": list(r.big_hands), "from": ctx.from_seat}
         if breakdown:
             entry["breakdown"] = list(r.breakdown)
         if worst is None or (not r.ok and worst["ok"]) or (r.ok == worst["ok"] and entry["total"] < worst["total"]):

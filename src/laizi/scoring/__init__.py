@@ -12,10 +12,10 @@ from laizi.scoring.model import (
     WinContext,
 )
 from laizi.scoring.patterns import BIG_HAND_IDS, BIG_HAND_NAMES
-from laizi.scoring.score import score
+from laizi.scoring.score import score, score_variants
 from laizi.scoring.tablefan import table_fan, table_fan_items
 
 __all__ = [
     "BIG_HAND_IDS", "BIG_HAND_NAMES", "REASONS", "Meld", "PlayerTable", "ScoreResult",
-    "WinContext", "score", "table_fan", "table_fan_items",
+    "WinContext", "score", "score_variants", "table_fan", "table_fan_items",
 ]

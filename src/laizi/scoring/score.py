@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from laizi.analysis.decompose import decompositions, has_sets_only, seven_pairs_wilds
@@ -17,7 +18,7 @@ from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS, Reading
 from laizi.scoring.tablefan import table_fan_items
 from laizi.tiles import NUM_KINDS
 
-__all__ = ["score", "readings", "seat_fan", "is_open_for_sunshine"]
+__all__ = ["score", "score_variants", "readings", "seat_fan", "is_open_for_sunshine"]
 
 WAIVES_258: Final = frozenset({"pengpeng", "qingyise", "fengyise", "jiangyise", "qidui"})
 
@@ -336,13 +337,35 @@ def _minimum_ok(ctx: WinContext, raw: list[float]) -> bool:
 # ------------------------------------------------------------------------------ score
 def score(ctx: WinContext) -> ScoreResult:
     """Check and score a declared win (RULES.md §6-§7)."""
+    return _score(ctx, readings(ctx))
+
+
+def score_variants(ctxs: Sequence[WinContext]) -> list[ScoreResult]:
+    """:func:`score` of each of several declared wins of the same tiles — the same rules,
+    table setup, winner, hand, melds and winning tile; how it is won (self-draw or which
+    discarder) and the other seats' tables may differ. The winner's readings (check 1, most
+    of a score's cost) are found once for all of them."""
+    if not ctxs:
+        return []
+    first = ctxs[0]
+    mine = first.players[first.winner]
+    for c in ctxs[1:]:
+        t = c.players[c.winner]
+        if ((c.rules is not first.rules and c.rules != first.rules)
+                or (c.setup is not first.setup and c.setup != first.setup) or c.winner != first.winner
+                or c.tile != first.tile or t.hand != mine.hand or t.melds != mine.melds):
+            raise ValueError("score_variants: the wins differ in more than how they are won")
+    found = readings(first)
+    return [_score(c, found) for c in ctxs]
+
+
+def _score(ctx: WinContext, all_readings: list[Reading]) -> ScoreResult:
     rules = ctx.rules
     table = ctx.players[ctx.winner]
     counts = [0] * NUM_KINDS
     for t in table.hand:
         counts[t] += 1
     counts[ctx.tile] += 1
-    all_readings = readings(ctx)
     if not all_readings:
         return ScoreResult(ok=False, reason="not_a_win")
     holds_special = any(counts[k] for k in ctx.setup.special)
