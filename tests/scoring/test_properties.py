@@ -8,13 +8,14 @@ one-category big hands and 七对 actually occur. ``jiayu`` (七对, 门前清, 
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
+import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
 from laizi.rules import PRESETS, RuleSet
-from laizi.scoring import REASONS, Meld, PlayerTable, WinContext, score
+from laizi.scoring import REASONS, Meld, PlayerTable, WinContext, score, score_variants
 from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS
 
 SUITED = list(range(27))
@@ -250,3 +251,31 @@ def test_house_generator_reaches_the_house_rules() -> None:
             max_examples=4000, database=None, deadline=None, derandomize=True,
             phases=[Phase.generate]))
         assert goal(ctx)
+
+
+@SETTINGS
+@given(contexts(house=True), st.data())
+def test_score_variants_equal_score_for_each_way_of_winning(ctx: WinContext, data: st.DataObject) -> None:
+    """score_variants (the readings found once, hints.win_outcomes) = score() of each: the
+    same tiles won by self-draw and from every other seat, with other tables varied."""
+    variants = [replace(ctx, by="self_draw", from_seat=None)]
+    for d in range(4):
+        if d == ctx.winner:
+            continue
+        others = list(ctx.players)
+        if data.draw(st.booleans()):  # another seat's table changes (its kongs): same tiles
+            others[d] = replace(others[d], special_kongs=others[d].special_kongs + (ctx.setup.laizi,))
+        variants.append(replace(ctx, by="discard", from_seat=d, players=tuple(others)))  # type: ignore[arg-type]
+    got = score_variants(variants)
+    assert [asdict(r) for r in got] == [asdict(score(c)) for c in variants]
+
+
+def test_score_variants_refuse_different_tiles() -> None:
+    rules = RuleSet()
+    setup = rules.setup(indicator=0)
+    table = PlayerTable(hand=tuple([2, 2, 2, 3, 4, 5, 10, 11, 12, 20, 20, 20, 7]))
+    ctx = WinContext(rules=rules, setup=setup, dealer=0, winner=0, tile=7, by="self_draw",
+                     players=(table, PlayerTable(), PlayerTable(), PlayerTable()))
+    assert score_variants([]) == []
+    with pytest.raises(ValueError, match="differ"):
+        score_variants([ctx, replace(ctx, tile=8)])

@@ -32,6 +32,7 @@ from typing import Any
 import orjson
 
 from laizi.game import Action, Match
+from laizi.hints import WaitsMemo
 from laizi.rules import RuleSet
 from laizi.server.common.delta import diff, predict_drawer, unshape
 from laizi.server.common.protocol import dumps
@@ -154,6 +155,7 @@ class GameSession:
         self._pub_patches: dict[int, str] = {}   # base version -> public patch ops (at _views_at)
         self._drawers: dict[int, int | None] = {}  # base version -> the last drawer since (acting)
         self._ev_at: dict[int, int] = {}  # version -> the spectator's stream version then (kept with _bases)
+        self._waits = WaitsMemo()  # the seats' scored 听 lines, this table's own
 
     @property
     def version(self) -> int:
@@ -352,7 +354,7 @@ class GameSession:
             match = self.match
             hand = match.hand
             hv = None if hand is None else seat_view(hand, seat, copy=False)
-            priv = private_part(seat, hv, match_over=match.over)
+            priv = private_part(seat, hv, match_over=match.over, memo=self._waits)
             text = dumps(priv)
             got = self._privs[seat] = (orjson.loads(text), text)  # JSON values, its own copy
             self._priv_bases[(self._views_at, seat)] = got[0]

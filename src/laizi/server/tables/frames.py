@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from laizi.game.actions import TILE_STR, Action, tile_from_str
-from laizi.hints import ready_waits
+from laizi.hints import WaitsMemo, ready_waits
 from laizi.rules import RuleSet
 from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
@@ -132,10 +132,12 @@ def public_part(mv: MatchView, rules: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def private_part(seat: int | None, hv: SeatView | None, *, match_over: bool) -> dict[str, Any]:
+def private_part(seat: int | None, hv: SeatView | None, *, match_over: bool,
+                 memo: WaitsMemo | None = None) -> dict[str, Any]:
     """The keys of :func:`frame_view` that differ between seats (:data:`PRIVATE_KEYS`):
     exactly the seat's own concealed tiles, its legal actions, its own draw, and
-    whether it (or, on a turn, whom) is to act. ``hv``: the seat's hand snapshot."""
+    whether it (or, on a turn, whom) is to act. ``hv``: the seat's hand snapshot;
+    ``memo``: the table's scored waits (:class:`laizi.hints.WaitsMemo`)."""
     out: dict[str, Any] = {"seat": seat}
     if hv is None:
         return out
@@ -148,7 +150,7 @@ def private_part(seat: int | None, hv: SeatView | None, *, match_over: bool) -> 
     out["legal"] = legal
     out["last_draw"] = None if hv.last_draw is None else TILE_STR[hv.last_draw]
     out["my_decision"] = bool(legal)
-    out["waits"] = [] if match_over else ready_waits(hv, scores=True)  # 听牌: winning tiles, scored
+    out["waits"] = [] if match_over else ready_waits(hv, scores=True, memo=memo)  # 听牌: winning tiles, scored
     # Who may claim is private: a seat only learns whether it may claim itself.
     out["acting"] = [hv.turn] if turn_phase else ([seat] if legal else [])
     return out
