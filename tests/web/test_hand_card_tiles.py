@@ -19,6 +19,10 @@ pytestmark = [pytest.mark.browser]
 ALL = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
 
 
+def tiles(text: str) -> list[str]:
+    return text.split()
+
+
 def meld(kind: str, tiles: list[str]) -> dict[str, Any]:
     return {"type": kind, "tile": tiles[0], "tiles": tiles}
 
@@ -38,9 +42,9 @@ def card(tiles: list[str], win: str, laizi: str, melds: list[dict[str, Any]] | N
 
 HANDS = {
     # 清一色 of 筒, the laizi (1p) first: 14 concealed tiles, the widest tiles (66 px)
-    "pins_laizi_first": card([*"1p 1p 1p 2p 3p 4p 5p 5p 6p 7p 8p 9p 9p 9p".split()], "5p", "1p"),
+    "pins_laizi_first": card(tiles("1p 1p 1p 2p 3p 4p 5p 5p 6p 7p 8p 9p 9p 9p"), "5p", "1p"),
     # 13 concealed 万 and the winning tile from a discard
-    "wan_concealed": card([*"1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m 5m".split()], "5m", "6p", by="discard"),
+    "wan_concealed": card(tiles("1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m 5m"), "5m", "6p", by="discard"),
     # 7 pairs of honours (红中 among them)
     "honour_pairs": card([f"{n}z" for n in range(1, 8) for _ in range(2)], "7z", "2s"),
     # 条 with a concealed kong, a peng, a chi and special kongs of 红中 and the laizi (4m)
@@ -50,8 +54,9 @@ HANDS = {
     # the most tiles: four kongs, a pair, four special kongs (22 tiles, 6 gaps: the narrowest)
     "four_kongs": card(["3p", "3p"], "3p", "5z",
                        [meld("kong", [c] * 4) for c in ("2m", "4p", "3z", "9s")], ["7z", "7z", "5z", "7z"]),
-    # a hand of 4s, 5s and honours only: a first tile whose art reaches the old probe's pixel
-    "first_on_art": card([*"4p 4p 4p 5p 6p 3p 3p".split()], "3p", "1z",
+    # a 4p first at 66 px: its pips cover the card's pixel (70, 225), which the old check read
+    # as "the first tile drawn" (7 of 139 real won hands put a pip or a stroke there)
+    "first_on_art": card(tiles("4p 4p 4p 5p 6p 7p 7p"), "7p", "1z",
                          [meld("peng", ["2z"] * 3), meld("kong", ["5z"] * 4)], ["7z"]),
 }
 
