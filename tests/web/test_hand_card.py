@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from support.handcard import card_slots, empty_slots
 from support.webhelpers import (
     bot_match,
     live_server,
@@ -57,12 +58,20 @@ def big_hand(base: str) -> tuple[int, int, dict[str, Any]]:
     raise AssertionError("no big hand in five bot matches")
 
 
-def drawn_tiles(page: Any) -> bool:
-    """The card's first tile is the project's tile art (its ivory face), not an empty slot."""
-    return bool(page.evaluate("""() => {
-        const c = document.querySelector('[data-testid="card-image"]');
-        const d = c.getContext('2d').getImageData(70, 225, 1, 1).data;
-        return d[0] > 230 && d[1] > 225 && d[2] > 200; }"""))
+DRAWN = """document.querySelector('[data-testid="card-image"]')"""
+
+
+def drawn_tiles(page: Any, data: dict[str, Any]) -> None:
+    """The card shows the winner's whole hand, in order, every tile in its slot with its art
+    (the ivory face read back from the canvas slot by slot: tests/support/handcard.py), none
+    drawn as a plain stand-in."""
+    rest = list(data["tiles"])
+    if data["tile"] in rest:  # the winning tile, set apart at the concealed tiles' end
+        del rest[len(rest) - 1 - rest[::-1].index(data["tile"])]
+    want = [*rest, data["tile"], *(c for m in data["melds"] for c in m["tiles"]), *data["special_kongs"]]
+    assert [s["code"] for s in card_slots(page)] == want, data
+    assert page.evaluate(f"{DRAWN}.dataset.plain") == "0"
+    assert empty_slots(page) == [], (empty_slots(page), data)
 
 
 def test_a_big_hand_card(browser: Any, server: str) -> None:
@@ -80,7 +89,8 @@ def test_a_big_hand_card(browser: Any, server: str) -> None:
     page.wait_for_selector('[data-testid="card-sheet"]:not(.hidden)')
     size = poll(page, """() => { const c = document.querySelector('[data-testid="card-image"]');
         return c && c.dataset.drawn ? [c.width, c.height] : null; }""", timeout=30)
-    assert size == [1200, 630] and drawn_tiles(page)
+    assert size == [1200, 630]
+    drawn_tiles(page, data)
     link = page.input_value("#card-link")
     assert re.search(rf"/replay/{mid}\?hand={hand}&card=hand$", link), link
     for tid in ("card-image", "card-download"):
@@ -100,6 +110,21 @@ def test_a_big_hand_card(browser: Any, server: str) -> None:
     codes = zxingcpp.read_barcodes(img.convert("L"))
     assert [c.text for c in codes] == [link], [c.text for c in codes]
     assert data["score"]["big_hands"]  # what made it a card
+    # two cards asked for at once (the match's, then this hand's): the later one is what the
+    # sheet ends with, whole, whichever finished loading first; and the other way round
+    for first, last, tail in (("openCard", "openHandCard", f"hand={hand}&card=hand"),
+                              ("openHandCard", "openCard", "card=1")):
+        page.evaluate("""async ([mid, hand, first, last]) => {  // until both have settled
+            const card = await import('/static/js/card.js');
+            const args = { openCard: [mid, 8], openHandCard: [mid, hand] };
+            await Promise.all([card[first](...args[first]), card[last](...args[last])]); }""",
+                      [mid, hand, first, last])
+        assert page.evaluate(f"{DRAWN}.dataset.drawn") == "1"
+        assert page.input_value("#card-link").endswith(tail)
+        if last == "openHandCard":
+            drawn_tiles(page, data)
+        else:
+            assert page.evaluate(f"{DRAWN}.dataset.slots") is None
     page.click("#card-close")
     assert page.errors == []  # type: ignore[attr-defined]
     assert page.evaluate("window.__csp") == []
@@ -110,7 +135,7 @@ def test_a_big_hand_card(browser: Any, server: str) -> None:
     page.goto(link)
     page.wait_for_selector('[data-testid="card-sheet"]:not(.hidden)')
     poll(page, """() => document.querySelector('[data-testid="card-image"]').dataset.drawn""", timeout=30)
-    assert drawn_tiles(page)
+    drawn_tiles(page, data)
     assert page.input_value("#rp-hand") != "" and page.locator("#rp-hand option:checked").inner_text() == str(hand)
     assert overflow_x(page) <= 0
     page.screenshot(path=str(screens_dir() / "hand_card_390x844.png"))

@@ -2,7 +2,7 @@
 // the rule card line), to download or to share by its link (/replay/{id}?card=1); and the
 // big-hand card of a won hand (the winning hand in the project's SVG tiles, its 番 and their
 // breakdown, the payments, the rule card line), shared as /replay/{id}?hand=N&card=hand.
-import { t, getLang, botName, presetName, bigHandName, winBy, windOf, localizeLine } from "./i18n.js";
+import { t, getLang, botName, presetName, bigHandName, winBy, windOf, localizeLine, tileName } from "./i18n.js";
 import { tileSvgText } from "./tiles.js";
 
 const $ = id => document.getElementById(id);
@@ -44,10 +44,18 @@ function drawQr(g, rows, right, top, max) {
   return side;
 }
 
-/** Draw the card of ``data`` (GET /api/matches/{id}/card; ``hands``: hands played). */
-export async function drawCard(canvas, data, hands) {
+/** Draw the card of ``data`` (GET /api/matches/{id}/card; ``hands``: hands played): the
+ *  avatars loaded first, then every pixel at once, unless ``wanted()`` has turned false
+ *  meanwhile (a later card asked for the canvas). Whether it drew. */
+export async function drawCard(canvas, data, hands, wanted = () => true) {
+  const seats = data.seats || [];
+  const order = [0, 1, 2, 3].sort((a, b) => (data.scores[b] || 0) - (data.scores[a] || 0) || a - b);
+  const pics = await Promise.all(order.map(s => avatar((seats[s] || {}).player_id)));
+  if (!wanted()) return false;
   canvas.width = W;
   canvas.height = H;
+  delete canvas.dataset.slots;  // the big-hand card's record of its tiles
+  delete canvas.dataset.plain;
   const g = canvas.getContext("2d");
   const bg = g.createLinearGradient(0, 0, W, H);
   bg.addColorStop(0, "#0f5132");
@@ -71,9 +79,6 @@ export async function drawCard(canvas, data, hands) {
   const rule = (data.rule_card || {})[getLang()] || presetName(data.preset);
   g.font = font(26);
   g.fillText(rule.length > 70 ? rule.slice(0, 69) + "…" : rule, 56, 112, W - 112 - qrSide);
-  const seats = data.seats || [];
-  const order = [0, 1, 2, 3].sort((a, b) => (data.scores[b] || 0) - (data.scores[a] || 0) || a - b);
-  const pics = await Promise.all(order.map(s => avatar((seats[s] || {}).player_id)));
   order.forEach((s, i) => {
     const y = 170 + i * 92;
     g.fillStyle = i % 2 ? "rgba(255,255,255,.05)" : "rgba(255,255,255,.1)";
@@ -109,6 +114,7 @@ export async function drawCard(canvas, data, hands) {
   g.textAlign = "right";
   g.fillText(shareLink(data.match_id).replace(/^https?:\/\//, ""), W - 56, H - 72);
   g.textAlign = "left";
+  return true;
 }
 
 export function shareLink(mid) { return `${location.origin}/replay/${mid}?card=1`; }
@@ -121,12 +127,14 @@ export async function openCard(mid, hands) {
   $("card-h").textContent = t("card");
   delete $("card-img").dataset.drawn;
   $("card-status").textContent = "…";
+  const mine = ++ST.seq;
   let r;
   try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = String(e); return; }
   const data = await r.json().catch(() => ({}));
+  if (mine !== ST.seq) return;
   if (!r.ok) { $("card-status").textContent = data.error || t("card_failed"); return; }
   const canvas = $("card-img");
-  await drawCard(canvas, data, hands);
+  if (!await drawCard(canvas, data, hands, () => mine === ST.seq)) return;  // a later card draws
   const url = canvas.toDataURL("image/png");
   canvas.dataset.drawn = "1";
   const dl = $("card-download");
@@ -160,8 +168,32 @@ function handGroups(data) {
   return out.map(x => (x === null || typeof x === "object" ? x : { code: x }));
 }
 
-/** Draw the big-hand card of ``data`` (GET /api/matches/{id}/hands/{n}/card). */
-export async function drawHandCard(canvas, data) {
+/** The tile's face where its art could not be made (an image the browser refused): an ivory
+ *  tile with the tile's name, so no slot of the card is ever empty. */
+function plainTile(g, code, x, y, w, h) {
+  g.fillStyle = "#f8f2e2";
+  g.strokeStyle = "#a8976b";
+  g.lineWidth = 1.5;
+  g.beginPath();
+  if (g.roundRect) g.roundRect(x, y, w, h, Math.max(2, w / 9));
+  else g.rect(x, y, w, h);
+  g.fill();
+  g.stroke();
+  g.fillStyle = "#1b2440";
+  g.textAlign = "center";
+  g.font = `700 ${Math.max(10, Math.round(w / 3.2))}px system-ui, "Noto Sans CJK SC", sans-serif`;
+  g.fillText(code ? tileName(code) : "?", x + w / 2, y + h / 2 - w / 6, w - 4);
+  g.textAlign = "left";
+}
+
+/** Draw the big-hand card of ``data`` (GET /api/matches/{id}/hands/{n}/card): every tile's
+ *  image loaded first, then every pixel at once, unless ``wanted()`` has turned false meanwhile.
+ *  The canvas records where each tile went (``data-slots``: [x, y, w, h, code]) and how many
+ *  lacked their art (``data-plain``: drawn as named ivory tiles). Whether it drew. */
+export async function drawHandCard(canvas, data, wanted = () => true) {
+  const groups = handGroups(data);
+  const imgs = await Promise.all(groups.filter(Boolean).map(x => tileImage(x.code, x.code === data.laizi)));
+  if (!wanted()) return false;
   canvas.width = W;
   canvas.height = H;
   const g = canvas.getContext("2d");
@@ -192,22 +224,24 @@ export async function drawHandCard(canvas, data) {
   g.font = font(28, true);
   g.fillText(`${t("win_line", who, how)} · ${t("winner_fan", sc.winner_fan ?? "")}`, 56, 150, W - 130 - qrSide);
   // the winning hand
-  const groups = handGroups(data);
-  const tiles = groups.filter(Boolean);
-  const gaps = groups.length - tiles.length;
-  const tw = Math.min(66, Math.floor((W - 112 - gaps * 18) / Math.max(1, tiles.length)));
+  const n = imgs.length;
+  const gaps = groups.length - n;
+  const tw = Math.min(66, Math.floor((W - 112 - gaps * 18) / Math.max(1, n)));
   const th = Math.round(tw * 80 / 60);
-  const imgs = await Promise.all(tiles.map(x => tileImage(x.code, x.code === data.laizi)));
-  let x = 56, k = 0;
-  const y = 200;
+  let x = 56, k = 0, plain = 0;
+  const y = 200, slots = [];
   for (const item of groups) {
     if (!item) { x += 18; continue; }
     const img = imgs[k++];
     const ty = item.win ? y - 10 : y;
     if (img) g.drawImage(img, x, ty, tw - 2, th);
+    else { plainTile(g, item.code, x, ty, tw - 2, th); plain++; }
+    slots.push([x, ty, tw - 2, th, item.code]);
     if (item.win) { g.strokeStyle = "#fde047"; g.lineWidth = 4; g.strokeRect(x - 2, ty - 2, tw + 2, th + 4); }
     x += tw;
   }
+  canvas.dataset.slots = JSON.stringify(slots);
+  canvas.dataset.plain = String(plain);
   // the 番 breakdown (the scorer's lines, in words), two columns
   const lines = (sc.breakdown || []).map(l => localizeLine(l, data.dealer)).filter(Boolean);
   g.font = font(21);
@@ -240,6 +274,7 @@ export async function drawHandCard(canvas, data) {
   g.fillText(handLink(data.match_id, data.hand).replace(/^https?:\/\//, ""), W - 56, H - 50);
   g.textAlign = "left";
   g.fillText(t("title"), 56, H - 50);
+  return true;
 }
 
 export function handLink(mid, hand) { return `${location.origin}/replay/${mid}?hand=${hand}&card=hand`; }
@@ -254,6 +289,7 @@ export async function openHandCard(mid, hand) {
   $("card-status").textContent = "…";
   const canvas = $("card-img");
   delete canvas.dataset.drawn;
+  const mine = ++ST.seq;
   let r, data = {};
   for (let i = 0; i < 5; i++) {
     try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/hands/${encodeURIComponent(hand)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = String(e); return; }
@@ -261,8 +297,9 @@ export async function openHandCard(mid, hand) {
     if (r.status !== 409 || !/not over/.test(data.error || "")) break;
     await new Promise(ok => setTimeout(ok, 800));
   }
+  if (mine !== ST.seq) return;
   if (!r.ok) { $("card-status").textContent = data.error || t("card_failed"); return; }
-  await drawHandCard(canvas, data);
+  if (!await drawHandCard(canvas, data, () => mine === ST.seq)) return;  // a later card draws
   const dl = $("card-download");
   dl.href = canvas.toDataURL("image/png");
   dl.download = `laizi-match-${mid}-hand-${hand}.png`;
@@ -272,7 +309,8 @@ export async function openHandCard(mid, hand) {
 }
 
 // this module's state, in one place (tests/test_architecture.py: no module-level let)
-const ST = { wired: false };
+// (seq: the card sheet's latest request; an earlier one still loading gives way to it)
+const ST = { wired: false, seq: 0 };
 export function wireCard() {
   if (ST.wired) return;
   ST.wired = true;
