@@ -9,34 +9,9 @@ from typing import Any
 
 import pytest
 
-from support.srvhelpers import OPEN, WS, connect, game_frame, new_room, room_state
+from support.srvhelpers import OPEN, WS, connect, four_players, game_frame, new_room, room_state
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def four_players(client: Any, **settings: Any) -> tuple[list[WS], str]:
-    """Four human clients seated 0-3 in a started room."""
-    settings.setdefault("max_hands", 1)
-    settings.setdefault("turn_seconds", 300)
-    settings.setdefault("claim_seconds", 120)
-    owner, _ = connect(client, "p0")
-    code = new_room(owner, **settings)
-    owner.send(type="sit", seat=0)
-    room_state(owner, lambda r: r["seats"][0]["player_id"] is not None)
-    wss = [owner]
-    for i in (1, 2, 3):
-        ws, _ = connect(client, f"p{i}")
-        ws.send(type="join", room=code)
-        ws.until("joined")
-        ws.send(type="sit", seat=i)
-        room_state(ws, lambda r, i=i: r["seats"][i]["player_id"] is not None)
-        ws.send(type="ready")  # 准备 (the host's start counts as the host's)
-        room_state(ws, lambda r, i=i: r["seats"][i]["ready"])
-        wss.append(ws)
-    owner.send(type="start")
-    for ws in wss:
-        game_frame(ws, lambda m: m["type"] == "snapshot")
-    return wss, code
 
 
 def latest_view(ws: WS) -> dict[str, Any]:

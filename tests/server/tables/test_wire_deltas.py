@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from laizi.server.common.delta import Diverged, Gap, Mirror, diff, expand_update, patch
-from support.srvhelpers import OPEN, WS, connect, game_frame, new_room, room_state
+from support.srvhelpers import OPEN, WS, connect, four_players, game_frame
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -125,24 +125,8 @@ def test_an_update_is_made_whole() -> None:
 
 
 def _seated(client: Any, seed: str) -> tuple[list[WS], list[str], WS, str]:
-    owner, _ = connect(client, "p0")
-    code = new_room(owner, seed=seed, max_hands=2, turn_seconds=300, claim_seconds=120)
-    owner.send(type="sit", seat=0)
-    room_state(owner, lambda r: r["seats"][0]["player_id"] is not None)
-    wss = [owner]
-    for i in (1, 2, 3):
-        ws, _ = connect(client, f"p{i}")
-        ws.send(type="join", room=code)
-        ws.until("joined")
-        ws.send(type="sit", seat=i)
-        room_state(ws, lambda r, i=i: r["seats"][i]["player_id"] is not None)
-        ws.send(type="ready")
-        room_state(ws, lambda r, i=i: r["seats"][i]["ready"])
-        wss.append(ws)
+    wss, code = four_players(client, seed=seed, max_hands=2)
     tokens = [next(f["token"] for f in ws.frames if f["type"] == "welcome") for ws in wss]
-    owner.send(type="start")
-    for ws in wss:
-        game_frame(ws, lambda m: m["type"] == "snapshot")
     spec, _ = connect(client, "watcher")
     spec.send(type="join", room=code, spectate=True)
     game_frame(spec, lambda m: m["type"] == "snapshot")
