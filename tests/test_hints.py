@@ -161,3 +161,32 @@ def test_hints_after_a_kong_under_kong_draw_choice() -> None:
     keep = next(e for e in entries if e["kind"] == "nodraw")
     assert keep["shanten_before"] == keep["shanten_after"] and 0 <= keep["win_prob"] <= 1
     assert json.loads(json.dumps(entries)) == entries
+
+
+def test_a_tables_waits_memo_answers_as_the_scorer_does_at_every_change() -> None:
+    """A server room's own memo of its seats' scored 听 lines (hints.WaitsMemo) gives, after
+    every change of a whole match (draws, discards, claims, kongs), exactly what scoring
+    the seat's view afresh gives — a memo kept past a change of the seat's hand or of any
+    table that prices it would not."""
+    from laizi.hints import _SCORED, WaitsMemo, ready_waits
+
+    rules = RuleSet.preset("kaikoufan")
+    m = Match(rules, seed=b"waits-memo", max_hands=3)
+    bots = [make_bot("greedy", s) for s in range(4)]
+    memo = WaitsMemo()
+    ready = melds_while_ready = 0
+    while not m.over:
+        hand = m.hand
+        assert hand is not None
+        for seat in range(4):
+            sv = seat_view(hand, seat)
+            got = ready_waits(sv, scores=True, memo=memo)
+            _SCORED.clear()
+            assert got == ready_waits(sv, scores=True), (m.hand_no, seat)
+            ready += bool(got)
+        seat = m.to_act()[0]
+        melds = sum(len(ms) for ms in seat_view(hand, 0).melds)
+        m.apply(seat, bots[seat].act(seat_view(hand, seat)))
+        if m.hand is hand and sum(len(ms) for ms in seat_view(hand, 0).melds) > melds:
+            melds_while_ready += any(ready_waits(seat_view(hand, s)) for s in range(4) if s != seat)
+    assert ready > 20 and melds_while_ready > 0  # the case the memo must notice happened
