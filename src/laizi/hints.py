@@ -96,10 +96,13 @@ def ready_waits(view: SeatView, *, scores: bool = False,
     shared by every caller."""
     if view.spectator or sum(view.hand) % 3 != 1:
         return []
-    unseen = view.unseen()
     if not scores:
-        return [{"tile": _TILE[k], "unseen": unseen[k]} for k in completing_kinds(view, view.hand)]
-    return [{"tile": _TILE[k], "unseen": unseen[k], **o} for k, o in _scored_waits(view, memo)]
+        kinds = completing_kinds(view, view.hand)
+        unseen = view.unseen() if kinds else []
+        return [{"tile": _TILE[k], "unseen": unseen[k]} for k in kinds]
+    scored = _scored_waits(view, memo)
+    unseen = view.unseen() if scored else []  # (most hands wait on nothing)
+    return [{"tile": _TILE[k], "unseen": unseen[k], **o} for k, o in scored]
 
 
 # The waits' scores depend only on the seat's hand and every seat's public table: a frame is
