@@ -1,7 +1,8 @@
 """Layout boxes at the phone sizes (issue 21): the hint panel covers no seat's name, melds or
 hand, no river, not the wall count nor the claim card nor an action button, and nothing spills
-sideways; the phone-landscape settlement fits the screen with its four score rows clear of its
-buttons; 离开 in the 菜单 sheet is reachable without scrolling.
+sideways; the top seat beside it keeps its name whole and its hidden tiles on one row; the
+phone-landscape settlement fits the screen with its four score rows clear of its buttons; 离开
+in the 菜单 sheet is reachable without scrolling.
 
 A real `laizi serve`, the system Chromium, a seated player with hints on playing one hand with
 bots; the boxes are checked at every moment the panel shows. Screenshots go to screens_dir()."""
@@ -71,6 +72,19 @@ SPILL = """() => {
   return out;
 }"""
 
+# The top seat beside the panel (phone landscape: between the HUD and the column): its name
+# whole (not ellipsized) and its hidden tiles on one row — boxes, not pixels.
+TOP_SEAT = """() => {
+  const seat = document.querySelector(".seat.pos-top");
+  const out = [];
+  const name = seat && seat.querySelector(".plate .pname");
+  if (!name || !name.textContent) return ["no top seat name"];
+  if (name.scrollWidth > name.clientWidth + 1) out.push(`name ${name.textContent} cut: ${name.scrollWidth} > ${name.clientWidth}`);
+  const rows = new Set([...seat.querySelectorAll(".concealed .tile")].map(t => Math.round(t.getBoundingClientRect().top)));
+  if (rows.size > 1) out.push(`hidden tiles on ${rows.size} rows`);
+  return out;
+}"""
+
 
 def hints_on(page: Any) -> None:
     page.click("#btn-menu")
@@ -124,9 +138,10 @@ def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, ser
             bad = page.evaluate(OVERLAPS, BLOCKERS)
             if bad is not None:  # (the panel may have closed meanwhile)
                 spill = page.evaluate(SPILL)
-                if bad or spill:
+                top = page.evaluate(TOP_SEAT)
+                if bad or spill or top:
                     page.screenshot(path=str(screens_dir() / f"hint-overlap_{tag}.png"))
-                assert not bad and not spill, (bad, spill)
+                assert not bad and not spill and not top, (bad, spill, top)
                 checked += 1
                 if page.locator(".claim:not(.hidden)").count():
                     claims += 1
@@ -141,6 +156,36 @@ def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, ser
     page.wait_for_timeout(300)  # (its entrance) — the boxes are then read once
     page.screenshot(path=str(screens_dir() / f"settle-fit_{tag}.png"))
     assert settlement_fits(page) == []
+    page.context.close()
+
+
+# A fixed deal whose top seat melds at once (seen from seat 0): before the fix its name was cut
+# to 机器… and a hidden tile wrapped from the second moment the panel showed.
+TOP_SEED = "top1"
+
+
+def test_the_top_seat_beside_the_panel_keeps_its_name_and_one_row(browser: Any, server: str) -> None:
+    page = new_page(browser, server, "顶座检查员", size=(844, 390))
+    page.click("details.more > summary")  # the fixed deal is among the further options
+    page.fill("#c-seed", TOP_SEED)
+    page.fill("#c-turn", "90")
+    start_table(page, seat=0, level="greedy", hands=1)
+    hints_on(page)
+    checked = with_meld = 0
+    deadline = time.time() + 240
+    while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
+        assert time.time() < deadline, "the hand did not end"
+        if page.locator("#hintbox:not(.hidden)").count():
+            top = page.evaluate(TOP_SEAT)
+            if top:
+                page.screenshot(path=str(screens_dir() / "hint-top-seat_844x390.png"))
+            assert not top, top
+            checked += 1
+            with_meld += page.locator(".seat.pos-top .meld").count() > 0
+        act_once(page)
+        page.wait_for_timeout(40)
+    assert with_meld >= 1, (checked, with_meld)  # the deal did what it is here for
+    print(f"top seat checked at {checked} moments, {with_meld} with a meld")
     page.context.close()
 
 
