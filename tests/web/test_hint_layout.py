@@ -140,6 +140,12 @@ PANEL_SEED = "r22"
 # (layout rows: offsetTop, which the newest tile's drop-in animation does not move)
 OWN_RIVER_ROWS = """() => new Set([...document.querySelectorAll(".river.rpos-bottom .tile")].map(t => t.offsetTop)).size"""
 
+# All of it at one moment, while the table is laid out with the panel's room (null otherwise).
+NOW = ("sel => { if (!document.querySelector('#game.has-hint') || "
+       "document.querySelector('[data-testid=\"settlement\"]:not(.hidden)')) return null; "
+       f"return {{bad: ({OVERLAPS})(sel), spill: ({SPILL})(), top: ({TOP_SEAT})(), rows: ({OWN_RIVER_ROWS})(), "
+       "claim: !!document.querySelector('.claim:not(.hidden)')}; }")
+
 
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["portrait", "landscape"])
 def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, server: str,
@@ -159,11 +165,10 @@ def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, ser
         # the table laid out with the panel's room: checked at every moment (the game waits for
         # the own move, so every own turn is seen, the last ones with two river rows); what the
         # panel itself may cover, at every moment it shows
-        if page.locator("#game.has-hint").count():
-            rows = page.evaluate(OWN_RIVER_ROWS)
-            spill = page.evaluate(SPILL)
-            top = page.evaluate(TOP_SEAT)
-            bad = page.evaluate(OVERLAPS, BLOCKERS)  # None: the panel is not showing
+        # (one evaluation: the hand may end between two, and the layout leaves hints then)
+        now = page.evaluate(NOW, BLOCKERS)
+        if now is not None:
+            bad, spill, top, rows = now["bad"], now["spill"], now["top"], now["rows"]
             if bad or spill or top:
                 page.screenshot(path=str(screens_dir() / f"hint-overlap_{tag}.png"))
             assert not bad and not spill and not top, (bad, spill, top, rows)
@@ -171,8 +176,7 @@ def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, ser
             two_rows += rows >= 2
             if bad is not None:
                 checked += 1
-                if page.locator(".claim:not(.hidden)").count():
-                    claims += 1
+                claims += now["claim"]
                 if shots < 2 and (claims or checked > 3):
                     page.screenshot(path=str(screens_dir() / f"hint-panel{shots}_{tag}.png"))
                     shots += 1
@@ -193,6 +197,9 @@ def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, ser
 # A fixed deal whose top seat melds at once (seen from seat 0): before the fix its name was cut
 # to 机器… and a hidden tile wrapped from the second moment the panel showed.
 TOP_SEED = "top1"
+TOP_NOW = ("() => { if (!document.querySelector('#game.has-hint') || document.querySelector('#hintbox.hidden') || "
+           "document.querySelector('[data-testid=\"settlement\"]:not(.hidden)')) return null; "
+           f"return {{bad: ({TOP_SEAT})(), meld: !!document.querySelector('.seat.pos-top .meld')}}; }}")
 
 
 def test_the_top_seat_beside_the_panel_keeps_its_name_and_one_row(browser: Any, server: str) -> None:
@@ -206,13 +213,13 @@ def test_the_top_seat_beside_the_panel_keeps_its_name_and_one_row(browser: Any, 
     deadline = time.time() + 240
     while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
         assert time.time() < deadline, "the hand did not end"
-        if page.locator("#hintbox:not(.hidden)").count():
-            top = page.evaluate(TOP_SEAT)
-            if top:
+        top = page.evaluate(TOP_NOW)  # (one evaluation: the hand may end meanwhile)
+        if top is not None:
+            if top["bad"]:
                 page.screenshot(path=str(screens_dir() / "hint-top-seat_844x390.png"))
-            assert not top, top
+            assert not top["bad"], top["bad"]
             checked += 1
-            with_meld += page.locator(".seat.pos-top .meld").count() > 0
+            with_meld += top["meld"]
         act_once(page)
         page.wait_for_timeout(40)
     assert with_meld >= 1, (checked, with_meld)  # the deal did what it is here for
