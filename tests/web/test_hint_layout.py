@@ -231,10 +231,17 @@ def test_the_top_seat_beside_the_panel_keeps_its_name_and_one_row(browser: Any, 
 def test_leave_is_reachable_in_the_menu_without_scrolling(browser: Any, server: str,
                                                          size: tuple[int, int]) -> None:
     page = new_page(browser, server, "菜单检查员", size=size)
+    page.click("details.more > summary")  # the long fixed deal: no settlement over the menu
+    page.fill("#c-seed", PANEL_SEED)      # after a few moves (a random one could end at once)
     start_table(page, seat=0, level="greedy")
-    for _ in range(6):  # a few moves, so the log and tables have grown
-        act_once(page)
-        page.wait_for_timeout(100)
+    moves, deadline = 0, time.time() + 60
+    while moves < 6:  # a few moves, so the log and tables have grown
+        assert time.time() < deadline, moves
+        if act_once(page):
+            moves += 1
+        else:
+            page.wait_for_timeout(50)
+    assert not page.locator('[data-testid="settlement"]:not(.hidden)').count()
     page.click("#btn-menu")
     page.wait_for_selector("#sheet-menu:not(.hidden)")
     assert leave_reachable(page) is None, leave_reachable(page)
