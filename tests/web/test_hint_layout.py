@@ -1,10 +1,13 @@
 """Layout boxes at the phone sizes (issue 21): the hint panel covers no seat's name, melds or
 hand, no river, not the wall count nor the claim card nor an action button, and nothing spills
-sideways; the phone-landscape settlement fits the screen with its four score rows clear of its
-buttons; 离开 in the 菜单 sheet is reachable without scrolling.
+sideways; the top seat beside it keeps its name whole and its hidden tiles on one row; the
+phone-landscape settlement fits the screen with its four score rows clear of its buttons; 离开
+in the 菜单 sheet is reachable without scrolling.
 
 A real `laizi serve`, the system Chromium, a seated player with hints on playing one hand with
-bots; the boxes are checked at every moment the panel shows. Screenshots go to screens_dir()."""
+bots, on a fixed deal that ends drawn with the own river two rows long; the table's boxes are
+checked at every moment while hints are on, the panel's at every moment it shows. Screenshots go
+to screens_dir()."""
 
 from __future__ import annotations
 
@@ -45,6 +48,7 @@ SPILL = """() => {
   for (const e of document.querySelectorAll(".seat .plate, #hand .tile, #actions button, #wall-count")) {
     const r = e.getBoundingClientRect();
     if (r.width && (r.left < -1 || r.right > innerWidth + 1)) out.push(`${e.className || e.id} at ${Math.round(r.left)}-${Math.round(r.right)}`);
+    if (r.width && r.bottom > innerHeight + 1) out.push(`${e.className || e.id} below the screen (${Math.round(r.bottom)})`);
   }
   // the HUD (菜单 提示 聊天 公平性) over no seat
   for (const b of document.querySelectorAll(".hud-btn")) {
@@ -68,6 +72,26 @@ SPILL = """() => {
       }
     }
   }
+  // the own river's row ends above the own plate, whatever the number of its rows (its tiles
+  // may run wider than the row's column, so the plate keeps below the row, not just aside)
+  const rb = document.querySelector(".river.rpos-bottom"), pl = document.querySelector(".seat.pos-bottom .plate");
+  if (rb && pl) {
+    const a = rb.getBoundingClientRect(), p = pl.getBoundingClientRect();
+    if (p.width && a.bottom > p.top + 1) out.push(`own river's row ends at ${Math.round(a.bottom)}, under the own plate (${Math.round(p.top)})`);
+  }
+  return out;
+}"""
+
+# The top seat beside the panel (phone landscape: between the HUD and the column): its name
+# whole (not ellipsized) and its hidden tiles on one row — boxes, not pixels.
+TOP_SEAT = """() => {
+  const seat = document.querySelector(".seat.pos-top");
+  const out = [];
+  const name = seat && seat.querySelector(".plate .pname");
+  if (!name || !name.textContent) return ["no top seat name"];
+  if (name.scrollWidth > name.clientWidth + 1) out.push(`name ${name.textContent} cut: ${name.scrollWidth} > ${name.clientWidth}`);
+  const rows = new Set([...seat.querySelectorAll(".concealed .tile")].map(t => Math.round(t.getBoundingClientRect().top)));
+  if (rows.size > 1) out.push(`hidden tiles on ${rows.size} rows`);
   return out;
 }"""
 
@@ -107,36 +131,62 @@ def settlement_fits(page: Any) -> list[str]:
     }"""))
 
 
+# A fixed deal (the same hand every run) that ends drawn (荒庄), the own river two rows long
+# (14+ tiles, 13 a row at 844x390) at the own turns near its end. Its note in the centre makes
+# the centre taller too: before the fix the own river ran under the own plate at 844x390 from the
+# first own discard on (a random deal did so only late in a long hand — 2 runs in 6).
+PANEL_SEED = "r22"
+
+# (layout rows: offsetTop, which the newest tile's drop-in animation does not move)
+OWN_RIVER_ROWS = """() => new Set([...document.querySelectorAll(".river.rpos-bottom .tile")].map(t => t.offsetTop)).size"""
+
+# All of it at one moment, while the table is laid out with the panel's room (null otherwise).
+NOW = ("sel => { if (!document.querySelector('#game.has-hint') || "
+       "document.querySelector('[data-testid=\"settlement\"]:not(.hidden)')) return null; "
+       f"return {{bad: ({OVERLAPS})(sel), spill: ({SPILL})(), top: ({TOP_SEAT})(), rows: ({OWN_RIVER_ROWS})(), "
+       "claim: !!document.querySelector('.claim:not(.hidden)')}; }")
+
+
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["portrait", "landscape"])
 def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, server: str,
                                                              size: tuple[int, int]) -> None:
     tag = f"{size[0]}x{size[1]}"
     page = new_page(browser, server, "版面检查员", size=size)
+    page.click("details.more > summary")  # the fixed deal is among the further options
+    page.fill("#c-seed", PANEL_SEED)
     page.fill("#c-turn", "90")
     start_table(page, seat=0, level="greedy", hands=1)
     hints_on(page)
-    checked = claims = 0
+    checked = claims = laid = two_rows = 0
     shots = 0
     deadline = time.time() + 240
     while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
         assert time.time() < deadline, "the hand did not end"
-        if page.locator("#hintbox:not(.hidden)").count():
-            bad = page.evaluate(OVERLAPS, BLOCKERS)
-            if bad is not None:  # (the panel may have closed meanwhile)
-                spill = page.evaluate(SPILL)
-                if bad or spill:
-                    page.screenshot(path=str(screens_dir() / f"hint-overlap_{tag}.png"))
-                assert not bad and not spill, (bad, spill)
+        # the table laid out with the panel's room: checked at every moment (the game waits for
+        # the own move, so every own turn is seen, the last ones with two river rows); what the
+        # panel itself may cover, at every moment it shows
+        # (one evaluation: the hand may end between two, and the layout leaves hints then)
+        now = page.evaluate(NOW, BLOCKERS)
+        if now is not None:
+            bad, spill, top, rows = now["bad"], now["spill"], now["top"], now["rows"]
+            if bad or spill or top:
+                page.screenshot(path=str(screens_dir() / f"hint-overlap_{tag}.png"))
+            assert not bad and not spill and not top, (bad, spill, top, rows)
+            laid += 1
+            two_rows += rows >= 2
+            if bad is not None:
                 checked += 1
-                if page.locator(".claim:not(.hidden)").count():
-                    claims += 1
+                claims += now["claim"]
                 if shots < 2 and (claims or checked > 3):
                     page.screenshot(path=str(screens_dir() / f"hint-panel{shots}_{tag}.png"))
                     shots += 1
+            if rows >= 2 and two_rows == 1:
+                page.screenshot(path=str(screens_dir() / f"hint-river2_{tag}.png"))
         act_once(page)
         page.wait_for_timeout(40)
-    assert checked >= 1, checked
-    print(f"{tag}: boxes checked at {checked} moments ({claims} with the claim card)")
+    assert checked >= 1 and two_rows >= 1, (laid, checked, two_rows)  # the deal did what it is here for
+    print(f"{tag}: layout checked at {laid} moments ({two_rows} with two own river rows), "
+          f"the panel's boxes at {checked} ({claims} with the claim card)")
     # the settlement: within the screen, the four rows and the hand clear of the buttons
     page.wait_for_timeout(300)  # (its entrance) — the boxes are then read once
     page.screenshot(path=str(screens_dir() / f"settle-fit_{tag}.png"))
@@ -144,14 +194,54 @@ def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, ser
     page.context.close()
 
 
+# A fixed deal whose top seat melds at once (seen from seat 0): before the fix its name was cut
+# to 机器… and a hidden tile wrapped from the second moment the panel showed.
+TOP_SEED = "top1"
+TOP_NOW = ("() => { if (!document.querySelector('#game.has-hint') || document.querySelector('#hintbox.hidden') || "
+           "document.querySelector('[data-testid=\"settlement\"]:not(.hidden)')) return null; "
+           f"return {{bad: ({TOP_SEAT})(), meld: !!document.querySelector('.seat.pos-top .meld')}}; }}")
+
+
+def test_the_top_seat_beside_the_panel_keeps_its_name_and_one_row(browser: Any, server: str) -> None:
+    page = new_page(browser, server, "顶座检查员", size=(844, 390))
+    page.click("details.more > summary")  # the fixed deal is among the further options
+    page.fill("#c-seed", TOP_SEED)
+    page.fill("#c-turn", "90")
+    start_table(page, seat=0, level="greedy", hands=1)
+    hints_on(page)
+    checked = with_meld = 0
+    deadline = time.time() + 240
+    while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
+        assert time.time() < deadline, "the hand did not end"
+        top = page.evaluate(TOP_NOW)  # (one evaluation: the hand may end meanwhile)
+        if top is not None:
+            if top["bad"]:
+                page.screenshot(path=str(screens_dir() / "hint-top-seat_844x390.png"))
+            assert not top["bad"], top["bad"]
+            checked += 1
+            with_meld += top["meld"]
+        act_once(page)
+        page.wait_for_timeout(40)
+    assert with_meld >= 1, (checked, with_meld)  # the deal did what it is here for
+    print(f"top seat checked at {checked} moments, {with_meld} with a meld")
+    page.context.close()
+
+
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["portrait", "landscape"])
 def test_leave_is_reachable_in_the_menu_without_scrolling(browser: Any, server: str,
                                                          size: tuple[int, int]) -> None:
     page = new_page(browser, server, "菜单检查员", size=size)
+    page.click("details.more > summary")  # the long fixed deal: no settlement over the menu
+    page.fill("#c-seed", PANEL_SEED)      # after a few moves (a random one could end at once)
     start_table(page, seat=0, level="greedy")
-    for _ in range(6):  # a few moves, so the log and tables have grown
-        act_once(page)
-        page.wait_for_timeout(100)
+    moves, deadline = 0, time.time() + 60
+    while moves < 6:  # a few moves, so the log and tables have grown
+        assert time.time() < deadline, moves
+        if act_once(page):
+            moves += 1
+        else:
+            page.wait_for_timeout(50)
+    assert not page.locator('[data-testid="settlement"]:not(.hidden)').count()
     page.click("#btn-menu")
     page.wait_for_selector("#sheet-menu:not(.hidden)")
     assert leave_reachable(page) is None, leave_reachable(page)

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from laizi.server.ledger import coins
 from laizi.server.persistence import db
 from laizi.server.persistence.socialdb import CoinLedgerRow
+from laizi.server.tables.seating import bot_seat
 from support.socialkit import call, guest, register
 from support.srvhelpers import Client, LiveServer, eventually, step
 from support.tableopen import assert_table_open
@@ -92,6 +93,9 @@ def test_two_players_and_bots_after_the_wait(srv: LiveServer) -> None:
     assert info["status"] == "playing" and info["settings"]["rated"]
     humans = {s["player_id"] for s in info["seats"] if s["player_id"]}
     assert humans == {pa, pb} and sum(1 for s in info["seats"] if s["bot"]) == 2
+    # its bots are named as every other bot a table seats (bot·greedy; 机器人甲… at the table)
+    bots = [s for s in info["seats"] if s["bot"]]
+    assert all(s["nickname"] and s["nickname"] == bot_seat(s["bot"]).nickname for s in bots), bots
     # every step of the start taken: stored, the first events written, each coin seat held
     assert assert_table_open(srv.db_url, code, coin_players=[pa, pb]) == info["match_id"]
     for c in (ca, cb):

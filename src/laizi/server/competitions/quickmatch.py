@@ -303,14 +303,14 @@ class QuickMatch:
         entries = {str(e["pid"]): e for e in waiters}
         at = {where[pid]: e for pid, e in entries.items()}
         seats = tuple(player_seat(e["pid"], e["nick"], ready=True) if (e := at.get(i)) is not None
-                      else bot_seat(AUTO_BOT, "") for i in range(4))
+                      else bot_seat(AUTO_BOT) for i in range(4))
 
         def refused(seating: Seating, exc: coins.CoinError) -> Seating | None:
             # another node seated one of them meanwhile, or a balance fell: a bot instead
             for pid in exc.refused:
                 if where.pop(pid, None) is not None:
                     self.lines.tell(entries[pid], error_msg("quick_refused", exc.message))
-            return seating.instead(exc.refused, bot_seat(AUTO_BOT, "")) if where else None
+            return seating.instead(exc.refused, bot_seat(AUTO_BOT)) if where else None
 
         # not in the room yet: 托管 after the grace unless they come; a coin level: coin
         # seats first (nobody left to play after a refusal: no table of bots alone)
