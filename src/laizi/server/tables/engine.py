@@ -40,6 +40,7 @@ from laizi.server.tables.frames import (
     EVENT_SHAPES,
     KEY_INDEX,
     PRIVATE_KEYS,
+    FansMemo,
     frame_view,
     private_part,
     public_part,
@@ -148,7 +149,8 @@ class GameSession:
         self._public = ""
         self.key = object()  # names this match in a connection's view_base
         self._pub_now: dict[str, Any] | None = None  # the public part at _views_at, parsed
-        # (on demand; let go once the frames are sent: :meth:`trim`)
+        # (on demand; kept after the frames are sent as the next change's likely base)
+        self._pub_parsed: tuple[int, dict[str, Any]] | None = None  # (version, parsed public part)
         self._privs: dict[int | None, tuple[dict[str, Any], str]] = {}  # at _views_at
         self._bases: dict[int, str] = {}       # version -> public part's JSON (the last few)
         self._priv_bases: dict[tuple[int, int | None], dict[str, Any]] = {}  # (version, seat) -> private part
@@ -156,6 +158,7 @@ class GameSession:
         self._drawers: dict[int, int | None] = {}  # base version -> the last drawer since (acting)
         self._ev_at: dict[int, int] = {}  # version -> the spectator's stream version then (kept with _bases)
         self._waits = WaitsMemo()  # the seats' scored 听 lines, this table's own
+        self._fans: FansMemo = {}  # the seats' table 番, this match's own
 
     @property
     def version(self) -> int:
@@ -331,7 +334,7 @@ class GameSession:
         match = self.match
         pub = public_part(match_view(match, None, copy=False,
                                      history=history_rows(match, self._history)),
-                          self._rules_json)
+                          self._rules_json, fans_memo=self._fans)
         for k in PRIVATE_KEYS:
             pub.pop(k, None)
         raw = dumps(pub)
@@ -354,10 +357,11 @@ class GameSession:
             match = self.match
             hand = match.hand
             hv = None if hand is None else seat_view(hand, seat, copy=False)
+            # (fresh containers, JSON values of one type per place, never changed after:
+            # kept as the base of the next patches as it is)
             priv = private_part(seat, hv, match_over=match.over, memo=self._waits)
-            text = dumps(priv)
-            got = self._privs[seat] = (orjson.loads(text), text)  # JSON values, its own copy
-            self._priv_bases[(self._views_at, seat)] = got[0]
+            got = self._privs[seat] = (priv, dumps(priv))
+            self._priv_bases[(self._views_at, seat)] = priv
         return got
 
     def view_json(self, seat: int | None) -> str:
@@ -374,11 +378,18 @@ class GameSession:
         """This version's public part as JSON values (diffed against a parsed base)."""
         if self._pub_now is None:
             self._pub_now = orjson.loads(self._bases[self._views_at])
+            self._pub_parsed = (self._views_at, self._pub_now)
         return self._pub_now
+
+    def _parsed(self, v: int, text: str) -> Any:
+        """The public part of kept version ``v`` (its JSON ``text``) as JSON values: parsed
+        once when it was the latest (most connections' base at the next change), else now."""
+        kept = self._pub_parsed
+        return kept[1] if kept is not None and kept[0] == v else orjson.loads(text)
 
     def trim(self) -> None:
         """Let go of what only the frames of this version needed (a room's memory between
-        changes: the texts of the kept versions stay)."""
+        changes: the texts of the kept versions stay, and the latest public part parsed)."""
         self._pub_now = None
 
     def view_patch(self, seat: int | None, base: int) -> str | None:
@@ -400,7 +411,7 @@ class GameSession:
                 if texts is None:
                     return None
                 events = [unshape(e, EVENT_SHAPES) for e in orjson.loads(f"[{','.join(texts)}]")]
-                old, drawer = predict_drawer(orjson.loads(old_pub), events)
+                old, drawer = predict_drawer(self._parsed(base, old_pub), events)
                 pub_ops = dumps(diff(old, self._parsed_now(), KEY_INDEX))[1:-1]
                 self._drawers[base] = drawer
             self._pub_patches[base] = pub_ops

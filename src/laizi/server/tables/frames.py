@@ -39,10 +39,10 @@ from laizi.hints import WaitsMemo, ready_waits
 from laizi.rules import RuleSet
 from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
-from laizi.views.fan import table_fans
+from laizi.views.fan import seat_fan
 
-__all__ = ["EVENT_SHAPES", "KEY_INDEX", "PRIVATE_KEYS", "VIEW_KEYS", "frame_view", "private_part", "public_part",
-           "read_view"]
+__all__ = ["EVENT_SHAPES", "KEY_INDEX", "PRIVATE_KEYS", "VIEW_KEYS", "FansMemo", "frame_view", "private_part",
+           "public_part", "read_view"]
 
 PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting", "waits")
 # The wire's key table (sent with every snapshot as ``keys``): a patch names these keys by
@@ -77,11 +77,28 @@ def _tiles(ks: list[int]) -> list[str]:
     return [TILE_STR[k] for k in ks]
 
 
-def _players(hv: SeatView) -> list[dict[str, Any]]:
+FansMemo = dict[int, tuple[tuple[Any, ...], dict[str, Any]]]
+"""Each seat's table 番 last counted, with what it was counted from (a server keeps one per
+match: a seat's 番 changes only with its own melds, kongs and laid-aside tiles)."""
+
+
+def _fan(hv: SeatView, s: int, memo: FansMemo | None) -> dict[str, Any]:
+    """Seat ``s``'s :func:`~laizi.views.fan.seat_fan` (public: the same in every seat's frame)."""
+    melds, sk, sd = hv.melds[s], hv.special_kongs[s], hv.special_discards[s]
+    if memo is None:
+        return seat_fan(hv.rules, hv.setup.laizi, melds, sk, sd)
+    key = (hv.setup.laizi, tuple(melds), tuple(sk), tuple(sd))  # (one match: one rule set)
+    got = memo.get(s)
+    if got is None or got[0] != key:
+        got = memo[s] = (key, seat_fan(hv.rules, hv.setup.laizi, melds, sk, sd))
+    return got[1]
+
+
+def _players(hv: SeatView, fans_memo: FansMemo | None = None) -> list[dict[str, Any]]:
     revealed = hv.revealed
-    fans = table_fans(hv)  # public: the same in every seat's frame
     players = []
     for s in range(4):
+        fan = _fan(hv, s, fans_memo)
         p: dict[str, Any] = {
             "seat": s,
             "melds": [meld_to_json(m, tiles_as_list=True) for m in hv.melds[s]],
@@ -90,7 +107,7 @@ def _players(hv: SeatView) -> list[dict[str, Any]]:
             "special_discards": _tiles(hv.special_discards[s]),
             "concealed": hv.hand_sizes[s],
             "opened": hv.opened(s),
-            "fan": fans[s]["fan"], "fan_items": fans[s]["items"], "standing": fans[s]["standing"],
+            "fan": fan["fan"], "fan_items": fan["items"], "standing": fan["standing"],
         }
         if revealed is not None:
             p["hand"] = _ordered(revealed.hands[s])
@@ -98,9 +115,9 @@ def _players(hv: SeatView) -> list[dict[str, Any]]:
     return players
 
 
-def public_part(mv: MatchView, rules: dict[str, Any]) -> dict[str, Any]:
+def public_part(mv: MatchView, rules: dict[str, Any], *, fans_memo: FansMemo | None = None) -> dict[str, Any]:
     """The keys of :func:`frame_view` that are the same for every seat (``rules``: the
-    rule set as JSON)."""
+    rule set as JSON; ``fans_memo``: the match's :data:`FansMemo`, shared values)."""
     out: dict[str, Any] = {
         "hand_no": mv.hand_no, "round": mv.round, "rounds": mv.rounds, "max_hands": mv.max_hands,
         "dealer": mv.dealer, "scores": mv.scores, "auto": mv.auto, "escaped": mv.escaped,
@@ -120,7 +137,7 @@ def public_part(mv: MatchView, rules: dict[str, Any]) -> dict[str, Any]:
         "pizi": [TILE_STR[k] for k in sorted(setup.pizi)],
         "wall_remaining": hv.wall_remaining, "commitment": hv.commitment, "rules": rules,
         "pending": None if hv.pending is None else TILE_STR[hv.pending],
-        "players": _players(hv),
+        "players": _players(hv, fans_memo),
     })
     r = hv.revealed
     if hv.phase == "over" and r is not None:
