@@ -225,17 +225,36 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
             raise ProtocolError("not_started", "the match has not started")
         return g
 
+    def _change(self, apply: Callable[[GameSession], Any],
+                meta: Callable[[GameSession], dict[str, Any]]) -> bool:
+        """The one way the match changes (every journal entry goes through here): apply,
+        then note the new entry's origin (``meta``, read after the change). ``apply`` may
+        decline (:meth:`GameSession.set_auto` returns False when nothing changed): then
+        nothing is noted and the result is False. The caller then ends the command with
+        :meth:`_after_change` (stored, shown, the timer rearmed)."""
+        g = self.game
+        assert g is not None
+        n = len(g.journal)
+        if apply(g) is False:
+            return False
+        assert len(g.journal) == n + 1, "one journal entry per change"
+        self._note_op(meta(g))
+        return True
+
     def _step(self, seat: int, apply: Callable[[GameSession], Any],
               meta: Callable[[GameSession], dict[str, Any]]) -> None:
-        """One change of the match by ``seat`` (a move, an escape, a bot's move): note who
-        must act, apply, note the journal entry's origin (``meta``, read after the change),
-        renew the other seats' deadlines (those that still must act keep theirs)."""
+        """One move of the match by ``seat`` (a move, an escape, a bot's move): note who
+        must act, :meth:`_change`, renew the other seats' deadlines (those that still must
+        act keep theirs)."""
         g = self.game
         assert g is not None
         before = set(g.to_act())
-        apply(g)
-        self._note_op(meta(g))
+        self._change(apply, meta)
         self._reset_deadlines(before - {seat})
+
+    def _auto(self, seat: int, on: bool, meta: dict[str, Any]) -> bool:
+        """托管 on or off for ``seat`` through :meth:`_change` (False: it already was)."""
+        return self._change(lambda g: g.set_auto(seat, on), lambda g: meta)
 
     async def play(self, seat: int, action: Action, seq: int, source: str,
                    version: int | None = None) -> Played:
@@ -255,8 +274,7 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         if version is not None and version != cur_v:
             return Played(cur_v, stale_version=True)
         if g.match.auto[seat] and not self.seats[seat].escaped:
-            g.set_auto(seat, False)  # acting again ends 托管
-            self._note_op({"source": "player", "player_id": source})
+            self._auto(seat, False, {"source": "player", "player_id": source})  # acting again ends 托管
         try:
             self._step(seat, lambda g: g.act(seat, action),
                        lambda g: {"source": "player", "player_id": source, "seq": seq,
@@ -321,8 +339,7 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         g = self._playing()
         if not on:
             self.flow.acted(seat)
-        if g.set_auto(seat, on):
-            self._note_op({"source": "player", "player_id": source})
+        if self._auto(seat, on, {"source": "player", "player_id": source}):
             if not on:
                 self._reset_deadlines(set(g.to_act()) - {seat})
             await self._after_change()
@@ -531,9 +548,7 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
             seat = self.seats[s]
             if (seat.disconnected_at is not None and not g.match.auto[s]
                     and now >= seat.disconnected_at + self.cfg.disconnect_grace):
-                g.set_auto(s, True)
-                self._note_op({"source": "disconnect"})
-                changed = True
+                changed = self._auto(s, True, {"source": "disconnect"}) or changed
         if g.hand_over:
             if self.flow.settled(now, self.waiting()):
                 self._deal_next()
@@ -550,8 +565,7 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         g = self.game
         assert g is not None
         self.flow.dealt()
-        g.next_hand()
-        self._note_op({"source": "server"})
+        self._change(lambda g: g.next_hand(), lambda g: {"source": "server"})
         self._reset_deadlines(set())
 
     def _bot_steps(self, g: GameSession, now: float) -> bool:
@@ -571,8 +585,8 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
                 if now >= self._deadlines.get(s, float("inf")):
                     # a lapse: the bot plays this one move; repeated turn lapses → 托管
                     # (a claim window left to lapse is no sign of absence: not counted)
-                    if g.phase not in ("claim", "rob") and self.flow.lapse(s) and g.set_auto(s, True):
-                        self._note_op({"source": "timeout"})
+                    if g.phase not in ("claim", "rob") and self.flow.lapse(s):
+                        self._auto(s, True, {"source": "timeout"})
                     self._bot_move(s, "timeout")
                     acted = True
                     break
