@@ -153,7 +153,8 @@ class GameSession:
         self._pub_parsed: tuple[int, dict[str, Any]] | None = None  # (version, parsed public part)
         self._privs: dict[int | None, tuple[dict[str, Any], str]] = {}  # at _views_at
         self._bases: dict[int, str] = {}       # version -> public part's JSON (the last few)
-        self._priv_bases: dict[tuple[int, int | None], dict[str, Any]] = {}  # (version, seat) -> private part
+        self._priv_bases: dict[int, dict[int | None, dict[str, Any]]] = {}  # version -> seat -> private part
+        self._spectator: SeatView | None = None  # the public snapshot of the hand at _views_at
         self._pub_patches: dict[int, str] = {}   # base version -> public patch ops (at _views_at)
         self._drawers: dict[int, int | None] = {}  # base version -> the last drawer since (acting)
         self._ev_at: dict[int, int] = {}  # version -> the spectator's stream version then (kept with _bases)
@@ -332,9 +333,9 @@ class GameSession:
         if self._views_at == v:
             return
         match = self.match
-        pub = public_part(match_view(match, None, copy=False,
-                                     history=history_rows(match, self._history)),
-                          self._rules_json, fans_memo=self._fans)
+        mv = match_view(match, None, copy=False, history=history_rows(match, self._history))
+        self._spectator = mv.hand  # (shares the match's lists: valid for this version only)
+        pub = public_part(mv, self._rules_json, fans_memo=self._fans)
         for k in PRIVATE_KEYS:
             pub.pop(k, None)
         raw = dumps(pub)
@@ -343,10 +344,11 @@ class GameSession:
         self._bases[v] = raw
         self._sync_streams()
         self._ev_at[v] = self._streams[None].v
+        self._priv_bases[v] = {}
         while len(self._bases) > VIEW_KEEP:
-            del self._ev_at[next(iter(self._bases))]
-            del self._bases[next(iter(self._bases))]
-        self._priv_bases = {k: t for k, t in self._priv_bases.items() if k[0] in self._bases}
+            old = next(iter(self._bases))
+            del self._ev_at[old], self._bases[old]
+            self._priv_bases.pop(old, None)
         self._views, self._privs, self._pub_patches, self._drawers = {}, {}, {}, {}
         self._views_at = v
 
@@ -356,12 +358,13 @@ class GameSession:
         if got is None:
             match = self.match
             hand = match.hand
-            hv = None if hand is None else seat_view(hand, seat, copy=False)
+            hv = (None if hand is None else self._spectator if seat is None
+                  else seat_view(hand, seat, copy=False))
             # (fresh containers, JSON values of one type per place, never changed after:
             # kept as the base of the next patches as it is)
             priv = private_part(seat, hv, match_over=match.over, memo=self._waits)
             got = self._privs[seat] = (priv, dumps(priv))
-            self._priv_bases[(self._views_at, seat)] = priv
+            self._priv_bases[self._views_at][seat] = priv
         return got
 
     def view_json(self, seat: int | None) -> str:
@@ -397,7 +400,7 @@ class GameSession:
         at version ``base`` to its view now; None when that version is no longer kept."""
         self._refresh()
         old_pub = self._bases.get(base)
-        old_priv = self._priv_bases.get((base, seat))
+        old_priv = self._priv_bases.get(base, {}).get(seat)
         if old_pub is None or old_priv is None:
             return None
         pub_ops = self._pub_patches.get(base)

@@ -69,8 +69,15 @@ EVENT_SHAPES = (
 _TURN_PHASES = ("turn", "haidi", "replace")  # phases where the turn seat (alone, publicly) acts
 
 
+_RUNS = tuple(tuple([TILE_STR[k]] * n for n in range(5)) for k in range(NUM_KINDS))  # kind, copies -> tiles
+
+
 def _ordered(counts: list[int]) -> list[str]:
-    return [TILE_STR[k] for k in range(NUM_KINDS) for _ in range(counts[k])]
+    out: list[str] = []
+    for k, n in enumerate(counts):
+        if n:
+            out += _RUNS[k][n] if n < 5 else [TILE_STR[k]] * n
+    return out
 
 
 def _tiles(ks: list[int]) -> list[str]:
