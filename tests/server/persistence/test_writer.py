@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import event, func, select, text
 from sqlalchemy.orm import Session
 
 from laizi.server.persistence import db, store
@@ -255,6 +255,42 @@ def test_rows_read_back_as_written(url: str) -> None:
                                        (3, action, "bot", None, None, 8)]
             assert all(a.created_at is not None for a in acts)
             assert ev.data == data and ev.kind == "draw" and ev.hand == 0
+    finally:
+        w.close()
+        eng.dispose()
+
+
+def test_batches_keep_one_connection_until_one_fails(url: str) -> None:
+    """Batch after batch runs on the connection the writer holds (a checkout per batch cost
+    PostgreSQL a ping); a failing batch lets it go, its writes are retried one by one on
+    fresh checkouts, and the next batch connects again — and works."""
+    eng = _engine(url)
+    checkouts: list[int] = []
+    event.listen(eng, "checkout", lambda *a: checkouts.append(1))
+    w = Writer(eng)
+
+    async def run() -> list[Any]:
+        mid = await w.write(lambda s: _match(s, "HOLD1"))
+        for n in range(1, 11):  # ten batches, one after the other
+            await w.write(None, rows=((store.EVENTS, [_event(mid, n)]),))
+        held = len(checkouts)
+        failed = await _held(w, [
+            lambda: w.write(None, rows=((store.EVENTS, [_event(mid, 10)]),)),  # duplicate (match, n)
+            lambda: w.write(None, rows=((store.EVENTS, [_event(mid, 11)]),)),
+        ])
+        after_failure = len(checkouts)
+        await w.write(None, rows=((store.EVENTS, [_event(mid, 12)]),))
+        return [held, failed, after_failure, len(checkouts)]
+
+    try:
+        held, failed, after_failure, last = asyncio.run(run())
+        assert held == 1  # eleven batches, one connection
+        assert isinstance(failed[0], Exception) and failed[1] is None
+        assert after_failure == held + 2  # the two retries, each on its own checkout
+        assert last == after_failure + 1  # the next batch connected again
+        with eng.connect() as c:
+            ns = [r[0] for r in c.execute(text("select n from events order by id"))]
+        assert ns == [*range(1, 12), 12]
     finally:
         w.close()
         eng.dispose()

@@ -35,7 +35,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, Integer, Table
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 __all__ = ["FenceCheck", "Rows", "WriteFn", "Writer"]
@@ -84,6 +84,10 @@ class Writer:
     def __init__(self, engine: Engine, max_batch: int = 256, gather: float = GATHER) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        # The connection the batches run on, held from one batch to the next (a checkout
+        # per batch pinged the database first: one round trip more per batch); let go when
+        # a batch fails, and the retries check out afresh (the pool pings those).
+        self._conn: Connection | None = None
         self.max_batch = max_batch
         self.gather = gather
         self._last = 0  # writes in the previous batch
@@ -142,6 +146,7 @@ class Writer:
         while True:
             first = self._q.get()
             if first is None:
+                self._let_go()
                 return
             batch = [first]
             stop = self._drain(batch)
@@ -153,18 +158,35 @@ class Writer:
             self._last = len(batch)
             t0 = time.perf_counter()
             try:
-                with self.sessions() as s:
+                with self._batch_session() as s:
                     done = self._apply(s, batch)
                     s.commit()
                 self._resolve_all(done)
             except Exception:  # retry one by one
+                self._let_go()
                 for item in batch:
                     self._retry(item)
             self.batches += 1
             self.writes += len(batch)
             self.busy_seconds += time.perf_counter() - t0
             if stop:
+                self._let_go()
                 return
+
+    def _batch_session(self) -> Session:
+        """A session on the held connection (connected now if there is none)."""
+        conn = self._conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._conn = self.engine.connect()
+        if conn.in_transaction():  # (never after a commit; a session must begin its own)
+            conn.rollback()
+        return Session(bind=conn, expire_on_commit=False)
+
+    def _let_go(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
 
     def _drain(self, batch: list[_Item]) -> bool:
         """Add what is queued to ``batch`` (up to ``max_batch``); True when told to stop."""
