@@ -88,6 +88,12 @@ class Writer:
         # per batch pinged the database first: one round trip more per batch); let go when
         # a batch fails, and the retries check out afresh (the pool pings those).
         self._conn: Connection | None = None
+        # On PostgreSQL a batch of rows alone (the play's journal entries and events, no
+        # function, no fence: most batches) is one statement (:func:`_pg_insert`), atomic by
+        # itself: it runs on a second held connection in autocommit — one round trip, not
+        # BEGIN, INSERT, COMMIT. (Batches run one after the other: the order holds.)
+        self._alone_ok = engine.dialect.name == "postgresql"
+        self._ac: Connection | None = None
         self.max_batch = max_batch
         self.gather = gather
         self._last = 0  # writes in the previous batch
@@ -158,9 +164,13 @@ class Writer:
             self._last = len(batch)
             t0 = time.perf_counter()
             try:
-                with self._batch_session() as s:
-                    done = self._apply(s, batch)
-                    s.commit()
+                if self._alone_ok and all(i.fn is None and i.fence is None for i in batch):
+                    self._insert_alone(batch)
+                    done = [(item, True, None) for item in batch]
+                else:
+                    with self._batch_session() as s:
+                        done = self._apply(s, batch)
+                        s.commit()
                 self._resolve_all(done)
             except Exception:  # retry one by one
                 self._let_go()
@@ -182,11 +192,28 @@ class Writer:
             conn.rollback()
         return Session(bind=conn, expire_on_commit=False)
 
+    def _insert_alone(self, batch: list[_Item]) -> None:
+        """A batch of rows alone, as one statement in autocommit (PostgreSQL)."""
+        pending: dict[Table, list[dict[str, Any]]] = {}
+        for item in batch:
+            for table, rows in item.rows:
+                pending.setdefault(table, []).extend(rows)
+        todo = [(t, rows) for t, rows in pending.items() if rows]
+        if not todo:
+            return
+        conn = self._ac
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._ac = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        sql, params = _pg_insert(todo)
+        conn.exec_driver_sql(sql, params)
+        conn.commit()  # (nothing to commit in autocommit: ends SQLAlchemy's own marker)
+
     def _let_go(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.close()
+        for conn in (self._conn, self._ac):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
+        self._conn = self._ac = None
 
     def _drain(self, batch: list[_Item]) -> bool:
         """Add what is queued to ``batch`` (up to ``max_batch``); True when told to stop."""
