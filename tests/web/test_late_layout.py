@@ -1,12 +1,14 @@
 """The table late in a hand on a phone (ui33): with the rivers long (15+ tiles a seat) and melds at
 every seat, the centre box (wall count, 翻牌, 赖子, the last move, the fixed-deal note), the four
-rivers, the four name plates, the other seats' hidden tiles and melds, the status line and the own
-hand never overlap and all stay on the screen — at 844×390 and 390×844, hints on and off; the
-fixed-deal note is shown whole (it was cut with … at 844×390).
+rivers, the four name plates, the other seats' hidden tiles and melds, the status line, the HUD
+buttons and the own hand never overlap and all stay on the screen — at 844×390 and 390×844, hints
+on and off, in Chinese (and two cases in English); the fixed-deal note is shown whole (it was cut
+with … at 844×390).
 
 Before the fix: at 844×390 the centre ran over the top and bottom rivers from the middle of a hand
 on and, hints off, the top seat's hidden tiles ran under the status line; at 390×844 with hints on
-the centre ran over the rivers once they had three rows.
+the centre ran over the rivers once they had three rows; in English the status line ran over the
+HUD's 公平性 (Fairness) button at 390×844.
 
 A real `laizi serve`, the system Chromium, a seated player with three greedy bots playing the long
 fixed deal "r22" (it ends drawn, the rivers 15-17 tiles long, ten melds on the table) to its end;
@@ -20,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import act_once, new_page, screens_dir, start_table
+from support.webhelpers import act_once, new_page, poll, screens_dir, start_table
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +44,8 @@ REGIONS = """() => {
     return b;
   };
   const P = ["bottom", "right", "top", "left"];
-  const reg = {centre: union("#game .center"), status: union("#status-line:not(:empty)"), hand: union("#hand .tile")};
+  const reg = {centre: union("#game .center"), status: union("#status-line:not(:empty)"), hud: union("#game .hud-btn"),
+               hand: union("#hand .tile")};
   for (const p of P) {
     reg[`river-${p}`] = union(`.river.rpos-${p} .tile`);
     reg[`plate-${p}`] = union(`.seat.pos-${p} .plate`);
@@ -77,12 +80,21 @@ def hints_on(page: Any) -> None:
     page.click('[data-close="sheet-menu"]')
 
 
-@pytest.mark.parametrize("hints", [False, True], ids=["hints-off", "hints-on"])
-@pytest.mark.parametrize("size", [(844, 390), (390, 844)], ids=["landscape", "portrait"])
+LANDSCAPE, PORTRAIT = (844, 390), (390, 844)
+CASES = [(LANDSCAPE, False, "zh"), (LANDSCAPE, True, "zh"), (PORTRAIT, False, "zh"), (PORTRAIT, True, "zh"),
+         (LANDSCAPE, False, "en"), (PORTRAIT, True, "en")]  # (English: longer words, a wider HUD)
+
+
+@pytest.mark.parametrize(("size", "hints", "lang"), CASES,
+                         ids=[f"{'landscape' if s == LANDSCAPE else 'portrait'}-hints-{'on' if h else 'off'}-{lang}"
+                              for s, h, lang in CASES])
 def test_nothing_overlaps_late_in_a_long_hand(browser: Any, server: str, size: tuple[int, int],
-                                              hints: bool) -> None:
-    tag = f"{size[0]}x{size[1]}_{'hints' if hints else 'nohints'}"
+                                              hints: bool, lang: str) -> None:
+    tag = f"{size[0]}x{size[1]}_{'hints' if hints else 'nohints'}_{lang}"
     page = new_page(browser, server, "长局检查员", size=size)
+    if lang == "en":
+        page.click("#langbtn")
+        poll(page, "() => document.documentElement.lang === 'en'")
     page.click("details.more > summary")  # the fixed deal is among the further options
     page.fill("#c-seed", SEED)
     page.fill("#c-turn", "90")
