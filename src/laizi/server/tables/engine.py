@@ -149,8 +149,8 @@ class GameSession:
         self._public = ""
         self.key = object()  # names this match in a connection's view_base
         self._pub_now: dict[str, Any] | None = None  # the public part at _views_at, parsed
-        # (on demand; kept after the frames are sent as the next change's likely base)
-        self._pub_parsed: tuple[int, dict[str, Any]] | None = None  # (version, parsed public part)
+        # (on demand; let go once the frames are sent: :meth:`trim` — kept, hundreds of
+        # rooms' parsed parts made the collector's passes longer: p99)
         self._privs: dict[int | None, tuple[dict[str, Any], str]] = {}  # at _views_at
         self._bases: dict[int, str] = {}       # version -> public part's JSON (the last few)
         self._priv_bases: dict[int, dict[int | None, dict[str, Any]]] = {}  # version -> seat -> private part
@@ -381,18 +381,11 @@ class GameSession:
         """This version's public part as JSON values (diffed against a parsed base)."""
         if self._pub_now is None:
             self._pub_now = orjson.loads(self._bases[self._views_at])
-            self._pub_parsed = (self._views_at, self._pub_now)
         return self._pub_now
-
-    def _parsed(self, v: int, text: str) -> Any:
-        """The public part of kept version ``v`` (its JSON ``text``) as JSON values: parsed
-        once when it was the latest (most connections' base at the next change), else now."""
-        kept = self._pub_parsed
-        return kept[1] if kept is not None and kept[0] == v else orjson.loads(text)
 
     def trim(self) -> None:
         """Let go of what only the frames of this version needed (a room's memory between
-        changes: the texts of the kept versions stay, and the latest public part parsed)."""
+        changes: the texts of the kept versions stay)."""
         self._pub_now = None
 
     def view_patch(self, seat: int | None, base: int) -> str | None:
@@ -414,7 +407,7 @@ class GameSession:
                 if texts is None:
                     return None
                 events = [unshape(e, EVENT_SHAPES) for e in orjson.loads(f"[{','.join(texts)}]")]
-                old, drawer = predict_drawer(self._parsed(base, old_pub), events)
+                old, drawer = predict_drawer(orjson.loads(old_pub), events)
                 pub_ops = dumps(diff(old, self._parsed_now(), KEY_INDEX))[1:-1]
                 self._drawers[base] = drawer
             self._pub_patches[base] = pub_ops
