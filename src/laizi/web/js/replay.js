@@ -28,8 +28,16 @@ function go(i) {
   const box = $("rp-settle");
   const end = RP.pos === f.length - 1 && v.phase === "over";
   box.classList.toggle("hidden", !end);
-  if (end) { renderSettlement(box, v, { seats, me: null, card: cardText(RP.card), matchId: RP.mid }); box.scrollIntoView({ block: "nearest" }); }
-  else box.textContent = "";
+  if (end) {  // over the table, inside the screen (the page does not scroll): 关闭 shows the last table
+    renderSettlement(box, v, { seats, me: null, card: cardText(RP.card), matchId: RP.mid });
+    const x = document.createElement("button");
+    x.type = "button";
+    x.className = "rp-settle-close";
+    x.dataset.testid = "replay-settle-close";
+    x.textContent = t("close");
+    x.addEventListener("click", () => box.classList.add("hidden"));
+    box.prepend(x);
+  } else box.textContent = "";
   showMarks();
 }
 

@@ -1,0 +1,133 @@
+"""The replay page (回放) fits a phone (ui34): at 844×390 and 390×844 (and still at 1366×900) a
+finished match's replay, stepped to its end, runs off no side: no sideways overflow, no page
+scroll, every control (大厅, the hand selector, 开头 上一步 播放 下一步 结尾, the step slider, 复盘,
+战绩, English) inside the screen and at least 40 px high; the settlement lies over the table
+inside the screen, its 关闭 shows the last table again, and then (and one step earlier) every
+tile of the own seat's hand is on the screen, not covered. At 390×844 a side seat's 番 badge
+("1番·金顶") is one line, even at 12番.
+
+Before the fix (this test failed at all three sizes): at 844×390 the control bar ran past the
+right edge (English cut, 13-22 px by the title's length) and the table past the bottom (the own
+hand under the screen's edge; 28 px more than the screen at 390×844, 34 at 1366×900); at the last
+step the page jumped down to the settlement and the controls were gone above the screen, with no
+way back up (the page does not scroll by hand); at 390×844 the side badges broke 金 / 顶 onto
+two lines.
+
+A real `laizi serve`, a four-bot match played to its end over the WebSocket protocol, the system
+Chromium. Screenshots go to screens_dir()."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from support.webhelpers import bot_match, new_page, overflow_x, poll, screens_dir
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# Every control of the replay's bar, as "id: left,top-right,bottom" when it is off the screen or
+# lower than 40 px (a finger's target), with the page's scroll extent.
+CONTROLS = """() => {
+  const bad = [];
+  for (const e of document.querySelectorAll('.rp-bar button, .rp-bar select, .rp-bar input, .rp-bar a.rp-home')) {
+    const r = e.getBoundingClientRect();
+    const at = `${e.id || e.className}: ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+    if (!r.width || !r.height) { bad.push(`${at} not shown`); continue; }
+    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) bad.push(`${at} off the screen`);
+    if (e.tagName !== "INPUT" && r.height < 39.5) bad.push(`${at} lower than 40 px`);
+  }
+  const se = document.scrollingElement;
+  return { bad, scrollH: se.scrollHeight, scrollY: se.scrollTop, h: innerHeight };
+}"""
+
+# The own seat's hand (the bottom seat): each tile on the screen and the topmost thing at its
+# centre (nothing lies over it); null while there is no hand yet.
+HAND = """() => {
+  const tiles = [...document.querySelectorAll('#rp-table .seat.pos-bottom .tile')];
+  if (tiles.length < 13) return null;
+  const bad = [];
+  for (const e of tiles) {
+    const r = e.getBoundingClientRect();
+    const at = `${e.dataset.tile || "?"} ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) { bad.push(`${at} off the screen`); continue; }
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!top || !(e === top || e.contains(top))) bad.push(`${at} under ${top ? top.className || top.tagName : "nothing"}`);
+  }
+  return { n: tiles.length, bad };
+}"""
+
+# A side seat's 番 badge: its height against its line height (one line: at most one line and
+# its padding), its width against its plate's.
+BADGES = """() => [...document.querySelectorAll('#rp-table .seat.pos-left .b-fan, #rp-table .seat.pos-right .b-fan')].map(e => {
+  const r = e.getBoundingClientRect(), p = e.closest('.plate').getBoundingClientRect(), cs = getComputedStyle(e);
+  return { text: e.textContent, h: r.height, line: parseFloat(cs.lineHeight), l: r.left, r: r.right, pl: p.left, pr: p.right };
+})"""
+
+
+@pytest.fixture(scope="module")
+def match_id(server: str) -> int:
+    return bot_match(server, hands=1, level="greedy")[1]
+
+
+def _shot(page: Any, size: tuple[int, int], what: str) -> None:
+    page.screenshot(path=str(screens_dir() / f"replay-layout-{what}-{size[0]}x{size[1]}.png"))
+
+
+def _fits(page: Any, size: tuple[int, int], when: str) -> None:
+    assert overflow_x(page) <= 0, f"{when}: sideways overflow {overflow_x(page)} px"
+    c = page.evaluate(CONTROLS)
+    assert c["bad"] == [], f"{when}: {c['bad']}"
+    # the page itself never scrolls: the bar and the table share the screen's height
+    assert c["scrollY"] == 0 and c["scrollH"] <= c["h"] + 1, f"{when}: the page scrolls ({c})"
+
+
+@pytest.mark.parametrize("size", [(844, 390), (390, 844), (1366, 900)])
+def test_replay_fits_the_screen(browser: Any, server: str, match_id: int, size: tuple[int, int]) -> None:
+    page = new_page(browser, server, size=size)
+    page.goto(f"{server}/replay/{match_id}")
+    poll(page, "() => document.querySelectorAll('#rp-table .tile').length > 13")
+    poll(page, "() => document.getElementById('rp-rules').textContent.length > 0")  # the rule card's row is in
+    _fits(page, size, "first step")
+
+    page.click("#rp-last")  # the end: the settlement over the table, inside the screen
+    poll(page, """() => { const b = document.querySelector('[data-testid="replay-settle"]');
+        return b && !b.classList.contains('hidden') && b.querySelectorAll('table.pay tr').length === 5; }""")
+    _shot(page, size, "end")
+    _fits(page, size, "last step, settlement open")
+    box = page.evaluate("""() => { const r = document.querySelector('[data-testid="replay-settle"]').getBoundingClientRect();
+        const x = document.querySelector('[data-testid="replay-settle-close"]').getBoundingClientRect();
+        return { l: r.left, t: r.top, r: r.right, b: r.bottom, xt: x.top, xb: x.bottom, xr: x.right, xh: x.height }; }""")
+    assert box["l"] >= -1 and box["t"] >= -1 and box["r"] <= size[0] + 1 and box["b"] <= size[1] + 1, box
+    assert box["xt"] >= box["t"] - 1 and box["xb"] <= size[1] + 1 and box["xr"] <= size[0] + 1 and box["xh"] >= 39.5, box
+
+    page.click('[data-testid="replay-settle-close"]')  # 关闭: the last table, the own hand whole
+    poll(page, "() => document.querySelector('[data-testid=\"replay-settle\"]').classList.contains('hidden')")
+    hand = poll(page, HAND)
+    _shot(page, size, "end-closed")
+    assert hand["bad"] == [], hand
+    _fits(page, size, "last step, settlement closed")
+
+    page.click("#rp-prev")  # one step before the end: the hand whole, no settlement
+    poll(page, "() => { const p = document.getElementById('rp-pos'); return +p.value === +p.max - 1"
+               " && document.querySelector('[data-testid=\"replay-settle\"]').classList.contains('hidden'); }")
+    hand = poll(page, HAND)
+    assert hand["bad"] == [], hand
+    _fits(page, size, "the step before the end")
+
+    if size == (390, 844):  # the side seats' 番 badge on one line, inside its plate
+        badges = poll(page, BADGES)
+        assert len(badges) == 2, badges
+        for b in badges:
+            assert b["h"] <= 1.5 * b["line"], f"{b['text']!r} on more than one line: {b}"
+            assert b["l"] >= b["pl"] - 0.5 and b["r"] <= b["pr"] + 0.5, b
+        # the widest a Chinese badge gets: two-digit 番 (the words' table: "{0}番·{1}")
+        page.evaluate("""() => { for (const e of document.querySelectorAll('#rp-table .seat.pos-right .b-fan'))
+            e.textContent = e.textContent.replace(/^\\d+/, "12"); }""")
+        wide = page.evaluate(BADGES)
+        right = [b for b in wide if b["text"].startswith("12")]
+        assert right and all(b["h"] <= 1.5 * b["line"] and b["r"] <= b["pr"] + 0.5 for b in right), wide
+    _shot(page, size, "prev")
+    assert page.errors == []  # type: ignore[attr-defined]
+    assert page.evaluate("window.__csp") == []
+    page.context.close()
