@@ -273,6 +273,7 @@ def test_tune_neighbours_stay_in_bounds() -> None:
         k = n
 
 
+@pytest.mark.slow
 def test_tune_phase_is_resumable_and_deterministic(tmp_path: Path) -> None:
     """``train_policy.py --phase tune``: real duplicate deals; a run stopped part-way
     (its cache cut) and rerun ends exactly as the uninterrupted run, playing only what was
