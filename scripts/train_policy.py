@@ -419,6 +419,249 @@ def phase_eval(a: argparse.Namespace) -> None:
                 f"{g:+.2f} ± {1.96 * se:.2f} (95 %) points/decision, {share:.1%} overridden")
 
 
+# ----------------------------------------------------------------------------- tune
+#: The knobs the tune phase moves: (low, high, step). ``kong_max_distance`` is an integer;
+#: its top value stands for "no limit" (``expert``'s 99).
+TUNE_SPACE: dict[str, tuple[float, float, float]] = {
+    "claim_margin": (0.0, 40.0, 5.0),
+    "pass_bias": (-15.0, 15.0, 4.0),
+    "q": (0.25, 0.6, 0.04),
+    "q_big": (0.25, 0.6, 0.04),
+    "ready_defence": (0.0, 5.0, 0.6),
+    "acceptance_tolerance": (0.0, 0.2, 0.03),
+    "kong_max_distance": (0, 6, 1),
+    "big_weight": (0.5, 1.5, 0.12),
+    "defence_scale": (4.0, 20.0, 2.5),
+}
+KONG_NO_LIMIT = 99
+_TUNE_MODEL: list[Any] = []  # the worker's critic (loaded once per process)
+
+
+def knobs_key(k: dict[str, Any]) -> str:
+    return json.dumps({n: k[n] for n in sorted(k)}, separators=(",", ":"))
+
+
+def tune_start(spec: dict[str, Any]) -> dict[str, Any]:
+    """The starting point: the weights file's tuned knobs, else ``expert``'s settings and
+    the claim head's margin, every knob explicit."""
+    from laizi.bots.learned import Model
+
+    model = Model(spec)
+    k = model.knobs.to_dict()
+    if k["claim_margin"] is None:
+        k["claim_margin"] = model.margin("claim")
+    return {n: (int(v) if n == "kong_max_distance" else round(float(v), 4)) for n, v in k.items()}
+
+
+def perturb(k: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A neighbour of ``k``: one or two knobs moved by about one step, up or down."""
+    new = dict(k)
+    names = rng.sample(sorted(TUNE_SPACE), rng.choice((1, 1, 2)))
+    for n in names:
+        lo, hi, step = TUNE_SPACE[n]
+        sign = rng.choice((-1, 1))
+        if n == "kong_max_distance":
+            cur = min(int(hi), int(new[n]))
+            d = min(int(hi), max(int(lo), cur + sign))
+            new[n] = KONG_NO_LIMIT if d >= hi else d
+        else:
+            v = float(new[n]) + sign * step * rng.uniform(0.5, 1.5)
+            new[n] = round(min(hi, max(lo, v)), 4)
+    return new
+
+
+def _tune_init(spec_text: str) -> None:
+    from laizi.bots.learned import Model
+
+    _TUNE_MODEL[:] = [Model(json.loads(spec_text))]
+
+
+def tune_deals(job: tuple[str, str, str, list[int]]) -> list[float]:
+    """``learned`` with the knobs ``job[0]`` against three ``expert`` on the deals of the
+    arena seed ``job[2]``: per deal, its margin over ``expert`` in points per hand (as
+    ``laizi arena`` counts it: every deal once per seat rotation)."""
+    from laizi.arena import play_deal
+    from laizi.bots.learned import Knobs, LearnedBot
+    from laizi.bots.registry import make_bot
+
+    knobs_json, preset, block, deals = job
+    knobs = Knobs.from_dict(json.loads(knobs_json))
+    model = _TUNE_MODEL[0]
+
+    def factory(name: str, seed: int) -> Any:
+        return LearnedBot(seed, model, knobs) if name == "learned" else make_bot(name, seed)
+
+    rules = RuleSet.preset(preset)
+    out = []
+    for d in deals:
+        rec = play_deal(rules, ["learned", "expert", "expert", "expert"], block, d,
+                        bot_factory=factory)
+        mine = sum(p[0] for p in rec.payments) / 4
+        others = sum(sum(p[1:]) for p in rec.payments) / 12
+        out.append(mine - others)
+    return out
+
+
+class Tuner:
+    """Racing (successive halving) of neighbours of the incumbent on duplicate deals.
+
+    Generation *g*: ``--tune-candidates`` neighbours of the incumbent (:func:`perturb`)
+    play block after block of ``--tune-deals`` fresh deals beside the incumbent on the
+    same deals (common random numbers: the same walls, seat rotations and bot seeds);
+    after each block the better half, by mean per-deal difference to the incumbent, goes
+    on. The last one left plays a fresh confirmation block of ``--tune-confirm`` deals;
+    it becomes the incumbent when its difference there is above zero by
+    ``--tune-z`` standard errors. Every (knobs, block) result is cached in
+    ``OUT/tune_cache.jsonl``, so a rerun replays the same decisions and plays only what
+    is missing (resumable; deterministic given the seed)."""
+
+    def __init__(self, a: argparse.Namespace, spec: dict[str, Any], pool: Any) -> None:
+        self.a = a
+        self.out = Path(a.out)
+        self.pool = pool
+        self.cache_path = self.out / "tune_cache.jsonl"
+        self.cache: dict[str, list[float]] = {}
+        if self.cache_path.exists():
+            for line in self.cache_path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    r = json.loads(line)
+                    self.cache[r["key"]] = r["margins"]
+        self.hands_played = 4 * sum(len(v) for v in self.cache.values())
+        self.spec = spec
+
+    def block(self, g: int, r: str) -> str:
+        return f"learned-tune|{self.a.seed}|{g}|{r}"
+
+    def evaluate(self, cands: list[dict[str, Any]], block: str, n: int) -> list[list[float]]:
+        """Per candidate, its per-deal margins on the ``n`` deals of ``block``."""
+        keys = [f"{block}|{n}|{knobs_key(k)}" for k in cands]
+        todo = [i for i, k in enumerate(keys) if k not in self.cache]
+        step = 4
+        jobs = [(knobs_key(cands[i]), self.a.preset, block, list(range(d, min(n, d + step))))
+                for i in todo for d in range(0, n, step)]
+        results = self.pool.map(tune_deals, jobs, chunksize=1) if jobs else []
+        per = -(-n // step)
+        with self.cache_path.open("a", encoding="utf-8") as f:
+            for j, i in enumerate(todo):
+                ms = [m for part in results[j * per:(j + 1) * per] for m in part]
+                self.cache[keys[i]] = ms
+                self.hands_played += 4 * n
+                f.write(json.dumps({"key": keys[i], "margins": ms}) + "\n")
+        return [self.cache[k] for k in keys]
+
+    def generation(self, g: int, inc: dict[str, Any]) -> dict[str, Any]:
+        a = self.a
+        rng = random.Random(f"learned-tune-rng|{a.seed}|{g}")
+        cands: list[dict[str, Any]] = []
+        while len(cands) < a.tune_candidates:
+            c = perturb(inc, rng)
+            if c != inc and c not in cands:
+                cands.append(c)
+        diffs: list[list[float]] = [[] for _ in cands]
+        alive = list(range(len(cands)))
+        r = 0
+        while True:
+            res = self.evaluate([inc] + [cands[i] for i in alive], self.block(g, str(r)),
+                                a.tune_deals)
+            for i, ms in zip(alive, res[1:], strict=True):
+                diffs[i] += [x - y for x, y in zip(ms, res[0], strict=True)]
+            alive.sort(key=lambda i: (-float(np.mean(diffs[i])), i))
+            log(f"tune: gen {g} block {r}: " + ", ".join(
+                f"#{i} {np.mean(diffs[i]):+.2f}" for i in alive) + " points/hand vs incumbent")
+            r += 1
+            alive = alive[: max(1, len(alive) // 2)]
+            if len(alive) == 1:
+                break
+        w = alive[0]
+        inc_c, win_c = self.evaluate([inc, cands[w]], self.block(g, "confirm"), a.tune_confirm)
+        d = np.asarray(win_c) - np.asarray(inc_c)
+        mean = float(d.mean())
+        se = float(d.std(ddof=1) / np.sqrt(len(d)))
+        accept = mean > a.tune_z * se
+        changed = {n: cands[w][n] for n in cands[w] if cands[w][n] != inc[n]}
+        log(f"tune: gen {g}: winner #{w} {changed} race {np.mean(diffs[w]):+.2f}, confirm "
+            f"{mean:+.2f} ± {1.96 * se:.2f} (95 %) points/hand → "
+            f"{'ACCEPTED' if accept else 'kept the incumbent'}; {self.hands_played} hands so far")
+        return {"generation": g, "candidates": cands, "winner": w, "changed": changed,
+                "race": float(np.mean(diffs[w])), "race_deals": len(diffs[w]),
+                "confirm": mean, "confirm_se": se, "accepted": bool(accept),
+                "hands": self.hands_played, "knobs": cands[w] if accept else inc}
+
+
+def phase_tune(a: argparse.Namespace) -> dict[str, Any]:
+    """Improve the knobs by racing them whole on duplicate deals; write the incumbent into
+    the weights file (``tuned``) and the tuning curve to ``--tune-plot``."""
+    target = Path(a.export)
+    spec = json.loads(target.read_text(encoding="utf-8"))
+    start = tune_start(spec)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    deadline = time.time() + 60 * a.tune_minutes
+    log(f"tune: start {start}; {a.tune_generations} generations at most, "
+        f"{a.tune_minutes:g} minutes, {a.workers} workers")
+    history: list[dict[str, Any]] = []
+    inc = start
+    ctx = mp.get_context("fork")
+    with ctx.Pool(a.workers, initializer=_tune_init, initargs=(json.dumps(spec),),
+                  maxtasksperchild=200) as pool:
+        tuner = Tuner(a, spec, pool)
+        for g in range(a.tune_generations):
+            if time.time() > deadline:
+                log("tune: time budget spent")
+                break
+            h = tuner.generation(g, inc)
+            history.append(h)
+            inc = h["knobs"]
+        hands = tuner.hands_played
+    total = sum(h["confirm"] for h in history if h["accepted"])
+    log(f"tune: {len(history)} generations, {sum(h['accepted'] for h in history)} accepted, "
+        f"{hands} hands; incumbent {inc}")
+    tuned = {"preset": a.preset, "knobs": inc, "start": start, "seed": a.seed,
+             "generations": len(history), "accepted": sum(h["accepted"] for h in history),
+             "hands": hands, "confirm_gain_sum": total,
+             "method": "racing on duplicate deals vs three expert (train_policy.py --phase tune)"}
+    summary = {**tuned, "history": history}
+    (out / "tune_summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    if a.tune_write:
+        spec["tuned"] = tuned
+        target.write_text(json.dumps(spec, separators=(",", ":")) + "\n", encoding="utf-8")
+        log(f"tune: knobs written to {target}")
+    if a.tune_plot and history:
+        plot_tune(history, Path(a.tune_plot))
+    return summary
+
+
+def plot_tune(history: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4))
+    hands = [h["hands"] for h in history]
+    conf = np.array([h["confirm"] for h in history])
+    se = np.array([h["confirm_se"] for h in history])
+    acc = [h["accepted"] for h in history]
+    ax.errorbar(hands, conf, yerr=1.96 * se, fmt="none", ecolor="0.6", capsize=2)
+    ax.scatter([x for x, a in zip(hands, acc, strict=True) if a],
+               [c for c, a in zip(conf, acc, strict=True) if a], color="tab:green",
+               label="accepted (new incumbent)", zorder=3)
+    ax.scatter([x for x, a in zip(hands, acc, strict=True) if not a],
+               [c for c, a in zip(conf, acc, strict=True) if not a], color="tab:red",
+               marker="x", label="rejected", zorder=3)
+    ax.plot(hands, np.cumsum(np.where(acc, conf, 0.0)), color="tab:blue",
+            label="sum of accepted gains (confirmation blocks)")
+    ax.axhline(0, color="k", lw=0.5)
+    ax.set_xlabel("hands played in tuning")
+    ax.set_ylabel("points/hand vs incumbent (95 %)")
+    ax.set_title("tune: each generation's race winner on its confirmation deals")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    log(f"plot: {path}")
+
+
 def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
     import matplotlib
 
@@ -449,7 +692,7 @@ def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    ap.add_argument("--phase", choices=("all", "gen", "train", "eval"), default="all")
+    ap.add_argument("--phase", choices=("all", "gen", "train", "tune", "eval"), default="all")
     ap.add_argument("--out", default="runs/learned", help="run directory (shards, checkpoints)")
     ap.add_argument("--seed", type=int, default=28)
     ap.add_argument("--preset", default="kaikoufan")
@@ -473,12 +716,26 @@ def main(argv: list[str] | None = None) -> int:
                     help="--phase eval: the weights file evaluated")
     ap.add_argument("--export", default=str(ROOT / "src/laizi/data" / WEIGHTS))
     ap.add_argument("--plot", default=str(ROOT / "docs/img/learned_curve.png"))
+    ap.add_argument("--tune-minutes", type=float, default=45.0)
+    ap.add_argument("--tune-generations", type=int, default=1000)
+    ap.add_argument("--tune-candidates", type=int, default=6,
+                    help="neighbours of the incumbent raced per generation")
+    ap.add_argument("--tune-deals", type=int, default=48, help="deals per racing block")
+    ap.add_argument("--tune-confirm", type=int, default=96, help="deals of the confirmation block")
+    ap.add_argument("--tune-z", type=float, default=1.0,
+                    help="a winner replaces the incumbent when its confirmation margin is "
+                         "above zero by this many standard errors")
+    ap.add_argument("--tune-write", action=argparse.BooleanOptionalAction, default=True,
+                    help="write the tuned knobs into --export")
+    ap.add_argument("--tune-plot", default=str(ROOT / "docs/img/learned_tune.png"))
     a = ap.parse_args(argv)
     log(f"train_policy {' '.join(sys.argv[1:])}")
     if a.phase in ("all", "gen"):
         phase_gen(a)
     if a.phase in ("all", "train"):
         phase_train_export(a)
+    if a.phase in ("all", "tune"):
+        phase_tune(a)
     if a.phase == "eval":
         phase_eval(a)
     return 0

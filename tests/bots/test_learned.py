@@ -19,10 +19,12 @@ from laizi.bots.learned import (
     CLAIM_FEATURES,
     DISCARD_FEATURES,
     WEIGHTS,
+    Knobs,
     LearnedBot,
     Model,
     candidates,
     load_model,
+    tuned_expert,
 )
 from laizi.bots.registry import make_bot
 from laizi.game.state import HandState
@@ -204,3 +206,98 @@ def test_chunked_arena_resumes_and_combines(tmp_path: Path) -> None:
     assert res["deals"] == 4 and abs(res["margin"]["mean"] - mean) < 1e-9
     assert res["margin"]["ci95"][0] < mean < res["margin"]["ci95"][1]
     assert res["against"]["mean"] == 0.0 and res["against"]["chunks"] == [1, 2]
+
+
+def test_tuned_knobs_reach_the_expert_and_stay_in_their_preset() -> None:
+    """The weights file's ``tuned.knobs`` set the ``expert`` the critic plays with —
+    under the weights' preset only; under another the bot plays as ``expert`` itself."""
+    nc = len(CLAIM_FEATURES)
+    spec = {"heads": {"claim": _head(nc, [0.0] * nc, 3.0)},
+            "trained": {"preset": "kaikoufan"},
+            "tuned": {"knobs": {"q": 0.3, "big_weight": 0.7, "kong_max_distance": 2,
+                                "claim_margin": 12.0, "pass_bias": -4.0}}}
+    model = Model(spec)
+    assert model.knobs == Knobs(q=0.3, big_weight=0.7, kong_max_distance=2,
+                                claim_margin=12.0, pass_bias=-4.0)
+    bot = LearnedBot(3, model)
+    p = bot.expert.strong.p
+    assert (p.q, p.big_weight, p.kong_max_distance) == (0.3, 0.7, 2)
+    assert bot.plain.strong.p == ExpertBot(3).strong.p
+    with pytest.raises(ValueError, match="unknown tuned knobs"):
+        Knobs.from_dict({"q": 0.3, "nonsense": 1.0})
+    assert Knobs.from_dict(Knobs(q=0.35).to_dict()) == Knobs(q=0.35)
+    # a bold setting changes some decision of expert's under both presets; the bot
+    # follows it under kaikoufan only
+    bold = Knobs(big_weight=0.1)
+    bold_bot = Model({**spec, "tuned": {"knobs": bold.to_dict()}})
+    differs = {p: [0, 0] for p in ("kaikoufan", "jiayu")}
+    for preset, counts in differs.items():
+        for seed in range(24):
+            st = advance(RuleSet.preset(preset), seed, 6 + seed % 12, bot="expert")
+            if st.over:
+                continue
+            v = SeatView.from_state(st, st.turn)
+            plain = ExpertBot(3).act(v)
+            counts[0] += tuned_expert(3, bold).act(v) != plain
+            counts[1] += LearnedBot(3, bold_bot).act(v) != plain
+    assert differs["kaikoufan"][0] >= 1 and differs["jiayu"][0] >= 1
+    assert differs["kaikoufan"][1] >= 1 and differs["jiayu"][1] == 0
+
+
+def _load_script(name: str) -> object:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_tune_neighbours_stay_in_bounds() -> None:
+    tp: object = _load_script("train_policy")
+    space = tp.TUNE_SPACE  # type: ignore[attr-defined]
+    start = tp.tune_start(load_model().spec)  # type: ignore[attr-defined,union-attr]
+    assert set(start) == set(space) and start["kong_max_distance"] == 99
+    rng, again = random.Random(1), random.Random(1)
+    k = dict(start)
+    for _ in range(200):
+        n = tp.perturb(k, rng)  # type: ignore[attr-defined]
+        assert n == tp.perturb(k, again)  # type: ignore[attr-defined]  # seeded
+        assert sum(n[x] != k[x] for x in k) <= 2  # (a knob at its bound may not move)
+        for name, (lo, hi, _step) in space.items():
+            v = n[name]
+            assert lo <= v <= hi or (name == "kong_max_distance" and v == 99), (name, v)
+        k = n
+
+
+@pytest.mark.slow
+def test_tune_phase_is_resumable_and_deterministic(tmp_path: Path) -> None:
+    """``train_policy.py --phase tune``: real duplicate deals; a run stopped part-way
+    (its cache cut) and rerun ends exactly as the uninterrupted run, playing only what was
+    missing; the incumbent is written into the weights file as ``tuned``."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "train_policy.py"
+    weights = tmp_path / "w.json"
+    weights.write_text(resources.files("laizi.data").joinpath(WEIGHTS).read_text())
+    cmd = [sys.executable, str(script), "--phase", "tune", "--out", str(tmp_path / "run"),
+           "--export", str(weights), "--workers", "1", "--seed", "3", "--tune-generations", "1",
+           "--tune-candidates", "2", "--tune-deals", "1", "--tune-confirm", "2",
+           "--tune-plot", ""]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    cache = tmp_path / "run" / "tune_cache.jsonl"
+    lines = cache.read_text().splitlines()
+    assert len(lines) == 5  # 3 knob settings on the race block, 2 on the confirmation
+    first = json.loads((tmp_path / "run" / "tune_summary.json").read_text())
+    assert first["hands"] == 4 * (3 * 1 + 2 * 2) and first["generations"] == 1
+    tuned = json.loads(weights.read_text())["tuned"]
+    assert tuned["knobs"] == first["knobs"] and Model(json.loads(weights.read_text())).knobs
+    cache.write_text(lines[0] + "\n")  # stopped after the first setting's block
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    again = json.loads((tmp_path / "run" / "tune_summary.json").read_text())
+    assert again == first
+    assert sorted(cache.read_text().splitlines()) == sorted(lines)

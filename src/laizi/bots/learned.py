@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -39,16 +39,16 @@ from laizi.analysis.fast import waits
 from laizi.analysis.profiles import HandEval, shanten258
 from laizi.bots.base import Bot, SeatView
 from laizi.bots.bighands import reachable_targets, target_distance
-from laizi.bots.expert import ExpertBot
+from laizi.bots.expert import ExpertBot, ExpertConfig
 from laizi.bots.greedy import natural
 from laizi.bots.outlook import danger_of, improving_258
-from laizi.bots.strong import StrongBot, claimed_hand
+from laizi.bots.strong import StrongBot, StrongParams, claimed_hand
 from laizi.game.actions import Action
 from laizi.scoring.model import Meld
 
 __all__ = [
-    "CLAIM_FEATURES", "DISCARD_FEATURES", "LearnedBot", "Model", "candidates",
-    "claim_features", "discard_features", "load_model",
+    "CLAIM_FEATURES", "DISCARD_FEATURES", "Knobs", "LearnedBot", "Model", "candidates",
+    "claim_features", "discard_features", "load_model", "tuned_expert",
 ]
 
 MAX_DISCARDS = 4  # discard candidates compared at one decision (expert's choice included)
@@ -216,6 +216,59 @@ def candidates(view: SeatView, expert: ExpertBot, default: Action) -> Candidates
     return None
 
 
+_EXPERT = ExpertConfig()
+_STRONG = StrongParams()
+
+
+@dataclass(frozen=True, slots=True)
+class Knobs:
+    """The scalar settings tuned whole in duplicate arenas (``train_policy.py --phase
+    tune``, ``docs/learned.md`` round 3): the critic's claim margin and pass bias, and
+    the knobs of the ``expert`` it plays with. The defaults are ``expert``'s own
+    settings and the weights file's margin (``claim_margin=None``)."""
+
+    claim_margin: float | None = None  # None: the claim head's own margin
+    pass_bias: float = 0.0  # added to passing's score at a claim decision
+    q: float = _EXPERT.q
+    q_big: float = _EXPERT.q_big
+    ready_defence: float = _EXPERT.ready_defence
+    acceptance_tolerance: float = _EXPERT.acceptance_tolerance
+    kong_max_distance: int = _EXPERT.kong_max_distance
+    big_weight: float = _STRONG.big_weight
+    defence_scale: float = _STRONG.defence_scale
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> Knobs:
+        """Knobs from a weights file's ``tuned.knobs`` (unknown names are an error)."""
+        if not d:
+            return cls()
+        names = {f.name for f in fields(cls)}
+        bad = sorted(set(d) - names)
+        if bad:
+            raise ValueError(f"learned: unknown tuned knobs {bad}")
+        kw: dict[str, Any] = {}
+        for k, v in d.items():
+            kw[k] = (None if v is None else int(v) if k == "kong_max_distance" else float(v))
+        return cls(**kw)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def tuned_expert(seed: int | None, knobs: Knobs) -> ExpertBot:
+    """``expert`` playing with ``knobs`` (``ExpertBot(seed)`` itself at the defaults)."""
+    if knobs == Knobs(claim_margin=knobs.claim_margin, pass_bias=knobs.pass_bias):
+        return ExpertBot(seed)
+    cfg = ExpertConfig(q=knobs.q, q_big=knobs.q_big, ready_defence=knobs.ready_defence,
+                       kong_max_distance=knobs.kong_max_distance,
+                       acceptance_tolerance=knobs.acceptance_tolerance)
+    bot = ExpertBot(seed, cfg)
+    params = replace(cfg.strong_params(), big_weight=knobs.big_weight,
+                     defence_scale=knobs.defence_scale)
+    bot.strong = StrongBot(seed, params)
+    return bot
+
+
 class Model:
     """A one-hidden-layer perceptron per decision kind, in plain Python:
     ``score(x) = w2 · tanh(W1 (x − mu) / sd + b1) + lin · (x − mu) / sd``."""
@@ -253,6 +306,12 @@ class Model:
     def margin(self, kind: str) -> float:
         return float(self.heads[kind].get("margin", 0.0)) if kind in self.heads else 0.0
 
+    @property
+    def knobs(self) -> Knobs:
+        """The tuned knobs (``tuned.knobs`` in the weights file; defaults without)."""
+        tuned = self.spec.get("tuned") or {}
+        return Knobs.from_dict(tuned.get("knobs"))
+
 
 @cache
 def load_model(name: str = WEIGHTS) -> Model | None:
@@ -265,13 +324,20 @@ def load_model(name: str = WEIGHTS) -> Model | None:
 
 
 class LearnedBot(Bot):
-    """``expert`` with a learned critic over its discard and claim choices."""
+    """``expert`` with a learned critic over its discard and claim choices, playing
+    with the tuned knobs under the preset the weights were made for (``expert`` itself
+    under any other)."""
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, model: Model | None = None) -> None:
-        self.expert = ExpertBot(seed)
+    def __init__(self, seed: int | None = None, model: Model | None = None,
+                 knobs: Knobs | None = None) -> None:
         self.model = model if model is not None else load_model()
+        if knobs is None:
+            knobs = self.model.knobs if self.model is not None else Knobs()
+        self.knobs = knobs
+        self.plain = ExpertBot(seed)  # every other preset: expert as it is
+        self.expert = tuned_expert(seed, knobs)
         self.overrides = 0  # decisions where the model changed expert's choice
 
     def __repr__(self) -> str:
@@ -279,14 +345,16 @@ class LearnedBot(Bot):
 
     def reset(self) -> None:
         self.expert.reset()
+        self.plain.reset()
 
     def act(self, view: SeatView) -> Action:
+        preset = self.model.preset if self.model is not None else None
+        if preset is not None and view.rules.preset_name != preset:
+            # neither the critic nor the tuned knobs transfer to other rules (docs/learned.md)
+            return self.plain.act(view)
         default = self.expert.act(view)
         if self.model is None or len(view.legal) < 2 or default.type in ("tsumo", "ron"):
             return default
-        preset = self.model.preset
-        if preset is not None and view.rules.preset_name != preset:
-            return default  # the critic does not transfer to other rules (docs/learned.md)
         kind = ("discard" if view.phase == "turn" and default.type == "discard" else
                 "claim" if view.phase == "claim" and default.type in _CLAIM_TYPES else None)
         if kind is None or kind not in self.model.heads:
@@ -297,8 +365,15 @@ class LearnedBot(Bot):
         s = self.model.scores(c.kind, c.rows)
         if s is None:
             return default
+        margin = self.model.margin(c.kind)
+        if c.kind == "claim":
+            if self.knobs.claim_margin is not None:
+                margin = self.knobs.claim_margin
+            if self.knobs.pass_bias:
+                s = [v + self.knobs.pass_bias if a.type == "pass" else v
+                     for v, a in zip(s, c.actions, strict=True)]
         best = max(range(len(s)), key=lambda i: (s[i], i == c.default))
-        if best != c.default and s[best] - s[c.default] > self.model.margin(c.kind):
+        if best != c.default and s[best] - s[c.default] > margin:
             self.overrides += 1
             return c.actions[best]
         return default
