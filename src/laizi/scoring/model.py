@@ -180,6 +180,13 @@ class ScoreResult:
         }
 
     @property
-    def total(self) -> float:
-        """What the winner receives."""
-        return sum(-p for p in self.payments if p < 0)
+    def total(self) -> float | int:
+        """What the winner receives: an int when whole, like the payments themselves."""
+        # (read as objects: in the compiled build a ``float`` variable would turn the
+        # payments' ints into floats, and 1200 would travel as 1200.0)
+        pays: list[Any] = self.payments
+        out: Any = 0
+        for p in pays:
+            if p < 0:
+                out = out - p
+        return out  # type: ignore[no-any-return]
