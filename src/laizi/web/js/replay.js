@@ -5,7 +5,7 @@ import { buildTable, renderTable } from "./table.js";
 import { describe } from "./words.js";
 import { renderSettlement } from "./settle.js";
 import { cardFor, cardText, howtoLink } from "./rules.js";
-import { openReview, closeReview, marksFor, renderReview, reviewSeat, foldReview, toggleReview } from "./review.js";
+import { openReview, closeReview, marksFor, renderReview, reviewSeat, foldReview, toggleReview, showCurrent } from "./review.js";
 import { openCard, openHandCard, wireCard } from "./card.js";
 
 const $ = id => document.getElementById(id);
@@ -68,6 +68,7 @@ function showMarks() {
     placeAt(m, f.length > 1 ? (100 * i) / (f.length - 1) : 0);
   }
   const here = marks.get(RP.pos);
+  showCurrent(here || null);
   const note = $("rp-note");
   note.classList.toggle("hidden", !here);
   note.textContent = here ? (here.why || {})[getLang()] || "" : "";

@@ -4,7 +4,7 @@
 import { t, getLang, botName } from "./i18n.js";
 
 const $ = id => document.getElementById(id);
-const RV = { mid: null, seat: null, seats: null, data: null, hooks: null, asking: 0 };
+const RV = { mid: null, seat: null, seats: null, data: null, hooks: null, asking: 0, items: new Map() };
 // Where the panel cannot stand beside the table (a phone upright, a small phone sideways), it
 // lies over the table while open and folds away (to its head, or to the bar's 复盘) when a
 // decision is chosen: the table, the timeline and the sentence are then whole. The same
@@ -67,6 +67,7 @@ export function renderReview() {
   foldReview(document.body.classList.contains("rv-folded"));  // its label in the language
   const list = $("rv-list");
   list.textContent = "";
+  RV.items = new Map();
   if (!d) return;
   say(t("review_acc", Math.round(d.accuracy), d.mean_loss.toFixed(1), Math.round(d.agreement), d.decisions)
       + (d.auto_played ? t("review_auto", d.auto_played) : ""));
@@ -84,11 +85,20 @@ export function renderReview() {
     const why = document.createElement("span");
     why.textContent = (c.why || {})[getLang()] || "";
     b.append(head, why);
+    RV.items.set(c, b);
     b.addEventListener("click", () => { if (narrow()) foldReview(true); RV.hooks.jump(c); });
     li.appendChild(b);
     list.appendChild(li);
   }
   RV.hooks.refresh();
+}
+
+/** The decision the replay stands at (or null) is the one lit in the list, as its mark is. */
+export function showCurrent(c) {
+  for (const [d, b] of RV.items) {
+    if (d === c) b.setAttribute("aria-current", "step");
+    else b.removeAttribute("aria-current");
+  }
 }
 
 /** The reviewed seat while the panel is open (the replay turns it to the bottom), else null. */
