@@ -6,7 +6,8 @@ can be read inside the screen, and nothing runs off a side.
 Where the panel stands beside the table (844×390, 1366×900) all of it shows at once. Where it
 cannot (390×844 upright, 667×375 a small phone sideways), it opens over the table and folds
 away when a decision is chosen: then the table at that step, the hand whole, the mark lit and
-its sentence show; the head's 展开 (upright) or the bar's 复盘 (sideways) open it again.
+its sentence show; the head's 展开 (upright) or the bar's 复盘 (sideways) open it again. Folded
+upright and turned sideways on a wide phone, it shows whole beside the table again.
 
 Before the fix: at 844×390 and 667×375 the table kept the whole screen's width and the hand ran
 on under the panel (2 and 4 tiles covered); at 390×844 the table had 60 % of the height and
@@ -177,6 +178,13 @@ def test_review_fits_each_screen(browser: Any, server: str, match_id: int) -> No
             poll(page, "() => !document.body.classList.contains('rv-folded')")
             _panel_readable(page, f"{where}, opened again")
             _fits(page, f"{where}, opened again")
+    # folded upright, then turned sideways on a wide phone: the panel whole again beside the table
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator('[data-testid="review-item"]').first.click()
+    poll(page, "() => document.body.classList.contains('rv-folded')")
+    page.set_viewport_size({"width": 844, "height": 390})
+    _panel_readable(page, "folded at 390x844, then 844x390")
+    _hand_whole(page, "folded at 390x844, then 844x390")
     assert page.errors == []  # type: ignore[attr-defined]
     assert page.evaluate("window.__csp") == []
     page.context.close()
