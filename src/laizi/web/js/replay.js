@@ -5,7 +5,7 @@ import { buildTable, renderTable } from "./table.js";
 import { describe } from "./words.js";
 import { renderSettlement } from "./settle.js";
 import { cardFor, cardText, howtoLink } from "./rules.js";
-import { openReview, closeReview, marksFor, renderReview, reviewSeat } from "./review.js";
+import { openReview, closeReview, marksFor, renderReview, reviewSeat, foldReview, toggleReview, showCurrent } from "./review.js";
 import { openCard, openHandCard, wireCard } from "./card.js";
 
 const $ = id => document.getElementById(id);
@@ -68,6 +68,7 @@ function showMarks() {
     placeAt(m, f.length > 1 ? (100 * i) / (f.length - 1) : 0);
   }
   const here = marks.get(RP.pos);
+  showCurrent(here || null);
   const note = $("rp-note");
   note.classList.toggle("hidden", !here);
   note.textContent = here ? (here.why || {})[getLang()] || "" : "";
@@ -120,10 +121,8 @@ export async function openReplay(mid) {
     if (e.key === "ArrowLeft") go(RP.pos - 1);
   });
   const hooks = { jump, refresh: () => go(RP.pos) };
-  $("rp-review").addEventListener("click", () => {
-    if ($("rv-panel").classList.contains("hidden")) openReview(mid, RP.seats, 0, hooks);
-    else closeReview();
-  });
+  $("rp-review").addEventListener("click", () => toggleReview(mid, RP.seats, hooks));
+  $("rv-fold").addEventListener("click", () => foldReview(!document.body.classList.contains("rv-folded")));
   $("rv-close").addEventListener("click", closeReview);
   onLang(() => {
     $("rp-title").textContent = t("replay_of", mid);

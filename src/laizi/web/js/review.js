@@ -4,7 +4,29 @@
 import { t, getLang, botName } from "./i18n.js";
 
 const $ = id => document.getElementById(id);
-const RV = { mid: null, seat: null, seats: null, data: null, hooks: null, asking: 0 };
+const RV = { mid: null, seat: null, seats: null, data: null, hooks: null, asking: 0, items: new Map() };
+// Where the panel cannot stand beside the table (a phone upright, a small phone sideways), it
+// lies over the table while open and folds away (to its head, or to the bar's 复盘) when a
+// decision is chosen: the table, the timeline and the sentence are then whole. The same
+// screens as style.css's "复盘 folds" media queries.
+const NARROW = "(orientation: portrait), (orientation: landscape) and (max-height: 599px) and (max-width: 759px)";
+
+function narrow() { return typeof matchMedia === "function" && matchMedia(NARROW).matches; }
+
+/** Fold the panel away (``on``) or open it again. */
+export function foldReview(on) {
+  document.body.classList.toggle("rv-folded", on);
+  const b = $("rv-fold");
+  b.textContent = t(on ? "review_unfold" : "review_fold");
+  b.setAttribute("aria-expanded", String(!on));
+}
+
+/** The bar's 复盘: open the panel; on a narrow screen, fold or unfold it; else close it. */
+export function toggleReview(mid, seats, hooks) {
+  if ($("rv-panel").classList.contains("hidden")) openReview(mid, seats, 0, hooks);
+  else if (narrow()) foldReview(!document.body.classList.contains("rv-folded"));
+  else closeReview();
+}
 
 /** The frame of a hand where a decision shows: the last frame whose event is at or before it. */
 export function frameOf(frames, v) {
@@ -42,8 +64,10 @@ async function fetchReview(mid, seat, ticket) {
 export function renderReview() {
   const d = RV.data;
   if (RV.seats) [...$("rv-seats").children].forEach((b, s) => { b.textContent = seatName(RV.seats, s); });
+  foldReview(document.body.classList.contains("rv-folded"));  // its label in the language
   const list = $("rv-list");
   list.textContent = "";
+  RV.items = new Map();
   if (!d) return;
   say(t("review_acc", Math.round(d.accuracy), d.mean_loss.toFixed(1), Math.round(d.agreement), d.decisions)
       + (d.auto_played ? t("review_auto", d.auto_played) : ""));
@@ -61,11 +85,20 @@ export function renderReview() {
     const why = document.createElement("span");
     why.textContent = (c.why || {})[getLang()] || "";
     b.append(head, why);
-    b.addEventListener("click", () => RV.hooks.jump(c));
+    RV.items.set(c, b);
+    b.addEventListener("click", () => { if (narrow()) foldReview(true); RV.hooks.jump(c); });
     li.appendChild(b);
     list.appendChild(li);
   }
   RV.hooks.refresh();
+}
+
+/** The decision the replay stands at (or null) is the one lit in the list, as its mark is. */
+export function showCurrent(c) {
+  for (const [d, b] of RV.items) {
+    if (d === c) b.setAttribute("aria-current", "step");
+    else b.removeAttribute("aria-current");
+  }
 }
 
 /** The reviewed seat while the panel is open (the replay turns it to the bottom), else null. */
@@ -99,6 +132,7 @@ export function openReview(mid, seats, seat, hooks) {
   RV.seats = seats;
   $("rv-panel").classList.remove("hidden");
   document.body.classList.add("reviewing");
+  foldReview(false);
   const box = $("rv-seats");
   box.textContent = "";
   for (let s = 0; s < 4; s++) {
@@ -116,6 +150,6 @@ export function closeReview() {
   RV.data = null;
   RV.asking++;
   $("rv-panel").classList.add("hidden");
-  document.body.classList.remove("reviewing");
+  document.body.classList.remove("reviewing", "rv-folded");
   RV.hooks && RV.hooks.refresh();
 }

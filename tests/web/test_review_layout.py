@@ -1,0 +1,190 @@
+"""复盘 (the replay viewer's review) fits a phone (review5): at 844×390, 1366×900, 390×844 and
+667×375 the reviewed seat's hand lies whole on the screen with nothing over it, the timeline's
+marks are finger-sized, the review panel's accuracy and costliest decisions (their sentences)
+can be read inside the screen, and nothing runs off a side.
+
+Where the panel stands beside the table (844×390, 1366×900) all of it shows at once. Where it
+cannot (390×844 upright, 667×375 a small phone sideways), it opens over the table and folds
+away when a decision is chosen: then the table at that step, the hand whole, the mark lit and
+its sentence show; the head's 展开 (upright) or the bar's 复盘 (sideways) open it again. Folded
+upright and turned sideways on a wide phone, it shows whole beside the table again.
+
+Before the fix: at 844×390 and 667×375 the table kept the whole screen's width and the hand ran
+on under the panel (2 and 4 tiles covered); at 390×844 the table had 60 % of the height and
+the side seats' tiles lay over the hand; the marks were 16 px dots, the panel's seat buttons
+34 px high.
+
+A real `laizi serve`, a four-bot match played to its end over the WebSocket protocol, its review
+built by the server, the system Chromium; one page, resized for each screen."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from support.webhelpers import bot_match, new_page, overflow_x, poll, screens_dir
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(400)]
+
+# the panel beside the table; then the screens where it lies over the table and folds away
+SIZES = [(844, 390), (1366, 900), (390, 844), (667, 375)]
+NARROW = {(390, 844), (667, 375)}
+
+# The reviewed seat's hand (it is turned to the bottom): each tile on the screen and the topmost
+# thing at its centre; null until the hand is drawn.
+HAND = """() => {
+  const tiles = [...document.querySelectorAll('#rp-table .seat.pos-bottom .tile')];
+  if (tiles.length < 13) return null;
+  const bad = [];
+  for (const e of tiles) {
+    const r = e.getBoundingClientRect();
+    const at = `${e.dataset.tile || "?"} ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) { bad.push(`${at} off the screen`); continue; }
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!top || !(e === top || e.contains(top))) bad.push(`${at} under ${top ? top.id || top.className || top.tagName : "nothing"}`);
+  }
+  return { n: tiles.length, bad };
+}"""
+
+# The panel's readable parts: the accuracy and the first decision (its head and its sentence)
+# inside the screen and on top at their centres; the panel's controls at least 36 px high.
+PANEL = """() => {
+  const bad = [];
+  const on = (e, what) => {
+    if (!e) { bad.push(`${what} missing`); return; }
+    const r = e.getBoundingClientRect();
+    const at = `${what} ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+    if (!r.width || !r.height) { bad.push(`${at} not shown`); return; }
+    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) { bad.push(`${at} off the screen`); return; }
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 10));
+    if (!top || !(e === top || e.contains(top))) bad.push(`${at} under ${top ? top.id || top.className || top.tagName : "nothing"}`);
+  };
+  on(document.querySelector('[data-testid="review-accuracy"]'), 'accuracy');
+  const item = document.querySelector('[data-testid="review-item"]');
+  on(item, 'first decision');
+  on(item && item.querySelector('span'), "first decision's sentence");
+  if (item && !/专家|expert/.test(item.textContent)) bad.push(`first decision without its sentence: ${item.textContent}`);
+  for (const b of document.querySelectorAll('#rv-panel button')) {
+    const r = b.getBoundingClientRect();
+    if (r.height && r.height < 35.5) bad.push(`${b.id || b.className || b.textContent} ${Math.round(r.height)} px high`);
+  }
+  return bad;
+}"""
+
+# Each timeline mark's finger target: how far up/down and left/right of its centre a tap still
+# lands on it, and how far its nearest neighbour is (two decisions a step or two apart share
+# their targets: the later one is on top; the panel's list reaches both).
+MARKS = """() => [...document.querySelectorAll('[data-testid="review-mark"]')].map((m, i, all) => {
+  const r = m.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+  const hits = (dx, dy) => { const e = document.elementFromPoint(cx + dx, cy + dy); return e === m; };
+  let up = 0, down = 0, left = 0, right = 0;
+  while (up < 40 && hits(0, -(up + 1))) up++;
+  while (down < 40 && hits(0, down + 1)) down++;
+  while (left < 40 && hits(-(left + 1), 0)) left++;
+  while (right < 40 && hits(right + 1, 0)) right++;
+  const gap = Math.min(999, ...all.filter(o => o !== m).map(o => Math.abs(o.getBoundingClientRect().left - r.left)));
+  return { h: up + down + 1, w: left + right + 1, gap: Math.round(gap), inside: r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight };
+})"""
+
+
+@pytest.fixture(scope="module")
+def match_id(server: str) -> int:
+    return bot_match(server, hands=1, level="random")[1]
+
+
+def _shot(page: Any, size: tuple[int, int], what: str) -> None:
+    page.screenshot(path=str(screens_dir() / f"review-layout-{what}-{size[0]}x{size[1]}.png"))
+
+
+def _settled(page: Any, js: str, ok: Any, timeout: float = 5.0) -> Any:
+    """js's value once ok(value) holds, or its last value after ``timeout`` s (a busy machine may
+    still be laying the page out)."""
+    deadline = time.time() + timeout
+    while True:
+        value = page.evaluate(js)
+        if ok(value) or time.time() > deadline:
+            return value
+        page.wait_for_timeout(50)
+
+
+def _hand_whole(page: Any, when: str) -> None:
+    poll(page, HAND)
+    hand = _settled(page, HAND, lambda h: h and h["bad"] == [])
+    assert hand["bad"] == [], f"{when}: {hand}"
+
+
+def _fits(page: Any, when: str) -> None:
+    assert overflow_x(page) <= 0, f"{when}: sideways overflow {overflow_x(page)} px"
+    se = page.evaluate("() => [document.scrollingElement.scrollTop, document.scrollingElement.scrollHeight, innerHeight]")
+    assert se[0] == 0 and se[1] <= se[2] + 1, f"{when}: the page scrolls {se}"
+
+
+def _panel_readable(page: Any, when: str) -> None:
+    bad = _settled(page, PANEL, lambda b: b == [])
+    assert bad == [], f"{when}: {bad}"
+
+
+def _marks_touchable(page: Any, when: str) -> None:
+    marks = page.evaluate(MARKS)
+    assert marks, f"{when}: no mark on the timeline"
+    for m in marks:
+        assert m["inside"], f"{when}: a mark off the screen {m}"
+        assert m["gap"] < 20 or m["h"] >= 36, f"{when}: a mark's target too low {m}"
+        assert m["gap"] < 38 or m["w"] >= 36, f"{when}: a mark's target too narrow {m}"
+
+
+def test_review_fits_each_screen(browser: Any, server: str, match_id: int) -> None:
+    page = new_page(browser, server, size=SIZES[0])
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.goto(f"{server}/replay/{match_id}?review=0")
+        poll(page, """() => /^\\d+%$/.test(document.querySelector('[data-testid="review-accuracy"]').textContent)
+            && document.querySelectorAll('[data-testid="review-item"]').length > 0""", timeout=120)
+        poll(page, "() => document.getElementById('rp-rules').textContent.length > 0")  # the rule card's row is in
+        where = f"{size[0]}x{size[1]}"
+        _fits(page, f"{where}, opened")
+        _panel_readable(page, f"{where}, opened")
+        _shot(page, size, "open")
+        if size not in NARROW:  # beside the table: the hand whole at once, and at the decision
+            _marks_touchable(page, f"{where}, opened")
+            _hand_whole(page, f"{where}, opened")
+            page.locator('[data-testid="review-item"]').first.click()
+            poll(page, "() => document.querySelector('.rp-mark.on') !== null")
+            _hand_whole(page, f"{where}, at the first decision")
+            _panel_readable(page, f"{where}, at the first decision")
+        else:  # over the table: a decision chosen folds it away
+            page.locator('[data-testid="review-item"]').first.click()
+            poll(page, "() => document.body.classList.contains('rv-folded') && document.querySelector('.rp-mark.on') !== null")
+            _hand_whole(page, f"{where}, folded at the first decision")
+            page.click("#rp-first")  # and at the deal (upright, the side seats' tiles lay over the hand)
+            poll(page, "() => document.getElementById('rp-pos').value === '0'")
+            _hand_whole(page, f"{where}, folded at the deal")
+            marks = page.evaluate(MARKS)  # a mark a step or two from another may lie under it
+            alone = max(range(len(marks)), key=lambda i: marks[i]["gap"])
+            page.locator('[data-testid="review-mark"]').nth(alone).click()
+            poll(page, "() => document.querySelector('.rp-mark.on') !== null")
+        note = page.locator('[data-testid="review-note"]')
+        assert note.is_visible() and "专家" in note.inner_text()
+        box = note.bounding_box()
+        assert box and box["x"] >= -1 and box["y"] >= -1 and box["x"] + box["width"] <= size[0] + 1 \
+            and box["y"] + box["height"] <= size[1] + 1, f"{where}: the sentence off the screen {box}"
+        _fits(page, f"{where}, at a decision")
+        _marks_touchable(page, f"{where}, at a decision")
+        _shot(page, size, "decision")
+        if size in NARROW:  # and open again: upright by the folded head's 展开, sideways by the bar's 复盘
+            page.click('[data-testid="review-fold"]' if size[1] > size[0] else "#rp-review")
+            poll(page, "() => !document.body.classList.contains('rv-folded')")
+            _panel_readable(page, f"{where}, opened again")
+            _fits(page, f"{where}, opened again")
+    # folded upright, then turned sideways on a wide phone: the panel whole again beside the table
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator('[data-testid="review-item"]').first.click()
+    poll(page, "() => document.body.classList.contains('rv-folded')")
+    page.set_viewport_size({"width": 844, "height": 390})
+    _panel_readable(page, "folded at 390x844, then 844x390")
+    _hand_whole(page, "folded at 390x844, then 844x390")
+    assert page.errors == []  # type: ignore[attr-defined]
+    assert page.evaluate("window.__csp") == []
+    page.context.close()
