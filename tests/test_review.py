@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -20,6 +21,7 @@ from laizi.sim import simulate
 from laizi.tiles import parse_tiles
 
 BOTS = ("random", "greedy", "strong", "expert")
+TILE_CODE = re.compile(r"\b[1-9][mps]\b|\b[1-7]z\b")
 
 
 @cache
@@ -74,6 +76,8 @@ def test_costliest_decisions_have_a_sentence_in_both_languages() -> None:
         for d in worst:
             assert d.why is not None and d.why["zh"] and d.why["en"]
             assert "专家" in d.why["zh"] and "expert" in d.why["en"]
+            # tiles by name, never by code (docs/design: the words a player reads)
+            assert not TILE_CODE.search(d.why["en"]) and not TILE_CODE.search(d.why["zh"]), d.why
         data = g.to_json()
         json.dumps(data, ensure_ascii=False)
         assert 0 <= data["seats"][0]["accuracy"] <= 100
@@ -213,3 +217,17 @@ def test_decisions_taken_by_auto_play_are_not_rated() -> None:
     assert len(g.seats[1].decisions) == 4 and g.seats[1].auto_played == mine - 4 > 0
     assert all(g.seats[s].auto_played == 0 and len(g.seats[s].decisions) > 10 for s in (0, 2, 3))
     assert g.seats[1].to_json()["auto_played"] == mine - 4
+
+
+def test_actions_in_words_name_tiles_as_the_table_does() -> None:
+    from laizi.game.actions import Action
+    from laizi.review import action_words
+
+    def words(j: dict[str, str]) -> dict[str, str]:
+        return action_words(Action.from_json(j))
+
+    assert words({"type": "discard", "tile": "5m"}) == {"zh": "打 五万", "en": "discard 5 Characters"}
+    assert words({"type": "discard", "tile": "1p"})["en"] == "discard 1 Dot"
+    assert words({"type": "chi", "tile": "3s"}) == {"zh": "吃 三四五条", "en": "chow 3-4-5 Bamboo"}
+    assert words({"type": "peng", "tile": "7z"})["en"] == "pung Red"
+    assert words({"type": "tsumo"}) == {"zh": "自摸", "en": "self-draw"}

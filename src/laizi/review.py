@@ -35,7 +35,7 @@ from laizi.game import Event, Match
 from laizi.game.actions import Action
 from laizi.game.replay import replay, split_logs
 from laizi.hints import hints_for
-from laizi.tiles import TILE_STR, Tile
+from laizi.tiles import Tile
 from laizi.views import seat_view
 
 __all__ = ["ACCURATE_WITHIN", "COSTLIEST", "COSTLY_FROM", "Decision", "GameReview", "SeatReview",
@@ -50,19 +50,22 @@ Progress = Callable[[int, int], None]  # (events done, events in the file)
 _KIND_ZH = {"discard": "打", "peng": "碰", "chi": "吃", "kong": "杠", "pass": "过", "ron": "和",
             "tsumo": "自摸", "ankong": "暗杠", "addkong": "蓄杠", "special_kong": "亮特殊牌",
             "laizi_kong": "癞子杠", "draw": "杠后补牌", "nodraw": "杠后不补"}
-_KIND_EN = {"discard": "discard", "peng": "peng", "chi": "chi", "kong": "kong", "pass": "pass",
-            "ron": "win", "tsumo": "self-drawn win", "ankong": "concealed kong",
+_KIND_EN = {"discard": "discard", "peng": "pung", "chi": "chow", "kong": "kong", "pass": "pass",
+            "ron": "win", "tsumo": "self-draw", "ankong": "concealed kong",
             "addkong": "added kong", "special_kong": "lay aside", "laizi_kong": "laizi kong",
             "draw": "draw the replacement", "nodraw": "no replacement"}
 
 
 def action_words(a: Action) -> dict[str, str]:
-    """An action in words: ``{"zh": "打 五万", "en": "discard 5m"}``."""
+    """An action in words: ``{"zh": "打 五万", "en": "discard 5 Characters"}`` (tile names,
+    never codes: the words a player reads)."""
     en = zh = ""
     if a.tile is not None:
-        en = " " + (str(a).split(" ", 1)[1] if a.type == "chi" else TILE_STR[a.tile])
-        run = range(a.tile, a.tile + 3) if a.type == "chi" else (a.tile,)
-        zh = " " + "".join(Tile(k).chinese for k in run)
+        t = Tile(a.tile)
+        en = " " + (t.run_english() if a.type == "chi" else t.english)
+        # (a chow names its run as the table does: 三四五条)
+        zh = " " + ("".join(Tile(k).chinese[0] for k in range(a.tile, a.tile + 3)) + t.chinese[1:]
+                    if a.type == "chi" else t.chinese)
     return {"zh": _KIND_ZH.get(a.type, a.type) + zh, "en": _KIND_EN.get(a.type, a.type) + en}
 
 

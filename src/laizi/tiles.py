@@ -74,6 +74,11 @@ def is_terminal(k: int) -> bool:
 _SUIT_CN = {"m": "万", "p": "筒", "s": "条"}
 _NUM_CN = "一二三四五六七八九"
 _HONOR_CN = "东南西北白发中"
+# the English glossary (docs/design: one consistent set of words; the web client's twin is
+# tileName in src/laizi/web/js/i18n.js)
+_SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+_SUIT_EN_ONE = {"m": "Character", "p": "Dot", "s": "Bamboo"}  # "1 Character", not "1 Characters"
+_HONOR_EN = ("East", "South", "West", "North", "White", "Green", "Red")
 _HONOR_LETTERS = "ESWNPFC"
 # Unicode Mahjong block: winds/dragons then man, sou, pin.
 _UNICODE_HONORS = ["\U0001F000", "\U0001F001", "\U0001F002", "\U0001F003",
@@ -126,6 +131,19 @@ class Tile:
         if self.is_honor:
             return _HONOR_CN[self.index - 27]
         return _NUM_CN[self.index % 9] + _SUIT_CN[self.suit]
+
+    @property
+    def english(self) -> str:
+        """The tile's name in English words: ``5 Characters``, ``1 Dot``, ``Red``."""
+        if self.is_honor:
+            return _HONOR_EN[self.index - 27]
+        n = self.index % 9 + 1
+        return f"{n} {(_SUIT_EN_ONE if n == 1 else _SUIT_EN)[self.suit]}"
+
+    def run_english(self) -> str:
+        """The run of three this suited tile starts, in English words: ``5-6-7 Bamboo``."""
+        n = self.index % 9 + 1
+        return f"{n}-{n + 1}-{n + 2} {_SUIT_EN[self.suit]}"
 
     @property
     def unicode(self) -> str:

@@ -16,6 +16,7 @@ __all__ = ["claim_reason", "discard_reason", "hand_reason", "kong_reason", "pass
 _ZH_NUM = ("", "一", "二", "三", "四", "五", "六", "七", "八")
 _LEVEL_ZH = {"low": "低", "medium": "中", "high": "高"}
 _CLAIM_ZH = {"peng": "碰", "chi": "吃", "kong": "杠"}
+_CLAIM_EN = {"peng": "pung", "chi": "chow", "kong": "kong"}  # the English glossary
 
 
 def shanten_words(sh: int) -> dict[str, str]:
@@ -85,16 +86,17 @@ def claim_reason(entry: Mapping[str, Any], passing: Mapping[str, Any] | None) ->
     """A claim (peng/chi/kong): its outlook next to passing."""
     kind = str(entry["action"]["type"])
     zh_name = _CLAIM_ZH.get(kind, kind)
+    en_name = _CLAIM_EN.get(kind, kind)
     sw = shanten_words(int(entry["shanten_258"]))
     p, x = entry["win_prob"], entry["expected_points"]
     if passing is None:
         return {"zh": f"{zh_name}后{sw['zh']}，和牌率 {_pct(p)}，期望 {_pts(x)} 分",
-                "en": f"after {kind}: {sw['en']}, {_pct(p)} to win, {_pts(x)} expected"}
+                "en": f"after {en_name}: {sw['en']}, {_pct(p)} to win, {_pts(x)} expected"}
     pp, px = passing["win_prob"], passing["expected_points"]
     return {
         "zh": f"{zh_name}后{sw['zh']}，和牌率 {_pct(p)}（不{zh_name} {_pct(pp)}），"
               f"期望 {_pts(x)} 分（不{zh_name} {_pts(px)} 分）",
-        "en": f"after {kind}: {sw['en']}, {_pct(p)} to win (pass: {_pct(pp)}), "
+        "en": f"after {en_name}: {sw['en']}, {_pct(p)} to win (pass: {_pct(pp)}), "
               f"{_pts(x)} expected (pass: {_pts(px)})",
     }
 
