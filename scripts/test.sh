@@ -105,7 +105,8 @@ fi
 COMPILED_TESTS=(tests/test_compiled.py tests/test_tiles.py tests/test_rules.py tests/test_rulecatalog.py
                 tests/analysis tests/game tests/scoring tests/views tests/bots tests/env
                 tests/test_arena.py tests/test_distributed.py tests/test_review.py tests/test_sim.py
-                tests/server/tables/test_server_privacy.py tests/test_architecture.py)
+                tests/server/tables/test_server_privacy.py tests/server/tables/test_frames_builds.py
+                tests/test_architecture.py)
 COMPILED_SKIP=(
   # doctest cannot see compiled functions
   --deselect tests/analysis/test_profiles.py::test_module_examples
