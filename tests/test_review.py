@@ -229,5 +229,6 @@ def test_actions_in_words_name_tiles_as_the_table_does() -> None:
     assert words({"type": "discard", "tile": "5m"}) == {"zh": "打 五万", "en": "discard 5 Characters"}
     assert words({"type": "discard", "tile": "1p"})["en"] == "discard 1 Dot"
     assert words({"type": "chi", "tile": "3s"}) == {"zh": "吃 三四五条", "en": "chow 3-4-5 Bamboo"}
-    assert words({"type": "peng", "tile": "7z"})["en"] == "pung Red"
+    assert words({"type": "peng", "tile": "7z"}) == {"zh": "碰 红中", "en": "pung Red"}
+    assert words({"type": "discard", "tile": "1z"}) == {"zh": "打 东", "en": "discard East"}
     assert words({"type": "tsumo"}) == {"zh": "自摸", "en": "self-draw"}

@@ -65,7 +65,7 @@ def action_words(a: Action) -> dict[str, str]:
         en = " " + (t.run_english() if a.type == "chi" else t.english)
         # (a chow names its run as the table does: 三四五条)
         zh = " " + ("".join(Tile(k).chinese[0] for k in range(a.tile, a.tile + 3)) + t.chinese[1:]
-                    if a.type == "chi" else t.chinese)
+                    if a.type == "chi" else t.chinese_name)
     return {"zh": _KIND_ZH.get(a.type, a.type) + zh, "en": _KIND_EN.get(a.type, a.type) + en}
 
 

@@ -79,6 +79,7 @@ _HONOR_CN = "东南西北白发中"
 _SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 _SUIT_EN_ONE = {"m": "Character", "p": "Dot", "s": "Bamboo"}  # "1 Character", not "1 Characters"
 _HONOR_EN = ("East", "South", "West", "North", "White", "Green", "Red")
+_HONOR_TABLE_CN = ("东", "南", "西", "北", "白板", "发财", "红中")  # as the table says them
 _HONOR_LETTERS = "ESWNPFC"
 # Unicode Mahjong block: winds/dragons then man, sou, pin.
 _UNICODE_HONORS = ["\U0001F000", "\U0001F001", "\U0001F002", "\U0001F003",
@@ -131,6 +132,12 @@ class Tile:
         if self.is_honor:
             return _HONOR_CN[self.index - 27]
         return _NUM_CN[self.index % 9] + _SUIT_CN[self.suit]
+
+    @property
+    def chinese_name(self) -> str:
+        """The tile's name as the table says it: ``五万``, ``红中`` (:attr:`chinese` is the
+        one-character notation: ``中``)."""
+        return _HONOR_TABLE_CN[self.index - 27] if self.is_honor else self.chinese
 
     @property
     def english(self) -> str:
