@@ -27,7 +27,15 @@ function openSheet() {
 /** The seat's 番 badge and its 阳光/金顶 standing; the whole plate (a wide target) opens its
  *  items: ``plate`` gets the handlers, set again at each render (the view changes). */
 export function fanBadge(pl, s, v, label, plate) {
-  const b = el("span", "badge b-fan", t("seat_fan", pl.fan, t(pl.standing === "sunshine" ? "st_sunshine" : "st_golden")));
+  const full = t("seat_fan", pl.fan, t(pl.standing === "sunshine" ? "st_sunshine" : "st_golden"));
+  const b = el("span", "badge b-fan");
+  // the 番 and the standing in spans of their own: a side plate on a phone held upright is 52 px
+  // wide, too narrow for "1 fan · unopened" on one line, and shows the 番 alone there (style.css);
+  // the badge's colour (阳光 amber, 金顶 blue) and its title still tell the standing
+  const head = t("seat_fan_n", pl.fan);
+  if (full.startsWith(head) && full.length > head.length) b.append(el("span", "fan-n", head), el("span", "fan-st", full.slice(head.length)));
+  else b.textContent = full;
+  b.title = full;
   b.dataset.testid = `fan-${s}`;
   b.dataset.fan = String(pl.fan);
   b.dataset.standing = pl.standing;

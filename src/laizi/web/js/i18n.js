@@ -77,7 +77,7 @@ const ZH = {
   netwarn_line: "{0} 与 {1}：{2}", netwarn_head: "注意：这些玩家从同一网络连接，可能是同一伙人。", netwarn_unknown: "（{0} 的地址未知，没有比较）",  // clubs
   lv_novice: "新手场", lv_junior: "初级场", lv_senior: "高级场", coin_stake: "{0} · 底注 {1}", coin_free: "{0} · 不计游戏币",  // polish: 场次 on the table
   // 番 on the table (issue 23, js/fan.js)
-  ting: "听", seat_fan: "{0}番·{1}", st_sunshine: "阳光", st_golden: "金顶", fan_of: "{0}：{1} 番", n_fan: "{0} 番",
+  ting: "听", seat_fan: "{0}番·{1}", seat_fan_n: "{0}番", st_sunshine: "阳光", st_golden: "金顶", fan_of: "{0}：{1} 番", n_fan: "{0} 番",
   no_fan_yet: "还没有番（没开口、没杠）", st_sunshine_help: "阳光：还没开口。输牌时按阳光算（封顶时付阳光顶，对罚时加倍）。",
   st_golden_help: "已开口：三家都到封顶时付金顶。", points: "{0}分", enough_fan: "够番", short_fan: "不够番",
   howto: "玩法说明", tutorial_link: "新手教程：打第一手牌 →", breakdown: "算分明细", waits_title: "听牌和番数", unseen_n: "还剩 {0} 张", by_discard_worst: "别人放冲（最少）",
@@ -163,7 +163,7 @@ const EN = {
   netwarn_line: "{0} and {1}: {2}", netwarn_head: "Careful: these players connect from one network and may play together.", netwarn_unknown: " ({0}: address unknown, not compared)",  // clubs
   lv_novice: "Beginner", lv_junior: "Junior", lv_senior: "Senior", coin_stake: "{0} · stake {1}", coin_free: "{0} · no coins",  // polish
   // fan on the table (issue 23, js/fan.js)
-  ting: "Ready:", seat_fan: "{0} fan · {1}", st_sunshine: "unopened", st_golden: "opened", fan_of: "{0}: {1} fan", n_fan: "{0} fan",
+  ting: "Ready:", seat_fan: "{0} fan · {1}", seat_fan_n: "{0} fan", st_sunshine: "unopened", st_golden: "opened", fan_of: "{0}: {1} fan", n_fan: "{0} fan",
   no_fan_yet: "No fan yet (not opened, no kong)", st_sunshine_help: "Unopened (sunshine): if it loses, it pays as unopened (the sunshine cap; double with double pay).",
   st_golden_help: "Opened: when all three reach the cap it pays the golden cap.", points: "{0} pts", enough_fan: "enough", short_fan: "below minimum",
   howto: "How to play", tutorial_link: "Tutorial: play your first hand →", breakdown: "How it is scored", waits_title: "Waits and their points", unseen_n: "{0} unseen", by_discard_worst: "On a discard (least)",

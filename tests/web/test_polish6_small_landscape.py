@@ -1,0 +1,151 @@
+"""A small phone held sideways (667×375), late in a long hand: on the live table and on that
+hand's replay, in Chinese and in English, the centre box (wall count, 翻牌, 赖子, the last move),
+the four rivers, the four name plates, the other seats' hidden tiles and melds, the status line,
+the HUD buttons and the own hand never overlap and all stay on the screen; the replay's controls
+take two rows at most (a third left the table 190 px of the screen's 375).
+
+Before the fix: late in the hand the left seat's tiles ran over the own seat's name plate, and
+in English the centre box ran over the top and bottom rivers (on the live table and in the
+replay); the replay's controls took three rows.
+
+A real `laizi serve`, the system Chromium, a seated player with three greedy bots playing the
+long fixed deal "r22" (drawn; rivers 15-17 tiles, ten melds; tests/web/test_late_layout.py) to
+its end, then its replay stepped through from the middle of the hand to the end. The boxes are
+read at every moment the table waits for a move (tiles still dropping in are left out of that
+moment). Screenshots go to screens_dir()."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+from support.webhelpers import act_once, new_page, poll, screens_dir, start_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+
+SIZE = (667, 375)
+SEED = "r22"
+
+# Each region under `root` as the union of its visible boxes (a tile in its drop-in or lift
+# animation is skipped); every pair must be apart, every region on the screen.
+REGIONS = """root => {
+  if (document.querySelector('[data-testid="settlement"]:not(.hidden)')) return null;
+  const moving = e => e.getAnimations().some(a => a.playState === "running");
+  const union = sel => {
+    let b = null;
+    for (const e of document.querySelectorAll(sel.split(",").map(s => `${root} ${s}`).join(","))) {
+      const r = e.getBoundingClientRect();
+      if (!r.width || !r.height || moving(e)) continue;
+      b = b ? {l: Math.min(b.l, r.left), t: Math.min(b.t, r.top), r: Math.max(b.r, r.right), b: Math.max(b.b, r.bottom)}
+            : {l: r.left, t: r.top, r: r.right, b: r.bottom};
+    }
+    return b;
+  };
+  const P = ["bottom", "right", "top", "left"];
+  const reg = {centre: union(".center"), status: union("#status-line:not(:empty)"), hud: union(".hud-btn"),
+               hand: union(".seat.pos-bottom .hand .tile, .seat.pos-bottom .concealed .tile")};
+  for (const p of P) {
+    reg[`river-${p}`] = union(`.river.rpos-${p} .tile`);
+    reg[`plate-${p}`] = union(`.seat.pos-${p} .plate`);
+    reg[`melds-${p}`] = union(`.seat.pos-${p} .meld`);
+    if (p !== "bottom") reg[`hidden-${p}`] = union(`.seat.pos-${p} .concealed .tile`);
+  }
+  const bad = [];
+  const keys = Object.keys(reg).filter(k => reg[k]);
+  const at = a => `${Math.round(a.l)},${Math.round(a.t)}-${Math.round(a.r)},${Math.round(a.b)}`;
+  for (const k of keys) {
+    const a = reg[k];
+    if (a.l < -1 || a.t < -1 || a.r > innerWidth + 1 || a.b > innerHeight + 1) bad.push(`${k} off the screen: ${at(a)}`);
+  }
+  for (let i = 0; i < keys.length; i++) for (let j = i + 1; j < keys.length; j++) {
+    const a = reg[keys[i]], b = reg[keys[j]];
+    const w = Math.min(a.r, b.r) - Math.max(a.l, b.l), h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
+    if (w > 1 && h > 1) bad.push(`${keys[i]} over ${keys[j]}: ${at(a)} / ${at(b)}`);
+  }
+  const rivers = P.map(p => document.querySelectorAll(`${root} .river.rpos-${p} .tile`).length);
+  return {bad, rivers, melds: document.querySelectorAll(`${root} .seat .meld`).length};
+}"""
+
+# The replay's control bar: how many rows its shown controls take.
+BAR_ROWS = """() => new Set([...document.querySelectorAll('.rp-bar > *')].filter(e => e.getBoundingClientRect().height > 0
+  && getComputedStyle(e).display !== 'none').map(e => { const r = e.getBoundingClientRect(); return Math.round(r.top + r.height / 2) >> 4; })).size"""
+
+
+def _note(problems: dict[str, str], now: dict[str, Any], page: Any, shot: str) -> None:
+    for b in now["bad"]:
+        if not problems:
+            page.screenshot(path=str(screens_dir() / shot))
+        what, _, where = b.partition(": ")
+        problems.setdefault(what, f"{where} (rivers {now['rivers']})")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_small_landscape_late_in_a_long_hand(browser: Any, server: str, lang: str) -> None:
+    ids: list[int] = []
+
+    def listen(page: Any) -> None:  # the match's id, for its replay, from the table's frames
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: ids.extend(
+            int(x) for x in re.findall(r'"match_id":\s*(\d+)', f if isinstance(f, str) else ""))))
+
+    page = new_page(browser, server, "小屏检查员", size=SIZE, setup=listen)
+    if lang == "en":
+        page.click("#langbtn")
+        poll(page, "() => document.documentElement.lang === 'en'")
+    page.click("details.more > summary")  # the fixed deal is among the further options
+    page.fill("#c-seed", SEED)
+    page.fill("#c-turn", "90")
+    start_table(page, seat=0, level="greedy", hands=1)
+
+    checked, last, late = 0, None, None
+    problems: dict[str, str] = {}
+    settled = '[data-testid="settlement"]:not(.hidden)'
+    deadline = time.time() + 240
+    while not page.locator(settled).count():
+        assert time.time() < deadline, "the hand did not end"
+        now = page.evaluate(REGIONS, "#game")
+        if now is not None:
+            _note(problems, now, page, f"polish6-small-overlap-table-{lang}.png")
+            if last is None or sum(now["rivers"]) >= sum(last["rivers"]):
+                last = now
+                if min(now["rivers"]) >= 12:  # the table late in the hand (not its settlement)
+                    png = page.screenshot()
+                    late = png if not page.locator(settled).count() else late
+            checked += 1
+        act_once(page)
+        page.wait_for_timeout(40)
+    if late:
+        (screens_dir() / f"polish6-small-table-{lang}-667x375.png").write_bytes(late)
+    assert not problems, "the table:\n" + "\n".join(f"{k}: {v}" for k, v in problems.items())
+    assert last is not None and checked >= 10, checked
+    assert min(last["rivers"]) >= 14 and last["melds"] >= 8, last  # checked late, long rivers, many melds
+    assert ids, "no match id in the table's frames"
+
+    # the same hand's replay, from its middle to its end
+    page.goto(f"{server}/replay/{ids[-1]}")
+    poll(page, "() => document.querySelectorAll('#rp-table .tile').length > 13")
+    rows = page.evaluate(BAR_ROWS)
+    assert rows <= 2, f"the replay's controls on {rows} rows"
+    total = int(page.get_attribute("#rp-pos", "max") or 0)
+    assert total > 100, total
+    page.evaluate("n => { const p = document.getElementById('rp-pos'); p.value = String(n); p.dispatchEvent(new Event('input')); }",
+                  total // 2)
+    steps, last = 0, None
+    while True:
+        pos = int(page.input_value("#rp-pos"))
+        now = poll(page, REGIONS, "#rp-table")
+        _note(problems, now, page, f"polish6-small-overlap-replay-{lang}.png")
+        last, steps = now, steps + 1
+        if pos >= total - 1:
+            break
+        page.click("#rp-next")
+        poll(page, "n => +document.getElementById('rp-pos').value === n", pos + 1)
+    page.screenshot(path=str(screens_dir() / f"polish6-small-replay-{lang}-667x375.png"))
+    assert not problems, "the replay:\n" + "\n".join(f"{k}: {v}" for k, v in problems.items())
+    assert steps > 40 and min(last["rivers"]) >= 14, (steps, last)
+    assert page.evaluate(BAR_ROWS) <= 2
+    assert page.errors == []  # type: ignore[attr-defined]
+    assert page.evaluate("window.__csp") == []
+    page.context.close()
