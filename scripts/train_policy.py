@@ -28,6 +28,10 @@ Usage (the whole run is seeded; progress goes to stdout)::
 
     nice -n 19 python scripts/train_policy.py --out runs/learned --workers 2 \
         --gen-minutes 60 --seed 28
+
+``--budget-minutes N`` bounds the whole run's wall time (generation ends early enough
+for training and ``--tune-minutes`` of tuning; no tuning block starts after N minutes).
+Every phase's wall time and the total are logged and appended to ``OUT/run_times.jsonl``.
 """
 
 from __future__ import annotations
@@ -158,13 +162,16 @@ def gen_shard(job: tuple[int, int, int, int, float, str, str]) -> tuple[int, dic
     return shard, counts, time.time() - t0
 
 
-def phase_gen(a: argparse.Namespace) -> None:
+def phase_gen(a: argparse.Namespace, deadline: float | None = None) -> None:
+    """Generate shards until all are done or ``deadline`` (default: ``--gen-minutes``
+    from now) passes; the shards in flight then finish."""
     out = Path(a.out)
     (out / "shards").mkdir(parents=True, exist_ok=True)
     todo = [i for i in range(a.shards) if not (out / "shards" / f"shard_{i:05d}.npz").exists()]
     log(f"gen: {a.shards - len(todo)} shards done, {len(todo)} to go "
         f"({a.games} hands each, {a.worlds} worlds, discard share {a.discard_share})")
-    deadline = time.time() + 60 * a.gen_minutes
+    if deadline is None:
+        deadline = time.time() + 60 * a.gen_minutes
     jobs = [(i, a.seed, a.games, a.worlds, a.discard_share, a.preset, str(out)) for i in todo]
     done = 0
     with mp.get_context("fork").Pool(a.workers, maxtasksperchild=20) as pool:
@@ -515,8 +522,10 @@ class Tuner:
     ``OUT/tune_cache.jsonl``, so a rerun replays the same decisions and plays only what
     is missing (resumable; deterministic given the seed)."""
 
-    def __init__(self, a: argparse.Namespace, spec: dict[str, Any], pool: Any) -> None:
+    def __init__(self, a: argparse.Namespace, spec: dict[str, Any], pool: Any,
+                 deadline: float = float("inf")) -> None:
         self.a = a
+        self.deadline = deadline  # no block starts after it (a generation may stop part-way)
         self.out = Path(a.out)
         self.pool = pool
         self.cache_path = self.out / "tune_cache.jsonl"
@@ -549,7 +558,9 @@ class Tuner:
                 f.write(json.dumps({"key": keys[i], "margins": ms}) + "\n")
         return [self.cache[k] for k in keys]
 
-    def generation(self, g: int, inc: dict[str, Any]) -> dict[str, Any]:
+    def generation(self, g: int, inc: dict[str, Any]) -> dict[str, Any] | None:
+        """One generation; None when the deadline stopped it part-way (its finished
+        blocks stay cached: a rerun continues it)."""
         a = self.a
         rng = random.Random(f"learned-tune-rng|{a.seed}|{g}")
         cands: list[dict[str, Any]] = []
@@ -561,6 +572,8 @@ class Tuner:
         alive = list(range(len(cands)))
         r = 0
         while True:
+            if time.time() > self.deadline:
+                return None
             res = self.evaluate([inc] + [cands[i] for i in alive], self.block(g, str(r)),
                                 a.tune_deals)
             for i, ms in zip(alive, res[1:], strict=True):
@@ -573,6 +586,8 @@ class Tuner:
             if len(alive) == 1:
                 break
         w = alive[0]
+        if time.time() > self.deadline:
+            return None
         inc_c, win_c = self.evaluate([inc, cands[w]], self.block(g, "confirm"), a.tune_confirm)
         d = np.asarray(win_c) - np.asarray(inc_c)
         mean = float(d.mean())
@@ -588,15 +603,17 @@ class Tuner:
                 "hands": self.hands_played, "knobs": cands[w] if accept else inc}
 
 
-def phase_tune(a: argparse.Namespace) -> dict[str, Any]:
+def phase_tune(a: argparse.Namespace, deadline: float | None = None) -> dict[str, Any]:
     """Improve the knobs by racing them whole on duplicate deals; write the incumbent into
-    the weights file (``tuned``) and the tuning curve to ``--tune-plot``."""
+    the weights file (``tuned``) and the tuning curve to ``--tune-plot``. No block starts
+    after ``--tune-minutes`` from now nor after ``deadline`` (the run's budget)."""
     target = Path(a.export)
     spec = json.loads(target.read_text(encoding="utf-8"))
     start = tune_start(spec)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    deadline = time.time() + 60 * a.tune_minutes
+    deadline = min(time.time() + 60 * a.tune_minutes,
+                   deadline if deadline is not None else float("inf"))
     log(f"tune: start {start}; {a.tune_generations} generations at most, "
         f"{a.tune_minutes:g} minutes, {a.workers} workers")
     history: list[dict[str, Any]] = []
@@ -604,12 +621,16 @@ def phase_tune(a: argparse.Namespace) -> dict[str, Any]:
     ctx = mp.get_context("fork")
     with ctx.Pool(a.workers, initializer=_tune_init, initargs=(json.dumps(spec),),
                   maxtasksperchild=200) as pool:
-        tuner = Tuner(a, spec, pool)
+        tuner = Tuner(a, spec, pool, deadline)
         for g in range(a.tune_generations):
             if time.time() > deadline:
                 log("tune: time budget spent")
                 break
             h = tuner.generation(g, inc)
+            if h is None:
+                log(f"tune: time budget spent during generation {g} (its finished blocks are "
+                    "cached; a rerun continues it)")
+                break
             history.append(h)
             inc = h["knobs"]
         hands = tuner.hands_played
@@ -728,17 +749,74 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tune-write", action=argparse.BooleanOptionalAction, default=True,
                     help="write the tuned knobs into --export")
     ap.add_argument("--tune-plot", default=str(ROOT / "docs/img/learned_tune.png"))
-    a = ap.parse_args(argv)
-    log(f"train_policy {' '.join(sys.argv[1:])}")
+    ap.add_argument("--budget-minutes", type=float, default=None,
+                    help="the whole run's wall time: generation stops early enough for "
+                         f"training ({TRAIN_RESERVE_MINUTES:g} minutes kept) and "
+                         "--tune-minutes of tuning, and no tuning block starts after it")
+    a = ap.parse_args(argv if argv is not None else sys.argv[1:])
+    t0 = time.time()
+    try:
+        gen_deadline, run_deadline = plan_deadlines(a, t0)
+    except ValueError as e:
+        ap.error(str(e))
+    log(f"train_policy {' '.join(argv if argv is not None else sys.argv[1:])}")
+    if a.budget_minutes is not None:
+        log(f"run: budget {a.budget_minutes:g} minutes: generation until "
+            f"{time.strftime('%H:%M:%S', time.localtime(gen_deadline))}, "
+            f"nothing started after {time.strftime('%H:%M:%S', time.localtime(run_deadline))}")
+    times: dict[str, float] = {}
+
+    def timed(name: str, fn: Any, *args: Any) -> None:
+        t = time.time()
+        fn(*args)
+        times[name] = round(time.time() - t, 1)
+        log(f"run: phase {name} took {times[name] / 60:.1f} min")
+
     if a.phase in ("all", "gen"):
-        phase_gen(a)
+        timed("gen", phase_gen, a, gen_deadline)
     if a.phase in ("all", "train"):
-        phase_train_export(a)
+        timed("train", phase_train_export, a)
     if a.phase in ("all", "tune"):
-        phase_tune(a)
+        timed("tune", phase_tune, a, run_deadline)
     if a.phase == "eval":
-        phase_eval(a)
+        timed("eval", phase_eval, a)
+    total = time.time() - t0
+    log(f"run: total {total / 60:.1f} min wall ("
+        + ", ".join(f"{k} {v / 60:.1f}" for k, v in times.items())
+        + (f"; budget {a.budget_minutes:g}" if a.budget_minutes is not None else "") + ")")
+    rec = {"argv": list(argv if argv is not None else sys.argv[1:]), "phase": a.phase,
+           "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t0)),
+           "budget_minutes": a.budget_minutes, "phase_seconds": times,
+           "total_seconds": round(total, 1)}
+    Path(a.out).mkdir(parents=True, exist_ok=True)
+    with (Path(a.out) / "run_times.jsonl").open("a", encoding="utf-8") as f:
+        f.write(json.dumps(rec) + "\n")
     return 0
+
+
+#: minutes the whole-run budget keeps between generation and tuning for training and export
+#: (seconds on this machine) and the shards still in flight when generation stops
+TRAIN_RESERVE_MINUTES = 3.0
+
+
+def plan_deadlines(a: argparse.Namespace, t0: float) -> tuple[float, float]:
+    """(generation's deadline, the run's deadline) for a run started at ``t0``.
+
+    Without ``--budget-minutes``: ``--gen-minutes`` from ``t0``, and no run deadline.
+    With it, the run ends by ``t0 + budget``: generation stops early enough to leave
+    ``TRAIN_RESERVE_MINUTES`` and, when the phase tunes, ``--tune-minutes``."""
+    gen_deadline = t0 + 60 * a.gen_minutes
+    if a.budget_minutes is None:
+        return gen_deadline, float("inf")
+    after = TRAIN_RESERVE_MINUTES + a.tune_minutes if a.phase == "all" else 0.0
+    if a.budget_minutes <= after:
+        raise ValueError(f"--budget-minutes {a.budget_minutes:g} leaves no time to generate "
+                         f"(training keeps {TRAIN_RESERVE_MINUTES:g}, tuning "
+                         f"{a.tune_minutes:g} minutes)")
+    run_deadline = t0 + 60 * a.budget_minutes
+    if a.phase in ("all", "gen"):
+        gen_deadline = min(gen_deadline, run_deadline - 60 * after)
+    return gen_deadline, run_deadline
 
 
 if __name__ == "__main__":

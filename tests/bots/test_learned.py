@@ -301,3 +301,46 @@ def test_tune_phase_is_resumable_and_deterministic(tmp_path: Path) -> None:
     again = json.loads((tmp_path / "run" / "tune_summary.json").read_text())
     assert again == first
     assert sorted(cache.read_text().splitlines()) == sorted(lines)
+
+
+def test_run_budget_bounds_every_phase(tmp_path: Path) -> None:
+    """``--budget-minutes``: generation ends early enough for training and tuning, a
+    tuning generation past the deadline stops before its next block, a budget with no room
+    to generate is refused plainly, and the run logs and records its phases' times."""
+    import argparse
+
+    tp: object = _load_script("train_policy")
+    ns = argparse.Namespace
+    plan = tp.plan_deadlines  # type: ignore[attr-defined]
+    reserve = tp.TRAIN_RESERVE_MINUTES  # type: ignore[attr-defined]
+    base = {"gen_minutes": 55.0, "tune_minutes": 20.0}
+    assert plan(ns(phase="all", budget_minutes=None, **base), 0.0) == (3300.0, float("inf"))
+    gen, end = plan(ns(phase="all", budget_minutes=60.0, **base), 0.0)
+    assert end == 3600.0 and gen == 60 * (60 - 20 - reserve)
+    assert plan(ns(phase="all", budget_minutes=120.0, **base), 0.0) == (3300.0, 7200.0)
+    assert plan(ns(phase="gen", budget_minutes=30.0, **base), 0.0) == (1800.0, 1800.0)
+    with pytest.raises(ValueError, match="no time to generate"):
+        plan(ns(phase="all", budget_minutes=20.0, **base), 0.0)
+    # a tuner past its deadline plays nothing (no pool: any block would fail)
+    a = ns(seed=3, tune_candidates=2, tune_deals=1, tune_confirm=2, tune_z=1.0,
+           preset="kaikoufan", out=str(tmp_path / "tune"))
+    tuner = tp.Tuner(a, load_model().spec, None, deadline=0.0)  # type: ignore[attr-defined,union-attr]
+    start = tp.tune_start(load_model().spec)  # type: ignore[attr-defined,union-attr]
+    assert tuner.generation(0, start) is None and tuner.hands_played == 0
+    script = Path(__file__).resolve().parents[2] / "scripts" / "train_policy.py"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, str(script), "--phase", "all", "--out", str(out),
+                        "--budget-minutes", "10", "--tune-minutes", "20"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 2 and "no time to generate" in r.stderr
+    assert "Traceback" not in r.stderr and not out.exists()
+    r = subprocess.run([sys.executable, str(script), "--phase", "gen", "--out", str(out),
+                        "--shards", "0", "--workers", "1", "--budget-minutes", "5"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "run: phase gen took" in r.stdout and "run: total" in r.stdout
+    assert "budget 5)" in r.stdout
+    rec = json.loads((out / "run_times.jsonl").read_text().splitlines()[-1])
+    assert rec["budget_minutes"] == 5.0 and set(rec["phase_seconds"]) == {"gen"}
+    assert 0 <= rec["phase_seconds"]["gen"] <= rec["total_seconds"] < 120
