@@ -49,7 +49,9 @@ HAND = """() => {
 }"""
 
 # The panel's readable parts: the accuracy and the first decision (its head and its sentence)
-# inside the screen and on top at their centres; the panel's controls at least 36 px high.
+# inside the screen and on top at their centres — a long sentence may run on below the screen
+# if the panel's list scrolls it into sight (the match is random: some sentences are long);
+# the panel's controls at least 36 px high.
 PANEL = """() => {
   const bad = [];
   const on = (e, what) => {
@@ -57,7 +59,18 @@ PANEL = """() => {
     const r = e.getBoundingClientRect();
     const at = `${what} ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
     if (!r.width || !r.height) { bad.push(`${at} not shown`); return; }
-    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) { bad.push(`${at} off the screen`); return; }
+    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.top + 10 > innerHeight) { bad.push(`${at} off the screen`); return; }
+    if (r.bottom > innerHeight + 1) {
+      // a long sentence runs on below the screen: the panel's list must scroll it into sight
+      let box = e.parentElement;
+      while (box && !(/(auto|scroll)/.test(getComputedStyle(box).overflowY) && box.scrollHeight > box.clientHeight + 1)) box = box.parentElement;
+      if (!box) { bad.push(`${at} off the screen, and nothing scrolls it into sight`); return; }
+      const keep = box.scrollTop;
+      e.scrollIntoView({ block: "end" });
+      const r2 = e.getBoundingClientRect();
+      box.scrollTop = keep;
+      if (r2.bottom > innerHeight + 1 && r2.height <= innerHeight) { bad.push(`${at} off the screen, even scrolled (${Math.round(r2.bottom)})`); return; }
+    }
     const top = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 10));
     if (!top || !(e === top || e.contains(top))) bad.push(`${at} under ${top ? top.id || top.className || top.tagName : "nothing"}`);
   };
