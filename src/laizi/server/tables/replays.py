@@ -39,6 +39,7 @@ from typing import Any
 
 from laizi.server.common.chat import RateLimiter
 from laizi.server.common.errors import ApiError
+from laizi.server.common.workers import exit_with_parent
 
 __all__ = [
     "BUILDS_PER_MINUTE", "CACHE_BYTES", "LIVE_TTL", "MAX_PENDING", "REQUESTS_PER_MINUTE",
@@ -146,7 +147,8 @@ class ReplayService:
         if self._pool is None:
             # spawn: the server has threads (the database writer); forking them is unsafe.
             self._pool = ProcessPoolExecutor(max_workers=1,
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=exit_with_parent)
         return self._pool
 
     def close(self) -> None:

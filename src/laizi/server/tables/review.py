@@ -48,6 +48,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from laizi.server.common.chat import RateLimiter
+from laizi.server.common.workers import exit_with_parent
 
 __all__ = ["BUILDS_PER_MINUTE", "CACHE_BYTES", "MAX_PENDING", "REQUESTS_PER_MINUTE", "WAIT",
            "ReviewService", "build_review", "note_result", "read_accuracy"]
@@ -71,6 +72,7 @@ _PROGRESS: Any = None  # shared with the server: [key, done, total] of the build
 def _init_worker(shared: Any) -> None:
     global _PROGRESS
     _PROGRESS = shared
+    exit_with_parent()
 
 
 def _key(match_id: int, seat: int) -> int:
