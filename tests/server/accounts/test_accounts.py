@@ -20,7 +20,7 @@ from laizi.server.accounts.accounts import (
     check_password,
     clean_username,
 )
-from laizi.server.accounts.auth import GuestAuth
+from laizi.server.accounts.auth import GuestAuth, session_hash
 from support.srvhelpers import Client, LiveServer
 
 PW = "green tea 42"
@@ -199,6 +199,27 @@ def test_sessions_expire() -> None:
     time.sleep(0.4)
     assert auth.check(tok) is None
     assert auth.check(auth.reissue(tok, "p_1")) is None
+
+
+def test_which_refused_tokens_are_worth_a_database_read() -> None:
+    """``GuestAuth.stale``: a cluster node reads the database once for a token it refuses
+    only for what it knows of sessions and generations (a login or rotation elsewhere, a
+    moment ago), never for a forged, malformed or foreign one (no read an attacker can force
+    with junk)."""
+    auth = GuestAuth("k" * 32)
+    elsewhere = GuestAuth("k" * 32)  # another node: same secret, its own memory
+    auth.accounts.add("p_1")
+    sid, _ = elsewhere.open_session("p_1")
+    tok = elsewhere.issue("p_1", sid)
+    assert auth.check(tok) is None and auth.stale(tok)  # a session this node has not heard of
+    auth.load_sessions([(session_hash(sid), "p_1", time.time() + 60)])
+    assert auth.check(tok) == "p_1" and not auth.stale(tok)  # known: nothing to read
+    newer, _gen = elsewhere.rotate("p_2")
+    assert auth.check(newer) is None and auth.stale(newer)  # a generation raised elsewhere
+    assert not auth.stale(tok[:-3] + "abc")  # forged
+    assert not auth.stale(GuestAuth("x" * 32).issue("p_3"))  # another server's secret
+    for junk in (None, "", 42, "a.b.c", "x" * 5000):
+        assert not auth.stale(junk)
 
 
 def test_brute_force_is_limited(tmp_path: Path) -> None:

@@ -88,3 +88,61 @@ def test_an_upgraded_guests_token_is_refused_on_the_other_node_at_once(make_node
         assert seen == [401] * 5, (k, seen)
         st, me = http(nb.url + "/api/account/me", token=reg["token"])
         assert st == 200 and me["registered"], (st, me)
+
+
+def _silent_session(pg_url: str, pid: str) -> str:
+    """A token of a new session of ``pid`` that only the database knows: written straight to
+    PostgreSQL and signed with the cluster's secret, as if the node that opened it had
+    crashed before its announcement left (or the announcement was late)."""
+    import secrets
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import Session
+
+    from laizi.server.accounts.auth import GuestAuth, session_hash
+    from laizi.server.persistence import db
+
+    engine = create_engine(pg_url)
+    try:
+        with Session(engine) as s:
+            secret = s.get(db.Meta, "token_secret")
+            assert secret is not None
+            sid = secrets.token_urlsafe(18)
+            s.add(db.SessionRow(id_hash=session_hash(sid), player_id=pid,
+                                expires_at=datetime.now(UTC) + timedelta(days=1)))
+            s.commit()
+            return GuestAuth(secret.value).issue(pid, sid)
+    finally:
+        engine.dispose()
+
+
+def test_a_session_node_b_was_never_told_of_works_there_at_once(make_nodes: Any,
+                                                                 pg_url: str) -> None:
+    """Node B honours a token of a session opened elsewhere before any announcement or
+    periodic sync reached it, on every token-checked API (the account, the avatar, coins,
+    token rotation, tournaments): an unknown but well-signed token makes B read the
+    database once before it answers. (CI saw a fresh registration's token refused by the
+    other node: the announcement was still on its way.) A forged token stays refused."""
+    na, nb = make_nodes(["na", "nb"])
+    st, reg = http(na.url + "/api/account/register", {"username": "silent1", "password": PASSWORD})
+    assert st == 200, reg
+    pid = reg["player_id"]
+    st, out = http(nb.url + "/api/tournaments", {"name": "x"}, token=_silent_session(pg_url, pid))
+    assert st == 200 and out["id"] == 1, (st, out)  # an account's: it may organise
+    calls: list[tuple[str, Any]] = [("/api/account/me", None), ("/api/avatar", None),
+                                    ("/api/coins", None), ("/api/tournaments/1", None),
+                                    ("/api/token/rotate", "token")]  # (last: it ends gen 0)
+    for path, body in calls:
+        tok = _silent_session(pg_url, pid)
+        st, out = http(nb.url + path, {"token": tok} if body else None, token=tok)
+        if path.startswith("/api/tournaments/"):
+            assert st == 200 and out["organiser_id"] == pid, (path, st, out)
+        else:
+            assert st == 200, (path, st, out)
+            assert out.get("player_id") == pid, (path, out)
+    forged = _silent_session(pg_url, pid)[:-3] + "abc"
+    for path in ("/api/account/me", "/api/avatar", "/api/coins"):
+        assert http(nb.url + path, token=forged)[0] == 401, path
+    for n in (na, nb):
+        assert "Traceback" not in n.log_text()

@@ -171,9 +171,9 @@ class Accounts:
             row = s.execute(q).first()
         return None if row is None else (row[0], row[1], row[2])
 
-    def _holder(self, token: object) -> tuple[str, str]:
+    async def _holder(self, token: object) -> tuple[str, str]:
         """(player id, session id) of a registered player's valid token; else 401."""
-        pid = self.hub.auth.check(token)
+        pid = await self.hub.identify(token)
         sid = self.hub.auth.session_of(token)
         if pid is None or sid is None:
             raise AccountError("not logged in (unknown, expired or ended session)", 401)
@@ -187,7 +187,7 @@ class Accounts:
         nick = clean_nickname(nickname) if nickname not in (None, "") else None
         pid: str | None = None
         if token not in (None, ""):
-            pid = self.hub.auth.check(token)
+            pid = await self.hub.identify(token)
             if pid is None or not await self.hub.known_player(pid):  # (any node's guest)
                 raise AccountError("the guest token is unknown or expired (register without it "
                                    "to start a new player)", 401)
@@ -277,14 +277,14 @@ class Accounts:
         await self.hub.store.writer.write(write)
 
     async def logout(self, token: object) -> dict[str, Any]:
-        pid, sid = self._holder(token)
+        pid, sid = await self._holder(token)
         self.hub.auth.end_session(sid)
         await self._revoke([session_hash(sid)])
         await self._announced()
         return {"ok": True, "player_id": pid}
 
     async def logout_all(self, token: object) -> dict[str, Any]:
-        pid, _sid = self._holder(token)
+        pid, _sid = await self._holder(token)
         gone = self.hub.auth.end_sessions(pid)
         await self._revoke(gone)
         await self._announced()
@@ -292,7 +292,7 @@ class Accounts:
 
     async def change_password(self, token: object, old: object, new: object) -> dict[str, Any]:
         """Check ``old``, store ``new``; every other session ends, this one gets a new token."""
-        pid, sid = self._holder(token)
+        pid, sid = await self._holder(token)
         await _hit(self.hub.limits, PASSWORD_CHANGES_PER_PLAYER, "password:player", pid,
                    "password changes")
         if not isinstance(old, str) or len(old) > PASSWORD_MAX:
@@ -321,7 +321,7 @@ class Accounts:
 
     async def me(self, token: object) -> dict[str, Any]:
         """Who a token names: a registered player (username, sessions) or a guest."""
-        pid = self.hub.auth.check(token)
+        pid = await self.hub.identify(token)
         if pid is None or not await self.hub.known_player(pid):
             raise AccountError("unknown, expired or ended token", 401)
         acc = await asyncio.to_thread(self._account, None, pid)

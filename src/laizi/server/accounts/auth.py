@@ -118,6 +118,21 @@ class GuestAuth:
                 return None
         return pid, sid
 
+    def stale(self, token: object) -> bool:
+        """A token this server signed, unexpired and well-formed, that :meth:`check` refuses
+        only for what this node knows of sessions and generations — what a cluster node may
+        not have heard yet (a login or a rotation on another node just now): worth a sync.
+        A forged, expired or malformed token is not (it never triggers a database read)."""
+        if self._payload(token) is not None:
+            return False
+        if not isinstance(token, str) or not token or len(token) > TOKEN_MAX_CHARS:
+            return False
+        try:
+            data: Any = self._s.loads(token, max_age=self.ttl)
+        except Exception:  # noqa: BLE001 - forged, expired or malformed
+            return False
+        return isinstance(data, dict) and isinstance(data.get("pid"), str)
+
     def check(self, token: object) -> str | None:
         """The player id a token names, or None when it is missing, forged, malformed,
         expired, of a rotated-out generation, or of a session that ended."""

@@ -239,8 +239,8 @@ class Avatars:
         self.uploads_ip = RateLimiter(UPLOADS_PER_IP.count, UPLOADS_PER_IP.window)
         self.choices = RateLimiter(CHOICES_PER_PLAYER.count, CHOICES_PER_PLAYER.window)
 
-    def _holder(self, token: object) -> str:
-        pid = self.hub.auth.check(token)
+    async def _holder(self, token: object) -> str:
+        pid = await self.hub.identify(token)
         if pid is None:
             raise AvatarError("not signed in (send Authorization: Bearer <token>)", 401)
         return pid
@@ -276,7 +276,7 @@ class Avatars:
         return _describe(pid, db.AvatarRow(player_id=pid, **values))
 
     async def choose(self, token: object, choice: object) -> dict[str, Any]:
-        pid = self._holder(token)
+        pid = await self._holder(token)
         if choice is not None and (not isinstance(choice, str) or choice not in DRAWN):
             raise AvatarError("unknown avatar: choose an id from GET /api/avatars (or null)")
         self._hit(self.choices, pid, "avatar changes")
@@ -293,7 +293,7 @@ class Avatars:
             return await asyncio.to_thread(reencode, data)
 
     async def upload(self, token: object, data: bytes, peer: str) -> dict[str, Any]:
-        pid = self._holder(token)
+        pid = await self._holder(token)
         image = await self.decode(pid, data, peer)
         return {"player_id": pid, "avatar": await self._save(pid, None, image)}
 

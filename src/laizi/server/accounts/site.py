@@ -40,6 +40,11 @@ class Site(Protocol):
         """Whether ``pid`` is a player of the server (made on any node)."""
         ...
 
+    async def identify(self, token: object) -> str | None:
+        """The player a token names (on a cluster: also one made on another node a moment
+        ago), else None."""
+        ...
+
 
 class SocialSite(Site, Protocol):
     conns: set[Conn]  # every open WebSocket

@@ -204,7 +204,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         except ValueError as exc:
             return error_response(request, str(exc))
         token = data.get("token") if isinstance(data, dict) else None
-        pid = hub.auth.check(token)
+        pid = await hub.identify(token)
         if pid is None or not await hub.known_player(pid):
             return error_response(request, "unknown, expired or revoked token", 401)
         new_token, gen = hub.auth.rotate(pid, hub.auth.session_of(token))
@@ -248,7 +248,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         except ProtocolError as exc:
             return error_response(request, exc.message, 429)
         token = bearer(request)
-        viewer = hub.auth.check(token) if token else None
+        viewer = await hub.identify(token) if token else None
         info = await hub.room_info(request.path_params["code"], viewer)
         if info is None:
             return error_response(request, "unknown room", 404)

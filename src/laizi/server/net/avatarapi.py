@@ -43,7 +43,7 @@ async def api_list(request: Request) -> Response:
     return JSONResponse(catalogue(), headers={"Cache-Control": "public, max-age=3600"})
 
 async def api_mine(request: Request) -> Response:
-    pid = request.app.state.hub.auth.check(_bearer(request))
+    pid: str | None = await request.app.state.hub.identify(_bearer(request))
     if pid is None:
         return error_response(request, "not signed in (send Authorization: Bearer <token>)", 401)
     return JSONResponse({"player_id": pid, "avatar": await _avatars(request).describe(pid)},

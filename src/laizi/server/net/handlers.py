@@ -201,7 +201,7 @@ async def on_join(hub: Hub, conn: Conn, m: p.Join) -> None:
 async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
     """Identify the connection. Its identity is fixed from then on: a later ``hello`` may
     only rename the same player (its own token), never become someone else."""
-    if conn.player_id is not None and hub.auth.check(m.token) != conn.player_id:
+    if conn.player_id is not None and await hub.identify(m.token) != conn.player_id:
         raise ProtocolError("identity_locked", "this connection already has an identity; "
                                                "open a new connection to be someone else")
     if (m.proto or 0) < p.PROTOCOL:  # an old page (cached, or open across an upgrade)

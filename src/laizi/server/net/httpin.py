@@ -49,7 +49,7 @@ async def current_player(request: Request, data: dict[str, Any] | None = None, *
     :meth:`~laizi.server.tables.hub.Hub.known_player`), else :class:`ApiError` 401."""
     hub = request.app.state.hub
     token = bearer(request, data)
-    pid = hub.auth.check(token) if isinstance(token, str) else None
+    pid = await hub.identify(token) if isinstance(token, str) else None
     if pid is None or not await hub.known_player(pid):
         raise ApiError(message, 401)
     return str(pid)

@@ -88,9 +88,9 @@ def _director(request: Request) -> Director:
     return director
 
 
-def account(hub: Hub, token: Any) -> str:
+async def account(hub: Hub, token: Any) -> str:
     """The player id of a logged-in account (guests cannot organise or enter)."""
-    pid = hub.auth.check(token) if isinstance(token, str) and token else None
+    pid = await hub.identify(token) if isinstance(token, str) and token else None
     if pid is None:
         raise TournamentError("not logged in (unknown, expired or ended session)", 401)
     if hub.auth.session_of(token) is None:
@@ -98,9 +98,9 @@ def account(hub: Hub, token: Any) -> str:
     return pid
 
 
-def viewer(request: Request) -> str | None:
+async def viewer(request: Request) -> str | None:
     token = _token(request)
-    return _hub(request).auth.check(token) if isinstance(token, str) and token else None
+    return await _hub(request).identify(token) if isinstance(token, str) and token else None
 
 
 async def read(hub: Hub, fn: Callable[[Session], Any]) -> Any:
@@ -123,7 +123,7 @@ async def listing(request: Request) -> Any:
 
 async def create(request: Request) -> Any:
     data = await _body(request)
-    pid = account(_hub(request), _token(request, data))
+    pid = await account(_hub(request), _token(request, data))
     data.pop("token", None)
     settings = parse_settings(data)
     if settings.club is not None:  # a club's event: its owner or an admin organises it
@@ -134,7 +134,7 @@ async def create(request: Request) -> Any:
 async def one(request: Request) -> Any:
     hub = _hub(request)
     tid = _tid(request)
-    who = viewer(request)
+    who = await viewer(request)
     out = await read(hub, lambda s: views.detail(s, tid, hub.players, who))
     if out is None:
         raise TournamentError("unknown tournament", 404)
@@ -162,7 +162,7 @@ def action(name: str) -> Handler:
         hub, director = _hub(request), _director(request)
         tid = _tid(request)
         data = await _body(request)
-        pid = account(hub, _token(request, data))
+        pid = await account(hub, _token(request, data))
         await hub.known_player(pid)  # an account made on another node: its nickname
         if name == "register":
             club = await read(hub, lambda s: (lambda t: None if t is None else t.club_id)(

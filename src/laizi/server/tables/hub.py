@@ -230,13 +230,24 @@ class Hub:
                 self.players[pid] = known
         return pid in self.players
 
+    async def identify(self, token: object) -> str | None:
+        """The player a token names (:meth:`GuestAuth.check`) — on a cluster also when the
+        login, registration or rotation that made it happened on another node a moment ago
+        and its announcement has not arrived yet (or was lost): a well-signed token this node
+        does not know yet triggers one catch-up read of the database (shared by every request
+        that arrived before it started) before it is refused. Every token-checked entry point
+        (HTTP APIs, the socket's hello) asks here."""
+        arrived = time.monotonic()
+        pid = self.auth.check(token)
+        if pid is None and self.auth.stale(token) and \
+                await self.directory.sync_identities(after=arrived):
+            pid = self.auth.check(token)
+        return pid
+
     async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
         """The identity a token names (renamed to ``nickname`` if given), else a new guest
         (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
-        arrived = time.monotonic()
-        pid = self.auth.check(token) if token else None
-        if pid is None and token and await self.directory.sync_identities(after=arrived):
-            pid = self.auth.check(token)  # a login or rotation on another node, just now
+        pid = await self.identify(token) if token else None
         if pid is not None:
             await self.known_player(pid)
         nick = None
