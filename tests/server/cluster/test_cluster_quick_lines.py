@@ -85,14 +85,20 @@ def test_two_nodes_one_line_one_table(make_nodes: Any, pg_url: str, redis_url: s
                        30, "the end of the match")
         mid = query(pg_url, "SELECT id FROM matches WHERE room_code = :c", c=code)[0][0]
 
-        def settled() -> list[Any]:
-            rows = query(pg_url, "SELECT player_id, reason, hand FROM coin_ledger "
-                                 "WHERE match_id = :m AND player_id = ANY(:p)", m=mid, p=[pa, pb])
-            return rows if len(rows) >= 2 else []
+        def ended() -> Any:
+            got = query(pg_url, "SELECT result FROM hands WHERE match_id = :m AND number = 1 "
+                                "AND ended_at IS NOT NULL", m=mid)
+            return got[0][0] if got and got[0][0] else None
 
-        rows = eventually(settled, 20, "the hand's settlement")
-        assert sorted(p for p, _, _ in rows) == sorted([pa, pb]), rows  # once each
-        assert {(reason, hand) for _, reason, hand in rows} == {("hand", 1)}
+        # The hand's end and its coins are written in one transaction: once the end is there,
+        # so are the coins. A seat owes or gets points × stake; a drawn hand (荒庄) moves none.
+        deltas = eventually(ended, 60, "the hand's end in the database")["deltas"]
+        owed = sorted(p for p, seat in ((pa, qa["seat"]), (pb, qb["seat"]))
+                      if round(float(deltas[seat]) * 10))
+        rows = query(pg_url, "SELECT player_id, reason, hand FROM coin_ledger "
+                             "WHERE match_id = :m AND player_id = ANY(:p)", m=mid, p=[pa, pb])
+        assert sorted(p for p, _, _ in rows) == owed, (rows, deltas)  # once each
+        assert {(reason, hand) for _, reason, hand in rows} <= {("hand", 1)}
         assert not [m for c in clients for m in c.frames
                     if m["type"] == "error" and m.get("code") == "room_moved"]
     finally:
