@@ -83,3 +83,43 @@ def test_logout_everywhere_on_one_node_closes_a_socket_on_the_other(make_nodes: 
     err = thief.until(lambda m: m["type"] == "error" and m["code"] == "session_ended", 10)
     assert err and time.monotonic() - t0 < 1.5, time.monotonic() - t0
     thief.close()
+
+
+def test_a_flood_of_ended_tokens_does_not_keep_the_database_busy(make_nodes: Any) -> None:
+    """A token whose session ended is well signed, so a node reads the database before it
+    refuses it (it may be a login elsewhere it has not heard of yet). Eight clients sending
+    such a token as fast as they can get 401 every time, and the node reads at most once per
+    ``TRIGGER_GAP`` (50 ms) for all of them, not once per request."""
+    import threading
+
+    from laizi.server.cluster.node import TRIGGER_GAP
+
+    a, b = make_nodes(["na", "nb"])
+    st, reg = http(a.url + "/api/account/register", {"username": "flood1",
+                                                      "password": "hot dry noodles 9"})
+    assert st == 200, reg
+    tok = reg["token"]
+    assert http(a.url + "/api/account/logout", {"token": tok})[0] == 200
+    assert me(b.url, tok) == 401
+    before = http(b.url + "/cluster")[1]
+    codes: list[int] = []
+    stop = time.monotonic() + 3.0
+
+    def flood() -> None:
+        while time.monotonic() < stop:
+            codes.append(me(b.url, tok))
+
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=flood) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    elapsed = time.monotonic() - t0
+    after = http(b.url + "/cluster")[1]
+    asked = after["identity_syncs_asked"] - before["identity_syncs_asked"]
+    assert set(codes) == {401}, set(codes)
+    assert asked >= 1  # the stale token did ask (the flood reached the path)
+    assert asked <= elapsed / TRIGGER_GAP + 2, (asked, elapsed, len(codes))
+    assert len(codes) > 2 * asked, (len(codes), asked)  # requests share the reads
+    assert "Traceback" not in b.log_text()

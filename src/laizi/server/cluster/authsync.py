@@ -47,6 +47,7 @@ class AuthSync:
         self.since = datetime.now(UTC) - MARGIN  # the start-up load read everything before
         self.last = 0.0  # time.monotonic() when the last sync started
         self.syncs = 0
+        self.asked = 0  # of them, asked for by a token this node did not know
 
     def sync(self) -> None:
         """Read the changes (in a thread: blocking SQL)."""

@@ -51,6 +51,9 @@ OLD_COMMAND_WAIT = 5.0     # seconds a takeover waits for the command of a copy 
 PEER_MEMORY = 300.0       # seconds a node seen live is still told when this bus was cut
 TAKE_TRIES = 3            # lease + fence tries of one takeover (a token behind the fence)
 TAKES_PER_TICK = 64        # rooms one node takes over per tick (a big failover spreads)
+# A sync asked for by a token this node does not know starts at most this often: a flood
+# of well-signed but stale tokens (a session that ended) cannot keep the database busy.
+TRIGGER_GAP = 0.05
 REFRESH_TICKS = 20         # every this many ticks: the room list rewritten, the active set
                            # refilled from the database (a Redis that restarted empty)
 ANNOUNCE_WAIT = 1.0        # seconds a node waits for the others to confirm an identity change
@@ -131,6 +134,8 @@ class Node:
                 "leases_held": len(self.leases.held), "rooms": sorted(self.leases.held),
                 "relayed_out": len(self.router.bound), "relayed_in": len(self.remotes.conns),
                 "fenced_writes": self.hub.store.fenced_writes,
+                "identity_syncs": self._auth.syncs if self._auth else 0,
+                "identity_syncs_asked": self._auth.asked if self._auth else 0,
                 **self.stats, **self.leases.stats, **self.bus.stats, **self.affinity.stats}
 
     # ------------------------------------------------------------- hooks of the hub
@@ -488,7 +493,8 @@ class Node:
         """Catch up with the logins, logouts and token rotations of the other nodes: when
         ``after`` (a time.monotonic()) is given, unless a sync started since then (a token
         this node did not know: the sync sees every commit made before the token arrived);
-        else unless one started within ``soon`` seconds. True when the data is fresh."""
+        else unless one started within ``soon`` seconds. True when the data is fresh. Syncs
+        asked for by tokens start at most every :data:`TRIGGER_GAP` seconds."""
         a = self._auth
         if a is None:
             return False
@@ -497,6 +503,11 @@ class Node:
                 return True
             if after is None and time.monotonic() - a.last < soon:
                 return False
+            if after is not None:  # asked for by a token: at most one every TRIGGER_GAP
+                wait = a.last + TRIGGER_GAP - time.monotonic()
+                if wait > 0:  # (the requests arriving meanwhile share this one)
+                    await asyncio.sleep(wait)
+                a.asked += 1
             a.last = time.monotonic()
             await asyncio.to_thread(a.sync)
             return True
