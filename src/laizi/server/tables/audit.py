@@ -1,5 +1,8 @@
 """``laizi check --db URL``: an integrity audit of a server's database, runnable at any time
-(the server may be running; it only reads).
+(the server may be running; it only reads). Where two reads are compared, the one a live
+server's next commit can only lengthen harmlessly is read last (a match's events before its
+journal, the hands' scores before the coin ledger): a commit landing between them is never
+taken for damage.
 
 What it checks (each problem is one line; :func:`audit` returns them):
 
@@ -63,12 +66,15 @@ def _matches(conn: Any, progress: Callable[[int, int], None] | None) -> Iterator
     for done, (mid, status, rules, seed, max_hands, *fixed) in enumerate(rows, 1):
         if progress is not None:
             progress(done, len(rows))
+        # The events first, then the journal: a live server may commit an action and its
+        # events between the two reads, and read in this order that only makes the journal
+        # longer than the events (a match in play may be), never the events longer.
+        evs = conn.execute(select(e.c.n, e.c.data).where(e.c.match_id == mid).order_by(e.c.n)).all()
         acts = conn.execute(select(a.c.n, a.c.action).where(a.c.match_id == mid)
                             .order_by(a.c.n)).all()
         if [n for n, _ in acts] != list(range(1, len(acts) + 1)):
             yield f"match {mid}: journal entries are not numbered 1..{len(acts)} (a gap or a repeat)"
             continue
-        evs = conn.execute(select(e.c.n, e.c.data).where(e.c.match_id == mid).order_by(e.c.n)).all()
         if [n for n, _ in evs] != list(range(1, len(evs) + 1)):
             yield f"match {mid}: events are not numbered 1..{len(evs)} (a gap or a repeat)"
             continue
@@ -103,6 +109,17 @@ def _matches(conn: Any, progress: Callable[[int, int], None] | None) -> Iterator
 
 
 def _coins(conn: Any) -> Iterator[str]:
+    # What the ended hands owe first, then the ledger: a hand's scores and its coins are
+    # committed together, so read in this order a live server's next hand can only add
+    # ledger entries the owed hands do not know of, never an owed hand without its coins.
+    T, m, sc = coins.TABLES, db.MatchRow.__table__, db.ScoreRow.__table__
+    q = (select(m.c.id, sc.c.hand, sc.c.delta, T.c.stake).join(sc, sc.c.match_id == m.c.id)
+         .join(T, T.c.room_code == m.c.room_code)
+         .where(T.c.stake > 0, sc.c.kind == "hand", sc.c.player_id.is_not(None)))
+    owed: set[tuple[int, int]] = set()
+    for mid, hand, delta, stake in conn.execute(q).all():
+        if int(round(float(delta) * int(stake))):
+            owed.add((int(mid), int(hand)))
     L = coins.LEDGER
     rows = conn.execute(select(L.c.id, L.c.player_id, L.c.delta, L.c.balance, L.c.reason,
                                L.c.match_id, L.c.hand, L.c.key).order_by(L.c.id)).all()
@@ -126,14 +143,6 @@ def _coins(conn: Any) -> Iterator[str]:
             yield f"coins: settlement {key} is not zero-sum ({total:+d})"
     # every ended hand at a coin table where a player (not a bot, not one who had escaped)
     # won or lost coins settled
-    T, m, sc = coins.TABLES, db.MatchRow.__table__, db.ScoreRow.__table__
-    q = (select(m.c.id, sc.c.hand, sc.c.delta, T.c.stake).join(sc, sc.c.match_id == m.c.id)
-         .join(T, T.c.room_code == m.c.room_code)
-         .where(T.c.stake > 0, sc.c.kind == "hand", sc.c.player_id.is_not(None)))
-    owed: set[tuple[int, int]] = set()
-    for mid, hand, delta, stake in conn.execute(q).all():
-        if int(round(float(delta) * int(stake))):
-            owed.add((int(mid), int(hand)))
     for mid, number in sorted(owed - settled_hands):
         yield f"coins: match {mid} hand {number} ended at a coin table but settled no coins"
 
