@@ -22,56 +22,12 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import act_once, new_page, poll, screens_dir, start_table
+from support.webhelpers import act_once, new_page, poll, screens_dir, start_table, table_regions
 
 pytestmark = pytest.mark.browser
 
 SEED = "r22"  # the long fixed deal of test_hint_layout.py: drawn, every river two rows or more
 
-# Each region as the union of its visible boxes (tiles in their laid-out place: one still in its
-# drop-in or lift animation is skipped); every pair must be apart, every region on the screen.
-REGIONS = """() => {
-  if (document.querySelector('[data-testid="settlement"]:not(.hidden)')) return null;
-  const moving = e => e.getAnimations().some(a => a.playState === "running");
-  const union = sel => {
-    let b = null;
-    for (const e of document.querySelectorAll(sel)) {
-      const r = e.getBoundingClientRect();
-      if (!r.width || !r.height || moving(e)) continue;
-      b = b ? {l: Math.min(b.l, r.left), t: Math.min(b.t, r.top), r: Math.max(b.r, r.right), b: Math.max(b.b, r.bottom)}
-            : {l: r.left, t: r.top, r: r.right, b: r.bottom};
-    }
-    return b;
-  };
-  const P = ["bottom", "right", "top", "left"];
-  const reg = {centre: union("#game .center"), status: union("#status-line:not(:empty)"), hud: union("#game .hud-btn"),
-               hand: union("#hand .tile")};
-  for (const p of P) {
-    reg[`river-${p}`] = union(`.river.rpos-${p} .tile`);
-    reg[`plate-${p}`] = union(`.seat.pos-${p} .plate`);
-    reg[`melds-${p}`] = union(`.seat.pos-${p} .meld`);
-    if (p !== "bottom") reg[`hidden-${p}`] = union(`.seat.pos-${p} .concealed .tile`);
-  }
-  const bad = [];
-  const keys = Object.keys(reg).filter(k => reg[k]);
-  const at = a => `${Math.round(a.l)},${Math.round(a.t)}-${Math.round(a.r)},${Math.round(a.b)}`;
-  for (const k of keys) {
-    const a = reg[k];
-    if (a.l < -1 || a.t < -1 || a.r > innerWidth + 1 || a.b > innerHeight + 1) bad.push(`${k} off the screen: ${at(a)}`);
-  }
-  for (let i = 0; i < keys.length; i++) for (let j = i + 1; j < keys.length; j++) {
-    const a = reg[keys[i]], b = reg[keys[j]];
-    const w = Math.min(a.r, b.r) - Math.max(a.l, b.l), h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
-    if (w > 1 && h > 1) bad.push(`${keys[i]} over ${keys[j]}: ${at(a)} / ${at(b)}`);
-  }
-  const note = document.querySelector("#game .fixed-deal");
-  if (!note || note.classList.contains("hidden") || !note.textContent) bad.push("no fixed-deal note");
-  else if (note.scrollWidth > note.clientWidth + 1 || note.scrollHeight > note.clientHeight + 1) bad.push(`fixed-deal note cut: ${note.textContent}`);
-  const rivers = P.map(p => document.querySelectorAll(`.river.rpos-${p} .tile`).length);
-  const rows = P.map(p => new Set([...document.querySelectorAll(`.river.rpos-${p} .tile`)].map(t => t.offsetTop)).size);
-  return {bad, rivers, rows, melds: document.querySelectorAll("#game .seat .meld").length,
-          hints: !!document.querySelector("#game.has-hint")};
-}"""
 
 
 def hints_on(page: Any) -> None:
@@ -106,7 +62,7 @@ def test_nothing_overlaps_late_in_a_long_hand(browser: Any, server: str, size: t
     deadline = time.time() + 240
     while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
         assert time.time() < deadline, "the hand did not end"
-        now = page.evaluate(REGIONS)  # (one evaluation: the hand may end between two)
+        now = table_regions(page, note=True)  # (one evaluation: the hand may end between two)
         if now is not None and now["hints"] == hints:
             for b in now["bad"]:
                 # (the hand is played to its end whatever is seen: the report lists every problem)

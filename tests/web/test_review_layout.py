@@ -24,29 +24,13 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import bot_match, new_page, overflow_x, poll, screens_dir
+from support.webhelpers import REPLAY_HAND, bot_match, new_page, overflow_x, poll, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(400)]
 
 # the panel beside the table; then the screens where it lies over the table and folds away
 SIZES = [(844, 390), (1366, 900), (390, 844), (667, 375)]
 NARROW = {(390, 844), (667, 375)}
-
-# The reviewed seat's hand (it is turned to the bottom): each tile on the screen and the topmost
-# thing at its centre; null until the hand is drawn.
-HAND = """() => {
-  const tiles = [...document.querySelectorAll('#rp-table .seat.pos-bottom .tile')];
-  if (tiles.length < 13) return null;
-  const bad = [];
-  for (const e of tiles) {
-    const r = e.getBoundingClientRect();
-    const at = `${e.dataset.tile || "?"} ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
-    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) { bad.push(`${at} off the screen`); continue; }
-    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (!top || !(e === top || e.contains(top))) bad.push(`${at} under ${top ? top.id || top.className || top.tagName : "nothing"}`);
-  }
-  return { n: tiles.length, bad };
-}"""
 
 # The panel's readable parts: the accuracy and the first decision (its head and its sentence)
 # inside the screen and on top at their centres — a long sentence may run on below the screen
@@ -123,8 +107,8 @@ def _settled(page: Any, js: str, ok: Any, timeout: float = 5.0) -> Any:
 
 
 def _hand_whole(page: Any, when: str) -> None:
-    poll(page, HAND)
-    hand = _settled(page, HAND, lambda h: h and h["bad"] == [])
+    poll(page, REPLAY_HAND)
+    hand = _settled(page, REPLAY_HAND, lambda h: h and h["bad"] == [])
     assert hand["bad"] == [], f"{when}: {hand}"
 
 
