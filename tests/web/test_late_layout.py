@@ -1,14 +1,15 @@
 """The table late in a hand on a phone (ui33): with the rivers long (15+ tiles a seat) and melds at
 every seat, the centre box (wall count, 翻牌, 赖子, the last move, the fixed-deal note), the four
 rivers, the four name plates, the other seats' hidden tiles and melds, the status line, the HUD
-buttons and the own hand never overlap and all stay on the screen — at 844×390 and 390×844, hints
-on and off, in Chinese (and two cases in English); the fixed-deal note is shown whole (it was cut
-with … at 844×390).
+buttons, the own hand and (hints on) the hint panel never overlap and all stay on the screen —
+at 844×390 and 390×844, hints on and off, in Chinese (and two cases in English), and on a short
+phone sideways (740×360); the fixed-deal note is shown whole (it was cut with … at 844×390).
 
 Before the fix: at 844×390 the centre ran over the top and bottom rivers from the middle of a hand
 on and, hints off, the top seat's hidden tiles ran under the status line; at 390×844 with hints on
 the centre ran over the rivers once they had three rows; in English the status line ran over the
-HUD's 公平性 (Fairness) button at 390×844.
+HUD's 公平性 (Fairness) button at 390×844. At 740×360 in English the centre (with the fixed-deal
+note on two lines) ran over the top and bottom rivers (polish7).
 
 A real `laizi serve`, the system Chromium, a seated player with three greedy bots playing the long
 fixed deal "r22" (it ends drawn, the rivers 15-17 tiles long, ten melds on the table) to its end;
@@ -37,13 +38,15 @@ def hints_on(page: Any) -> None:
 
 
 LANDSCAPE, PORTRAIT = (844, 390), (390, 844)
+SHORT = (740, 360)  # a short phone sideways: the centre between the rivers
 CASES = [(LANDSCAPE, False, "zh"), (LANDSCAPE, True, "zh"), (PORTRAIT, False, "zh"), (PORTRAIT, True, "zh"),
-         (LANDSCAPE, False, "en"), (PORTRAIT, True, "en")]  # (English: longer words, a wider HUD)
+         (LANDSCAPE, False, "en"), (PORTRAIT, True, "en"),  # (English: longer words, a wider HUD)
+         (SHORT, False, "en"), (SHORT, True, "zh")]
+NAMES = {LANDSCAPE: "landscape", PORTRAIT: "portrait", SHORT: "740x360"}
 
 
 @pytest.mark.parametrize(("size", "hints", "lang"), CASES,
-                         ids=[f"{'landscape' if s == LANDSCAPE else 'portrait'}-hints-{'on' if h else 'off'}-{lang}"
-                              for s, h, lang in CASES])
+                         ids=[f"{NAMES[s]}-hints-{'on' if h else 'off'}-{lang}" for s, h, lang in CASES])
 def test_nothing_overlaps_late_in_a_long_hand(browser: Any, server: str, size: tuple[int, int],
                                               hints: bool, lang: str) -> None:
     tag = f"{size[0]}x{size[1]}_{'hints' if hints else 'nohints'}_{lang}"
