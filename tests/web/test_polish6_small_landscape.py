@@ -2,7 +2,8 @@
 hand's replay, in Chinese and in English, the centre box (wall count, 翻牌, 赖子, the last move),
 the four rivers, the four name plates, the other seats' hidden tiles and melds, the status line,
 the HUD buttons and the own hand never overlap and all stay on the screen; the replay's controls
-take two rows at most (a third left the table 190 px of the screen's 375).
+take two rows at most (a third left the table 190 px of the screen's 375), and its title and rule
+card show whole on them (the title was hidden and the English card cut to "open-fan…": polish7).
 
 Before the fix: late in the hand the left seat's tiles ran over the own seat's name plate, and
 in English the centre box ran over the top and bottom rivers (on the live table and in the
@@ -41,6 +42,18 @@ SEED = "r22"
 # The replay's control bar: how many rows its shown controls take.
 BAR_ROWS = """() => new Set([...document.querySelectorAll('.rp-bar > *')].filter(e => e.getBoundingClientRect().height > 0
   && getComputedStyle(e).display !== 'none').map(e => { const r = e.getBoundingClientRect(); return Math.round(r.top + r.height / 2) >> 4; })).size"""
+
+# The replay bar's title and rule card: shown, on the screen, their words whole (not cut with …
+# nor clamped): the title was hidden and the English card cut to "open-fan…" (polish7).
+BAR_WORDS = """() => [['rp-title', 'title'], ['rp-rules', 'rule card']].flatMap(([id, what]) => {
+  const e = document.getElementById(id), r = e.getBoundingClientRect();
+  const at = `${what} "${e.textContent}" ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+  if (!e.textContent || !r.width || !r.height) return [`${at} not shown`];
+  if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) return [`${at} off the screen`];
+  if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+    return [`${at} cut (${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight})`];
+  return [];
+})"""
 
 
 def _note(problems: dict[str, str], now: dict[str, Any], page: Any, shot: str) -> None:
@@ -95,8 +108,11 @@ def test_small_landscape_late_in_a_long_hand(browser: Any, server: str, lang: st
     # the same hand's replay, from its middle to its end
     page.goto(f"{server}/replay/{ids[-1]}")
     poll(page, "() => document.querySelectorAll('#rp-table .tile').length > 13")
+    poll(page, "() => document.getElementById('rp-rules').textContent.length > 0")  # the rule card is in
     rows = page.evaluate(BAR_ROWS)
     assert rows <= 2, f"the replay's controls on {rows} rows"
+    page.screenshot(path=str(screens_dir() / f"polish7-small-replay-bar-{lang}-667x375.png"))
+    assert page.evaluate(BAR_WORDS) == []
     total = int(page.get_attribute("#rp-pos", "max") or 0)
     assert total > 100, total
     page.evaluate("n => { const p = document.getElementById('rp-pos'); p.value = String(n); p.dispatchEvent(new Event('input')); }",
@@ -115,6 +131,7 @@ def test_small_landscape_late_in_a_long_hand(browser: Any, server: str, lang: st
     assert not problems, "the replay:\n" + "\n".join(f"{k}: {v}" for k, v in problems.items())
     assert steps > 40 and min(last["rivers"]) >= 14, (steps, last)
     assert page.evaluate(BAR_ROWS) <= 2
+    assert page.evaluate(BAR_WORDS) == []
     assert page.errors == []  # type: ignore[attr-defined]
     assert page.evaluate("window.__csp") == []
     page.context.close()
