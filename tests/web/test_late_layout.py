@@ -2,14 +2,16 @@
 every seat, the centre box (wall count, 翻牌, 赖子, the last move, the fixed-deal note), the four
 rivers, the four name plates, the other seats' hidden tiles and melds, the status line, the HUD
 buttons, the own hand and (hints on) the hint panel never overlap and all stay on the screen —
-at 844×390 and 390×844, hints on and off, in Chinese (and two cases in English), and on a short
-phone sideways (740×360); the fixed-deal note is shown whole (it was cut with … at 844×390).
+at 844×390 and 390×844, hints on and off, in Chinese (and two cases in English), and on small
+phones sideways (667×375 with hints, 740×360); the fixed-deal note is shown whole (it was cut
+with … at 844×390; beside the hint column on a small phone, in its short form).
 
 Before the fix: at 844×390 the centre ran over the top and bottom rivers from the middle of a hand
 on and, hints off, the top seat's hidden tiles ran under the status line; at 390×844 with hints on
 the centre ran over the rivers once they had three rows; in English the status line ran over the
 HUD's 公平性 (Fairness) button at 390×844. At 740×360 in English the centre (with the fixed-deal
-note on two lines) ran over the top and bottom rivers (polish7).
+note on two lines) ran over the top and bottom rivers, and at 667×375 with hints (the note on
+three lines, the wall count on four) too (polish7).
 
 A real `laizi serve`, the system Chromium, a seated player with three greedy bots playing the long
 fixed deal "r22" (it ends drawn, the rivers 15-17 tiles long, ten melds on the table) to its end;
@@ -38,11 +40,11 @@ def hints_on(page: Any) -> None:
 
 
 LANDSCAPE, PORTRAIT = (844, 390), (390, 844)
-SHORT = (740, 360)  # a short phone sideways: the centre between the rivers
+SMALL, SHORT = (667, 375), (740, 360)  # small phones sideways: the hint column's room, the centre's height
 CASES = [(LANDSCAPE, False, "zh"), (LANDSCAPE, True, "zh"), (PORTRAIT, False, "zh"), (PORTRAIT, True, "zh"),
          (LANDSCAPE, False, "en"), (PORTRAIT, True, "en"),  # (English: longer words, a wider HUD)
-         (SHORT, False, "en"), (SHORT, True, "zh")]
-NAMES = {LANDSCAPE: "landscape", PORTRAIT: "portrait", SHORT: "740x360"}
+         (SMALL, True, "en"), (SHORT, False, "en"), (SHORT, True, "zh")]
+NAMES = {LANDSCAPE: "landscape", PORTRAIT: "portrait", SMALL: "667x375", SHORT: "740x360"}
 
 
 @pytest.mark.parametrize(("size", "hints", "lang"), CASES,
