@@ -11,7 +11,8 @@ on and, hints off, the top seat's hidden tiles ran under the status line; at 390
 the centre ran over the rivers once they had three rows; in English the status line ran over the
 HUD's 公平性 (Fairness) button at 390×844. At 740×360 in English the centre (with the fixed-deal
 note on two lines) ran over the top and bottom rivers, and at 667×375 with hints (the note on
-three lines, the wall count on four) too (polish7).
+three lines, the wall count on four) too; at 667×375 with hints the left seat, on its turn (the
+plate's timer), stood taller than its rows and ran up over the top seat's melds (polish7).
 
 A real `laizi serve`, the system Chromium, a seated player with three greedy bots playing the long
 fixed deal "r22" (it ends drawn, the rivers 15-17 tiles long, ten melds on the table) to its end;
@@ -43,7 +44,7 @@ LANDSCAPE, PORTRAIT = (844, 390), (390, 844)
 SMALL, SHORT = (667, 375), (740, 360)  # small phones sideways: the hint column's room, the centre's height
 CASES = [(LANDSCAPE, False, "zh"), (LANDSCAPE, True, "zh"), (PORTRAIT, False, "zh"), (PORTRAIT, True, "zh"),
          (LANDSCAPE, False, "en"), (PORTRAIT, True, "en"),  # (English: longer words, a wider HUD)
-         (SMALL, True, "en"), (SHORT, False, "en"), (SHORT, True, "zh")]
+         (SMALL, True, "zh"), (SMALL, True, "en"), (SHORT, False, "en"), (SHORT, True, "zh")]
 NAMES = {LANDSCAPE: "landscape", PORTRAIT: "portrait", SMALL: "667x375", SHORT: "740x360"}
 
 
