@@ -253,3 +253,86 @@ def register_here(page: Any, base: str, user: str) -> None:
     poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")
     page.goto(base + "/")
     poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")
+
+
+# The table's regions, for the layout tests of the live table and the replay (one copy: the
+# late-hand, small-landscape and hint tests all read the same boxes). ``opts``: ``root``, the
+# table's element ("#game" or "#rp-table"); ``note``, whether the fixed-deal note must show
+# whole. Each region is the union of its visible boxes (a tile in its drop-in or lift animation
+# is skipped); every pair must be apart, every region on the screen. The hint panel counts as a
+# region of its own when it shows, and must keep off the action buttons too. Null while the settlement is open.
+TABLE_REGIONS = """opts => {
+  const root = opts.root;
+  if (document.querySelector('[data-testid="settlement"]:not(.hidden)')) return null;
+  const moving = e => e.getAnimations().some(a => a.playState === "running");
+  const all = sel => document.querySelectorAll(sel.split(",").map(s => `${root} ${s.trim()}`).join(","));
+  const union = sel => {
+    let b = null;
+    for (const e of all(sel)) {
+      const r = e.getBoundingClientRect();
+      if (!r.width || !r.height || moving(e)) continue;
+      b = b ? {l: Math.min(b.l, r.left), t: Math.min(b.t, r.top), r: Math.max(b.r, r.right), b: Math.max(b.b, r.bottom)}
+            : {l: r.left, t: r.top, r: r.right, b: r.bottom};
+    }
+    return b;
+  };
+  const P = ["bottom", "right", "top", "left"];
+  const reg = {centre: union(".center"), status: union(".status-line:not(:empty)"), hud: union(".hud-btn"),
+               hand: union(".seat.pos-bottom .hand .tile, .seat.pos-bottom .concealed .tile"),
+               hint: union(".hintbox:not(.hidden)"), actions: union("#actions button")};
+  for (const p of P) {
+    reg[`river-${p}`] = union(`.river.rpos-${p} .tile`);
+    reg[`plate-${p}`] = union(`.seat.pos-${p} .plate`);
+    reg[`melds-${p}`] = union(`.seat.pos-${p} .meld`);
+    if (p !== "bottom") reg[`hidden-${p}`] = union(`.seat.pos-${p} .concealed .tile`);
+  }
+  const bad = [];
+  const keys = Object.keys(reg).filter(k => reg[k]);
+  const at = a => `${Math.round(a.l)},${Math.round(a.t)}-${Math.round(a.r)},${Math.round(a.b)}`;
+  for (const k of keys) {
+    const a = reg[k];
+    if (a.l < -1 || a.t < -1 || a.r > innerWidth + 1 || a.b > innerHeight + 1) bad.push(`${k} off the screen: ${at(a)}`);
+  }
+  // (the action buttons stand over the own side of the table by design: only the hint panel
+  // must keep off them)
+  const skip = (x, y) => (x === "actions" && y !== "hint") || (y === "actions" && x !== "hint");
+  for (let i = 0; i < keys.length; i++) for (let j = i + 1; j < keys.length; j++) {
+    const a = reg[keys[i]], b = reg[keys[j]];
+    const w = Math.min(a.r, b.r) - Math.max(a.l, b.l), h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
+    if (w > 1 && h > 1 && !skip(keys[i], keys[j])) bad.push(`${keys[i]} over ${keys[j]}: ${at(a)} / ${at(b)}`);
+  }
+  if (opts.note) {
+    const note = document.querySelector(`${root} .fixed-deal`);
+    if (!note || note.classList.contains("hidden") || !note.textContent) bad.push("no fixed-deal note");
+    else if (note.scrollWidth > note.clientWidth + 1 || note.scrollHeight > note.clientHeight + 1) bad.push(`fixed-deal note cut: ${note.textContent}`);
+  }
+  const tiles = p => all(`.river.rpos-${p} .tile`);
+  return {bad, rivers: P.map(p => tiles(p).length), rows: P.map(p => new Set([...tiles(p)].map(t => t.offsetTop)).size),
+          melds: all(".seat .meld").length, hints: !!document.querySelector(`${root}.has-hint`)};
+}"""
+
+
+def table_regions(page: Any, root: str = "#game", note: bool = False) -> dict[str, Any] | None:
+    """The table's regions at this moment (TABLE_REGIONS): ``bad`` (overlaps, regions off the
+    screen), ``rivers`` (tiles a river), ``rows`` (rows a river), ``melds``, ``hints``; None while
+    the settlement is open."""
+    value: dict[str, Any] | None = page.evaluate(TABLE_REGIONS, {"root": root, "note": note})
+    return value
+
+
+# The replay's own seat (the bottom seat of #rp-table: the reviewed seat in 复盘): each tile of its
+# hand on the screen, and the topmost thing at its centre (nothing lies over it); null while
+# there is no hand yet. For the replay and review layout tests.
+REPLAY_HAND = """() => {
+  const tiles = [...document.querySelectorAll('#rp-table .seat.pos-bottom .tile')];
+  if (tiles.length < 13) return null;
+  const bad = [];
+  for (const e of tiles) {
+    const r = e.getBoundingClientRect();
+    const at = `${e.dataset.tile || "?"} ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) { bad.push(`${at} off the screen`); continue; }
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!top || !(e === top || e.contains(top))) bad.push(`${at} under ${top ? top.id || top.className || top.tagName : "nothing"}`);
+  }
+  return { n: tiles.length, bad };
+}"""

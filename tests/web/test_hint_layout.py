@@ -1,5 +1,6 @@
 """Layout boxes at the phone sizes (issue 21): the hint panel covers no seat's name, melds or
-hand, no river, not the wall count nor the claim card nor an action button, and nothing spills
+hand, no river, not the wall count nor the claim card nor an action button — not even the widest
+bar of them (three chow choices and 过, on two rows on a 667×375 phone) — and nothing spills
 sideways; the top seat beside it keeps its name whole and its hidden tiles on one row; the
 phone-landscape settlement fits the screen with its four score rows clear of its buttons; 离开
 in the 菜单 sheet is reachable without scrolling.
@@ -140,14 +141,43 @@ PANEL_SEED = "r22"
 # (layout rows: offsetTop, which the newest tile's drop-in animation does not move)
 OWN_RIVER_ROWS = """() => new Set([...document.querySelectorAll(".river.rpos-bottom .tile")].map(t => t.offsetTop)).size"""
 
+# The widest action bar a player meets, while the panel shows at an own turn (no buttons yet):
+# three chow choices and 过, with their English labels (several chow or kong choices wrap onto a
+# second row at 667×375: it ran up into the panel). The buttons are put in, measured against the
+# panel and taken out again in the same moment; null when the panel does not show or the bar
+# already has buttons. ``rows``: how many rows the bar took.
+WIDEST_BAR = """() => {
+  const box = document.getElementById("hintbox"), bar = document.getElementById("actions");
+  if (!box || box.classList.contains("hidden") || bar.childElementCount) return null;
+  const added = ["Chow 4-5-6 Dots", "Chow 5-6-7 Dots", "Chow 6-7-8 Dots", "Pass"].map(label => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = label === "Pass" ? "act act-pass" : "act act-chi";
+    b.textContent = label;
+    return bar.appendChild(b);
+  });
+  bar.classList.remove("empty");
+  const h = box.getBoundingClientRect(), bad = [];
+  for (const b of added) {
+    const r = b.getBoundingClientRect();
+    if (Math.min(h.right, r.right) - Math.max(h.left, r.left) > 1 && Math.min(h.bottom, r.bottom) - Math.max(h.top, r.top) > 1)
+      bad.push(`hint panel ${Math.round(h.left)},${Math.round(h.top)}-${Math.round(h.right)},${Math.round(h.bottom)} over ${b.textContent}@${Math.round(r.left)},${Math.round(r.top)}`);
+    if (r.left < -1 || r.right > innerWidth + 1 || r.top < -1) bad.push(`${b.textContent} off the screen`);
+  }
+  const rows = new Set(added.map(b => Math.round(b.getBoundingClientRect().top))).size;
+  for (const b of added) b.remove();
+  bar.classList.add("empty");
+  return {bad, rows};
+}"""
+
 # All of it at one moment, while the table is laid out with the panel's room (null otherwise).
 NOW = ("sel => { if (!document.querySelector('#game.has-hint') || "
        "document.querySelector('[data-testid=\"settlement\"]:not(.hidden)')) return null; "
        f"return {{bad: ({OVERLAPS})(sel), spill: ({SPILL})(), top: ({TOP_SEAT})(), rows: ({OWN_RIVER_ROWS})(), "
-       "claim: !!document.querySelector('.claim:not(.hidden)')}; }")
+       f"claim: !!document.querySelector('.claim:not(.hidden)'), wide: ({WIDEST_BAR})()}}; }}")
 
 
-@pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["portrait", "landscape"])
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (667, 375)], ids=["portrait", "landscape", "small-landscape"])
 def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, server: str,
                                                              size: tuple[int, int]) -> None:
     tag = f"{size[0]}x{size[1]}"
@@ -157,7 +187,8 @@ def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, ser
     page.fill("#c-turn", "90")
     start_table(page, seat=0, level="greedy", hands=1)
     hints_on(page)
-    checked = claims = laid = two_rows = 0
+    checked = claims = laid = two_rows = wide = 0
+    wide_rows = set()
     shots = 0
     deadline = time.time() + 240
     while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
@@ -172,6 +203,10 @@ def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, ser
             if bad or spill or top:
                 page.screenshot(path=str(screens_dir() / f"hint-overlap_{tag}.png"))
             assert not bad and not spill and not top, (bad, spill, top, rows)
+            if now["wide"] is not None:  # the widest bar keeps clear of the panel too
+                assert not now["wide"]["bad"], now["wide"]
+                wide += 1
+                wide_rows.add(now["wide"]["rows"])
             laid += 1
             two_rows += rows >= 2
             if bad is not None:
@@ -185,6 +220,8 @@ def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, ser
         act_once(page)
         page.wait_for_timeout(40)
     assert checked >= 1 and two_rows >= 1, (laid, checked, two_rows)  # the deal did what it is here for
+    assert wide >= 1, wide  # the widest bar was tried (on a small phone sideways: on two rows)
+    assert size != (667, 375) or max(wide_rows) >= 2, wide_rows
     print(f"{tag}: layout checked at {laid} moments ({two_rows} with two own river rows), "
           f"the panel's boxes at {checked} ({claims} with the claim card)")
     # the settlement: within the screen, the four rows and the hand clear of the buttons

@@ -1,14 +1,18 @@
 """The table late in a hand on a phone (ui33): with the rivers long (15+ tiles a seat) and melds at
 every seat, the centre box (wall count, 翻牌, 赖子, the last move, the fixed-deal note), the four
 rivers, the four name plates, the other seats' hidden tiles and melds, the status line, the HUD
-buttons and the own hand never overlap and all stay on the screen — at 844×390 and 390×844, hints
-on and off, in Chinese (and two cases in English); the fixed-deal note is shown whole (it was cut
-with … at 844×390).
+buttons, the own hand and (hints on) the hint panel never overlap and all stay on the screen —
+at 844×390 and 390×844, hints on and off, in Chinese (and two cases in English), and on small
+phones sideways (667×375 with hints, 740×360); the fixed-deal note is shown whole (it was cut
+with … at 844×390; beside the hint column on a small phone, in its short form).
 
 Before the fix: at 844×390 the centre ran over the top and bottom rivers from the middle of a hand
 on and, hints off, the top seat's hidden tiles ran under the status line; at 390×844 with hints on
 the centre ran over the rivers once they had three rows; in English the status line ran over the
-HUD's 公平性 (Fairness) button at 390×844.
+HUD's 公平性 (Fairness) button at 390×844. At 740×360 in English the centre (with the fixed-deal
+note on two lines) ran over the top and bottom rivers, and at 667×375 with hints (the note on
+three lines, the wall count on four) too; at 667×375 with hints the left seat, on its turn (the
+plate's timer), stood taller than its rows and ran up over the top seat's melds (polish7).
 
 A real `laizi serve`, the system Chromium, a seated player with three greedy bots playing the long
 fixed deal "r22" (it ends drawn, the rivers 15-17 tiles long, ten melds on the table) to its end;
@@ -22,56 +26,12 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import act_once, new_page, poll, screens_dir, start_table
+from support.webhelpers import act_once, new_page, poll, screens_dir, start_table, table_regions
 
 pytestmark = pytest.mark.browser
 
 SEED = "r22"  # the long fixed deal of test_hint_layout.py: drawn, every river two rows or more
 
-# Each region as the union of its visible boxes (tiles in their laid-out place: one still in its
-# drop-in or lift animation is skipped); every pair must be apart, every region on the screen.
-REGIONS = """() => {
-  if (document.querySelector('[data-testid="settlement"]:not(.hidden)')) return null;
-  const moving = e => e.getAnimations().some(a => a.playState === "running");
-  const union = sel => {
-    let b = null;
-    for (const e of document.querySelectorAll(sel)) {
-      const r = e.getBoundingClientRect();
-      if (!r.width || !r.height || moving(e)) continue;
-      b = b ? {l: Math.min(b.l, r.left), t: Math.min(b.t, r.top), r: Math.max(b.r, r.right), b: Math.max(b.b, r.bottom)}
-            : {l: r.left, t: r.top, r: r.right, b: r.bottom};
-    }
-    return b;
-  };
-  const P = ["bottom", "right", "top", "left"];
-  const reg = {centre: union("#game .center"), status: union("#status-line:not(:empty)"), hud: union("#game .hud-btn"),
-               hand: union("#hand .tile")};
-  for (const p of P) {
-    reg[`river-${p}`] = union(`.river.rpos-${p} .tile`);
-    reg[`plate-${p}`] = union(`.seat.pos-${p} .plate`);
-    reg[`melds-${p}`] = union(`.seat.pos-${p} .meld`);
-    if (p !== "bottom") reg[`hidden-${p}`] = union(`.seat.pos-${p} .concealed .tile`);
-  }
-  const bad = [];
-  const keys = Object.keys(reg).filter(k => reg[k]);
-  const at = a => `${Math.round(a.l)},${Math.round(a.t)}-${Math.round(a.r)},${Math.round(a.b)}`;
-  for (const k of keys) {
-    const a = reg[k];
-    if (a.l < -1 || a.t < -1 || a.r > innerWidth + 1 || a.b > innerHeight + 1) bad.push(`${k} off the screen: ${at(a)}`);
-  }
-  for (let i = 0; i < keys.length; i++) for (let j = i + 1; j < keys.length; j++) {
-    const a = reg[keys[i]], b = reg[keys[j]];
-    const w = Math.min(a.r, b.r) - Math.max(a.l, b.l), h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
-    if (w > 1 && h > 1) bad.push(`${keys[i]} over ${keys[j]}: ${at(a)} / ${at(b)}`);
-  }
-  const note = document.querySelector("#game .fixed-deal");
-  if (!note || note.classList.contains("hidden") || !note.textContent) bad.push("no fixed-deal note");
-  else if (note.scrollWidth > note.clientWidth + 1 || note.scrollHeight > note.clientHeight + 1) bad.push(`fixed-deal note cut: ${note.textContent}`);
-  const rivers = P.map(p => document.querySelectorAll(`.river.rpos-${p} .tile`).length);
-  const rows = P.map(p => new Set([...document.querySelectorAll(`.river.rpos-${p} .tile`)].map(t => t.offsetTop)).size);
-  return {bad, rivers, rows, melds: document.querySelectorAll("#game .seat .meld").length,
-          hints: !!document.querySelector("#game.has-hint")};
-}"""
 
 
 def hints_on(page: Any) -> None:
@@ -81,13 +41,15 @@ def hints_on(page: Any) -> None:
 
 
 LANDSCAPE, PORTRAIT = (844, 390), (390, 844)
+SMALL, SHORT = (667, 375), (740, 360)  # small phones sideways: the hint column's room, the centre's height
 CASES = [(LANDSCAPE, False, "zh"), (LANDSCAPE, True, "zh"), (PORTRAIT, False, "zh"), (PORTRAIT, True, "zh"),
-         (LANDSCAPE, False, "en"), (PORTRAIT, True, "en")]  # (English: longer words, a wider HUD)
+         (LANDSCAPE, False, "en"), (PORTRAIT, True, "en"),  # (English: longer words, a wider HUD)
+         (SMALL, True, "zh"), (SMALL, True, "en"), (SHORT, False, "en"), (SHORT, True, "zh")]
+NAMES = {LANDSCAPE: "landscape", PORTRAIT: "portrait", SMALL: "667x375", SHORT: "740x360"}
 
 
 @pytest.mark.parametrize(("size", "hints", "lang"), CASES,
-                         ids=[f"{'landscape' if s == LANDSCAPE else 'portrait'}-hints-{'on' if h else 'off'}-{lang}"
-                              for s, h, lang in CASES])
+                         ids=[f"{NAMES[s]}-hints-{'on' if h else 'off'}-{lang}" for s, h, lang in CASES])
 def test_nothing_overlaps_late_in_a_long_hand(browser: Any, server: str, size: tuple[int, int],
                                               hints: bool, lang: str) -> None:
     tag = f"{size[0]}x{size[1]}_{'hints' if hints else 'nohints'}_{lang}"
@@ -106,7 +68,7 @@ def test_nothing_overlaps_late_in_a_long_hand(browser: Any, server: str, size: t
     deadline = time.time() + 240
     while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
         assert time.time() < deadline, "the hand did not end"
-        now = page.evaluate(REGIONS)  # (one evaluation: the hand may end between two)
+        now = table_regions(page, note=True)  # (one evaluation: the hand may end between two)
         if now is not None and now["hints"] == hints:
             for b in now["bad"]:
                 # (the hand is played to its end whatever is seen: the report lists every problem)

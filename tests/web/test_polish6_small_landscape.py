@@ -2,7 +2,8 @@
 hand's replay, in Chinese and in English, the centre box (wall count, 翻牌, 赖子, the last move),
 the four rivers, the four name plates, the other seats' hidden tiles and melds, the status line,
 the HUD buttons and the own hand never overlap and all stay on the screen; the replay's controls
-take two rows at most (a third left the table 190 px of the screen's 375).
+take two rows at most (a third left the table 190 px of the screen's 375), and its title and rule
+card show whole on them (the title was hidden and the English card cut to "open-fan…": polish7).
 
 Before the fix: late in the hand the left seat's tiles ran over the own seat's name plate, and
 in English the centre box ran over the top and bottom rivers (on the live table and in the
@@ -22,56 +23,37 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import act_once, new_page, poll, screens_dir, start_table
+from support.webhelpers import (
+    TABLE_REGIONS,
+    act_once,
+    new_page,
+    poll,
+    screens_dir,
+    start_table,
+    table_regions,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
 SIZE = (667, 375)
 SEED = "r22"
 
-# Each region under `root` as the union of its visible boxes (a tile in its drop-in or lift
-# animation is skipped); every pair must be apart, every region on the screen.
-REGIONS = """root => {
-  if (document.querySelector('[data-testid="settlement"]:not(.hidden)')) return null;
-  const moving = e => e.getAnimations().some(a => a.playState === "running");
-  const union = sel => {
-    let b = null;
-    for (const e of document.querySelectorAll(sel.split(",").map(s => `${root} ${s}`).join(","))) {
-      const r = e.getBoundingClientRect();
-      if (!r.width || !r.height || moving(e)) continue;
-      b = b ? {l: Math.min(b.l, r.left), t: Math.min(b.t, r.top), r: Math.max(b.r, r.right), b: Math.max(b.b, r.bottom)}
-            : {l: r.left, t: r.top, r: r.right, b: r.bottom};
-    }
-    return b;
-  };
-  const P = ["bottom", "right", "top", "left"];
-  const reg = {centre: union(".center"), status: union("#status-line:not(:empty)"), hud: union(".hud-btn"),
-               hand: union(".seat.pos-bottom .hand .tile, .seat.pos-bottom .concealed .tile")};
-  for (const p of P) {
-    reg[`river-${p}`] = union(`.river.rpos-${p} .tile`);
-    reg[`plate-${p}`] = union(`.seat.pos-${p} .plate`);
-    reg[`melds-${p}`] = union(`.seat.pos-${p} .meld`);
-    if (p !== "bottom") reg[`hidden-${p}`] = union(`.seat.pos-${p} .concealed .tile`);
-  }
-  const bad = [];
-  const keys = Object.keys(reg).filter(k => reg[k]);
-  const at = a => `${Math.round(a.l)},${Math.round(a.t)}-${Math.round(a.r)},${Math.round(a.b)}`;
-  for (const k of keys) {
-    const a = reg[k];
-    if (a.l < -1 || a.t < -1 || a.r > innerWidth + 1 || a.b > innerHeight + 1) bad.push(`${k} off the screen: ${at(a)}`);
-  }
-  for (let i = 0; i < keys.length; i++) for (let j = i + 1; j < keys.length; j++) {
-    const a = reg[keys[i]], b = reg[keys[j]];
-    const w = Math.min(a.r, b.r) - Math.max(a.l, b.l), h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
-    if (w > 1 && h > 1) bad.push(`${keys[i]} over ${keys[j]}: ${at(a)} / ${at(b)}`);
-  }
-  const rivers = P.map(p => document.querySelectorAll(`${root} .river.rpos-${p} .tile`).length);
-  return {bad, rivers, melds: document.querySelectorAll(`${root} .seat .meld`).length};
-}"""
 
 # The replay's control bar: how many rows its shown controls take.
 BAR_ROWS = """() => new Set([...document.querySelectorAll('.rp-bar > *')].filter(e => e.getBoundingClientRect().height > 0
   && getComputedStyle(e).display !== 'none').map(e => { const r = e.getBoundingClientRect(); return Math.round(r.top + r.height / 2) >> 4; })).size"""
+
+# The replay bar's title and rule card: shown, on the screen, their words whole (not cut with …
+# nor clamped): the title was hidden and the English card cut to "open-fan…" (polish7).
+BAR_WORDS = """() => [['rp-title', 'title'], ['rp-rules', 'rule card']].flatMap(([id, what]) => {
+  const e = document.getElementById(id), r = e.getBoundingClientRect();
+  const at = `${what} "${e.textContent}" ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+  if (!e.textContent || !r.width || !r.height) return [`${at} not shown`];
+  if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) return [`${at} off the screen`];
+  if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+    return [`${at} cut (${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight})`];
+  return [];
+})"""
 
 
 def _note(problems: dict[str, str], now: dict[str, Any], page: Any, shot: str) -> None:
@@ -105,7 +87,7 @@ def test_small_landscape_late_in_a_long_hand(browser: Any, server: str, lang: st
     deadline = time.time() + 240
     while not page.locator(settled).count():
         assert time.time() < deadline, "the hand did not end"
-        now = page.evaluate(REGIONS, "#game")
+        now = table_regions(page)
         if now is not None:
             _note(problems, now, page, f"polish6-small-overlap-table-{lang}.png")
             if last is None or sum(now["rivers"]) >= sum(last["rivers"]):
@@ -126,8 +108,11 @@ def test_small_landscape_late_in_a_long_hand(browser: Any, server: str, lang: st
     # the same hand's replay, from its middle to its end
     page.goto(f"{server}/replay/{ids[-1]}")
     poll(page, "() => document.querySelectorAll('#rp-table .tile').length > 13")
+    poll(page, "() => document.getElementById('rp-rules').textContent.length > 0")  # the rule card is in
     rows = page.evaluate(BAR_ROWS)
     assert rows <= 2, f"the replay's controls on {rows} rows"
+    page.screenshot(path=str(screens_dir() / f"polish7-small-replay-bar-{lang}-667x375.png"))
+    assert page.evaluate(BAR_WORDS) == []
     total = int(page.get_attribute("#rp-pos", "max") or 0)
     assert total > 100, total
     page.evaluate("n => { const p = document.getElementById('rp-pos'); p.value = String(n); p.dispatchEvent(new Event('input')); }",
@@ -135,7 +120,7 @@ def test_small_landscape_late_in_a_long_hand(browser: Any, server: str, lang: st
     steps, last = 0, None
     while True:
         pos = int(page.input_value("#rp-pos"))
-        now = poll(page, REGIONS, "#rp-table")
+        now = poll(page, TABLE_REGIONS, {"root": "#rp-table"})
         _note(problems, now, page, f"polish6-small-overlap-replay-{lang}.png")
         last, steps = now, steps + 1
         if pos >= total - 1:
@@ -146,6 +131,7 @@ def test_small_landscape_late_in_a_long_hand(browser: Any, server: str, lang: st
     assert not problems, "the replay:\n" + "\n".join(f"{k}: {v}" for k, v in problems.items())
     assert steps > 40 and min(last["rivers"]) >= 14, (steps, last)
     assert page.evaluate(BAR_ROWS) <= 2
+    assert page.evaluate(BAR_WORDS) == []
     assert page.errors == []  # type: ignore[attr-defined]
     assert page.evaluate("window.__csp") == []
     page.context.close()

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import bot_match, new_page, overflow_x, poll, screens_dir
+from support.webhelpers import REPLAY_HAND, bot_match, new_page, overflow_x, poll, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -39,22 +39,6 @@ CONTROLS = """() => {
   }
   const se = document.scrollingElement;
   return { bad, scrollH: se.scrollHeight, scrollY: se.scrollTop, h: innerHeight };
-}"""
-
-# The own seat's hand (the bottom seat): each tile on the screen and the topmost thing at its
-# centre (nothing lies over it); null while there is no hand yet.
-HAND = """() => {
-  const tiles = [...document.querySelectorAll('#rp-table .seat.pos-bottom .tile')];
-  if (tiles.length < 13) return null;
-  const bad = [];
-  for (const e of tiles) {
-    const r = e.getBoundingClientRect();
-    const at = `${e.dataset.tile || "?"} ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
-    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) { bad.push(`${at} off the screen`); continue; }
-    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (!top || !(e === top || e.contains(top))) bad.push(`${at} under ${top ? top.className || top.tagName : "nothing"}`);
-  }
-  return { n: tiles.length, bad };
 }"""
 
 # A side seat's 番 badge: its height against its line height (one line: at most one line and
@@ -103,7 +87,7 @@ def test_replay_fits_the_screen(browser: Any, server: str, match_id: int, size: 
 
     page.click('[data-testid="replay-settle-close"]')  # 关闭: the last table, the own hand whole
     poll(page, "() => document.querySelector('[data-testid=\"replay-settle\"]').classList.contains('hidden')")
-    hand = poll(page, HAND)
+    hand = poll(page, REPLAY_HAND)
     _shot(page, size, "end-closed")
     assert hand["bad"] == [], hand
     _fits(page, size, "last step, settlement closed")
@@ -111,7 +95,7 @@ def test_replay_fits_the_screen(browser: Any, server: str, match_id: int, size: 
     page.click("#rp-prev")  # one step before the end: the hand whole, no settlement
     poll(page, "() => { const p = document.getElementById('rp-pos'); return +p.value === +p.max - 1"
                " && document.querySelector('[data-testid=\"replay-settle\"]').classList.contains('hidden'); }")
-    hand = poll(page, HAND)
+    hand = poll(page, REPLAY_HAND)
     assert hand["bad"] == [], hand
     _fits(page, size, "the step before the end")
 

@@ -56,7 +56,10 @@ function showMarks() {
     strip.appendChild(cur);
     placeAt(cur, f.length > 1 ? (100 * RP.pos) / (f.length - 1) : 0);
   }
-  for (const [i, c] of marks) {
+  const list = [...marks].sort((a, b) => a[0] - b[0]);  // along the timeline
+  const at = spread(list.map(([i]) => (f.length > 1 ? (100 * i) / (f.length - 1) : 0)), strip.clientWidth);
+  let k = 0;
+  for (const [i, c] of list) {
     const m = document.createElement("button");
     m.type = "button";
     m.className = "rp-mark" + (i === RP.pos ? " on" : "");
@@ -65,13 +68,15 @@ function showMarks() {
     m.setAttribute("aria-label", m.title);
     m.addEventListener("click", () => go(i));
     strip.appendChild(m);
-    placeAt(m, f.length > 1 ? (100 * i) / (f.length - 1) : 0);
+    placeAt(m, ...at[k++]);
   }
   const here = marks.get(RP.pos);
   showCurrent(here || null);
   const note = $("rp-note");
   note.classList.toggle("hidden", !here);
-  note.textContent = here ? (here.why || {})[getLang()] || "" : "";
+  const words = here ? (here.why || {})[getLang()] || "" : "";
+  if (note.textContent !== words) note.classList.remove("whole");  // another sentence: two lines again
+  note.textContent = words;
 }
 
 function jump(c) {
@@ -116,6 +121,9 @@ export async function openReplay(mid) {
   $("rp-play").addEventListener("click", play);
   $("rp-lang").addEventListener("click", toggleLang);
   $("rp-pos").addEventListener("input", e => go(+e.target.value));
+  // a small phone sideways shows the sentence on two lines above the table: a tap shows it whole
+  $("rp-note").addEventListener("click", () => $("rp-note").classList.toggle("whole"));
+  addEventListener("resize", () => { if (RP.data) showMarks(); });  // the marks' spacing is in px
   document.addEventListener("keydown", e => {
     if (e.key === "ArrowRight") go(RP.pos + 1);
     if (e.key === "ArrowLeft") go(RP.pos - 1);
@@ -156,10 +164,28 @@ export async function openReplay(mid) {
   }
 }
 
-/** Put a mark of the timeline at ``pct`` % of its strip: a held Web Animation, no inline style
- *  (the CSP forbids style attributes). */
-function placeAt(el, pct) {
+// Two marks closer than a dot's width (20 px) lay over each other (decisions a step or two
+// apart: on a phone a step is 2-4 px of the strip): each keeps at least MARK_GAP px from the
+// next, pushed right (and back left at the strip's end), so every dot shows and takes its tap.
+const MARK_GAP = 24;
+
+/** The marks' places (``pcts``: % of a strip ``width`` px wide, ascending) as [%, px offset]
+ *  pairs, at least MARK_GAP px apart where the strip has the room. */
+export function spread(pcts, width) {
+  if (!width) return pcts.map(p => [p, 0]);
+  const x = pcts.map(p => (p * width) / 100);
+  for (let i = 1; i < x.length; i++) x[i] = Math.max(x[i], x[i - 1] + MARK_GAP);
+  for (let i = x.length - 1; i >= 0; i--) {
+    x[i] = Math.min(x[i], i === x.length - 1 ? width : x[i + 1] - MARK_GAP);
+    x[i] = Math.max(x[i], 0);
+  }
+  return pcts.map((p, i) => [p, Math.round(x[i] - (p * width) / 100)]);
+}
+
+/** Put a mark of the timeline at ``pct`` % of its strip (and ``dx`` px beside it): a held Web
+ *  Animation, no inline style (the CSP forbids style attributes). */
+function placeAt(el, pct, dx = 0) {
   if (typeof el.animate !== "function") return;
-  const left = `${pct}%`;
+  const left = dx ? `calc(${pct}% + ${dx}px)` : `${pct}%`;
   el.animate([{ left }, { left }], { duration: 1, fill: "forwards" });
 }

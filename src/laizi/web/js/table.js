@@ -61,7 +61,9 @@ export function buildTable(root, { live }) {
   div("claim-tile", claim);
   div("claim-timer", claim);
   div("last-event", center);
-  div("fixed-deal hidden", center);
+  const fixed = div("fixed-deal hidden", center);  // the note in words, and short (a short screen)
+  div("fd-long", fixed);
+  div("fd-short", fixed);
   return table;
 }
 
@@ -283,7 +285,9 @@ export function renderTable(table, v, ctx) {
   setText(last, ctx.lastLine || "");
   const fixed = table.querySelector(".fixed-deal");
   fixed.classList.toggle("hidden", !ctx.fixedDeal);
-  setText(fixed, ctx.fixedDeal ? t("fixed_deal", String(ctx.fixedDeal).slice(0, 16)) : "");
+  const seed = String(ctx.fixedDeal || "").slice(0, 16);
+  setText(fixed.querySelector(".fd-long"), ctx.fixedDeal ? t("fixed_deal", seed) : "");
+  setText(fixed.querySelector(".fd-short"), ctx.fixedDeal ? t("fixed_deal_short", seed) : "");
 }
 
 function renderHand(box, v, ctx) {
