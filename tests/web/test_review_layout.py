@@ -185,6 +185,9 @@ def test_review_fits_each_screen(browser: Any, server: str, match_id: int) -> No
         _fits(page, f"{where}, at a decision")
         _marks_touchable(page, f"{where}, at a decision")
         _shot(page, size, "decision")
+        if size == (667, 375):  # the bar's narration: whole, or read out only — never cut short
+            say = page.evaluate(SAY)
+            assert say["text"] and (not say["shown"] or not say["cut"]), f"{where}: the narration cut {say}"
         if size == (667, 375):  # the sentence above the top seat; a tap on it shows it whole
             clear = _settled(page, NOTE_CLEAR, lambda c: c["bad"] == [])
             assert clear["bad"] == [], f"{where}: the sentence {clear['note']} over the top seat's {clear['bad']}"
@@ -208,6 +211,12 @@ def test_review_fits_each_screen(browser: Any, server: str, match_id: int) -> No
     assert page.evaluate("window.__csp") == []
     page.context.close()
 
+
+# The replay bar's narration of the step (rp-say): its text, whether it shows (more than a
+# read-out-only pixel) and whether it is cut short (an ellipsis: wider than its box).
+SAY = """() => { const s = document.getElementById('rp-say'); const r = s.getBoundingClientRect();
+  return { text: s.textContent, w: r.width, shown: r.width > 2 && r.height > 2,
+           cut: s.scrollWidth > s.clientWidth + 1 }; }"""
 
 # Three decisions on consecutive steps (the review's answer changed on its way to the page):
 # their marks lay over each other, 2-4 px apart on a phone's strip (polish7); each dot must show
