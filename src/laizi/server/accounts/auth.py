@@ -94,7 +94,9 @@ class GuestAuth:
         """A fresh token for the holder of ``token`` (same player, same session)."""
         return self.issue(player_id, self.session_of(token))
 
-    def _payload(self, token: object) -> tuple[str, str | None] | None:
+    def _signed(self, token: object) -> tuple[str, int, str | None] | None:
+        """``(player id, generation, session id)`` of a token this server signed, unexpired
+        and well-formed — whatever this node knows of sessions and generations."""
         if not isinstance(token, str) or not token or len(token) > TOKEN_MAX_CHARS:
             return None
         try:
@@ -108,30 +110,33 @@ class GuestAuth:
         pid, gen, sid = data.get("pid"), data.get("g"), data.get("s")
         if not isinstance(pid, str) or not isinstance(gen, int) or isinstance(gen, bool):
             return None
-        if gen != self._gen.get(pid, 0):
-            return None
         if sid is not None and not isinstance(sid, str):
             return None
+        return pid, gen, sid
+
+    def _live(self, pid: str, gen: int, sid: str | None) -> bool:
+        """Whether a signed token's generation is current and its session (if any) open."""
+        if gen != self._gen.get(pid, 0):
+            return False
         if sid is not None or pid in self.accounts:
             live = self._sessions.get(session_hash(sid)) if sid else None
             if live is None or live[0] != pid or live[1] <= time.time():
-                return None
-        return pid, sid
+                return False
+        return True
+
+    def _payload(self, token: object) -> tuple[str, str | None] | None:
+        signed = self._signed(token)
+        if signed is None or not self._live(*signed):
+            return None
+        return signed[0], signed[2]
 
     def stale(self, token: object) -> bool:
         """A token this server signed, unexpired and well-formed, that :meth:`check` refuses
         only for what this node knows of sessions and generations — what a cluster node may
         not have heard yet (a login or a rotation on another node just now): worth a sync.
         A forged, expired or malformed token is not (it never triggers a database read)."""
-        if self._payload(token) is not None:
-            return False
-        if not isinstance(token, str) or not token or len(token) > TOKEN_MAX_CHARS:
-            return False
-        try:
-            data: Any = self._s.loads(token, max_age=self.ttl)
-        except Exception:  # noqa: BLE001 - forged, expired or malformed
-            return False
-        return isinstance(data, dict) and isinstance(data.get("pid"), str)
+        signed = self._signed(token)
+        return signed is not None and not self._live(*signed)
 
     def check(self, token: object) -> str | None:
         """The player id a token names, or None when it is missing, forged, malformed,
