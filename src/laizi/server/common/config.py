@@ -10,12 +10,13 @@ from laizi.server.common.protocol import RoomSettings
 
 __all__ = [
     "FINISHED_LINGER", "HELLO_TIMEOUT", "LOBBY_IDLE", "MAX_CONNECTIONS", "MAX_CONNS_PER_PLAYER", "SEND_QUEUE_BYTES",
-    "SEND_QUEUE_MAX", "ServerConfig", "room_rules",
+    "SEND_QUEUE_MAX", "SOCKET_SEND_BUFFER", "ServerConfig", "room_rules",
 ]
 
 FINISHED_LINGER = 120.0    # seconds a finished room stays in memory (the time to agree on 再来一局), then only in the database
 SEND_QUEUE_MAX = 1000      # frames queued for a connection that does not read: then it is dropped
 SEND_QUEUE_BYTES = 1 << 18 # ... or this many characters of them (a dropped seat resyncs on reconnect)
+SOCKET_SEND_BUFFER = 1 << 16  # bytes the kernel may hold for a WebSocket that does not read (SO_SNDBUF; Linux doubles it)
 MAX_CONNECTIONS = 3000     # WebSockets open at once, in total (bench_server: 4 per room)
 MAX_CONNS_PER_PLAYER = 4   # ... per identity (a player's tabs and devices)
 HELLO_TIMEOUT = 5.0        # seconds a new socket has to say hello before it is closed
@@ -32,6 +33,7 @@ class ServerConfig:
     secret: str | None = None       # token signing key (default: stored in the database)
     send_queue_max: int = SEND_QUEUE_MAX
     send_queue_bytes: int = SEND_QUEUE_BYTES
+    socket_send_buffer: int = SOCKET_SEND_BUFFER  # 0: the kernel's own (autotuned up to 4 MB)
     max_connections: int = MAX_CONNECTIONS
     max_conns_per_player: int = MAX_CONNS_PER_PLAYER
     hello_timeout: float = HELLO_TIMEOUT

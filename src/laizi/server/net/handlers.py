@@ -63,6 +63,7 @@ async def serve_ws(hub: Hub, ws: WebSocket) -> None:
             await ws.send_text(dumps(p.error_msg("server_full", "the server is full; try again later")))
             await ws.close(code=1013)
         return
+    _bound_send_buffer(ws, hub.cfg.socket_send_buffer)
     peer = ws.client.host if ws.client else ""
     conn = Conn(ws, queue_max=hub.cfg.send_queue_max, queue_bytes=hub.cfg.send_queue_bytes,
                 msg_rate=hub.cfg.msg_rate, peer=peer)
@@ -125,6 +126,18 @@ def _hello_deadline(conn: Conn) -> None:
     if conn.player_id is None and not conn.closed:
         conn.error("hello_timeout", "no hello: closing")
         conn.close()
+
+
+def _bound_send_buffer(ws: WebSocket, size: int) -> None:
+    """Cap what the kernel holds for this socket (``SO_SNDBUF``). Left alone, Linux grows a
+    socket's send buffer to 4 MB for a peer that does not read: thousands of compact frames
+    (over a minute of a fast table) before our own queue, and its limit, see any of them;
+    and 4 MB of kernel memory per such socket."""
+    transport = _transport_of(getattr(ws, "_send", None)) if size > 0 else None
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
 
 
 def _cut(hub: Hub, ws: WebSocket, task: asyncio.Task[Any]) -> None:
