@@ -9,6 +9,7 @@ hand only after 继续 or its countdown) and closes with 继续.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
@@ -135,9 +136,18 @@ def test_a_person_plays_a_hand_to_settlement(browser: Any, server: str, size: tu
 
 
 def test_swipe_up_discards_at_once(browser: Any, server: str) -> None:
-    page = new_page(browser, server, "滑动", SIZES[0])
+    sent: list[dict[str, Any]] = []
+    got: list[dict[str, Any]] = []
+
+    def watch(page: Any) -> None:  # the frames of the page's sockets, from the first on
+        def on_ws(ws: Any) -> None:
+            ws.on("framesent", lambda data: sent.append(json.loads(data)))
+            ws.on("framereceived", lambda data: got.append(json.loads(data)))
+        page.on("websocket", on_ws)
+
+    page = new_page(browser, server, "滑动", SIZES[0], setup=watch)
     start_table(page, seat=0)
-    tile = page.locator("#hand .tile.clickable").last
+    tile = page.locator("#hand .tile.clickable").last.element_handle()
     code = tile.get_attribute("data-tile")
     box = tile.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -145,5 +155,17 @@ def test_swipe_up_discards_at_once(browser: Any, server: str) -> None:
     page.mouse.down()
     page.mouse.move(x, y - 60, steps=4)
     page.mouse.up()
-    page.wait_for_selector(f'[data-testid="river-0"] .tile[data-tile="{code}"]')
+    # One swipe: that tile's discard sent at once (no second tap), and applied (acked). Not
+    # read from the river alone: a bot (0.02 s) may claim it at once, and a claimed tile
+    # leaves the river, perhaps before the page ever drew it there.
+    deadline = time.monotonic() + 15
+    acts: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        acts = [m for m in sent if m.get("type") == "action"]
+        if acts and any(m.get("type") == "ack" and m.get("seq") == acts[0]["seq"] for m in list(got)):
+            break
+        page.wait_for_timeout(50)
+    assert [m["action"] for m in acts[:1]] == [{"type": "discard", "tile": code}], acts
+    assert any(m.get("type") == "ack" and m.get("seq") == acts[0]["seq"] for m in got), acts
+    page.wait_for_function("e => !e.isConnected", arg=tile)  # and the hand drawn anew without it
     page.context.close()
