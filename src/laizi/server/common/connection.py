@@ -103,6 +103,7 @@ class Conn:
 
     async def sender(self) -> None:
         assert self.ws is not None
+        close = True
         try:
             while True:
                 item = await self.queue.get()
@@ -112,7 +113,10 @@ class Conn:
                 await self.ws.send_text(item)
         except Exception:  # noqa: BLE001 - the socket went away
             self.closed = True
+        except GeneratorExit:  # closed by the collector (its loop gone): it may not await
+            self.closed, close = True, False
+            raise
         finally:
-            if not self.dropped:
+            if close and not self.dropped:
                 with contextlib.suppress(Exception):
                     await self.ws.close()
