@@ -331,10 +331,13 @@ def test_the_in_process_sweep_covers_robbing_a_kong_and_the_rest() -> None:
     assert all(total.get(k, 0) for k in ("rob", "kongs", "claims", "auto", "escape", "snapshots")), total
 
 
-@pytest.mark.parametrize("proto", [None, 1])
+@pytest.mark.parametrize("proto", [None, 1, 2])
 def test_an_old_client_is_told_to_reload(client: Any, proto: int | None) -> None:
-    """A page of protocol 1 (or one that does not say: every page before protocol 2) gets the
-    error ``old_client`` — words in both word tables — and its socket is closed."""
+    """A page of protocol 1 or 2 gets the error ``old_client`` — words in both word tables —
+    at ``hello``, and its socket is closed. One that says no protocol (every page before
+    protocol 2; a script that only sets a table up, like the screenshot tool's
+    ``--spectate-bots``) is served until the first table frame it would get, which is that
+    error instead."""
     from pathlib import Path
 
     cm = client.websocket_connect("/ws")
@@ -344,9 +347,23 @@ def test_an_old_client_is_told_to_reload(client: Any, proto: int | None) -> None
     if proto is not None:
         hello["proto"] = proto
     ws.send(**hello)
+    if proto is None:
+        assert ws.until("welcome")["type"] == "welcome"
+        ws.send(type="create", settings={})
+        code = ws.until("joined")["room"]["code"]
+        for seat in range(4):
+            ws.send(type="bot", seat=seat, level="greedy")
+        ws.until(lambda m: m["type"] == "room" and all(s["bot"] for s in m["room"]["seats"]))
+        ws.send(type="start")
     err = ws.until("error")
     assert err["code"] == "old_client" and "reload" in err["message"]
     with pytest.raises(ConnectionError):
-        ws.recv(timeout=10)
+        while True:  # nothing after it but the close (no table frame)
+            m = ws.recv(timeout=10)
+            assert m["type"] not in ("snapshot", "update"), m
+    if proto is None:  # the table it set up plays on, for spectators of protocol 3
+        watcher, _ = connect(client, "watcher")
+        watcher.send(type="join", room=code, spectate=True)
+        assert watcher.until("snapshot")["view"]["phase"]
     words = (Path(__file__).resolve().parents[3] / "src/laizi/web/js/i18n.js").read_text(encoding="utf-8")
     assert words.count("old_client:") == 2  # zh and en

@@ -46,6 +46,7 @@ class RemoteConn(Conn):
         super().__init__(None, peer=str(env.get("peer", "")), msg_rate=msg_rate)
         self.player_id = env.get("p")
         self.nickname = str(env.get("nick", ""))
+        self.legacy = bool(env.get("legacy"))
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.worker: asyncio.Task[None] | None = None
         self.on_unbound: Callable[[RemoteConn], None] | None = None  # forget it (RemoteConns)

@@ -66,8 +66,11 @@ class Router:
                                     "m": m.model_dump_json(by_alias=True, exclude_unset=True)})
 
         conn.relay = relay
-        self.bus.send(owner, {"k": "join", "c": conn.id, "room": code, "spec": spectate,
-                              "p": conn.player_id, "nick": conn.nickname, "peer": conn.peer})
+        env = {"k": "join", "c": conn.id, "room": code, "spec": spectate,
+               "p": conn.player_id, "nick": conn.nickname, "peer": conn.peer}
+        if conn.legacy:
+            env["legacy"] = True
+        self.bus.send(owner, env)
 
     def unbind(self, conn: Conn, *, tell: bool = True) -> Binding | None:
         """Stop relaying ``conn`` (it leaves, or its socket closed: the owner is told)."""

@@ -42,6 +42,9 @@ class Conn:
         self.view_base: tuple[object, int | None, int, int] | None = None  # the view it holds:
         # (its game's key, the seat, the game's version, sent_v then) — the base of the next patch
         self.hints = False
+        # said hello without a protocol (a page before protocol 2, or a script that only
+        # sets a table up): told to reload at the first table frame it would get
+        self.legacy = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.queue_max = queue_max

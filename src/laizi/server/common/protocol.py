@@ -3,8 +3,10 @@
 Client → server (``type``):
 
 - ``hello``      ``{proto, token?, nickname?}``: identify (a valid token) or become a new guest.
-  ``proto`` is the protocol version the client speaks (:data:`PROTOCOL`); an older one (or
-  none) is answered with the error ``old_client`` ("reload the page") and the socket closed.
+  ``proto`` is the protocol version the client speaks (:data:`PROTOCOL`); an older one is
+  answered with the error ``old_client`` ("reload the page") and the socket closed. None
+  given (pages before protocol 2, scripts that only set a table up): served until the first
+  table frame it would get, which is that error instead.
 - ``create``     ``{settings}``: create a room (you join it and are its host: the host alone
   adds bots, kicks and starts; the role passes on when the host leaves). ``settings.private``
   rooms are not listed. ``settings.seed`` fixes the deal and is shown to everyone.

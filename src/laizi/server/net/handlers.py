@@ -217,11 +217,15 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
     if conn.player_id is not None and await hub.identify(m.token) != conn.player_id:
         raise ProtocolError("identity_locked", "this connection already has an identity; "
                                                "open a new connection to be someone else")
-    if (m.proto or 0) < p.PROTOCOL:  # an old page (cached, or open across an upgrade)
+    if m.proto is not None and m.proto < p.PROTOCOL:  # an old page (cached, or open across an upgrade)
         conn.error("old_client", f"this server speaks table protocol {p.PROTOCOL}, the client "
-                                 f"{m.proto or 1}: reload the page")
+                                 f"{m.proto}: reload the page")
         conn.close()
         return
+    # No protocol said: a page before protocol 2, or a script that sets a table up and reads
+    # no table frames (../shared/tools/screens.py). Served until its first table frame,
+    # which is the error old_client instead (RoomFrames.frame).
+    conn.legacy = m.proto is None
     first = conn.player_id is None
     try:
         info = await hub.guest(m.token, m.nickname, peer=conn.peer)
