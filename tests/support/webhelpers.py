@@ -146,6 +146,26 @@ def start_table(page: Any, seat: int = 0, level: str = "random", hands: int | No
 CLAIM_ORDER = ("tsumo", "ron", "kong", "addkong", "ankong", "peng", "chi")
 
 
+def auto_on(page: Any, timeout: float = 30.0) -> bool:
+    """Switch 托管 on from the table's menu. False when the hand ended first (a bot's quick
+    win: the settlement, over the table, takes the taps) and there was nothing left to play."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    settled = '[data-testid="settlement"]:not(.hidden)'
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if page.locator(settled).count():
+            return False
+        try:
+            page.click("#btn-menu", timeout=2000)
+            page.check("#auto-toggle", timeout=2000)
+            page.click('[data-close="sheet-menu"]', timeout=2000)
+            return True
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError("托管 could not be switched on, and the hand did not end")
+
+
 def act_once(page: Any, take_claims: bool = True) -> str | None:
     """Make one move if the table offers one: a win, then (optionally) a claim, then pass, then a
     discard by tapping the drawn (last) tile twice. Returns what was done, or None."""

@@ -25,7 +25,15 @@ from support.srvhelpers import (  # noqa: E402
     seated_room,
     step,
 )
-from support.webhelpers import act_once, create_room, new_page, overflow_x, poll, screens_dir
+from support.webhelpers import (
+    act_once,
+    auto_on,
+    create_room,
+    new_page,
+    overflow_x,
+    poll,
+    screens_dir,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -182,9 +190,7 @@ def test_journey(browser: Any, jserver: str, size: tuple[int, int]) -> None:
             p.click("#b-sit")
             p.wait_for_selector("#game:not(.hidden)")
             p.wait_for_selector("#hand .tile")
-        b.click("#btn-menu")
-        b.check("#auto-toggle")
-        b.click('[data-close="sheet-menu"]')
+        auto_on(b)
         done: list[str] = []
         settled_early = False
         end = time.monotonic() + 60
@@ -200,10 +206,7 @@ def test_journey(browser: Any, jserver: str, size: tuple[int, int]) -> None:
         # a played by hand until its discard — or the hand ended first (then it had no turn to take)
         assert settled_early or (done and done[-1] in ("discard", "tsumo", "ron")), done
         j.shot(a, "table")
-        if not a.locator('[data-testid="settlement"]:not(.hidden)').count():
-            a.click("#btn-menu")
-            a.check("#auto-toggle")
-            a.click('[data-close="sheet-menu"]')
+        auto_on(a)
 
         # ---- the final standings --------------------------------------------------
         a.goto(f"{base}/tournaments/{tid}")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import live_server, new_page, overflow_x, poll, screens_dir
+from support.webhelpers import auto_on, live_server, new_page, overflow_x, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 
@@ -94,9 +94,7 @@ def test_join_play_standings_profile_replay(browser: Any, tserver: str, size: tu
     page.wait_for_selector("#game:not(.hidden)")
     poll(page, "() => document.getElementById('me').textContent.length > 0")
     assert page.url.endswith("/room/" + d0["me"]["table"]["room"])
-    page.click("#btn-menu")
-    page.check("#auto-toggle")  # 托管 plays the table
-    page.click('[data-close="sheet-menu"]')
+    auto_on(page)  # 托管 plays the table (unless a bot won at once)
     deadline = time.monotonic() + 90
     while True:
         st, d = call(base, f"/api/tournaments/{tid}")
