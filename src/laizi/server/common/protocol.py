@@ -95,6 +95,7 @@ from laizi.server.common.inputs import JSONInputError, loads_strict
 
 __all__ = [
     "PROTOCOL", "RoomStatus", "ack", "chat", "error_msg", "internal_error", "joined", "kicked", "left",
+    "old_client",
     "dissolve", "muted", "paused", "same_network", "pong", "rematch", "resumed", "room_msg", "settle_msg", "welcome",
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
@@ -480,6 +481,12 @@ def dumps(obj: Any) -> str:
 def new_request_id() -> str:
     """A short random id naming one request (or WebSocket command) in the log and to the client."""
     return secrets.token_hex(6)
+
+
+def old_client(proto: int | None) -> ErrorMsg:
+    """A client of an older table protocol (None: it named none, protocol 1): reload the page."""
+    return error_msg("old_client", f"this server speaks table protocol {PROTOCOL}, the client "
+                                   f"{proto or 1}: reload the page")
 
 
 def internal_error(rid: str) -> ErrorMsg:

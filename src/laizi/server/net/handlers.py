@@ -218,8 +218,7 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
         raise ProtocolError("identity_locked", "this connection already has an identity; "
                                                "open a new connection to be someone else")
     if m.proto is not None and m.proto < p.PROTOCOL:  # an old page (cached, or open across an upgrade)
-        conn.error("old_client", f"this server speaks table protocol {p.PROTOCOL}, the client "
-                                 f"{m.proto}: reload the page")
+        conn.send(p.old_client(m.proto))
         conn.close()
         return
     # No protocol said: a page before protocol 2, or a script that sets a table up and reads

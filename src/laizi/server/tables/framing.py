@@ -29,15 +29,6 @@ VIEW_KEYS_JSON = dumps(list(VIEW_KEYS))
 SHAPES_JSON = dumps([list(x) for x in EVENT_SHAPES])
 
 
-def _old_client(conn: Conn) -> None:
-    """A connection that said no protocol would now get a table frame: it is told to reload
-    (the error ``old_client``, as an old protocol is at ``hello``) and closed."""
-    if not conn.closed:
-        conn.error("old_client", f"this server speaks table protocol {p.PROTOCOL}, the client "
-                                 "none (protocol 1): reload the page")
-        conn.close()
-
-
 class RoomFrames:
     """The frames part of a room (mixed into :class:`~laizi.server.tables.room.Room`, which
     sets these)."""
@@ -68,8 +59,10 @@ class RoomFrames:
         g = self.game
         if g is None:
             return None
-        if conn.legacy:
-            _old_client(conn)
+        if conn.legacy:  # it said no protocol (on_hello): told to reload instead, and closed
+            if not conn.closed:
+                conn.send(p.old_client(None))
+                conn.close()
             return None
         seat = conn.seat
         stream = g.stream(seat)
