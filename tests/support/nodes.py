@@ -63,6 +63,19 @@ class NodeProc:
         assert self.proc is not None
         self.proc.send_signal(sig)
 
+    def wait_exit(self, timeout: float) -> int:
+        """The node's exit code once it ends within ``timeout`` seconds; else its threads'
+        stacks (SIGUSR1: faulthandler) and its log's end in the failure."""
+        assert self.proc is not None
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.send_signal(signal.SIGUSR1)  # threads (faulthandler)
+            self.proc.send_signal(signal.SIGUSR2)  # asyncio tasks
+            time.sleep(1)  # the dump is written by the node itself (nothing to wait on)
+            raise AssertionError(f"node {self.name} still running {timeout} s later:\n"
+                                 + self.log_text()[-30000:]) from None
+
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 

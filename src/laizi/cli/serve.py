@@ -8,7 +8,10 @@ node of a cluster (:mod:`laizi.server.cluster`): ``--node NAME`` on each machine
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
+import faulthandler
+import signal
 import socket
 from typing import Any
 
@@ -210,6 +213,8 @@ def run(args: argparse.Namespace) -> int:
         return supervise([c + worker_args(args, i)
                           for i, c in enumerate(worker_commands(args, base))])
     node = base if args.redis else None
+    if hasattr(signal, "SIGUSR1"):  # `kill -USR1 PID`: every thread's stack to stderr (a hang)
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     app = create_app(db_url=args.db, redis_url=args.redis, node=node, **kwargs)
     affinity = getattr(app.state.hub.directory, "affinity", None)  # a cluster node's
     if affinity is not None:  # affinity hook: this node's direct address
@@ -246,6 +251,17 @@ def _reuse_port_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _dump_tasks() -> None:
+    """Every asyncio task's stack, to stderr (a node that does not stop: where it waits)."""
+    import sys
+
+    tasks = asyncio.all_tasks()
+    print(f"laizi serve: {len(tasks)} tasks", file=sys.stderr, flush=True)
+    for t in tasks:
+        t.print_stack(limit=12, file=sys.stderr)
+    sys.stderr.flush()
+
+
 def _draining_server() -> Any:
     import uvicorn
 
@@ -256,6 +272,8 @@ def _draining_server() -> Any:
         announce = ""
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            if hasattr(signal, "SIGUSR2"):  # `kill -USR2 PID`: every task's stack to stderr
+                asyncio.get_running_loop().add_signal_handler(signal.SIGUSR2, _dump_tasks)
             await super().startup(sockets=sockets)
             if self.started and self.announce:
                 print(self.announce, flush=True)

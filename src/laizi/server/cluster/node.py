@@ -6,7 +6,8 @@ The hub calls it as its room directory (``Hub.directory``,
 :meth:`locate` (a join of a room not in memory here), :meth:`relay`, :meth:`unbind`,
 :meth:`room_gone`, :meth:`lead`, :meth:`list_rooms`, :meth:`sync_identities`,
 :meth:`start` / :meth:`stop` / :meth:`drain`. Every ``tick`` seconds (``ttl / 6``) the
-node says it is alive, renews its leases (a lost one: the room is given up at once), takes
+node says it is alive and renews its leases (a lost one: the room is given up at once), in
+a loop of their own that no other work delays; and in another loop it takes
 over the rooms nobody holds (the rendezvous-preferred node at once, any node on the next
 tick), and moves its relayed connections after rooms that changed hands.
 """
@@ -89,7 +90,7 @@ class Node:
         self._redis_down = False
         self._listed: dict[str, str] = {}
         self.room_list: list[dict[str, Any]] = []  # every node's public rooms (a tick old)
-        self._loop: asyncio.Task[None] | None = None
+        self._loops: list[asyncio.Task[None]] = []  # the leases' beat, the other work
         self._auth: AuthSync | None = None
         self._auth_lock = asyncio.Lock()
         self._ticks = 0
@@ -112,14 +113,15 @@ class Node:
         self._auth = AuthSync(store.engine, self.hub.auth)
         self.hub.auth.on_change = self._announce
         await self.bus.start()
-        self._loop = asyncio.ensure_future(self._run())
+        self._loops = [asyncio.ensure_future(self._keep()), asyncio.ensure_future(self._run())]
 
     async def stop(self) -> None:
         await self.drain()
-        if self._loop is not None:
-            self._loop.cancel()
+        for t in self._loops:
+            t.cancel()
+        for t in self._loops:
             with contextlib.suppress(BaseException):
-                await self._loop
+                await t
         await self.bus.stop()
         with contextlib.suppress(Exception):
             await self.affinity.leave()  # affinity hook
@@ -471,10 +473,26 @@ class Node:
                             self.name, n, env["n"])
 
     # ------------------------------------------------------------- the loop
+    async def _keep(self) -> None:
+        """Beat and renew the leases every tick, in a loop of their own: a slow step of
+        the other work (a database read, taking rooms over) never lets a lease lapse."""
+        await self._every_tick(self._renew)
+
+    async def _renew(self) -> None:
+        self.live = await self.leases.beat()
+        now = time.monotonic()
+        self._peers.update((n, now) for n in self.live)
+        for code in await self.leases.renew():
+            self.lost(code)
+        self.remotes.drop_node(set(self.live))
+
     async def _run(self) -> None:
+        await self._every_tick(self._tick)
+
+    async def _every_tick(self, work: Callable[[], Awaitable[None]]) -> None:
         while True:
             try:
-                await self._tick()
+                await work()
                 if self._redis_down:
                     self._redis_down = False
                     log.warning("node %s: Redis is back", self.name)
@@ -519,12 +537,6 @@ class Node:
             await self.sync_auth()
         if self._ticks % REFRESH_TICKS == 0:
             await self._refresh()
-        self.live = await self.leases.beat()
-        now = time.monotonic()
-        self._peers.update((n, now) for n in self.live)
-        for code in await self.leases.renew():
-            self.lost(code)
-        self.remotes.drop_node(set(self.live))
         await self._scavenge()
         bound = self.router.rooms()
         if bound:

@@ -57,6 +57,7 @@ from laizi.server.common.config import ServerConfig
 from laizi.server.common.errors import ApiError
 from laizi.server.common.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.common.protocol import ProtocolError
+from laizi.server.common.shutdown import bounded
 from laizi.server.competitions.tournaments.director import Director  # hook (tournaments)
 from laizi.server.net.avatarapi import AVATAR_ROUTES
 from laizi.server.net.clubapi import CLUB_ROUTES  # clubs
@@ -273,12 +274,12 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
         await director.start()  # hook (tournaments): resumes running tournaments
         try:
             yield
-        finally:
+        finally:  # each step bounded: a node told to stop always ends (common.shutdown)
             social.quick.stop()
-            await director.stop()  # hook (tournaments)
+            await bounded("the tournament director", director.stop())  # hook (tournaments)
             replays.close()
             reviews.close()
-            await hub.stop()
+            await hub.stop()  # its steps bounded there; the database flushed last
 
     routes = [
         Route("/", _page("index.html")),

@@ -26,6 +26,7 @@ from laizi.server.common import protocol as p
 from laizi.server.common.config import ServerConfig, room_rules
 from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import ProtocolError, RoomSettings, RoomStatus
+from laizi.server.common.shutdown import bounded
 from laizi.server.guard.ops import Ops
 from laizi.server.ledger import coins
 from laizi.server.persistence.db import normalize_url
@@ -111,10 +112,10 @@ class Hub:
                 self._finished(room)
 
     async def stop(self) -> None:
-        if self._store is not None:
-            await self.directory.stop()  # a cluster node hands its rooms over first (drain)
+        if self._store is not None:  # a cluster node hands its rooms over first (drain)
+            await bounded("the directory", self.directory.stop())
         self.freezer.stop()
-        await self.ops.stop()
+        await bounded("the operations", self.ops.stop())
         if self._sweeper is not None:
             self._sweeper.cancel()
         if self._session_sweeper is not None:
