@@ -14,7 +14,7 @@ __all__ = ["STEP_SECONDS", "bounded"]
 
 log = logging.getLogger("laizi.server")
 
-STEP_SECONDS = 15.0  # one shutdown step's limit (a database flush takes at most 10 s)
+STEP_SECONDS = 5.0  # one shutdown step's limit (each normally takes milliseconds)
 
 
 async def bounded(name: str, step: Awaitable[object], seconds: float = STEP_SECONDS) -> bool:
