@@ -172,7 +172,10 @@ def act_once(page: Any, take_claims: bool = True) -> str | None:
     if page.locator('[data-testid="settlement"]:not(.hidden)').count():
         return None
     if page.locator('[data-testid="cancel-auto"]').count():
-        page.locator('[data-testid="cancel-auto"]').click(timeout=1000)
+        try:
+            page.locator('[data-testid="cancel-auto"]').click(timeout=1000)
+        except Exception:  # noqa: BLE001 - the hand ended meanwhile (the settlement takes the taps)
+            return None
         return "cancel-auto"
     kinds = CLAIM_ORDER if take_claims else ("tsumo", "ron")
     for kind in (*kinds, "pass"):
