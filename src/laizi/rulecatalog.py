@@ -155,8 +155,10 @@ OPTIONS: dict[str, OptionWords] = {
         "After a kong you may decline the replacement tile: then you discard nothing and the next "
         "player draws.", "§5"),
     "jianzi_hu": OptionWords(
-        "win", "见字胡", "Honour-hand self-draw only", "见字胡：这种胡牌只能自摸，不能胡别人打的牌。",
-        "The 见字胡 hand wins only by self-draw, never on a discard.", "§6"),
+        "win", "见字胡", "Lone laizi: no win on a discard",
+        "见字胡：手里只剩一张赖子单吊、胡什么牌都行时，只能自摸或抢杠胡，不能胡别人打的牌。",
+        "A hand of complete sets and one lone laizi (it waits on any tile) wins only by "
+        "self-draw or by robbing a kong, never on a discard.", "§6"),
     "luan_feng_jiang": OptionWords(
         "win", "乱风乱将", "Loose all-honours / all-258", "风一色、将一色只要全是风牌或将牌就能胡。",
         "All honours or all 2-5-8 wins without a regular shape.", "§6"),

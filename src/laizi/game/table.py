@@ -152,7 +152,7 @@ class HandTable:
         return any(m.type != "ankong" for m in self.melds[seat])
 
     def is_ready(self, seat: int) -> bool:
-        """听牌: the seat's concealed hand (laizi as wilds) waits on some tile."""
+        """听牌: some tile would let the seat win by self-draw now (minimum aside; :meth:`WinChecker.is_ready`)."""
         return self._checker.is_ready(self, seat)
 
     def forget_caches(self) -> None:

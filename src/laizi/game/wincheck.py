@@ -204,12 +204,29 @@ class WinChecker:
         return False
 
     def is_ready(self, table: Table, seat: int) -> bool:
-        """听牌: the seat's concealed hand (laizi as wilds) waits on some tile."""
+        """听牌 (听胡, as 下小雨 and 反包 read it): some tile would let the seat win by
+        self-draw now — every check of RULES §6 but the minimum, which depends on the price,
+        not on the tiles: the shape with a 258 pair or a big hand that waives it, the laizi
+        count, no special tile held, opened (docs/rules-choices.md). A hand whose only wait
+        is a pair of 3s in a small hand, or that still holds a 红中, is not ready."""
         h = table.hands[seat]
         lz = self.setup.laizi
         nat = list(h)
         nat[lz] = 0
-        return bool(waits(nat, h[lz]))
+        if not waits(nat, h[lz]) and not self.rules.luan_feng_jiang and not self.rules.jiayu_hands:
+            return False  # no shape at all (the cheap common case)
+        melds = table.melds[seat]
+        for t in range(NUM_KINDS):
+            if t in self.special:
+                continue
+            counts = list(h)
+            counts[t] += 1
+            if not self.prefilter(melds, counts)[0]:
+                continue
+            res = self.score(table, seat, t, "self_draw", None, list(h))
+            if res.ok or res.reason == "below_minimum":
+                return True
+        return False
 
     def score(
         self, table: Table, winner: int, tile: int, by: WinBy, from_seat: int | None,

@@ -14,7 +14,8 @@ const W = {
     laizi: "赖子：开局翻一张牌（翻牌），它的下一张就是赖子（例：翻{0}，赖子是{1}）。赖子可以当任何牌用。",
     laizi_kong: "赖子杠：把赖子亮出来放在一边，算 2 番，再补一张。{0}也要杠出来（{0}杠 1 番），手里有就不能胡。",
     open: "开口：吃、碰、明杠叫开口。{0}",
-    open_need: "小胡（屁胡）必须开口才能胡。",
+    open_need: "每一手牌都必须开口才能胡，大胡也一样。",
+    open_need_jy: "除了门前清和七对，每一手牌都必须开口才能胡。",
     pair: "将（对子）：小胡的将必须是二、五、八（二五八将），例如：",
     claim: "吃只能吃上家打的牌；碰、明杠任何人打的都可以；胡优先于碰杠，碰杠优先于吃。",
     kongs: "杠：明杠（别人打的）1 番，蓄杠（碰后自己摸到）1 番，暗杠 2 番。杠后从牌尾补一张。",
@@ -34,7 +35,7 @@ const W = {
     bh_gangkai: "杠上开花：杠后补的牌自摸胡。",
     bh_qianggang: "抢杠：别人蓄杠时胡他加的那张牌。",
     bh_haidi: "海底捞月：最后几张牌（海底）自摸胡。",
-    bh_menqing: "门前清：没有吃碰，自摸胡（本桌算大胡）。",
+    bh_menqing: "门前清：没有吃、碰、明杠，不开口也能胡（本桌算大胡）。",
     bh_qidui: "七对：七个对子（本桌算大胡）。",
     bad: "规则有误：{0}", back: "返回", lobby: "大厅",
   },
@@ -45,7 +46,8 @@ const W = {
     laizi: "The laizi: a tile is flipped at the start (the indicator); the next tile is the laizi (e.g. indicator {0}, laizi {1}). A laizi stands for any tile.",
     laizi_kong: "Laizi kong: lay a laizi aside for 2 fan and draw a replacement. {0} must be laid aside too (1 fan); holding one, you cannot win.",
     open: "Opening: a chow, a pung or an exposed kong opens the hand. {0}",
-    open_need: "A small hand must be open to win.",
+    open_need: "Every hand must be open to win, big hands too.",
+    open_need_jy: "Every hand but a concealed hand or seven pairs must be open to win.",
     pair: "The pair of a small hand must be 2, 5 or 8, for example:",
     claim: "Chow only the discard of the player before you; pung or kong anyone's; a win beats a pung or kong, which beats a chow.",
     kongs: "Kongs: exposed (a discard) 1 fan, added (to your pung) 1 fan, concealed 2 fan; then draw a replacement from the end of the wall.",
@@ -65,7 +67,7 @@ const W = {
     bh_gangkai: "Win after a kong: self-drawn on the replacement tile.",
     bh_qianggang: "Robbing a kong: win on the tile another player adds to a pung.",
     bh_haidi: "Last tile: self-drawn among the last tiles of the wall.",
-    bh_menqing: "Concealed hand: no chow or pung, self-drawn (a big hand at this table).",
+    bh_menqing: "Concealed hand: no chow, pung or exposed kong; it may win unopened (a big hand at this table).",
     bh_qidui: "Seven pairs (a big hand at this table).",
     bad: "Bad rules: {0}", back: "Back", lobby: "Lobby",
   },
@@ -177,7 +179,7 @@ function render() {
   pair.append(tileEl("5m", { size: "meld" }), " → ", tileEl("6m", { size: "meld", laizi: "6m" }));
   el("p", "", w("laizi_kong", special), b);
   if (ex("laizi_kong")) b.appendChild(drawExample(ex("laizi_kong"), w("ex_laizi_kong")));
-  el("p", "", w("open", w("open_need")), b);
+  el("p", "", w("open", w(ST.RULES.jiayu_hands ? "open_need_jy" : "open_need")), b);
   el("p", "", w("pair"), b);
   if (ex("pair258")) b.appendChild(drawExample(ex("pair258"), w("ex_pair258")));
   el("p", "", w("claim"), b);
