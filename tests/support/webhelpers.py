@@ -226,8 +226,10 @@ def overflow_x(page: Any) -> int:
     return int(page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth"))
 
 
-def bot_match(base: str, hands: int = 1, level: str = "random") -> tuple[str, int]:
-    """A room with four bots playing `hands` hands to the end, made over the WebSocket protocol;
+def bot_match(base: str, hands: int = 1, level: str = "random",
+              options: dict[str, Any] | None = None) -> tuple[str, int]:
+    """A room with four bots playing `hands` hands to the end, made over the WebSocket protocol
+    (``options``: rule options changed on the preset, as the lobby's form sends them);
     returns (room code, match id) once the match is over."""
     import asyncio
     import json
@@ -247,7 +249,10 @@ def bot_match(base: str, hands: int = 1, level: str = "random") -> tuple[str, in
 
             await ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": "bots"}))
             await until(lambda m: m["type"] == "welcome")
-            await ws.send(json.dumps({"type": "create", "settings": {"max_hands": hands}}))
+            settings: dict[str, Any] = {"max_hands": hands}
+            if options:
+                settings["options"] = options
+            await ws.send(json.dumps({"type": "create", "settings": settings}))
             code = (await until(lambda m: m["type"] == "joined"))["room"]["code"]
             for seat in range(4):
                 await ws.send(json.dumps({"type": "bot", "seat": seat, "level": level}))
@@ -359,3 +364,33 @@ REPLAY_HAND = """() => {
   }
   return { n: tiles.length, bad };
 }"""
+
+
+# The replay's control bar: how many rows its shown controls take (not counting the narration
+# beside 复盘's timeline, read out only: out of the bar's flow).
+BAR_ROWS = """() => new Set([...document.querySelectorAll('.rp-bar > *')].filter(e => e.getBoundingClientRect().height > 0
+  && getComputedStyle(e).display !== 'none' && getComputedStyle(e).position !== 'absolute').map(e => { const r = e.getBoundingClientRect(); return Math.round(r.top + r.height / 2) >> 4; })).size"""
+
+# The replay bar's title and rule card (``ids``: the ids of those to check, by default both):
+# shown, on the screen, inside the box around them, their words whole — not cut with "…" nor
+# clamped to a number of lines, nothing running out sideways; a card longer than its box must
+# scroll in it. The title was hidden and the English card cut to "open-fan…" (polish7); a room's
+# changed options made the card end in "…" on a small phone sideways (stop 38).
+BAR_WORDS = """ids => (ids || ['rp-title', 'rp-rules']).flatMap(id => {
+  const what = id === 'rp-title' ? 'title' : id === 'rp-rules' ? 'rule card' : id;
+  const e = document.getElementById(id), r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+  const at = `${what} "${e.textContent}" ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+  if (!e.textContent || r.width < 1 || r.height < 1 || cs.visibility === 'hidden') return [`${at} not shown`];
+  if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) return [`${at} off the screen`];
+  if (cs.textOverflow === 'ellipsis' && (e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight)) return [`${at} cut with an ellipsis`];
+  if (cs.webkitLineClamp && cs.webkitLineClamp !== 'none' && e.scrollHeight > e.clientHeight + 1) return [`${at} clamped to ${cs.webkitLineClamp} lines`];
+  if (e.scrollWidth > e.clientWidth + 1) return [`${at} cut sideways (${e.scrollWidth} in ${e.clientWidth})`];
+  if (e.scrollHeight > e.clientHeight + 1 && !/(auto|scroll)/.test(cs.overflowY))
+    return [`${at} cut (${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight})`];
+  for (let box = e.parentElement; box && box !== document.body; box = box.parentElement) {  // nor by a box around it
+    const b = box.getBoundingClientRect(), o = getComputedStyle(box);
+    if (o.overflow !== 'visible' && (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1))
+      return [`${at} cut by its ${box.className || box.tagName} ${Math.round(b.left)},${Math.round(b.top)}-${Math.round(b.right)},${Math.round(b.bottom)}`];
+  }
+  return [];
+})"""

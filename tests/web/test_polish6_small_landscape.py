@@ -24,6 +24,8 @@ from typing import Any
 import pytest
 
 from support.webhelpers import (
+    BAR_ROWS,
+    BAR_WORDS,
     TABLE_REGIONS,
     act_once,
     new_page,
@@ -37,23 +39,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
 SIZE = (667, 375)
 SEED = "r22"
-
-
-# The replay's control bar: how many rows its shown controls take.
-BAR_ROWS = """() => new Set([...document.querySelectorAll('.rp-bar > *')].filter(e => e.getBoundingClientRect().height > 0
-  && getComputedStyle(e).display !== 'none').map(e => { const r = e.getBoundingClientRect(); return Math.round(r.top + r.height / 2) >> 4; })).size"""
-
-# The replay bar's title and rule card: shown, on the screen, their words whole (not cut with …
-# nor clamped): the title was hidden and the English card cut to "open-fan…" (polish7).
-BAR_WORDS = """() => [['rp-title', 'title'], ['rp-rules', 'rule card']].flatMap(([id, what]) => {
-  const e = document.getElementById(id), r = e.getBoundingClientRect();
-  const at = `${what} "${e.textContent}" ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
-  if (!e.textContent || !r.width || !r.height) return [`${at} not shown`];
-  if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) return [`${at} off the screen`];
-  if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
-    return [`${at} cut (${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight})`];
-  return [];
-})"""
 
 
 def _note(problems: dict[str, str], now: dict[str, Any], page: Any, shot: str) -> None:

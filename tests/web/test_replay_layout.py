@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import REPLAY_HAND, bot_match, new_page, overflow_x, poll, screens_dir
+from support.webhelpers import BAR_ROWS, BAR_WORDS, REPLAY_HAND, bot_match, new_page, overflow_x, poll, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -112,6 +112,58 @@ def test_replay_fits_the_screen(browser: Any, server: str, match_id: int, size: 
         right = [b for b in wide if b["text"].startswith("12")]
         assert right and all(b["h"] <= 1.5 * b["line"] and b["r"] <= b["pr"] + 0.5 for b in right), wide
     _shot(page, size, "prev")
+    assert page.errors == []  # type: ignore[attr-defined]
+    assert page.evaluate("window.__csp") == []
+    page.context.close()
+
+
+# A room's changed options make the longest rule card ("开口番 · 金顶：500 分 · 反包：开 · 逃跑扣分：50 分",
+# "open-fan · Golden cap: 500 pts · Reverse liability: on · Escape penalty: 50 pts").
+BAR_BOXES = """() => [...document.querySelectorAll('.rp-bar > *')].filter(e => e.getBoundingClientRect().height > 0
+  && getComputedStyle(e).display !== 'none' && getComputedStyle(e).position !== 'absolute').map(e => { const r = e.getBoundingClientRect();
+  return `${e.id || e.className || e.tagName} ${Math.round(r.top)}-${Math.round(r.bottom)}`; })"""
+LONG_CARD = {"fanbao": True, "golden": 500, "escape_penalty": 50}
+
+
+@pytest.fixture(scope="module")
+def ruled_match(server: str) -> int:
+    return bot_match(server, hands=1, level="greedy", options=LONG_CARD)[1]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_small_phone_sideways_title_and_card_whole(browser: Any, server: str, ruled_match: int, lang: str) -> None:
+    """At 667×375 the replay bar's title (which match) and its rule card read whole — the card of
+    a room's changed options too (it was clamped to two lines ending in "…", the English one at
+    "Reverse…"), the bar still on two rows; and with 复盘 open (folded to the table) the title
+    still shows (it was hidden there: only the hand's number told which replay this was)."""
+    size = (667, 375)
+    page = new_page(browser, server, size=size)
+    if lang == "en":
+        page.click("#langbtn")
+        poll(page, "() => document.documentElement.lang === 'en'")
+    page.goto(f"{server}/replay/{ruled_match}")
+    poll(page, "() => document.querySelectorAll('#rp-table .tile').length > 13")
+    card = poll(page, "() => document.getElementById('rp-rules').textContent")
+    assert ("金顶" if lang == "zh" else "Golden cap") in card, card  # the long card
+    _shot(page, size, f"long-card-{lang}")
+    assert page.evaluate(BAR_WORDS) == []
+    assert page.evaluate(BAR_ROWS) <= 2, " ".join(page.evaluate(BAR_BOXES))
+    _fits(page, size, "the long card")
+
+    page.click("#rp-review")  # 复盘: the panel over the table; a decision chosen folds it away
+    poll(page, """() => /^\\d+%$/.test(document.querySelector('[data-testid="review-accuracy"]').textContent)""", timeout=120)
+    assert page.evaluate(BAR_WORDS, ["rp-title"]) == []
+    items = page.locator('[data-testid="review-item"]')  # (a greedy seat may have no costly decision)
+    page.click('[data-testid="review-item"] >> nth=0' if items.count() else '[data-testid="review-fold"]')
+    poll(page, "() => document.body.classList.contains('rv-folded')")
+    _shot(page, size, f"review-title-{lang}")
+    assert page.evaluate(BAR_WORDS, ["rp-title"]) == []
+    assert page.evaluate(BAR_ROWS) <= 2, " ".join(page.evaluate(BAR_BOXES))
+    assert overflow_x(page) <= 0
+    se = page.evaluate("() => [document.scrollingElement.scrollTop, document.scrollingElement.scrollHeight, innerHeight]")
+    assert se[0] == 0 and se[1] <= se[2] + 1, f"复盘, folded: the page scrolls {se}"
+    hand = poll(page, REPLAY_HAND)
+    assert hand["bad"] == [], hand
     assert page.errors == []  # type: ignore[attr-defined]
     assert page.evaluate("window.__csp") == []
     page.context.close()

@@ -192,9 +192,14 @@ def test_review_fits_each_screen(browser: Any, server: str, match_id: int) -> No
             clear = _settled(page, NOTE_CLEAR, lambda c: c["bad"] == [])
             assert clear["bad"] == [], f"{where}: the sentence {clear['note']} over the top seat's {clear['bad']}"
             page.click('[data-testid="review-note"]')
-            poll(page, NOTE_CLEAR.replace("return {", "return !(n.scrollHeight > n.clientHeight + 1) && {"))
+            page.wait_for_timeout(100)  # (a sentence shown over the table would be laid out by now)
+            clear = _settled(page, NOTE_CLEAR, lambda c: c["bad"] == [])
+            assert clear["bad"] == [], f"{where}, tapped: the sentence {clear['note']} over the top seat's {clear['bad']}"
+            lit = poll(page, LIT)  # whole in the panel, opened at its decision
+            assert lit["same"] and lit["inside"] and lit["top"], f"{where}, tapped: {lit}"
             _shot(page, size, "decision-whole")
-            page.click('[data-testid="review-note"]')
+            page.click('[data-testid="review-fold"]')  # folded again: the table, the band's two lines
+            poll(page, "() => document.body.classList.contains('rv-folded')")
         if size in NARROW:  # and open again: upright by the folded head's 展开, sideways by the bar's 复盘
             page.click('[data-testid="review-fold"]' if size[1] > size[0] else "#rp-review")
             poll(page, "() => !document.body.classList.contains('rv-folded')")
@@ -212,15 +217,29 @@ def test_review_fits_each_screen(browser: Any, server: str, match_id: int) -> No
     page.context.close()
 
 
+# The decision lit in the panel (the step the replay stands at): its sentence the band's, whole
+# inside the panel and the screen, on top at its centre.
+LIT = """() => {
+  const b = document.querySelector('[data-testid="review-item"][aria-current]'), s = b && b.querySelector('span');
+  if (!s || document.body.classList.contains('rv-folded')) return null;
+  const r = s.getBoundingClientRect(), p = document.getElementById('rv-panel').getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return { same: s.textContent === document.getElementById('rp-note').textContent,
+           inside: r.height > 0 && r.top >= Math.max(0, p.top) - 1 && r.bottom <= Math.min(innerHeight, p.bottom) + 1,
+           top: !!top && b.contains(top), box: [r.left, r.top, r.right, r.bottom].map(Math.round) };
+}"""
+
+
 # The replay bar's narration of the step (rp-say): its text, whether it shows (more than a
 # read-out-only pixel) and whether it is cut short (an ellipsis: wider than its box).
 SAY = """() => { const s = document.getElementById('rp-say'); const r = s.getBoundingClientRect();
   return { text: s.textContent, w: r.width, shown: r.width > 2 && r.height > 2,
            cut: s.scrollWidth > s.clientWidth + 1 }; }"""
 
-# Three decisions on consecutive steps (the review's answer changed on its way to the page):
-# their marks lay over each other, 2-4 px apart on a phone's strip (polish7); each dot must show
-# apart from the others and take its own tap.
+# Decisions on consecutive steps (the review's answer changed on its way to the page): their
+# marks lay over each other, 2-4 px apart on a phone's strip (polish7); each dot must show apart
+# from the others and take its own tap — a whole finger's target (36 × 40 px), not the 24 px
+# strip between two targets 24 px apart that the later one covered (stop 38).
 DOTS = """() => [...document.querySelectorAll('[data-testid="review-mark"]')].map(m => {
   const r = m.getBoundingClientRect();
   const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
@@ -228,7 +247,7 @@ DOTS = """() => [...document.querySelectorAll('[data-testid="review-mark"]')].ma
 })"""
 
 
-@pytest.mark.parametrize("size", [(667, 375), (844, 390)], ids=["667x375", "844x390"])
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_marks_a_step_apart_show_apart(browser: Any, server: str, match_id: int, size: tuple[int, int]) -> None:
     import json
     import urllib.request
@@ -246,13 +265,13 @@ def test_marks_a_step_apart_show_apart(browser: Any, server: str, match_id: int,
         frames = next(h for h in replay["hands"] if h["hand"] == c["hand"])["frames"]
         vs = [f["event"]["v"] for f in frames if isinstance((f.get("event") or {}).get("v"), int)]
         mid = len(vs) // 2
-        data["costliest"] = [{**c, "v": v, "loss": c["loss"] + k} for k, v in enumerate(vs[mid:mid + 3])]
+        data["costliest"] = [{**c, "v": v, "loss": c["loss"] + k} for k, v in enumerate(vs[mid:mid + 5])]
         route.fulfill(response=resp, json=data)
 
     page = new_page(browser, server, size=size)
     page.route("**/api/matches/*/review*", close)
     page.goto(f"{server}/replay/{match_id}?review=0")
-    poll(page, f"() => ({DOTS})().length === 3", timeout=120)
+    poll(page, f"() => ({DOTS})().length === 5", timeout=120)  # five: the most a review marks
     if size in NARROW:  # the panel lies over the bar's right side: a decision chosen folds it away
         page.locator('[data-testid="review-item"]').first.click()
         poll(page, "() => document.body.classList.contains('rv-folded')")
@@ -262,5 +281,7 @@ def test_marks_a_step_apart_show_apart(browser: Any, server: str, match_id: int,
     for a, b in zip(marks, marks[1:], strict=False):
         assert b["l"] >= a["r"] + 1, f"two marks over each other: {marks}"
     assert all(m["mine"] for m in marks), f"a mark under another: {marks}"
+    for m in page.evaluate(MARKS):  # each its own finger's target, inside the screen
+        assert m["inside"] and m["w"] >= 36 and m["h"] >= 40, f"a mark's own target {m['w']}x{m['h']} px: {marks}"
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()

@@ -5,7 +5,7 @@ import { buildTable, renderTable } from "./table.js";
 import { describe } from "./words.js";
 import { renderSettlement } from "./settle.js";
 import { cardFor, cardText, howtoLink } from "./rules.js";
-import { openReview, closeReview, marksFor, renderReview, reviewSeat, foldReview, toggleReview, showCurrent } from "./review.js";
+import { openReview, closeReview, marksFor, renderReview, reviewSeat, foldReview, toggleReview, showCurrent, showWhole } from "./review.js";
 import { openCard, openHandCard, wireCard } from "./card.js";
 
 const $ = id => document.getElementById(id);
@@ -75,7 +75,6 @@ function showMarks() {
   const note = $("rp-note");
   note.classList.toggle("hidden", !here);
   const words = here ? (here.why || {})[getLang()] || "" : "";
-  if (note.textContent !== words) note.classList.remove("whole");  // another sentence: two lines again
   note.textContent = words;
 }
 
@@ -121,8 +120,9 @@ export async function openReplay(mid) {
   $("rp-play").addEventListener("click", play);
   $("rp-lang").addEventListener("click", toggleLang);
   $("rp-pos").addEventListener("input", e => go(+e.target.value));
-  // a small phone sideways shows the sentence on two lines above the table: a tap shows it whole
-  $("rp-note").addEventListener("click", () => $("rp-note").classList.toggle("whole"));
+  // a small phone sideways shows the sentence on two lines above the table: a tap opens the
+  // folded panel at its decision, the sentence whole there (over the table it covered the top seat)
+  $("rp-note").addEventListener("click", showWhole);
   addEventListener("resize", () => { if (RP.data) showMarks(); });  // the marks' spacing is in px
   document.addEventListener("keydown", e => {
     if (e.key === "ArrowRight") go(RP.pos + 1);
@@ -165,20 +165,26 @@ export async function openReplay(mid) {
 }
 
 // Two marks closer than a dot's width (20 px) lay over each other (decisions a step or two
-// apart: on a phone a step is 2-4 px of the strip): each keeps at least MARK_GAP px from the
-// next, pushed right (and back left at the strip's end), so every dot shows and takes its tap.
-const MARK_GAP = 24;
+// apart: on a phone a step is 2-4 px of the strip), and two closer than a finger's target (36 px:
+// the dot's ::after) shared their taps: each keeps MARK_GAP px from the next, pushed right (and
+// back left at the strip's end), so every dot shows and takes its own 36 × 40 px tap. A strip too
+// short for that (five marks need 152 px) spaces them evenly, never closer than MARK_MIN (the dots
+// still apart).
+const MARK_GAP = 38;
+const MARK_MIN = 22;
 
 /** The marks' places (``pcts``: % of a strip ``width`` px wide, ascending) as [%, px offset]
- *  pairs, at least MARK_GAP px apart where the strip has the room. */
+ *  pairs, at least MARK_GAP px apart where the strip has the room (else as far apart as it allows,
+ *  at least MARK_MIN). */
 export function spread(pcts, width) {
   if (!width) return pcts.map(p => [p, 0]);
+  const gap = pcts.length > 1 ? Math.max(MARK_MIN, Math.min(MARK_GAP, width / (pcts.length - 1))) : MARK_GAP;
   const x = pcts.map(p => (p * width) / 100);
-  for (let i = 1; i < x.length; i++) x[i] = Math.max(x[i], x[i - 1] + MARK_GAP);
+  for (let i = 1; i < x.length; i++) x[i] = Math.max(x[i], x[i - 1] + gap);
   for (let i = x.length - 1; i >= 0; i--) {
-    x[i] = Math.min(x[i], i === x.length - 1 ? width : x[i + 1] - MARK_GAP);
-    x[i] = Math.max(x[i], 0);
+    x[i] = Math.min(x[i], i === x.length - 1 ? width : x[i + 1] - gap);
   }
+  for (let i = 0; i < x.length; i++) x[i] = Math.max(x[i], i ? x[i - 1] + gap : 0);  // (a short strip: from its start)
   return pcts.map((p, i) => [p, Math.round(x[i] - (p * width) / 100)]);
 }
 

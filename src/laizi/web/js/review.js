@@ -101,6 +101,13 @@ export function showCurrent(c) {
   }
 }
 
+/** The sentence of the step the replay stands at, whole: the panel opened (a small phone keeps it
+ *  folded while the table shows) at its decision, lit and in sight. */
+export function showWhole() {
+  if (document.body.classList.contains("rv-folded")) foldReview(false);
+  for (const b of RV.items.values()) if (b.hasAttribute("aria-current")) b.scrollIntoView({ block: "nearest" });
+}
+
 /** The reviewed seat while the panel is open (the replay turns it to the bottom), else null. */
 export function reviewSeat() { return RV.hooks && !$("rv-panel").classList.contains("hidden") ? RV.seat : null; }
 
