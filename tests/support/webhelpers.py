@@ -283,12 +283,38 @@ def register_here(page: Any, base: str, user: str) -> None:
     poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")
 
 
+# What the hint panel must never cover (test_hint_layout.py, test_small_phones_layout.py) (a seat's plate, melds and tiles, rivers, the centre's
+# wall count and indicator, the claim card, the action buttons, the HUD and status line).
+HINT_BLOCKERS = (".seat .plate, .seat .meld, .seat .concealed .tile, .river .tile, #hand .tile, #wall-count, "
+            ".ctile .tile, .claim:not(.hidden), #actions button, .hud-btn, .status-line:not(:empty)")
+
+HINT_COVERS = """sel => {
+  const box = document.getElementById("hintbox");
+  if (!box || box.classList.contains("hidden")) return null;
+  const h = box.getBoundingClientRect();
+  const bad = [];
+  for (const e of document.querySelectorAll(sel)) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const w = Math.min(h.right, r.right) - Math.max(h.left, r.left);
+    const ht = Math.min(h.bottom, r.bottom) - Math.max(h.top, r.top);
+    if (w > 1 && ht > 1) bad.push(`${e.className || e.id}@${Math.round(r.left)},${Math.round(r.top)}`);
+  }
+  if (h.left < 0 || h.top < 0 || h.right > innerWidth || h.bottom > innerHeight) bad.push("hintbox outside the screen");
+  return bad;
+}"""
+
+# ... and HINT_COVERS(HINT_BLOCKERS): the boxes of those it lies over (and whether it runs off the
+# screen); null while it does not show.
+
+
 # The table's regions, for the layout tests of the live table and the replay (one copy: the
 # late-hand, small-landscape and hint tests all read the same boxes). ``opts``: ``root``, the
 # table's element ("#game" or "#rp-table"); ``note``, whether the fixed-deal note must show
 # whole. Each region is the union of its visible boxes (a tile in its drop-in or lift animation
 # is skipped); every pair must be apart, every region on the screen. The hint panel counts as a
-# region of its own when it shows, and must keep off the action buttons too. Null while the settlement is open.
+# region of its own when it shows, and must keep off the action buttons too; so does the own
+# 听 line (ready). Null while the settlement is open.
 TABLE_REGIONS = """opts => {
   const root = opts.root;
   if (document.querySelector('[data-testid="settlement"]:not(.hidden)')) return null;
@@ -307,7 +333,8 @@ TABLE_REGIONS = """opts => {
   const P = ["bottom", "right", "top", "left"];
   const reg = {centre: union(".center"), status: union(".status-line:not(:empty)"), hud: union(".hud-btn"),
                hand: union(".seat.pos-bottom .hand .tile, .seat.pos-bottom .concealed .tile"),
-               hint: union(".hintbox:not(.hidden)"), actions: union("#actions button")};
+               hint: union(".hintbox:not(.hidden)"), actions: union("#actions button"),
+               ready: union(".seat.pos-bottom .ready-row .b-ready")};
   for (const p of P) {
     reg[`river-${p}`] = union(`.river.rpos-${p} .tile`);
     reg[`plate-${p}`] = union(`.seat.pos-${p} .plate`);

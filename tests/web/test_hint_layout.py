@@ -17,30 +17,11 @@ from typing import Any
 
 import pytest
 
+from support.webhelpers import HINT_BLOCKERS as BLOCKERS
+from support.webhelpers import HINT_COVERS as OVERLAPS
 from support.webhelpers import act_once, new_page, screens_dir, start_table
 
 pytestmark = pytest.mark.browser
-
-# What the hint panel must never cover (a seat's plate, melds and tiles, rivers, the centre's
-# wall count and indicator, the claim card, the action buttons, the HUD and status line).
-BLOCKERS = (".seat .plate, .seat .meld, .seat .concealed .tile, .river .tile, #hand .tile, #wall-count, "
-            ".ctile .tile, .claim:not(.hidden), #actions button, .hud-btn, .status-line:not(:empty)")
-
-OVERLAPS = """sel => {
-  const box = document.getElementById("hintbox");
-  if (!box || box.classList.contains("hidden")) return null;
-  const h = box.getBoundingClientRect();
-  const bad = [];
-  for (const e of document.querySelectorAll(sel)) {
-    const r = e.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;
-    const w = Math.min(h.right, r.right) - Math.max(h.left, r.left);
-    const ht = Math.min(h.bottom, r.bottom) - Math.max(h.top, r.top);
-    if (w > 1 && ht > 1) bad.push(`${e.className || e.id}@${Math.round(r.left)},${Math.round(r.top)}`);
-  }
-  if (h.left < 0 || h.top < 0 || h.right > innerWidth || h.bottom > innerHeight) bad.push("hintbox outside the screen");
-  return bad;
-}"""
 
 SPILL = """() => {
   const out = [];

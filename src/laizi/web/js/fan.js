@@ -9,7 +9,9 @@ import { tileEl } from "./tiles.js";
 const $ = id => document.getElementById(id);
 // more waits (a laizi hand may wait on 30 kinds): "+n", all in the sheet; a phone held sideways
 // has room for two beside its river
-const maxChips = () => (matchMedia("(orientation: landscape) and (max-height: 600px)").matches ? 2 : 4);
+// (a short phone sideways, ≤380 px high: one, on the own plate's line; a phone sideways: two)
+const maxChips = () => (matchMedia("(orientation: landscape) and (max-height: 380px)").matches ? 1
+  : matchMedia("(orientation: landscape) and (max-height: 600px)").matches ? 2 : 4);
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -109,6 +111,7 @@ export function readyBadge(v) {
     more.addEventListener("click", ev => { ev.stopPropagation(); showWaits(v, MAX_CHIPS); });
     box.appendChild(more);
   }
+  box.addEventListener("click", () => showWaits(v, 0));  // the line's head (and, on a short phone, the felt above it)
   return box;
 }
 
