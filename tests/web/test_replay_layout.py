@@ -22,7 +22,16 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import BAR_ROWS, BAR_WORDS, REPLAY_HAND, bot_match, new_page, overflow_x, poll, screens_dir
+from support.webhelpers import (
+    BAR_ROWS,
+    BAR_WORDS,
+    REPLAY_HAND,
+    bot_match,
+    new_page,
+    overflow_x,
+    poll,
+    screens_dir,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
