@@ -54,7 +54,8 @@ CONTROLS = """() => {
 # its padding), its width against its plate's.
 BADGES = """() => [...document.querySelectorAll('#rp-table .seat.pos-left .b-fan, #rp-table .seat.pos-right .b-fan')].map(e => {
   const r = e.getBoundingClientRect(), p = e.closest('.plate').getBoundingClientRect(), cs = getComputedStyle(e);
-  return { text: e.textContent, h: r.height, line: parseFloat(cs.lineHeight), l: r.left, r: r.right, pl: p.left, pr: p.right };
+  return { text: e.textContent, h: r.height, line: parseFloat(cs.lineHeight), l: r.left, r: r.right, pl: p.left, pr: p.right,
+           sw: e.scrollWidth, cw: e.clientWidth, vw: innerWidth };
 })"""
 
 
@@ -158,6 +159,13 @@ def test_small_phone_sideways_title_and_card_whole(browser: Any, server: str, ru
     assert page.evaluate(BAR_WORDS) == []
     assert page.evaluate(BAR_ROWS) <= 2, " ".join(page.evaluate(BAR_BOXES))
     _fits(page, size, "the long card")
+    # the side seats' 番 badges ("0 fan · unopened" at the start: wider than the 96 px side
+    # plates here) stay inside their plates and the screen: the right one ran off the edge
+    badges = page.evaluate(BADGES)
+    assert len(badges) == 2, badges
+    for b in badges:
+        assert b["pl"] - 1 <= b["l"] and b["r"] <= b["pr"] + 1 and b["r"] <= b["vw"], b
+        assert b["sw"] <= b["cw"] + 1, f"the badge's words run past it: {b}"
 
     page.click("#rp-review")  # 复盘: the panel over the table; a decision chosen folds it away
     poll(page, """() => /^\\d+%$/.test(document.querySelector('[data-testid="review-accuracy"]').textContent)""", timeout=120)
