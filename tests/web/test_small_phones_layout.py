@@ -12,7 +12,9 @@ touch height (44 px; two rows of chips in English) and ran over the right seat's
 river and over the centre (740×360 and 667×375 in English; the checks of the late-layout tests
 never met a ready hand: their deal's own hand is never ready). At 844×390 (stop 38) it stood there
 too, 44 px high, and two rows high in English (86 px): over the centre and the right seat's hidden
-tiles (their third row, with hints on); now one row, its chips 30 px high.
+tiles (their third row, with hints on); now one row, its chips 30 px high. Each wait reads whole
+(not cut with …): in English at 667×375 the first read "8 Characters×3 · 60 pts · eno…"; a phone
+sideways now shows short words ("8 Char×3 · 60 pts").
 
 A real `laizi serve`, the system Chromium; the fixed, announced deal of test_table_fan.py
 (``fan1467`` under the Jiayu preset: the dealer, seat 0, discards 六万 and waits on 八万 and 五条)
@@ -113,6 +115,7 @@ def test_the_ready_line_and_the_table_apart_on_small_phones(browser: Any, server
         return {w: r.width, h: r.height, chips: chips.length, text: chips.map(c => c.textContent),
                 cut: chips.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent)}; }""")
     assert line["w"] > 0 and line["chips"] >= 1, line  # shown
+    assert line["cut"] == [], line  # each wait in words whole (English: short words on a phone sideways)
     if size[1] <= 600 and size[0] > size[1]:  # a phone sideways: one row (≤380 px high: one line)
         assert line["h"] <= (30 if size[1] <= 380 else 36), line
 
