@@ -1,5 +1,6 @@
-"""Small phones held sideways (667×375 with 智能提示 on, 740×360), in Chinese and in English, with
-the own hand ready (layout7): the own 听 line (its waits, unseen counts, points, 够番), the table's
+"""Small phones held sideways (667×375 with 智能提示 on, 740×360), the main phone sizes (844×390
+sideways and 390×844 upright) and a laptop (1366×900), in Chinese and in English, hints on and off,
+with the own hand ready (layout7): the own 听 line (its waits, unseen counts, points, 够番), the table's
 regions (the centre with the fixed-deal note, the rivers, the plates, the hidden tiles and melds,
 the status line, the HUD, the own hand) and the hint panel never overlap, all stay on the screen,
 and the panel covers none of what it must not (test_hint_layout.py's list) — at the moment the
@@ -9,7 +10,11 @@ through the rest of the hand.
 Before the fix: on these short screens the 听 line stood above the hand's right end at its chips'
 touch height (44 px; two rows of chips in English) and ran over the right seat's hidden tiles and
 river and over the centre (740×360 and 667×375 in English; the checks of the late-layout tests
-never met a ready hand: their deal's own hand is never ready).
+never met a ready hand: their deal's own hand is never ready). At 844×390 (stop 38) it stood there
+too, 44 px high, and two rows high in English (86 px): over the centre and the right seat's hidden
+tiles (their third row, with hints on); now one row, its chips 30 px high. Each wait reads whole
+(not cut with …): in English at 667×375 the first read "8 Characters×3 · 60 pts · eno…"; a phone
+sideways now shows short words ("8 Char×3 · 60 pts").
 
 A real `laizi serve`, the system Chromium; the fixed, announced deal of test_table_fan.py
 (``fan1467`` under the Jiayu preset: the dealer, seat 0, discards 六万 and waits on 八万 and 五条)
@@ -39,7 +44,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
 SEED = "fan1467"
 SMALL, SHORT = (667, 375), (740, 360)
-CASES = [(SMALL, True, "zh"), (SMALL, True, "en"), (SHORT, False, "zh"), (SHORT, False, "en"), (SHORT, True, "en")]
+PHONE, UPRIGHT, DESK = (844, 390), (390, 844), (1366, 900)
+CASES = [(SMALL, True, "zh"), (SMALL, True, "en"), (SHORT, False, "zh"), (SHORT, False, "en"), (SHORT, True, "en"),
+         (PHONE, False, "zh"), (PHONE, False, "en"), (PHONE, True, "zh"), (PHONE, True, "en"),
+         (UPRIGHT, False, "zh"), (UPRIGHT, True, "en"), (DESK, True, "zh"), (DESK, False, "en")]
 SETTLED = '[data-testid="settlement"]:not(.hidden)'
 
 
@@ -102,9 +110,14 @@ def test_the_ready_line_and_the_table_apart_on_small_phones(browser: Any, server
     bad = _problems(host)
     host.screenshot(path=str(screens_dir() / f"small-ready_{tag}.png"))
     assert bad == [], bad
-    line = host.evaluate("""() => { const r = document.querySelector('[data-testid="ready-line"]').getBoundingClientRect();
-        return {w: r.width, h: r.height, chips: document.querySelectorAll('[data-testid="ready-line"] .wait-chip').length}; }""")
-    assert line["w"] > 0 and line["h"] <= 30 and line["chips"] >= 1, line  # one line, shown
+    line = host.evaluate("""() => { const e = document.querySelector('[data-testid="ready-line"]'), r = e.getBoundingClientRect();
+        const chips = [...e.querySelectorAll('.wait-chip')];
+        return {w: r.width, h: r.height, chips: chips.length, text: chips.map(c => c.textContent),
+                cut: chips.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent)}; }""")
+    assert line["w"] > 0 and line["chips"] >= 1, line  # shown
+    assert line["cut"] == [], line  # each wait in words whole (English: short words on a phone sideways)
+    if size[1] <= 600 and size[0] > size[1]:  # a phone sideways: one row (≤380 px high: one line)
+        assert line["h"] <= (30 if size[1] <= 380 else 36), line
 
     # the rest of the hand: every moment the host's table waits, and the ready line whenever shown
     problems: dict[str, str] = {}

@@ -3,15 +3,21 @@
 // waiting tile with what a win on it scores and whether it reaches 起胡 (够番) — the scorer's
 // figures in the seat's own frame (laizi.hints.ready_waits), never estimated here. A tap on a
 // seat's 番 or on a wait opens its breakdown (the scorer's lines, in words). Text only.
-import { t, tileName, windOf, localizeLine, bigHandName } from "./i18n.js";
+import { t, tileName, tileShort, windOf, localizeLine, bigHandName, getLang } from "./i18n.js";
 import { tileEl } from "./tiles.js";
 
 const $ = id => document.getElementById(id);
 // more waits (a laizi hand may wait on 30 kinds): "+n", all in the sheet; a phone held sideways
 // has room for two beside its river
 // (a short phone sideways, ≤380 px high: one, on the own plate's line; a phone sideways: two)
+const SIDEWAYS = "(orientation: landscape) and (max-height: 600px)";
 const maxChips = () => (matchMedia("(orientation: landscape) and (max-height: 380px)").matches ? 1
-  : matchMedia("(orientation: landscape) and (max-height: 600px)").matches ? 2 : 4);
+  : matchMedia(SIDEWAYS).matches ? 2 : 4);
+// a phone held sideways in English: each chip in short words — the tile's short name ("8 Char"),
+// its unseen copies and the points; 够番 by the chip's colour, 不够番 (or the scorer's reason) still
+// in words ("8 Characters×3 · 60 pts · enough" was cut to "…eno…" at 667×375 and ran onto a second
+// row at 844×390). The whole line stays on the chip's label for a screen reader, and the sheet.
+const compact = () => getLang() === "en" && matchMedia(SIDEWAYS).matches;
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -98,6 +104,12 @@ export function readyBadge(v) {
       if (pts != null) parts.push(t("points", Math.round(pts * 10) / 10));
       parts.push(w.enough ? t("enough_fan") : shortWord(w));
       chip.textContent = parts.join(" · ");
+      if (compact()) {
+        chip.setAttribute("aria-label", chip.textContent);
+        chip.title = chip.textContent;
+        const short = [`${tileShort(w.tile)}×${w.unseen}`, ...parts.slice(1, w.enough ? -1 : undefined)];
+        chip.textContent = short.join(" · ");
+      }
       chip.classList.add(w.enough ? "ok" : "short");
       chip.dataset.enough = w.enough ? "1" : "0";
       if (pts != null) chip.dataset.points = String(pts);

@@ -243,6 +243,7 @@ const SUIT_CN = { m: "万", p: "筒", s: "条" };
 const HONOR_CN = ["东", "南", "西", "北", "白板", "发财", "红中"];
 const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
 const SUIT_EN_ONE = { m: "Character", p: "Dot", s: "Bamboo" };  // "1 Character", not "1 Characters"
+const SUIT_EN_SHORT = { m: "Char", p: "Dot", s: "Bam" };  // tileShort
 const HONOR_EN = ["East", "South", "West", "North", "White", "Green", "Red"];
 
 // this module's state, in one place (tests/test_architecture.py: no module-level let)
@@ -291,6 +292,13 @@ export function tileName(code) {
   const n = +code[0], s = code[1];
   if (s === "z") return ST.lang === "zh" ? HONOR_CN[n - 1] : HONOR_EN[n - 1];
   return ST.lang === "zh" ? `${NUM_CN[n - 1]}${SUIT_CN[s]}` : `${n} ${(n === 1 ? SUIT_EN_ONE : SUIT_EN)[s]}`;
+}
+
+/** A tile's name where room is short (the 听 line on a phone held sideways): in English "8 Char",
+ *  "5 Bam", "3 Dot" (the honours' names are short already); in Chinese its name (二字). */
+export function tileShort(code) {
+  if (ST.lang === "zh" || !code || code[1] === "z") return tileName(code);
+  return `${code[0]} ${SUIT_EN_SHORT[code[1]]}`;
 }
 
 /** 吃 五六七条 / Chow 5-6-7 Bamboo (chi tiles name the lowest tile of the run). */
