@@ -171,6 +171,13 @@ def test_bad_uploads_get_clear_errors(srv: LiveServer) -> None:
     for chunked in (False, True):  # refused from Content-Length, or while it streams in
         status, raw = raw_post(srv, "/api/avatar", big, "image/png", token, chunked=chunked)
         assert status == 413 and str(MAX_UPLOAD_BYTES).encode() in raw, (chunked, status, raw)
+    # a JSON choice is read as every JSON body is: nesting capped (it was a 500 and a
+    # RecursionError in the log), no bigger than the other JSON bodies
+    status, out = jreq(srv, "/api/avatar", b"[" * 50_000, "application/json", token)
+    assert status == 400 and "deep" in out["error"], (status, out)
+    status, out = jreq(srv, "/api/avatar", b'{"choice": "' + b"x" * 70_000 + b'"}', "application/json", token)
+    assert status == 413 and "larger than" in out["error"], (status, out)
+    assert "Traceback" not in srv.log_text() and "RecursionError" not in srv.log_text()
     # the limit is per path: other bodies still stop at 64 KiB
     status, raw = raw_post(srv, "/api/guest", b"{" + b" " * 70_000 + b"}", "application/json", None)
     assert status == 413

@@ -10,8 +10,6 @@ The app keeps the service in ``app.state.avatars``.
 
 from __future__ import annotations
 
-import json
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -24,6 +22,7 @@ from laizi.server.accounts.avatars import (
     Avatars,
     catalogue,
 )
+from laizi.server.common.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.net.httpin import error_response
 
 __all__ = ["AVATAR_ROUTES"]
@@ -56,11 +55,13 @@ async def api_set(request: Request) -> Response:
         body = await request.body()
         if len(body) > MAX_UPLOAD_BYTES:
             raise AvatarError(f"request body larger than {MAX_UPLOAD_BYTES} bytes", 413)
-        if ctype == "application/json":
+        if ctype == "application/json":  # a choice: read as every JSON body is (strict, capped)
+            if len(body) > MAX_BODY_BYTES:
+                raise AvatarError(f"request body larger than {MAX_BODY_BYTES} bytes", 413)
             try:
-                data = json.loads(body or b"null")
-            except ValueError:
-                raise AvatarError("input: not valid JSON") from None
+                data = loads_strict(body or b"null")
+            except JSONInputError as exc:
+                raise AvatarError(f"input: {exc}") from None
             if not isinstance(data, dict) or "choice" not in data:
                 raise AvatarError('expected a JSON object {"choice": id or null}')
             out = await _avatars(request).choose(_bearer(request), data["choice"])
