@@ -60,6 +60,10 @@ def test_club_event(tmp_path: Path) -> None:
         _refused(call(srv, "GET", f"/api/clubs/{cid}/events", tg), 403, "private")
         _refused(call(srv, "GET", f"/api/tournaments/{tid}", tc), 403, "private")
         assert _ok(call(srv, "GET", f"/api/tournaments/{tid}", tb))["club"] == cid
+        # its verification too (rounds, seeds, match ids: who played): it answered anyone
+        _refused(call(srv, "GET", f"/api/tournaments/{tid}/verify", tc), 403, "private")
+        _refused(call(srv, "GET", f"/api/tournaments/{tid}/verify"), 403, "private")
+        assert _ok(call(srv, "GET", f"/api/tournaments/{tid}/verify", tb))["club"] == cid
         # only members register
         _refused(call(srv, "POST", f"/api/tournaments/{tid}/register", tc), 403, "members only")
         _refused(call(srv, "POST", f"/api/tournaments/{tid}/register", tg), 403, "")

@@ -154,6 +154,8 @@ async def check(request: Request) -> Any:
     out = await read(_hub(request), lambda s: views.verify(s, tid))
     if out is None:
         raise TournamentError("unknown tournament", 404)
+    if out.get("club") is not None:  # a private club's event: its members only, as ``one``
+        await request.app.state.clubs.sees(await viewer(request), out["club"])
     return out
 
 

@@ -114,7 +114,7 @@ def verify(s: Session, tid: int) -> dict[str, Any] | None:
         return None
     st = settings_of(t)
     rounds = _rounds(s, tid, st.duplicate, {}, {})
-    return {"id": tid, "duplicate": st.duplicate,
+    return {"id": tid, "duplicate": st.duplicate, "club": t.club_id,
             "ok": all(r["verify"]["ok"] for r in rounds),
             "rounds": [{"number": r["number"], "status": r["status"], **r["verify"],
                         "tables": [{"number": tab["number"], "commitments": tab["commitments"],
