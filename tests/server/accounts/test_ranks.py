@@ -79,3 +79,39 @@ def test_rank_range_of_a_room(tmp_path: Path) -> None:
         assert "Traceback" not in srv.log.read_text()
     finally:
         srv.stop()
+
+
+def test_a_club_tables_rank_range_holds_on_the_clubs_api(tmp_path: Path) -> None:
+    """The clubs API seats players without the socket's ``sit``: a club's quick seat and the
+    host of a table opened from a template. Both keep the template's 段位 range (a security
+    audit seated two 新手 at a 雀士+ club table through them)."""
+    from support.socialkit import call
+
+    url = str(tmp_path / "clubranks.db")
+    srv = LiveServer(url, tmp_path).start()
+    try:
+        tok_a, pid_a = register(srv, "adepthost")
+        tok_b, _ = register(srv, "newbie")
+        _rate(url, pid_a, 9.5)  # 雀士二
+        st, club = call(srv, "POST", "/api/clubs", tok_a, {"name": "高手圈", "private": True})
+        assert st == 200, club
+        cid = club["id"]
+        st, tpl = call(srv, "POST", f"/api/clubs/{cid}/templates", tok_a,
+                       {"name": "雀士场", "settings": {"preset": "kaikoufan", "rank_min": 1}})
+        assert st == 200, tpl
+        assert call(srv, "POST", "/api/clubs/join", tok_b, {"code": club["code"]})[0] == 200
+        # the 新手 may not open (and so host, at seat 0) a 雀士+ table
+        st, out = call(srv, "POST", f"/api/clubs/{cid}/tables", tok_b, {"template": tpl["id"], "fill": False})
+        assert st == 403 and "Novice" in out["error"], (st, out)
+        # the Adept opens one; the 新手's quick seat does not take its free seats
+        st, tab = call(srv, "POST", f"/api/clubs/{cid}/tables", tok_a, {"template": tpl["id"], "fill": False})
+        assert st == 200 and tab["seat"] == 0, tab
+        st, out = call(srv, "POST", f"/api/clubs/{cid}/quick", tok_b, {})
+        assert st == 403 and "Novice" in out["error"], (st, out)
+        st, tables = call(srv, "GET", f"/api/clubs/{cid}/tables", tok_a)
+        assert st == 200
+        seats = next(t for t in tables["tables"] if t["code"] == tab["code"])["seats"]
+        assert [s and s["player_id"] for s in seats] == [pid_a, None, None, None], seats
+        assert "Traceback" not in srv.log.read_text()
+    finally:
+        srv.stop()

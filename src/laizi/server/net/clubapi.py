@@ -137,6 +137,10 @@ async def open_table(hub: Hub, c: Clubs, pid: str, cid: int, template: object, f
     settings = proto.RoomSettings.model_validate({**base, "private": True, "bots_fill": info["bots"],
                                                   "club": cid,  # the club may require the warning
                                                   "ip_warning": info["ip_warning"] or bool(base.get("ip_warning"))})
+    try:  # the host sits at seat 0: within the template's 段位 range, like anyone who sits
+        await hub.check_rank(pid, settings)
+    except proto.ProtocolError as exc:
+        raise ClubError(exc.message, 403) from None
     try:
         await hub.limits.check("room", peer, pid)
     except proto.ProtocolError as exc:
@@ -167,6 +171,7 @@ async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
     of a cluster holds: its code and a free seat as stored (``sit: true``) — the client
     joins it on ``/ws`` and sends ``sit`` (routed to the owner, which checks the seat again)."""
     codes, name = await c.lobby_tables(pid, cid)
+    out_of_range: proto.ProtocolError | None = None  # a table with a free seat, not of its 段位
     for code in codes:
         room = hub.rooms.get(code)
         if room is None:  # a cluster: held by another node (or by none: taken over here)
@@ -187,6 +192,11 @@ async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
                 free = [i for i, s in enumerate(room.seats) if s.empty]
                 if not free:
                     continue
+                try:  # its 段位 range, as the socket's sit checks it
+                    await hub.check_rank(pid, room.settings)
+                except proto.ProtocolError as exc:
+                    out_of_range = exc
+                    continue
                 try:
                     await hub.limits.seat_check(pid)  # the join/leave cool-down
                 except proto.ProtocolError as exc:
@@ -194,6 +204,8 @@ async def quick_seat(hub: Hub, c: Clubs, pid: str, cid: int) -> dict[str, Any]:
                 seat = free[0]
                 await room.sit(pid, name, seat)
         return {"code": code, "seat": seat}
+    if out_of_range is not None:
+        raise ClubError(f"no open club table with a free seat takes your 段位: {out_of_range.message}", 403)
     raise ClubError("no open club table has a free seat: open one from a template", 404)
 
 

@@ -24,7 +24,6 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laizi.game import Action
-from laizi.server.accounts import ranks
 from laizi.server.clubs.etiquette import MuteError
 from laizi.server.common import protocol as p
 from laizi.server.common.chat import (
@@ -244,28 +243,10 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
 
 
 # ------------------------------------------------------------- lobby commands
-async def _rank_allowed(hub: Hub, conn: Conn, room: Room) -> None:
-    """A room limited to a 段位 range (settings.rank_min/max) seats only players within it."""
-    lo, hi = room.settings.rank_min, room.settings.rank_max
-    if lo is None and hi is None or conn.player_id is None:
-        return
-    pid = conn.player_id
-
-    def read() -> ranks.Rank:
-        with hub.store.engine.connect() as c:
-            return ranks.rank_of_player(c, pid)
-
-    r = await asyncio.to_thread(read)
-    if (lo is not None and r.index < lo) or (hi is not None and r.index > hi):
-        span = f"{ranks.RANKS[lo or 0].en} to {ranks.RANKS[ranks.RANK_MAX if hi is None else hi].en}"
-        raise ProtocolError("rank_out_of_range", f"this table seats {span}; you are {r.en} "
-                                                 "(you may watch)")
-
-
 async def on_sit(hub: Hub, conn: Conn, room: Room, m: p.Sit) -> None:
     if not room.may_sit(conn.player_id, m.seat):
         return
-    await _rank_allowed(hub, conn, room)  # (under the room's lock: the seat stays free)
+    await hub.check_rank(conn.player_id, room.settings)  # (under the room's lock: the seat stays free)
     if room.seat_of(conn.player_id) is None and conn.player_id is not None:
         await hub.limits.seat_check(conn.player_id)  # a new seat (not a move): the cool-down
     await room.sit(conn.player_id, conn.nickname, m.seat)

@@ -222,6 +222,24 @@ class Hub:
         self.directory.room_gone(code)
 
     # ------------------------------------------------------------- players
+    async def check_rank(self, pid: str | None, settings: RoomSettings) -> None:
+        """A table limited to a 段位 range (``rank_min``/``rank_max``) seats only players in
+        it: :class:`ProtocolError` ``rank_out_of_range`` otherwise. Every way to a seat asks
+        here (the socket's ``sit``, a club's quick seat, the host of a club table)."""
+        lo, hi = settings.rank_min, settings.rank_max
+        if lo is None and hi is None or pid is None:
+            return
+
+        def read() -> ranks.Rank:
+            with self.store.engine.connect() as c:
+                return ranks.rank_of_player(c, pid)
+
+        r = await asyncio.to_thread(read)
+        if (lo is not None and r.index < lo) or (hi is not None and r.index > hi):
+            span = f"{ranks.RANKS[lo or 0].en} to {ranks.RANKS[ranks.RANK_MAX if hi is None else hi].en}"
+            raise ProtocolError("rank_out_of_range", f"this table seats {span}; you are {r.en} "
+                                                     "(you may watch)")
+
     async def known_player(self, pid: str) -> bool:
         """Whether ``pid`` is a player of this server: made here, or (a cluster) made on
         another node — then learnt from the database and remembered."""
