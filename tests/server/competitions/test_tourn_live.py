@@ -13,7 +13,7 @@ import pytest
 from laizi.server.competitions.tournaments.duplicate import hand_commitments, position
 from laizi.server.competitions.tournaments.standings import rank
 from laizi.server.competitions.tournaments.swiss import repeated, swiss_tables
-from support.srvhelpers import LiveServer
+from support.srvhelpers import Client, LiveServer
 from support.tableopen import assert_table_open
 from support.tournkit import Player, account, call, query, wait_for
 
@@ -230,6 +230,49 @@ def test_duplicate_tournament_tables_share_every_wall(tmp_path: Path) -> None:
         # the solo entrant never came: escaped (no_show_seconds 0) in both rounds
         solo = next(r for r in final if r["nickname"] == "solo")
         assert solo["escapes"] == 2
+    finally:
+        srv.stop()
+    assert "Traceback" not in srv.log.read_text(), srv.log.read_text()[-3000:]
+
+
+def test_a_duplicate_rounds_tables_are_not_watched_while_it_plays(tmp_path: Path) -> None:
+    """Every table of a duplicate round plays the same walls: watching one that finished a hand
+    showed that hand's seed and every hand while the other tables still played it (a security
+    audit read the whole wall of a live table so). While the round plays, nobody but a table's
+    own players joins it; its players come back to their seats. One entrant never comes and
+    never lapses into 托管 (grace 300 s), so its table, and the round, stay in play."""
+    srv = LiveServer(str(tmp_path / "w.db"), tmp_path, **{**CFG, "disconnect_grace": 300.0}).start()
+    try:
+        org = account(srv, "watchdir")
+        absent = account(srv, "absent1")
+        st, out = call(srv, "POST", "/api/tournaments", {
+            "name": "复式观战", "rounds": 1, "hands_per_round": 2, "seats": 8, "bots_fill": True,
+            "duplicate": True, "continue_seconds": 0, "bot_delay": 0, "no_show_seconds": 300,
+            "turn_seconds": 300}, org)
+        assert st == 200, out
+        tid = out["id"]
+        assert call(srv, "POST", f"/api/tournaments/{tid}/register", {}, absent)[0] == 200
+        assert call(srv, "POST", f"/api/tournaments/{tid}/check-in", {}, absent)[0] == 200
+        assert call(srv, "POST", f"/api/tournaments/{tid}/start", {}, org)[0] == 200
+        # the bots' table plays its two hands (its first hand's wall then told to a watcher)
+        d = wait_for(srv, tid, lambda d: any(t["status"] == "finished" for t in d["rounds"][0]["tables"]), 120)
+        assert d["rounds"][0]["status"] != "finished"  # the absent entrant's table still plays
+        watcher = Client(srv.port, "路人")
+        for t in d["rounds"][0]["tables"]:
+            watcher.send({"type": "join", "room": t["room"], "spectate": True})
+            got = watcher.until(lambda m: m["type"] in ("error", "joined"), 20)
+            # (the finished table too: it would show every wall of the round)
+            assert got["type"] == "error" and got["code"] == "watch_withheld", (t, got)
+            assert "round is over" in got["message"], got
+        watcher.close()
+        # the entrant comes back to its own seat at its table
+        mine = call(srv, "GET", f"/api/tournaments/{tid}", token=absent)[1]["me"]["table"]
+        assert mine is not None
+        back = Client(srv.port, token=absent)
+        back.send({"type": "join", "room": mine["room"]})
+        got = back.until(lambda m: m["type"] in ("error", "joined"), 20)
+        assert got["type"] == "joined" and got["seat"] == mine["seat"], got
+        back.close()
     finally:
         srv.stop()
     assert "Traceback" not in srv.log.read_text(), srv.log.read_text()[-3000:]

@@ -169,6 +169,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     social = Social(hub)  # social: coins, quick match, friends, invites (SOCIAL_ROUTES)
     director = Director(hub)  # hook (tournaments)
     replays.gates.append(director.replay_withheld)  # duplicate rounds: no replay until over
+    hub.watch_gates.append(director.watch_withheld)  # ... and no watching their tables
     reviews = ReviewService(cfg.db_url, gates=replays.gates)  # 复盘: the replay's gates
 
     async def api_score(request: Request) -> Response:

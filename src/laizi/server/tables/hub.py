@@ -70,6 +70,9 @@ class Hub:
                                           "conns_refused": 0}
         self.freezer = HeapFreezer(cfg.gc_interval)
         self.mutes = Mutes()  # who mutes whose chat (laizi.server.clubs.etiquette)
+        # Why a match's table may not be watched now (None: it may), asked when someone not
+        # seated there joins: a duplicate tournament round in play (competitions.tournaments)
+        self.watch_gates: list[Callable[[int], Awaitable[str | None]]] = []
         self._sweeper: asyncio.Future[None] | None = None
         self._session_sweeper: asyncio.Future[None] | None = None
         # Where rooms run (laizi.server.tables.directory): this process alone, unless the wiring
@@ -446,6 +449,7 @@ class Hub:
         if conn.player_id in room.banned:
             raise ProtocolError("kicked", "the host removed you from this room")
         await self._club_door(room, conn, spectate)
+        await self._watch_door(room, conn)
         old = self.room_of(conn)
         if old is not None and old is not room:
             await self.leave_room(conn, old)
@@ -492,6 +496,17 @@ class Hub:
                 return  # a public club's event: anyone may watch
         if club is not None and not await asyncio.to_thread(club_member, self.store.engine, club, pid):
             raise ProtocolError("club_only", f"this is {what}: the club's members only")
+
+    async def _watch_door(self, room: Room, conn: Conn) -> None:
+        """Anyone not seated at ``room`` watches it — unless a watch gate withholds its match
+        now (:attr:`watch_gates`: a duplicate tournament round in play)."""
+        pid = conn.player_id
+        if room.match_id is None or (pid is not None and room.seat_of(pid) is not None):
+            return
+        for gate in self.watch_gates:
+            why = await gate(room.match_id)
+            if why is not None:
+                raise ProtocolError("watch_withheld", why)
 
     async def leave_room(self, conn: Conn, room: Room) -> None:
         async with room.lock:

@@ -206,7 +206,7 @@ const ERRORS = {
     quick_refused: "没能入座：你已在别的游戏币桌上，或游戏币不足", too_many_bot_rooms: "同一地址最多同时开 3 桌纯机器人对局",
     too_many_rooms: "开房太频繁，请稍候", too_many_joins: "进房太频繁，请稍候", too_many_guests: "新游客太多，请稍候",
     rank_out_of_range: "你的段位不在这桌的范围内（可以观战）",
-    not_playing: "只能在对局中申请解散", club_only: "这是亲友圈的牌桌：只有圈内成员可以进入",  // clubs
+    not_playing: "只能在对局中申请解散", club_only: "这是亲友圈的牌桌：只有圈内成员可以进入", watch_withheld: "复式比赛的这一轮还在进行：各桌牌墙相同，这一轮结束后才能观战",  // clubs
     bad_mute: "不能屏蔽这位玩家", too_many_mutes: "最多屏蔽 100 位玩家，请先取消一些",  // clubs
     cooldown: "你频繁离座：5 分钟内离座 5 次后要等一会儿才能再入座（可以观战）",  // clubs
     same_network: "有玩家从同一网络连接：看清提醒后可以仍然开始",  // clubs
@@ -230,7 +230,7 @@ const ERRORS = {
     quick_refused: "Not seated: you sit at another coin table, or lack coins", too_many_bot_rooms: "At most 3 bot-only tables at a time from one address",
     too_many_rooms: "Creating rooms too fast, wait a moment", too_many_joins: "Joining too fast, wait a moment", too_many_guests: "Too many new guests, wait a moment",
     rank_out_of_range: "Your tier is outside this table's range (you may watch)",
-    not_playing: "A match can be ended by vote only while it is played", club_only: "This is a club's table: its members only",  // clubs
+    not_playing: "A match can be ended by vote only while it is played", club_only: "This is a club's table: its members only", watch_withheld: "A round of a duplicate tournament in play: every table has the same walls, so it can be watched when the round is over",  // clubs
     bad_mute: "That player cannot be muted", too_many_mutes: "At most 100 muted players: unmute some first",  // clubs
     cooldown: "You left 5 seats in 5 minutes: wait a little before you sit again (you may watch)",  // clubs
     same_network: "Players connect from one network: read the warning, then you may start anyway",  // clubs

@@ -110,12 +110,10 @@ class Director:
                 return fn(s)
         return await asyncio.to_thread(run)
 
-    async def replay_withheld(self, match_id: int) -> str | None:
-        """Why the replay of ``match_id`` is withheld now (None: it is not). A table of a
-        duplicate round deals the walls every other table of the round deals: its replay
-        (or any of its hands) would tell the tables still playing what they will draw, so
-        it is withheld until the whole round is over."""
-        def read(s: Session) -> str | None:
+    async def _duplicate_round(self, match_id: int) -> int | None:
+        """The round number when ``match_id`` is a table of a duplicate round still in play
+        (every table of the round deals the same walls), else None."""
+        def read(s: Session) -> int | None:
             row = s.execute(select(TableRow.tournament_id, TableRow.round)
                             .where(TableRow.match_id == match_id).limit(1)).first()
             if row is None:
@@ -126,12 +124,31 @@ class Director:
                 return None
             rnd = s.scalars(select(RoundRow.status).where(RoundRow.tournament_id == tid,
                                                           RoundRow.number == number)).first()
-            if rnd == "finished":
-                return None
-            return (f"a table of round {number} of a duplicate tournament: every table of the "
-                    "round plays the same walls, so its replay opens when the round is over")
-        out: str | None = await self._read(read)
+            return None if rnd == "finished" else int(number)
+        out: int | None = await self._read(read)
         return out
+
+    async def replay_withheld(self, match_id: int) -> str | None:
+        """Why the replay of ``match_id`` is withheld now (None: it is not). A table of a
+        duplicate round deals the walls every other table of the round deals: its replay
+        (or any of its hands) would tell the tables still playing what they will draw, so
+        it is withheld until the whole round is over."""
+        number = await self._duplicate_round(match_id)
+        if number is None:
+            return None
+        return (f"a table of round {number} of a duplicate tournament: every table of the "
+                "round plays the same walls, so its replay opens when the round is over")
+
+    async def watch_withheld(self, match_id: int) -> str | None:
+        """Why a table of ``match_id`` may not be watched now (None: it may). Watching a table
+        of a duplicate round shows how the walls of the round are played, and at each hand's
+        end its seed and every hand: what the tables still playing it will draw. Its own
+        players come back to their seats; nobody else watches until the round is over."""
+        number = await self._duplicate_round(match_id)
+        if number is None:
+            return None
+        return (f"a table of round {number} of a duplicate tournament: every table of the "
+                "round plays the same walls, so it may be watched when the round is over")
 
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
