@@ -455,9 +455,13 @@ def step(clients: list[Client]) -> bool:
         if c.last and c.last["view"].get("match_over"):
             return False
         view = (c.last or {}).get("view", {})
-        if view.get("phase") == "over" and getattr(c, "continued", None) != view.get("hand_no"):
-            c.continued = view.get("hand_no")  # type: ignore[attr-defined]
-            c.send({"type": "continue"})  # 继续 after the settlement
+        # 继续 after the settlement, once a hand: keyed by the match too, since a rematch's
+        # hands count from 1 again (by hand_no alone, a rematch's first settlement waited the
+        # whole continue_seconds, 15 s, for the timer)
+        hand = ((c.last or {}).get("match_id"), view.get("hand_no"))
+        if view.get("phase") == "over" and getattr(c, "continued", None) != hand:
+            c.continued = hand  # type: ignore[attr-defined]
+            c.send({"type": "continue"})
         legal = (c.last or {}).get("view", {}).get("legal") or []
         if legal and c.last is not None and getattr(c, "acted_v", None) != c.last["v"]:
             c.acted_v = c.last["v"]  # type: ignore[attr-defined]

@@ -117,8 +117,9 @@ class Player(threading.Thread):
             view = (c.last or {}).get("view") or {}
             if view.get("match_over"):
                 return True
-            if view.get("phase") == "over" and getattr(c, "continued", None) != view.get("hand_no"):
-                c.continued = view.get("hand_no")  # type: ignore[attr-defined]
+            hand = ((c.last or {}).get("match_id"), view.get("hand_no"))  # a match's hands count from 1
+            if view.get("phase") == "over" and getattr(c, "continued", None) != hand:
+                c.continued = hand  # type: ignore[attr-defined]
                 c.send({"type": "continue"})
             legal = view.get("legal") or []
             if legal and c.last is not None and getattr(c, "acted_v", None) != c.last["v"]:

@@ -108,9 +108,19 @@ def three_matches_and_a_kill(srv: LiveServer, tmp: Path) -> None:
     c = Client(srv.port, token=tok)
     snap = c.request({"type": "join", "room": code}, "snapshot")
     assert snap["match_id"] == third
+    # the server remembers the player's last seq across the restart: a client goes on from it
+    # (from 1, every move was refused as stale, the seat lapsed twice into 托管 on the turn
+    # timer, 2 × 20 s, and the match ended without the player)
+    c.seq = int(snap["last_seq"])
+    resumed = len(c.frames)
     assert snap["view"]["phase"] != "over" and not snap["view"]["match_over"]  # mid-hand
     assert counts(srv.db_url, third)["actions"] >= before["actions"]  # nothing acknowledged lost
     assert finish(c) == third
+    # the player played the resumed match: no move refused, its seat never put in 托管
+    after = c.frames[resumed:]
+    assert not [m for m in after if m["type"] == "error"], [m for m in after if m["type"] == "error"]
+    assert not any(e.get("type") == "auto" and e.get("seat") == 0 and e.get("on")
+                   for m in after for e in m.get("events") or []), "seat 0 went into 托管"
     # everything stored; every hand settled; the replays answer
     for mid in (first, second, third):
         got = eventually(lambda mid=mid: (lambda x: x if x["status"] == "finished" else None)(
