@@ -27,12 +27,21 @@ from laizi.scoring.request import score_json
 from laizi.server.common.config import room_rules
 from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.engine import GameSession, seed_from_text
-from support.webhelpers import SIZES, add_bots, new_page, outside, overflow_x, poll, screens_dir, sit
+from support.webhelpers import (
+    SIZES,
+    add_bots,
+    new_page,
+    outside,
+    overflow_x,
+    poll,
+    screens_dir,
+    sit,
+)
 
 pytestmark = [pytest.mark.browser]
 
 SEED = "pizi-1"
-V08 = Path("/work/shared/spec/examples/v08_pengpeng_golden_sunshine.json")
+V08 = Path(__file__).resolve().parents[1] / "scoring" / "spec_examples" / "v08_pengpeng_golden_sunshine.json"
 TILE_ORDER = "mpsz"
 
 
