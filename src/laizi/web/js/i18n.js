@@ -20,7 +20,7 @@ const ZH = {
   continue_seconds: "结算等待秒数", auto_after: "超时几次托管", fixed_seed: "固定牌局种子（公开）",
   reconnecting: "连接已断开，正在重连…", connected: "已连接", conn_lost: "连接已断开", conn_lost_sub: "正在重连并同步牌局…",
   discard: "打出", tsumo: "自摸", ron: "胡", peng: "碰", chi: "吃", kong: "杠", ankong: "暗杠",
-  addkong: "蓄杠", special_kong: "红中杠", laizi_kong: "赖子杠", pizi_kong: "皮子杠", pass: "过",
+  addkong: "蓄杠", special_kong: "红中杠", laizi_kong: "赖子杠", pizi_kong: "皮子杠", fa_kong: "发财杠", pizi: "皮子", pass: "过",
   draw: "补牌", nodraw: "不补", ev_nodraw: "{0} 杠后不补牌", replace_turn: "杠后：补牌，还是不补（不用打牌）",
   haidi_kong_turn: "海底：点亮起的牌杠掉（不补牌），或者过",
   sound: "声音", voice: "语音", level: "等级", menu: "菜单",
@@ -32,6 +32,7 @@ const ZH = {
   close: "关闭", win_by: { self_draw: "自摸", discard: "放冲", rob_kong: "抢杠" },
   win_line: "{0} 胡牌 · {1}", from_line: "{0} 放冲", liable: "承包", hard: "硬胡", soft: "软胡",
   small_hand: "屁胡", big_hands: "大胡", gangkai: "杠上开花", haidi: "海底捞月", topped: "封顶",
+  cap_cap: "封顶", cap_golden: "金顶", cap_sunshine: "阳光顶", cap_ha: "哈顶",
   fan: "番", winner_fan: "胡家 {0} 番", claim_title: "{0} 打出", hand_result: "结算", result_title: "比赛结果",
   rank: "名次", player: "玩家", score: "分数", bot_name: "机器人", you: "你",
   chat_ph: "说点什么…", quick: "快捷语", events: "牌局记录", prev: "上一步", next: "下一步", play: "播放", pause: "暂停",
@@ -104,7 +105,7 @@ const EN = {
   continue_seconds: "Settlement seconds", auto_after: "Lapses before auto-play", fixed_seed: "Fixed deal seed (public)",
   reconnecting: "Disconnected, reconnecting…", connected: "Connected", conn_lost: "Connection lost", conn_lost_sub: "Reconnecting and resyncing the table…",
   discard: "Discard", tsumo: "Self-draw", ron: "Win", peng: "Pung", chi: "Chow", kong: "Kong", ankong: "Concealed kong",
-  addkong: "Added kong", special_kong: "Red-dragon kong", laizi_kong: "Laizi kong", pizi_kong: "Pizi kong", pass: "Pass",
+  addkong: "Added kong", special_kong: "Red-dragon kong", laizi_kong: "Laizi kong", pizi_kong: "Pizi kong", fa_kong: "Green-dragon kong", pizi: "Pizi", pass: "Pass",
   draw: "Draw replacement", nodraw: "No replacement", ev_nodraw: "{0} takes no replacement",
   replace_turn: "After your kong: draw the replacement, or not (and discard nothing)",
   haidi_kong_turn: "Haidi: tap a lit tile to kong it (no replacement), or pass",
@@ -117,6 +118,7 @@ const EN = {
   close: "Close", win_by: { self_draw: "self-draw", discard: "deal-in", rob_kong: "robbing a kong" },
   win_line: "{0} wins · {1}", from_line: "dealt in by {0}", liable: "Liable", hard: "hard win", soft: "soft win",
   small_hand: "small hand", big_hands: "Big hands", gangkai: "win after kong", haidi: "last tile", topped: "capped",
+  cap_cap: "capped", cap_golden: "golden cap", cap_sunshine: "sunshine cap", cap_ha: "ha cap",
   fan: "fan", winner_fan: "winner {0} fan", claim_title: "{0} discarded", hand_result: "Settlement", result_title: "Match result",
   rank: "Rank", player: "Player", score: "Score", bot_name: "Bot", you: "you",
   chat_ph: "Say something…", quick: "Quick phrases", events: "Game log", prev: "Back", next: "Step", play: "Play", pause: "Pause",
@@ -240,14 +242,14 @@ const ERRORS = {
 const DICT = { zh: ZH, en: EN };
 const NUM_CN = "一二三四五六七八九";
 const SUIT_CN = { m: "万", p: "筒", s: "条" };
-const HONOR_CN = ["东", "南", "西", "北", "白板", "发财", "红中"];
+const HONOR_CN = ["东", "南", "西", "北", "白", "发", "中"];  // TABLE.md's words: 东 南 西 北 中 发 白
 const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
 const SUIT_EN_ONE = { m: "Character", p: "Dot", s: "Bamboo" };  // "1 Character", not "1 Characters"
 const SUIT_EN_SHORT = { m: "Char", p: "Dot", s: "Bam" };  // tileShort
 const HONOR_EN = ["East", "South", "West", "North", "White", "Green", "Red"];
 
 // this module's state, in one place (tests/test_architecture.py: no module-level let)
-const ST = { lang: "zh" };
+const ST = { lang: "zh", pizi: [] };
 try { ST.lang = localStorage.getItem("laizi.lang") === "en" ? "en" : "zh"; } catch (e) { /* private mode */ }
 const listeners = [];
 
@@ -308,11 +310,26 @@ export function runName(low) {
   return `${n}-${n + 1}-${n + 2} ${SUIT_EN[s]}`;
 }
 
+/** The 皮子 of the hand on the table (the view's ``pizi``: 七皮四赖, else none): the words of a
+ *  special kong and the tiles' 皮 mark follow it (main.js and the replay set it per view). */
+export function setPizi(list) { ST.pizi = Array.isArray(list) ? list.slice() : []; }
+export function piziList() { return ST.pizi; }
+
+/** The word of a kong event or action: a special kong by its tile — 皮子杠 for a 皮子 (``pizi``:
+ *  the hand's, else the table's), 红中杠 for 中, 发财杠 for 发; any other special tile can only be
+ *  a 皮子 (the scorer's names, scoring/tablefan.py). */
+export function kongWord(type, tile, pizi = ST.pizi) {
+  if (type !== "special_kong") return t(type);
+  if (tile && (pizi || []).includes(tile)) return t("pizi_kong");
+  if (tile === "7z" || !tile) return t("special_kong");
+  return t(tile === "6z" ? "fa_kong" : "pizi_kong");
+}
+
 export function actionLabel(a) {
   if (a.type === "chi") return `${t("chi")} ${runName(a.tile)}`;
   if (a.type === "pass" || a.type === "tsumo" || a.type === "ron") return t(a.type);
   if (a.type === "discard") return `${t("discard")} ${tileName(a.tile)}`;
-  return a.tile ? `${t(a.type)} ${tileName(a.tile)}` : t(a.type);
+  return a.tile ? `${kongWord(a.type, a.tile)} ${tileName(a.tile)}` : kongWord(a.type, a.tile);
 }
 
 /** The wind of a seat: the dealer is 东, the others follow counter-clockwise. */
@@ -365,6 +382,6 @@ export function localizeLine(line, dealer = 0) {
     return s.replace(CJK_WORD, " ").replace(/\s{2,}/g, " ").replace(/^\s*[:,]\s*/, "").trim();
   }
   for (const [en, zh] of ZH_PHRASES) s = s.replace(new RegExp(`\\b${en}\\b`, "g"), zh);
-  s = s.replace("(half)", "(半)").replace(/(红中杠|发财杠) (红中|发财)/g, "$1");
+  s = s.replace("(half)", "(半)").replace(/(红中杠|发财杠) (中|发)(?![\u3400-\u9fff])/g, "$1");
   return s.replace(GLOSS, "$1").replace(/\b(pengpeng|qingyise|fengyise|jiangyise|quanqiuren|gangkai|qianggang|haidi|menqing|qidui)\b/g, "").replace(/\s{2,}/g, " ").replace(/ :/g, ":").trim();
 }

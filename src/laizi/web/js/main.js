@@ -2,12 +2,13 @@
 import { newHeld, takeSnapshot, takeUpdate } from "./delta.js";
 import { S, PAGE, store, save } from "./state.js";
 import * as net from "./net.js";
-import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText } from "./i18n.js";
+import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText, setPizi, kongWord } from "./i18n.js";
 import { buildTable, renderTable, redraw, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel, showBubble } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
 import { describe } from "./words.js";
+import { showPizi } from "./tiles.js";
 import { optionName, howtoLink } from "./rules.js";
 import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, copyLink, ruleCard } from "./lobby.js";
 import { showError, toast } from "./ui.js";
@@ -45,7 +46,7 @@ net.on("welcome", m => {
 net.on("joined", m => {
   const newRoom = !S.room || S.room.code !== m.room.code;
   S.room = m.room; S.seat = m.seat; S.wantRoom = m.room.code; S.v = 0;
-  if (newRoom) { S.log = []; S.logV = 0; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; PAGE.lastOver = null; }
+  if (newRoom) { S.log = []; S.logV = 0; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; PAGE.lastOver = null; PAGE.logPizi = null; }
   save("laizi.room", m.room.code);
   if (location.pathname !== `/room/${m.room.code}`) history.replaceState(null, "", `/room/${m.room.code}`);
   $("chatlog").textContent = "";
@@ -125,7 +126,7 @@ function onFrame(m) {
   const prev = S.view;
   if (S.matchId != null && m.match_id !== S.matchId) {  // a rematch: a new match in this room
     closeSettlement();
-    S.settleClosed = new Set(); S.log = []; S.logV = 0; PAGE.lastOver = null;
+    S.settleClosed = new Set(); S.log = []; S.logV = 0; PAGE.lastOver = null; PAGE.logPizi = null;
   }
   S.v = m.v; S.seat = m.seat; S.view = m.view; S.matchId = m.match_id;
   const now = Date.now();
@@ -141,6 +142,7 @@ function onFrame(m) {
   // A snapshot (join, reconnect, resync) repeats the last events: each is taken once, by its
   // version (issue 21: a resync once repeated a block of the log).
   if (quiet && m.v < S.logV) { S.log = []; S.logV = 0; }  // a stream that started again
+  if (quiet) PAGE.logPizi = null;  // a snapshot: the view's 皮子 unless its events start a hand
   for (const ev of m.events || []) {
     if (ev.v != null && ev.v <= S.logV) continue;
     if (ev.v != null) S.logV = ev.v;
@@ -156,14 +158,16 @@ function onFrame(m) {
 const CLAIMS = new Set(["chi", "peng", "kong", "ankong", "addkong", "special_kong", "laizi_kong"]);
 function onEvent(ev, quiet) {
   const dealer = ev.type === "start_hand" ? ev.dealer : S.view ? S.view.dealer : 0;
-  if (describe(ev, null, dealer)) { // kept as events: the words follow the language of the moment
-    S.log.push({ ev, dealer });
+  if (ev.type === "start_hand") PAGE.logPizi = ev.pizi || [];  // the hand's 皮子: its kongs' words
+  const pizi = PAGE.logPizi || (S.view && S.view.pizi) || [];
+  if (describe(ev, null, dealer, pizi)) { // kept as events: the words follow the language of the moment
+    S.log.push({ ev, dealer, pizi });
     if (S.log.length > 120) S.log.shift();
   }
   if (quiet) return;
   if (ev.type === "discard") sfx("discard");
   else if (ev.type === "draw" && ev.seat === S.seat) sfx("draw");
-  else if (CLAIMS.has(ev.type)) { sfx("claim"); speak(ev.type); announce(ev.seat, t(ev.type)); }
+  else if (CLAIMS.has(ev.type)) { sfx("claim"); speak(ev.type); announce(ev.seat, kongWord(ev.type, ev.tile, pizi)); }
   else if (ev.type === "win") {
     sfx("win");
     speak(ev.by === "self_draw" ? "tsumo" : "win");
@@ -190,7 +194,7 @@ function flushAnnouncements() {
 }
 
 // ------------------------------------------------------------------ rendering
-function logLine(item) { return item ? describe(item.ev, S.room && S.room.seats, item.dealer) || "" : ""; }
+function logLine(item) { return item ? describe(item.ev, S.room && S.room.seats, item.dealer, item.pizi) || "" : ""; }
 
 function deadlineLeft() {
   if (S.deadlineAt == null) return null;
@@ -259,7 +263,9 @@ function render() {
     PAGE.table.querySelector(".seat.pos-bottom").appendChild($("actions")); // anchored just above the own hand
   }
   const table = PAGE.table;
+  setPizi(v.pizi);  // 七皮四赖: the 皮子 marked on every copy, named in the words
   renderTable(table, v, ctx());
+  showPizi(table, v.pizi);
   renderCoinLevel(table, S.room && S.room.coin);
   renderActions(v);
   renderStatus(v);

@@ -1,6 +1,7 @@
 // Replay viewer: a finished match's public frames on the same table layout, with names, Chinese
 // (or English) labels and step / play / scrub controls.
-import { t, onLang, applyI18n, toggleLang, getLang } from "./i18n.js";
+import { t, onLang, applyI18n, toggleLang, getLang, setPizi } from "./i18n.js";
+import { showPizi } from "./tiles.js";
 import { buildTable, renderTable } from "./table.js";
 import { describe } from "./words.js";
 import { renderSettlement } from "./settle.js";
@@ -21,8 +22,10 @@ function go(i) {
   $("rp-label").textContent = t("step", RP.pos + 1, f.length);
   const v = f[RP.pos];
   const seats = RP.seats.map((s, k) => ({ ...s, connected: true, seat: k }));
-  const line = v.event ? describe(v.event, seats, v.dealer) : "";
+  setPizi(v.pizi);
+  const line = v.event ? describe(v.event, seats, v.dealer, v.pizi) : "";
   renderTable(RP.table, v, { me: reviewSeat(), seats, live: false, lastLine: line });  // 复盘: its seat below
+  showPizi(RP.table, v.pizi);
   // narration: each step in words (谁 碰 了 什么), the settlement at the hand's end
   $("rp-say").textContent = line || "";
   const box = $("rp-settle");

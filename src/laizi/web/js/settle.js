@@ -72,7 +72,9 @@ function fillSettle(body, v, { seats, me, coins, balance }) {
     if (res.after_kong && !(sc.big_hands || []).includes("gangkai")) tags.push(t("gangkai"));
     if (res.haidi && !(sc.big_hands || []).includes("haidi")) tags.push(t("haidi"));
     if (sc.winner_fan != null) tags.push(t("winner_fan", sc.winner_fan));
-    if (sc.topped_out) tags.push(t("topped"));
+    const caps = capsOf(sc, v.rules, res.winner);
+    const capWords = [...new Set(caps.filter(Boolean))].sort((a, b) => CAP_ORDER.indexOf(a) - CAP_ORDER.indexOf(b));
+    if (capWords.length) tags.push(capWords.map(c => t(`cap_${c}`)).join(" · "));
     if (sc.liable != null) tags.push(`${t("liable")}: ${seatName(seats, sc.liable, me)}`);
     const tagBox = el("div", "settle-tags", null, body);
     for (const x of tags) el("span", "tag", x, tagBox);
@@ -113,12 +115,47 @@ function fillSettle(body, v, { seats, me, coins, balance }) {
     el("td", null, `${windOf(s, v.dealer)} ${seatName(seats, s, me)}`, tr);
     const sc = res && res.score;
     const fan = !sc ? "" : s === res.winner ? String(sc.winner_fan ?? "") : String((sc.loser_fan || [])[s] ?? "");
-    el("td", null, fan, tr);
+    const fanCell = el("td", null, fan, tr);
+    const cap = sc ? capsOf(sc, v.rules, res.winner)[s] : null;
+    if (cap) {  // this loser's payment was capped: 封顶, or the top-out's 金顶/阳光顶/哈顶
+      const mark = el("span", "cap-mark", t(`cap_${cap}`), fanCell);
+      mark.dataset.cap = cap;
+    }
     el("td", pays[s] > 0 ? "pos" : pays[s] < 0 ? "neg" : "", fmt(pays[s]), tr);
     el("td", null, String(v.scores ? v.scores[s] : ""), tr);
     if (coins) el("td", `coin-col ${coins[s] > 0 ? "pos" : coins[s] < 0 ? "neg" : ""}`, fmtInt(coins[s]), tr);
   }
   if (coins && balance != null) el("p", "coin-balance", t("coin_balance", balance), body);
+}
+
+const CAP_ORDER = ["cap", "golden", "sunshine", "ha"];
+
+/** Each seat's cap in a won hand (RULES.md §7.3), from the scorer's result: when the hand topped
+ *  out (all three raw amounts reached the cap) "golden" (金顶) for an opened loser, "sunshine"
+ *  (阳光顶) for an unopened one, "ha" (哈顶) for all three when none opened — as its breakdown
+ *  says; otherwise "cap" (封顶) for a loser whose raw amount passed ``rules.cap``; null else. */
+export function capsOf(sc, rules, winner) {
+  const caps = [null, null, null, null];
+  if (!sc || winner == null) return caps;
+  const losers = [0, 1, 2, 3].filter(s => s !== winner);
+  const lines = (sc.breakdown || []).map(String);
+  const seatsIn = (line, re) => {
+    const m = re.exec(line);
+    return m ? m[1].split(",").map(x => +x.trim()) : null;
+  };
+  if (sc.topped_out) {
+    if (lines.some(l => l.startsWith("哈顶"))) { for (const s of losers) caps[s] = "ha"; return caps; }
+    const sun = seatsIn(lines.find(l => l.startsWith("金顶")) || "", /阳光顶[^(]*\(seats? ([\d, ]+) unopened\)/) || [];
+    for (const s of losers) caps[s] = sun.includes(s) ? "sunshine" : "golden";
+    return caps;
+  }
+  const line = lines.find(l => l.startsWith("封顶"));
+  const capped = line ? seatsIn(line, /\(seats? ([\d, ]+)\)/) : null;
+  const cap = rules && rules.cap;
+  for (const s of losers) {
+    if (capped ? capped.includes(s) : cap != null && Math.abs((sc.raw || [])[s] || 0) > cap) caps[s] = "cap";
+  }
+  return caps;
 }
 
 function fmtInt(x) { return (x > 0 ? "+" : "") + String(x); }

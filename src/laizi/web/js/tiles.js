@@ -1,6 +1,6 @@
 // Tile art: every face is an SVG drawn here (strokes, circles, sticks), no text glyphs, so a
 // tile looks the same with or without a CJK font. One template per code, cloned on use.
-import { tileName } from "./i18n.js";
+import { t, tileName, piziList } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const RED = "#b71c1c", GREEN = "#1b6e35", BLUE = "#1d4f9c", NAVY = "#1b2440";
@@ -22,6 +22,7 @@ const GLYPH = {
   z3: "M2 3H18M3 7V17H17V7ZM8 3V10Q8 12 5 13M12 3V11H15",
   z4: "M7 2V17M2 7H7M2 14L7 12M13 2V15Q13 17 15 17H18V14M13 9L18 6",
   z7: "M3 6H17V13H3ZM10 2V19",
+  pi: "M5 5Q5 13 2 18M5 5H15L14 8M10 2V10M6 10H15Q12 15 4 18M8 12Q12 16 18 18",
   z6: "M5 2L7 5M13 2L16 4M2 7H18M9 3Q9 12 3 18M8 11H15L7 18M9 13Q12 16 18 18",
 };
 
@@ -129,7 +130,7 @@ function template(code) {
 }
 
 // this module's state, in one place (tests/test_architecture.py: no module-level let)
-const ST = { badge: null };
+const ST = { badge: null, pz: null };
 function laiziBadge() { // a gold star in a disc: the laizi mark, the same on every copy
   if (!ST.badge) {
     ST.badge = el("svg", { viewBox: "0 0 20 20", "aria-hidden": "true", class: "lz-badge" });
@@ -139,12 +140,23 @@ function laiziBadge() { // a gold star in a disc: the laizi mark, the same on ev
   return ST.badge.cloneNode(true);
 }
 
+function piziBadge() { // 皮 in a small russet disc: the 皮子 mark (七皮四赖), the same on every copy
+  if (!ST.pz) {
+    ST.pz = el("svg", { viewBox: "0 0 20 20", "aria-hidden": "true", class: "pz-badge" });
+    el("circle", { cx: 10, cy: 10, r: 9.5, fill: "#7c2d12", stroke: "#fde68a", "stroke-width": 1 }, ST.pz);
+    glyph(ST.pz, GLYPH.pi, 3.2, 3, 0.68, "#fde68a", 2.6);  // 皮 in strokes, no font needed
+  }
+  return ST.pz.cloneNode(true);
+}
+
 export const TILE_CODES = [];
 for (const s of "mps") for (let n = 1; n <= 9; n++) TILE_CODES.push(`${n}${s}`);
 for (let n = 1; n <= 7; n++) TILE_CODES.push(`${n}z`);
 
 /** A tile element. code null → a back. opts: size ("hand"|"river"|"meld"|"back"|"mid"|"big", class t-<size>),
- *  laizi (the laizi code; the tile is marked when it matches), sideways, extra classes. */
+ *  laizi (the laizi code; the tile is marked when it matches), pizi (true: a 皮子; a list: the
+ *  皮子 codes; left out, a tile drawn with a laizi — a table's tile — is marked when it is one of
+ *  the table's 皮子, i18n.setPizi), sideways, extra classes. */
 export function tileEl(code, opts = {}) {
   const span = document.createElement("span");
   span.className = `tile t-${opts.size || "river"}`;
@@ -160,10 +172,45 @@ export function tileEl(code, opts = {}) {
   if (code && opts.laizi && code === opts.laizi) {
     span.classList.add("laizi");
     span.appendChild(laiziBadge());
+  } else if (code && isPizi(code, opts)) {
+    span.classList.add("pizi");
+    span.appendChild(piziBadge());
   }
   if (opts.sideways) span.classList.add("sideways");
   if (opts.cls) span.classList.add(...opts.cls.split(" ").filter(Boolean));
   return span;
+}
+
+function isPizi(code, opts) {
+  if (opts.pizi === true) return true;
+  const list = Array.isArray(opts.pizi) ? opts.pizi : opts.laizi ? piziList() : null;
+  return !!list && list.includes(code);
+}
+
+/** The 皮子 in a table's centre beside 翻牌 and 赖子 (七皮四赖: one tile of each kind, marked);
+ *  nothing under the other presets. */
+export function showPizi(table, pizi) {
+  const tiles = table && table.querySelector(".ctiles");
+  if (!tiles) return;
+  let box = tiles.querySelector(".pz-ctile");
+  if (!pizi || !pizi.length) { if (box) box.remove(); return; }
+  const key = JSON.stringify([pizi, document.documentElement.lang]);
+  if (box && box.dataset.key === key) return;
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "ctile pz-ctile";
+    box.dataset.testid = "pizi";
+    tiles.appendChild(box);
+  }
+  box.dataset.key = key;
+  box.textContent = "";
+  const label = document.createElement("div");
+  label.className = "clabel";
+  label.textContent = t("pizi");
+  const slot = document.createElement("div");
+  slot.className = "pz-slot";
+  for (const c of pizi) slot.appendChild(tileEl(c, { size: "mid", pizi: true }));
+  box.append(label, slot);
 }
 
 export function tileRow(codes, opts = {}, cls = "tiles") {

@@ -1,5 +1,5 @@
 // One line of words per game event (log, replay caption), in the current language.
-import { t, tileName, windOf, runName, winBy, botName } from "./i18n.js";
+import { t, tileName, windOf, runName, winBy, botName, kongWord } from "./i18n.js";
 
 function name(seats, s, dealer) {
   const seat = seats && seats[s];
@@ -8,7 +8,9 @@ function name(seats, s, dealer) {
   return `${windOf(s, dealer)}${n ? " " + n : ""}`;
 }
 
-export function describe(ev, seats, dealer) {
+/** ``pizi``: the 皮子 of the event's hand (a special kong is named by its tile: 皮子杠, 红中杠,
+ *  发财杠); left out, the table's (i18n.setPizi). */
+export function describe(ev, seats, dealer, pizi) {
   const who = ev.seat != null ? name(seats, ev.seat, dealer) : "";
   switch (ev.type) {
     case "start_hand":
@@ -16,7 +18,7 @@ export function describe(ev, seats, dealer) {
     case "discard": return t("ev_discard", who, tileName(ev.tile));
     case "chi": return t("ev_claim", who, t("chi"), runName(ev.run || ev.tile));
     case "peng": case "kong": case "ankong": case "addkong": case "special_kong": case "laizi_kong":
-      return t("ev_claim", who, t(ev.type), tileName(ev.tile));
+      return t("ev_claim", who, kongWord(ev.type, ev.tile, pizi), tileName(ev.tile));
     case "win": {
       let how = winBy(ev.by);
       if (ev.by === "discard" && ev.from != null) how = t("from_line", name(seats, ev.from, dealer));
