@@ -60,12 +60,12 @@ def test_the_deal_offers_a_pizi_kong_and_a_red_kong() -> None:
 
 
 def _special_kong(page: Any, tile: str) -> None:
-    """Lay ``tile`` aside (and draw): the action sent on the page's own socket (net.act), as the
-    table would — a tap on a special tile discards it, which counts as a kong but draws nothing,
-    and the table offers the lay-aside no other way (table.js's tap targets; see the report)."""
+    """Lay ``tile`` aside (and draw) as a player does: two taps on it. (A tap used to discard a
+    special tile — that counts as a kong but draws nothing — and the table offered the lay-aside
+    no other way.)"""
     before = page.inner_text("#ver")
-    assert page.evaluate("""async (tile) => { const n = await import("/static/js/net.js");
-        return n.act({ type: "special_kong", tile }); }""", tile)
+    page.locator(f'#hand .tile.clickable[data-tile="{tile}"]').first.click()
+    page.locator("#hand .tile.raised").first.click()
     poll(page, "v => document.getElementById('ver').textContent !== v", before)
 
 

@@ -293,8 +293,13 @@ export function renderTable(table, v, ctx) {
 function renderHand(box, v, ctx) {
   const legal = v.legal || [];
   const tapActs = {};
+  // a tile's tap plays its one move: a special tile (红中, 皮子) or a laizi tapped twice is laid
+  // aside and a replacement drawn (补一张, as 新手教程 teaches) — its discard counts as the same
+  // kong but draws nothing, so the tap never chooses it over the kong
   for (const a of legal) {
-    if (a.type === "discard" || a.type === "laizi_kong" || a.type === "special_kong") tapActs[a.tile] = tapActs[a.tile] || a;
+    if (a.type !== "discard" && a.type !== "laizi_kong" && a.type !== "special_kong") continue;
+    const had = tapActs[a.tile];
+    if (!had || (had.type === "discard" && a.type !== "discard")) tapActs[a.tile] = a;
   }
   const tiles = v.hand.slice();
   let drawn = null;
