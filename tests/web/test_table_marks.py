@@ -151,16 +151,19 @@ def test_a_live_tables_discards_are_lit(browser: Any, server: str) -> None:
     page.evaluate("""() => {
       window.__seen = { landed: 0, lit: 0, unlit: [], many: 0, quiet: 0 };
       const root = document.getElementById('game-table');
+      const counts = new WeakMap();
       new MutationObserver(recs => {
         const S = window.__seen;
         const adds = recs.filter(r => r.type === 'childList' && r.target.classList.contains('river') && r.addedNodes.length);
         const rivers = new Set(adds.map(r => r.target));
         if (document.querySelectorAll('#game-table .river .tile.last').length > 1) S.many++;
-        if (rivers.size !== 1) return;
         const river = [...rivers][0];
+        const before = river ? counts.get(river) || 0 : 0;
+        for (const r of document.querySelectorAll('#game-table .river')) counts.set(r, r.childElementCount);
+        // one river a tile more (a claim from a seat with laid-aside 赖子/红中 redraws those: none more)
+        if (rivers.size !== 1 || river.childElementCount <= before) return;
         // the tiles added (a tile before laid-aside 赖子/红中 redraws those after it too)
         const added = adds.flatMap(r => [...r.addedNodes]).filter(e => e.isConnected);
-        if (!added.length) return;
         S.landed++;
         if (added.some(e => e.classList.contains('last'))) {
           S.lit++;
