@@ -14,6 +14,19 @@ const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null,
 
 function frames() { return RP.data && RP.data.hands[RP.hand] ? RP.data.hands[RP.hand].frames : []; }
 
+/** The latest discard at step pos, from the frames' events (a jump back or ahead too): the last
+ *  discard event up to pos, while its tile is still where it fell (a claim took none since). */
+function lastDiscard(f, pos) {
+  for (let j = pos; j >= 0; j--) {
+    const ev = f[j].event;
+    if (!ev || ev.type !== "discard") continue;
+    const special = ev.as != null;  // a 赖子 or 红中 laid aside
+    const count = x => { const pl = x.players[ev.seat]; return special ? (pl.special_discards || []).length : pl.river.length; };
+    return count(f[pos]) === count(f[j]) ? { seat: ev.seat, special } : null;
+  }
+  return null;
+}
+
 function go(i) {
   const f = frames();
   if (!f.length) return;
@@ -24,7 +37,7 @@ function go(i) {
   const seats = RP.seats.map((s, k) => ({ ...s, connected: true, seat: k }));
   setPizi(v.pizi);
   const line = v.event ? describe(v.event, seats, v.dealer, v.pizi) : "";
-  renderTable(RP.table, v, { me: reviewSeat(), seats, live: false, lastLine: line });  // 复盘: its seat below
+  renderTable(RP.table, v, { me: reviewSeat(), seats, live: false, lastLine: line, lastDiscard: lastDiscard(f, RP.pos) });  // 复盘: its seat below
   showPizi(RP.table, v.pizi);
   // narration: each step in words (谁 碰 了 什么), the settlement at the hand's end
   $("rp-say").textContent = line || "";

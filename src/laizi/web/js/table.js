@@ -74,23 +74,42 @@ function seatLabel(ctx, s) {
   return seat.nickname || t("seat_n", s + 1);
 }
 
-function meldEl(m, owner, laizi, me) {
+/** Where a meld's claimed tile lies, as its owner sees the meld: from 上家 at the left end, from
+ *  对家 in the middle, from 下家 at the right end (TABLE.md); -1 when nothing was claimed. A chi's
+ *  tile always came from 上家, but the meld does not say which of its three it was (its "tile" is
+ *  the lowest): the lowest is turned, at the left. A 蓄杠 is the 碰 it grew from (three tiles, one
+ *  sideways) with the fourth added on top of the sideways one. */
+export function claimedIndex(m, owner) {
+  if (m.type === "chi") return 0;
+  if (m.from == null || m.type === "ankong") return -1;
+  const rel = (m.from - owner + 4) % 4;  // 1 = 下家, 2 = 对家, 3 = 上家
+  const n = m.type === "kong" ? 4 : 3;   // a 蓄杠 lies as its 碰
+  return rel === 3 ? 0 : rel === 1 ? n - 1 : rel === 2 ? 1 : -1;
+}
+
+/** A meld of the seat owner drawn at screen position pos (0 bottom, 1 right, 2 top, 3 left).
+ *  The bottom seat's row is seen as its owner sees it. The top seat faces us: its left end is at
+ *  our right, so its row is mirrored — a tile it took from its 上家 (the seat on our right) lies at
+ *  our right, next to that seat. The side seats' rows lie across the screen as the owner reads
+ *  them turned upright (the left seat's left, towards the top of the screen, at our left; the
+ *  right seat's left, towards us, at our left), the way their tiles are drawn. */
+function meldEl(m, owner, laizi, me, pos) {
   const box = div("meld");
   box.dataset.type = m.type;
-  const rel = m.from == null ? -1 : (m.from - owner + 4) % 4; // 1 = 下家 (right), 2 = 对家, 3 = 上家 (left)
-  let tiles = m.tiles.slice();
-  let hidden = [];
-  if (m.type === "ankong") hidden = owner === me ? [] : [0, 3];
-  let side = -1;
-  if (m.type === "chi") side = 0;
-  else if (rel === 3) side = 0;
-  else if (rel === 2) side = 1;
-  else if (rel === 1) side = 2;
-  tiles.forEach((c, i) => {
+  const side = claimedIndex(m, owner);
+  const tiles = m.type === "addkong" ? m.tiles.slice(0, 3) : m.tiles.slice();
+  const hidden = m.type === "ankong" && owner !== me ? [0, 3] : [];
+  const els = tiles.map((c, i) => {
     const e = tileEl(hidden.includes(i) ? null : c, { size: "meld", laizi, sideways: i === side });
-    if (m.type === "addkong" && i === 3) e.classList.add("stacked");
-    box.appendChild(e);
+    if (i === side) e.dataset.claimed = "1";
+    return e;
   });
+  if (pos === 2) els.reverse();
+  if (m.type === "addkong") {  // the fourth on top of the sideways one (it follows it: .stacked)
+    const at = els.findIndex(e => e.dataset.claimed);
+    els.splice(at < 0 ? els.length : at + 1, 0, tileEl(m.tiles[3], { size: "meld", laizi, cls: at < 0 ? "" : "stacked" }));
+  }
+  for (const e of els) box.appendChild(e);
   box.setAttribute("aria-label", `${t(m.type)} ${tileName(m.tile)}`);
   return box;
 }
@@ -109,8 +128,8 @@ export function redraw(el, key, draw) {
 
 /** A river as the list of its tiles: the tiles it already shows stay, the changed tail is
  *  replaced (a discard appends one tile; a claim takes the last one away). The newest discard
- *  drops in (fresh); the pending one is lit (last). */
-function renderRiver(riverEl, tiles, laizi, lit) {
+ *  drops in (fresh); the latest discard on the table is lit (last: at is its place, or -1). */
+function renderRiver(riverEl, tiles, laizi, at) {
   const key = `${laizi}|${document.documentElement.lang}`;  // a new laizi or language: all anew
   if (riverEl.dataset.key !== key) { riverEl.textContent = ""; riverEl.dataset.key = key; }
   const shown = riverEl.children;
@@ -124,9 +143,42 @@ function renderRiver(riverEl, tiles, laizi, lit) {
     if (i >= old && old > 0 && i === tiles.length - 1) e.classList.add("fresh");
     riverEl.appendChild(e);
   }
-  const lastEl = riverEl.lastElementChild;
-  for (const e of riverEl.querySelectorAll(".last")) if (e !== lastEl || !lit) e.classList.remove("last");
-  if (lit && lastEl) lastEl.classList.toggle("last", true);
+  const litEl = at >= 0 ? shown[at] : null;
+  for (const e of riverEl.querySelectorAll(".last")) if (e !== litEl) e.classList.remove("last");
+  if (litEl) litEl.classList.add("last");
+}
+
+/** The latest discard on the table: {seat, special} (special: a 赖子 or 红中 laid aside, shown
+ *  after the seat's river), or null. During a claim window the view says it (the turn seat's
+ *  pending tile); otherwise the view does not name the last discarder, so the table keeps it
+ *  from render to render: the seat whose river (or laid-aside tiles) grew since the last render
+ *  discarded last (of several, the nearest before the turn seat), and its tile stays lit until
+ *  the next discard or until a claim takes it. A table first drawn mid-turn (a join, a
+ *  reconnect) lights nothing until the next discard. ctx.lastDiscard, when given (the replay
+ *  knows it from its events), decides. */
+function latestDiscard(table, v, ctx) {
+  const counts = v.players.map(pl => [pl.river.length, (pl.special_discards || []).length]);
+  const was = table._discard && table._discard.hand === v.hand_no ? table._discard : null;
+  let last = null;
+  if (ctx.lastDiscard !== undefined) last = ctx.lastDiscard;
+  else if (v.phase === "claim" && v.pending) last = { seat: v.turn, special: false };
+  else if (was) {
+    const grew = [];
+    counts.forEach(([r, sd], s) => {
+      if (r > was.counts[s][0]) grew.push({ seat: s, special: false });
+      if (sd > was.counts[s][1]) grew.push({ seat: s, special: true });
+    });
+    // more than one (frames that came together): play goes round, so the nearest before the
+    // turn seat threw last (the turn seat's own 赖子/红中 is later still: it plays on)
+    const age = g => g.seat === v.turn ? (g.special ? 0 : 4) : (v.turn - g.seat + 4) % 4;
+    if (grew.length) last = grew.reduce((a, b) => (age(b) < age(a) ? b : a));
+    else if (was.last) {  // nothing thrown since: the same tile, unless claimed
+      const k = was.last.special ? 1 : 0;
+      if (counts[was.last.seat][k] === was.counts[was.last.seat][k]) last = was.last;
+    }
+  }
+  table._discard = { hand: v.hand_no, counts, last };
+  return last;
 }
 
 /** Render a view into a table built by buildTable. ctx: {me, seats, live, deadlineLeft, onTile,
@@ -139,6 +191,7 @@ export function renderTable(table, v, ctx) {
   const lang = document.documentElement.lang;
   const acting = new Set(v.acting || []);
   if ((v.phase === "turn" || v.phase === "replace") && v.turn != null) acting.add(v.turn);
+  const lastDiscard = latestDiscard(table, v, ctx);
   for (let s = 0; s < 4; s++) {
     const p = (s - me + 4) % 4;
     const seatEl = table.querySelector(`.seat[data-pos="${p}"]`);
@@ -201,7 +254,7 @@ export function renderTable(table, v, ctx) {
     const viewer = ctx.live ? ctx.me : null;
     redraw(seatEl.querySelector(".melds"), JSON.stringify([s, pl.melds, pl.special_kongs, laizi, viewer, lang]), melds => {
       melds.textContent = "";
-      for (const m of pl.melds) melds.appendChild(meldEl(m, s, laizi, viewer));
+      for (const m of pl.melds) melds.appendChild(meldEl(m, s, laizi, viewer, p));
       if (pl.special_kongs.length) {
         const sk = tileRow(pl.special_kongs, { size: "meld", laizi }, "meld spk");
         sk.setAttribute("aria-label", t("special_kong"));
@@ -227,7 +280,9 @@ export function renderTable(table, v, ctx) {
       while (box.childElementCount < pl.concealed) box.appendChild(back());
     }
     // river (claimed tiles already left it); the latest discard highlighted
-    renderRiver(riverEl, pl.river.concat(pl.special_discards || []), laizi, !!(v.pending && v.turn === s));
+    const lit = lastDiscard && lastDiscard.seat === s
+      ? (lastDiscard.special ? pl.river.length + (pl.special_discards || []).length : pl.river.length) - 1 : -1;
+    renderRiver(riverEl, pl.river.concat(pl.special_discards || []), laizi, lit);
   }
   // centre
   setText(table.querySelector(".hand-no"), t("hand_no", v.hand_no));
