@@ -186,7 +186,9 @@ def act_once(page: Any, take_claims: bool = True) -> str | None:
                 return kind
             except Exception:  # noqa: BLE001 - the table moved on meanwhile
                 return None
-    tiles = page.locator("#hand .tile.clickable")
+    tiles = page.locator('#hand .tile.clickable[data-act="discard"]')  # (a 红中/laizi tap lays it aside)
+    if not tiles.count():
+        tiles = page.locator("#hand .tile.clickable")  # only kongs to tap (the 海底)
     if tiles.count():
         try:
             tiles.last.click(timeout=1000)       # first tap raises the tile

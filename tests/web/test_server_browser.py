@@ -88,8 +88,8 @@ def test_four_browsers_join_by_code_and_see_consistent_tables(browser: Any, serv
         # The dealer is 东 wherever one sits.
         assert p.locator('[data-testid="seat-0"] .wind').inner_text() == "东"
     # The dealer discards (tap twice); every table shows it in seat 0's river.
-    tile = pages[0].locator("#hand .tile.clickable").last.get_attribute("data-tile")
-    pages[0].locator("#hand .tile.clickable").last.click()
+    tile = pages[0].locator('#hand .tile.clickable[data-act="discard"]').last.get_attribute("data-tile")
+    pages[0].locator('#hand .tile.clickable[data-act="discard"]').last.click()
     pages[0].locator("#hand .tile.raised").click()
     for p in pages:
         p.wait_for_selector(f'[data-testid="river-0"] .tile[data-tile="{tile}"]')
@@ -210,7 +210,7 @@ def test_reload_mid_hand_resumes_the_same_seat(browser: Any, server: str) -> Non
     assert after == before
     assert ver(page) == v
     # And play continues from the reloaded page.
-    page.locator("#hand .tile.clickable").last.click()
+    page.locator('#hand .tile.clickable[data-act="discard"]').last.click()
     page.locator("#hand .tile.raised").click()
     poll(page, "v => +document.getElementById('ver').textContent > v", v)
     page.context.close()

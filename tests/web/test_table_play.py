@@ -147,7 +147,7 @@ def test_swipe_up_discards_at_once(browser: Any, server: str) -> None:
 
     page = new_page(browser, server, "滑动", SIZES[0], setup=watch)
     start_table(page, seat=0)
-    tile = page.locator("#hand .tile.clickable").last.element_handle()
+    tile = page.locator('#hand .tile.clickable[data-act="discard"]').last.element_handle()
     code = tile.get_attribute("data-tile")
     box = tile.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

@@ -381,6 +381,7 @@ function renderHand(box, v, ctx) {
     const a = tapActs[c];
     if (a) {
       e.classList.add("clickable");
+      e.dataset.act = a.type;  // what a tap plays: discard, or the kong laying it aside
       e.tabIndex = 0;
       e.setAttribute("role", "button");
       e.setAttribute("aria-label", actionLabel(a));
