@@ -144,6 +144,18 @@ def start_table(page: Any, seat: int = 0, level: str = "random", hands: int | No
 
 
 CLAIM_ORDER = ("tsumo", "ron", "kong", "addkong", "ankong", "peng", "chi")
+# the claims the action bar folds into one button when several are on offer (吃 ▾, 杠 ▾)
+CLAIM_GROUP = {"chi": "chi", "kong": "kong", "ankong": "kong", "addkong": "kong"}
+
+
+def press_claim(page: Any, kind: str, tile: str | None = None) -> None:
+    """Press the claim ``kind`` (of ``tile`` when given): its own button, or — several 吃 or
+    杠 on offer — the one button that shows them as tile groups, then the group."""
+    sel = f'#actions button[data-act="{kind}"]' + (f'[data-tile="{tile}"]' if tile else "")
+    group = page.locator(f'#actions button[data-choose="{CLAIM_GROUP.get(kind)}"]')
+    if not page.locator(sel).count() and group.count():
+        group.first.click()
+    page.locator(sel).first.click()
 
 
 def auto_on(page: Any, timeout: float = 30.0) -> bool:
@@ -180,8 +192,11 @@ def act_once(page: Any, take_claims: bool = True) -> str | None:
     kinds = CLAIM_ORDER if take_claims else ("tsumo", "ron")
     for kind in (*kinds, "pass"):
         loc = page.locator(f'#actions button[data-act="{kind}"]')
-        if loc.count():
+        group = page.locator(f'#actions button[data-choose="{CLAIM_GROUP.get(kind)}"]')
+        if loc.count() or group.count():
             try:
+                if not loc.count():  # several 吃 / 杠: the first tap shows them as tile groups
+                    group.first.click(timeout=1000)
                 loc.first.click(timeout=1000)
                 return kind
             except Exception:  # noqa: BLE001 - the table moved on meanwhile

@@ -25,6 +25,7 @@ from support.webhelpers import (
     outside,
     overflow_x,
     poll,
+    press_claim,
     screens_dir,
     sit,
 )
@@ -65,10 +66,7 @@ def _play_move(page: Any, move: dict[str, Any]) -> None:
         tile.click()
         page.locator("#hand .tile.raised").first.click()
     else:
-        sel = f'#actions button[data-act="{kind}"]'
-        if move.get("tile"):
-            sel += f'[data-tile="{move["tile"]}"]'
-        page.locator(sel).first.click()
+        press_claim(page, kind, move.get("tile"))
 
 
 def _create(page: Any, seed: str, hands: int) -> None:

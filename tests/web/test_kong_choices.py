@@ -26,7 +26,7 @@ from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.engine import GameSession, seed_from_text
 from laizi.server.tables.room import _bot_seed
 from laizi.server.tables.seats import SeatBot
-from support.webhelpers import add_bots, new_page, outside, overflow_x, poll, screens_dir, sit
+from support.webhelpers import add_bots, new_page, outside, overflow_x, poll, press_claim, screens_dir, sit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -92,7 +92,7 @@ def _play(page: Any, move: dict[str, Any]) -> None:
     if move["type"] in ("discard", "laizi_kong", "special_kong"):
         _tap_tile(page, move["tile"])
     else:
-        page.locator(f'#actions button[data-act="{move["type"]}"]').first.click()
+        press_claim(page, move["type"])
 
 
 def _shots(page: Any, name: str, check: Any) -> None:

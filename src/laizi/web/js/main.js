@@ -8,7 +8,7 @@ import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
 import { describe } from "./words.js";
-import { showPizi } from "./tiles.js";
+import { showPizi, tileEl } from "./tiles.js";
 import { optionName, howtoLink } from "./rules.js";
 import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, copyLink, ruleCard } from "./lobby.js";
 import { showError, toast } from "./ui.js";
@@ -292,6 +292,15 @@ function render() {
 }
 
 const ORDER = ["chi", "peng", "kong", "ankong", "addkong", "ron", "tsumo", "draw", "nodraw", "pass"];
+/** Claims of one button: every 吃 is one 吃, every 杠 (直杠, 暗杠, 蓄杠) one 杠. */
+const GROUP = { chi: "chi", kong: "kong", ankong: "kong", addkong: "kong" };
+
+/** A choice's tiles as the meld it makes: a chow's run, a kong's four. */
+function choiceTiles(a) {
+  if (a.type === "chi") return [0, 1, 2].map(k => `${+a.tile[0] + k}${a.tile[1]}`);
+  return [a.tile, a.tile, a.tile, a.tile];
+}
+
 function renderActions(v) {
   const box = $("actions");
   const auto = v.auto && S.seat != null && v.auto[S.seat];
@@ -299,7 +308,11 @@ function renderActions(v) {
   // finger, and a tap on them raced the bot)
   const legal = auto ? [] : (v.legal || []).filter(a => ORDER.includes(a.type));
   legal.sort((a, b) => ORDER.indexOf(a.type) - ORDER.indexOf(b.type));
-  const key = JSON.stringify([legal, !!auto, getLang()]);
+  // several 吃 (or 杠) at once: one button, whose tap shows the choices as tile groups
+  const groups = {};
+  for (const a of legal) if (GROUP[a.type]) (groups[GROUP[a.type]] = groups[GROUP[a.type]] || []).push(a);
+  if (S.choosing && !((groups[S.choosing] || []).length > 1)) S.choosing = null;
+  const key = JSON.stringify([legal, !!auto, getLang(), S.choosing]);
   if (box.dataset.key === key) return;  // the same buttons: untouched
   box.dataset.key = key;
   // 取消托管 stays the same element while 托管 lasts (a button rebuilt at every frame would
@@ -317,14 +330,54 @@ function renderActions(v) {
     cancel.remove();
   }
   if (auto) cancel.textContent = t("cancel_auto");
+  box.classList.toggle("choosing", !!S.choosing);
+  if (S.choosing) {  // the second tap: each choice as the tiles it melds, and 返回
+    for (const a of groups[S.choosing]) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.act = a.type;
+      b.dataset.tile = a.tile;
+      b.className = `act choice act-${a.type}`;
+      b.setAttribute("aria-label", actionLabel(a));
+      let claimed = a.type === "chi" || a.type === "kong" ? v.pending : null;  // the discard taken: marked
+      for (const c of choiceTiles(a)) {
+        b.appendChild(tileEl(c, { size: "meld", laizi: v.laizi, cls: c === claimed ? "claimed" : "" }));
+        if (c === claimed) claimed = null;
+      }
+      b.addEventListener("click", () => { S.choosing = null; net.act(a); });
+      box.appendChild(b);
+    }
+    const back = document.createElement("button");
+    back.type = "button";
+    back.className = "act act-back";
+    back.dataset.choose = "back";
+    back.textContent = t("back");
+    back.addEventListener("click", () => { S.choosing = null; renderActions(S.view); });
+    box.appendChild(back);
+    box.classList.toggle("empty", false);
+    return;
+  }
+  const shown = new Set();
   for (const a of legal) {
+    const g = GROUP[a.type];
+    const several = g && groups[g].length > 1;
+    if (several && shown.has(g)) continue;
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = actionLabel(a);
-    b.dataset.act = a.type;
-    if (a.tile) b.dataset.tile = a.tile;
-    b.className = `act act-${a.type}` + (a.type === "ron" || a.type === "tsumo" ? " win" : "");
-    b.addEventListener("click", () => net.act(a));
+    if (several) {  // 吃 / 杠 with a mark that more follow
+      shown.add(g);
+      b.textContent = `${t(g)} ▾`;
+      b.dataset.choose = g;
+      b.setAttribute("aria-label", groups[g].map(actionLabel).join(" / "));
+      b.className = `act act-${g} act-choose`;
+      b.addEventListener("click", () => { S.choosing = g; renderActions(S.view); });
+    } else {
+      b.textContent = actionLabel(a);
+      b.dataset.act = a.type;
+      if (a.tile) b.dataset.tile = a.tile;
+      b.className = `act act-${a.type}` + (a.type === "ron" || a.type === "tsumo" ? " win" : "");
+      b.addEventListener("click", () => net.act(a));
+    }
     box.appendChild(b);
   }
   box.classList.toggle("empty", !box.childElementCount);

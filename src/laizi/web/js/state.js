@@ -11,6 +11,7 @@ export const S = {
   log: [], logV: 0,      // the log: events (each once, by its version logV)
   hints: load("laizi.hints") === "1", hintsData: null,
   selected: null,        // index of the raised tile in the own hand
+  choosing: null,        // "chi" / "kong": the action bar shows that claim's choices as tile groups
   settleHand: null,      // hand number whose settlement is open (null: none)
   settleClosed: new Set(),
   settleView: null,      // the view of the finished hand shown in the settlement

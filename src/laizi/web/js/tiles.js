@@ -23,6 +23,7 @@ const GLYPH = {
   z4: "M7 2V17M2 7H7M2 14L7 12M13 2V15Q13 17 15 17H18V14M13 9L18 6",
   z7: "M3 6H17V13H3ZM10 2V19",
   pi: "M5 5Q5 13 2 18M5 5H15L14 8M10 2V10M6 10H15Q12 15 4 18M8 12Q12 16 18 18",
+  lai: "M1.5 5H8.5M5 1.5V18.5M2.2 7.5H7.8V11.5H2.2ZM4.6 12L1.5 16M5.4 12L8.5 15M13 1.5L10.8 5M12.3 3.3H17.2L16 5.6M11 7.2V14.6M11 7.2H18V14.6M14.5 9.2V13M13.6 14.8L10.6 18.5M15.4 14.8L18.5 18",
   z6: "M5 2L7 5M13 2L16 4M2 7H18M9 3Q9 12 3 18M8 11H15L7 18M9 13Q12 16 18 18",
 };
 
@@ -131,11 +132,11 @@ function template(code) {
 
 // this module's state, in one place (tests/test_architecture.py: no module-level let)
 const ST = { badge: null, pz: null };
-function laiziBadge() { // a gold star in a disc: the laizi mark, the same on every copy
+function laiziBadge() { // 赖 in a gold disc: the laizi mark (TABLE.md), the same on every copy
   if (!ST.badge) {
     ST.badge = el("svg", { viewBox: "0 0 20 20", "aria-hidden": "true", class: "lz-badge" });
     el("circle", { cx: 10, cy: 10, r: 9.5, fill: "#f2c230", stroke: "#7a5a00", "stroke-width": 1 }, ST.badge);
-    el("path", { d: "M10 3L12 8.2H17.5L13 11.4L14.7 16.8L10 13.5L5.3 16.8L7 11.4L2.5 8.2H8Z", fill: "#7a1d00" }, ST.badge);
+    glyph(ST.badge, GLYPH.lai, 3.5, 3.5, 0.65, "#7a1d00", 2.0);  // 赖 in strokes, no font needed
   }
   return ST.badge.cloneNode(true);
 }
