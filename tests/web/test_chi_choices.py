@@ -103,6 +103,13 @@ def test_several_chows_are_chosen_as_tile_groups(browser: Any, server: str) -> N
     assert page.locator('#actions button[data-act="chi"]').count() == 0
     assert group.count() == 1 and group.inner_text().startswith("吃")
     assert page.locator('#actions button[data-act="pass"]').count() == 1
+    # the seat that must act has the countdown ring round its avatar, and it runs down
+    timing = page.eval_on_selector_all(".seat img.avatar.timing", "es => es.map(e => e.closest('.seat').dataset.seat)")
+    assert timing == ["0"], timing
+    ring = "() => +getComputedStyle(document.querySelector('.seat.me img.avatar.timing')).getPropertyValue('--ring')"
+    r0 = page.evaluate(ring)
+    assert 0.8 < r0 <= 1, r0  # (in twelfths: 120 s of 120, then 110 s the next step)
+    poll(page, f"r0 => ({ring})() < r0", r0)
     # its tap: the chows as tile groups, each the run it melds; 返回 goes back
     group.click()
     assert _choices(page) == [_run(c) for c in chis]

@@ -26,7 +26,16 @@ from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.engine import GameSession, seed_from_text
 from laizi.server.tables.room import _bot_seed
 from laizi.server.tables.seats import SeatBot
-from support.webhelpers import add_bots, new_page, outside, overflow_x, poll, press_claim, screens_dir, sit
+from support.webhelpers import (
+    add_bots,
+    new_page,
+    outside,
+    overflow_x,
+    poll,
+    press_claim,
+    screens_dir,
+    sit,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 

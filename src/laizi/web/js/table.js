@@ -219,13 +219,12 @@ export function renderTable(table, v, ctx) {
     if (v.escaped && v.escaped[s]) badges.push([t("leave"), "b-off"]);
     // the countdowns: their text set below (and by updateTimers once a second), not part of the key
     let timer = null;
-    if (ctx.live && s === ctx.me && ctx.deadlineLeft != null && v.phase !== "over") {
-      timer = t("timer", ctx.deadlineLeft);
-      badges.push(["", "b-timer"]);
-    } else if (ctx.turnTimer && ctx.turnTimer.seat === s && ctx.turnTimer.left != null && v.phase !== "over") {
-      timer = t("timer", ctx.turnTimer.left);
-      badges.push(["", "b-timer b-public"]);  // the turn seat's public countdown
+    const secs = seatLeft(s, v, ctx);
+    if (secs != null) {
+      timer = t("timer", secs.left);
+      badges.push(["", secs.own ? "b-timer" : "b-timer b-public"]);  // else the turn seat's public countdown
     }
+    setRing(table, seatEl, secs && secs.left);
     // 番 on the table: the seat's public fan and 阳光/金顶 standing (fan.js)
     const fan = pl.fan != null ? [pl.fan, pl.standing, pl.fan_items, windOf(s, v.dealer), label] : null;
     const badgeBox = seatEl.querySelector(".badges");
@@ -415,7 +414,43 @@ function claimLeft(v, ctx) {
 }
 
 /** Once a second: only the countdown texts change (rebuilding the hand would swallow taps). */
+/** The countdown a seat's plate shows: {left, own} — the own seat's deadline (own), or the turn
+ *  seat's public one — or null. */
+function seatLeft(s, v, ctx) {
+  if (v.phase === "over") return null;
+  if (ctx.live && s === ctx.me && ctx.deadlineLeft != null) return { left: ctx.deadlineLeft, own: true };
+  if (ctx.turnTimer && ctx.turnTimer.seat === s && ctx.turnTimer.left != null) return { left: ctx.turnTimer.left, own: false };
+  return null;
+}
+
+/** The countdown ring around a seat's avatar while it must act (TABLE.md, Seats): the share of
+ *  its time left, from the seconds first seen of this countdown (a larger number starts anew). */
+function setRing(table, seatEl, left) {
+  const img = seatEl.querySelector("img.avatar");
+  if (!img) return;
+  const seat = seatEl.dataset.seat;
+  const rings = table._rings || (table._rings = {});
+  if (left == null) {
+    delete rings[seat];
+    img.classList.remove("timing", "low");
+    delete img.dataset.ring;
+    return;
+  }
+  const r = rings[seat];
+  if (!r || left > r.last) rings[seat] = { full: Math.max(left, 1), last: left };
+  else r.last = left;
+  img.classList.add("timing");
+  // in twelfths (style.css turns data-ring into the ring's share: scripts set no style)
+  const twelfths = String(Math.round(12 * Math.max(0, Math.min(1, left / rings[seat].full))));
+  if (img.dataset.ring !== twelfths) img.dataset.ring = twelfths;
+  img.classList.toggle("low", left <= 5);
+}
+
 export function updateTimers(table, v, ctx) {
+  for (const seatEl of table.querySelectorAll(".seat[data-seat]")) {
+    const secs = seatLeft(+seatEl.dataset.seat, v, ctx);
+    setRing(table, seatEl, secs && secs.left);
+  }
   const left = ctx.deadlineLeft;
   const badge = table.querySelector(".seat.me .b-timer");
   if (badge) badge.textContent = left == null ? "" : t("timer", left);
