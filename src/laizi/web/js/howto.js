@@ -3,7 +3,9 @@
 // (GET /api/rules?rules=…: laizi.rulecatalog.card_of, every option's value in words) with examples
 // drawn in the project's SVG tiles (howto-examples.json: score requests, scored by the tests).
 // Text only (textContent); every word from W below or from the server's catalogue.
-import { getLang, setLang, toggleLang, onLang, applyI18n, tileName, bigHandName, wordPack } from "./i18n.js";
+// The glossary (术语, #glossary: TABLE.md "Words"): each game term in the table's own word (i18n.js,
+// the page's language), in English with the Chinese term beside it, and one line of meaning.
+import { getLang, setLang, toggleLang, onLang, applyI18n, tileName, bigHandName, wordPack, t, winBy } from "./i18n.js";
 import { tileEl } from "./tiles.js";
 
 const W = {
@@ -38,6 +40,25 @@ const W = {
     bh_menqing: "门前清：没有吃、碰、明杠，不开口也能胡（本桌算大胡）。",
     bh_qidui: "七对：七个对子（本桌算大胡）。",
     bad: "规则有误：{0}", back: "返回", lobby: "大厅",
+    s_words: "术语", words_link: "术语 ↓",
+    gg_tiles: "牌", gg_claims: "吃、碰、杠", gg_win: "胡牌", gg_score: "算分", gg_table: "牌桌上",
+    gw_minggang: "明杠", gw_kaikou: "开口",
+    gm_dealer: "拿 14 张、先出牌的人，坐东。", gm_indicator: "开局翻开的一张牌，它的下一张就是赖子。",
+    gm_laizi: "翻牌的下一张，胡牌时可以当任何牌。", gm_pizi: "七皮四赖：翻牌那种牌和它前一种牌，要像红中一样杠出来。",
+    gm_chi: "拿上家打的牌，凑成顺子。", gm_peng: "拿任何人打的牌，凑成三张一样的。", gm_kong: "四张一样的牌；杠后从牌尾补一张。",
+    gm_minggang: "手里三张，杠别人打的第四张，1 番。", gm_ankong: "自己摸齐四张一样的，2 番。",
+    gm_addkong: "碰了以后摸到第四张加上去，1 番。", gm_special_kong: "把红中亮出来放一边，1 番，再补一张；手里有红中不能胡。",
+    gm_fa_kong: "红中发财杠的玩法里，发财也这样杠出来，1 番。", gm_laizi_kong: "把赖子亮出来放一边，2 番，再补一张。",
+    gm_pizi_kong: "把皮子亮出来放一边，1 番，再补一张。", gm_pass: "不吃、不碰、不胡，让这张牌过去。",
+    gm_ting: "再来一张就能胡。", gm_ron: "牌成了：四副牌加一对将，或者大胡。", gm_tsumo: "胡自己摸到的牌，三家都付。",
+    gm_discard: "你打出的牌被别人胡了。", gm_rob: "别人蓄杠时，胡他加上的那张牌。",
+    gm_gangkai: "杠后补的牌自摸胡，是大胡。", gm_haidi: "最后几张牌自摸胡，是大胡。",
+    gm_small_hand: "没有大胡的胡牌，将要二、五、八。", gm_big_hands: "碰碰胡、清一色等，底分比屁胡高。",
+    gm_hard: "没用赖子当别的牌，多 1 番。", gm_soft: "用了赖子当别的牌。", gm_fan: "每 1 番，付的分数翻一倍。",
+    gm_kaikou: "吃、碰或明杠过；一般要开口才能胡。", gm_cap: "每家最多付的分数。",
+    gm_golden: "三家都到封顶时，开过口的付金顶。", gm_sunshine: "三家都到封顶时，没开口的付阳光顶。",
+    gm_ha: "三家都到封顶又都没开口时，各付哈顶。", gm_liable: "一家替三家付（例如被抢杠的人）。",
+    gm_ready: "开局前点准备，四家都准备好就开始。", gm_auto: "让电脑替你打，点取消托管收回。",
   },
   en: {
     title: "How to play", choose: "Rules", this_table: "this table", card: "Rule card",
@@ -70,10 +91,52 @@ const W = {
     bh_menqing: "Concealed hand: no chow, pung or exposed kong; it may win unopened (a big hand at this table).",
     bh_qidui: "Seven pairs (a big hand at this table).",
     bad: "Bad rules: {0}", back: "Back", lobby: "Lobby",
+    s_words: "Words", words_link: "Words ↓",
+    gg_tiles: "Tiles", gg_claims: "Chow, pung, kong", gg_win: "Winning", gg_score: "Scoring", gg_table: "At the table",
+    gw_minggang: "Exposed kong", gw_kaikou: "opened",
+    gm_dealer: "Holds 14 tiles, plays first and sits East.", gm_indicator: "The tile turned up at the start; the next tile is the laizi.",
+    gm_laizi: "The tile after the indicator; in a win it stands for any tile.", gm_pizi: "Seven pizi, four laizi: the indicator's tiles and those of the tile before it, laid aside like a red dragon.",
+    gm_chi: "Take the discard of the player before you to make a run.", gm_peng: "Take anyone's discard to make three of a kind.", gm_kong: "Four of a kind; then draw a replacement from the end of the wall.",
+    gm_minggang: "Three in hand and the fourth from a discard: 1 fan.", gm_ankong: "Four of a kind drawn yourself: 2 fan.",
+    gm_addkong: "The fourth tile drawn and added to your pung: 1 fan.", gm_special_kong: "A red dragon laid aside: 1 fan, then a replacement. Holding one, you cannot win.",
+    gm_fa_kong: "With the red and green kongs, a green dragon is laid aside the same way: 1 fan.", gm_laizi_kong: "A laizi laid aside: 2 fan, then a replacement.",
+    gm_pizi_kong: "A pizi laid aside: 1 fan, then a replacement.", gm_pass: "Let the discard go: no chow, pung, kong or win.",
+    gm_ting: "One tile away from a win.", gm_ron: "A complete hand: four sets and a pair, or a big hand.", gm_tsumo: "Win on a tile you drew yourself; all three pay.",
+    gm_discard: "Your discard is the tile another player wins on.", gm_rob: "Win on the tile another player adds to a pung.",
+    gm_gangkai: "Self-drawn on a kong's replacement tile: a big hand.", gm_haidi: "Self-drawn among the last tiles of the wall: a big hand.",
+    gm_small_hand: "A win with no big hand; its pair must be 2, 5 or 8.", gm_big_hands: "All pungs, full flush and the like: a higher base than a small hand.",
+    gm_hard: "No laizi stands for another tile: one more fan.", gm_soft: "A laizi stands for another tile.", gm_fan: "Each fan doubles the payment.",
+    gm_kaikou: "Made a chow, pung or exposed kong; a hand must be open to win (most rules).", gm_cap: "The most one loser pays.",
+    gm_golden: "When all three reach the cap, an opened loser pays this.", gm_sunshine: "When all three reach the cap, an unopened loser pays this.",
+    gm_ha: "When all three reach the cap and none opened, each pays this.", gm_liable: "One loser pays for all three (e.g. the player robbed of a kong).",
+    gm_ready: "Tap before a hand; it starts when all four are ready.", gm_auto: "The computer plays for you until you stop it.",
   },
 };
 const w = wordPack(W);
 const $ = id => document.getElementById(id);
+// The glossary's rows by group: [id, the term (TABLE.md's Chinese word), the table's word for it in
+// the page's language]. The word is i18n.js's — what the table's buttons and lines say (听's
+// "Ready:" without its colon); a term the table has no word of (明杠: its button says 杠; 开口)
+// has the page's own (gw_…). The Chinese term is shown beside the English once, here; i18n.js
+// keeps no table by language to read it from, so tests/web/test_glossary.py checks that each
+// term is i18n.js's Chinese word.
+const TERMS = [
+  ["gg_tiles", [["dealer", "庄", () => t("dealer")], ["indicator", "翻牌", () => t("indicator")],
+    ["laizi", "赖子", () => t("laizi")], ["pizi", "皮子", () => t("pizi")]]],
+  ["gg_claims", [["chi", "吃", () => t("chi")], ["peng", "碰", () => t("peng")], ["kong", "杠", () => t("kong")],
+    ["minggang", "明杠", () => w("gw_minggang")], ["ankong", "暗杠", () => t("ankong")], ["addkong", "蓄杠", () => t("addkong")],
+    ["special_kong", "红中杠", () => t("special_kong")], ["fa_kong", "发财杠", () => t("fa_kong")],
+    ["laizi_kong", "赖子杠", () => t("laizi_kong")], ["pizi_kong", "皮子杠", () => t("pizi_kong")], ["pass", "过", () => t("pass")]]],
+  ["gg_win", [["ting", "听牌", () => t("ting").replace(/[:：]\s*$/, "")], ["ron", "胡", () => t("ron")],
+    ["tsumo", "自摸", () => t("tsumo")], ["discard", "放冲（点炮）", () => winBy("discard")], ["rob", "抢杠", () => winBy("rob_kong")],
+    ["gangkai", "杠上开花", () => t("gangkai")], ["haidi", "海底捞月", () => t("haidi")],
+    ["small_hand", "屁胡", () => t("small_hand")], ["big_hands", "大胡", () => t("big_hands")],
+    ["hard", "硬胡", () => t("hard")], ["soft", "软胡", () => t("soft")]]],
+  ["gg_score", [["fan", "番", () => t("fan")], ["kaikou", "开口", () => w("gw_kaikou")], ["cap", "封顶", () => t("cap_cap")],
+    ["golden", "金顶", () => t("cap_golden")], ["sunshine", "阳光顶", () => t("cap_sunshine")], ["ha", "哈顶", () => t("cap_ha")],
+    ["liable", "承包", () => t("liable")]]],
+  ["gg_table", [["ready", "准备", () => t("ready")], ["auto", "托管", () => t("auto")]]],
+];
 const BIG = ["pengpeng", "qingyise", "fengyise", "jiangyise", "quanqiuren", "gangkai", "qianggang", "haidi", "menqing", "qidui"];
 
 function el(tag, cls, text, parent) {
@@ -136,8 +199,31 @@ function section(title, parent) {
   return s;
 }
 
+/** 术语 / Words (#glossary): in English each term's word with the Chinese term beside it (the one
+ *  place the Chinese is shown); in Chinese the term alone. A line of meaning under each. */
+function glossary(parent) {
+  const zh = getLang() === "zh";
+  const s = section(w("s_words"), parent);
+  s.id = "glossary";
+  s.dataset.testid = "glossary";
+  for (const [group, rows] of TERMS) {
+    el("h3", "", w(group), s);
+    const dl = el("dl", "hx-opts hx-words", null, s);
+    for (const [id, term, word] of rows) {
+      const pair = el("div", "hx-word", null, dl);  // a term and its meaning kept together (style.css's columns)
+      const dt = el("dt", "", zh ? term : word(), pair);
+      dt.dataset.term = id;
+      if (!zh) {
+        dt.append(" · ");
+        el("span", "hx-zh", term, dt).lang = "zh-CN";
+      }
+      el("dd", "", w(`gm_${id}`), pair);
+    }
+  }
+}
+
 // this module's state, in one place (tests/test_architecture.py: no module-level let)
-const ST = { CAT: null, EXAMPLES: [], RULES: null, CARD: null, FROM_URL: false };
+const ST = { CAT: null, EXAMPLES: [], RULES: null, CARD: null, FROM_URL: false, JUMPED: false };
 
 async function load(rules) {
   const r = await fetch(`/api/rules?rules=${encodeURIComponent(JSON.stringify(rules))}`);
@@ -222,6 +308,12 @@ function render() {
       if (ST.CARD.items[L].some(it => it.name === o.name)) dt.classList.add("changed");
     }
   }
+
+  glossary(body);
+  $("hx-words-link").textContent = w("words_link");
+  // a link to #glossary: the section exists only now, after the rules came
+  if (!ST.JUMPED && location.hash === "#glossary") $("glossary").scrollIntoView();
+  ST.JUMPED = true;
 }
 
 async function boot() {
