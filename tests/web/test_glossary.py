@@ -133,6 +133,10 @@ def test_glossary_in_both_languages(server: str, browser: Any, size: tuple[int, 
     assert not CJK.search(rest), CJK.findall(rest)
     assert not RAW.findall(page.inner_text("#glossary")), RAW.findall(page.inner_text("#glossary"))
     assert page.inner_text("#glossary h2") == "Words"
+    # the whole English page: every sentence begins with a capital (a card's value dropped in
+    # at a sentence's start, "red dragons must be laid aside too", was not)
+    body = page.inner_text("#hx-body")
+    assert not re.findall(r"[.!?] [a-z][a-z]+ ", body), re.findall(r"[.!?] [a-z][a-z]+ [a-z]+", body)
     assert page.inner_text('[data-testid="glossary-link"]') == "Words ↓"
     page.evaluate("document.getElementById('glossary').scrollIntoView()")
     assert overflow_x(page) == 0

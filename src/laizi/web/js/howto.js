@@ -263,7 +263,8 @@ function render() {
   const lzRow = el("p", "hx-laizi", w("laizi", tileName("5m"), tileName("6m")), b);
   const pair = el("span", "hx-pair", null, lzRow);
   pair.append(tileEl("5m", { size: "meld" }), " → ", tileEl("6m", { size: "meld", laizi: "6m" }));
-  el("p", "", w("laizi_kong", special), b);
+  // (the English sentence begins with the card's value: "Red dragons must be laid aside too")
+  el("p", "", w("laizi_kong", L === "en" && special ? special[0].toUpperCase() + special.slice(1) : special), b);
   if (ex("laizi_kong")) b.appendChild(drawExample(ex("laizi_kong"), w("ex_laizi_kong")));
   el("p", "", w("open", w(ST.RULES.jiayu_hands ? "open_need_jy" : "open_need")), b);
   el("p", "", w("pair"), b);
