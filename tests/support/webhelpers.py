@@ -148,6 +148,12 @@ CLAIM_ORDER = ("tsumo", "ron", "kong", "addkong", "ankong", "peng", "chi")
 CLAIM_GROUP = {"chi": "chi", "kong": "kong", "ankong": "kong", "addkong": "kong"}
 
 
+def tap_twice(page: Any, tile: str) -> None:
+    """Play ``tile`` from the own hand as a player does: a tap raises it, a second tap plays it."""
+    page.locator(f'#hand .tile.clickable[data-tile="{tile}"]').first.click()
+    page.locator("#hand .tile.raised").first.click()
+
+
 def press_claim(page: Any, kind: str, tile: str | None = None) -> None:
     """Press the claim ``kind`` (of ``tile`` when given): its own button, or — several 吃 or
     杠 on offer — the one button that shows them as tile groups, then the group."""

@@ -21,7 +21,16 @@ from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.engine import GameSession, seed_from_text
 from laizi.server.tables.room import _bot_seed
 from laizi.server.tables.seats import SeatBot
-from support.webhelpers import add_bots, new_page, outside, overflow_x, poll, screens_dir, sit
+from support.webhelpers import (
+    add_bots,
+    new_page,
+    outside,
+    overflow_x,
+    poll,
+    screens_dir,
+    sit,
+    tap_twice,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -93,8 +102,7 @@ def test_several_chows_are_chosen_as_tile_groups(browser: Any, server: str) -> N
         if move["type"] == "pass":
             page.locator('#actions button[data-act="pass"]').click()
         else:
-            page.locator(f'#hand .tile.clickable[data-tile="{move["tile"]}"]').first.click()
-            page.locator("#hand .tile.raised").first.click()
+            tap_twice(page, move["tile"])
         poll(page, "v => document.getElementById('ver').textContent !== v", before)
 
     # the decision: one 吃 button (no chow played by a single tap), beside 过

@@ -28,6 +28,7 @@ from support.webhelpers import (
     press_claim,
     screens_dir,
     sit,
+    tap_twice,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -62,9 +63,7 @@ DECISION = """() => document.querySelector('[data-testid="settlement"]:not(.hidd
 def _play_move(page: Any, move: dict[str, Any]) -> None:
     kind = move["type"]
     if kind == "discard":
-        tile = page.locator(f'#hand .tile.clickable[data-tile="{move["tile"]}"]').first
-        tile.click()
-        page.locator("#hand .tile.raised").first.click()
+        tap_twice(page, move["tile"])
     else:
         press_claim(page, kind, move.get("tile"))
 

@@ -35,6 +35,7 @@ from support.webhelpers import (
     press_claim,
     screens_dir,
     sit,
+    tap_twice,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -92,14 +93,9 @@ def plan(seed_text: str = SEED) -> Plan:
     return p
 
 
-def _tap_tile(page: Any, tile: str) -> None:
-    page.locator(f'#hand .tile.clickable[data-tile="{tile}"]').first.click()
-    page.locator("#hand .tile.raised").first.click()
-
-
 def _play(page: Any, move: dict[str, Any]) -> None:
     if move["type"] in ("discard", "laizi_kong", "special_kong"):
-        _tap_tile(page, move["tile"])
+        tap_twice(page, move["tile"])
     else:
         press_claim(page, move["type"])
 

@@ -413,7 +413,6 @@ function claimLeft(v, ctx) {
   return "";
 }
 
-/** Once a second: only the countdown texts change (rebuilding the hand would swallow taps). */
 /** The countdown a seat's plate shows: {left, own} — the own seat's deadline (own), or the turn
  *  seat's public one — or null. */
 function seatLeft(s, v, ctx) {
@@ -446,6 +445,7 @@ function setRing(table, seatEl, left) {
   img.classList.toggle("low", left <= 5);
 }
 
+/** Once a second: only the countdown texts and rings change (rebuilding the hand would swallow taps). */
 export function updateTimers(table, v, ctx) {
   for (const seatEl of table.querySelectorAll(".seat[data-seat]")) {
     const secs = seatLeft(+seatEl.dataset.seat, v, ctx);
