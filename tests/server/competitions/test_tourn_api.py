@@ -158,3 +158,46 @@ def test_one_organiser_has_a_few_open_tournaments_at_most(make_app: Callable[...
         assert c.post("/api/tournaments", headers=org, json={"name": "这回可以"}).status_code == 200
         listed = c.get("/api/tournaments").json()["tournaments"]
         assert sum(1 for t in listed if t["name"].startswith(("杯", "这回"))) <= OPEN_PER_ORGANISER + 1
+
+
+def test_a_start_stores_running_and_round_one_together(make_app: Callable[..., Any]) -> None:
+    """CI once read a tournament that had just started as running with no round (the start
+    wrote its status, then drew the round's walls, then stored the round). After each write
+    of the start, read back from the database: never running without round 1's tables."""
+    from sqlalchemy.orm import Session
+
+    from laizi.server.persistence.tournamentdb import TableRow, TournamentRow
+
+    app = make_app()
+    with TestClient(app) as c:
+        org = _account(c, "org3")
+        players = [_account(c, f"tog{i}") for i in range(4)]
+        tid = c.post("/api/tournaments", headers=org, json={"name": "一起", "seats": 8, "rounds": 1,
+                                                            "hands_per_round": 2, "bots_fill": True,
+                                                            "bot_delay": 0}).json()["id"]
+        for h in players:
+            assert c.post(f"/api/tournaments/{tid}/register", headers=h).status_code == 200
+            assert c.post(f"/api/tournaments/{tid}/check-in", headers=h).status_code == 200
+        director = app.state.director
+        seen: list[tuple[str, int, int]] = []
+        write = director._write
+
+        async def checked(fn: Any) -> Any:
+            out = await write(fn)
+            with Session(director.engine) as s:
+                row = s.get(TournamentRow, tid)
+                assert row is not None
+                n = len(s.query(TableRow).filter(TableRow.tournament_id == tid).all())
+                seen.append((row.status, row.current_round, n))
+            return out
+
+        director._write = checked
+        try:
+            r = c.post(f"/api/tournaments/{tid}/start", headers=org)
+            assert r.status_code == 200, r.text
+        finally:
+            director._write = write
+        assert seen and seen[0] == ("running", 1, 2), seen  # 4 players + 4 bots: two tables
+        assert all(st != "running" or (rnd == 1 and n == 2) for st, rnd, n in seen), seen
+        d = c.get(f"/api/tournaments/{tid}").json()
+        assert d["status"] == "running" and len(d["rounds"][0]["tables"]) == 2

@@ -30,6 +30,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -328,7 +329,7 @@ class Director:
                         "(or allow bots to fill the empty seats)", 409)
                 total = humans
 
-            def write(s: Session) -> None:
+            def enter(s: Session) -> None:
                 row = s.get(TournamentRow, tid)
                 assert row is not None
                 # entrants who did not check in are not in the tournament
@@ -343,32 +344,40 @@ class Director:
                 row.status = "running"
                 row.started_at = _now()
 
-            await self._write(write)
-            await self._new_round(tid, st, 1)
+            # running and its first round are stored in one write: nobody sees (and a crash
+            # cannot leave) a running tournament without tables
+            await self._new_round(tid, st, 1, total // 4, before=enter)
         return {"ok": True, "entrants": total, "bots": total - humans}
 
     # ------------------------------------------------------------- rounds
-    async def _new_round(self, tid: int, st: TournamentSettings, number: int) -> None:
-        """Seat round ``number``, store its tables (seeds, commitments), then open them."""
-        def plan(s: Session) -> tuple[list[dict[str, Any]], list[list[int]]]:
-            ents = records.entrants(s, tid, playing_only=True)
-            if number == 1:
-                return ents, random_tables([e["id"] for e in ents], self.rng)
-            order = [r["entrant_id"] for r in standings_of(s, tid, st)]
-            met = [frozenset(int(x) for x in t.entrants) for t in records.table_rows(s, tid)]
-            return ents, swiss_tables(order, met)
-
-        _ents, tables = await self._read(plan)
-        shared = secrets.token_bytes(32)
-        seeds = [shared if st.duplicate else secrets.token_bytes(32) for _ in tables]
-        coms = await asyncio.to_thread(lambda: [hand_commitments(sd, st.hands_per_round) for sd in seeds])
-        codes = await self._read(lambda s: self._codes(s, len(tables)))
+    async def _new_round(self, tid: int, st: TournamentSettings, number: int,
+                         n_tables: int | None = None,
+                         before: Callable[[Session], None] | None = None) -> None:
+        """Seat round ``number``, store its tables (seeds, commitments), then open them.
+        ``before`` runs first in the same write (the start: entrants and status)."""
+        if n_tables is None:
+            n_tables = await self._read(lambda s: len(records.entrants(s, tid, playing_only=True))) // 4
+        seeds, coms = await asyncio.to_thread(self._round_walls, st, n_tables)
 
         def write(s: Session) -> None:
+            nonlocal seeds, coms
+            if before is not None:
+                before(s)
+                s.flush()
             row = s.get(TournamentRow, tid)
             assert row is not None
             if s.scalar(select(RoundRow).where(RoundRow.tournament_id == tid, RoundRow.number == number)):
                 return  # stored already (a retried write)
+            ents = records.entrants(s, tid, playing_only=True)
+            if number == 1:
+                tables = random_tables([e["id"] for e in ents], self.rng)
+            else:
+                order = [r["entrant_id"] for r in standings_of(s, tid, st)]
+                met = [frozenset(int(x) for x in t.entrants) for t in records.table_rows(s, tid)]
+                tables = swiss_tables(order, met)
+            if len(tables) != len(seeds):  # the entrants changed since the walls were drawn
+                seeds, coms = self._round_walls(st, len(tables))
+            codes = self._codes(s, len(tables))
             row.current_round = number
             s.add(RoundRow(tournament_id=tid, number=number, status="playing"))
             for i, table in enumerate(tables):
@@ -378,6 +387,14 @@ class Director:
 
         await self._write(write)
         await self._advance(tid)
+
+    @staticmethod
+    def _round_walls(st: TournamentSettings, n: int) -> tuple[list[bytes], list[list[str]]]:
+        """A round's match seeds (one shared by every table of a duplicate round) and each
+        seed's hand commitments."""
+        shared = secrets.token_bytes(32)
+        seeds = [shared if st.duplicate else secrets.token_bytes(32) for _ in range(n)]
+        return seeds, [hand_commitments(sd, st.hands_per_round) for sd in seeds]
 
     def _codes(self, s: Session, n: int) -> list[str]:
         out: list[str] = []
