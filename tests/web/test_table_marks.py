@@ -7,11 +7,13 @@ the replay and the tutorial use it) on the served page; the live check watches a
 
 from __future__ import annotations
 
+import contextlib
+import time
 from typing import Any
 
 import pytest
 
-from support.webhelpers import SIZES, auto_on, new_page, poll, start_table
+from support.webhelpers import SIZES, auto_on, new_page, poll, start_table, tap_twice
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -178,4 +180,42 @@ def test_a_live_tables_discards_are_lit(browser: Any, server: str) -> None:
     assert seen["many"] == 0, seen
     assert seen["landed"] and not seen["unlit"], seen
     assert seen["quiet"] >= 1, seen   # lit with no claim window open
+    page.context.close()
+
+
+# our hand and how many tiles lie in our river (laid-aside ones too): a play changes it
+HAND_JS = ("() => [...document.querySelectorAll('#hand .tile')].map(e => e.dataset.tile).join() + '|' + "
+           "document.querySelectorAll('#game-table .river[data-seat=\"0\"] .tile').length")
+
+
+def test_the_latest_discard_is_lit_after_a_reload(browser: Any, server: str) -> None:
+    """A page drawn mid-turn (a reload: a reconnect) lights the latest discard at once: it knows
+    it from the events its snapshot repeats. (Before, nothing was lit until the next discard.)"""
+    page = new_page(browser, server, "重连亮牌", SIZES[0])
+    start_table(page, seat=0, hands=1)
+    mine = '#game-table .river[data-seat="0"] .tile.last'
+    end = time.monotonic() + 90
+    while True:  # pass every claim; discard until our turn comes after another seat's discard
+        assert time.monotonic() < end, "our turn never came after another seat's discard"
+        assert not page.locator('[data-testid="settlement"]:not(.hidden)').count(), "the hand ended first"
+        passing = page.locator('#actions button[data-act="pass"]')
+        if passing.count():
+            with contextlib.suppress(Exception):
+                passing.first.click(timeout=1000)
+            continue
+        if not page.locator('#hand .tile.clickable[data-act="discard"]').count():
+            page.wait_for_timeout(100)  # (the bots' turns: a short look again)
+            continue
+        lit = _lit(page)
+        if len(lit) == 1 and not page.locator(mine).count():
+            break
+        hand = page.evaluate(HAND_JS)
+        tile = page.locator('#hand .tile.clickable[data-act="discard"]').last.get_attribute("data-tile")
+        with contextlib.suppress(Exception):
+            tap_twice(page, str(tile))
+        # played (a 红中 or laizi is laid aside and a tile drawn: the turn goes on)
+        poll(page, f"(was) => ({HAND_JS})() !== was", hand, timeout=10)
+    page.reload()
+    page.wait_for_selector('#hand .tile.clickable[data-act="discard"]')
+    assert _lit(page) == lit
     page.context.close()

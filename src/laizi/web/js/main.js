@@ -3,7 +3,7 @@ import { newHeld, takeSnapshot, takeUpdate } from "./delta.js";
 import { S, PAGE, store, save } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText, setPizi, kongWord } from "./i18n.js";
-import { buildTable, renderTable, redraw, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel, showBubble } from "./table.js";
+import { buildTable, eventsDiscard, renderTable, redraw, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel, showBubble } from "./table.js";
 import { renderSettlement, renderMatchResult, scoreTable } from "./settle.js";
 import { renderFair } from "./fair.js";
 import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./sound.js";
@@ -209,7 +209,7 @@ function turnTimer() { return S.timer ? { seat: S.timer.seat, left: secondsTo(S.
 function ctx() {
   return {
     me: S.seat, seats: S.room && S.room.seats, live: true, deadlineLeft: deadlineLeft(), turnTimer: turnTimer(),
-    selected: S.selected, onTile, lastLine: logLine(S.log[S.log.length - 1]), fixedDeal: S.fixedDeal, hint: recommended(),
+    selected: S.selected, onTile, lastLine: logLine(S.log[S.log.length - 1]), lastDiscard: eventsDiscard(S.log.map(x => x.ev)), fixedDeal: S.fixedDeal, hint: recommended(),
   };
 }
 

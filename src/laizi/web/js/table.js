@@ -148,14 +148,26 @@ function renderRiver(riverEl, tiles, laizi, at) {
   if (litEl) litEl.classList.add("last");
 }
 
+/** The latest discard of a hand from its events, newest last (the live table's log: a
+ *  snapshot repeats the last events, so a join or a reconnect knows it too): {seat, special}
+ *  while the tile lies where it fell, null once a 吃/碰/杠 took it or before the hand's first. */
+export function eventsDiscard(events) {
+  for (let j = events.length - 1; j >= 0; j--) {
+    const ev = events[j];
+    if (ev.type === "discard") return { seat: ev.seat, special: ev.as != null };
+    if (ev.type === "chi" || ev.type === "peng" || ev.type === "kong" || ev.type === "start_hand"
+        || ev.type === "end_hand") return null;
+  }
+  return null;
+}
+
 /** The latest discard on the table: {seat, special} (special: a 赖子 or 红中 laid aside, shown
- *  after the seat's river), or null. During a claim window the view says it (the turn seat's
- *  pending tile); otherwise the view does not name the last discarder, so the table keeps it
- *  from render to render: the seat whose river (or laid-aside tiles) grew since the last render
- *  discarded last (of several, the nearest before the turn seat), and its tile stays lit until
- *  the next discard or until a claim takes it. A table first drawn mid-turn (a join, a
- *  reconnect) lights nothing until the next discard. ctx.lastDiscard, when given (the replay
- *  knows it from its events), decides. */
+ *  after the seat's river), or null. ctx.lastDiscard, when given, decides (the live table and
+ *  the replay know it from their events). Otherwise (the tutorial): during a claim window the
+ *  view says it (the turn seat's pending tile); else the table keeps it from render to render:
+ *  the seat whose river (or laid-aside tiles) grew since the last render discarded last (of
+ *  several, the nearest before the turn seat), and its tile stays lit until the next discard
+ *  or until a claim takes it. */
 function latestDiscard(table, v, ctx) {
   const counts = v.players.map(pl => [pl.river.length, (pl.special_discards || []).length]);
   const was = table._discard && table._discard.hand === v.hand_no ? table._discard : null;
