@@ -65,7 +65,9 @@ def test_sessions_follow_the_player_across_nodes(make_nodes: Any) -> None:
 
 def test_logout_everywhere_on_one_node_closes_a_socket_on_the_other(make_nodes: Any) -> None:
     """The thief's socket is on node b; the victim logs out everywhere on node a: node b
-    closes it (``session_ended``) within a second of node a's answer."""
+    closes it (``session_ended``) soon after node a's answer: the bus tells b at once, b's
+    sweep looks every 0.25 s (and its database sync every second, if a bus message were
+    lost) — about a second at most on an idle machine; 3 s allowed on a busy one."""
     a, b = make_nodes(["na", "nb"])
     pw = "hot dry noodles 9"
     status, reg = http(a.url + "/api/account/register", {"username": "wuhan3", "password": pw})
@@ -81,7 +83,7 @@ def test_logout_everywhere_on_one_node_closes_a_socket_on_the_other(make_nodes: 
         assert r.status == 200
     t0 = time.monotonic()
     err = thief.until(lambda m: m["type"] == "error" and m["code"] == "session_ended", 10)
-    assert err and time.monotonic() - t0 < 1.5, time.monotonic() - t0
+    assert err and time.monotonic() - t0 < 3.0, time.monotonic() - t0
     thief.close()
 
 
