@@ -53,6 +53,8 @@ class Player:
         self.acted_v: int | None = None
         self.continued: int | None = None
         self.reconnects = 0
+        self.auto_cancelled = 0  # 托管 switched off on coming back (as 取消托管 on the table)
+        self._auto_v: int | None = None
         self.last_frame_at = 0.0
         self.last_snapshot_at = 0.0
         self.seen: list[str] = []  # the types of the last frames (for failure messages)
@@ -126,6 +128,15 @@ class Player:
         if v.get("phase") == "over" and self.continued != v.get("hand_no"):
             self.continued = v.get("hand_no")
             self.send({"type": "continue"})
+        auto = v.get("auto") or []
+        if (self.seat is not None and self.seat < len(auto) and auto[self.seat]
+                and self.last is not None and self._auto_v != self.last["v"]):
+            # Away longer than the disconnect grace (a reconnect through a failover on a busy
+            # machine): the server played the seat; back, the player taps 取消托管.
+            self._auto_v = self.last["v"]
+            self.auto_cancelled += 1
+            self.send({"type": "auto", "on": False})
+            return True
         legal = v.get("legal") or []
         if legal and self.last is not None and self.acted_v != self.last["v"]:
             self.acted_v = self.last["v"]

@@ -82,7 +82,7 @@ def test_losing_a_room_owner(how: str, make_nodes: Any, haproxy: Any, pg_url: st
     while time.monotonic() < end and min(len(p.acked) - before[id(p)] for p in humans[0]) < 3:
         pump(everyone)
     assert min(len(p.acked) - before[id(p)] for p in humans[0]) >= 3, (
-        "the room did not go on", [(len(p.acked) - before[id(p)], p.reconnects, p.seat, p.port,
+        "the room did not go on", [(len(p.acked) - before[id(p)], p.reconnects, p.auto_cancelled, p.seat, p.port,
                                     (p.last or {}).get("view", {}).get("legal"), p.seen[-12:])
                                    for p in humans[0]], rooms[0],
         {n.name: n.log_text()[-2000:] for n in nodes})
