@@ -473,6 +473,21 @@ def step(clients: list[Client]) -> bool:
     return True
 
 
+def caught_up(clients: list[Client], timeout: float = 30) -> None:
+    """Wait until the server has handled every command these clients sent and each of them
+    has read every frame those commands caused — a condition, where a fixed sleep guessed
+    how fast a (busy) server answers. A socket's commands are handled in order and its frames
+    queued in order, so: a ``ping`` from each, its ``pong`` awaited (every earlier command of
+    that client is answered), then a second round, sent once every first pong is in (its
+    ``pong`` comes behind whatever another client's command queued for it). For tables that
+    only the clients move (no bots, no timer due)."""
+    for rnd in (-2.0, -3.0):
+        for c in clients:
+            c.send({"type": "ping", "t": rnd})
+        for c in clients:
+            c.until(lambda m, rnd=rnd: m["type"] == "pong" and m.get("t") == rnd, timeout)
+
+
 def seated_room(port: int, n_players: int = 4, bots: str = "random", *,
                 tokens: list[str] | None = None, **settings: Any) -> tuple[list[Client], str]:
     """A started room: ``n_players`` real clients on seats 0.. (with ``tokens``: those

@@ -160,6 +160,12 @@ def test_club_journey_phone(browser: Any, cserver: str) -> None:
         time.sleep(0.2)
     poll(amei, "() => document.getElementById('dissolve-bar').classList.contains('hidden')")
     shot(amei, "club-dissolved-844x390")
+    # the ranking is what the end stored, a moment after the room says finished (its status
+    # changes before its last write): the page below draws it once, so wait until it is there
+    deadline = time.monotonic() + 20
+    while len(call(base, f"/api/clubs/{cid}/ranking", otok)[1].get("ranking") or []) < 2:
+        assert time.monotonic() < deadline, "the ranking was not stored"
+        time.sleep(0.2)
 
     # the ranking shows the result (points of the finished hands; the hand in play was not paid)
     bobo.goto(base + f"/clubs/{cid}")

@@ -118,7 +118,9 @@ def test_settlement_waits_for_both(browser: Any, server: str) -> None:
     # the dealer's (host, seat 0) countdown is public: the guest sees it on seat 0
     guest.wait_for_selector('[data-testid="seat-0"] .b-public')
     assert any(ch.isdigit() for ch in guest.inner_text('[data-testid="seat-0"] .b-public'))
-    assert host.locator('[data-testid="seat-0"] .b-timer').count() == 1   # and the host its own
+    # and the host its own (waited for: the guest's page drawing it says nothing of the host's)
+    host.wait_for_selector('[data-testid="seat-0"] .b-timer')
+    assert host.locator('[data-testid="seat-0"] .b-timer').count() == 1
     _play_until_settlement([host, guest])
     host.click('[data-testid="continue"]')
     host.wait_for_timeout(2000)  # longer than --hand-pause: the guest has not pressed 继续

@@ -159,7 +159,8 @@ def test_journey(browser: Any, jserver: str, size: tuple[int, int]) -> None:
         o.wait_for_url("**/tournaments/*")
         tid = o.url.rsplit("/", 1)[1]
         poll(o, "n => document.getElementById('o-name').textContent === n", name)
-        assert o.is_visible("#b-start")
+        # (waited for: whether the viewer organises it may be drawn a moment after the name)
+        o.wait_for_selector("#b-start", state="visible")
 
         # ---- both players find it in the list, register and check in ------------------
         for p, nick in ((a, na), (b, nb)):

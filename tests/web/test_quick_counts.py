@@ -37,7 +37,7 @@ def test_the_levels_count_the_chosen_queue(browser: Any, server: str) -> None:
         poll(b, "() => /嘉鱼/.test(document.getElementById('quick-status').textContent)")
         # its own, counted by the page itself (on a busy machine the count may be drawn a
         # moment after the status line: CI once read it in between)
-        poll(b, f"() => ({COUNT})() === '1 人等待'", timeout=5)
+        poll(b, f"() => ({COUNT})() === '1 人等待'", timeout=15)
         a.select_option("#quick-preset", "jiayu")
         poll(a, f"() => ({COUNT})() === '1 人等待'", timeout=15)
         counts = a.eval_on_selector_all('#levels [data-testid="queue-count"]', "es => es.map(e => e.textContent)")

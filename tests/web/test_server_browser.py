@@ -177,8 +177,12 @@ def test_hints_show_the_recommended_move(browser: Any, server: str) -> None:
     rec_type = page.get_attribute("#hintbox", "data-rec-type")
     if rec_type in ("discard", "laizi_kong", "special_kong"):  # a tile tap: that tile glows
         rec_tile = page.get_attribute("#hintbox", "data-rec-tile")
-        page.wait_for_timeout(300)
-        glow = page.evaluate("() => [...document.querySelectorAll('#hand .tile.hint')].map(e => e.dataset.tile)")
+        glowing = "() => [...document.querySelectorAll('#hand .tile.hint')].map(e => e.dataset.tile)"
+        # the glow drawn (waited for, up to 10 s: 300 ms was a guess at a busy machine's render);
+        # what glows is then checked below
+        with contextlib.suppress(AssertionError):
+            poll(page, f"() => ({glowing})().length > 0", timeout=10)
+        glow = page.evaluate(glowing)
         tiles = page.evaluate("() => [...document.querySelectorAll('#hand .tile')].map(e => e.dataset.tile + (e.classList.contains('clickable') ? '*' : ''))")
         assert glow == [rec_tile], (glow, rec_type, rec_tile, tiles, page.inner_text("#hintbox"))
     else:

@@ -23,8 +23,9 @@ PW = "plum blossom 7"
 
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose quick-match queues seat players with bots after 2 s (env read at start)."""
-    with live_server(Path(tmp_path_factory.mktemp("social")), "--hand-pause", "2", env={"LAIZI_QUICK_WAIT": "2", "LAIZI_QUICK_HANDS": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}) as base:
+    """A server whose quick-match queues seat players with bots after 4 s (env read at start;
+    the second player's press must land within it: 2 s was little for a busy machine)."""
+    with live_server(Path(tmp_path_factory.mktemp("social")), "--hand-pause", "2", env={"LAIZI_QUICK_WAIT": "4", "LAIZI_QUICK_HANDS": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}) as base:
         yield base
 
 
@@ -99,8 +100,8 @@ def test_friends_invite_quick_match(browser: Any, quick_server: str, size: tuple
     a.click('button[data-level="junior"]')
     poll(a, "() => /2/.test(document.getElementById('quick-status').textContent)"
             " || /1/.test(document.getElementById('quick-status').textContent)")
+    b.click('button[data-level="junior"]')  # at once: a's wait runs (the screenshot after)
     shot(a, "quick-waiting", tag)
-    b.click('button[data-level="junior"]')
     for p in (a, b):
         p.wait_for_selector("#game:not(.hidden)", timeout=20000)
         p.wait_for_selector("#hand .tile")

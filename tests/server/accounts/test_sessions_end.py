@@ -1,7 +1,7 @@
 """Sessions end everywhere: a WebSocket opened with a token keeps working only while that
 token would (issue: a thief's open socket kept acting as the victim after log-out-everywhere,
 a password change or a guest's upgrade, and escaped the victim's coin table). Real ``laizi
-serve``, real WebSockets: each of the three closes the other sockets within a second
+serve``, real WebSockets: each of the three closes the other sockets within a moment
 (measured from the HTTP answer), with a ``session_ended`` error; the socket of the session
 that made the change stays open."""
 
@@ -16,6 +16,11 @@ from support.socialkit import PASSWORD, call, guest
 from support.srvhelpers import Client, LiveServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
+
+# The sweep looks every SESSION_SWEEP (0.25 s): about that, idle. 3 s, not 1.5 s: a busy CI
+# machine may be a second late, and a socket left open until its next message or the token's
+# expiry still fails by far (as test_cluster_accounts bounds the same on another node).
+CLOSED_WITHIN = 3.0
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +61,7 @@ def test_logout_everywhere_closes_every_other_socket(srv: LiveServer) -> None:
     c_thief.until("joined")
     st, _ = call(srv, "POST", "/api/account/logout-all", mine)
     assert st == 200
-    closed_within(c_thief, 1.5)
+    closed_within(c_thief, CLOSED_WITHIN)
     # the stolen token no longer opens anything
     again = Client(srv.port, hello=False)
     w = again.hello(token=thief)
@@ -72,7 +77,7 @@ def test_a_password_change_closes_the_other_sessions_sockets(srv: LiveServer) ->
     st, res = call(srv, "POST", "/api/account/password", mine,
                    {"old_password": PASSWORD, "new_password": "a-new-wall-77"})
     assert st == 200, res
-    closed_within(c_thief, 1.5)
+    closed_within(c_thief, CLOSED_WITHIN)
     # the session that changed it keeps its socket
     c_mine.send({"type": "create", "settings": {}})
     assert c_mine.until(lambda m: m["type"] in ("joined", "error"))["type"] == "joined"
@@ -86,7 +91,7 @@ def test_a_guests_upgrade_closes_the_guest_tokens_sockets(srv: LiveServer) -> No
     st, out = srv.post("/api/account/register", {"username": "upgraded1", "password": PASSWORD,
                                                  "token": tok})
     assert st == 200 and out["player_id"] == pid, out
-    closed_within(c_old, 1.5)
+    closed_within(c_old, CLOSED_WITHIN)
     c_new = Client(srv.port, token=out["token"])  # the account's own token works
     assert c_new.pid == pid
     c_new.close()

@@ -57,7 +57,10 @@ def wait_addrs(nodes: list[NodeProc]) -> None:
     end = time.monotonic() + 20
     while time.monotonic() < end:
         if all(names <= set(n.status()["live_nodes"]) for n in nodes):
-            time.sleep(1.2)  # the address cache is read every other tick
+            # The address cache is read every other tick (1 s): nothing tells when it was, so
+            # three of its periods, not 1.2 s (one late tick on a busy machine, and a hint had
+            # no address)
+            time.sleep(3.0)
             return
         time.sleep(0.1)
     raise AssertionError("the nodes do not see each other")
@@ -283,7 +286,7 @@ def test_workers_listen_on_their_own_ports(pg_url: str, redis_url: str, tmp_path
                     names[i] = body["node"]
             time.sleep(0.2)
         assert names == {0: "box-w0", 1: "box-w1"}, (names, log.read_text()[-2000:])
-        time.sleep(1.5)  # the address caches
+        time.sleep(3.0)  # the address caches (read every 1 s; three periods for a busy machine)
         c0 = Client(first, "a")
         code = create_room(c0)  # owned by box-w0
         c1 = Client(first + 1, "b")

@@ -26,14 +26,16 @@ async def _leases(url: str, ttl: float) -> tuple[Any, Leases, Leases]:
 
 def test_one_owner_and_growing_tokens(redis_url: str) -> None:
     async def run() -> None:
-        r, a, b = await _leases(redis_url, 0.3)
+        # leases of 1 s: each step below is a few Redis calls that must fit in one lease (0.3 s
+        # was little for a busy machine: b took a's room before a's first renewal)
+        r, a, b = await _leases(redis_url, 1.0)
         try:
             ta = await a.acquire("ROOM1")
             assert ta == 1
             assert await b.acquire("ROOM1") is None          # held: nobody else gets it
             assert await a.owner("ROOM1") == ("a", 1)
             assert await a.renew() == []
-            await asyncio.sleep(0.45)                       # a stops renewing: it lapses
+            await asyncio.sleep(1.3)                        # a stops renewing: it lapses
             tb = await b.acquire("ROOM1")
             assert tb == 2                                  # a new, larger token
             assert await a.renew() == ["ROOM1"]             # a finds out it lost the room

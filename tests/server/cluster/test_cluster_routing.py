@@ -30,13 +30,15 @@ def test_a_room_played_from_two_nodes(make_nodes: Any) -> None:
     assert sb["relayed_out"] == 1 and sa["relayed_in"] == 1
     assert sb["routed_in"] > 5 and sa["routed_in"] > 2
     # The room list is shared: node b lists a room owned by node a.
-    for _ in range(40):
+    # (a deadline of 20 s, not 40 tries 0.1 s apart: the list is published and read on the
+    # nodes' ticks, which a busy machine makes late)
+    end = time.monotonic() + 20
+    while True:
         _, rooms = http(b.url + "/api/rooms")
         if any(r["code"] == code for r in rooms["rooms"]):
             break
+        assert time.monotonic() < end, "node b does not list the room"
         time.sleep(0.1)
-    else:
-        raise AssertionError("node b does not list the room")
     status, info = http(b.url + f"/api/rooms/{code}")
     assert status == 200 and info["code"] == code
     # Chat both ways.
@@ -80,6 +82,9 @@ def test_the_cost_of_a_routed_round_trip(make_nodes: Any) -> None:
             times[name].append(time.perf_counter() - t)
     med = {k: statistics.median(v) * 1000 for k, v in times.items()}
     p99 = {k: sorted(v)[int(len(v) * 0.99) - 1] * 1000 for k, v in times.items()}
-    assert med["routed"] < 50, med
+    # Two Redis hops add little (a bus that polled would add its interval): 50 ms more than
+    # 5 local round trips. Relative to the local one, measured at the same time: on a busy
+    # machine both slow down, and a bare 50 ms was close there (each hop waits to be scheduled).
+    assert med["routed"] < 50 + 5 * med["local"], med
     print(f"\nresync round trip, median / p99 ms: local {med['local']:.2f} / {p99['local']:.2f}, "
           f"routed {med['routed']:.2f} / {p99['routed']:.2f}")

@@ -16,7 +16,7 @@ from laizi.server.ledger import coins
 from laizi.server.persistence import db
 from laizi.server.persistence.socialdb import CoinLedgerRow
 from support.socialkit import call, register
-from support.srvhelpers import Client, LiveServer
+from support.srvhelpers import Client, LiveServer, eventually
 
 CFG: dict[str, Any] = {"bot_delay": 0.0, "hand_pause": 0.0, "disconnect_grace": 0.5}
 
@@ -26,6 +26,15 @@ def _rows(url: str, mid: int) -> list[Any]:
     try:
         with eng.connect() as conn:
             return list(conn.execute(select(CoinLedgerRow).where(CoinLedgerRow.match_id == mid)).all())
+    finally:
+        eng.dispose()
+
+
+def _match_status(url: str, mid: int) -> str | None:
+    eng = db.make_engine(url)
+    try:
+        with eng.connect() as conn:
+            return conn.execute(select(db.MatchRow.status).where(db.MatchRow.id == mid)).scalar()
     finally:
         eng.dispose()
 
@@ -57,7 +66,12 @@ def test_coin_table_kill_restart_settles_each_hand_once(tmp_path: Path,
         while srv.get(f"/api/rooms/{code}", tok)[1]["status"] != "finished":
             assert time.monotonic() < end, "the resumed match did not finish"
             time.sleep(0.2)
-        time.sleep(0.3)
+        # The room says "finished" a moment before the last hand is stored (the room's status
+        # changes, then its progress is written): wait for the match row's own "finished",
+        # written in one transaction with the last hand and its coins — not a 0.3 s guess,
+        # after which a busy server could still be writing them (the rows, the hands and the
+        # balance read below would then disagree).
+        eventually(lambda: _match_status(url, mid) == "finished", 30, "the match stored finished")
         rows = _rows(url, mid)
         eng = db.make_engine(url)
         with eng.connect() as conn:

@@ -179,7 +179,7 @@ def test_duplicate_tournament_tables_share_every_wall(tmp_path: Path) -> None:
                 st, body = srv.get(f"/api/matches/{t['match_id']}/replay")
                 assert st in (403, 200), (st, body)
                 if st == 200:  # the round ended between the two reads
-                    assert wait_for(srv, tid, lambda d: d["rounds"][0]["status"] == "finished", 5)
+                    assert wait_for(srv, tid, lambda d: d["rounds"][0]["status"] == "finished", 30)
                 else:
                     assert "round is over" in body["error"]
         d = wait_for(srv, tid, lambda d: d["status"] == "finished", 150)

@@ -147,8 +147,10 @@ def test_connection_caps_and_hello_timeout(tmp_path: Path) -> None:
         idle = Client(srv.port, hello=False)
         opened.append(idle)
         t0 = time.monotonic()
-        assert idle.until("error", timeout=5)["code"] == "hello_timeout"
-        assert time.monotonic() - t0 < 3
+        # within the 0.5 s set here, not the default 5 s: the bound sits just under the default
+        # (a busy machine may be seconds late; 3 s left it 2.5 s of slack)
+        assert idle.until("error", timeout=4.5)["code"] == "hello_timeout"
+        assert time.monotonic() - t0 < 4.5
         with pytest.raises(Exception):  # noqa: B017 - closed by the server
             idle.recv(5)
         # Four open at most, in total.

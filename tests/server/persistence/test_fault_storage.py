@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from laizi.server.persistence import db
-from support.srvhelpers import Client, LiveServer, seated_room, step
+from support.srvhelpers import Client, LiveServer, caught_up, seated_room, step
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
@@ -68,9 +68,10 @@ def run_outage(db_url: str, tmp: Path, down: Callable[[LiveServer], None],
         play(clients, 60, lambda: (c0.last or {}).get("v", 0) >= v_down + 20
              or bool((c0.last or {}).get("view", {}).get("match_over")))
         assert c0.last is not None and c0.last["v"] > before_v
-        time.sleep(0.3)
-        for c in clients:
-            c.drain()
+        # every action in flight answered and its frames read before the acks and the views
+        # are taken (a sleep of 0.3 s was a guess: a busy server could still be storing the
+        # last move, then acknowledged and stored after `acks`/`last` were read)
+        caught_up(clients)
         internal = [m for c in clients for m in c.frames if m.get("code") == "internal"]
         assert not internal, internal
         tokens = [c.token for c in clients]

@@ -4,12 +4,11 @@ same event with the same scores, on SQLite and on PostgreSQL (``LAIZI_TEST_PG_UR
 from __future__ import annotations
 
 import contextlib
-import time
 from pathlib import Path
 
 import pytest
 
-from support.srvhelpers import Client, LiveServer, step
+from support.srvhelpers import Client, LiveServer, caught_up, step
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
@@ -47,9 +46,9 @@ def run_restart(db_url: str, tmp: Path) -> None:
                 break
         else:
             raise AssertionError("did not reach hand 2")
-        time.sleep(0.3)  # let any in-flight action settle
-        for c in clients:
-            c.drain()
+        # every action in flight answered and its frames read (a sleep of 0.3 s was a guess:
+        # a busy server could still be applying the last move, and `before` was then stale)
+        caught_up(clients)
         before = [c.last for c in clients]
         tokens = [c.token for c in clients]
         seqs = [c.seq for c in clients]

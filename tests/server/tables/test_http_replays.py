@@ -162,8 +162,12 @@ def test_replay_builds_do_not_stall_other_rooms(srv: tuple[LiveServer, list[int]
               f"{max(base) * 1000:.1f} ms; during {len(during)} acks over {hi - lo:.2f} s of "
               f"replay builds median {statistics.median(during) * 1000:.1f} ms max "
               f"{max(during) * 1000:.1f} ms")
-        assert statistics.median(during) < 0.1
-        assert max(during) < 0.5
+        # Fast, measured against the same room's acks just before (the same machine, the same
+        # load; bare bounds of 0.1 s / 0.5 s were close on a busy CI machine, where the builds
+        # in the worker process take a core from the server): the median no worse than 3× the
+        # baseline's (a build on the event loop holds every ack behind it), no ack held 1 s.
+        assert statistics.median(during) < max(0.1, 3 * statistics.median(base))
+        assert max(during) < max(1.0, 3 * max(base))
     finally:
         p.close()
 
