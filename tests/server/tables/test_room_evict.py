@@ -110,3 +110,37 @@ def test_abandoned_lobbies_are_closed(tmp_path: Path) -> None:
         a.close()
         keep.close()
         srv.stop()
+
+
+def test_a_room_says_finished_once_its_end_is_stored(make_app: Any) -> None:
+    """The room's status (its API, the lobby) turns finished only once the write holding the
+    last hand, its coins and the finished status is done: read while that write runs, it is
+    still playing. (It used to turn first: a reader of /api/rooms/{code} then of the stored
+    match or a club ranking could find them not written yet.)"""
+    app = make_app(finished_linger=30)
+    with TestClient(app) as client:
+        try:
+            hub = app.state.hub
+            store = hub.store
+            seen: list[tuple[str | None, str]] = []
+            write = store.write_progress
+
+            async def watched(p: Any, **kw: Any) -> Any:
+                room = hub.rooms.get(p.room_code)
+                status = (p.room_values or {}).get("status")
+                seen.append((status, str(room.status) if room is not None else "gone"))
+                return await write(p, **kw)
+
+            store.write_progress = watched
+            ws, _ = connect(client, "w")
+            code = new_room(ws, max_hands=1)
+            for s in range(4):
+                ws.send(type="bot", seat=s, level="random")
+            room_state(ws, lambda r: all(x["bot"] for x in r["seats"]))
+            ws.send(type="start")
+            game_frame(ws, lambda m: m["view"].get("match_over"), timeout=60)
+            ends = [mem for stored, mem in seen if stored == "finished"]
+            assert ends and all(mem.endswith("playing") for mem in ends), seen[-3:]
+            assert client.get(f"/api/rooms/{code}").json()["status"] == "finished"
+        finally:
+            close_all()

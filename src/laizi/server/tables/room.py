@@ -197,12 +197,13 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
                           banned=sorted(self.banned))
 
     # ------------------------------------------------------------- persistence
-    async def _persist(self) -> None:
-        """Write the journal and the events not yet stored (awaited: durable before shown)."""
+    async def _persist(self, status: RoomStatus | None = None) -> None:
+        """Write the journal and the events not yet stored (awaited: durable before shown),
+        with the room's status (``status``: the one it takes once this is written)."""
         if self.game is not None and self.match_id is not None:
             settled = await self._recorder.persist(
                 self.game, self.match_id, [s.to_json() for s in self.seats],
-                [s.player_id for s in self.seats], self.status)
+                [s.player_id for s in self.seats], status or self.status)
             for res in settled:  # a coin table: what each seat won or paid, one's own balance
                 for c in list(self.conns):
                     c.send(dumps(coins.news(res, self.match_id, c.player_id)))
@@ -607,12 +608,16 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
     async def _after_change(self) -> None:
         g = self.game
         assert g is not None
-        if g.over and self.status == RoomStatus.PLAYING:
-            self.status = RoomStatus.FINISHED
+        finishing = g.over and self.status == RoomStatus.PLAYING
+        if finishing:
             self._deadlines = {}
         if g.hand_over and not g.over:
             self.flow.arm(time.monotonic(), self.waiting(), self.cfg.hand_pause)
-        await self._persist()
+        # finished once stored: the room says so (its API, its lobby line) only when the last
+        # hand, its coins and its status are written (written together)
+        await self._persist(RoomStatus.FINISHED if finishing else None)
+        if finishing:
+            self.status = RoomStatus.FINISHED
         self._bot_ready_at = time.monotonic() + self.bot_delay
         self.push_updates()
         if g.over:
