@@ -89,9 +89,9 @@ def test_tournaments_start_at_their_time(make_app: Callable[..., Any]) -> None:
         assert d["started_at"] >= d["start_at"]
 
         # four checked in before the time, bots allowed: nothing until the time, then 4 bots
-        at = time.monotonic() + 5
+        at = time.monotonic() + 8
         r = c.post("/api/tournaments", headers=org,
-                   json={"name": "补位", **common, "bots_fill": True, "start_at": _iso(5)})
+                   json={"name": "补位", **common, "bots_fill": True, "start_at": _iso(8)})
         timed = r.json()["id"]
         _enter(c, timed, players[2:6])
         # still open until just before its time (what is left of it after the entries: a busy
