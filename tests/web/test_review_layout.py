@@ -20,6 +20,7 @@ built by the server, the system Chromium; one page, resized for each screen."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -284,4 +285,33 @@ def test_marks_a_step_apart_show_apart(browser: Any, server: str, match_id: int,
     for m in page.evaluate(MARKS):  # each its own finger's target, inside the screen
         assert m["inside"] and m["w"] >= 36 and m["h"] >= 40, f"a mark's own target {m['w']}x{m['h']} px: {marks}"
     assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_a_busy_review_is_waited_for_not_failed(browser: Any, server: str, match_id: int) -> None:
+    """Too many reviews at once: the server answers 429 (a client's budget) or 503 (builds
+    queued), each with Retry-After. The panel says it waits, asks again after that time and
+    shows the review — it used to say 复盘失败 and stop. (The two refusals are answered here by
+    the page's route, once each, with a 1 s Retry-After; then the real server answers.)"""
+    page = new_page(browser, server, size=SIZES[0])
+    refusals = [(429, "too many review requests; slow down"), (503, "reviews are busy; try again shortly")]
+    said: list[int] = []
+
+    def busy(route: Any) -> None:
+        if refusals:
+            status, error = refusals.pop(0)
+            said.append(status)
+            route.fulfill(status=status, headers={"Retry-After": "1", "Content-Type": "application/json"},
+                          body=json.dumps({"error": error}))
+        else:
+            route.continue_()
+
+    page.route("**/api/matches/*/review?seat=*", busy)
+    page.goto(f"{server}/replay/{match_id}?review=0")
+    waiting = poll(page, "() => { const t = document.getElementById('rv-status').textContent; return /稍后|again/.test(t) ? t : null; }")
+    assert "失败" not in waiting
+    poll(page, """() => /^\\d+%$/.test(document.querySelector('[data-testid="review-accuracy"]').textContent)""",
+         timeout=120)
+    assert said == [429, 503]
+    assert "失败" not in page.inner_text("#rv-status")
     page.context.close()

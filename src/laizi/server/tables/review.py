@@ -14,7 +14,8 @@ A review of a seat replays the whole match and rates each of its decisions with 
   first out) within :data:`CACHE_BYTES`;
 - **rate-limited per client IP**: :data:`REQUESTS_PER_MINUTE` requests (the polls of a build
   included) and :data:`BUILDS_PER_MINUTE` builds (cache misses) a minute, else ``429`` with
-  ``Retry-After``; at most :data:`MAX_PENDING` builds wait at once (else ``503``).
+  ``Retry-After``; at most :data:`MAX_PENDING` builds wait at once (else ``503``). The web
+  client waits out a 429 or 503 by its Retry-After and asks again, as it does a 202.
 
 ``GET /api/matches/{id}/card`` is the 战绩 card's data for a finished match (the players, their
 totals, the rule card line in zh and en, when it ended): a small read in a thread, counted

@@ -50,9 +50,12 @@ async function fetchReview(mid, seat, ticket) {
     catch (e) { say(t("review_failed")); return null; }
     if (ticket !== RV.asking) return null;  // another seat was chosen meanwhile
     const data = await r.json().catch(() => ({}));
-    if (r.status === 202) {
-      say(t("review_busy", Math.round(100 * (data.progress || 0))));
-      await new Promise(ok => setTimeout(ok, 1000 * (+r.headers.get("Retry-After") || 1)));
+    // 202: being built (its progress); 429 / 503: too many reviews now — each says when to
+    // ask again (Retry-After): the panel waits and asks, it does not give up
+    if (r.status === 202 || r.status === 429 || r.status === 503) {
+      say(r.status === 202 ? t("review_busy", Math.round(100 * (data.progress || 0))) : t("review_wait"));
+      await new Promise(ok => setTimeout(ok, 1000 * Math.min(60, +r.headers.get("Retry-After") || 1)));
+      if (ticket !== RV.asking) return null;
       continue;
     }
     if (!r.ok) { say(data.error ? `${t("review_failed")} (${data.error})` : t("review_failed")); return null; }
