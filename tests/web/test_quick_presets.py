@@ -32,8 +32,12 @@ def test_pick_a_rule_set_and_be_seated_at_it(browser: Any, server: str) -> None:
     page.select_option("#quick-preset", "jiayu")
     poll(page, "() => /20/.test(document.getElementById('quick-rule-card').textContent)")
     assert "封顶：160" in page.inner_text("#quick-rule-card")
+    # every text the waiting line shows, kept (the line gives way to the table once the 3 s
+    # wait is over: a busy machine's poll could look only after that)
+    page.evaluate("""() => { const e = document.getElementById('quick-status'); window.__qs = [];
+        new MutationObserver(() => window.__qs.push(e.textContent)).observe(e, { childList: true, characterData: true, subtree: true }); }""")
     page.click('button[data-level="novice"]')
-    poll(page, "() => /嘉鱼/.test(document.getElementById('quick-status').textContent)")
+    poll(page, "() => window.__qs.some(t => /嘉鱼/.test(t))")
     page.wait_for_selector("#game:not(.hidden)", timeout=20000)
     page.wait_for_selector("#hand .tile")
     code = page.evaluate("() => location.pathname.split('/').pop()")
