@@ -281,6 +281,30 @@ def test_peng_beats_chi() -> None:
         assert s.tile_total() == [4] * 34
 
 
+def test_a_chi_knows_the_tile_it_took() -> None:
+    """The table turns a chi's taken tile sideways (TABLE.md): the meld says which it was, in
+    every view; the notation, the scoring's equality and the state's hash do not see it."""
+    from laizi.scoring import Meld
+    from laizi.views import meld_from_json, meld_to_json, seat_view, to_json
+
+    hands = ["5m 1p 2p 5p 6p 9p 2s 3s 7s 9s 3z 4z 5z 6z", "4m 6m 111p 999s 3z 4z 5z 6z 1s", "", ""]
+    s = hand(KKF, hands)
+    do(s, 0, "discard 5m")
+    s.apply(1, Action.chi(t("4m")))
+    m = s.melds[1][0]
+    assert (m.type, m.tile, m.from_seat, m.claimed) == ("chi", t("4m"), 0, t("5m"))
+    assert str(m) == "chi 456m from 0" and Meld.parse(str(m)) == m
+    assert s.to_dict()["melds"][1] == ["chi 456m from 0"]
+    for seat in (0, 1, 2, 3, None):
+        (js,) = to_json(seat_view(s, seat))["seats"][1]["melds"]
+        assert js == {"type": "chi", "tile": "4m", "tiles": "4m5m6m", "from": 0, "claimed": "5m"}
+        assert meld_from_json(js).claimed == t("5m")
+    assert "claimed" not in meld_to_json(Meld.parse("chi 456m from 0"))
+    with pytest.raises(ValueError, match="claimed"):
+        meld_from_json({"type": "chi", "tile": "4m", "from": 0, "claimed": "7m"})
+    check_replay(s)
+
+
 def test_chi_only_for_the_next_seat() -> None:
     hands = ["5m 1p 2p 5p 6p 9p 2s 3s 7s 9s 3z 4z 5z 6z", "", "4m 6m 111p 999s 3z 4z 5z 6z 1s", ""]
     s = hand(KKF, hands)

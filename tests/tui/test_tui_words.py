@@ -115,3 +115,19 @@ def test_tile_count_is_conserved_through_a_hand() -> None:
         s.step_bot()
     assert s.tile_total() == 136
     assert isinstance(s.match, Match)
+
+
+def test_a_chis_taken_tile_is_marked() -> None:
+    """The terminal underlines a chi's tile taken from 上家 (the web table turns it sideways);
+    the words stay as they were, and a chi that does not say has no mark."""
+    from laizi.tui.render import TileStyler
+
+    hv = {"laizi": "2z", "special": ["7z"]}
+    chi = {"type": "chi", "tile": "4m", "tiles": "4m5m6m", "from": 3, "claimed": "5m"}
+    for lang, plain in (("zh", "[四五六万]"), ("en", "[4C 5C 6C]")):
+        text = TileStyler(hv, lang).meld(chi, 0, 0, ["a", "b", "c", "d"])
+        assert text.plain.startswith(plain), text.plain
+        marked = [text.plain[s.start:s.end] for s in text.spans if "underline" in str(s.style)]
+        assert marked == (["五"] if lang == "zh" else ["5C"]), (lang, marked)
+        bare = TileStyler(hv, lang).meld({**chi, "claimed": None}, 0, 0, ["a", "b", "c", "d"])
+        assert not [s for s in bare.spans if "underline" in str(s.style)]

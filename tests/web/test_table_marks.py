@@ -87,7 +87,17 @@ def _melds(owner: int) -> list[dict[str, Any]]:
         out.append({"type": "kong", "tile": "4s", "tiles": ["4s"] * 4, "from": frm})
         out.append({"type": "addkong", "tile": "6p", "tiles": ["6p"] * 4, "from": frm})
     out.append({"type": "chi", "tile": "4m", "tiles": ["4m", "5m", "6m"], "from": (owner + 3) % 4})
+    # a chi that says which tile it took (the 5p of 4-5-6p; the 3s of 1-2-3s): that one lies
+    # sideways at the giver's end, the two from the hand after it in order
+    out.append({"type": "chi", "tile": "4p", "tiles": ["4p", "5p", "6p"], "from": (owner + 3) % 4,
+                "claimed": "5p"})
+    out.append({"type": "chi", "tile": "1s", "tiles": ["1s", "2s", "3s"], "from": (owner + 3) % 4,
+                "claimed": "3s"})
     return out
+
+
+# the order a chi of _melds lies in, as its owner reads it (the taken tile first)
+CHI_ROWS = {"4m": ["4m", "5m", "6m"], "4p": ["5p", "4p", "6p"], "1s": ["3s", "1s", "2s"]}
 
 
 MELDS_JS = """() => [...document.querySelectorAll('#game-table .seat')].map(seat => ({
@@ -121,7 +131,9 @@ def test_a_claimed_tile_lies_on_the_side_it_came_from(browser: Any, server: str,
             if m["type"] == "chi":
                 # from 上家: the owner's left — our right for the top seat (it faces us)
                 assert m["side"] == (2 if pos == 2 else 0), where
-                assert m["codes"] == (["6m", "5m", "4m"] if pos == 2 else ["4m", "5m", "6m"]), where
+                row = next(r for r in CHI_ROWS.values() if sorted(r) == sorted(m["codes"]))
+                assert m["codes"] == (row[::-1] if pos == 2 else row), where
+                assert m["codes"][m["side"]] == row[0], where   # the taken tile is the sideways one
                 continue
             rel = (3, 2, 1)[k // 3]
             own = {3: 0, 2: 1, 1: n - 1}[rel]                  # as the owner sees the row

@@ -188,7 +188,7 @@ class ClaimWindow(HandTable):
         for x in (base, base + 1, base + 2):
             if x != t:
                 h[x] -= 1
-        self.melds[s].append(Meld("chi", base, d))
+        self.melds[s].append(Meld("chi", base, d, t))
         self._emit({
             "type": "chi", "seat": s, "tile": TILE_STR[t], "from": d,
             "run": TILE_STR[base],

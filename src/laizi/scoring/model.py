@@ -29,11 +29,18 @@ _MELD_RE: Final = re.compile(r"^\s*(chi|peng|kong|addkong|ankong)\s+(\S+)(?:\s+f
 
 @dataclass(frozen=True, slots=True)
 class Meld:
-    """A set laid on the table. ``tile`` is the lowest tile (chi) or the kind (others)."""
+    """A set laid on the table. ``tile`` is the lowest tile (chi) or the kind (others).
+
+    ``claimed``: for a chi made at the table, which of its three tiles was taken from 上家
+    (the table turns that one sideways, TABLE.md); None when not known (a meld parsed from
+    text). It is presentation only: melds compare, hash and print without it, so scoring,
+    the notation and a state's hash do not change with it.
+    """
 
     type: MeldType
     tile: int
     from_seat: int | None = None
+    claimed: int | None = field(default=None, compare=False)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickle and copy through the constructor: the compiled build's frozen

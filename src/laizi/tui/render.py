@@ -77,17 +77,24 @@ class TileStyler:
 
     def meld(self, m: Mapping[str, Any], owner: int, dealer: int, names: Sequence[str]) -> Text:
         codes = meld_codes(m)
+        # a chi's tile taken from 上家 is underlined (the web table turns it sideways)
+        took = codes.index(m["claimed"]) if m["type"] == "chi" and m.get("claimed") in codes else -1
         out = Text("[")
         if self.lang == "zh":  # compact, as written in Chinese: 五五五万, 一二三条, 南南南
             labels = [tile_short(c, "zh") for c in codes]
             suit = labels[0][1:] if len(labels[0]) > 1 else ""
-            face = "".join(x[0] for x in labels) + suit
-            out.append(face, style=self.style(codes[0]))
+            style = self.style(codes[0])
+            for i, x in enumerate(labels):
+                out.append(x[0], style=f"{style} underline" if i == took else style)
+            out.append(suit, style=style)
         else:
             for i, c in enumerate(codes):
                 if i:
                     out.append(" ")
-                out.append_text(self.tile(c, pad=False))
+                t = self.tile(c, pad=False)
+                if i == took:
+                    t.stylize("underline")
+                out.append_text(t)
         out.append("]")
         kind = {"ankong": ("暗", "c"), "addkong": ("蓄", "+"), "kong": ("明", "k")}.get(m["type"])
         if kind:

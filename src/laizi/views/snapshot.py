@@ -22,7 +22,8 @@ The JSON form has one writer (:func:`to_json`, :func:`match_to_json`) and one re
      "to_act": true | false | null,
      "result", "payments", "hands", "seed", "wall"}      # the last five once revealed
 
-with ``MELD = {"type", "tile", "tiles", "from"?}`` (:func:`meld_to_json`). A match view
+with ``MELD = {"type", "tile", "tiles", "from"?, "claimed"?}`` (:func:`meld_to_json`; ``claimed``: a
+chi's tile taken from 上家). A match view
 wraps it: ``{"match": {...}, "hand_view": HAND | null}``. Tiles are written as text
 (``"5m"``); concealed hands as compact text (``"123m55z"``) and, for the seat itself,
 also as a list of tiles.
@@ -297,7 +298,8 @@ _MELD_TYPES: Final = frozenset({"chi", "peng", "kong", "addkong", "ankong"})
 
 
 def meld_to_json(m: Meld, *, tiles_as_list: bool = False) -> dict[str, Any]:
-    """A meld as JSON: ``type``, ``tile`` (the lowest for a chi), ``tiles``, ``from`` (if any).
+    """A meld as JSON: ``type``, ``tile`` (the lowest for a chi), ``tiles``, ``from`` (if any),
+    ``claimed`` (a chi's tile taken from 上家, when known).
 
     ``tiles`` is compact text (``"123m"``), or a list of tiles with ``tiles_as_list``.
     """
@@ -306,6 +308,8 @@ def meld_to_json(m: Meld, *, tiles_as_list: bool = False) -> dict[str, Any]:
                          "tiles": ts if tiles_as_list else "".join(ts)}
     if m.from_seat is not None:
         d["from"] = m.from_seat
+    if m.claimed is not None and m.type == "chi":
+        d["claimed"] = TILE_STR[m.claimed]
     return d
 
 
@@ -316,7 +320,14 @@ def meld_from_json(d: Any) -> Meld:
     frm = d.get("from")
     if frm is not None and not (isinstance(frm, int) and 0 <= frm < 4):
         raise ValueError(f"bad meld {d!r}: 'from' must be a seat 0-3")
-    return Meld(d["type"], tile_from_str(str(d.get("tile"))), frm)
+    tile = tile_from_str(str(d.get("tile")))
+    claimed = d.get("claimed")
+    if claimed is None or d["type"] != "chi":
+        return Meld(d["type"], tile, frm)
+    took = tile_from_str(str(claimed))
+    if not tile <= took <= tile + 2:
+        raise ValueError(f"bad meld {d!r}: 'claimed' must be one of the chi's tiles")
+    return Meld("chi", tile, frm, took)
 
 
 def _tiles(ks: list[int]) -> list[str]:

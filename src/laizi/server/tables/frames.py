@@ -8,7 +8,7 @@ A frame's ``view`` object is::
      "match_over", "preset", "history",                       # always
      "phase", "turn", "indicator", "laizi", "special", "pizi", "wall_remaining",
      "commitment", "rules", "pending",                         # once a hand is dealt
-     "players": [{"seat", "melds": [{"type", "tile", "tiles": [..], "from"?}],
+     "players": [{"seat", "melds": [{"type", "tile", "tiles": [..], "from"?, "claimed"?}],
                   "river", "special_kongs", "special_discards", "concealed",
                   "opened", "fan", "fan_items", "standing",    # 番 on the table (laizi.views.fan)
                   "hand"?} × 4],                               # "hand": revealed hands
@@ -54,7 +54,8 @@ VIEW_KEYS = (
     "wall_remaining", "commitment", "rules", "pending", "players", "result", "payments", "seed",
     "drawn", *PRIVATE_KEYS, "melds", "river", "special_kongs", "special_discards", "concealed",
     "opened", "fan", "fan_items", "standing", "type", "tile", "tiles", "from",
-    "unseen", "self_draw", "discard", "enough", "ok", "reason", "total", "big_hands", "breakdown")
+    "unseen", "self_draw", "discard", "enough", "ok", "reason", "total", "big_hands", "breakdown",
+    "claimed")
 KEY_INDEX = {k: i for i, k in enumerate(VIEW_KEYS)}
 # The wire's event shapes (sent with every snapshot as ``shapes``): an update carries an event
 # of one of these (its type, then its keys; no ``v``, no public ``vis``) as the array

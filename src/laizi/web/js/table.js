@@ -76,9 +76,9 @@ function seatLabel(ctx, s) {
 
 /** Where a meld's claimed tile lies, as its owner sees the meld: from 上家 at the left end, from
  *  对家 in the middle, from 下家 at the right end (TABLE.md); -1 when nothing was claimed. A chi's
- *  tile always came from 上家, but the meld does not say which of its three it was (its "tile" is
- *  the lowest): the lowest is turned, at the left. A 蓄杠 is the 碰 it grew from (three tiles, one
- *  sideways) with the fourth added on top of the sideways one. */
+ *  tile always came from 上家: the tile it took (``claimed``) is turned and laid at the left end,
+ *  the other two after it in order (a meld that does not say: its lowest). A 蓄杠 is the 碰 it
+ *  grew from (three tiles, one sideways) with the fourth added on top of the sideways one. */
 export function claimedIndex(m, owner) {
   if (m.type === "chi") return 0;
   if (m.from == null || m.type === "ankong") return -1;
@@ -98,6 +98,10 @@ function meldEl(m, owner, laizi, me, pos) {
   box.dataset.type = m.type;
   const side = claimedIndex(m, owner);
   const tiles = m.type === "addkong" ? m.tiles.slice(0, 3) : m.tiles.slice();
+  if (m.type === "chi" && m.claimed && tiles.includes(m.claimed)) {  // the taken tile first
+    tiles.splice(tiles.indexOf(m.claimed), 1);
+    tiles.unshift(m.claimed);
+  }
   const hidden = m.type === "ankong" && owner !== me ? [0, 3] : [];
   const els = tiles.map((c, i) => {
     const e = tileEl(hidden.includes(i) ? null : c, { size: "meld", laizi, sideways: i === side });
