@@ -90,7 +90,8 @@ par=()
 [ "$workers" != 0 ] && par=(-n "$workers" --dist loadfile)
 log "running the tests (${workers/#0/one process}${par:+ workers})"
 set +e
-LAIZI_EXPECT_BUILD=pure .venv/bin/python -m pytest -q "${par[@]}" "$@"
+# (--durations: the slowest tests listed at the end, to keep the suite's time in view)
+LAIZI_EXPECT_BUILD=pure .venv/bin/python -m pytest -q --durations=30 "${par[@]}" "$@"
 rc=$?
 set -e
 if [ "$rc" = 5 ]; then
