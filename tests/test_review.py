@@ -229,6 +229,10 @@ def test_actions_in_words_name_tiles_as_the_table_does() -> None:
     assert words({"type": "discard", "tile": "5m"}) == {"zh": "打 五万", "en": "discard 5 Characters"}
     assert words({"type": "discard", "tile": "1p"})["en"] == "discard 1 Dot"
     assert words({"type": "chi", "tile": "3s"}) == {"zh": "吃 三四五条", "en": "chow 3-4-5 Bamboo"}
-    assert words({"type": "peng", "tile": "7z"}) == {"zh": "碰 红中", "en": "pung Red"}
+    assert words({"type": "peng", "tile": "7z"}) == {"zh": "碰 红中", "en": "pung Red Dragon"}
     assert words({"type": "discard", "tile": "1z"}) == {"zh": "打 东", "en": "discard East"}
     assert words({"type": "tsumo"}) == {"zh": "自摸", "en": "self-draw"}
+    # the table's words (TABLE.md "Words"): 胡 and 赖子杠, a special tile 杠出 / laid aside
+    assert words({"type": "ron", "tile": "5s"}) == {"zh": "胡 五条", "en": "win 5 Bamboo"}
+    assert words({"type": "laizi_kong", "tile": "6m"}) == {"zh": "赖子杠 六万", "en": "laizi kong 6 Characters"}
+    assert words({"type": "special_kong", "tile": "7z"}) == {"zh": "杠出 红中", "en": "lay aside Red Dragon"}

@@ -347,7 +347,7 @@ def _turn_hints(v: SeatView, bot: StrongBot, scores: bool) -> list[dict[str, Any
     n = 4 - len(v.melds[v.seat])
     for a in v.legal:
         if a.type == "tsumo":
-            entries.append(_win_entry(v, a, "自摸 self-drawn win", scores))
+            entries.append(_win_entry(v, a, "自摸 self-draw", scores))
         elif a.type == "discard":
             entries.append(_discard_entry(v, a, n, unseen, values, scores))
         else:
@@ -370,7 +370,7 @@ def _discard_entry(v: SeatView, a: Action, n: int, unseen: Sequence[int],
     if k == v.setup.laizi:
         note = " (counts as a laizi kong)"
     elif k in v.setup.special:
-        note = " (counts as a special kong)"
+        note = " (counts as a laid-aside kong)"
     e: dict[str, Any] = {
         "kind": "discard", "action": a.to_json(), "tile": _TILE[k],
         "label": f"discard {_TILE[k]}{note}",
@@ -386,7 +386,7 @@ def _discard_entry(v: SeatView, a: Action, n: int, unseen: Sequence[int],
 
 
 _KONG_LABEL = {"ankong": "暗杠 concealed kong", "addkong": "蓄杠 added kong",
-               "special_kong": "special kong (lay aside)", "laizi_kong": "癞子杠 laizi kong"}
+               "special_kong": "杠出 lay aside", "laizi_kong": "赖子杠 laizi kong"}  # TABLE.md's words
 
 
 def _kong_entry(v: SeatView, a: Action) -> dict[str, Any]:
@@ -439,7 +439,7 @@ def _claim_hints(v: SeatView, scores: bool = True) -> list[dict[str, Any]]:
         if a.type == "ron":
             e.update(_win_entry(v, a, f"胡 win on {_TILE[t or 0]}", scores))
         elif a.type == "tsumo":  # the haidi tile
-            e.update(_win_entry(v, a, "海底自摸 haidi self-drawn win", scores))
+            e.update(_win_entry(v, a, "海底自摸 last-tile self-draw", scores))
         elif a.type == "pass":
             e.update(kind="pass", label="pass", shanten_after=before, value=0.0)
             if passing is not None:

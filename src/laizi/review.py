@@ -47,9 +47,12 @@ COSTLY_FROM = 0.5  # a decision losing less than this is not marked as costly
 
 Progress = Callable[[int, int], None]  # (events done, events in the file)
 
-_KIND_ZH = {"discard": "打", "peng": "碰", "chi": "吃", "kong": "杠", "pass": "过", "ron": "和",
-            "tsumo": "自摸", "ankong": "暗杠", "addkong": "蓄杠", "special_kong": "亮特殊牌",
-            "laizi_kong": "癞子杠", "draw": "杠后补牌", "nodraw": "杠后不补"}
+# The table's words (shared/design/TABLE.md "Words"; the English glossary: src/laizi/web/README.md):
+# 胡 not 和, 赖子 not 癞子; a special tile (红中, 发, 皮子) is 杠出 / laid aside, as the calculator
+# and 玩法说明 say it.
+_KIND_ZH = {"discard": "打", "peng": "碰", "chi": "吃", "kong": "杠", "pass": "过", "ron": "胡",
+            "tsumo": "自摸", "ankong": "暗杠", "addkong": "蓄杠", "special_kong": "杠出",
+            "laizi_kong": "赖子杠", "draw": "杠后补牌", "nodraw": "杠后不补"}
 _KIND_EN = {"discard": "discard", "peng": "pung", "chi": "chow", "kong": "kong", "pass": "pass",
             "ron": "win", "tsumo": "self-draw", "ankong": "concealed kong",
             "addkong": "added kong", "special_kong": "lay aside", "laizi_kong": "laizi kong",
@@ -249,7 +252,7 @@ def explain(d: Decision) -> dict[str, str]:
     head_en = f"Hand {d.hand}: {p['en']}; expert would {x['en']}"
     if d.could_win and d.expert.type in ("ron", "tsumo") and d.played.type not in ("ron", "tsumo"):
         pay = round(d.expert_value or 0.0)
-        return {"zh": f"{head_zh}。放弃了一次和牌（可得 {pay:+d} 分），期望少 {loss} 分。",
+        return {"zh": f"{head_zh}。放弃了一次胡牌（可得 {pay:+d} 分），期望少 {loss} 分。",
                 "en": f"{head_en}. Passing up a win worth {pay:+d} costs {loss} expected points."}
     pr, xr = _bare(d.played, d.played_reason), _bare(d.expert, d.expert_reason)
     zh = f"{head_zh}。{p['zh']}：{pr.get('zh', '—')}；{x['zh']}：{xr.get('zh', '—')}。期望少 {loss} 分。"

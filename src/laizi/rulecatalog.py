@@ -32,7 +32,7 @@ Lang = Literal["zh", "en"]
 #: Preset names (the ids of :data:`laizi.rules.PRESETS`) in words.
 PRESET_WORDS: dict[str, tuple[str, str]] = {
     "kaikoufan": ("开口番", "open-fan"),
-    "kaikoufan_fa": ("开口番·红中发财杠", "open-fan, red and green kongs"),
+    "kaikoufan_fa": ("开口番·红中发财杠", "open-fan, Red and Green Dragon kongs"),
     "qipisilai": ("七皮四赖", "seven pizi, four laizi"),
     "koukoufan": ("口口番", "every-meld fan"),
     "jiayu": ("嘉鱼红中赖子杠", "Jiayu rules"),
@@ -46,8 +46,8 @@ TEMPLATES: dict[str, tuple[str | None, str, str, str, str]] = {
                           "Every-meld fan with caps 1000, golden 1500, sunshine 2500, ha 5500."),
     "s0_strict": (None, "严格规则（对罚、过手）", "strict rules (double pay, no win after passing)",
                   "对罚、过手、风一色将一色要成牌型、从放冲者起算。",
-                  "Double pay for unopened, no win after passing, strict all-honours and all-258, "
-                  "first winner after the discarder."),
+                  "Double pay for unopened, no win after passing, strict all-honours and all-2-5-8, "
+                  "first winner after the player who deals in."),
 }
 
 #: The groups of the form, in order: id -> (Chinese, English).
@@ -93,7 +93,7 @@ OPTIONS: dict[str, OptionWords] = {
          "two_sum": ("两家合计", "two losers together")}),
     "opening_fan": OptionWords(
         "fan", "开口番", "Opening fan", "吃、碰、明杠开口后怎样加番。",
-        "How opening (chi, peng, exposed kong) adds fan.", "§7.2",
+        "How opening (chow, pung, exposed kong) adds fan.", "§7.2",
         {"once": ("开口算一番", "one fan if opened"), "per_opening": ("每口一番（口口番）", "one fan per opening"),
          "none": ("开口不加番", "no fan for opening")}),
     "big_stack": OptionWords(
@@ -101,8 +101,8 @@ OPTIONS: dict[str, OptionWords] = {
         "Whether several big hands double or add their base.", "§7.1",
         {"double": ("翻倍", "double"), "add": ("相加", "add")}),
     "big_factor": OptionWords(
-        "fan", "大胡自摸/放冲", "Big-hand self-draw", "大胡自摸或放冲者乘 1.5，还是各加一番。",
-        "A big hand's self-draw and discarder pay ×1.5, or one more fan.", "§7.2",
+        "fan", "大胡自摸/放冲", "Big-hand self-draw / deal-in", "大胡自摸或放冲者乘 1.5，还是各加一番。",
+        "On a big hand, a self-draw or the player who deals in pays ×1.5, or one more fan.", "§7.2",
         {"multiply": ("乘 1.5", "×1.5"), "fan": ("加一番", "+1 fan")}),
     "small_hand_fan": OptionWords(
         "fan", "屁胡本身番数", "Small hand's own fan", "小胡（屁胡）本身算几番。",
@@ -111,8 +111,8 @@ OPTIONS: dict[str, OptionWords] = {
         "fan", "杠过不算阳光", "A kong ends sunshine", "只杠过牌的输家也不算没开口（阳光）。",
         "A loser who only declared kongs no longer counts as unopened (sunshine).", "§7.3"),
     "selfdraw_bonus_on_gangkai_haidi": OptionWords(
-        "fan", "杠开海底也算自摸", "Self-draw on 杠开 and 海底", "杠上开花和海底捞月另算自摸的加成。",
-        "Win after a kong and last-tile wins also get the self-draw factor.", "§7.2"),
+        "fan", "杠开海底也算自摸", "Self-draw factor on win after a kong and last tile", "杠上开花和海底捞月另算自摸的加成。",
+        "A win after a kong and a last tile also get the self-draw factor.", "§7.2"),
     "pay_min_fan": OptionWords(
         "fan", "不到几番不用付", "Losers under n fan pay nothing",
         "输家应付的分不到 2 的这么多次方（这么多番）就不用付；0 表示都要付。",
@@ -135,8 +135,8 @@ OPTIONS: dict[str, OptionWords] = {
     "special_tiles": OptionWords(
         "laizi", "杠牌", "Kong-out tiles", "哪些牌必须杠出去（手里有就不能胡）。",
         "Which tiles must be laid aside (holding one, you cannot win).", "§3",
-        {"zhong": ("红中", "red dragons"), "zhong_fa": ("红中和发财", "red and green dragons"),
-         "zhong_pizi": ("红中和七皮", "red dragons and the seven pizi")}),
+        {"zhong": ("红中", "Red Dragons"), "zhong_fa": ("红中和发财", "Red and Green Dragons"),
+         "zhong_pizi": ("红中和七皮", "Red Dragons and the seven pizi")}),
     "laizi_discard": OptionWords(
         "laizi", "打出赖子", "Discarding a laizi", "打出赖子算赖子杠、算半个杠，还是不许打。",
         "A discarded laizi counts as a laizi kong, a one-fan kong, or is not allowed.", "§4",
@@ -160,17 +160,17 @@ OPTIONS: dict[str, OptionWords] = {
         "A hand of complete sets and one lone laizi (it waits on any tile) wins only by "
         "self-draw or by robbing a kong, never on a discard.", "§6"),
     "luan_feng_jiang": OptionWords(
-        "win", "乱风乱将", "Loose all-honours / all-258", "风一色、将一色只要全是风牌或将牌就能胡。",
+        "win", "乱风乱将", "Loose all honours / all 2-5-8", "风一色、将一色只要全是风牌或将牌就能胡。",
         "All honours or all 2-5-8 wins without a regular shape.", "§6"),
     "jiayu_hands": OptionWords(
         "win", "门前清和七对", "Concealed hand and seven pairs", "门前清、七对算大胡，不开口也能胡。",
         "Concealed hand and seven pairs are big hands and win unopened.", "§6"),
     "fanbao": OptionWords(
         "liability", "反包", "Reverse liability", "清一色由没打出该门牌的人包，而不是给第三口的人。",
-        "A full flush is paid by who held back the suit, not the third opening's feeder.", "§7.5"),
+        "A full flush is paid by who held back the suit, not by the player whose discard made the third opening.", "§7.5"),
     "quanqiuren_liability": OptionWords(
         "liability", "全求人包赔", "All-melded liability", "全求人胡了别人打的牌时，放冲者包不包。",
-        "Whether the discarder pays for an all-melded win on its discard.", "§7.5",
+        "Whether the player who deals in pays for an all-melded win.", "§7.5",
         {"unless_ready": ("听牌时不包（下小雨）", "not if it was ready"), "always": ("总是包（下大雨）", "always"),
          "none": ("不包", "never")}),
     "liable_pays": OptionWords(
@@ -180,11 +180,11 @@ OPTIONS: dict[str, OptionWords] = {
     "kuangfeng_baoyu": OptionWords(
         "liability", "狂风暴雨", "Two liable players", "清一色又是全求人时，包清一色的人付清一色那份，放冲的人付全求人那份。",
         "A full flush that is also all-melded: the flush's liable player pays the flush's share, "
-        "the discarder the all-melded share.", "§7.5"),
+        "the player who deals in pays the all-melded share.", "§7.5"),
     "xiaoyu_258": OptionWords(
         "liability", "下小雨全258不包", "No liability on an all-2-5-8 hand",
         "下小雨时，放冲者手里全是 2、5、8（赖子不算）也不包全求人。",
-        "Under 'not if ready', a discarder holding only 2s, 5s and 8s (a laizi is not one) is not "
+        "Under 'not if ready', a player dealing in with only twos, fives and eights (a laizi is not one) is not "
         "liable for an all-melded win either.", "§7.5"),
     "qianggang_fixed": OptionWords(
         "liability", "抢杠固定赔付", "Robbed kong pays a fixed amount", "被抢杠的人直接付这么多分；0 表示照常算分。",
@@ -195,7 +195,7 @@ OPTIONS: dict[str, OptionWords] = {
     "win_priority": OptionWords(
         "flow", "一炮多响", "Several winners", "几家都能胡同一张牌时，谁胡。",
         "Who wins when several players can win on one tile.", "§5",
-        {"dealer": ("从庄家起算", "first from the dealer"), "discarder": ("从放冲者起算", "first after the discarder")}),
+        {"dealer": ("从庄家起算", "first from the dealer"), "discarder": ("从放冲者起算", "first after the player who deals in")}),
     "guoshou": OptionWords(
         "flow", "过手", "No win after passing", "放过一次胡，摸牌前不能再胡同一线的牌。",
         "After passing a win, no win on the same line before your next draw.", "§5"),
@@ -214,14 +214,14 @@ OPTIONS: dict[str, OptionWords] = {
         "flow", "圈数", "Rounds", "一场比赛打几圈（按风数算时为 1）。", "Rounds in a match (1 when counted in winds).",
         "§9", unit=("圈", "rounds")),
     "winds": OptionWords(
-        "flow", "风数", "Winds", "一场比赛打几个风；0 表示按圈数算。", "Winds (风) in a match; 0: counted in rounds.",
+        "flow", "风数", "Winds", "一场比赛打几个风；0 表示按圈数算。", "Winds in a match; 0: counted in rounds.",
         "§9", unit=("风", "winds")),
     "rounds_per_wind": OptionWords(
         "flow", "每风圈数", "Rounds per wind", "一个风打几圈：小风 4 圈，大风 5 圈。",
         "Rounds in a wind: 4 (small wind) or 5 (big wind).", "§9", unit=("圈", "rounds")),
     "seating_ceremony": OptionWords(
         "flow", "摸牌定东", "Draw for seats", "开局每人摸一张牌定东南西北，掷骰子定东坐哪里，东先坐庄。",
-        "Each player turns up a tile to rank the winds, dice place 东, who deals first.", "§2"),
+        "Each player turns up a tile to rank the winds, dice place East, who deals first.", "§2"),
 }
 
 #: The source of each option (docs/rules.md §0 and §11 quote their words).

@@ -78,7 +78,7 @@ _HONOR_CN = "东南西北白发中"
 # tileName in src/laizi/web/js/i18n.js)
 _SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 _SUIT_EN_ONE = {"m": "Character", "p": "Dot", "s": "Bamboo"}  # "1 Character", not "1 Characters"
-_HONOR_EN = ("East", "South", "West", "North", "White", "Green", "Red")
+_HONOR_EN = ("East", "South", "West", "North", "White Dragon", "Green Dragon", "Red Dragon")  # the web glossary
 _HONOR_TABLE_CN = ("东", "南", "西", "北", "白板", "发财", "红中")  # as the table says them
 _HONOR_LETTERS = "ESWNPFC"
 # Unicode Mahjong block: winds/dragons then man, sou, pin.
@@ -141,7 +141,7 @@ class Tile:
 
     @property
     def english(self) -> str:
-        """The tile's name in English words: ``5 Characters``, ``1 Dot``, ``Red``."""
+        """The tile's name in English words: ``5 Characters``, ``1 Dot``, ``Red Dragon``."""
         if self.is_honor:
             return _HONOR_EN[self.index - 27]
         n = self.index % 9 + 1

@@ -193,7 +193,7 @@ def test_announcements_clear_of_the_controls(browser: Any, slow_bots: str, size:
     page.goto(f"{base}/room/{code}")
     page.wait_for_selector("#game:not(.hidden)")
     poll(page, "() => document.querySelectorAll('#table .announce').length === 4")
-    got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "胡!", "Red-dragon kong!"])
+    got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "胡!", "Red Dragon kong!"])
     assert len(got) == 16 and any(g["ui"] for g in got)
     for g in got:
         assert g["placed"], g
@@ -232,7 +232,7 @@ def test_announcements_clear_of_the_action_bar(browser: Any, slow_bots: str, siz
     page.evaluate(send, {"type": "auto", "on": True})
     page.wait_for_selector("#actions .cancel-auto", timeout=20000)
     poll(page, "() => document.querySelectorAll('#table .announce').length === 4")
-    got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "Red-dragon kong!"])
+    got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "Red Dragon kong!"])
     assert any(name == "cancel-auto" for name, _ in got[0]["ui"]), got[0]["ui"]
     for g in got:
         assert g["placed"], g

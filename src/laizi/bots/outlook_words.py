@@ -2,7 +2,8 @@
 
 Each function returns ``{"zh": ..., "en": ...}`` for one hint entry, e.g.
 ``一向听，进张 12 张（还剩 9 张），和牌率 31%，期望 +18 分；此牌危险度低`` /
-``1-shanten, 12 improving tiles (9 unseen), 31% to win, +18 expected; low danger``.
+``1 from ready, 12 improving tiles (9 unseen), 31% to win, +18 expected; low danger``
+(English in the web table's glossary: src/laizi/web/README.md, "The English glossary").
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ _CLAIM_EN = {"peng": "pung", "chi": "chow", "kong": "kong"}  # the English gloss
 
 
 def shanten_words(sh: int) -> dict[str, str]:
-    """``听牌`` / ``ready``, ``一向听`` / ``1-shanten`` …"""
+    """``听牌`` / ``ready``, ``一向听`` / ``1 from ready`` … (the table's words: i18n.js ``shanten``)."""
     if sh <= 0:
         return {"zh": "听牌", "en": "ready"}
     zh = f"{_ZH_NUM[sh]}向听" if sh < len(_ZH_NUM) else f"{sh}向听"
-    return {"zh": zh, "en": f"{sh}-shanten"}
+    return {"zh": zh, "en": f"{sh} from ready"}
 
 
 def _pct(p: float) -> str:
@@ -62,7 +63,7 @@ def _danger(d: Mapping[str, Any]) -> dict[str, str]:
     loss = round(float(d["cost"]))
     return {
         "zh": f"此牌危险度{_LEVEL_ZH[level]}（放炮率 {_pct(d['feed_prob'])}，放炮约 −{loss} 分）",
-        "en": f"{level} danger ({_pct(d['feed_prob'])} to feed a win, about −{loss} if it does)",
+        "en": f"{level} danger ({_pct(d['feed_prob'])} to deal in, about −{loss} if it does)",
     }
 
 

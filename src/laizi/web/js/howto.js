@@ -77,17 +77,17 @@ const W = {
     min: "Minimum to win: {0}. A win that does not reach it cannot be declared.",
     caps: "Cap: a loser pays at most {0}. When all three reach it, an opened loser pays the golden cap {1}, an unopened one the sunshine cap {2}, and if none opened each pays the ha cap {3}.",
     cap_example: "A cap: all three reach it on this all-pungs hand; the two opened losers pay the golden cap, the unopened one the sunshine cap.",
-    example: "e.g.", win_on: "wins on", laid: "laid aside", self_draw: "self-draw", discard: "on a discard", rob: "robbing a kong", after_kong: "after a kong", last_tile: "last tile",
+    example: "e.g.", win_on: "wins on", laid: "laid aside", self_draw: "self-draw", discard: "deal-in", rob: "robbing a kong", after_kong: "after a kong", last_tile: "last tile",
     ex_pair258: "The 2-5-8 pair: a pair of 5 Bamboo (small hand, opened)",
-    ex_laizi_kong: "A laid-aside laizi (laizi kong, 2 fan) and a red-dragon kong",
+    ex_laizi_kong: "A laid-aside laizi (laizi kong, 2 fan) and a Red Dragon kong",
     bh_pengpeng: "All pungs: four pungs or kongs and a pair.",
     bh_qingyise: "Full flush: every tile of one suit.",
     bh_fengyise: "All honours: only winds and dragons.",
     bh_jiangyise: "All 2-5-8: only twos, fives and eights.",
     bh_quanqiuren: "All melded: four melds claimed, one tile left, won on a discard.",
-    bh_gangkai: "Win after a kong: self-drawn on the replacement tile.",
+    bh_gangkai: "Win after a kong: a self-draw on the replacement tile.",
     bh_qianggang: "Robbing a kong: win on the tile another player adds to a pung.",
-    bh_haidi: "Last tile: self-drawn among the last tiles of the wall.",
+    bh_haidi: "Last tile: a self-draw among the last tiles of the wall.",
     bh_menqing: "Concealed hand: no chow, pung or exposed kong; it may win unopened (a big hand at this table).",
     bh_qidui: "Seven pairs (a big hand at this table).",
     bad: "Bad rules: {0}", back: "Back", lobby: "Lobby",
@@ -95,15 +95,15 @@ const W = {
     gg_tiles: "Tiles", gg_claims: "Chow, pung, kong", gg_win: "Winning", gg_score: "Scoring", gg_table: "At the table",
     gw_minggang: "Exposed kong", gw_kaikou: "opened",
     gm_dealer: "Holds 14 tiles, plays first and sits East.", gm_indicator: "The tile turned up at the start; the next tile is the laizi.",
-    gm_laizi: "The tile after the indicator; in a win it stands for any tile.", gm_pizi: "Seven pizi, four laizi: the indicator's tiles and those of the tile before it, laid aside like a red dragon.",
+    gm_laizi: "The tile after the indicator; in a win it stands for any tile.", gm_pizi: "Seven pizi, four laizi: the indicator's tiles and those of the tile before it, laid aside like a Red Dragon.",
     gm_chi: "Take the discard of the player before you to make a run.", gm_peng: "Take anyone's discard to make three of a kind.", gm_kong: "Four of a kind; then draw a replacement from the end of the wall.",
     gm_minggang: "Three in hand and the fourth from a discard: 1 fan.", gm_ankong: "Four of a kind drawn yourself: 2 fan.",
-    gm_addkong: "The fourth tile drawn and added to your pung: 1 fan.", gm_special_kong: "A red dragon laid aside: 1 fan, then a replacement. Holding one, you cannot win.",
-    gm_fa_kong: "With the red and green kongs, a green dragon is laid aside the same way: 1 fan.", gm_laizi_kong: "A laizi laid aside: 2 fan, then a replacement.",
+    gm_addkong: "The fourth tile drawn and added to your pung: 1 fan.", gm_special_kong: "A Red Dragon laid aside: 1 fan, then a replacement. Holding one, you cannot win.",
+    gm_fa_kong: "With the Red and Green Dragon kongs, a Green Dragon is laid aside the same way: 1 fan.", gm_laizi_kong: "A laizi laid aside: 2 fan, then a replacement.",
     gm_pizi_kong: "A pizi laid aside: 1 fan, then a replacement.", gm_pass: "Let the discard go: no chow, pung, kong or win.",
     gm_ting: "One tile away from a win.", gm_ron: "A complete hand: four sets and a pair, or a big hand.", gm_tsumo: "Win on a tile you drew yourself; all three pay.",
     gm_discard: "Your discard is the tile another player wins on.", gm_rob: "Win on the tile another player adds to a pung.",
-    gm_gangkai: "Self-drawn on a kong's replacement tile: a big hand.", gm_haidi: "Self-drawn among the last tiles of the wall: a big hand.",
+    gm_gangkai: "A self-draw on a kong's replacement tile: a big hand.", gm_haidi: "A self-draw among the last tiles of the wall: a big hand.",
     gm_small_hand: "A win with no big hand; its pair must be 2, 5 or 8.", gm_big_hands: "All pungs, full flush and the like: a higher base than a small hand.",
     gm_hard: "No laizi stands for another tile: one more fan.", gm_soft: "A laizi stands for another tile.", gm_fan: "Each fan doubles the payment.",
     gm_kaikou: "Made a chow, pung or exposed kong; a hand must be open to win (most rules).", gm_cap: "The most one loser pays.",
@@ -263,7 +263,7 @@ function render() {
   const lzRow = el("p", "hx-laizi", w("laizi", tileName("5m"), tileName("6m")), b);
   const pair = el("span", "hx-pair", null, lzRow);
   pair.append(tileEl("5m", { size: "meld" }), " → ", tileEl("6m", { size: "meld", laizi: "6m" }));
-  // (the English sentence begins with the card's value: "Red dragons must be laid aside too")
+  // (the English sentence begins with the card's value: "Red Dragons must be laid aside too")
   el("p", "", w("laizi_kong", L === "en" && special ? special[0].toUpperCase() + special.slice(1) : special), b);
   if (ex("laizi_kong")) b.appendChild(drawExample(ex("laizi_kong"), w("ex_laizi_kong")));
   el("p", "", w("open", w(ST.RULES.jiayu_hands ? "open_need_jy" : "open_need")), b);

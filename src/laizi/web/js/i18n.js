@@ -84,7 +84,7 @@ const ZH = {
   howto: "玩法说明", tutorial_link: "新手教程：打第一手牌 →", breakdown: "算分明细", waits_title: "听牌和番数", unseen_n: "还剩 {0} 张", by_discard_worst: "别人放冲（最少）",
 };
 const EN = {
-  title: "Wuhan Mahjong · Red-Dragon Laizi", lobby: "Lobby", calc: "Calculator", lang: "中文",
+  title: "Wuhan Mahjong · Red Dragon Laizi", lobby: "Lobby", calc: "Calculator", lang: "中文",
   leaderboard: "Leaderboard", account: "Account", rated_room: "Rated (ratings change)",  // players
   rank_min: "Lowest tier", rank_max: "Highest tier", any_rank: "any",
   ranks: ["Novice", "Adept I", "Adept II", "Adept III", "Expert I", "Expert II", "Expert III",
@@ -105,7 +105,7 @@ const EN = {
   continue_seconds: "Settlement seconds", auto_after: "Lapses before auto-play", fixed_seed: "Fixed deal seed (public)",
   reconnecting: "Disconnected, reconnecting…", connected: "Connected", conn_lost: "Connection lost", conn_lost_sub: "Reconnecting and resyncing the table…",
   discard: "Discard", tsumo: "Self-draw", ron: "Win", peng: "Pung", chi: "Chow", kong: "Kong", ankong: "Concealed kong",
-  addkong: "Added kong", special_kong: "Red-dragon kong", laizi_kong: "Laizi kong", pizi_kong: "Pizi kong", fa_kong: "Green-dragon kong", pizi: "Pizi", pass: "Pass",
+  addkong: "Added kong", special_kong: "Red Dragon kong", laizi_kong: "Laizi kong", pizi_kong: "Pizi kong", fa_kong: "Green Dragon kong", pizi: "Pizi", pass: "Pass",
   draw: "Draw replacement", nodraw: "No replacement", ev_nodraw: "{0} takes no replacement",
   replace_turn: "After your kong: draw the replacement, or not (and discard nothing)",
   haidi_kong_turn: "Haidi: tap a lit tile to kong it (no replacement), or pass",
@@ -116,8 +116,8 @@ const EN = {
   commitment: "Commitment", seed: "Seed", verify: "Verify this hand", verify_ok: "Verified: the wall derives from the seed, matches the commitment, and the indicator is tile 54",
   verify_bad: "Verification failed: {0}", verify_wait: "The seed is revealed when the hand ends", verify_unavailable: "This browser cannot verify (needs a secure context)",
   close: "Close", win_by: { self_draw: "self-draw", discard: "deal-in", rob_kong: "robbing a kong" },
-  win_line: "{0} wins · {1}", from_line: "dealt in by {0}", liable: "Liable", hard: "hard win", soft: "soft win",
-  small_hand: "small hand", big_hands: "Big hands", gangkai: "win after kong", haidi: "last tile", topped: "capped",
+  win_line: "{0} wins · {1}", from_line: "deal-in by {0}", liable: "Liable", hard: "hard win", soft: "soft win",
+  small_hand: "small hand", big_hands: "Big hands", gangkai: "win after a kong", haidi: "last tile", topped: "capped",
   cap_cap: "capped", cap_golden: "golden cap", cap_sunshine: "sunshine cap", cap_ha: "ha cap",
   fan: "fan", winner_fan: "winner {0} fan", claim_title: "{0} discarded", hand_result: "Settlement", result_title: "Match result",
   rank: "Rank", player: "Player", score: "Score", bot_name: "Bot", you: "you",
@@ -132,8 +132,8 @@ const EN = {
   ev_auto_off: "{0} auto-play off", ev_escape: "{0} left the match (-{1})", ev_end_match: "Match over",
   calc_title: "Score calculator", calc_submit: "Score", pick_hint: "Tap tiles to add them; tap a tile in the hand to remove it", clear: "Clear",
   target: "Add to", t_hand: "Hand", t_win: "Winning tile", result: "Result", ok_win: "Valid win", not_win: "Not a win",
-  raw_json: "Raw JSON", load_example: "Example", win_tile: "Winning tile", by: "By", from_seat: "Discarder seat",
-  melds_lines: "Melds (one per line, e.g. peng 9p from 3)", spk: "Red-dragon/laizi kongs laid out", players_json: "Other players (JSON, optional)",
+  raw_json: "Raw JSON", load_example: "Example", win_tile: "Winning tile", by: "By", from_seat: "Deal-in seat",
+  melds_lines: "Melds (one per line, e.g. peng 9p from 3)", spk: "Red Dragon and laizi kongs laid aside", players_json: "Other players (JSON, optional)",
   after_kong: "After a kong", by_discard: "deal-in", by_self_draw: "self-draw", by_rob_kong: "robbing a kong", seat_n: "seat {0}",
   make_host: "Make host", kick: "Kick", wait_host: "Waiting for the host", private_room: "Private room (not listed)", kicked: "The host removed you from the room",
   st_lobby: "waiting", st_playing: "playing", st_finished: "finished",
@@ -141,8 +141,8 @@ const EN = {
   rule_options: "Rule options (changes go on the rule card)", rule_card: "Rule card", option_sep: ": ", bad_option: "Not a valid number: ",
   template: "Template", no_template: "none",
   share_text: "Wuhan Mahjong room {0}\nRules: {1}\n{2}",
-  winner_seat: "Winner", remove: "Remove", spk_short: "Laid-out kongs", meld_type: "Meld type", meld_hint: "Pick the type and the seat it came from, then tap a tile below", melds: "Melds",
-  reason_not_a_win: "not a winning shape", reason_holds_special: "still holds a red dragon", reason_not_open: "the hand is not open", reason_two_laizi_small: "two laizi cannot win a small hand",
+  winner_seat: "Winner", remove: "Remove", spk_short: "Laid-aside kongs", meld_type: "Meld type", meld_hint: "Pick the type and the seat it came from, then tap a tile below", melds: "Melds",
+  reason_not_a_win: "not a winning shape", reason_holds_special: "still holds a Red Dragon", reason_not_open: "the hand is not open", reason_two_laizi_small: "two laizi cannot win a small hand",
   reason_pair_not_258: "the pair is not 2, 5 or 8", reason_jianzi_on_discard: "this wait cannot win on a discard", reason_below_minimum: "below the minimum",
   tiles_title: "Tiles", tiles_intro: "Every face is an SVG drawn by this project: no CJK font needed. The laizi carries a gold border and a star.",
   lobby_hint: "Pick a nickname, create a room or join a friend's.", fixed_deal: "Fixed deal (seed {0}): the room settings decide the wall", fixed_deal_short: "Fixed deal {0}",
@@ -168,17 +168,17 @@ const EN = {
   ting: "Ready:", seat_fan: "{0} fan · {1}", seat_fan_n: "{0} fan", st_sunshine: "unopened", st_golden: "opened", fan_of: "{0}: {1} fan", n_fan: "{0} fan",
   no_fan_yet: "No fan yet (not opened, no kong)", st_sunshine_help: "Unopened (sunshine): if it loses, it pays as unopened (the sunshine cap; double with double pay).",
   st_golden_help: "Opened: when all three reach the cap it pays the golden cap.", points: "{0} pts", enough_fan: "enough", short_fan: "below minimum",
-  howto: "How to play", tutorial_link: "Tutorial: play your first hand →", breakdown: "How it is scored", waits_title: "Waits and their points", unseen_n: "{0} unseen", by_discard_worst: "On a discard (least)",
+  howto: "How to play", tutorial_link: "Tutorial: play your first hand →", breakdown: "How it is scored", waits_title: "Waits and their points", unseen_n: "{0} unseen", by_discard_worst: "Deal-in (least)",
 };
 const BIG = {
   zh: { pengpeng: "碰碰胡", qingyise: "清一色", fengyise: "风一色", jiangyise: "将一色", quanqiuren: "全求人",
     gangkai: "杠上开花", qianggang: "抢杠", haidi: "海底捞月", menqing: "门前清", qidui: "七对" },
   en: { pengpeng: "all pungs", qingyise: "full flush", fengyise: "all honours", jiangyise: "all 2-5-8", quanqiuren: "all melded",
-    gangkai: "win after kong", qianggang: "robbing a kong", haidi: "last tile", menqing: "concealed hand", qidui: "seven pairs" },
+    gangkai: "win after a kong", qianggang: "robbing a kong", haidi: "last tile", menqing: "concealed hand", qidui: "seven pairs" },
 };
 const PRESETS = {
   zh: { kaikoufan: "开口番", kaikoufan_fa: "开口番·红中发财杠", qipisilai: "七皮四赖", koukoufan: "口口番", jiayu: "嘉鱼红中赖子杠" },
-  en: { kaikoufan: "open-fan", kaikoufan_fa: "open-fan, red and green kongs", qipisilai: "seven pizi, four laizi",
+  en: { kaikoufan: "open-fan", kaikoufan_fa: "open-fan, Red and Green Dragon kongs", qipisilai: "seven pizi, four laizi",
     koukoufan: "every-meld fan", jiayu: "Jiayu rules" },
 };
 // Bot levels (the protocol's ids) and the names bots go by at a table: distinct, 机器人甲/乙/丙
@@ -246,7 +246,8 @@ const HONOR_CN = ["东", "南", "西", "北", "白", "发", "中"];  // TABLE.md
 const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
 const SUIT_EN_ONE = { m: "Character", p: "Dot", s: "Bamboo" };  // "1 Character", not "1 Characters"
 const SUIT_EN_SHORT = { m: "Char", p: "Dot", s: "Bam" };  // tileShort
-const HONOR_EN = ["East", "South", "West", "North", "White", "Green", "Red"];
+const HONOR_EN = ["East", "South", "West", "North", "White Dragon", "Green Dragon", "Red Dragon"];
+const HONOR_EN_SHORT = ["East", "South", "West", "North", "White", "Green", "Red"];  // tileShort
 
 // this module's state, in one place (tests/test_architecture.py: no module-level let)
 const ST = { lang: "zh", pizi: [] };
@@ -297,9 +298,10 @@ export function tileName(code) {
 }
 
 /** A tile's name where room is short (the 听 line on a phone held sideways): in English "8 Char",
- *  "5 Bam", "3 Dot" (the honours' names are short already); in Chinese its name (二字). */
+ *  "5 Bam", "3 Dot", "Red" (the dragons without "Dragon"); in Chinese its name (二字). */
 export function tileShort(code) {
-  if (ST.lang === "zh" || !code || code[1] === "z") return tileName(code);
+  if (ST.lang === "zh" || !code) return tileName(code);
+  if (code[1] === "z") return HONOR_EN_SHORT[+code[0] - 1];
   return `${code[0]} ${SUIT_EN_SHORT[code[1]]}`;
 }
 
@@ -368,6 +370,8 @@ const ZH_PHRASES = [
   ["winner fan", "胡家番"], ["no fan", "无番"], ["below the minimum", "不足"], ["unopened", "未开口"],
   ["pays", "付"], ["base", "底分"],
 ];
+// the scorer's English words the glossary names otherwise (README.md, "The English glossary")
+const EN_PHRASES = [["discarder", "deal-in"]];
 const MIN_RULES = { zh: { each: "每家", any: "任一家", two_sum: "两家合计" }, en: { each: "each", any: "any", two_sum: "two together" } };
 const CJK_WORD = /\s*[^\s\w]*[\u3400-\u9fff][\u3400-\u9fff\w]*[^\s\w]*/g;
 const GLOSS = /([\u3400-\u9fff])( [A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z()-]*)*)/g;
@@ -379,6 +383,7 @@ export function localizeLine(line, dealer = 0) {
   s = s.replace(/\((each|any|two_sum)\)/g, (_, r) => `(${MIN_RULES[ST.lang][r]})`);
   if (ST.lang === "en") {
     s = s.replace(/\b(pengpeng|qingyise|fengyise|jiangyise|quanqiuren|gangkai|qianggang|haidi|menqing|qidui)\b/g, (_, b) => bigHandName(b));
+    for (const [from, to] of EN_PHRASES) s = s.replace(new RegExp(`\\b${from}\\b`, "g"), to);
     return s.replace(CJK_WORD, " ").replace(/\s{2,}/g, " ").replace(/^\s*[:,]\s*/, "").trim();
   }
   for (const [en, zh] of ZH_PHRASES) s = s.replace(new RegExp(`\\b${en}\\b`, "g"), zh);

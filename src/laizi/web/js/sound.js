@@ -52,7 +52,7 @@ export function sfx(name) {
 
 const VOICE = {
   zh: { chi: "吃", peng: "碰", kong: "杠", ankong: "杠", addkong: "杠", special_kong: "杠", laizi_kong: "杠", win: "胡", tsumo: "自摸" },
-  en: { chi: "chow", peng: "pung", kong: "kong", ankong: "kong", addkong: "kong", special_kong: "kong", laizi_kong: "kong", win: "win", tsumo: "self draw" },
+  en: { chi: "chow", peng: "pung", kong: "kong", ankong: "kong", addkong: "kong", special_kong: "kong", laizi_kong: "kong", win: "win", tsumo: "self-draw" },
 };
 
 export function speak(kind) {

@@ -41,8 +41,8 @@ const W = {
     commitments: "Wall commitments (published before play)", seeds: "Seeds (published after the round)",
     pending: "published after the round", done: "Done", created: "Tournament created", by: "Organiser: ", starts: "Starts: ",
     live: "hand {0}/{1} (live)",
-    per_deal: "Deal by deal (the same walls)", deal: "Deal {0}", par: "par", pos0: "dealer's hand", pos1: "下家's hand",
-    pos2: "对家's hand", pos3: "上家's hand",
+    per_deal: "Deal by deal (the same walls)", deal: "Deal {0}", par: "par", pos0: "dealer's hand", pos1: "next player's hand",
+    pos2: "opposite player's hand", pos3: "previous player's hand",
   },
 };
 const lang = getLang();  // (this page has no language switch)
