@@ -54,7 +54,7 @@ def test_kong_fan_is_the_table_fan_without_the_opening() -> None:
     melds = [[], [Meld("peng", 0, 0), Meld("kong", 9, 2), Meld("ankong", 18)], [], []]
     v = _view(rules, "123m456m789p111s4s", melds=melds, special_kongs=[[], [RED, LAIZI], [], []],
               special_discards=[[], [LAIZI, RED], [], []])
-    # 明杠 1 + 暗杠 2 + 红中杠 ×2 (one laid aside, one discarded) 2 + 癞子杠 2 + half 1
+    # 明杠 1 + 暗杠 2 + 红中杠 ×2 (one laid aside, one discarded) 2 + 赖子杠 2 + half 1
     assert kong_fan(v, 1) == 8
     assert table_fan(rules, LAIZI, melds[1], [RED, LAIZI], [LAIZI, RED]) == 8 + 2  # 口口翻 ×2
 

@@ -15,7 +15,7 @@ seat 1 wins 2s by self-draw, a hard small hand)::
 Seat 0: opening (1 once / 1 per opening / 0 none) + exposed kong 1 + concealed kong 2
 + 红中杠 1 + the discarded laizi (2 kong / 1 half / 0 forbidden).
 Seat 1: opening (1 / 1 / 0).  Seat 2: opening (1 / 2 / 0) + two 红中 2.
-Seat 3: 癞子杠 2 + 发财杠 1 = 3.
+Seat 3: 赖子杠 2 + 发财杠 1 = 3.
 The winner adds hard +1 and small-hand self-draw +1; the dealer (seat 0) as a loser
 of a small hand +1.
 """
@@ -100,13 +100,13 @@ def test_items_name_what_the_breakdown_names() -> None:
     p0, _p1, p2, p3 = _tables()
     assert table_fan_items(rules, LAIZI, p0.melds, p0.special_kongs, p0.special_discards) == [
         ("口口翻 openings ×1", 1), ("明杠 exposed kong ×1", 1), ("暗杠 concealed kong ×1", 2),
-        ("红中杠 7z kong ×1", 1), ("打癞子 laizi discard (half) ×1", 1),
+        ("红中杠 7z kong ×1", 1), ("打赖子 laizi discard (half) ×1", 1),
     ]
     assert table_fan_items(rules, LAIZI, p2.melds, p2.special_kongs, p2.special_discards) == [
         ("口口翻 openings ×2", 2), ("红中杠 7z kong ×2", 2),
     ]
     assert table_fan_items(rules, LAIZI, p3.melds, p3.special_kongs, p3.special_discards) == [
-        ("发财杠 6z kong ×1", 1), ("癞子杠 laizi kong ×1", 2),
+        ("发财杠 6z kong ×1", 1), ("赖子杠 laizi kong ×1", 2),
     ]
 
 

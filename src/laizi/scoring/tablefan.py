@@ -7,7 +7,7 @@ in — as the winner, and as a loser, since a loser's fan doubles what it pays:
   exposed kong (``"per_opening"``, 口口翻), nothing (``"none"``);
 - each exposed kong (明杠, claimed or added) +1, each concealed kong (暗杠) +2;
 - each special tile laid aside (红中杠, 发财杠, 皮子杠) +1 — as a kong or as a discard;
-- each laizi laid aside as a kong (癞子杠) +2; each discarded laizi by
+- each laizi laid aside as a kong (赖子杠) +2; each discarded laizi by
   ``laizi_discard``: +2 (``"kong"``: it counts as a laizi kong), +1 (``"half"``),
   nothing (``"forbidden"``: it cannot be discarded).
 
@@ -105,9 +105,9 @@ def table_fan_items(
         name = "红中杠" if t == RED else ("发财杠" if t == GREEN else "皮子杠")
         items.append((f"{name} {TILE_STR[t]} kong ×{n}", n))
     if laizi_kongs:
-        items.append((f"癞子杠 laizi kong ×{laizi_kongs}", 2 * laizi_kongs))
+        items.append((f"赖子杠 laizi kong ×{laizi_kongs}", 2 * laizi_kongs))
     if half:
-        items.append((f"打癞子 laizi discard (half) ×{half}", half))
+        items.append((f"打赖子 laizi discard (half) ×{half}", half))
     return items
 
 
