@@ -34,6 +34,8 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/n
   || need_apt+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 command -v haproxy >/dev/null 2>&1 || need_apt+=(haproxy)
+# (Node runs the web client's modules without a browser: test_delta_twins, test_english_glossary)
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 if command -v dpkg-query >/dev/null 2>&1; then
   have_pkg fonts-noto-cjk || need_apt+=(fonts-noto-cjk)
 fi
