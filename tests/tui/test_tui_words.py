@@ -39,7 +39,9 @@ def test_chinese_words_of_the_table() -> None:
     assert action_label(_a("special_kong", "7z"), "zh") == "红中杠 红中"
     assert tile_short("9m", "zh") == "九万" and tile_short("7z", "zh") == "中"
     assert action_label(_a("chi", "5s"), "en") == "Chow 5-6-7 Bam"
-    assert action_label(_a("discard", "7z"), "en") == "Discard Red"
+    assert action_label(_a("discard", "7z"), "en") == "Discard Red Dragon"
+    assert action_label(_a("special_kong", "7z"), "en") == "Red Dragon kong"
+    assert action_label(_a("special_kong", "5m"), "en") == "Pizi kong 5 Char"
     assert action_label(_a("tsumo"), "en") == "Self-draw win"
 
 
@@ -100,7 +102,7 @@ def test_breakdown_lines_localized() -> None:
     names = ["You", "Right", "Across", "Left"]
     line = "seat 1: 开口 opened +1, 红中杠 7z kong ×2 +2, 庄 dealer +1 → 1 × 2^5 = 32"
     assert localize_line(line, 0, names, "en") == (
-        "South·Right: opened +1, Red kong ×2 +2, dealer +1 → 1 × 2^5 = 32")
+        "South·Right: opened +1, Red Dragon kong ×2 +2, dealer +1 → 1 × 2^5 = 32")
     zh = localize_line(line, 0, ["你", "下家", "对家", "上家"], "zh")
     assert zh == "南·下家: 开口 +1, 红中杠 红中 ×2 +2, 庄 +1 → 1 × 2^5 = 32"
     assert localize_line("哈顶 ha: all three unopened, each pays 600", 0, ["你"] * 4, "zh") == (

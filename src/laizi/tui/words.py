@@ -32,7 +32,7 @@ _SUIT_EN = {"m": "Char", "p": "Dot", "s": "Bam"}
 _SUIT_EN_SHORT = {"m": "C", "p": "D", "s": "B"}
 _HONOR_CN_SHORT = "东南西北白发中"
 _HONOR_CN_LONG = ("东风", "南风", "西风", "北风", "白板", "发财", "红中")
-_HONOR_EN_LONG = ("East", "South", "West", "North", "White", "Green", "Red")
+_HONOR_EN_LONG = ("East", "South", "West", "North", "White Dragon", "Green Dragon", "Red Dragon")
 _HONOR_EN_SHORT = ("E", "S", "W", "N", "Wh", "G", "R")
 _WINDS = {"zh": ("东", "南", "西", "北"), "en": ("East", "South", "West", "North")}
 
@@ -86,10 +86,10 @@ W: dict[str, dict[str, str]] = {
         "typed": "typed: {text}", "not_understood": "not understood: {text}", "no_option": "no option {n} (choose 1-{m})",
         "not_held": "you do not hold {tile}", "cannot_discard": "you cannot discard now: choose an action",
         "not_legal": "discarding {tile} is not legal now", "one_tile": "type one tile to discard, e.g. 5m",
-        "hints": "Hints", "hint_unavailable": "hints unavailable: {err}", "shanten": "shanten {n}",
+        "hints": "Hints", "hint_unavailable": "hints unavailable: {err}", "shanten": "{n} from ready",
         "waits": "waits {tiles}", "reach_min": "reaches the minimum", "below_min": "below the minimum",
         "seat_fan": "{n} fan · {standing}", "st_sunshine": "unopened", "st_golden": "opened", "ting": "Ready:",
-        "wait_pts": "{tile}×{unseen} self-drawn {sd} / on a discard {dc} {enough}", "enough": "enough", "short": "below minimum",
+        "wait_pts": "{tile}×{unseen} self-draw {sd} / on a discard {dc} {enough}", "enough": "enough", "short": "below minimum",
         "no_win": "no win", "pts": "{n} pts",
         "recommended": "recommended", "settlement": "Hand {n} settlement", "continue": "Continue",
         "match_over": "Match over", "match_table": "Match table", "total": "Total", "rank": "Rank",
@@ -114,7 +114,7 @@ W: dict[str, dict[str, str]] = {
 # The glossary of the help page: (English, Chinese) — the Chinese term shown once, there.
 GLOSSARY: tuple[tuple[str, str], ...] = (
     ("chow", "吃"), ("pung", "碰"), ("kong", "杠"), ("exposed kong", "明杠"),
-    ("concealed kong", "暗杠"), ("added kong", "蓄杠"), ("red-dragon kong", "红中杠"),
+    ("concealed kong", "暗杠"), ("added kong", "蓄杠"), ("Red Dragon kong", "红中杠"),
     ("laizi kong", "赖子杠"), ("win", "胡"), ("self-draw", "自摸"), ("deal-in", "放冲 (点炮)"),
     ("robbing a kong", "抢杠"), ("win after a kong", "杠上开花"), ("last-tile win", "海底捞月"),
     ("small hand", "屁胡"), ("big hand", "大胡"), ("hard", "硬胡"), ("soft", "软胡"),
@@ -231,6 +231,7 @@ def localize_line(line: str, dealer: int, names: Sequence[str], lang: Lang) -> s
     line = _CODE_RE.sub(lambda m: tile_long(m.group(1), lang), line)
     if lang == "en":
         line = re.sub(r"\b(" + "|".join(_BIG_EN) + r")\b", lambda m: _BIG_EN[m.group(1)], line)
+        line = re.sub(r"\bdiscarder\b", "deal-in", line)  # the glossary's word (web/README.md)
         return strip_cjk(line)
     for en, zh in _ZH_PHRASES:
         line = re.sub(rf"\b{en}\b", zh, line)
@@ -243,9 +244,10 @@ def seat_label(seat: int, dealer: int, names: Sequence[str], lang: Lang) -> str:
 
 
 def special_kong_word(tile: int | str, lang: Lang) -> str:
+    """A laid-aside tile's kong by its tile: 红中杠 / Red Dragon kong, 发财杠, 皮子杠 / pizi kong."""
     k = _kind(tile)
     if lang == "en":
-        return "special kong"
+        return "Red Dragon kong" if k == RED_DRAGON else ("Green Dragon kong" if k == GREEN_DRAGON else "pizi kong")
     return "红中杠" if k == RED_DRAGON else ("发财杠" if k == GREEN_DRAGON else "皮子杠")
 
 
@@ -266,7 +268,11 @@ def action_label(a: Action, lang: Lang) -> str:
     if a.type == "chi":
         return f"吃 {run_label(t, lang)}" if zh else f"Chow {run_label(t, lang)}"
     if a.type == "special_kong":
-        return f"{special_kong_word(t, lang)} {tl}" if zh else f"Special kong {tl}"
+        word = special_kong_word(t, lang)
+        if zh:
+            return f"{word} {tl}"
+        # (a dragon's kong names its tile: "Red Dragon kong"; a pizi's says which: "Pizi kong 5 Char")
+        return word if t in (RED_DRAGON, GREEN_DRAGON) else f"Pizi kong {tl}"
     words = {
         "discard": ("打出", "Discard"), "ron": ("胡", "Win on"), "peng": ("碰", "Pung"),
         "kong": ("杠", "Kong"), "ankong": ("暗杠", "Concealed kong"),
@@ -323,7 +329,7 @@ def _discard(c: _Ctx, s: int) -> str:
     if c.e.get("as") == "laizi":
         line += "（赖子杠）" if c.zh else " (laizi kong)"
     elif c.e.get("as") == "special":
-        line += f"（{special_kong_word(c.e['tile'], c.lang)}）" if c.zh else " (special kong)"
+        line += f"（{special_kong_word(c.e['tile'], c.lang)}）" if c.zh else f" ({special_kong_word(c.e['tile'], c.lang)})"
     return line
 
 
@@ -342,7 +348,7 @@ def _claim(c: _Ctx, s: int) -> str:
 def _own_kong(c: _Ctx, s: int) -> str:
     t = c.e["type"]
     if t == "special_kong":
-        word = special_kong_word(c.e["tile"], c.lang) if c.zh else "special kong"
+        word = special_kong_word(c.e["tile"], c.lang)
     else:
         word = {"ankong": ("暗杠", "concealed kong"), "addkong": ("蓄杠", "added kong"),
                 "laizi_kong": ("赖子杠", "laizi kong")}[t][0 if c.zh else 1]
