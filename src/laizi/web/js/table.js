@@ -384,6 +384,10 @@ function renderHand(box, v, ctx) {
   box.dataset.key = key;
   box.textContent = "";
   box.classList.toggle("my-turn", Object.keys(tapActs).length > 0);
+  // upright, the hand takes two rows: data-per, the tiles of its first row (style.css), so that
+  // the drawn tile ends the second row right of the last one, never alone on a row of its own
+  // (13 + 1 wrapped as 7, 6 and the drawn tile; 7 + 1 as 7 and the drawn tile)
+  setData(box, "per", String(list.length <= 7 ? 7 : Math.min(7, Math.ceil(list.length / 2))));
   // only kongs to tap (the 海底 under haidi_kongs): the tappable tiles are lit
   box.classList.toggle("kong-taps", Object.keys(tapActs).length > 0 && !legal.some(a => a.type === "discard"));
   const hint = ctx.hint && ctx.hint.tile && tapActs[ctx.hint.tile] ? ctx.hint.tile : null;
