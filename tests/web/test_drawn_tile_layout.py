@@ -1,0 +1,118 @@
+"""The own hand on a phone, upright and sideways (TABLE.md: "Own hand along the bottom edge, large,
+the drawn tile set apart by a small gap on the right"): on the own turn the drawn tile stands on
+the same row as the hand's last tile, right of it, a small gap between them, never alone on a row
+of its own; upright the hand takes at most two rows; every tile of the hand and every region of the
+table (seats' plates, rivers, melds, the centre) lies on the screen, nothing over anything —
+with 14 tiles (the dealer's first turn) and again with a meld laid down (11 tiles), at 390×844
+and 360×780 upright and 844×390 and 667×375 sideways, in Chinese and English.
+
+Before the fix (layout7): upright the hand wrapped at 7 tiles a row, so the dealer's 13 tiles and
+the drawn one made rows of 7, 6 and the drawn tile alone on a third row, centred under the others;
+at 360×780 the table's grid (two seats, two side rivers, the centre) and the hand's row were 20 px
+wider than the screen: the right seat's plate and the hand's seventh tile ran off its right edge.
+
+A real `laizi serve`, the system Chromium, a seated player (the dealer) with three greedy bots
+playing the long fixed deal "r22" (the player pungs early), played by act_once until a turn with
+the meld is checked. Screenshots go to screens_dir()."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from support.webhelpers import (
+    act_once,
+    new_page,
+    overflow_x,
+    poll,
+    screens_dir,
+    start_table,
+    table_regions,
+)
+
+pytestmark = pytest.mark.browser
+
+SEED = "r22"
+CASES = [((390, 844), "zh"), ((390, 844), "en"), ((360, 780), "zh"), ((360, 780), "en"),
+         ((844, 390), "zh"), ((667, 375), "en")]
+
+# The own hand at this moment when it is the own turn with a drawn tile, else null; "moving"
+# while a tile still drops in (a discard just made: the bots play fast); then
+# each tile's layout box (offset*: transforms left out) and its box on the screen, and the melds
+# the own seat has laid down.
+OWN_TURN = """() => {
+  if (document.querySelector('[data-testid="settlement"]:not(.hidden)')) return null;
+  const hand = document.getElementById('hand');
+  const tiles = hand ? [...hand.querySelectorAll('.tile')] : [];
+  const drawn = hand && hand.querySelector('.tile.drawn');
+  if (!drawn || !hand.querySelector('.tile.clickable')) return null;
+  const fresh = [...document.querySelectorAll('#game .tile.fresh')];
+  if (fresh.some(e => e.getAnimations().some(a => a.playState === 'running'))) return "moving";
+  return {tiles: tiles.map(e => { const r = e.getBoundingClientRect();
+            return {x: e.offsetLeft, y: e.offsetTop, w: e.offsetWidth, drawn: e === drawn,
+                    l: r.left, t: r.top, r: r.right, b: r.bottom, code: e.dataset.tile}; }),
+          melds: document.querySelectorAll('.seat.pos-bottom .meld').length,
+          vw: innerWidth, vh: innerHeight};
+}"""
+
+
+def hand_problems(h: dict[str, Any], upright: bool) -> list[str]:
+    tiles = h["tiles"]
+    drawn, prev = tiles[-1], tiles[-2]
+    bad = []
+    if not drawn["drawn"]:
+        bad.append("the drawn tile is not the hand's last")
+    rows = sorted({t["y"] for t in tiles})
+    if len(rows) > (2 if upright else 1):
+        bad.append(f"the hand takes {len(rows)} rows")
+    if abs(drawn["y"] - prev["y"]) > 1:
+        bad.append(f"the drawn tile on a row of its own (top {drawn['y']}, the last tile's {prev['y']})")
+    gap = drawn["x"] - (prev["x"] + prev["w"])
+    if not 4 <= gap <= drawn["w"] * 0.4:
+        bad.append(f"the drawn tile {gap} px right of the last tile (a small gap wanted)")
+    for t in tiles:
+        if t["l"] < -1 or t["t"] < -1 or t["r"] > h["vw"] + 1 or t["b"] > h["vh"] + 1:
+            bad.append(f"{t['code']} off the screen at {round(t['l'])},{round(t['t'])}-{round(t['r'])},{round(t['b'])}")
+    return bad
+
+
+@pytest.mark.parametrize(("size", "lang"), CASES, ids=[f"{s[0]}x{s[1]}-{lang}" for s, lang in CASES])
+def test_the_drawn_tile_ends_the_hands_last_row(browser: Any, server: str, size: tuple[int, int], lang: str) -> None:
+    tag = f"{size[0]}x{size[1]}_{lang}"
+    upright = size[1] > size[0]
+    page = new_page(browser, server, "摸牌位置", size=size)
+    if lang == "en":
+        page.click("#langbtn")
+        poll(page, "() => document.documentElement.lang === 'en'")
+    page.click("details.more > summary")  # the fixed deal is among the further options
+    page.fill("#c-seed", SEED)
+    page.fill("#c-turn", "90")
+    start_table(page, seat=0, level="greedy", hands=1)
+
+    seen: dict[str, int] = {}  # "14" and "meld": the hand's size when checked
+    deadline = time.time() + 180
+    while "meld" not in seen:
+        assert time.time() < deadline, f"no own turn with a meld seen ({seen})"
+        assert not page.locator('[data-testid="settlement"]:not(.hidden)').count(), f"the hand ended ({seen})"
+        h = page.evaluate(OWN_TURN)
+        if h == "moving":  # the own turn: look once everything stands still
+            page.wait_for_timeout(40)
+            continue
+        if h is not None:
+            n = len(h["tiles"])
+            which = "14" if n == 14 and not h["melds"] else "meld" if h["melds"] and n <= 11 else None
+            if which and which not in seen:
+                regions = table_regions(page)
+                bad = hand_problems(h, upright) + (regions["bad"] if regions else [])
+                if overflow_x(page) > 0:
+                    bad.append(f"the page {overflow_x(page)} px wider than the screen")
+                page.screenshot(path=str(screens_dir() / f"drawn-tile_{tag}_{which}.png"))
+                assert bad == [], f"{n} tiles, {h['melds']} melds: {bad}"
+                seen[which] = n
+        act_once(page)
+        page.wait_for_timeout(40)
+    assert set(seen) == {"14", "meld"}, seen
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
