@@ -2,14 +2,15 @@
 the drawn tile set apart by a small gap on the right"): on the own turn the drawn tile stands on
 the same row as the hand's last tile, right of it, a small gap between them, never alone on a row
 of its own; upright the hand takes at most two rows; every tile of the hand and every region of the
-table (seats' plates, rivers, melds, the centre) lies on the screen, nothing over anything —
-with 14 tiles (the dealer's first turn) and again with a meld laid down (11 tiles), at 390×844
-and 360×780 upright and 844×390 and 667×375 sideways, in Chinese and English.
+table (seats' plates and what they hold, rivers, melds, the centre) lies on the screen, nothing
+over anything — with 14 tiles (the dealer's first turn) and again with a meld laid down (11
+tiles), at 390×844 and 360×780 upright and 844×390 and 667×375 sideways, in Chinese and English.
 
 Before the fix (layout7): upright the hand wrapped at 7 tiles a row, so the dealer's 13 tiles and
 the drawn one made rows of 7, 6 and the drawn tile alone on a third row, centred under the others;
 at 360×780 the table's grid (two seats, two side rivers, the centre) and the hand's row were 20 px
 wider than the screen: the right seat's plate and the hand's seventh tile ran off its right edge.
+At 667×375 in English the right seat's fan badge ("1 fan · opened") ran off the right edge.
 
 A real `laizi serve`, the system Chromium, a seated player (the dealer) with three greedy bots
 playing the long fixed deal "r22" (the player pungs early), played by act_once until a turn with
@@ -56,6 +57,16 @@ OWN_TURN = """() => {
           melds: document.querySelectorAll('.seat.pos-bottom .meld').length,
           vw: innerWidth, vh: innerHeight};
 }"""
+
+
+# What of the seats' name plates (name, score, badges) lies off the screen: at 667×375 in English
+# the side plates' fan badge ("1 fan · opened", ~107 px in a 96 px column) ran past the right edge
+# (the plate's own box stayed inside, so table_regions did not see it).
+PLATES_OFF = """() => [...document.querySelectorAll('#game .seat .plate, #game .seat .plate *')].flatMap(e => {
+  const r = e.getBoundingClientRect();
+  if (!r.width || !r.height || (r.left >= -1 && r.top >= -1 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1)) return [];
+  return [`${e.className || e.tagName} "${e.textContent}" off the screen at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`];
+})"""
 
 
 def hand_problems(h: dict[str, Any], upright: bool) -> list[str]:
@@ -105,7 +116,7 @@ def test_the_drawn_tile_ends_the_hands_last_row(browser: Any, server: str, size:
             which = "14" if n == 14 and not h["melds"] else "meld" if h["melds"] and n <= 11 else None
             if which and which not in seen:
                 regions = table_regions(page)
-                bad = hand_problems(h, upright) + (regions["bad"] if regions else [])
+                bad = hand_problems(h, upright) + (regions["bad"] if regions else []) + page.evaluate(PLATES_OFF)
                 if overflow_x(page) > 0:
                     bad.append(f"the page {overflow_x(page)} px wider than the screen")
                 page.screenshot(path=str(screens_dir() / f"drawn-tile_{tag}_{which}.png"))
