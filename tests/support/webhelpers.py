@@ -290,6 +290,37 @@ def bot_match(base: str, hands: int = 1, level: str = "random",
         return ex.submit(lambda: asyncio.run(run())).result()
 
 
+def review_built(base: str, match_id: int, seat: int = 0, timeout: float = 300.0) -> dict[str, Any]:
+    """The server's review (复盘) of a seat of a finished match, once built: asks
+    ``/api/matches/{id}/review`` as the web client does, waiting out a 202 (being built), 429
+    or 503 by its Retry-After. A build is a worker process replaying every decision with the
+    expert; on two loaded cores it has taken minutes, so a page test asks for it first and
+    its page then reads it from the server's cache."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    deadline = time.time() + timeout
+    url = f"{base}/api/matches/{match_id}/review?seat={seat}"
+    said: list[str] = []  # each answer: its status and body (the progress of a 202)
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=60) as r:
+                body = r.read()
+                if r.status == 200:
+                    return dict(json.loads(body))
+                wait = float(r.headers.get("Retry-After") or 1)
+        except urllib.error.HTTPError as exc:
+            body = exc.read()
+            if exc.code not in (429, 503):
+                raise AssertionError(f"the review of match {match_id}: {exc.code} {body[:300]!r}") from None
+            wait = float(exc.headers.get("Retry-After") or 1)
+        said.append(body[:80].decode(errors="replace"))
+        assert time.time() + wait < deadline, \
+            f"the review of match {match_id} not built in {timeout:.0f} s; the server said {said[:3]} … {said[-3:]}"
+        time.sleep(max(wait, 2.0))  # (every ask counts against the address's 60 a minute)
+
+
 PW = "plum blossom 7"  # the password of the accounts the browser tests register
 
 

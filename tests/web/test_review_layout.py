@@ -26,9 +26,17 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import REPLAY_HAND, bot_match, new_page, overflow_x, poll, screens_dir
+from support.webhelpers import (
+    REPLAY_HAND,
+    bot_match,
+    new_page,
+    overflow_x,
+    poll,
+    review_built,
+    screens_dir,
+)
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
 # the panel beside the table; then the screens where it lies over the table and folds away
 SIZES = [(844, 390), (1366, 900), (390, 844), (667, 375)]
@@ -104,7 +112,9 @@ NOTE_CLEAR = """() => {
 
 @pytest.fixture(scope="module")
 def match_id(server: str) -> int:
-    return bot_match(server, hands=1, level="random")[1]
+    mid = bot_match(server, hands=1, level="random")[1]
+    review_built(server, mid)  # built once here (minutes on a loaded machine); the pages read it
+    return mid
 
 
 def _shot(page: Any, size: tuple[int, int], what: str) -> None:
@@ -153,8 +163,11 @@ def test_review_fits_each_screen(browser: Any, server: str, match_id: int) -> No
     for size in SIZES:
         page.set_viewport_size({"width": size[0], "height": size[1]})
         page.goto(f"{server}/replay/{match_id}?review=0")
-        poll(page, """() => /^\\d+%$/.test(document.querySelector('[data-testid="review-accuracy"]').textContent)
-            && document.querySelectorAll('[data-testid="review-item"]').length > 0""", timeout=120)
+        try:  # (the review is built: the page reads it from the server's cache)
+            poll(page, """() => /^\\d+%$/.test(document.querySelector('[data-testid="review-accuracy"]').textContent)
+                && document.querySelectorAll('[data-testid="review-item"]').length > 0""", timeout=120)
+        except AssertionError as exc:
+            raise AssertionError(f"{size}: no review shown; the panel says {page.inner_text('#rv-status')!r}") from exc
         poll(page, "() => document.getElementById('rp-rules').textContent.length > 0")  # the rule card's row is in
         where = f"{size[0]}x{size[1]}"
         _fits(page, f"{where}, opened")
