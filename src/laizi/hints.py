@@ -36,7 +36,7 @@ its best discard, ``then_discard``):
 - claims: ``vs_pass`` = the differences in ``win_prob`` and ``expected_points``;
 - wins: ``win_prob`` 1 and, when scored, ``expected_points`` = what the win pays;
 - ``reason``: ``{"zh", "en"}`` — the same in words, e.g. ``一向听，进张 12 张（还剩 9 张），
-  和牌率 31%，期望 +18 分；此牌危险度低``.
+  胡牌率 31%，期望 +18 分；此牌危险度低``.
 
 The chances and points assume the rest of the hand is played about as well as the
 ``strong`` bot plays it (the fit's players) under the kaikoufan preset; for other
@@ -277,7 +277,7 @@ def hints_for(view: SeatView | Mapping[str, Any], rules: RuleSet | None = None, 
 
 DIFFERS_BY = 1.0  # expected points: a gap this large between ★ and the best figure is explained
 DIFFERS = {
-    "zh": "★ 是专家机器人的选择，它还顾及牌型和后手；各项的和牌率与期望分来自另一个估算模型，所以这里不一致。",
+    "zh": "★ 是专家机器人的选择，它还顾及牌型和后手；各项的胡牌率与期望分来自另一个估算模型，所以这里不一致。",
     "en": "★ is the expert bot's choice, which also weighs the hand's shape and later turns; the "
           "win chances and expected points come from a separate estimate, so here they disagree.",
 }

@@ -83,7 +83,7 @@ def test_hint_entries_carry_the_numbers_and_reasons() -> None:
         assert isinstance(h["expected_points"], float)
         assert set(h["danger"]) == {"feed_prob", "cost", "expected_loss", "level"}
         assert 0.0 <= h["danger"]["feed_prob"] <= 1.0
-        assert "和牌率" in h["reason"]["zh"] and "to win" in h["reason"]["en"]
+        assert "胡牌率" in h["reason"]["zh"] and "to win" in h["reason"]["en"]
     # Ready beats one step away; an opened opponent makes suited discards dangerous.
     assert best["win_prob"] > max(h["win_prob"] for h in hints[1:])
     assert any(h["danger"]["feed_prob"] > 0 for h in hints)
@@ -179,7 +179,7 @@ def test_hint_cli_numbers_and_languages(capsys: pytest.CaptureFixture[str]) -> N
             "--other-meld", "1:peng 5z from 2", "--wall", "40"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "和牌率" in out and "进张" in out and "★" in out
+    assert "胡牌率" in out and "进张" in out and "★" in out
     assert main([*args, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "to win" in out and "improving" in out

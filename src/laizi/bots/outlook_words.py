@@ -1,7 +1,7 @@
 """The hints' reasoning in words, Chinese and English, from their numbers.
 
 Each function returns ``{"zh": ..., "en": ...}`` for one hint entry, e.g.
-``一向听，进张 12 张（还剩 9 张），和牌率 31%，期望 +18 分；此牌危险度低`` /
+``一向听，进张 12 张（还剩 9 张），胡牌率 31%，期望 +18 分；此牌危险度低`` /
 ``1 from ready, 12 improving tiles (9 unseen), 31% to win, +18 expected; low danger``
 (English in the web table's glossary: src/laizi/web/README.md, "The English glossary").
 """
@@ -40,7 +40,7 @@ def _tiles(o: Mapping[str, Any]) -> dict[str, str]:
     """The improving (or winning) tiles: ``进张 12 张（还剩 9 张）``."""
     total, unseen = int(o["improving_tiles"]), int(o["improving_unseen"])
     if o["shanten_258"] <= 0:
-        return {"zh": f"和牌张 {total} 张（还剩 {unseen} 张）",
+        return {"zh": f"胡牌张 {total} 张（还剩 {unseen} 张）",
                 "en": f"{total} winning tiles ({unseen} unseen)"}
     return {"zh": f"进张 {total} 张（还剩 {unseen} 张）",
             "en": f"{total} improving tiles ({unseen} unseen)"}
@@ -50,7 +50,7 @@ def _hand(o: Mapping[str, Any]) -> dict[str, str]:
     sw = shanten_words(int(o["shanten_258"]))
     t = _tiles(o)
     return {
-        "zh": f"{sw['zh']}，{t['zh']}，和牌率 {_pct(o['win_prob'])}，期望 {_pts(o['expected_points'])} 分",
+        "zh": f"{sw['zh']}，{t['zh']}，胡牌率 {_pct(o['win_prob'])}，期望 {_pts(o['expected_points'])} 分",
         "en": f"{sw['en']}, {t['en']}, {_pct(o['win_prob'])} to win, "
               f"{_pts(o['expected_points'])} expected",
     }
@@ -62,7 +62,7 @@ def _danger(d: Mapping[str, Any]) -> dict[str, str]:
         return {"zh": "此牌危险度低", "en": "low danger"}
     loss = round(float(d["cost"]))
     return {
-        "zh": f"此牌危险度{_LEVEL_ZH[level]}（放炮率 {_pct(d['feed_prob'])}，放炮约 −{loss} 分）",
+        "zh": f"此牌危险度{_LEVEL_ZH[level]}（放冲率 {_pct(d['feed_prob'])}，放冲约 −{loss} 分）",
         "en": f"{level} danger ({_pct(d['feed_prob'])} to deal in, about −{loss} if it does)",
     }
 
@@ -91,11 +91,11 @@ def claim_reason(entry: Mapping[str, Any], passing: Mapping[str, Any] | None) ->
     sw = shanten_words(int(entry["shanten_258"]))
     p, x = entry["win_prob"], entry["expected_points"]
     if passing is None:
-        return {"zh": f"{zh_name}后{sw['zh']}，和牌率 {_pct(p)}，期望 {_pts(x)} 分",
+        return {"zh": f"{zh_name}后{sw['zh']}，胡牌率 {_pct(p)}，期望 {_pts(x)} 分",
                 "en": f"after {en_name}: {sw['en']}, {_pct(p)} to win, {_pts(x)} expected"}
     pp, px = passing["win_prob"], passing["expected_points"]
     return {
-        "zh": f"{zh_name}后{sw['zh']}，和牌率 {_pct(p)}（不{zh_name} {_pct(pp)}），"
+        "zh": f"{zh_name}后{sw['zh']}，胡牌率 {_pct(p)}（不{zh_name} {_pct(pp)}），"
               f"期望 {_pts(x)} 分（不{zh_name} {_pts(px)} 分）",
         "en": f"after {en_name}: {sw['en']}, {_pct(p)} to win (pass: {_pct(pp)}), "
               f"{_pts(x)} expected (pass: {_pts(px)})",
@@ -116,5 +116,5 @@ def pass_reason(entry: Mapping[str, Any]) -> dict[str, str]:
 def win_reason(total: float | None) -> dict[str, str]:
     """Winning now (with what it pays when known)."""
     if total is None:
-        return {"zh": "和牌", "en": "win now"}
-    return {"zh": f"和牌，得 {_pts(total)} 分", "en": f"win now: {_pts(total)}"}
+        return {"zh": "胡牌", "en": "win now"}
+    return {"zh": f"胡牌，得 {_pts(total)} 分", "en": f"win now: {_pts(total)}"}

@@ -79,7 +79,7 @@ def _waits_text(waits: list[dict[str, Any]]) -> str:
 
 
 _HEAD = {
-    "zh": ("", "动作", "向听", "进张（剩余）", "和牌率", "期望", "危险", "起胡", "理由"),
+    "zh": ("", "动作", "向听", "进张（剩余）", "胡牌率", "期望", "危险", "起胡", "理由"),
     "en": ("", "action", "shanten", "improving (unseen)", "win", "expected", "danger", "min",
            "reasoning"),
 }
