@@ -52,3 +52,36 @@ def test_a_sender_told_to_stop_closes_its_socket() -> None:
 
     ws = asyncio.run(run())
     assert ws.sent == ["a"] and ws.closed == 1
+
+
+def test_a_direct_frame_never_overtakes_a_queued_one() -> None:
+    """The direct writer (laizi.server.net.wsdirect) is used only while nothing waits in the
+    queue or in the sender's hands; otherwise frames queue behind the waiting ones."""
+    wrote: list[str] = []
+    socket_takes = [False]
+
+    def direct(text: str) -> bool:
+        if socket_takes[0]:
+            wrote.append(text)
+            return True
+        return False  # a paused transport: the frame takes the queue
+
+    async def run() -> Socket:
+        ws = Socket()
+        conn = Conn(ws)  # type: ignore[arg-type]
+        conn.direct = direct
+        conn.send("1")                  # refused: queued
+        socket_takes[0] = True          # the transport resumes before the sender runs...
+        conn.send("2")                  # ...yet "2" must wait behind "1"
+        assert wrote == [] and conn.pending == 2
+        sender = asyncio.ensure_future(conn.sender())
+        while conn.pending:
+            await asyncio.sleep(0)
+        conn.send("3")                  # the queue empty again: written at once
+        assert wrote == ["3"] and conn.pending == 0
+        conn.close()
+        await sender
+        return ws
+
+    ws = asyncio.run(run())
+    assert ws.sent == ["1", "2"]

@@ -35,6 +35,7 @@ class ServerConfig:
     send_queue_bytes: int = SEND_QUEUE_BYTES
     socket_send_buffer: int = SOCKET_SEND_BUFFER  # 0: the kernel's own (autotuned up to 4 MB)
     max_connections: int = MAX_CONNECTIONS
+    direct_send: bool = True        # write frames straight to the socket when it takes them
     max_conns_per_player: int = MAX_CONNS_PER_PLAYER
     hello_timeout: float = HELLO_TIMEOUT
     msg_rate: float = 40.0          # client frames per second (burst 2x) before throttling

@@ -46,6 +46,10 @@ class Conn:
         # sets a table up): told to reload at the first table frame it would get
         self.legacy = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        # Writes a frame to the socket at once when it can (laizi.server.net.wsdirect);
+        # only while no frame waits in the queue or in the sender's hands, to keep order.
+        self.direct: Callable[[str], bool] | None = None
+        self.pending = 0                  # frames queued or being sent by :meth:`sender`
         self.closed = False
         self.queue_max = queue_max
         self.queue_bytes = queue_bytes
@@ -63,12 +67,15 @@ class Conn:
         if self.closed:
             return
         text = msg if isinstance(msg, str) else dumps(msg)
+        if not self.pending and self.direct is not None and self.direct(text):
+            return
         if self.queue.qsize() >= self.queue_max or self.queued_bytes + len(text) > self.queue_bytes:
             log.warning("conn %s: send queue full (%d frames, %d bytes); dropped",
                         self.id, self.queue.qsize(), self.queued_bytes)
             self.drop()
             return
         self.queued_bytes += len(text)
+        self.pending += 1
         self.queue.put_nowait(text)
 
     def drop(self) -> None:
@@ -81,6 +88,7 @@ class Conn:
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queued_bytes = 0
+        self.pending = 0
         self.queue.put_nowait(None)
         if self.on_drop is not None:
             self.on_drop()
@@ -114,6 +122,7 @@ class Conn:
                     break
                 self.queued_bytes -= len(item)
                 await self.ws.send_text(item)
+                self.pending -= 1
         except Exception:  # noqa: BLE001 - the socket went away
             self.closed = True
         except GeneratorExit:  # closed by the collector (its loop gone): it may not await

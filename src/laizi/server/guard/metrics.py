@@ -22,6 +22,8 @@ laizi_rooms{status}                    gauge      rooms in memory (lobby, playin
 laizi_connections                      gauge      open WebSockets on this node
 laizi_connections_refused_total        counter    refused by the connection caps
 laizi_connections_dropped_total        counter    cut for not reading their frames
+laizi_connections_direct_total         counter    whose frames are written to the socket at
+                                                  once when it takes them (server.net.wsdirect)
 laizi_send_queue_frames{stat}          gauge      frames waiting in the send queues: sum, max
 laizi_send_queue_bytes{stat}           gauge      ... their characters: sum, max
 laizi_db_write_seconds                 histogram  one database write, queued to committed
@@ -66,6 +68,7 @@ _HUB_COUNTERS = {
     "errors": ("laizi_errors", "Client messages refused or failed"),
     "conns_refused": ("laizi_connections_refused", "Connections refused by the caps"),
     "conns_dropped": ("laizi_connections_dropped", "Connections cut for not reading"),
+    "conns_direct": ("laizi_connections_direct", "Connections whose frames are written directly"),
     "rooms_evicted": ("laizi_rooms_evicted", "Rooms that left memory"),
 }
 # counters of the cluster part (laizi.server.cluster, Node.status()), 0 for a single process

@@ -43,6 +43,7 @@ from laizi.server.common.protocol import (
 )
 from laizi.server.guard.limits import CHAT
 from laizi.server.net.flowcmds import FLOW_HANDLERS
+from laizi.server.net.wsdirect import direct_writer, owner_of
 from laizi.server.tables.engine import dumps
 from laizi.server.tables.hub import Hub
 from laizi.server.tables.room import Room
@@ -66,6 +67,10 @@ async def serve_ws(hub: Hub, ws: WebSocket) -> None:
     peer = ws.client.host if ws.client else ""
     conn = Conn(ws, queue_max=hub.cfg.send_queue_max, queue_bytes=hub.cfg.send_queue_bytes,
                 msg_rate=hub.cfg.msg_rate, peer=peer)
+    if hub.cfg.direct_send:  # frames written at once when the socket takes them (wsdirect)
+        conn.direct = direct_writer(getattr(ws, "_send", None))
+        if conn.direct is not None:
+            hub.stats["conns_direct"] += 1
     task = asyncio.current_task()
     assert task is not None
     conn.on_drop = lambda: _cut(hub, ws, task)
@@ -156,22 +161,16 @@ def _cut(hub: Hub, ws: WebSocket, task: asyncio.Task[Any]) -> None:
         task.cancel()
 
 
-def _transport_of(send: Any, depth: int = 0) -> Any:
-    """The transport (asyncio's or uvloop's) behind an ASGI ``send``: uvicorn's protocol
-    (the bound method's owner), possibly inside Starlette's wrappers (closures), a few
-    levels deep; None if there is none."""
-    t = getattr(getattr(send, "__self__", None), "transport", None)
-    if callable(getattr(t, "abort", None)) and callable(getattr(t, "get_extra_info", None)):
-        return t
-    if depth < 4:
-        for cell in getattr(send, "__closure__", None) or ():
-            with contextlib.suppress(ValueError):  # an empty cell
-                inner = cell.cell_contents
-                if callable(inner):
-                    found = _transport_of(inner, depth + 1)
-                    if found is not None:
-                        return found
-    return None
+def _transport_of(send: Any) -> Any:
+    """The transport (asyncio's or uvloop's) behind an ASGI ``send`` (uvicorn's protocol's),
+    or None."""
+    proto = owner_of(send, _has_transport)
+    return None if proto is None else proto.transport
+
+
+def _has_transport(owner: Any) -> bool:
+    t = getattr(owner, "transport", None)
+    return callable(getattr(t, "abort", None)) and callable(getattr(t, "get_extra_info", None))
 
 
 async def dispatch(hub: Hub, conn: Conn, m: Any) -> None:

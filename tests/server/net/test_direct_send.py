@@ -1,0 +1,115 @@
+"""Frames written straight to the socket (laizi.server.net.wsdirect) keep their order when a
+slow reader makes them wait in the queue, and every frame still arrives."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import socket
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect as ws_connect
+
+from laizi.server.common.delta import Mirror
+from support.srvhelpers import Client, LiveServer
+
+
+def _metric(srv: LiveServer, name: str) -> float:
+    with urllib.request.urlopen(f"{srv.url}/metrics", timeout=10) as r:
+        text = r.read().decode()
+    m = re.search(rf"^{re.escape(name)} ([0-9.e+]+)$", text, re.M)
+    return float(m.group(1)) if m else 0.0
+
+
+class SlowReader:
+    """A spectator on a socket with a tiny receive buffer that reads only when told."""
+
+    def __init__(self, port: int) -> None:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port))
+        self._stack = contextlib.ExitStack()  # (websockets wants connect() entered)
+        self.ws = self._stack.enter_context(ws_connect(
+            f"ws://127.0.0.1:{port}/ws", sock=sock, max_size=2**22, max_queue=4,
+            ping_interval=None))
+        self.mirror = Mirror()
+        self.frames: list[dict[str, Any]] = []
+
+    def send(self, msg: dict[str, Any]) -> None:
+        import json
+
+        self.ws.send(json.dumps(msg))
+
+    def recv(self, timeout: float) -> dict[str, Any]:
+        import json
+
+        # Mirror.take raises Gap on a frame out of order or missing
+        m: dict[str, Any] = self.mirror.take(json.loads(self.ws.recv(timeout=timeout)))
+        self.frames.append(m)
+        return m
+
+
+@pytest.mark.slow
+def test_frames_keep_their_order_through_a_stall(tmp_path: Path) -> None:
+    srv = LiveServer(str(tmp_path / "direct.db"), tmp_path, bot_delay=0.002, hand_pause=0.05,
+                     send_queue_max=50_000, send_queue_bytes=1 << 25).start()
+    host = Client(srv.port, "host")
+    slow = SlowReader(srv.port)
+    try:
+        host.send({"type": "create", "settings": {"max_hands": 400, "rounds": 16}})
+        code = host.until("joined")["room"]["code"]
+        for s in range(4):
+            host.send({"type": "bot", "seat": s, "level": "random"})
+        host.until(lambda m: m["type"] == "room" and all(x["bot"] for x in m["room"]["seats"]))
+        slow.send({"type": "hello", "proto": 3, "nickname": "sloth"})
+        assert slow.recv(10)["type"] == "welcome"
+        slow.send({"type": "join", "room": code, "spectate": True})
+        slow.recv(10)
+        host.send({"type": "start"})
+        # The spectator does not read: its socket fills, the transport pauses, and the frames
+        # wait in the server's queue (the queued path, after the direct ones).
+        deadline = time.monotonic() + 120
+        while _metric(srv, 'laizi_send_queue_frames{stat="max"}') < 20:
+            assert time.monotonic() < deadline, "the slow reader's frames never queued"
+            time.sleep(0.1)
+        # Now it reads: every update follows the version before it, through the frames
+        # that waited in the queue and on to the ones written directly again.
+        deadline = time.monotonic() + 180
+        while _metric(srv, 'laizi_send_queue_frames{stat="max"}') > 0:
+            assert time.monotonic() < deadline, "the queue did not drain"
+            for _ in range(50):
+                slow.recv(30)
+        for _ in range(200):  # the table goes on: frames written directly after the queued
+            slow.recv(30)
+        updates = [f for f in slow.frames if f["type"] == "update"]
+        assert len(updates) > 300
+        stats = srv.get("/healthz")[1]["stats"]
+        assert stats["conns_direct"] >= 2  # the host and the spectator wrote directly
+        assert stats["conns_dropped"] == 0
+    finally:
+        slow._stack.close()
+        host.close()
+        srv.stop()
+
+
+def test_a_server_without_direct_frames_plays_the_same(tmp_path: Path) -> None:
+    """``direct_send=False``: every frame takes the queue, and the table plays as before."""
+    srv = LiveServer(str(tmp_path / "queued.db"), tmp_path, direct_send=False).start()
+    host = Client(srv.port, "host")
+    try:
+        host.send({"type": "create", "settings": {"max_hands": 1}})
+        host.until("joined")
+        for s in range(1, 4):
+            host.send({"type": "bot", "seat": s, "level": "random"})
+        host.send({"type": "sit", "seat": 0})
+        host.until(lambda m: m["type"] == "room" and sum(bool(x["bot"]) for x in m["room"]["seats"]) == 3)
+        host.send({"type": "start"})
+        host.until(lambda m: m["type"] in ("snapshot", "update"), timeout=30)
+        assert srv.get("/healthz")[1]["stats"]["conns_direct"] == 0
+    finally:
+        host.close()
+        srv.stop()
