@@ -27,9 +27,8 @@ from support.webhelpers import (
     act_once,
     new_page,
     overflow_x,
-    poll,
     screens_dir,
-    start_table,
+    start_fixed_deal,
     table_regions,
 )
 
@@ -94,13 +93,7 @@ def test_the_drawn_tile_ends_the_hands_last_row(browser: Any, server: str, size:
     tag = f"{size[0]}x{size[1]}_{lang}"
     upright = size[1] > size[0]
     page = new_page(browser, server, "摸牌位置", size=size)
-    if lang == "en":
-        page.click("#langbtn")
-        poll(page, "() => document.documentElement.lang === 'en'")
-    page.click("details.more > summary")  # the fixed deal is among the further options
-    page.fill("#c-seed", SEED)
-    page.fill("#c-turn", "90")
-    start_table(page, seat=0, level="greedy", hands=1)
+    start_fixed_deal(page, SEED, lang=lang, turn=90, seat=0, level="greedy", hands=1)
 
     seen: dict[str, int] = {}  # "14" and "meld": the hand's size when checked
     deadline = time.time() + 180
