@@ -143,6 +143,25 @@ def start_table(page: Any, seat: int = 0, level: str = "random", hands: int | No
     return code
 
 
+def start_fixed_deal(page: Any, seed: str, *, lang: str = "zh", turn: int | None = None, seat: int = 0,
+                     level: str = "random", hands: int | None = None) -> str:
+    """``start_table`` on the fixed deal ``seed``: with ``lang="en"`` the page switches to English
+    first (the lobby's #langbtn, then waits until <html lang> says so); the create form's further
+    options (``details.more``) are opened and the deal seed filled in, and ``turn`` (seconds a
+    turn, #c-turn) too if given. Then the room is created, ``seat`` taken, bots of ``level`` on
+    the others and the match (of ``hands`` hands) started; returns the room's code."""
+    if lang == "en":
+        page.click("#langbtn")
+        poll(page, "() => document.documentElement.lang === 'en'")
+    elif lang != "zh":
+        raise ValueError(f"lang {lang!r}: the client speaks zh and en")
+    page.click("details.more > summary")  # the fixed deal is among the further options
+    page.fill("#c-seed", seed)
+    if turn is not None:
+        page.fill("#c-turn", str(turn))
+    return start_table(page, seat=seat, level=level, hands=hands)
+
+
 CLAIM_ORDER = ("tsumo", "ron", "kong", "addkong", "ankong", "peng", "chi")
 # the claims the action bar folds into one button when several are on offer (吃 ▾, 杠 ▾)
 CLAIM_GROUP = {"chi": "chi", "kong": "kong", "ankong": "kong", "addkong": "kong"}

@@ -3,14 +3,18 @@ the drawn tile set apart by a small gap on the right"): on the own turn the draw
 the same row as the hand's last tile, right of it, a small gap between them, never alone on a row
 of its own; upright the hand takes at most two rows; every tile of the hand and every region of the
 table (seats' plates and what they hold, rivers, melds, the centre) lies on the screen, nothing
-over anything — with 14 tiles (the dealer's first turn) and again with a meld laid down (11
-tiles), at 390×844 and 360×780 upright and 844×390 and 667×375 sideways, in Chinese and English.
+over anything; upright the own plate stands right above the hand (its melds beside it, or above
+it when they do not fit there) — with 14 tiles (the dealer's first turn) and again with a meld
+laid down (11 tiles), at 390×844 and 360×780 upright and 844×390 and 667×375 sideways, in Chinese
+and English.
 
 Before the fix (layout7): upright the hand wrapped at 7 tiles a row, so the dealer's 13 tiles and
 the drawn one made rows of 7, 6 and the drawn tile alone on a third row, centred under the others;
 at 360×780 the table's grid (two seats, two side rivers, the centre) and the hand's row were 20 px
 wider than the screen: the right seat's plate and the hand's seventh tile ran off its right edge.
 At 667×375 in English the right seat's fan badge ("1 fan · opened") ran off the right edge.
+Upright, a meld took a line of its own between the plate and the hand (polish8): a band across
+the seat for a pung 76 px wide, the plate 55 px above the hand's first row instead of 24.
 
 A real `laizi serve`, the system Chromium, a seated player (the dealer) with three greedy bots
 playing the long fixed deal "r22" (the player pungs early), played by act_once until a turn with
@@ -27,9 +31,8 @@ from support.webhelpers import (
     act_once,
     new_page,
     overflow_x,
-    poll,
     screens_dir,
-    start_table,
+    start_fixed_deal,
     table_regions,
 )
 
@@ -55,7 +58,15 @@ OWN_TURN = """() => {
             return {x: e.offsetLeft, y: e.offsetTop, w: e.offsetWidth, drawn: e === drawn,
                     l: r.left, t: r.top, r: r.right, b: r.bottom, code: e.dataset.tile}; }),
           melds: document.querySelectorAll('.seat.pos-bottom .meld').length,
-          vw: innerWidth, vh: innerHeight};
+          vw: innerWidth, vh: innerHeight, plate: plateGap()};
+  // the own plate's bottom, the top of the hand's first row (its layout: the room a raised tile
+  // takes, the hand's padding, included; transforms left out) and the 听 line's height if shown
+  function plateGap() {
+    const seat = hand.closest('.seat'), row = seat.querySelector('.ready-row');
+    return {bottom: seat.querySelector('.plate').getBoundingClientRect().bottom,
+            hand: hand.getBoundingClientRect().top + parseFloat(getComputedStyle(hand).paddingTop),
+            ready: row && row.childElementCount ? row.getBoundingClientRect().height : 0};
+  }
 }"""
 
 
@@ -67,6 +78,12 @@ PLATES_OFF = """() => [...document.querySelectorAll('#game .seat .plate, #game .
   if (!r.width || !r.height || (r.left >= -1 && r.top >= -1 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1)) return [];
   return [`${e.className || e.tagName} "${e.textContent}" off the screen at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`];
 })"""
+
+
+# Upright, between the own plate's bottom and the hand's first row (the 听 line, when shown, left
+# out): the room a raised tile takes (14 px) and the seat's gaps; 24 px without melds before the
+# fix, 55 px with a pung (its line of its own between the plate and the hand).
+PLATE_GAP = 26
 
 
 def hand_problems(h: dict[str, Any], upright: bool) -> list[str]:
@@ -83,6 +100,11 @@ def hand_problems(h: dict[str, Any], upright: bool) -> list[str]:
     gap = drawn["x"] - (prev["x"] + prev["w"])
     if not 4 <= gap <= drawn["w"] * 0.4:
         bad.append(f"the drawn tile {gap} px right of the last tile (a small gap wanted)")
+    if upright:  # the plate right above the hand (the melds beside it or above it, not between)
+        p = h["plate"]
+        gap = p["hand"] - p["bottom"] - p["ready"]
+        if gap > PLATE_GAP:
+            bad.append(f"the own plate {round(gap)} px above the hand's first row (at most {PLATE_GAP} wanted)")
     for t in tiles:
         if t["l"] < -1 or t["t"] < -1 or t["r"] > h["vw"] + 1 or t["b"] > h["vh"] + 1:
             bad.append(f"{t['code']} off the screen at {round(t['l'])},{round(t['t'])}-{round(t['r'])},{round(t['b'])}")
@@ -94,13 +116,7 @@ def test_the_drawn_tile_ends_the_hands_last_row(browser: Any, server: str, size:
     tag = f"{size[0]}x{size[1]}_{lang}"
     upright = size[1] > size[0]
     page = new_page(browser, server, "摸牌位置", size=size)
-    if lang == "en":
-        page.click("#langbtn")
-        poll(page, "() => document.documentElement.lang === 'en'")
-    page.click("details.more > summary")  # the fixed deal is among the further options
-    page.fill("#c-seed", SEED)
-    page.fill("#c-turn", "90")
-    start_table(page, seat=0, level="greedy", hands=1)
+    start_fixed_deal(page, SEED, lang=lang, turn=90, seat=0, level="greedy", hands=1)
 
     seen: dict[str, int] = {}  # "14" and "meld": the hand's size when checked
     deadline = time.time() + 180

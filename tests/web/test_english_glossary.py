@@ -158,6 +158,32 @@ def _variants(text: str) -> list[tuple[str, str]]:
     return [(m.group(0), word) for pat, word in BANNED for m in re.finditer(pat, plain)]
 
 
+# "ready" is 听牌's word (听 "Ready:", 向听 "n from ready"); the room's 准备 has its own ("I'm in").
+READY = re.compile(r"(?i)\bready\b")
+
+
+def _pairs(zh: Any, en: Any, key: str) -> list[tuple[str, str, str]]:
+    """(key, Chinese, English) for each string of two parallel word tables (dicts by key, lists
+    by place)."""
+    if isinstance(zh, str) and isinstance(en, str):
+        return [(key, zh, en)]
+    if isinstance(zh, dict) and isinstance(en, dict):
+        return [p for k in zh if k in en for p in _pairs(zh[k], en[k], f"{key}.{k}")]
+    if isinstance(zh, list) and isinstance(en, list):
+        return [p for i, (z, e) in enumerate(zip(zh, en, strict=False)) for p in _pairs(z, e, f"{key}[{i}]")]
+    return []
+
+
+def _ready_clashes(pairs: list[tuple[str, str, str]], ting: str) -> list[str]:
+    """Where 准备 and 听 share the English "ready": a string whose Chinese says 准备 and whose
+    English says ready, or 听's own word (``ting``, the table's 听 label) not "ready"."""
+    bad = [f"{k}: {zh!r} -> {en!r} (准备 is not 听's ready)" for k, zh, en in pairs
+           if "准备" in zh and READY.search(en)]
+    if not READY.fullmatch(re.sub(r"[:：]\s*$", "", ting)):
+        bad.append(f"听 is {ting!r}, not ready")
+    return bad
+
+
 @pytest.fixture(scope="module")
 def tables() -> dict[str, Any]:
     if NODE is None:
@@ -220,6 +246,24 @@ def test_one_term_is_one_word_wherever_it_is_named(tables: dict[str, Any]) -> No
     assert [voice[k] for k in ("chi", "peng", "kong", "tsumo")] == [en[k].lower() for k in ("chi", "peng", "kong", "tsumo")]
 
 
+def test_ready_is_ting_and_not_the_rooms_zhunbei(tables: dict[str, Any]) -> None:
+    """准备 (the room's button, a seat's state, the host's wait, the error, 玩法说明's line) says
+    "I'm in", never ready: "ready" is 听牌's word (the 听 line's "Ready:", "n from ready"), and a
+    player reading "Ready" beside their name and "Ready" on the room's button took them for one."""
+    pairs = _pairs(tables["i18n.js:ZH"], tables["i18n.js:EN"], "i18n.js")
+    for key, pack in _packs(tables).items():
+        pairs += _pairs(pack["zh"], pack["en"], key)
+    en = tables["i18n.js:EN"]
+    assert _ready_clashes(pairs, en["ting"]) == []
+    # every 准备 string was read (the pairing dropped none of them)
+    said = {k for k, zh, _ in pairs if "准备" in zh}
+    assert {"i18n.js.ready", "i18n.js.unready", "i18n.js.is_ready", "i18n.js.not_ready", "i18n.js.need_ready",
+            "i18n.js:ERRORS.not_ready", "howto.js:W.gm_ready"} <= said, sorted(said)
+    # the glossary's two rows (玩法说明 shows the table's words: 听's without its colon) differ
+    assert en["ready"] == "I'm in" and re.sub(r"[:：]\s*$", "", en["ting"]) == "Ready"
+    assert en["shanten"] == "{0} from ready" and tables["tutorial.js:W"]["en"]["ready_h"] == "You are ready"
+
+
 def test_every_chinese_word_has_its_english_one(tables: dict[str, Any]) -> None:
     zh, en = tables["i18n.js:ZH"], tables["i18n.js:EN"]
     assert set(zh) - set(en) == set(), sorted(set(zh) - set(en))
@@ -249,5 +293,11 @@ def test_the_checks_catch_the_old_words() -> None:
                 "1-shanten", "12% to feed a win", "下家's hand", "How opening (chi, peng, exposed kong) adds fan.",
                 "A red dragon may not stay in your hand", "self draw", "counts as a special kong"):
         assert _variants(old), old
+    old_zhunbei = [("ready", "准备", "Ready"), ("unready", "取消准备", "Not ready"), ("is_ready", "已准备", "ready"),
+                   ("not_ready", "未准备", "not ready"), ("need_ready", "等待所有玩家准备", "Waiting for everyone to be ready"),
+                   ("ERRORS.not_ready", "还有玩家没有准备", "Someone is not ready")]
+    assert len(_ready_clashes(old_zhunbei, "Ready:")) == len(old_zhunbei)
+    assert _ready_clashes([("ready", "准备", "I'm in")], "Ready:") == []
+    assert _ready_clashes([], "Tenpai:") != []  # 听 keeps "ready"
     assert not _variants("Melds (one per line, e.g. peng 9p from 3)")
     assert not _variants("A Red Dragon laid aside: 1 fan, then a replacement.")

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import act_once, new_page, poll, screens_dir, start_table, table_regions
+from support.webhelpers import act_once, new_page, screens_dir, start_fixed_deal, table_regions
 
 pytestmark = pytest.mark.browser
 
@@ -54,13 +54,7 @@ def test_nothing_overlaps_late_in_a_long_hand(browser: Any, server: str, size: t
                                               hints: bool, lang: str) -> None:
     tag = f"{size[0]}x{size[1]}_{'hints' if hints else 'nohints'}_{lang}"
     page = new_page(browser, server, "长局检查员", size=size)
-    if lang == "en":
-        page.click("#langbtn")
-        poll(page, "() => document.documentElement.lang === 'en'")
-    page.click("details.more > summary")  # the fixed deal is among the further options
-    page.fill("#c-seed", SEED)
-    page.fill("#c-turn", "90")
-    start_table(page, seat=0, level="greedy", hands=1)
+    start_fixed_deal(page, SEED, lang=lang, turn=90, seat=0, level="greedy", hands=1)
     if hints:
         hints_on(page)
     checked, last = 0, None

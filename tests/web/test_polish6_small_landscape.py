@@ -31,7 +31,7 @@ from support.webhelpers import (
     new_page,
     poll,
     screens_dir,
-    start_table,
+    start_fixed_deal,
     table_regions,
 )
 
@@ -58,13 +58,7 @@ def test_small_landscape_late_in_a_long_hand(browser: Any, server: str, lang: st
             int(x) for x in re.findall(r'"match_id":\s*(\d+)', f if isinstance(f, str) else ""))))
 
     page = new_page(browser, server, "小屏检查员", size=SIZE, setup=listen)
-    if lang == "en":
-        page.click("#langbtn")
-        poll(page, "() => document.documentElement.lang === 'en'")
-    page.click("details.more > summary")  # the fixed deal is among the further options
-    page.fill("#c-seed", SEED)
-    page.fill("#c-turn", "90")
-    start_table(page, seat=0, level="greedy", hands=1)
+    start_fixed_deal(page, SEED, lang=lang, turn=90, seat=0, level="greedy", hands=1)
 
     checked, last, late = 0, None, None
     problems: dict[str, str] = {}

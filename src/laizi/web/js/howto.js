@@ -109,7 +109,7 @@ const W = {
     gm_kaikou: "Made a chow, pung or exposed kong; a hand must be open to win (most rules).", gm_cap: "The most one loser pays.",
     gm_golden: "When all three reach the cap, an opened loser pays this.", gm_sunshine: "When all three reach the cap, an unopened loser pays this.",
     gm_ha: "When all three reach the cap and none opened, each pays this.", gm_liable: "One loser pays for all three (e.g. the player robbed of a kong).",
-    gm_ready: "Tap before a hand; it starts when all four are ready.", gm_auto: "The computer plays for you until you stop it.",
+    gm_ready: "Tap before a hand; it starts when all four are in.", gm_auto: "The computer plays for you until you stop it.",
   },
 };
 const w = wordPack(W);
