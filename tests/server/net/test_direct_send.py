@@ -35,7 +35,7 @@ class SlowReader:
         self._stack = contextlib.ExitStack()  # (websockets wants connect() entered)
         self.ws = self._stack.enter_context(ws_connect(
             f"ws://127.0.0.1:{port}/ws", sock=sock, max_size=2**22, max_queue=4,
-            ping_interval=None))
+            ping_interval=None, close_timeout=1))
         self.mirror = Mirror()
         self.frames: list[dict[str, Any]] = []
 
@@ -55,9 +55,10 @@ class SlowReader:
 
 @pytest.mark.slow
 def test_frames_keep_their_order_through_a_stall(tmp_path: Path) -> None:
-    srv = LiveServer(str(tmp_path / "direct.db"), tmp_path, bot_delay=0.002, hand_pause=0.05,
+    srv = LiveServer(str(tmp_path / "direct.db"), tmp_path, bot_delay=0.0, hand_pause=0.0,
                      send_queue_max=50_000, send_queue_bytes=1 << 25).start()
     host = Client(srv.port, "host")
+    host.ws.close_timeout = 1  # (its unread frames: no close handshake to wait for at the end)
     slow = SlowReader(srv.port)
     try:
         host.send({"type": "create", "settings": {"max_hands": 400, "rounds": 16}})
@@ -91,9 +92,9 @@ def test_frames_keep_their_order_through_a_stall(tmp_path: Path) -> None:
         assert stats["conns_direct"] >= 2  # the host and the spectator wrote directly
         assert stats["conns_dropped"] == 0
     finally:
+        srv.stop()  # first: the clients' close handshakes would wait behind unread frames
         slow._stack.close()
         host.close()
-        srv.stop()
 
 
 def test_a_server_without_direct_frames_plays_the_same(tmp_path: Path) -> None:
