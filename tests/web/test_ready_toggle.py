@@ -86,3 +86,67 @@ def test_the_room_passes_axe_color_contrast(browser: Any, server: str) -> None:
     bad = [(n["target"], n.get("any", [{}])[0].get("message", "")) for v in results.response["violations"] for n in v["nodes"]]
     assert bad == [], bad
     page.context.close()
+
+
+# The room's 已准备/未准备 badge (lobby.js) and the table's 听 line (fan.js readyBadge) shared the
+# class b-ready, so the lobby badge's green (.badge.b-ready) coloured the 听 line and the 听 line's
+# rules (.b-ready: inline-flex, wrapping, …) applied to the badge. Each of the two given: its
+# classes, and every style rule whose subject (the selector's last compound, pseudo-elements
+# left out) names one of its own classes but whose subject the other element fits too. The
+# generic `badge` (both are badges) is left out.
+SHARED = """async () => {
+  const { readyBadge } = await import('/static/js/fan.js');  // the module table.js renders it with
+  const ting = readyBadge({ waits: [{ tile: '5m', unseen: 2 }] });
+  const badges = [...document.querySelectorAll('li.seat-row .badge[data-ready]')];
+  if (window.__unready) badges.push(window.__unready);
+  const own = e => [...e.classList].filter(c => c !== 'badge');
+  const parts = s => {  // at the top level (not inside :is(…), :not(…))
+    const out = []; let depth = 0, cur = '';
+    for (const ch of s) {
+      if (ch === '(') depth++; else if (ch === ')') depth--;
+      if (ch === ',' && !depth) { out.push(cur.trim()); cur = ''; } else cur += ch;
+    }
+    return out.concat(cur.trim());
+  };
+  const subject = sel => {  // the last compound: after the last combinator outside parentheses
+    let depth = 0, start = 0;
+    for (let i = 0; i < sel.length; i++) {
+      const ch = sel[i];
+      if (ch === '(') depth++; else if (ch === ')') depth--;
+      else if (!depth && (ch === ' ' || ch === '>' || ch === '+' || ch === '~')) start = i + 1;
+    }
+    return sel.slice(start).replace(/::[\\w-]+(\\([^)]*\\))?$/, '') || '*';
+  };
+  const fits = (e, sel) => { try { return e.matches(sel); } catch (err) { return false; } };
+  const rules = [];
+  const walk = list => { for (const r of list) { if (r.selectorText) rules.push(r.selectorText); else if (r.cssRules) walk(r.cssRules); } };
+  for (const sheet of document.styleSheets) { try { walk(sheet.cssRules); } catch (err) { /* another origin */ } }
+  const bad = [];
+  for (const text of rules) for (const part of parts(text)) {
+    const subj = subject(part);
+    for (const [mine, others] of [[ting, badges], ...badges.map(b => [b, [ting]])]) {
+      const keys = own(mine).filter(c => new RegExp(`\\\\.${c}(?![\\\\w-])`).test(subj));
+      if (keys.length && others.some(o => fits(o, subj))) bad.push(`${part} (${keys.join(' ')})`);
+    }
+  }
+  return { ting: [...ting.classList], badges: badges.map(b => [...b.classList]),
+           shared: [...new Set(badges.flatMap(b => own(b).filter(c => ting.classList.contains(c))))],
+           bad: [...new Set(bad)], rules: rules.length };
+}"""
+
+
+def test_the_ready_badge_and_the_ting_line_share_no_class(browser: Any, server: str) -> None:
+    page = new_page(browser, server, "两个徽章", (844, 390))
+    create_room(page)
+    sit(page, 0)
+    page.wait_for_selector('li.seat-row .badge[data-ready="0"]')  # 未准备
+    page.evaluate("() => { window.__unready = document.querySelector('li.seat-row .badge[data-ready]').cloneNode(true); }")
+    page.click(TOGGLE)
+    page.wait_for_selector('li.seat-row .badge[data-ready="1"]')  # 已准备
+    got = page.evaluate(SHARED)
+    assert got["rules"] > 100 and len(got["badges"]) == 2, got
+    assert "ready-line" not in str(got["badges"]) and got["ting"], got
+    assert got["shared"] == [], f"the room's 准备 badge and the 听 line share {got['shared']}: {got}"
+    assert got["bad"] == [], f"rules meant for one that the other fits: {got['bad']}"
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
