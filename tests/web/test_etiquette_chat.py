@@ -38,7 +38,7 @@ def test_mute_and_report_from_the_chat_sheet(browser: Any, server: str, size: tu
     guest.click('button[data-sit="1"]')
     guest.wait_for_selector('li.seat-row[data-seat="1"] >> text=★')
     guest.click('[data-testid="ready"]')
-    host.wait_for_selector('li.seat-row[data-seat="1"] .b-ready')
+    host.wait_for_selector('li.seat-row[data-seat="1"] .b-seat-ready')
     host.click("#btn-start")
     for p in (host, guest):
         p.wait_for_selector("#game:not(.hidden)")

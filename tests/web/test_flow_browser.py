@@ -89,7 +89,7 @@ def test_fixed_wall_claim_win_continue_match_rematch(browser: Any, server: str, 
     add_bots(page, [1, 2, 3], "greedy")
     # 准备: the own seat's ready button toggles the badge the others see
     page.click('[data-testid="ready"]')
-    page.wait_for_selector('li.seat-row[data-seat="0"] .b-ready')
+    page.wait_for_selector('li.seat-row[data-seat="0"] .b-seat-ready')
     assert page.get_attribute('[data-testid="ready"]', "aria-pressed") == "true"
     page.click("#btn-start")
     page.wait_for_selector("#game:not(.hidden)")

@@ -65,10 +65,10 @@ def test_two_players_ready_continue_and_rematch(browser: Any, server: str) -> No
     guest.click('button[data-sit="1"]')
     guest.wait_for_selector('li.seat-row[data-seat="1"] >> text=★')
     # the guest is not ready: the host cannot start
-    host.wait_for_selector('li.seat-row[data-seat="1"] .b-unready')
+    host.wait_for_selector('li.seat-row[data-seat="1"] .b-seat-unready')
     assert host.locator("#btn-start").is_disabled()
     guest.click('[data-testid="ready"]')
-    host.wait_for_selector('li.seat-row[data-seat="1"] .b-ready')
+    host.wait_for_selector('li.seat-row[data-seat="1"] .b-seat-ready')
     poll(host, "() => !document.getElementById('btn-start').disabled")
     host.screenshot(path=str(screens_dir() / "flow_ready_844x390.png"))
     host.click("#btn-start")
@@ -110,7 +110,7 @@ def test_settlement_waits_for_both(browser: Any, server: str) -> None:
     guest.click('button[data-sit="1"]')
     guest.wait_for_selector('li.seat-row[data-seat="1"] >> text=★')
     guest.click('[data-testid="ready"]')
-    host.wait_for_selector('li.seat-row[data-seat="1"] .b-ready')
+    host.wait_for_selector('li.seat-row[data-seat="1"] .b-seat-ready')
     poll(host, "() => !document.getElementById('btn-start').disabled")
     host.click("#btn-start")
     for p in (host, guest):

@@ -31,7 +31,7 @@ def test_same_network_warning_then_start_anyway(browser: Any, server: str, size:
     guest.click('button[data-sit="1"]')
     guest.wait_for_selector('li.seat-row[data-seat="1"] >> text=★')
     guest.click('[data-testid="ready"]')
-    host.wait_for_selector('li.seat-row[data-seat="1"] .b-ready')
+    host.wait_for_selector('li.seat-row[data-seat="1"] .b-seat-ready')
     poll(host, "() => !document.getElementById('btn-start').disabled")
     host.click("#btn-start")
     for p in (host, guest):

@@ -2,7 +2,10 @@
 a phone in portrait (390×844), in landscape (844×390) and on a desktop (1366×900); every announcement (碰! 杠! 胡! …) is
 placed inside the screen where it covers no meld, no river tile, no tile of the centre, no seat's name plate, none of the
 top bar's buttons (菜单 …), the status line or the action buttons — the boxes are compared at the moment each
-announcement appears, and sampled every 40 ms while it shows —, and no meld lies off the screen."""
+announcement appears, and sampled every 40 ms while it shows —, and no meld lies off the screen. Upright,
+a seated player's own word stands clear (10 px) of its hand's first row and of its plate while it pops in and
+after (its box came within 5 px of the plate, which stands 22 px above the hand: it seemed to sit on
+the hand as it popped in; polish9)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import live_server, new_page, poll, screens_dir
+from support.webhelpers import act_once, live_server, new_page, poll, screens_dir, start_fixed_deal
 
 pytestmark = pytest.mark.browser
 
@@ -244,3 +247,99 @@ def test_announcements_clear_of_the_action_bar(browser: Any, slow_bots: str, siz
     page.screenshot(path=str(screens_dir() / f"polish-announce-seated-{size[0]}x{size[1]}.png"))
     assert page.errors == []
     page.context.close()
+
+
+# The own seat's word upright, as a render places it (placeAnnounce), its pop stepped through
+# every 20 ms while it shows: the least gap between its box and the hand's first row (the row's
+# tiles; its top where test_drawn_tile_layout reads it, transforms left out), and the own plate
+# (the gap between two boxes: along the axis they are apart on, or corner to corner); where it
+# was largest, and whether anything it must not cover lies under it (the word's spot may have
+# to give way to a crowded table). Null once the settlement is open.
+OWN_CLEAR = """async (words) => {
+  if (document.querySelector('[data-testid="settlement"]:not(.hidden)')) return null;
+  const { placeAnnounce } = await import('/static/js/table.js');
+  const el = document.querySelector('#table .seat.pos-bottom .announce');
+  const hand = document.getElementById('hand');
+  const tiles = [...hand.querySelectorAll('.tile')];
+  const first = Math.min(...tiles.map(e => e.offsetTop));
+  const row = tiles.filter(e => e.offsetTop === first).map(e => e.getBoundingClientRect());
+  const top = hand.getBoundingClientRect().top + parseFloat(getComputedStyle(hand).paddingTop);
+  const R = { left: Math.min(...row.map(r => r.left)), right: Math.max(...row.map(r => r.right)),
+              top, bottom: top + Math.max(...row.map(r => r.height)) };
+  const P = el.parentElement.querySelector('.plate').getBoundingClientRect();
+  const gap = (a, b) => Math.hypot(Math.max(0, b.left - a.right, a.left - b.right), Math.max(0, b.top - a.bottom, a.top - b.bottom));
+  const keep = el.textContent, out = [];
+  for (const word of words) {
+    el.textContent = word;
+    const placed = placeAnnounce(el) !== null;
+    let hand = Infinity, plate = Infinity, largest = null, shown = 0;
+    for (let t = 0; t <= 1000; t += 20) {
+      for (const a of el.getAnimations()) { a.pause(); a.currentTime = t; }
+      if (parseFloat(getComputedStyle(el).opacity) < 0.05) continue;
+      shown++;
+      const r = el.getBoundingClientRect();
+      hand = Math.min(hand, gap(r, R));
+      plate = Math.min(plate, gap(r, P));
+      if (!largest || r.width > largest[2] - largest[0]) largest = [r.left, r.top, r.right, r.bottom].map(Math.round);
+    }
+    for (const a of el.getAnimations()) a.cancel();
+    el.classList.remove('placed');
+    out.push({ word, placed, shown, hand: Math.round(hand * 10) / 10, plate: Math.round(plate * 10) / 10, box: largest,
+               row: [R.left, R.top, R.right, R.bottom].map(Math.round), plateBox: [P.left, P.top, P.right, P.bottom].map(Math.round) });
+  }
+  el.textContent = keep;
+  return out;
+}"""
+
+# the least gap, in px, between the own seat's word and the hand's first row or the own plate
+# upright (before: 5.4 px from the plate, which stands 22 px above the hand, and 53 px from the
+# first row, at the dealer's first turn of "r22")
+CLEAR = 10
+OWN_WORDS = ["杠!", "红中杠!", "胡!", "Red Dragon kong!"]
+
+
+@pytest.mark.slow
+def test_the_own_word_keeps_clear_of_the_hand_upright(browser: Any, slow_bots: str) -> None:
+    """At 390×844 a seated player's own 杠! (and the longest words) stands clear of its hand's first
+    row and of its plate while it pops in and after — at the dealer's first turn (14 tiles) and
+    again with a meld laid down (the long fixed deal "r22": the player pungs early)."""
+    page = new_page(browser, slow_bots, "杠的位置", size=(390, 844))
+    start_fixed_deal(page, "r22", turn=90, seat=0, level="greedy", hands=1)
+    page.wait_for_selector("#hand .tile.clickable")
+    checked: dict[str, list[dict[str, Any]]] = {}
+    deadline = time.time() + 150
+    while "meld" not in checked:
+        assert time.time() < deadline, f"no own turn with a meld seen ({list(checked)})"
+        assert not page.locator('[data-testid="settlement"]:not(.hidden)').count(), f"the hand ended ({list(checked)})"
+        mine = page.evaluate("() => !!document.querySelector('#hand .tile.drawn') && !!document.querySelector('#hand .tile.clickable')")
+        melds = page.locator("#table .seat.pos-bottom .meld").count()
+        which = "meld" if melds else "first" if not checked else None
+        if mine and which and which not in checked:
+            page.wait_for_timeout(300)  # the drawn tile's drop-in over
+            got = page.evaluate(OWN_CLEAR, OWN_WORDS)
+            if got is not None:
+                checked[which] = got
+                page.evaluate(SHOW_OWN, "杠!")
+                page.screenshot(path=str(screens_dir() / f"polish-announce-own-{which}-390x844.png"))
+                page.evaluate("() => { const el = document.querySelector('#table .seat.pos-bottom .announce'); "
+                              "for (const a of el.getAnimations()) a.cancel(); el.classList.remove('placed'); }")
+                continue
+        act_once(page)
+        page.wait_for_timeout(40)
+    for which, got in checked.items():
+        for g in got:
+            assert g["placed"] and g["shown"] > 10, (which, g)
+            assert g["hand"] >= CLEAR, f"{which}: {g['word']} {g['hand']} px from the hand's first row: {g}"
+            assert g["plate"] >= CLEAR, f"{which}: {g['word']} {g['plate']} px from the own plate: {g}"
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()
+
+
+# the own seat's word at the pop's largest, held still: a picture to look at
+SHOW_OWN = """async (word) => {
+  const { placeAnnounce } = await import('/static/js/table.js');
+  const el = document.querySelector('#table .seat.pos-bottom .announce');
+  el.textContent = word;
+  placeAnnounce(el);
+  for (const a of el.getAnimations()) { a.pause(); a.currentTime = 150; }
+}"""

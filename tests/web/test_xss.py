@@ -51,7 +51,7 @@ def test_hostile_nicknames_render_as_text(browser: Any, server: str) -> None:
         p.wait_for_selector("#roomview:not(.hidden)")
         sit(p, i)
         p.click('[data-testid="ready"]')  # 准备: the host starts once every seated player is ready
-        p.wait_for_selector(f'li.seat-row[data-seat="{i}"] .b-ready')
+        p.wait_for_selector(f'li.seat-row[data-seat="{i}"] .b-seat-ready')
     add_bots(pages[0], [3])
     # The room's seats show the three names as text.
     seats_text = pages[0].inner_text("#seats")

@@ -209,7 +209,7 @@ export function renderRoom() {
     }
     if (s.player_id && !s.bot) {
       const rd = document.createElement("span");
-      rd.className = `badge ${s.ready ? "b-ready" : "b-unready"}`;
+      rd.className = `badge ${s.ready ? "b-seat-ready" : "b-seat-unready"}`;  // (not b-ready: the 听 line's, fan.js)
       rd.dataset.ready = s.ready ? "1" : "0";
       rd.textContent = s.ready ? t("is_ready") : t("not_ready");
       who.appendChild(rd);

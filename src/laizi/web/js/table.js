@@ -507,10 +507,21 @@ function onScreen(box) {
   return box.left >= 0 && box.top >= 0 && box.right <= innerWidth && box.bottom <= innerHeight;
 }
 
-/** The free box (viewport coordinates, at the pop's largest) nearest to the seat's plate. */
+/** The free box (viewport coordinates, at the pop's largest) nearest to the seat's plate. Round
+ *  the word it keeps style.css --spot-gap free (2 px; 12 px for the own seat upright, whose plate
+ *  stands right above the hand); where no such room is left on the table, the 2 px. */
 function findSpot(el, table, blockers) {
+  const gap = parseFloat(getComputedStyle(el).getPropertyValue("--spot-gap")) || 2;
+  let spot = spotWith(el, table, blockers, gap);
+  if (gap > 2 && (!spot || spot.cost > 0)) spot = spotWith(el, table, blockers, 2) || spot;
+  return spot && spot.box;
+}
+
+/** The box of the least overlap with the blockers (the nearest of those that overlap nothing),
+ *  the pop's scale and a margin of gap px round the word, and that overlap; null if none fits. */
+function spotWith(el, table, blockers, gap) {
   const seat = el.parentElement;
-  const w = el.offsetWidth * 1.15 + 4, h = el.offsetHeight * 1.15 + 4;  // the pop's scale, a margin
+  const w = el.offsetWidth * 1.15 + 2 * gap, h = el.offsetHeight * 1.15 + 2 * gap;
   const T = table.getBoundingClientRect();
   const plate = seat.querySelector(".plate");
   const P = (plate || seat).getBoundingClientRect();
@@ -529,7 +540,7 @@ function findSpot(el, table, blockers) {
     if (cost < bestCost) { best = box; bestCost = cost; }
     if (cost === 0) break;
   }
-  return best;
+  return best && { box: best, cost: bestCost };
 }
 
 function popKeyframes(el, box) {
