@@ -67,6 +67,9 @@ def test_the_pressed_ready_toggle_is_readable(browser: Any, server: str, size: t
     assert got["opacity"] == "1", got
     assert before["ratio"] >= 4.5, f"准备 before the tap: {before}"
     assert got["ratio"] >= 4.5, f"the pressed toggle \"{got['text']}\": {got['ratio']:.2f}:1 ({got['fg']} on {got['bg']})"
+    badge = page.evaluate(CONTRAST, "li.seat-row .badge.b-seat-ready")  # 已准备 / in
+    assert badge and "error" not in badge, badge
+    assert badge["ratio"] >= 4.5, f"the seat's badge \"{badge['text']}\": {badge['ratio']:.2f}:1"
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()
 
