@@ -402,6 +402,16 @@ class Client:
     def send(self, msg: dict[str, Any]) -> None:
         self.ws.send(json.dumps(msg))
 
+    def bot_table(self, level: str = "random", **settings: Any) -> str:
+        """Create a room with ``settings`` and a ``level`` bot on each of its four seats
+        (not started); its code."""
+        self.send({"type": "create", "settings": settings})
+        code: str = self.until("joined")["room"]["code"]
+        for s in range(4):
+            self.send({"type": "bot", "seat": s, "level": level})
+        self.until(lambda m: m["type"] == "room" and all(x["bot"] for x in m["room"]["seats"]))
+        return code
+
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         m: dict[str, Any] = self.mirror.take(json.loads(self.ws.recv(timeout=timeout)))
         self.frames.append(m)

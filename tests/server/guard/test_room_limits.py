@@ -106,11 +106,7 @@ def test_a_client_that_does_not_read_is_dropped(tmp_path: Path) -> None:
     host = Client(srv.port, "host")
     slow = RawSocket(srv.port)
     try:
-        host.send({"type": "create", "settings": {"max_hands": 400, "rounds": 16}})
-        code = host.until("joined")["room"]["code"]
-        for s in range(4):
-            host.send({"type": "bot", "seat": s, "level": "random"})
-        host.until(lambda m: m["type"] == "room" and all(x["bot"] for x in m["room"]["seats"]))
+        code = host.bot_table(max_hands=400, rounds=16)
         slow.send({"type": "hello", "proto": 3, "nickname": "sloth"})
         slow.send({"type": "join", "room": code, "spectate": True})
         time.sleep(0.5)

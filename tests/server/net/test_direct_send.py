@@ -61,11 +61,7 @@ def test_frames_keep_their_order_through_a_stall(tmp_path: Path) -> None:
     host.ws.close_timeout = 1  # (its unread frames: no close handshake to wait for at the end)
     slow = SlowReader(srv.port)
     try:
-        host.send({"type": "create", "settings": {"max_hands": 400, "rounds": 16}})
-        code = host.until("joined")["room"]["code"]
-        for s in range(4):
-            host.send({"type": "bot", "seat": s, "level": "random"})
-        host.until(lambda m: m["type"] == "room" and all(x["bot"] for x in m["room"]["seats"]))
+        code = host.bot_table(max_hands=400, rounds=16)
         slow.send({"type": "hello", "proto": 3, "nickname": "sloth"})
         assert slow.recv(10)["type"] == "welcome"
         slow.send({"type": "join", "room": code, "spectate": True})

@@ -27,11 +27,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def bot_match(c: Client) -> tuple[str, int]:
-    c.send({"type": "create", "settings": {"max_hands": 1}})
-    code = c.until("joined")["room"]["code"]
-    for s in range(4):
-        c.send({"type": "bot", "seat": s, "level": "random"})
-    c.until(lambda m: m["type"] == "room" and all(x["bot"] for x in m["room"]["seats"]))
+    code = c.bot_table(max_hands=1)
     c.send({"type": "start"})
     over = c.until(lambda m: m["type"] in ("update", "snapshot") and m["view"].get("match_over"), 60)
     return code, over["match_id"]
