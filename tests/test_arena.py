@@ -114,6 +114,7 @@ def test_cli_json_and_plot(tmp_path: Path) -> None:
     (["--bots", "strong,greedy"], "four names"),
     (["--bots", "strong,greedy,gredy,random"], "unknown bot 'gredy'"),
     (["--deals", "-1"], "--deals"),
+    (["--deals", "0"], "--deals must be >= 1"),  # (was a table of nothing, its interval ±inf)
     (["--workers", "0"], "--workers"),
     (["--preset", "nope"], "nope"),
 ])

@@ -48,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
     from laizi.arena import arena
     from laizi.rules import RuleSet
 
-    if args.deals < 0:
-        raise ValueError("--deals must be >= 0")
+    if args.deals < 1:
+        raise ValueError("--deals must be >= 1 (each deal is played four times)")
     if args.workers < 1:
         raise ValueError("--workers must be >= 1")
     lineup = parse_lineup(args.bots)

@@ -143,6 +143,10 @@ def _config(args: argparse.Namespace) -> dict[str, float] | str:
         if not 0 < args.msg_rate <= 100_000:
             return "--msg-rate must be from 0 to 100000"
         kwargs["msg_rate"] = args.msg_rate
+    if not 1 <= args.port <= 65535:
+        return "--port must be from 1 to 65535"
+    if args.worker_ports is not None and not 1 <= args.worker_ports <= 65536 - max(1, args.workers):
+        return f"--worker-ports must be from 1 to {65536 - max(1, args.workers)} (one port a worker)"
     if args.max_connections is not None:
         if not 1 <= args.max_connections <= 1_000_000:
             return "--max-connections must be from 1 to 1000000"
@@ -196,6 +200,10 @@ def run(args: argparse.Namespace) -> int:
         from laizi.server.cluster.affinity import option_error  # affinity hook
 
         problem = option_error(args)
+    if problem is None:  # the options first, then the database, then Redis
+        from laizi.server.persistence.db import check_database
+
+        problem = check_database(args.db)
     if problem is None and args.redis is not None:
         problem = _redis_error(args)  # last: the options are checked before Redis is asked
     if problem is not None:

@@ -317,6 +317,40 @@ def make_engine(url: str) -> Engine:
     return eng
 
 
+def check_database(url: str, timeout: float = 5.0) -> str | None:
+    """None when the database at ``url`` opens (a SQLite file is created if missing, as the
+    server would); else why not, in one line without the password — so ``laizi serve`` stops
+    with that line instead of a traceback from its start-up."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    norm = normalize_url(url)
+    scheme = norm.split("://", 1)[0]
+    where = norm.split("@")[-1] if "@" in norm else norm
+    if scheme.startswith("sqlite"):
+        where = norm.split("///", 1)[-1]  # the file, as it was given
+    if not scheme.startswith(("sqlite", "postgresql")):
+        return (f"unsupported database {scheme!r} in {where}: give a SQLite file path or "
+                "postgresql://user:password@host:port/name")
+    if scheme.startswith("sqlite") and ":memory:" not in norm:
+        folder = os.path.dirname(os.path.abspath(where))
+        if not os.path.isdir(folder):
+            return f"cannot open the database {where}: no folder {folder}"
+    try:
+        eng = make_engine(url) if scheme.startswith("sqlite") else create_engine(
+            norm, connect_args={"connect_timeout": max(1, int(timeout))})
+    except (ArgumentError, NoSuchModuleError, ModuleNotFoundError) as exc:
+        return f"cannot use the database {where}: {str(exc).splitlines()[0][:200]}"
+    try:
+        with eng.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+    except (SQLAlchemyError, OSError) as exc:
+        first = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        return f"cannot open the database {where}: {(first[0] if first else type(exc).__name__)[:200]}"
+    finally:
+        eng.dispose()
+    return None
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest Alembic revision (:func:`laizi.server.persistence.schema.upgrade`):
     create it on an empty database, upgrade one made by an older laizi, keeping its rows."""

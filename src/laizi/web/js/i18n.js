@@ -225,7 +225,7 @@ const ERRORS = {
     chat_rate: "Chatting too fast, wait a moment", chat_too_long: "Message too long", bad_chat: "That message cannot be sent", bad_phrase: "No such quick phrase",
     bad_nickname: "That nickname cannot be used", bad_settings: "Invalid room settings", escaped: "You left this match", escape: "Leaving the match costs points",
     kicked: "The host removed you from the room", identity_locked: "This connection's identity is set", too_many_connections: "Too many connections: close other tabs", old_client: "This page is out of date: reload it",
-    hello_timeout: "Connection timed out", hello_first: "The connection is not ready", bad_json: "Malformed message", bad_frame: "Malformed message",
+    hello_timeout: "Connection timed out", hello_first: "Still connecting — try again in a moment", bad_json: "Malformed message", bad_frame: "Malformed message",
     bad_message: "Malformed message", frame_too_large: "Message too long", unknown_type: "Unsupported message", bad_journal: "Bad game record",
     session_ended: "Your session ended (logged out, new password or the account changed): sign in again",
     rematch_refused: "No rematch: a player lacks coins or sits at another coin table",
