@@ -117,6 +117,7 @@ def test_cli_json_and_plot(tmp_path: Path) -> None:
     (["--deals", "0"], "--deals must be >= 1"),  # (was a table of nothing, its interval ±inf)
     (["--workers", "0"], "--workers"),
     (["--preset", "nope"], "nope"),
+    (["--plot", "/nonexistent-folder/a.png"], "--plot: cannot write"),  # before the deals are played
 ])
 def test_cli_bad_input_exits_2(args: list[str], needle: str) -> None:
     p = _cli(*args, "--no-progress")

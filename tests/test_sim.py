@@ -73,6 +73,9 @@ def test_sim_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (["--bots", "strong,greedy"], "four names"),
     (["--workers", "0"], "--workers"),
     (["--preset", "nope"], "unknown preset"),
+    # checked before the hands are played (it failed after them, the results lost)
+    (["--plot", "/nonexistent-folder/p.png"], "--plot: cannot write /nonexistent-folder/p.png: no folder"),
+    (["--plot", "/tmp"], "it is a folder"),
 ])
 def test_sim_bad_arguments(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "--hands", "2", "--no-progress", *args]) == 2

@@ -61,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
             print("laizi arena: error: --plot needs matplotlib (pip install 'laizi[plot]')",
                   file=sys.stderr)
             return 2
+        from laizi.cli.paths import check_writable
+
+        check_writable(args.plot, "--plot")  # before the work, not after it
     use_ray = args.ray is not None
     if use_ray:
         from laizi.distributed import require_ray
