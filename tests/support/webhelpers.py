@@ -494,3 +494,84 @@ BAR_WORDS = """ids => (ids || ['rp-title', 'rp-rules']).flatMap(id => {
   }
   return [];
 })"""
+
+
+# ---------------------------------------------------------------- several sizes on one table
+# The layout tests check a table at several sizes at the same moments of one hand: a page turned
+# to each size in turn (``resize``: a phone turned round, a window resized), and pages of their
+# own where a size's form is drawn by a render (``same_player_page``).
+
+# The page measures the size asked (innerWidth/innerHeight) and two animation frames have run
+# since (its resize handlers, media queries and the new layout applied, a frame painted).
+SIZE_SETTLED = """async ([w, h]) => {
+  if (innerWidth !== w || innerHeight !== h) return false;
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return innerWidth === w && innerHeight === h;
+}"""
+
+
+def resize(page: Any, size: tuple[int, int], timeout: float = 15.0) -> None:
+    """Turn ``page`` to ``size`` (width, height) and wait until its layout has settled there
+    (SIZE_SETTLED). What CSS lays out follows at once, exactly as on a page opened at that size;
+    what a render draws by the size in JS does not until the next render (the own 听 line's
+    chips and words, fan.js; a placed announcement, table.js placeAnnounce): for those, a page
+    of that size of its own (``same_player_page``)."""
+    if page.viewport_size != {"width": size[0], "height": size[1]}:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+    poll(page, SIZE_SETTLED, [size[0], size[1]], timeout)
+
+
+def turned(page: Any, sizes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``sizes`` in the order to turn ``page`` through them: its present size first (no resize
+    for it), then the others in their order."""
+    now = page.viewport_size
+    here = [s for s in sizes if now == {"width": s[0], "height": s[1]}]
+    return here + [s for s in sizes if s not in here]
+
+
+def same_player_page(browser: Any, page: Any, base: str, code: str, size: tuple[int, int],
+                     lang: str = "zh") -> Any:
+    """Another page of the player of ``page`` (a second tab or device: the same identity, its
+    token, in a fresh context of its own) at ``size``, in ``lang`` (switched in the lobby, as
+    start_fixed_deal does), joined to room ``code`` by the lobby's join form; once the table shows.
+    Seated, it is that seat's view — its own hand, 听 line, claims and hints — drawn at its size
+    from every frame, as a page opened at that size. (A player may hold four connections at once:
+    MAX_CONNS_PER_PLAYER.)"""
+    import json
+
+    ident = page.evaluate("() => [localStorage.getItem('laizi.token'), localStorage.getItem('laizi.nick')]")
+    script = (f"try {{ localStorage.setItem('laizi.token', {json.dumps(ident[0])}); "
+              f"localStorage.setItem('laizi.nick', {json.dumps(ident[1] or '')}); }} catch (e) {{}}")
+    other = new_page(browser, base, size=size, setup=lambda p: p.add_init_script(script))
+    if lang == "en":
+        other.click("#langbtn")
+        poll(other, "() => document.documentElement.lang === 'en'")
+    elif lang != "zh":
+        raise ValueError(f"lang {lang!r}: the client speaks zh and en")
+    other.fill("#j-code", code)
+    other.click("#btn-join")
+    other.wait_for_selector("#game:not(.hidden)")
+    return other
+
+
+VERSION = "() => +document.getElementById('ver').textContent"  # the table's version on screen (the last frame rendered)
+
+
+def caught_up(page: Any, other: Any, timeout: float = 15.0) -> None:
+    """Wait until ``other`` shows the table at least at the version ``page`` shows (VERSION), so
+    both show the same moment while the table waits for a move."""
+    if other is not page:
+        poll(other, "v => +document.getElementById('ver').textContent >= v", page.evaluate(VERSION), timeout)
+
+
+# Whether act_once has anything to do on the page now, in one evaluation (act_once looks for each
+# kind of move in turn, a dozen look-ups): the settlement closed, and a 取消托管, a button in the
+# action bar or a tile of the hand to tap.
+HAS_MOVE = """() => !document.querySelector('[data-testid="settlement"]:not(.hidden)') && !!document.querySelector(
+  '[data-testid="cancel-auto"], #actions button[data-act], #actions button[data-choose], #hand .tile.clickable')"""
+
+
+def act_if_due(page: Any, take_claims: bool = True) -> str | None:
+    """act_once when the table offers the page something to do (HAS_MOVE), else None at once:
+    where act_once would find nothing, without its look-ups (a player whose turn it is not)."""
+    return act_once(page, take_claims) if page.evaluate(HAS_MOVE) else None
