@@ -530,19 +530,24 @@ def turned(page: Any, sizes: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def same_player_page(browser: Any, page: Any, base: str, code: str, size: tuple[int, int],
-                     lang: str = "zh") -> Any:
+                     lang: str = "zh", setup: Any = None) -> Any:
     """Another page of the player of ``page`` (a second tab or device: the same identity, its
     token, in a fresh context of its own) at ``size``, in ``lang`` (switched in the lobby, as
     start_fixed_deal does), joined to room ``code`` by the lobby's join form; once the table shows.
     Seated, it is that seat's view — its own hand, 听 line, claims and hints — drawn at its size
     from every frame, as a page opened at that size. (A player may hold four connections at once:
-    MAX_CONNS_PER_PLAYER.)"""
+    MAX_CONNS_PER_PLAYER.) ``setup(page)``, if given, runs before the page is first loaded."""
     import json
 
     ident = page.evaluate("() => [localStorage.getItem('laizi.token'), localStorage.getItem('laizi.nick')]")
     script = (f"try {{ localStorage.setItem('laizi.token', {json.dumps(ident[0])}); "
               f"localStorage.setItem('laizi.nick', {json.dumps(ident[1] or '')}); }} catch (e) {{}}")
-    other = new_page(browser, base, size=size, setup=lambda p: p.add_init_script(script))
+    def prepare(p: Any) -> None:
+        p.add_init_script(script)
+        if setup is not None:
+            setup(p)
+
+    other = new_page(browser, base, size=size, setup=prepare)
     if lang == "en":
         other.click("#langbtn")
         poll(other, "() => document.documentElement.lang === 'en'")
@@ -609,3 +614,107 @@ def act_quick(page: Any, take_claims: bool = True) -> str | None:
         return "discard"
     except Exception:  # noqa: BLE001 - the table moved on meanwhile (the hand ended: the settlement takes the taps)
         return None
+
+
+# ---------------------------------------------------------------- a table held still
+def _frame_version(message: Any) -> int | None:
+    """The table version of a frame from the server (an update or a snapshot), else None."""
+    import json
+
+    if not isinstance(message, str) or '"v"' not in message:
+        return None
+    try:
+        m = json.loads(message)
+    except ValueError:
+        return None
+    if isinstance(m, dict) and m.get("type") in ("update", "snapshot") and isinstance(m.get("v"), int):
+        return int(m["v"])
+    return None
+
+
+class HeldFrames:
+    """The frames the server sends a page over its WebSocket (Playwright's WebSocket routing):
+    passed on at once until ``hold()``, then held back until the test lets them through
+    (``release``, ``step_until``) — the page then shows one moment of the table (a bot's turn, a
+    claim window) for as long as the test looks at it, whatever the server plays meanwhile; the
+    page's own messages go to the server at once. Made in the page's ``setup`` (before it opens its
+    socket): ``new_page(browser, base, setup=lambda p: gates.append(HeldFrames(p)))``."""
+
+    def __init__(self, page: Any) -> None:
+        from urllib.parse import urlparse
+
+        self.page = page
+        self.holding = False
+        self.held: list[tuple[Any, Any, int | None]] = []  # (the page's socket, the frame, its version)
+        page.route_web_socket(lambda url: urlparse(url).path == "/ws", self._open)
+
+    def _open(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(lambda message: self._from_server(ws, message))
+
+    def _from_server(self, ws: Any, message: Any) -> None:
+        if self.holding or self.held:  # (in order: nothing overtakes a held frame)
+            self.held.append((ws, message, _frame_version(message)))
+        else:
+            ws.send(message)
+
+    def hold(self, on: bool = True) -> None:
+        """Hold the frames from now on; ``on=False``: let every held frame through, and the next
+        ones at once."""
+        self.holding = on
+        if not on:
+            self.release()
+
+    def release(self, upto: int | None = None) -> int | None:
+        """Let the held frames through in order: all of them, or up to the first of version
+        ``upto`` or later (with the frames before it). Returns the last version let through."""
+        last = None
+        while self.held:
+            ws, message, v = self.held.pop(0)
+            with contextlib.suppress(Exception):  # (a socket the page has closed)
+                ws.send(message)
+            if v is not None:
+                last = v
+                if upto is not None and v >= upto:
+                    break
+        return last
+
+    def release_one(self) -> int | None:
+        """Let the held frames through up to the next table version; None when none is held."""
+        if not any(v is not None for _, _, v in self.held):
+            return None
+        return self.release(upto=0)
+
+    def catch_up(self, v: int, timeout: float = 30.0) -> None:
+        """Let the held frames through until the page shows table version ``v`` (or a later one,
+        the first at or after it): waiting for the server's frames when they have not come yet."""
+        deadline = time.time() + timeout
+        last = self.page.evaluate(VERSION)
+        while last < v:
+            got = self.release(upto=v)
+            if got is not None:
+                last = got
+            elif time.time() > deadline:
+                raise AssertionError(f"table version {v} not sent in {timeout:.0f} s (the page shows {last})")
+            else:
+                self.page.wait_for_timeout(10)  # (Playwright hands the server's frames over meanwhile)
+        poll(self.page, "v => +document.getElementById('ver').textContent >= v", v)
+
+    def step_until(self, js: str, arg: Any = None, now: bool = True, timeout: float = 60.0) -> Any:
+        """One table version at a time (waiting for the server's next one when none is held),
+        until the JS function js(arg), evaluated on what the page shows, is truthy — first on what
+        it shows now (``now=False``: only from the next version on), then once it shows each next
+        version; returns that value."""
+        deadline = time.time() + timeout
+        value = self.page.evaluate(js, arg) if now else None
+        while not value:
+            v = self.release_one()
+            if v is None:  # the server's next frame: Playwright hands it over meanwhile
+                if time.time() > deadline:
+                    raise AssertionError(f"no table version for {js} in {timeout:.0f} s")
+                self.page.wait_for_timeout(10)
+                continue
+            poll(self.page, "v => +document.getElementById('ver').textContent >= v", v)
+            value = self.page.evaluate(js, arg)
+        return value
