@@ -15,13 +15,18 @@ three lines, the wall count on four) too; at 667×375 with hints the left seat, 
 plate's timer), stood taller than its rows and ran up over the top seat's melds (polish7).
 
 A real `laizi serve`, the system Chromium, a seated player with three greedy bots playing the long
-fixed deal "r22" (it ends drawn, the rivers 15-17 tiles long, ten melds on the table) to its end;
-the boxes are read at every moment the table waits for a move (tiles still dropping in are left
-out of that moment: their animation moves them). One hand for every case: the player's table is
-open in four pages (Chinese and English, hints off and on: the same seat,
-support.webhelpers.same_player_page), and at every moment each page is turned to each of its sizes
-in turn (support.webhelpers.resize). This layout is all CSS, so a page turned to a size lays out as
-one opened at it (compared once at every moment of the hand: every box the same). Screenshots go to screens_dir()."""
+fixed deal "r22" (it ends drawn, the rivers 15-17 tiles long, ten melds on the table) to its end.
+One hand for every case: the player's table is open in four pages (Chinese and English, hints off
+and on: the same seat, support.webhelpers.same_player_page) whose frames are held back
+(support.webhelpers.HeldFrames), so the table stands still at each moment looked at: every moment
+the player has a move, and between two of them one moment of the bots' play (the right, top and
+left seat's turn and a claim window among them, in turn; these were met by chance before, ~40 ms
+after the player's move, and the left seat's turn is where the polish7 overlap showed). At each,
+every page is turned to each of its sizes in turn (support.webhelpers.resize: this layout is all
+CSS, so a page turned to a size lays out as one opened at it: compared once with pages opened at
+those sizes, at each of the player's moves, every box the same). Tiles still dropping in are left
+out (their animation moves them).
+Screenshots go to screens_dir()."""
 
 from __future__ import annotations
 
@@ -31,8 +36,9 @@ from typing import Any
 import pytest
 
 from support.webhelpers import (
+    VERSION,
+    HeldFrames,
     act_quick,
-    caught_up,
     new_page,
     resize,
     same_player_page,
@@ -72,7 +78,9 @@ class Case:
         self.last: dict[str, Any] | None = None
         self.problems: dict[str, str] = {}  # each problem seen: where, and the rivers' lengths, when first seen
 
-    def look(self, page: Any) -> None:
+    def look(self, page: Any, shoot: bool) -> None:
+        """The boxes at this moment; ``shoot``: a picture of the table too if it is late in the
+        hand (at the player's moves: the last one the hand's end, as it is last seen)."""
         now = table_regions(page, note=True)  # (one evaluation: the hand may end between two)
         if now is None or now["hints"] != self.hints:
             return
@@ -84,7 +92,7 @@ class Case:
             self.problems.setdefault(what, f"{where} (rivers {now['rivers']})")
         if self.last is None or sum(now["rivers"]) >= sum(self.last["rivers"]):
             self.last = now
-            if min(now["rivers"]) >= 12:  # (the table late in the hand, as it is last seen)
+            if shoot and min(now["rivers"]) >= 12:  # (the table late in the hand, as it is last seen)
                 page.screenshot(path=str(screens_dir() / f"late-table_{self.tag}.png"))
         self.checked += 1
 
@@ -100,33 +108,66 @@ class Case:
         return []
 
 
+# The moments the hand is held at (the pages' frames held back, support.webhelpers.HeldFrames):
+# every moment the player has a move (its turn, a claim to take or pass), and between two of them
+# one moment of the bots' play, in turn the right seat's turn, the top seat's, the left seat's
+# (its plate with the turn's timer: polish7) and a claim window among them (the claim card).
+BETWEEN = ["right", "top", "left", "claim"]
+STOP = """target => {
+  if (document.querySelector('[data-testid="settlement"]:not(.hidden)')) return "over";
+  if (document.querySelector('[data-testid="cancel-auto"], #actions button, #hand .tile.clickable')) return "move";
+  if (target === "claim" ? document.querySelector('#game .claim:not(.hidden)')
+      : target && document.querySelector(`#game .seat.pos-${target}.turn`)) return target;
+  return null;
+}"""
+
+
 def test_nothing_overlaps_late_in_a_long_hand(browser: Any, server: str) -> None:
     """Every case in one hand: a page a (hints, language), each turned through its sizes."""
     cases = [Case(*c) for c in CASES]
     views: list[tuple[Any, list[Case]]] = []  # the seat's pages: (zh, en) × (hints off, on)
+    gates: list[HeldFrames] = []
+
+    def gated(p: Any) -> None:
+        gates.append(HeldFrames(p))
+
     for lang in ("zh", "en"):
         for hints in (False, True):
             mine = [c for c in cases if (c.lang, c.hints) == (lang, hints)]
             if not views:
-                page = new_page(browser, server, "长局检查员", size=mine[0].size)
+                page = new_page(browser, server, "长局检查员", size=mine[0].size, setup=gated)
                 code = start_fixed_deal(page, SEED, lang=lang, turn=90, seat=0, level="greedy", hands=1)
             else:
-                page = same_player_page(browser, views[0][0], server, code, mine[0].size, lang)
+                page = same_player_page(browser, views[0][0], server, code, mine[0].size, lang, setup=gated)
             if hints:
                 hints_on(page)
             views.append((page, mine))
-    main = views[0][0]  # (the page that plays)
-    deadline = time.time() + 240
-    while not main.locator('[data-testid="settlement"]:not(.hidden)').count():
-        assert time.time() < deadline, "the hand did not end"
-        for page, mine in views:
-            caught_up(main, page)
+    main, held = views[0][0], gates[0]  # (the page that plays)
+
+    def look(shoot: bool) -> None:  # every case at this moment: each page at this version, turned through its sizes
+        v = main.evaluate(VERSION)
+        for (page, mine), gate in zip(views, gates, strict=True):
+            gate.catch_up(v)
             by_size = {c.size: c for c in mine}
             for size in turned(page, list(by_size)):
                 resize(page, size)
-                by_size[size].look(page)
-        act_quick(main)
-        main.wait_for_timeout(40)
+                by_size[size].look(page, shoot)
+
+    for gate in gates:
+        gate.hold()
+    deadline = time.time() + 240
+    at, k = held.step_until(STOP), 0  # (the dealer's first turn)
+    while at != "over":
+        assert time.time() < deadline, "the hand did not end"
+        look(at == "move")
+        if at == "move":
+            while act_quick(main) is None:  # (a tap that missed: the table, held, still waits)
+                assert time.time() < deadline, "no move made"
+            at, k = held.step_until(STOP, BETWEEN[k % len(BETWEEN)], now=False), k + 1
+        else:  # on to the player's next move
+            at = held.step_until(STOP, now=False)
+    for gate in gates:
+        gate.hold(False)
     failures = [f for c in cases for f in c.failures()]
     assert not failures, "\n".join(failures)
     for c in cases:
