@@ -521,6 +521,33 @@ def resize(page: Any, size: tuple[int, int], timeout: float = 15.0) -> None:
     poll(page, SIZE_SETTLED, [size[0], size[1]], timeout)
 
 
+# resize_all: after a page's viewport is set, two animation frames record the size it measures
+# (window.__sized); settled once that is the size asked (else, the recording over, it is asked again).
+ARM_SIZED = """() => { window.__sized = null; window.__sizing = true;
+  requestAnimationFrame(() => requestAnimationFrame(() => { window.__sized = [innerWidth, innerHeight]; window.__sizing = false; })); }"""
+SIZED = """async ([w, h]) => {
+  for (let i = 0; i < 4; i++) {
+    const s = window.__sized;
+    if (s && s[0] === w && s[1] === h) return true;
+    if (!window.__sizing) (""" + ARM_SIZED + """)();
+    await new Promise(r => requestAnimationFrame(r));
+  }
+  return false;
+}"""
+
+
+def resize_all(pages: list[tuple[Any, tuple[int, int]]], timeout: float = 15.0) -> None:
+    """``resize`` for several pages at once: each page not at its size is turned to it, then each is
+    waited for until it measures that size two animation frames after the turn (the pages' frames
+    run meanwhile: one wait for all). A page already at its size is left as it is."""
+    turning = [(page, size) for page, size in pages if page.viewport_size != {"width": size[0], "height": size[1]}]
+    for page, size in turning:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.evaluate(ARM_SIZED)
+    for page, size in turning:
+        poll(page, SIZED, [size[0], size[1]], timeout)
+
+
 def turned(page: Any, sizes: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``sizes`` in the order to turn ``page`` through them: its present size first (no resize
     for it), then the others in their order."""

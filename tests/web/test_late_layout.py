@@ -25,8 +25,7 @@ after the player's move, and the left seat's turn is where the polish7 overlap s
 every page is turned to each of its sizes in turn (support.webhelpers.resize: this layout is all
 CSS, so a page turned to a size lays out as one opened at it: compared once with pages opened at
 those sizes, at each of the player's moves, every box the same). Tiles still dropping in are left
-out (their animation moves them).
-Screenshots go to screens_dir()."""
+out (their animation moves them). Screenshots go to screens_dir()."""
 
 from __future__ import annotations
 
@@ -40,7 +39,7 @@ from support.webhelpers import (
     HeldFrames,
     act_quick,
     new_page,
-    resize,
+    resize_all,
     same_player_page,
     screens_dir,
     start_fixed_deal,
@@ -146,12 +145,15 @@ def test_nothing_overlaps_late_in_a_long_hand(browser: Any, server: str) -> None
 
     def look(shoot: bool) -> None:  # every case at this moment: each page at this version, turned through its sizes
         v = main.evaluate(VERSION)
-        for (page, mine), gate in zip(views, gates, strict=True):
+        for gate in gates:
             gate.catch_up(v)
-            by_size = {c.size: c for c in mine}
-            for size in turned(page, list(by_size)):
-                resize(page, size)
-                by_size[size].look(page, shoot)
+        turns = [(page, {c.size: c for c in mine}) for page, mine in views]
+        turns = [(page, turned(page, list(by_size)), by_size) for page, by_size in turns]
+        for i in range(max(len(sizes) for _, sizes, _ in turns)):  # the pages turned together
+            now = [(page, sizes[i], by_size[sizes[i]]) for page, sizes, by_size in turns if i < len(sizes)]
+            resize_all([(page, size) for page, size, _ in now])
+            for page, _, case in now:
+                case.look(page, shoot)
 
     for gate in gates:
         gate.hold()
