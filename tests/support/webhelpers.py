@@ -494,3 +494,254 @@ BAR_WORDS = """ids => (ids || ['rp-title', 'rp-rules']).flatMap(id => {
   }
   return [];
 })"""
+
+
+# ---------------------------------------------------------------- several sizes on one table
+# The layout tests check a table at several sizes at the same moments of one hand: a page turned
+# to each size in turn (``resize``: a phone turned round, a window resized), and pages of their
+# own where a size's form is drawn by a render (``same_player_page``).
+
+# The page measures the size asked (innerWidth/innerHeight) and two animation frames have run
+# since (its resize handlers, media queries and the new layout applied, a frame painted).
+SIZE_SETTLED = """async ([w, h]) => {
+  if (innerWidth !== w || innerHeight !== h) return false;
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return innerWidth === w && innerHeight === h;
+}"""
+
+
+def resize(page: Any, size: tuple[int, int], timeout: float = 15.0) -> None:
+    """Turn ``page`` to ``size`` (width, height) and wait until its layout has settled there
+    (SIZE_SETTLED). What CSS lays out follows at once, exactly as on a page opened at that size;
+    what a render draws by the size in JS does not until the next render (the own 听 line's
+    chips and words, fan.js; a placed announcement, table.js placeAnnounce): for those, a page
+    of that size of its own (``same_player_page``)."""
+    if page.viewport_size != {"width": size[0], "height": size[1]}:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+    poll(page, SIZE_SETTLED, [size[0], size[1]], timeout)
+
+
+# resize_all: after a page's viewport is set, two animation frames record the size it measures
+# (window.__sized); settled once that is the size asked (else, the recording over, it is asked again).
+ARM_SIZED = """() => { window.__sized = null; window.__sizing = true;
+  requestAnimationFrame(() => requestAnimationFrame(() => { window.__sized = [innerWidth, innerHeight]; window.__sizing = false; })); }"""
+SIZED = """async ([w, h]) => {
+  for (let i = 0; i < 4; i++) {
+    const s = window.__sized;
+    if (s && s[0] === w && s[1] === h) return true;
+    if (!window.__sizing) (""" + ARM_SIZED + """)();
+    await new Promise(r => requestAnimationFrame(r));
+  }
+  return false;
+}"""
+
+
+def resize_all(pages: list[tuple[Any, tuple[int, int]]], timeout: float = 15.0) -> None:
+    """``resize`` for several pages at once: each page not at its size is turned to it, then each is
+    waited for until it measures that size two animation frames after the turn (the pages' frames
+    run meanwhile: one wait for all). A page already at its size is left as it is."""
+    turning = [(page, size) for page, size in pages if page.viewport_size != {"width": size[0], "height": size[1]}]
+    for page, size in turning:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.evaluate(ARM_SIZED)
+    for page, size in turning:
+        poll(page, SIZED, [size[0], size[1]], timeout)
+
+
+def turned(page: Any, sizes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``sizes`` in the order to turn ``page`` through them: its present size first (no resize
+    for it), then the others in their order."""
+    now = page.viewport_size
+    here = [s for s in sizes if now == {"width": s[0], "height": s[1]}]
+    return here + [s for s in sizes if s not in here]
+
+
+def same_player_page(browser: Any, page: Any, base: str, code: str, size: tuple[int, int],
+                     lang: str = "zh", setup: Any = None) -> Any:
+    """Another page of the player of ``page`` (a second tab or device: the same identity, its
+    token, in a fresh context of its own) at ``size``, in ``lang`` (switched in the lobby, as
+    start_fixed_deal does), joined to room ``code`` by the lobby's join form; once the table shows.
+    Seated, it is that seat's view — its own hand, 听 line, claims and hints — drawn at its size
+    from every frame, as a page opened at that size. (A player may hold four connections at once:
+    MAX_CONNS_PER_PLAYER.) ``setup(page)``, if given, runs before the page is first loaded."""
+    import json
+
+    ident = page.evaluate("() => [localStorage.getItem('laizi.token'), localStorage.getItem('laizi.nick')]")
+    script = (f"try {{ localStorage.setItem('laizi.token', {json.dumps(ident[0])}); "
+              f"localStorage.setItem('laizi.nick', {json.dumps(ident[1] or '')}); }} catch (e) {{}}")
+    def prepare(p: Any) -> None:
+        p.add_init_script(script)
+        if setup is not None:
+            setup(p)
+
+    other = new_page(browser, base, size=size, setup=prepare)
+    if lang == "en":
+        other.click("#langbtn")
+        poll(other, "() => document.documentElement.lang === 'en'")
+    elif lang != "zh":
+        raise ValueError(f"lang {lang!r}: the client speaks zh and en")
+    other.fill("#j-code", code)
+    other.click("#btn-join")
+    other.wait_for_selector("#game:not(.hidden)")
+    return other
+
+
+VERSION = "() => +document.getElementById('ver').textContent"  # the table's version on screen (the last frame rendered)
+
+
+def caught_up(page: Any, other: Any, timeout: float = 15.0) -> None:
+    """Wait until ``other`` shows the table at least at the version ``page`` shows (VERSION), so
+    both show the same moment while the table waits for a move."""
+    if other is not page:
+        poll(other, "v => +document.getElementById('ver').textContent >= v", page.evaluate(VERSION), timeout)
+
+
+# The move act_once would make on the page now, found in one evaluation (act_once looks for each
+# kind of move in turn, up to twenty look-ups): nothing (null) while the settlement is open or
+# nothing is offered; else 取消托管 ({cancel}), the first of ``kinds`` offered ({kind, folded}:
+# folded when only its folded 吃 ▾ / 杠 ▾ button shows) or a tile to tap twice ({tiles}: the
+# selector of the tiles whose last one act_once taps).
+NEXT_MOVE = """([kinds, groups]) => {
+  if (document.querySelector('[data-testid="settlement"]:not(.hidden)')) return null;
+  if (document.querySelector('[data-testid="cancel-auto"]')) return {cancel: true};
+  for (const kind of kinds) {
+    const own = document.querySelector(`#actions button[data-act="${kind}"]`);
+    const group = kind in groups && document.querySelector(`#actions button[data-choose="${groups[kind]}"]`);
+    if (own || group) return {kind, folded: !own};
+  }
+  for (const sel of ['#hand .tile.clickable[data-act="discard"]', '#hand .tile.clickable'])
+    if (document.querySelector(sel)) return {tiles: sel};
+  return null;
+}"""
+
+
+def act_quick(page: Any, take_claims: bool = True) -> str | None:
+    """act_once's move, by the same taps, but found in one evaluation (NEXT_MOVE): a win, then
+    (optionally) a claim, then pass, then a discard by tapping the drawn (last) tile twice; None
+    at once when there is nothing to do (a player whose turn it is not). Returns what was done."""
+    kinds = CLAIM_ORDER if take_claims else ("tsumo", "ron")
+    move = page.evaluate(NEXT_MOVE, [[*kinds, "pass"], CLAIM_GROUP])
+    if not move:
+        return None
+    try:
+        if move.get("cancel"):
+            page.locator('[data-testid="cancel-auto"]').click(timeout=1000)
+            return "cancel-auto"
+        if move.get("kind"):
+            kind = str(move["kind"])
+            if move["folded"]:  # several 吃 / 杠: the first tap shows them as tile groups
+                page.locator(f'#actions button[data-choose="{CLAIM_GROUP[kind]}"]').first.click(timeout=1000)
+            page.locator(f'#actions button[data-act="{kind}"]').first.click(timeout=1000)
+            return kind
+        page.locator(move["tiles"]).last.click(timeout=1000)  # first tap raises the tile
+        raised = page.locator("#hand .tile.raised")
+        if not raised.count():
+            return None
+        raised.first.click(timeout=1000)  # second tap discards it
+        return "discard"
+    except Exception:  # noqa: BLE001 - the table moved on meanwhile (the hand ended: the settlement takes the taps)
+        return None
+
+
+# ---------------------------------------------------------------- a table held still
+def _frame_version(message: Any) -> int | None:
+    """The table version of a frame from the server (an update or a snapshot), else None."""
+    import json
+
+    if not isinstance(message, str) or '"v"' not in message:
+        return None
+    try:
+        m = json.loads(message)
+    except ValueError:
+        return None
+    if isinstance(m, dict) and m.get("type") in ("update", "snapshot") and isinstance(m.get("v"), int):
+        return int(m["v"])
+    return None
+
+
+class HeldFrames:
+    """The frames the server sends a page over its WebSocket (Playwright's WebSocket routing):
+    passed on at once until ``hold()``, then held back until the test lets them through
+    (``release``, ``step_until``) — the page then shows one moment of the table (a bot's turn, a
+    claim window) for as long as the test looks at it, whatever the server plays meanwhile; the
+    page's own messages go to the server at once. Made in the page's ``setup`` (before it opens its
+    socket): ``new_page(browser, base, setup=lambda p: gates.append(HeldFrames(p)))``."""
+
+    def __init__(self, page: Any) -> None:
+        from urllib.parse import urlparse
+
+        self.page = page
+        self.holding = False
+        self.held: list[tuple[Any, Any, int | None]] = []  # (the page's socket, the frame, its version)
+        page.route_web_socket(lambda url: urlparse(url).path == "/ws", self._open)
+
+    def _open(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(lambda message: self._from_server(ws, message))
+
+    def _from_server(self, ws: Any, message: Any) -> None:
+        if self.holding or self.held:  # (in order: nothing overtakes a held frame)
+            self.held.append((ws, message, _frame_version(message)))
+        else:
+            ws.send(message)
+
+    def hold(self, on: bool = True) -> None:
+        """Hold the frames from now on; ``on=False``: let every held frame through, and the next
+        ones at once."""
+        self.holding = on
+        if not on:
+            self.release()
+
+    def release(self, upto: int | None = None) -> int | None:
+        """Let the held frames through in order: all of them, or up to the first of version
+        ``upto`` or later (with the frames before it). Returns the last version let through."""
+        last = None
+        while self.held:
+            ws, message, v = self.held.pop(0)
+            with contextlib.suppress(Exception):  # (a socket the page has closed)
+                ws.send(message)
+            if v is not None:
+                last = v
+                if upto is not None and v >= upto:
+                    break
+        return last
+
+    def release_one(self) -> int | None:
+        """Let the held frames through up to the next table version; None when none is held."""
+        if not any(v is not None for _, _, v in self.held):
+            return None
+        return self.release(upto=0)
+
+    def catch_up(self, v: int, timeout: float = 30.0) -> None:
+        """Let the held frames through until the page shows table version ``v`` (or a later one,
+        the first at or after it): waiting for the server's frames when they have not come yet."""
+        deadline = time.time() + timeout
+        last = self.page.evaluate(VERSION)
+        while last < v:
+            got = self.release(upto=v)
+            if got is not None:
+                last = got
+            elif time.time() > deadline:
+                raise AssertionError(f"table version {v} not sent in {timeout:.0f} s (the page shows {last})")
+            else:
+                self.page.wait_for_timeout(10)  # (Playwright hands the server's frames over meanwhile)
+        poll(self.page, "v => +document.getElementById('ver').textContent >= v", v)
+
+    def step_until(self, js: str, arg: Any = None, now: bool = True, timeout: float = 60.0) -> Any:
+        """One table version at a time (waiting for the server's next one when none is held),
+        until the JS function js(arg), evaluated on what the page shows, is truthy — first on what
+        it shows now (``now=False``: only from the next version on), then once it shows each next
+        version; returns that value."""
+        deadline = time.time() + timeout
+        value = self.page.evaluate(js, arg) if now else None
+        while not value:
+            v = self.release_one()
+            if v is None:  # the server's next frame: Playwright hands it over meanwhile
+                if time.time() > deadline:
+                    raise AssertionError(f"no table version for {js} in {timeout:.0f} s")
+                self.page.wait_for_timeout(10)
+                continue
+            poll(self.page, "v => +document.getElementById('ver').textContent >= v", v)
+            value = self.page.evaluate(js, arg)
+        return value

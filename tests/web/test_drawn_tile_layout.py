@@ -18,7 +18,10 @@ the seat for a pung 76 px wide, the plate 55 px above the hand's first row inste
 
 A real `laizi serve`, the system Chromium, a seated player (the dealer) with three greedy bots
 playing the long fixed deal "r22" (the player pungs early), played by act_once until a turn with
-the meld is checked. Screenshots go to screens_dir()."""
+the meld is checked. One hand for all the cases: the player's table is open in two pages, Chinese
+and English (the same seat, support.webhelpers.same_player_page), and at each of the two turns
+each page is turned to each of its sizes in turn (support.webhelpers.resize: this layout is all
+CSS, so a page turned to a size lays out as one opened at it). Screenshots go to screens_dir()."""
 
 from __future__ import annotations
 
@@ -28,12 +31,17 @@ from typing import Any
 import pytest
 
 from support.webhelpers import (
-    act_once,
+    act_quick,
+    caught_up,
     new_page,
     overflow_x,
+    poll,
+    resize,
+    same_player_page,
     screens_dir,
     start_fixed_deal,
     table_regions,
+    turned,
 )
 
 pytestmark = pytest.mark.browser
@@ -41,6 +49,7 @@ pytestmark = pytest.mark.browser
 SEED = "r22"
 CASES = [((390, 844), "zh"), ((390, 844), "en"), ((360, 780), "zh"), ((360, 780), "en"),
          ((844, 390), "zh"), ((667, 375), "en")]
+LANGS = ["zh", "en"]  # a page each, turned through its sizes
 
 # The own hand at this moment when it is the own turn with a drawn tile, else null; "moving"
 # while a tile still drops in (a discard just made: the bots play fast); then
@@ -111,14 +120,29 @@ def hand_problems(h: dict[str, Any], upright: bool) -> list[str]:
     return bad
 
 
-@pytest.mark.parametrize(("size", "lang"), CASES, ids=[f"{s[0]}x{s[1]}-{lang}" for s, lang in CASES])
-def test_the_drawn_tile_ends_the_hands_last_row(browser: Any, server: str, size: tuple[int, int], lang: str) -> None:
-    tag = f"{size[0]}x{size[1]}_{lang}"
+def _check(page: Any, size: tuple[int, int], lang: str, which: str) -> list[str]:
+    """The own turn ``which`` ("14", "meld") at ``size``, the page turned to it: what is wrong."""
+    resize(page, size)
+    h = poll(page, "() => { const h = (" + OWN_TURN + ")(); return h === 'moving' ? null : h || 'none'; }")
+    if h == "none":
+        return [f"{size[0]}x{size[1]}_{lang}: no own turn with a drawn tile at {which}"]
     upright = size[1] > size[0]
-    page = new_page(browser, server, "摸牌位置", size=size)
-    start_fixed_deal(page, SEED, lang=lang, turn=90, seat=0, level="greedy", hands=1)
+    regions = table_regions(page)
+    bad = hand_problems(h, upright) + (regions["bad"] if regions else []) + page.evaluate(PLATES_OFF)
+    if overflow_x(page) > 0:
+        bad.append(f"the page {overflow_x(page)} px wider than the screen")
+    page.screenshot(path=str(screens_dir() / f"drawn-tile_{size[0]}x{size[1]}_{lang}_{which}.png"))
+    return [f"{size[0]}x{size[1]}_{lang} {which}: {len(h['tiles'])} tiles, {h['melds']} melds: {b}" for b in bad]
+
+
+def test_the_drawn_tile_ends_the_hands_last_row(browser: Any, server: str) -> None:
+    sizes = {lang: [s for s, g in CASES if g == lang] for lang in LANGS}
+    page = new_page(browser, server, "摸牌位置", size=sizes["zh"][0])
+    code = start_fixed_deal(page, SEED, lang="zh", turn=90, seat=0, level="greedy", hands=1)
+    pages = {"zh": page, "en": same_player_page(browser, page, server, code, sizes["en"][0], "en")}
 
     seen: dict[str, int] = {}  # "14" and "meld": the hand's size when checked
+    bad: list[str] = []
     deadline = time.time() + 180
     while "meld" not in seen:
         assert time.time() < deadline, f"no own turn with a meld seen ({seen})"
@@ -130,16 +154,17 @@ def test_the_drawn_tile_ends_the_hands_last_row(browser: Any, server: str, size:
         if h is not None:
             n = len(h["tiles"])
             which = "14" if n == 14 and not h["melds"] else "meld" if h["melds"] and n <= 11 else None
-            if which and which not in seen:
-                regions = table_regions(page)
-                bad = hand_problems(h, upright) + (regions["bad"] if regions else []) + page.evaluate(PLATES_OFF)
-                if overflow_x(page) > 0:
-                    bad.append(f"the page {overflow_x(page)} px wider than the screen")
-                page.screenshot(path=str(screens_dir() / f"drawn-tile_{tag}_{which}.png"))
-                assert bad == [], f"{n} tiles, {h['melds']} melds: {bad}"
+            if which and which not in seen:  # every case at this turn: each page at each of its sizes
+                for lang, p in pages.items():
+                    caught_up(page, p)
+                    for size in turned(p, sizes[lang]):
+                        bad += _check(p, size, lang, which)
                 seen[which] = n
-        act_once(page)
+        act_quick(page)
         page.wait_for_timeout(40)
+    assert bad == [], "\n".join(bad)
     assert set(seen) == {"14", "meld"}, seen
-    assert not page.errors  # type: ignore[attr-defined]
-    page.context.close()
+    for p in pages.values():
+        assert not p.errors  # type: ignore[attr-defined]
+    for p in pages.values():
+        p.context.close()

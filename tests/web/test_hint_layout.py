@@ -7,8 +7,13 @@ in the 菜单 sheet is reachable without scrolling.
 
 A real `laizi serve`, the system Chromium, a seated player with hints on playing one hand with
 bots, on a fixed deal that ends drawn with the own river two rows long; the table's boxes are
-checked at every moment while hints are on, the panel's at every moment it shows. Screenshots go
-to screens_dir()."""
+checked at every moment while hints are on, the panel's at every moment it shows — at the three
+phone sizes at once: the player's table is open in three pages, one a size (the same seat,
+support.webhelpers.same_player_page; not one page turned from size to size: a word that popped
+up (碰!) keeps the place it was given for the old size, and on a page turned upright its box ran
+past the right edge — #game could scroll sideways, which this test forbids). The menu's 离开 at
+both phone sizes on one page, turned to each (support.webhelpers.resize). Screenshots go to
+screens_dir()."""
 
 from __future__ import annotations
 
@@ -19,7 +24,16 @@ import pytest
 
 from support.webhelpers import HINT_BLOCKERS as BLOCKERS
 from support.webhelpers import HINT_COVERS as OVERLAPS
-from support.webhelpers import act_once, new_page, screens_dir, start_table
+from support.webhelpers import (
+    act_once,
+    act_quick,
+    caught_up,
+    new_page,
+    resize,
+    same_player_page,
+    screens_dir,
+    start_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -158,58 +172,81 @@ NOW = ("sel => { if (!document.querySelector('#game.has-hint') || "
        f"claim: !!document.querySelector('.claim:not(.hidden)'), wide: ({WIDEST_BAR})()}}; }}")
 
 
-@pytest.mark.parametrize("size", [(390, 844), (844, 390), (667, 375)], ids=["portrait", "landscape", "small-landscape"])
-def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, server: str,
-                                                             size: tuple[int, int]) -> None:
-    tag = f"{size[0]}x{size[1]}"
-    page = new_page(browser, server, "版面检查员", size=size)
-    page.click("details.more > summary")  # the fixed deal is among the further options
-    page.fill("#c-seed", PANEL_SEED)
-    page.fill("#c-turn", "90")
-    start_table(page, seat=0, level="greedy", hands=1)
-    hints_on(page)
-    checked = claims = laid = two_rows = wide = 0
-    wide_rows = set()
-    shots = 0
-    deadline = time.time() + 240
-    while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
-        assert time.time() < deadline, "the hand did not end"
+SIZES = {"portrait": (390, 844), "landscape": (844, 390), "small-landscape": (667, 375)}
+
+
+class Seen:
+    """What was seen at one size through the hand."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size, self.tag = size, f"{size[0]}x{size[1]}"
+        self.checked = self.claims = self.laid = self.two_rows = self.wide = self.shots = 0
+        self.wide_rows: set[int] = set()
+
+    def look(self, page: Any) -> None:
         # the table laid out with the panel's room: checked at every moment (the game waits for
         # the own move, so every own turn is seen, the last ones with two river rows); what the
         # panel itself may cover, at every moment it shows
         # (one evaluation: the hand may end between two, and the layout leaves hints then)
         now = page.evaluate(NOW, BLOCKERS)
-        if now is not None:
-            bad, spill, top, rows = now["bad"], now["spill"], now["top"], now["rows"]
-            if bad or spill or top:
-                page.screenshot(path=str(screens_dir() / f"hint-overlap_{tag}.png"))
-            assert not bad and not spill and not top, (bad, spill, top, rows)
-            if now["wide"] is not None:  # the widest bar keeps clear of the panel too
-                assert not now["wide"]["bad"], now["wide"]
-                wide += 1
-                wide_rows.add(now["wide"]["rows"])
-            laid += 1
-            two_rows += rows >= 2
-            if bad is not None:
-                checked += 1
-                claims += now["claim"]
-                if shots < 2 and (claims or checked > 3):
-                    page.screenshot(path=str(screens_dir() / f"hint-panel{shots}_{tag}.png"))
-                    shots += 1
-            if rows >= 2 and two_rows == 1:
-                page.screenshot(path=str(screens_dir() / f"hint-river2_{tag}.png"))
-        act_once(page)
+        if now is None:
+            return
+        bad, spill, top, rows = now["bad"], now["spill"], now["top"], now["rows"]
+        if bad or spill or top:
+            page.screenshot(path=str(screens_dir() / f"hint-overlap_{self.tag}.png"))
+        assert not bad and not spill and not top, (self.tag, bad, spill, top, rows)
+        if now["wide"] is not None:  # the widest bar keeps clear of the panel too
+            assert not now["wide"]["bad"], (self.tag, now["wide"])
+            self.wide += 1
+            self.wide_rows.add(now["wide"]["rows"])
+        self.laid += 1
+        self.two_rows += rows >= 2
+        if bad is not None:
+            self.checked += 1
+            self.claims += now["claim"]
+            if self.shots < 2 and (self.claims or self.checked > 3):
+                page.screenshot(path=str(screens_dir() / f"hint-panel{self.shots}_{self.tag}.png"))
+                self.shots += 1
+        if rows >= 2 and self.two_rows == 1:
+            page.screenshot(path=str(screens_dir() / f"hint-river2_{self.tag}.png"))
+
+
+def test_the_hint_panel_covers_nothing_and_the_settlement_fits(browser: Any, server: str) -> None:
+    """Portrait, landscape and a small phone sideways: one hand, a page of the seat at each size."""
+    page = new_page(browser, server, "版面检查员", size=SIZES["portrait"])
+    page.click("details.more > summary")  # the fixed deal is among the further options
+    page.fill("#c-seed", PANEL_SEED)
+    page.fill("#c-turn", "90")
+    code = start_table(page, seat=0, level="greedy", hands=1)
+    pages = [(page, Seen(SIZES["portrait"]))]
+    for size in (SIZES["landscape"], SIZES["small-landscape"]):
+        pages.append((same_player_page(browser, page, server, code, size), Seen(size)))
+    for p, _ in pages:
+        hints_on(p)
+    deadline = time.time() + 240
+    while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
+        assert time.time() < deadline, "the hand did not end"
+        for p, seen in pages:
+            caught_up(page, p)
+            seen.look(p)
+        act_quick(page)
         page.wait_for_timeout(40)
-    assert checked >= 1 and two_rows >= 1, (laid, checked, two_rows)  # the deal did what it is here for
-    assert wide >= 1, wide  # the widest bar was tried (on a small phone sideways: on two rows)
-    assert size != (667, 375) or max(wide_rows) >= 2, wide_rows
-    print(f"{tag}: layout checked at {laid} moments ({two_rows} with two own river rows), "
-          f"the panel's boxes at {checked} ({claims} with the claim card)")
+    for _, s in pages:
+        assert s.checked >= 1 and s.two_rows >= 1, (s.tag, s.laid, s.checked, s.two_rows)  # the deal did what it is here for
+        assert s.wide >= 1, (s.tag, s.wide)  # the widest bar was tried (on a small phone sideways: on two rows)
+        assert s.size != (667, 375) or max(s.wide_rows) >= 2, s.wide_rows
+        print(f"{s.tag}: layout checked at {s.laid} moments ({s.two_rows} with two own river rows), "
+              f"the panel's boxes at {s.checked} ({s.claims} with the claim card)")
     # the settlement: within the screen, the four rows and the hand clear of the buttons
+    for p, _ in pages:
+        caught_up(page, p)
+        p.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
     page.wait_for_timeout(300)  # (its entrance) — the boxes are then read once
-    page.screenshot(path=str(screens_dir() / f"settle-fit_{tag}.png"))
-    assert settlement_fits(page) == []
-    page.context.close()
+    for p, s in pages:
+        p.screenshot(path=str(screens_dir() / f"settle-fit_{s.tag}.png"))
+        assert settlement_fits(p) == [], s.tag
+    for p, _ in pages:
+        p.context.close()
 
 
 # A fixed deal whose top seat melds at once (seen from seat 0): before the fix its name was cut
@@ -238,17 +275,16 @@ def test_the_top_seat_beside_the_panel_keeps_its_name_and_one_row(browser: Any, 
             assert not top["bad"], top["bad"]
             checked += 1
             with_meld += top["meld"]
-        act_once(page)
+        act_quick(page)
         page.wait_for_timeout(40)
     assert with_meld >= 1, (checked, with_meld)  # the deal did what it is here for
     print(f"top seat checked at {checked} moments, {with_meld} with a meld")
     page.context.close()
 
 
-@pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["portrait", "landscape"])
-def test_leave_is_reachable_in_the_menu_without_scrolling(browser: Any, server: str,
-                                                         size: tuple[int, int]) -> None:
-    page = new_page(browser, server, "菜单检查员", size=size)
+def test_leave_is_reachable_in_the_menu_without_scrolling(browser: Any, server: str) -> None:
+    """Portrait and landscape: one table, the page turned to each."""
+    page = new_page(browser, server, "菜单检查员", size=(390, 844))
     page.click("details.more > summary")  # the long fixed deal: no settlement over the menu
     page.fill("#c-seed", PANEL_SEED)      # after a few moves (a random one could end at once)
     start_table(page, seat=0, level="greedy")
@@ -260,14 +296,18 @@ def test_leave_is_reachable_in_the_menu_without_scrolling(browser: Any, server: 
         else:
             page.wait_for_timeout(50)
     assert not page.locator('[data-testid="settlement"]:not(.hidden)').count()
-    page.click("#btn-menu")
-    page.wait_for_selector("#sheet-menu:not(.hidden)")
-    assert leave_reachable(page) is None, leave_reachable(page)
-    # scrolled down to the log and closed, it opens again at its top
-    page.evaluate("() => { const b = document.querySelector('#sheet-menu .sheet-body'); b.scrollTop = b.scrollHeight; }")
-    page.click('[data-close="sheet-menu"]')
-    page.click("#btn-menu")
-    page.wait_for_selector("#sheet-menu:not(.hidden)")
-    page.screenshot(path=str(screens_dir() / f"menu_{size[0]}x{size[1]}.png"))
-    assert leave_reachable(page) is None, leave_reachable(page)
+    for size in [(390, 844), (844, 390)]:
+        resize(page, size)
+        page.click("#btn-menu")
+        page.wait_for_selector("#sheet-menu:not(.hidden)")
+        assert leave_reachable(page) is None, (size, leave_reachable(page))
+        # scrolled down to the log and closed, it opens again at its top
+        page.evaluate("() => { const b = document.querySelector('#sheet-menu .sheet-body'); b.scrollTop = b.scrollHeight; }")
+        page.click('[data-close="sheet-menu"]')
+        page.click("#btn-menu")
+        page.wait_for_selector("#sheet-menu:not(.hidden)")
+        page.screenshot(path=str(screens_dir() / f"menu_{size[0]}x{size[1]}.png"))
+        assert leave_reachable(page) is None, (size, leave_reachable(page))
+        page.click('[data-close="sheet-menu"]')
+        page.wait_for_selector("#sheet-menu", state="hidden")
     page.context.close()

@@ -5,7 +5,11 @@ top bar's buttons (菜单 …), the status line or the action buttons — the bo
 announcement appears, and sampled every 40 ms while it shows —, and no meld lies off the screen. Upright,
 a seated player's own word stands clear (10 px) of its hand's first row and of its plate while it pops in and
 after (its box came within 5 px of the plate, which stands 22 px above the hand: it seemed to sit on
-the hand as it popped in; polish9)."""
+the hand as it popped in; polish9).
+
+The three sizes watch one match at once, a page each (a word is placed by a render for its page's
+size); the placements asked of placeAnnounce are read on one page turned to each size in turn
+(support.webhelpers.resize: it places by the boxes at the moment it is called)."""
 
 from __future__ import annotations
 
@@ -19,7 +23,15 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import act_once, live_server, new_page, poll, screens_dir, start_fixed_deal
+from support.webhelpers import (
+    act_quick,
+    live_server,
+    new_page,
+    poll,
+    resize,
+    screens_dir,
+    start_fixed_deal,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -117,40 +129,55 @@ def overlaps(a: list[float], b: list[float]) -> float:
     return w * h if w > 0.5 and h > 0.5 else 0.0
 
 
+SIZES = [(390, 844), (844, 390), (1366, 900)]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("size", [(390, 844), (844, 390), (1366, 900)])
-def test_announcements_cover_no_melds_or_rivers(browser: Any, slow_bots: str, size: tuple[int, int]) -> None:
+def test_announcements_cover_no_melds_or_rivers(browser: Any, slow_bots: str) -> None:
+    """One match of four bots, watched at the three sizes at once (a spectator's page each)."""
     base = slow_bots
-    page = new_page(browser, base, size=size)
+    pages = [(size, new_page(browser, base, size=size)) for size in SIZES]
     code = bot_room(base, 4)
-    page.goto(f"{base}/room/{code}")
-    page.wait_for_selector("#game:not(.hidden)")
-    page.evaluate(WATCH)
-    seen: list[dict[str, Any]] = []
+    for _, page in pages:
+        page.goto(f"{base}/room/{code}")
+    for _, page in pages:
+        page.wait_for_selector("#game:not(.hidden)")
+        page.evaluate(WATCH)
+    seen: dict[tuple[int, int], list[dict[str, Any]]] = {size: [] for size in SIZES}
     end = time.time() + 45
-    while time.time() < end and len(seen) < 4:
-        page.wait_for_timeout(400)
-        seen = page.evaluate("() => window.__ann")
-        if len(seen) == 1:
-            page.screenshot(path=str(screens_dir() / f"polish-announce-{size[0]}x{size[1]}.png"))
-        if page.locator('[data-testid="settlement"]:not(.hidden)').count() and \
-                page.evaluate("() => document.body.textContent.includes('比赛结束')"):
-            break
-    assert seen, "no announcement in the match"
+    over = False
+    while time.time() < end and not over and min(len(a) for a in seen.values()) < 4:
+        pages[0][1].wait_for_timeout(400)
+        for size, page in pages:
+            if len(seen[size]) >= 4:
+                continue
+            seen[size] = page.evaluate("() => window.__ann")
+            if len(seen[size]) == 1:
+                page.screenshot(path=str(screens_dir() / f"polish-announce-{size[0]}x{size[1]}.png"))
+            if page.locator('[data-testid="settlement"]:not(.hidden)').count() and \
+                    page.evaluate("() => document.body.textContent.includes('比赛结束')"):
+                over = True
+    for size, page in pages:
+        _covers_nothing(seen[size], size)
+        assert page.evaluate("() => window.__samples") > 0, size
+        assert page.evaluate("() => window.__cover") == [], size
+        assert page.errors == [], size
+        poll(page, "() => true")
+    for _, page in pages:
+        page.context.close()
+
+
+def _covers_nothing(seen: list[dict[str, Any]], size: tuple[int, int]) -> None:
+    assert seen, f"no announcement in the match ({size})"
     for a in seen:
-        assert a["box"] is not None, f"{a['word']}: not shown by its animation"
+        assert a["box"] is not None, f"{a['word']}: not shown by its animation ({size})"
         x0, y0, x1, y1 = a["box"]
-        assert x0 >= -1 and y0 >= -1 and x1 <= a["vw"] + 1 and y1 <= a["vh"] + 1, f"off screen: {a['word']} {a['box']}"
+        assert x0 >= -1 and y0 >= -1 and x1 <= a["vw"] + 1 and y1 <= a["vh"] + 1, f"off screen: {a['word']} {a['box']} ({size})"
         off = [r for kind, r in a["tiles"] if kind == "meld" and (r[0] < -1 or r[2] > a["vw"] + 1)]
-        assert off == [], f"melds off screen: {off}"
+        assert off == [], f"melds off screen: {off} ({size})"
         hits = [(kind, r) for kind, r in a["tiles"] if overlaps(a["box"], r)]
-        assert hits == [], f"{a['word']} (seat {a['seat']}) at {a['box']} covers {hits}"
-    assert any(a["tiles"] and any(k == "meld" for k, _ in a["tiles"]) for a in seen), "no melds on the table"
-    assert page.evaluate("() => window.__samples") > 0
-    assert page.evaluate("() => window.__cover") == []
-    assert page.errors == []
-    poll(page, "() => true")
-    page.context.close()
+        assert hits == [], f"{a['word']} (seat {a['seat']}) at {a['box']} covers {hits} ({size})"
+    assert any(a["tiles"] and any(k == "meld" for k, _ in a["tiles"]) for a in seen), f"no melds on the table ({size})"
 
 
 PLACE_ALL = """async (words) => {
@@ -184,28 +211,29 @@ SHOW_ALL = """async () => {
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", [(390, 844), (844, 390), (1366, 900)])
-def test_announcements_clear_of_the_controls(browser: Any, slow_bots: str, size: tuple[int, int]) -> None:
+def test_announcements_clear_of_the_controls(browser: Any, slow_bots: str) -> None:
     """Every word (the longest, 红中杠!, and the short 吃!) at every seat, placed as a render
     places it: inside the screen, over none of the top bar's buttons, the status line or the
     action buttons (a bot's 红中杠! once covered 菜单 at 844×390; 吃! was cut at the right edge
-    at 390×844)."""
+    at 390×844) — at each size, the page turned to it."""
     base = slow_bots
-    page = new_page(browser, base, size=size)
+    page = new_page(browser, base, size=SIZES[0])
     code = bot_room(base, 4)
     page.goto(f"{base}/room/{code}")
     page.wait_for_selector("#game:not(.hidden)")
     poll(page, "() => document.querySelectorAll('#table .announce').length === 4")
-    got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "胡!", "Red Dragon kong!"])
-    assert len(got) == 16 and any(g["ui"] for g in got)
-    for g in got:
-        assert g["placed"], g
-        x0, y0, x1, y1 = g["box"]
-        assert x0 >= -1 and y0 >= -1 and x1 <= size[0] + 1 and y1 <= size[1] + 1, f"off screen: {g}"
-        hits = [(name, r) for name, r in g["ui"] if overlaps(g["box"], r)]
-        assert hits == [], f"{g['word']} (seat {g['seat']}) at {g['box']} covers {hits}"
-    page.evaluate(SHOW_ALL)  # every seat's 红中杠! at once, held still: a picture to look at
-    page.screenshot(path=str(screens_dir() / f"polish-announce-controls-{size[0]}x{size[1]}.png"))
+    for size in SIZES:
+        resize(page, size)
+        got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "胡!", "Red Dragon kong!"])
+        assert len(got) == 16 and any(g["ui"] for g in got), size
+        for g in got:
+            assert g["placed"], (size, g)
+            x0, y0, x1, y1 = g["box"]
+            assert x0 >= -1 and y0 >= -1 and x1 <= size[0] + 1 and y1 <= size[1] + 1, f"off screen: {g} ({size})"
+            hits = [(name, r) for name, r in g["ui"] if overlaps(g["box"], r)]
+            assert hits == [], f"{g['word']} (seat {g['seat']}) at {g['box']} covers {hits} ({size})"
+        page.evaluate(SHOW_ALL)  # every seat's 红中杠! at once, held still: a picture to look at
+        page.screenshot(path=str(screens_dir() / f"polish-announce-controls-{size[0]}x{size[1]}.png"))
     assert page.errors == []
     page.context.close()
 
@@ -217,12 +245,12 @@ SEATED = """async () => {
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
-def test_announcements_clear_of_the_action_bar(browser: Any, slow_bots: str, size: tuple[int, int]) -> None:
+def test_announcements_clear_of_the_action_bar(browser: Any, slow_bots: str) -> None:
     """A seated player on 托管 has its 取消托管 button in the action bar all match long: every
-    word at every seat keeps off it (and off the rest of the controls, inside the screen)."""
+    word at every seat keeps off it (and off the rest of the controls, inside the screen) — upright
+    and sideways, the page turned to each."""
     base = slow_bots
-    page = new_page(browser, base, size=size)
+    page = new_page(browser, base, size=(390, 844))
     send = "async m => (await import('/static/js/net.js')).send(m)"
     # one socket: the server takes the messages in order (joined before sit, ready before start)
     page.evaluate(SEATED)
@@ -235,16 +263,18 @@ def test_announcements_clear_of_the_action_bar(browser: Any, slow_bots: str, siz
     page.evaluate(send, {"type": "auto", "on": True})
     page.wait_for_selector("#actions .cancel-auto", timeout=20000)
     poll(page, "() => document.querySelectorAll('#table .announce').length === 4")
-    got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "Red Dragon kong!"])
-    assert any(name == "cancel-auto" for name, _ in got[0]["ui"]), got[0]["ui"]
-    for g in got:
-        assert g["placed"], g
-        x0, y0, x1, y1 = g["box"]
-        assert x0 >= -1 and y0 >= -1 and x1 <= size[0] + 1 and y1 <= size[1] + 1, f"off screen: {g}"
-        hits = [(name, r) for name, r in g["ui"] if overlaps(g["box"], r)]
-        assert hits == [], f"{g['word']} (seat {g['seat']}) at {g['box']} covers {hits}"
-    page.evaluate(SHOW_ALL)
-    page.screenshot(path=str(screens_dir() / f"polish-announce-seated-{size[0]}x{size[1]}.png"))
+    for size in [(390, 844), (844, 390)]:
+        resize(page, size)
+        got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "Red Dragon kong!"])
+        assert any(name == "cancel-auto" for name, _ in got[0]["ui"]), (size, got[0]["ui"])
+        for g in got:
+            assert g["placed"], (size, g)
+            x0, y0, x1, y1 = g["box"]
+            assert x0 >= -1 and y0 >= -1 and x1 <= size[0] + 1 and y1 <= size[1] + 1, f"off screen: {g} ({size})"
+            hits = [(name, r) for name, r in g["ui"] if overlaps(g["box"], r)]
+            assert hits == [], f"{g['word']} (seat {g['seat']}) at {g['box']} covers {hits} ({size})"
+        page.evaluate(SHOW_ALL)
+        page.screenshot(path=str(screens_dir() / f"polish-announce-seated-{size[0]}x{size[1]}.png"))
     assert page.errors == []
     page.context.close()
 
@@ -324,7 +354,7 @@ def test_the_own_word_keeps_clear_of_the_hand_upright(browser: Any, slow_bots: s
                 page.evaluate("() => { const el = document.querySelector('#table .seat.pos-bottom .announce'); "
                               "for (const a of el.getAnimations()) a.cancel(); el.classList.remove('placed'); }")
                 continue
-        act_once(page)
+        act_quick(page)
         page.wait_for_timeout(40)
     for which, got in checked.items():
         for g in got:

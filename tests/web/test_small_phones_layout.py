@@ -19,7 +19,11 @@ sideways now shows short words ("8 Char×3 · 60 pts").
 A real `laizi serve`, the system Chromium; the fixed, announced deal of test_table_fan.py
 (``fan1467`` under the Jiayu preset: the dealer, seat 0, discards 六万 and waits on 八万 and 五条)
 with a second player on seat 1 who holds the turn while the line is read, then plays on with the
-host and two greedy bots to the hand's end. Screenshots go to screens_dir()."""
+host and two greedy bots to the hand's end. Two hands, each checking four cases at once: the
+host's table is open in four pages (the same seat, support.webhelpers.same_player_page), one a
+case, each opened at its size, in its language, hints on or off — not one page turned from size to
+size: the 听 line's chips and words are drawn by a render for the size (fan.js), and a page turned
+round keeps the old size's line until the next frame. Screenshots go to screens_dir()."""
 
 from __future__ import annotations
 
@@ -31,10 +35,12 @@ import pytest
 from support.webhelpers import (
     HINT_BLOCKERS,
     HINT_COVERS,
-    act_once,
+    act_quick,
     add_bots,
+    caught_up,
     new_page,
     poll,
+    same_player_page,
     screens_dir,
     sit,
     table_regions,
@@ -46,9 +52,9 @@ SEED = "fan1467"
 SMALL, SHORT = (667, 375), (740, 360)
 PHONE, UPRIGHT, DESK = (844, 390), (390, 844), (1366, 900)
 # every size, both languages, hints on and off; English (the longer words) and hints on (the
-# panel) wherever the line was short of room before the fix (each case plays a whole hand: ~20 s)
-CASES = [(SMALL, True, "zh"), (SMALL, True, "en"), (SHORT, False, "en"), (SHORT, True, "en"),
-         (PHONE, False, "zh"), (PHONE, True, "en"), (UPRIGHT, True, "en"), (DESK, False, "zh")]
+# panel) wherever the line was short of room before the fix; four cases a hand (its pages)
+GROUPS = {"small-sideways": [(SMALL, True, "zh"), (SMALL, True, "en"), (SHORT, False, "en"), (SHORT, True, "en")],
+          "phones-and-laptop": [(PHONE, False, "zh"), (PHONE, True, "en"), (UPRIGHT, True, "en"), (DESK, False, "zh")]}
 SETTLED = '[data-testid="settlement"]:not(.hidden)'
 
 
@@ -68,11 +74,61 @@ def _problems(page: Any) -> list[str] | None:
     return list(now["bad"]) + [f"hint panel over {c}" for c in covers]
 
 
-@pytest.mark.parametrize(("size", "hints", "lang"), CASES,
-                         ids=[f"{s[0]}x{s[1]}-hints-{'on' if h else 'off'}-{lang}" for s, h, lang in CASES])
-def test_the_ready_line_and_the_table_apart_on_small_phones(browser: Any, server: str, size: tuple[int, int],
-                                                           hints: bool, lang: str) -> None:
-    tag = f"{size[0]}x{size[1]}_{'hints' if hints else 'nohints'}_{lang}"
+def _hints_on(page: Any) -> None:
+    page.click("#btn-menu")
+    page.check("#hints-toggle")
+    page.click('[data-close="sheet-menu"]')
+
+
+class Case:
+    """One (size, hints, language): its own page of the host's seat, and what it saw."""
+
+    def __init__(self, page: Any, size: tuple[int, int], hints: bool, lang: str) -> None:
+        self.page, self.size, self.hints, self.lang = page, size, hints, lang
+        self.tag = f"{size[0]}x{size[1]}_{'hints' if hints else 'nohints'}_{lang}"
+        self.problems: dict[str, str] = {}
+        self.checked = self.ready_seen = 0
+
+    def ready_line(self) -> list[str]:
+        """The moment the line shows (the guest holds the turn): nothing overlaps, each wait whole,
+        on a phone sideways one row. What is wrong, if anything."""
+        page, size = self.page, self.size
+        page.locator('[data-testid="ready-line"] [data-testid="wait"]').first.wait_for()
+        poll(page, "() => !document.querySelector('#table .tile.fresh') || "
+                   "!document.querySelector('#table .tile.fresh').getAnimations().length")
+        bad = _problems(page)
+        page.screenshot(path=str(screens_dir() / f"small-ready_{self.tag}.png"))
+        if bad:
+            return [f"{self.tag}: {bad}"]
+        line = page.evaluate("""() => { const e = document.querySelector('[data-testid="ready-line"]'), r = e.getBoundingClientRect();
+            const chips = [...e.querySelectorAll('.wait-chip')];
+            return {w: r.width, h: r.height, chips: chips.length, text: chips.map(c => c.textContent),
+                    cut: chips.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent)}; }""")
+        if not (line["w"] > 0 and line["chips"] >= 1):  # shown
+            return [f"{self.tag}: the line not shown: {line}"]
+        if line["cut"]:  # each wait in words whole (English: short words on a phone sideways)
+            return [f"{self.tag}: waits cut: {line}"]
+        if size[1] <= 600 and size[0] > size[1]:  # a phone sideways: one row (≤380 px high: one line)
+            most = 30 if size[1] <= 380 else 36
+            if line["h"] > most:
+                return [f"{self.tag}: the line {line['h']} px high (at most {most}): {line}"]
+        return []
+
+    def look(self) -> None:
+        bad = _problems(self.page)
+        if bad is None:
+            return
+        for b in bad:
+            if not self.problems:
+                self.page.screenshot(path=str(screens_dir() / f"small-overlap_{self.tag}.png"))
+            self.problems.setdefault(b.partition(": ")[0], b)
+        self.checked += 1
+        self.ready_seen += self.page.locator('[data-testid="ready-line"]').count() > 0
+
+
+@pytest.mark.parametrize("group", list(GROUPS))
+def test_the_ready_line_and_the_table_apart_on_small_phones(browser: Any, server: str, group: str) -> None:
+    (size, hints, lang), *more = GROUPS[group]
     host = new_page(browser, server, "小屏听牌", size=size)
     _lang(host, lang)
     poll(host, "() => [...document.querySelectorAll('#c-preset option')].some(o => o.value === 'jiayu')")
@@ -96,50 +152,43 @@ def test_the_ready_line_and_the_table_apart_on_small_phones(browser: Any, server
     add_bots(host, [2, 3], "greedy")
     host.click("#btn-start")
     host.wait_for_selector("#hand .tile")
-    if hints:
-        host.click("#btn-menu")
-        host.check("#hints-toggle")
-        host.click('[data-close="sheet-menu"]')
+    cases = [Case(host, size, hints, lang)]
+    for s, h, g in more:  # the host's seat in pages of their own, one a case
+        cases.append(Case(same_player_page(browser, host, server, code, s, g), s, h, g))
+        cases[-1].page.wait_for_selector("#hand .tile")
+    for c in cases:
+        if c.hints:
+            _hints_on(c.page)
 
     # the dealer's 六万: ready; the guest holds its turn, so the line stays to be read
     host.locator('#hand .tile.clickable[data-tile="6m"]').first.click()
     host.locator("#hand .tile.raised").first.click()
     host.locator('[data-testid="ready-line"] [data-testid="wait"]').first.wait_for()
     guest.wait_for_selector("#hand .tile.clickable")
-    poll(host, "() => !document.querySelector('#table .tile.fresh') || "
-               "!document.querySelector('#table .tile.fresh').getAnimations().length")
-    bad = _problems(host)
-    host.screenshot(path=str(screens_dir() / f"small-ready_{tag}.png"))
-    assert bad == [], bad
-    line = host.evaluate("""() => { const e = document.querySelector('[data-testid="ready-line"]'), r = e.getBoundingClientRect();
-        const chips = [...e.querySelectorAll('.wait-chip')];
-        return {w: r.width, h: r.height, chips: chips.length, text: chips.map(c => c.textContent),
-                cut: chips.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent)}; }""")
-    assert line["w"] > 0 and line["chips"] >= 1, line  # shown
-    assert line["cut"] == [], line  # each wait in words whole (English: short words on a phone sideways)
-    if size[1] <= 600 and size[0] > size[1]:  # a phone sideways: one row (≤380 px high: one line)
-        assert line["h"] <= (30 if size[1] <= 380 else 36), line
+    wrong = []
+    for c in cases:
+        caught_up(host, c.page)
+        wrong += c.ready_line()
+    assert not wrong, "\n".join(wrong)
 
     # the rest of the hand: every moment the host's table waits, and the ready line whenever shown
-    problems: dict[str, str] = {}
-    checked = ready_seen = 0
     deadline = time.time() + 240
     while not host.locator(SETTLED).count():
         assert time.time() < deadline, "the hand did not end"
-        bad = _problems(host)
-        if bad is not None:
-            for b in bad:
-                if not problems:
-                    host.screenshot(path=str(screens_dir() / f"small-overlap_{tag}.png"))
-                problems.setdefault(b.partition(": ")[0], b)
-            checked += 1
-            ready_seen += host.locator('[data-testid="ready-line"]').count() > 0
-        act_once(host, take_claims=False)  # (the drawn tile goes: the hand stays ready)
-        act_once(guest)
+        for c in cases:
+            caught_up(host, c.page)
+            c.look()
+        act_quick(host, take_claims=False)  # (the drawn tile goes: the hand stays ready)
+        act_quick(guest)
         host.wait_for_timeout(40)
-    assert not problems, "\n".join(problems.values())
-    assert checked >= 5 and ready_seen >= 1, (checked, ready_seen)
-    print(f"{tag}: {checked} moments, the ready line at {ready_seen}")
-    assert not host.errors and not guest.errors  # type: ignore[attr-defined]
+    failures = [f"{c.tag}: " + "\n".join(c.problems.values()) for c in cases if c.problems]
+    assert not failures, "\n".join(failures)
+    for c in cases:
+        assert c.checked >= 5 and c.ready_seen >= 1, (c.tag, c.checked, c.ready_seen)
+        print(f"{c.tag}: {c.checked} moments, the ready line at {c.ready_seen}")
+    for c in cases:
+        assert not c.page.errors, (c.tag, c.page.errors)
+    assert not guest.errors  # type: ignore[attr-defined]
     guest.context.close()
-    host.context.close()
+    for c in cases:
+        c.page.context.close()
