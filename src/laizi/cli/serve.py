@@ -200,12 +200,12 @@ def run(args: argparse.Namespace) -> int:
         from laizi.server.cluster.affinity import option_error  # affinity hook
 
         problem = option_error(args)
-    if problem is None:  # the options first, then the database, then Redis
+    if problem is None and args.redis is not None:
+        problem = _redis_error(args)  # the options are checked before Redis is asked
+    if problem is None:  # then the database (a node's Redis said first what is wrong with it)
         from laizi.server.persistence.db import check_database
 
         problem = check_database(args.db)
-    if problem is None and args.redis is not None:
-        problem = _redis_error(args)  # last: the options are checked before Redis is asked
     if problem is not None:
         print(f"laizi serve: error: {problem}")
         return 2
