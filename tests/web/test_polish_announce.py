@@ -226,16 +226,21 @@ def test_announcements_clear_of_the_controls(browser: Any, slow_bots: str) -> No
         resize(page, size)
         got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "胡!", "Red Dragon kong!"])
         assert len(got) == 16 and any(g["ui"] for g in got), size
-        for g in got:
-            assert g["placed"], (size, g)
-            x0, y0, x1, y1 = g["box"]
-            assert x0 >= -1 and y0 >= -1 and x1 <= size[0] + 1 and y1 <= size[1] + 1, f"off screen: {g} ({size})"
-            hits = [(name, r) for name, r in g["ui"] if overlaps(g["box"], r)]
-            assert hits == [], f"{g['word']} (seat {g['seat']}) at {g['box']} covers {hits} ({size})"
+        _placed_clear(got, size)
         page.evaluate(SHOW_ALL)  # every seat's 红中杠! at once, held still: a picture to look at
         page.screenshot(path=str(screens_dir() / f"polish-announce-controls-{size[0]}x{size[1]}.png"))
     assert page.errors == []
     page.context.close()
+
+
+def _placed_clear(got: list[dict[str, Any]], size: tuple[int, int]) -> None:
+    """Every word placeAnnounce placed lies inside the screen and covers none of the controls."""
+    for g in got:
+        assert g["placed"], (size, g)
+        x0, y0, x1, y1 = g["box"]
+        assert x0 >= -1 and y0 >= -1 and x1 <= size[0] + 1 and y1 <= size[1] + 1, f"off screen: {g} ({size})"
+        hits = [(name, r) for name, r in g["ui"] if overlaps(g["box"], r)]
+        assert hits == [], f"{g['word']} (seat {g['seat']}) at {g['box']} covers {hits} ({size})"
 
 
 SEATED = """async () => {
@@ -267,12 +272,7 @@ def test_announcements_clear_of_the_action_bar(browser: Any, slow_bots: str) -> 
         resize(page, size)
         got = page.evaluate(PLACE_ALL, ["红中杠!", "吃!", "Red Dragon kong!"])
         assert any(name == "cancel-auto" for name, _ in got[0]["ui"]), (size, got[0]["ui"])
-        for g in got:
-            assert g["placed"], (size, g)
-            x0, y0, x1, y1 = g["box"]
-            assert x0 >= -1 and y0 >= -1 and x1 <= size[0] + 1 and y1 <= size[1] + 1, f"off screen: {g} ({size})"
-            hits = [(name, r) for name, r in g["ui"] if overlaps(g["box"], r)]
-            assert hits == [], f"{g['word']} (seat {g['seat']}) at {g['box']} covers {hits} ({size})"
+        _placed_clear(got, size)
         page.evaluate(SHOW_ALL)
         page.screenshot(path=str(screens_dir() / f"polish-announce-seated-{size[0]}x{size[1]}.png"))
     assert page.errors == []
