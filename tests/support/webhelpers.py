@@ -353,7 +353,18 @@ def register_here(page: Any, base: str, user: str) -> None:
     page.click("#btn-register")
     poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")
     page.goto(base + "/")
-    poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")
+    try:
+        poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")
+    except AssertionError:  # say what the page holds (a flake once in CI: which step failed?)
+        seen = page.evaluate("""async () => {
+          const token = localStorage.getItem('laizi.token');
+          let coins = null;
+          try { const r = await fetch('/api/coins', {headers: {Authorization: 'Bearer ' + token}});
+                coins = r.status + ' ' + (await r.text()).slice(0, 160); } catch (e) { coins = String(e); }
+          return {shown: document.getElementById('coins-bal').textContent, me: document.getElementById('me').textContent,
+                  token: !!token, coins};
+        }""")
+        raise AssertionError(f"{user}: the lobby does not show the welcome coins: {seen}") from None
 
 
 # What the hint panel must never cover (test_hint_layout.py, test_small_phones_layout.py) (a seat's plate, melds and tiles, rivers, the centre's

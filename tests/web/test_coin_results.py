@@ -62,3 +62,23 @@ def test_the_settlement_and_the_result_show_the_coins(browser: Any, coin_server:
     page.screenshot(path=str(screens_dir() / "coin-result-844x390.png"))
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_a_lost_balance_answer_is_asked_again(browser: Any, coin_server: str) -> None:
+    """The lobby's first GET /api/coins is lost (the network, a busy server): the balance is asked
+    again within seconds, not only at the lobby's 15-second round."""
+    page = new_page(browser, coin_server, size=(390, 844))
+    register_here(page, coin_server, "coinretry")
+    asked: list[str] = []
+
+    def lose_the_first(route: Any) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/api/coins?*", lose_the_first)
+    page.goto(coin_server + "/")
+    poll(page, "() => document.getElementById('coins-bal').textContent === '5000'", timeout=12)
+    assert len(asked) >= 2

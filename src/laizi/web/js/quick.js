@@ -157,8 +157,11 @@ export async function refreshCoins() {
     renderCoins(d);
     renderLevels();
     store.emit("social");
+    SOC.coinsTries = 0;
   } catch (e) {
-    if (e.status === 401) { SOC.registered = false; renderCoins(null); }
+    if (e.status === 401) { SOC.registered = false; renderCoins(null); return; }
+    // offline or the server busy a moment: ask again soon (not only at the next 15 s round)
+    if (++SOC.coinsTries <= 3) setTimeout(refreshCoins, 2000 * SOC.coinsTries);
   }
 }
 

@@ -25,6 +25,7 @@ export const SOC = {
   registered: false, balance: null, levels: [], quick: null, me: null, presets: [],
   queues: {},            // quick match: level -> {preset: players waiting}
   pollTimer: null,       // quick match: the next poll of the queue
+  coinsTries: 0,         // GET /api/coins failed this many times in a row (retried, up to 3)
   friends: null,         // GET /api/friends {friends, incoming, outgoing}
   invites: [],           // open invites to me, newest first
   inviteCards: new Map(),  // room code -> its rule card {zh, en} (GET /api/rooms/{code}, once per room)
