@@ -524,9 +524,10 @@ SIZE_SETTLED = """async ([w, h]) => {
 def resize(page: Any, size: tuple[int, int], timeout: float = 15.0) -> None:
     """Turn ``page`` to ``size`` (width, height) and wait until its layout has settled there
     (SIZE_SETTLED). What CSS lays out follows at once, exactly as on a page opened at that size;
-    what a render draws by the size in JS does not until the next render (the own 听 line's
-    chips and words, fan.js; a placed announcement, table.js placeAnnounce): for those, a page
-    of that size of its own (``same_player_page``)."""
+    what a render draws by the size in JS (the own 听 line's chips and words, fan.js; a placed
+    announcement, table.js placeAnnounce) follows at the render the turn asks for (main.js, one
+    animation frame later; test_turned_phone.py) — a page of that size of its own
+    (``same_player_page``) is what a player who never turned the phone sees."""
     if page.viewport_size != {"width": size[0], "height": size[1]}:
         page.set_viewport_size({"width": size[0], "height": size[1]})
     poll(page, SIZE_SETTLED, [size[0], size[1]], timeout)

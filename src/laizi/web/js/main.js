@@ -660,6 +660,14 @@ function wire() {
   $("voice-toggle").checked = voiceEnabled();
   $("voice-toggle").addEventListener("change", () => setVoice($("voice-toggle").checked));
   $("menu-copy").addEventListener("click", copyLink);
+  // A phone turned round (or a window resized): the 听 line chooses its chips and words for the
+  // new size, and a 碰! still showing moves to a free spot of the new table — a render, once a
+  // frame, nothing sent.
+  let resized = 0;
+  addEventListener("resize", () => {
+    if (resized) return;
+    resized = requestAnimationFrame(() => { resized = 0; if (S.view && !$("game").classList.contains("hidden")) render(); });
+  });
   $("btn-leave").addEventListener("click", leaveRoom);
   $("btn-leave2").addEventListener("click", leaveRoom);
   $("overlay-close").addEventListener("click", pressContinue);
