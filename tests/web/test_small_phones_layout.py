@@ -22,8 +22,9 @@ with a second player on seat 1 who holds the turn while the line is read, then p
 host and two greedy bots to the hand's end. Two hands, each checking four cases at once: the
 host's table is open in four pages (the same seat, support.webhelpers.same_player_page), one a
 case, each opened at its size, in its language, hints on or off — not one page turned from size to
-size: the 听 line's chips and words are drawn by a render for the size (fan.js), and a page turned
-round keeps the old size's line until the next frame. Screenshots go to screens_dir()."""
+size: the 听 line's chips and words are drawn by a render for the size (fan.js), and this is the
+line a player who opened the table at that size sees (a turned phone: test_turned_phone.py).
+Screenshots go to screens_dir()."""
 
 from __future__ import annotations
 
