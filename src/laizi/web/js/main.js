@@ -1,6 +1,6 @@
 // Boot and wiring: protocol messages → state → views. The state lives in state.js (S, PAGE).
 import { newHeld, takeSnapshot, takeUpdate } from "./delta.js";
-import { S, PAGE, store, save } from "./state.js";
+import { S, PAGE, store, save, load } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText, setPizi, kongWord } from "./i18n.js";
 import { buildTable, eventsDiscard, renderTable, redraw, updateTimers, placeAnnounce, keepAnnouncesClear, renderCoinLevel, showBubble } from "./table.js";
@@ -35,7 +35,10 @@ function showPage(id) {
 net.on("welcome", m => {
   S.token = m.token; S.pid = m.player_id; S.nick = m.nickname;
   S.botLevels = m.bot_levels || []; S.phrases = m.phrases || {};
-  save("laizi.token", m.token); save("laizi.nick", m.nickname);
+  // the browser's token, unless another tab logged in or registered since this socket's hello
+  // (a reconnect here must not log that tab out: this page keeps its own player until reloaded)
+  const stored = load("laizi.token");
+  if (!stored || stored === S.helloToken || stored === m.token) { save("laizi.token", m.token); save("laizi.nick", m.nickname); }
   $("nick").value = m.nickname;
   $("me").textContent = m.nickname;
   fillBotLevels(); renderPhrases();

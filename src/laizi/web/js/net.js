@@ -32,6 +32,7 @@ export function connect() {
     SOCK.generation += 1;
     const hello = { type: "hello", proto: PROTOCOL };
     if (S.token) hello.token = S.token;
+    S.helloToken = S.token || null;
     if (S.nick) hello.nickname = S.nick;
     sock.send(JSON.stringify(hello));
   });

@@ -1,10 +1,11 @@
 // Client state: one object, plain data, with a tiny event emitter for the views.
-function load(key, fallback = null) {
+export function load(key, fallback = null) {
   try { return localStorage.getItem(key) ?? fallback; } catch (e) { return fallback; }
 }
 
 export const S = {
   token: load("laizi.token"), pid: null, nick: load("laizi.nick", ""),
+  helloToken: null,      // the token the socket's last hello carried (net.js)
   conn: "connecting", everConnected: false,
   room: null, seat: null, v: 0, view: null, seq: 0, deadlineAt: null, matchId: null,
   phrases: {}, botLevels: [], wantRoom: null, wantSpectate: false,
