@@ -77,7 +77,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Any]]:
 
 # ``laizi check`` ran on the database of every server the tests stopped
 # (support.srvhelpers.audit_database): any problem it found fails the session. Under
-# pytest-xdist (scripts/test.sh runs two workers) each worker hands its problems to the
+# pytest-xdist (scripts/test.sh runs three workers) each worker hands its problems to the
 # controller (``workeroutput``), which reports them.
 _AUDIT_KEY = "laizi_audit_problems"
 
