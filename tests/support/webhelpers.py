@@ -79,6 +79,20 @@ def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, 
     page.set_default_timeout(15000)
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.sockets = []  # type: ignore[attr-defined]  # what each of its WebSockets did (register_here's report)
+
+    def socket_opened(ws: Any) -> None:
+        seen = {"url": ws.url[-40:], "sent": 0, "received": 0, "first": None, "closed": False}
+        page.sockets.append(seen)  # type: ignore[attr-defined]
+
+        def received(payload: Any) -> None:
+            seen["received"] += 1
+            if seen["first"] is None:
+                seen["first"] = str(payload)[:60]
+        ws.on("framesent", lambda _: seen.__setitem__("sent", seen["sent"] + 1))
+        ws.on("framereceived", received)
+        ws.on("close", lambda _: seen.__setitem__("closed", True))
+    page.on("websocket", socket_opened)
     if csp:
         def add_csp(route: Any) -> None:
             try:
@@ -364,7 +378,8 @@ def register_here(page: Any, base: str, user: str) -> None:
           return {shown: document.getElementById('coins-bal').textContent, me: document.getElementById('me').textContent,
                   token: !!token, coins};
         }""")
-        raise AssertionError(f"{user}: the lobby does not show the welcome coins: {seen}") from None
+        raise AssertionError(f"{user}: the lobby does not show the welcome coins: {seen}; its sockets "
+                             f"{getattr(page, 'sockets', None)}; page errors {getattr(page, 'errors', None)}") from None
 
 
 # What the hint panel must never cover (test_hint_layout.py, test_small_phones_layout.py) (a seat's plate, melds and tiles, rivers, the centre's

@@ -9,7 +9,10 @@ const handlers = {};
 // node is preceded by an "owner" hint; the next reconnect asks the proxy for that node
 // (/ws?node=NAME, same origin). generation: one per opened socket — per-connection server state
 // (hints) is asked once each.
-const SOCK = { ws: null, retry: 0, ownerNode: null, hinted: null, generation: 0 };
+const SOCK = { ws: null, retry: 0, ownerNode: null, hinted: null, generation: 0, helloTimer: 0, unanswered: 0 };
+// A hello the server has not answered (no welcome, no error) in this long: the socket is given up
+// and opened again — 6 s, 12 s, … up to 30 s when it keeps happening (a busy server is not pressed).
+const HELLO_WAIT_MS = 6000;
 
 /** Which socket this is (grows by one per open): a server's per-connection switches reset with it. */
 export function socketGeneration() { return SOCK.generation; }
@@ -35,11 +38,22 @@ export function connect() {
     S.helloToken = S.token || null;
     if (S.nick) hello.nickname = S.nick;
     sock.send(JSON.stringify(hello));
+    clearTimeout(SOCK.helloTimer);
+    SOCK.helloTimer = setTimeout(() => {
+      if (SOCK.ws !== sock) return;
+      SOCK.unanswered += 1;
+      connect();     // a new socket at once (the old one's close, however late, is ignored)
+      sock.close();
+    }, Math.min(HELLO_WAIT_MS * (1 + SOCK.unanswered), 30000));
   });
   sock.addEventListener("message", ev => {
     let m;
     try { m = JSON.parse(ev.data); } catch (e) { return; }
     if (!m || typeof m.type !== "string") return;
+    if (SOCK.ws === sock && (m.type === "welcome" || m.type === "error")) {  // the hello answered
+      clearTimeout(SOCK.helloTimer);
+      if (m.type === "welcome") SOCK.unanswered = 0;
+    }
     if (m.type === "owner") {
       SOCK.hinted = typeof m.node === "string" && /^[A-Za-z0-9._-]{1,40}$/.test(m.node) ? m.node : null;
     } else if (m.type === "joined") {
