@@ -368,7 +368,8 @@ def register_here(page: Any, base: str, user: str) -> None:
     poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")
     page.goto(base + "/")
     try:
-        poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")
+        # (25 s: a hello unanswered is given up after 6 s, then the welcome, then the balance)
+        poll(page, "() => document.getElementById('coins-bal').textContent === '5000'", timeout=25)
     except AssertionError:  # say what the page holds (a flake once in CI: which step failed?)
         seen = page.evaluate("""async () => {
           const token = localStorage.getItem('laizi.token');
