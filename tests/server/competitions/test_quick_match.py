@@ -154,6 +154,21 @@ def test_two_players_and_bots_after_the_wait(srv: LiveServer) -> None:
     check_sums(srv.db_url, [pa, pb, coins.HOUSE])
     me = call(srv, "GET", "/api/coins", ta)[1]
     assert me["balance"] == coins.WELCOME_COINS + sum(r.delta for r in hands if r.player_id == pa)
+    # the match over, a second quick match: each queues again (not "playing at room …"); at
+    # 新手场, which asks no minimum (two hands can take 初级场's 1,000 coins: a CI run lost them)
+    for t in (ta, tb):
+        said: list[Any] = []
+
+        def queued(t: str = t) -> Any:
+            said.append((round(time.monotonic(), 2), *call(srv, "POST", "/api/quick", t, {"level": "novice"})))
+            return said[-1] if said[-1][1] == 200 else None
+        try:
+            again = eventually(queued, 30, "a second queue")
+        except AssertionError:
+            raise AssertionError(f"no second queue in 30 s: {said[:2]} … {said[-1:]}; "
+                                 f"the room: {srv.get(f'/api/rooms/{code}', t)[1]}") from None
+        assert again[2]["status"] == "waiting", again
+        assert call(srv, "POST", "/api/quick/leave", t)[1]["left"] is True
     for c in (ca, cb):
         c.close()
 
