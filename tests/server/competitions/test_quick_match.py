@@ -159,7 +159,7 @@ def test_two_players_and_bots_after_the_wait(srv: LiveServer) -> None:
     for t in (ta, tb):
         said: list[Any] = []
 
-        def queued(t: str = t) -> Any:
+        def queued(t: str = t, said: list[Any] = said) -> Any:
             said.append((round(time.monotonic(), 2), *call(srv, "POST", "/api/quick", t, {"level": "novice"})))
             return said[-1] if said[-1][1] == 200 else None
         try:
