@@ -127,6 +127,15 @@ def create_room(page: Any, hands: int | None = None) -> str:
     return str(page.inner_text("#room-code"))
 
 
+def join_seat(page: Any, code: str, seat: int) -> None:
+    """From the lobby: join room ``code`` by its code and sit at ``seat`` (its 准备 button shown)."""
+    page.fill("#j-code", code)
+    page.click("#btn-join")
+    page.wait_for_selector("#roomview:not(.hidden)")
+    page.click(f'button[data-sit="{seat}"]')
+    page.wait_for_selector('[data-testid="ready"]')
+
+
 def sit(page: Any, seat: int) -> None:
     """Sit at ``seat`` (the creator of a room sits at the first free seat by itself: wait for
     that first, then move if another seat is wanted)."""

@@ -39,6 +39,8 @@ from support.webhelpers import (
     act_quick,
     add_bots,
     caught_up,
+    create_room,
+    join_seat,
     new_page,
     poll,
     same_player_page,
@@ -137,18 +139,10 @@ def test_the_ready_line_and_the_table_apart_on_small_phones(browser: Any, server
     host.fill("#c-turn", "90")
     host.click("details.more > summary")  # the fixed deal is among the further options
     host.fill("#c-seed", SEED)
-    host.fill("#c-hands", "1")
-    host.click("#btn-create")
-    host.wait_for_selector("#roomview:not(.hidden)")
-    poll(host, "() => document.getElementById('room-code').textContent.length >= 4")
-    code = host.inner_text("#room-code")
+    code = create_room(host, hands=1)
     sit(host, 0)
     guest = new_page(browser, server, "下家", size=size)
-    guest.fill("#j-code", code)
-    guest.click("#btn-join")
-    guest.wait_for_selector("#roomview:not(.hidden)")
-    guest.click('button[data-sit="1"]')
-    guest.wait_for_selector('[data-testid="ready"]')
+    join_seat(guest, code, 1)
     guest.click('[data-testid="ready"]')
     add_bots(host, [2, 3], "greedy")
     host.click("#btn-start")

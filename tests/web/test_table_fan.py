@@ -18,7 +18,16 @@ from typing import Any
 import pytest
 
 from support.uiwords import raw_words
-from support.webhelpers import add_bots, new_page, poll, screens_dir, sit, viewed
+from support.webhelpers import (
+    add_bots,
+    create_room,
+    join_seat,
+    new_page,
+    poll,
+    screens_dir,
+    sit,
+    viewed,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -61,22 +70,14 @@ def test_rules_card_fan_and_scored_waits(browser: Any, server: str, size: tuple[
     host.fill("#c-turn", "600")
     host.click("details.more > summary")
     host.fill("#c-seed", "fan1467")
-    host.fill("#c-hands", "1")
-    host.click("#btn-create")
-    host.wait_for_selector("#roomview:not(.hidden)")
-    poll(host, "() => document.getElementById('room-code').textContent.length >= 4")
-    code = host.inner_text("#room-code")
+    code = create_room(host, hands=1)
     create = next(m for m in sent if m.get("type") == "create")
     assert create["settings"]["options"] == {"cap": 170, "fanbao": True, "quanqiuren_liability": "always"}
     sit(host, 0)
 
     # a second player sees the card before 准备
     guest = new_page(browser, server, "客人", size=size, setup=lambda p: _frames(p, got_guest))
-    guest.fill("#j-code", code)
-    guest.click("#btn-join")
-    guest.wait_for_selector("#roomview:not(.hidden)")
-    guest.click('button[data-sit="1"]')
-    guest.wait_for_selector('[data-testid="ready"]')
+    join_seat(guest, code, 1)
     poll(guest, "c => document.getElementById('room-card').textContent === c", CARD)
     assert guest.locator("#room-card").is_visible()
     guest.click('[data-testid="ready"]')

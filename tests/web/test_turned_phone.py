@@ -17,7 +17,17 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import add_bots, new_page, overflow_x, poll, resize, screens_dir, sit
+from support.webhelpers import (
+    add_bots,
+    create_room,
+    join_seat,
+    new_page,
+    overflow_x,
+    poll,
+    resize,
+    screens_dir,
+    sit,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -55,18 +65,10 @@ def test_a_turned_phone_draws_the_ready_line_and_moves_a_word(browser: Any, serv
     host.fill("#c-turn", "90")
     host.click("details.more > summary")
     host.fill("#c-seed", "fan1467")
-    host.fill("#c-hands", "1")
-    host.click("#btn-create")
-    host.wait_for_selector("#roomview:not(.hidden)")
-    poll(host, "() => document.getElementById('room-code').textContent.length >= 4")
-    code = host.inner_text("#room-code")
+    code = create_room(host, hands=1)
     sit(host, 0)
     guest = new_page(browser, server, "下家", size=UPRIGHT)
-    guest.fill("#j-code", code)
-    guest.click("#btn-join")
-    guest.wait_for_selector("#roomview:not(.hidden)")
-    guest.click('button[data-sit="1"]')
-    guest.wait_for_selector('[data-testid="ready"]')
+    join_seat(guest, code, 1)
     guest.click('[data-testid="ready"]')
     add_bots(host, [2, 3], "greedy")
     host.click("#btn-start")
