@@ -65,6 +65,7 @@ export function connect() {
   });
   sock.addEventListener("close", () => {
     if (SOCK.ws !== sock) return;
+    clearTimeout(SOCK.helloTimer);  // (this close reconnects: the hello's wait must not open a second socket)
     emitStatus("lost");
     SOCK.retry = Math.min(SOCK.retry + 1, 6);
     setTimeout(connect, 250 * SOCK.retry);
