@@ -1,8 +1,9 @@
 """A phone turned round mid-hand: what the table draws by its size in JS follows the turn.
 
-Two things on the table are drawn by a render for the screen's size, not by CSS alone: the own 听
-line (fan.js: how many chips, and short words on a phone sideways in English) and a word such as
-碰! (table.js placeAnnounce: a free spot in pixels). Before the fix a turn did not render: turned
+Three things on the table are drawn by a render for the screen's size, not by CSS alone: the own 听
+line (fan.js: how many chips, and short words on a phone sideways in English), a word such as
+碰! (table.js placeAnnounce: a free spot in pixels) and a chat bubble by a speaker's plate (table.js
+showBubble, placed the same way). Before the fix a turn did not render: turned
 from upright to sideways, the English waits stayed cut ("8 Characters×3 · 60 pts · enough…") until
 the next frame; turned upright, a word placed sideways kept its pixel spot off the 390 px screen
 (x 331–479) and ``#game`` scrolled sideways.
@@ -51,9 +52,26 @@ PLACE_WORD = """async () => {
   for (const a of el.getAnimations()) a.playbackRate = 0.01;
   return box && [box.left, box.right];
 }"""
-WORD_BOX = """() => { const el = document.querySelector('.seat.pos-top .announce'), r = el.getBoundingClientRect();
+# a chat bubble by the same seat (shown as the table shows a seated speaker's words), slowed too
+PLACE_BUBBLE = """async () => {
+  const m = await import('/static/js/table.js');
+  const el = document.querySelector('.seat.pos-top .bubble');
+  const box = m.showBubble(el, 'Good luck, everyone — 大家好运');
+  for (const a of el.getAnimations()) a.playbackRate = 0.01;
+  return box && [box.left, box.right];
+}"""
+BOX_OF = """(sel) => { const el = document.querySelector(sel), r = el.getBoundingClientRect();
   return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, w: innerWidth, h: innerHeight,
           running: el.getAnimations().some(a => a.playState === 'running')}; }"""
+WORD, BUBBLE = ".seat.pos-top .announce", ".seat.pos-top .bubble"
+
+
+def _box(page: Any, sel: str) -> dict[str, Any]:
+    return page.evaluate(BOX_OF, sel)  # type: ignore[no-any-return]
+
+
+def _on_screen(b: dict[str, Any]) -> bool:
+    return b["left"] >= 0 and b["right"] <= b["w"] and b["top"] >= 0 and b["bottom"] <= b["h"]
 
 
 def test_a_turned_phone_draws_the_ready_line_and_moves_a_word(browser: Any, server: str) -> None:
@@ -89,15 +107,19 @@ def test_a_turned_phone_draws_the_ready_line_and_moves_a_word(browser: Any, serv
     assert not line["cut"] and line["h"] <= 36, f"upright {upright}, then sideways {line}"
     assert line["text"] != upright["text"], "the sideways line keeps the upright words"
 
-    # a word placed sideways, then the phone turned upright: it moves onto the screen
+    # a word and a chat bubble placed sideways, then the phone turned upright: both move onto
+    # the screen
     placed = host.evaluate(PLACE_WORD)
     assert placed, "no free spot for the word sideways"
+    bubbled = host.evaluate(PLACE_BUBBLE)
+    assert bubbled, "no free spot for the bubble sideways"
     resize(host, UPRIGHT)
-    poll(host, f"() => ({WORD_BOX})().right <= innerWidth")
-    word = host.evaluate(WORD_BOX)
+    poll(host, f"() => ({BOX_OF})('{WORD}').right <= innerWidth && ({BOX_OF})('{BUBBLE}').right <= innerWidth")
+    word, bubble = _box(host, WORD), _box(host, BUBBLE)
     host.screenshot(path=str(screens_dir() / "turned-word-390x844.png"))
-    assert word["running"], word  # (still showing: the check means something)
-    assert word["left"] >= 0 and word["right"] <= word["w"] and word["top"] >= 0 and word["bottom"] <= word["h"], word
+    assert word["running"] and bubble["running"], (word, bubble)  # (still showing: the check means something)
+    assert _on_screen(word), word
+    assert _on_screen(bubble), bubble
     assert overflow_x(host) <= 0
     assert not host.errors and not guest.errors  # type: ignore[attr-defined]
     guest.context.close()

@@ -583,13 +583,16 @@ export function showBubble(el, text) {
   const box = findSpot(el, table, blockersOf(table));  // nor anyone's name (plates are blockers)
   if (!box) { el.classList.remove("placed"); return null; }
   keepSpot(el, box);
+  el.animate(bubbleKeyframes(el, box), { duration: BUBBLE_MS, fill: "forwards" });
+  return box;
+}
+
+function bubbleKeyframes(el, box) {
   const S = el.parentElement.getBoundingClientRect();
   const x = (box.left + box.right) / 2 - S.left, y = (box.top + box.bottom) / 2 - S.top;
   const at = `translate(${x}px, ${y}px) translate(-50%, -50%)`;
-  el.animate([{ opacity: 0, transform: at }, { opacity: 1, transform: at, offset: .06 },
-              { opacity: 1, transform: at, offset: .9 }, { opacity: 0, transform: at }],
-             { duration: BUBBLE_MS, fill: "forwards" });
-  return box;
+  return [{ opacity: 0, transform: at }, { opacity: 1, transform: at, offset: .06 },
+          { opacity: 1, transform: at, offset: .9 }, { opacity: 0, transform: at }];
 }
 
 function keepSpot(el, box) {
@@ -598,11 +601,12 @@ function keepSpot(el, box) {
     box.right - box.left, box.bottom - box.top].map(v => Math.round(v)).join(",");
 }
 
-/** After a render: a word still showing whose spot is now covered moves to a free one. */
+/** After a render (a new frame, a phone turned round): a word or a chat bubble still showing
+ *  whose spot is now covered or off the screen moves to a free one. */
 export function keepAnnouncesClear(table) {
   if (!table) return;
   let blockers = null;
-  for (const el of table.querySelectorAll(".announce.placed")) {
+  for (const el of table.querySelectorAll(".announce.placed, .bubble.placed")) {
     const anim = el.getAnimations()[0];
     if (!anim || anim.playState !== "running" || !el.dataset.spot) continue;
     const [x, y, w, h] = el.dataset.spot.split(",").map(Number);  // relative to the seat, which may move
@@ -613,7 +617,7 @@ export function keepAnnouncesClear(table) {
     const box = findSpot(el, table, blockers);
     if (!box) continue;
     keepSpot(el, box);
-    anim.effect.setKeyframes(popKeyframes(el, box));
+    anim.effect.setKeyframes(el.classList.contains("bubble") ? bubbleKeyframes(el, box) : popKeyframes(el, box));
   }
 }
 
