@@ -43,7 +43,13 @@ from sqlalchemy.orm import Session
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import (
+    FileResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -86,6 +92,21 @@ def _page(name: str):  # type: ignore[no-untyped-def]
         return FileResponse(WEB_DIR / name, headers={"Cache-Control": "no-cache"})
 
     return endpoint
+
+
+NOT_PAGES = ("/api/", "/static/", "/ws", "/metrics", "/healthz", "/cluster", "/sw.js")
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    """No such address. A browser opening a page (a mistyped or stale link) gets the page
+    that says so in both languages, with its way back to the lobby (``web/404.html``);
+    programs, the APIs and the static files get Starlette's plain 404 as before."""
+    accept = request.headers.get("accept", "")
+    if request.method in ("GET", "HEAD") and "text/html" in accept \
+            and not request.url.path.startswith(NOT_PAGES):
+        return FileResponse(WEB_DIR / "404.html", status_code=404, headers={"Cache-Control": "no-cache"})
+    detail = getattr(exc, "detail", "Not Found")
+    return PlainTextResponse(str(detail), status_code=404, headers=getattr(exc, "headers", None))
 
 
 async def _json_body(request: Request) -> Any:
@@ -311,7 +332,8 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(HttpGuard, max_body=MAX_BODY, path_limits=BODY_LIMITS)],
-                    exception_handlers={ApiError: api_error_handler})  # every service's refusals
+                    exception_handlers={ApiError: api_error_handler,  # every service's refusals
+                                        404: not_found})
     app.state.hub = hub
     app.state.avatars = Avatars(hub)
     app.state.replays = replays
