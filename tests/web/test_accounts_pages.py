@@ -59,7 +59,7 @@ def test_register_login_profile_leaderboard(browser: Any, server: str, rated: li
     page.fill("#r-pass", "short")
     page.click("#btn-register")
     poll(page, "() => !document.getElementById('p-error').classList.contains('hidden')")
-    assert "at least 8" in page.text_content("#p-error")
+    assert "至少 8 个字符" in page.text_content("#p-error")  # (the server's "at least 8 characters", in Chinese)
     page.fill("#r-pass", PW)
     page.click("#btn-register")
     poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")
@@ -74,7 +74,7 @@ def test_register_login_profile_leaderboard(browser: Any, server: str, rated: li
     page.fill("#l-pass", "wrong password")
     page.click("#btn-login")
     poll(page, "() => !document.getElementById('p-error').classList.contains('hidden')")
-    assert "wrong username or password" in page.text_content("#p-error")
+    assert "用户名或密码错误" in page.text_content("#p-error")  # the refusal in the page's language
     page.fill("#l-pass", PW)
     page.click("#btn-login")
     poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")

@@ -58,7 +58,7 @@ def test_avatar_in_profile_lobby_and_table(browser: Any, server: str, tmp_path: 
     bogus.write_bytes(b"these are my notes, not a picture")
     page.set_input_files('input[data-testid="avatar-file"]', str(bogus))
     poll(page, "() => !document.getElementById('p-error').classList.contains('hidden')")
-    assert "not a readable image" in page.text_content("#p-error")
+    assert "读不出这张图片" in page.text_content("#p-error")  # (the server's "not a readable image", in Chinese)
 
     # a real picture: stored as 128×128 and shown at once
     page.set_input_files('input[data-testid="avatar-file"]', str(picture(tmp_path / "me.png")))

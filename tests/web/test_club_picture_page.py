@@ -76,7 +76,7 @@ def test_owner_uploads_a_club_picture(browser: Any, pserver: str, tmp_path: Path
     bad = tmp_path / "notes.png"
     bad.write_bytes(b"this is no picture")
     owner.set_input_files("#p-file", str(bad))
-    poll(owner, "() => /not a readable image/.test(document.getElementById('p-error').textContent)")
+    poll(owner, "() => /读不出这张图片/.test(document.getElementById('p-error').textContent)")  # (not a readable image)
     assert owner.get_attribute("#o-avatar", "data-picture") == "drawn"
 
     owner.set_input_files("#p-file", str(picture(tmp_path)))

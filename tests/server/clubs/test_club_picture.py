@@ -107,7 +107,7 @@ def test_club_picture_upload_serve_refusals(srv: LiveServer) -> None:
     assert upload(srv, cid, png(), None)[0] == 401
     assert upload(srv, 999, png(), ta)[0] == 404
     st, out = upload(srv, cid, b"hello", ta, "text/plain")
-    assert st == 415 and set(out) == {"error", "request_id"}
+    assert st == 415 and set(out) == {"error", "code", "request_id"} and out["code"] == "image_type"
     st, out = upload(srv, cid, b"not a picture at all", ta)
     assert st == 400 and "not a readable image" in str(out["error"])
     side = int(MAX_PIXELS ** 0.5) + 16  # over the pixel limit: refused from its header

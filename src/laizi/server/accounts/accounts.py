@@ -70,10 +70,10 @@ def clean_username(raw: object) -> tuple[str, str]:
         raise AccountError("username must be text")
     name = unicodedata.normalize("NFKC", raw).strip()
     if not USERNAME_MIN <= len(name) <= USERNAME_MAX:
-        raise AccountError(f"username must be {USERNAME_MIN} to {USERNAME_MAX} characters")
+        raise AccountError(f"username must be {USERNAME_MIN} to {USERNAME_MAX} characters", code="username_length", params={"min": USERNAME_MIN, "max": USERNAME_MAX})
     for ch in name:
         if ch not in _USERNAME_EXTRA and unicodedata.category(ch)[0] not in "LN":
-            raise AccountError("username may only hold letters, digits and _ - .")
+            raise AccountError("username may only hold letters, digits and _ - .", code="username_chars")
     return name, name.casefold()
 
 
@@ -82,23 +82,24 @@ def check_password(password: object, username: str = "") -> str:
     if not isinstance(password, str):
         raise AccountError("password must be text")
     if len(password) < PASSWORD_MIN:
-        raise AccountError(f"password too short: at least {PASSWORD_MIN} characters")
+        raise AccountError(f"password too short: at least {PASSWORD_MIN} characters", code="password_short", params={"min": PASSWORD_MIN})
     if len(password) > PASSWORD_MAX:
-        raise AccountError(f"password too long: at most {PASSWORD_MAX} characters")
+        raise AccountError(f"password too long: at most {PASSWORD_MAX} characters", code="password_long", params={"max": PASSWORD_MAX})
     if len(set(password)) == 1:
-        raise AccountError("password too weak: one character repeated")
+        raise AccountError("password too weak: one character repeated", code="password_repeated")
     folded = password.casefold()
     if folded in COMMON_PASSWORDS:
-        raise AccountError("password too weak: it is one of the most common passwords")
+        raise AccountError("password too weak: it is one of the most common passwords", code="password_common")
     if username and folded == username.casefold():
-        raise AccountError("password too weak: it is the username")
+        raise AccountError("password too weak: it is the username", code="password_is_username")
     return password
 
 
 async def _hit(limits: Limits, limit: Limit, scope: str, key: str, what: str) -> None:
     wait = await limits.hit(limit, scope, key)  # the cluster's budget when there is a Redis
     if wait is not None:
-        raise AccountError(f"too many {what}; wait {wait:.0f} s", 429, retry_after=wait)
+        raise AccountError(f"too many {what}; wait {wait:.0f} s", 429, retry_after=wait,
+                           code="rate_limited", params={"wait": round(wait)})
 
 
 class Accounts:
@@ -176,7 +177,7 @@ class Accounts:
         pid = await self.hub.identify(token)
         sid = self.hub.auth.session_of(token)
         if pid is None or sid is None:
-            raise AccountError("not logged in (unknown, expired or ended session)", 401)
+            raise AccountError("not logged in (unknown, expired or ended session)", 401, code="not_logged_in")
         return pid, sid
 
     # ------------------------------------------------------------- operations
@@ -190,14 +191,14 @@ class Accounts:
             pid = await self.hub.identify(token)
             if pid is None or not await self.hub.known_player(pid):  # (any node's guest)
                 raise AccountError("the guest token is unknown or expired (register without it "
-                                   "to start a new player)", 401)
+                                   "to start a new player)", 401, code="guest_token_stale")
             if pid in self.hub.auth.accounts:
-                raise AccountError("this player is registered already; log in instead", 409)
+                raise AccountError("this player is registered already; log in instead", 409, code="registered_already")
         if not self._exempt(peer):
             await _hit(self.hub.limits, REGISTERS_PER_IP, "register:ip", peer,
                        "registrations from this address")
         if await asyncio.to_thread(self._account, key) is not None:
-            raise AccountError(f"username {name!r} is taken", 409)
+            raise AccountError(f"username {name!r} is taken", 409, code="username_taken", params={"name": name})
         hashed = await self._hash(pw)
         new = pid is None
         pid = pid or new_player_id()
@@ -223,8 +224,8 @@ class Accounts:
             # not end the session of the attempt that won (it got a token that has to work).
             self.hub.auth.end_session_hash(srow.id_hash)
             if await asyncio.to_thread(self._account, key) is None:
-                raise AccountError("this player is registered already; log in instead", 409) from None
-            raise AccountError(f"username {name!r} is taken", 409) from None
+                raise AccountError("this player is registered already; log in instead", 409, code="registered_already") from None
+            raise AccountError(f"username {name!r} is taken", 409, code="username_taken", params={"name": name}) from None
         if nick:
             self.hub.players[pid] = nick
         self.hub.auth.add_account(pid)
@@ -242,7 +243,7 @@ class Accounts:
         if not isinstance(username, str) or not isinstance(password, str):
             raise AccountError("username and password must be text")
         if len(password) > PASSWORD_MAX:
-            raise AccountError(f"password too long: at most {PASSWORD_MAX} characters")
+            raise AccountError(f"password too long: at most {PASSWORD_MAX} characters", code="password_long", params={"max": PASSWORD_MAX})
         key = unicodedata.normalize("NFKC", username).strip().casefold()[:USERNAME_MAX + 8]
         if not self._exempt(peer):
             await _hit(self.hub.limits, LOGINS_PER_IP, "login:ip", peer,
@@ -252,7 +253,7 @@ class Accounts:
         acc = await asyncio.to_thread(self._account, key)
         ok = await self._verify(password, acc[2] if acc else None)
         if acc is None or not ok:
-            raise AccountError("wrong username or password", 401)
+            raise AccountError("wrong username or password", 401, code="wrong_login")
         pid, name, _ = acc
         if pid not in self.hub.players:  # a player row always exists; be safe after a restore
             self.hub.players[pid] = name[:16]
@@ -299,10 +300,10 @@ class Accounts:
             raise AccountError("current password must be text")
         acc = await asyncio.to_thread(self._account, None, pid)
         if acc is None:
-            raise AccountError("not logged in (no such account)", 401)
+            raise AccountError("not logged in (no such account)", 401, code="not_logged_in")
         pw = check_password(new, acc[1])
         if not await self._verify(old, acc[2]):
-            raise AccountError("wrong current password", 403)
+            raise AccountError("wrong current password", 403, code="wrong_password")
         hashed = await self._hash(pw)
         gone = self.hub.auth.end_sessions(pid, keep=sid)
         now = datetime.now(UTC)
@@ -323,7 +324,7 @@ class Accounts:
         """Who a token names: a registered player (username, sessions) or a guest."""
         pid = await self.hub.identify(token)
         if pid is None or not await self.hub.known_player(pid):
-            raise AccountError("unknown, expired or ended token", 401)
+            raise AccountError("unknown, expired or ended token", 401, code="token_refused")
         acc = await asyncio.to_thread(self._account, None, pid)
         return {"player_id": pid, "nickname": self.hub.players.get(pid, ""),
                 "registered": acc is not None, "username": acc[1] if acc else None,

@@ -103,11 +103,12 @@ def default_choice(player_id: str) -> str:
 # ---------------------------------------------------------------------- images
 def _check_header(im: Image.Image) -> None:
     if im.format not in ACCEPTED:
-        raise AvatarError(f"unsupported image type {im.format}: send PNG, JPEG, WebP or GIF", 415)
+        raise AvatarError(f"unsupported image type {im.format}: send PNG, JPEG, WebP or GIF", 415,
+                          code="image_type")
     w, h = im.size
     if w < 1 or h < 1 or w > MAX_SIDE or h > MAX_SIDE or w * h > MAX_PIXELS:
         raise AvatarError(f"image is {w}x{h} pixels: at most {MAX_SIDE} a side and "
-                          f"{MAX_PIXELS:,} in all")
+                          f"{MAX_PIXELS:,} in all", code="image_size", params={"max": MAX_SIDE})
 
 
 def _give_back() -> None:
@@ -160,9 +161,10 @@ def _square(pic: Image.Image) -> Image.Image:
 def reencode(data: bytes) -> bytes:
     """An upload as a SIZE x SIZE WebP with no metadata; AvatarError if it is refused."""
     if not data:
-        raise AvatarError("empty image")
+        raise AvatarError("empty image", code="image_empty")
     if len(data) > MAX_UPLOAD_BYTES:
-        raise AvatarError(f"image larger than {MAX_UPLOAD_BYTES} bytes", 413)
+        raise AvatarError(f"image larger than {MAX_UPLOAD_BYTES} bytes", 413, code="image_too_large",
+                          params={"max_kb": MAX_UPLOAD_BYTES // 1024})
     try:
         with Image.open(io.BytesIO(data)) as probe:  # the header only: nothing decoded yet
             _check_header(probe)
@@ -185,9 +187,9 @@ def reencode(data: bytes) -> bytes:
     except AvatarError:
         raise
     except Image.DecompressionBombError:
-        raise AvatarError(f"image has too many pixels: at most {MAX_PIXELS:,}") from None
+        raise AvatarError(f"image has too many pixels: at most {MAX_PIXELS:,}", code="image_pixels") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, IndexError):
-        raise AvatarError("not a readable image (PNG, JPEG, WebP or GIF)") from None
+        raise AvatarError("not a readable image (PNG, JPEG, WebP or GIF)", code="image_unreadable") from None
     finally:
         _give_back()
     clean = Image.new(square.mode, square.size)  # a new image: none of the upload's metadata
@@ -242,14 +244,15 @@ class Avatars:
     async def _holder(self, token: object) -> str:
         pid = await self.hub.identify(token)
         if pid is None:
-            raise AvatarError("not signed in (send Authorization: Bearer <token>)", 401)
+            raise AvatarError("not signed in (send Authorization: Bearer <token>)", 401, code="not_logged_in")
         return pid
 
     @staticmethod
     def _hit(limiter: RateLimiter, key: str, what: str) -> None:
         if not limiter.allow(key):
             wait = limiter.retry_after(key)
-            raise AvatarError(f"too many {what}; wait {wait:.0f} s", 429, retry_after=wait)
+            raise AvatarError(f"too many {what}; wait {wait:.0f} s", 429, retry_after=wait,
+                              code="rate_limited", params={"wait": round(wait)})
 
     def _load(self, pid: str) -> tuple[bool, db.AvatarRow | None]:
         with Session(self.hub.store.engine) as s:
@@ -299,10 +302,10 @@ class Avatars:
 
     async def picture(self, pid: str) -> Picture:
         if not 1 <= len(pid) <= PLAYER_ID_MAX or not pid.isascii():
-            raise AvatarError("unknown player", 404)
+            raise AvatarError("unknown player", 404, code="unknown_player")
         known, row = await asyncio.to_thread(self._load, pid)
         if not known:
-            raise AvatarError("unknown player", 404)
+            raise AvatarError("unknown player", 404, code="unknown_player")
         if row is not None and row.image is not None:
             return Picture(row.image, row.media_type or OUT_TYPE, f'"{row.etag}"')
         choice = row.choice if row is not None and row.choice in DRAWN else default_choice(pid)

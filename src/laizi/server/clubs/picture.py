@@ -50,7 +50,8 @@ class ClubPictures:
         try:
             image = await self.avatars.decode(pid, data, peer)
         except AvatarError as exc:
-            raise ClubError(exc.message, exc.status, retry_after=exc.retry_after) from None
+            raise ClubError(exc.message, exc.status, retry_after=exc.retry_after, code=exc.code,
+                            params=exc.params) from None
         etag = hashlib.sha256(image).hexdigest()[:16]
 
         def write(s: Session) -> ClubError | None:

@@ -89,7 +89,7 @@ class Clubs:
     def registered(self, pid: str) -> None:
         if pid not in self.site.auth.accounts:
             raise ClubError("clubs are for registered players: register first (guests cannot "
-                            "join or create clubs)", 403)
+                            "join or create clubs)", 403, code="clubs_guest")
 
     async def _write(self, fn: WriteFn) -> Any:
         try:
@@ -116,7 +116,7 @@ class Clubs:
     @staticmethod
     def _club(s: Session, cid: int) -> ClubRow | ClubError:
         club = s.get(ClubRow, cid)
-        return club if club is not None else ClubError(f"no club {cid}", 404)
+        return club if club is not None else ClubError(f"no club {cid}", 404, code="no_club")
 
     @staticmethod
     def _role(s: Session, cid: int, pid: str) -> str | None:
@@ -140,7 +140,7 @@ class Clubs:
 
     def _room_in_club(self, s: Session, cid: int) -> ClubError | None:
         if self._count(s, cid, MEMBER_ROLES) >= self.max_members:
-            return ClubError(f"the club is full (at most {self.max_members} members)", 409)
+            return ClubError(f"the club is full (at most {self.max_members} members)", 409, code="club_full", params={"max": self.max_members})
         return None
 
     def _find_player(self, s: Session, target: object) -> str | ClubError:
@@ -150,7 +150,7 @@ class Clubs:
         key = unicodedata.normalize("NFKC", raw).casefold()
         pid = s.scalar(select(db.AccountRow.player_id).where(
             (db.AccountRow.username_key == key) | (db.AccountRow.player_id == raw)))
-        return pid if pid is not None else ClubError(f"no registered player {raw[:40]!r}", 404)
+        return pid if pid is not None else ClubError(f"no registered player {raw[:40]!r}", 404, code="no_registered_player", params={"name": raw[:40]})
 
     def _club_json(self, club: ClubRow, role: str | None, members: int) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -173,7 +173,7 @@ class Clubs:
             return club
         role = self._role(s, cid, pid)
         if club.private and role not in MEMBER_ROLES:
-            return ClubError("this club is private: its members only", 403)
+            return ClubError("this club is private: its members only", 403, code="club_private")
         return club, role
 
     def need_role(self, s: Session, cid: int, pid: str,
@@ -222,7 +222,7 @@ class Clubs:
             if isinstance(club, ClubError):
                 return club
             if club.private and (pid is None or self._role(s, cid, pid) not in MEMBER_ROLES):
-                return ClubError("this club is private: its members only", 403)
+                return ClubError("this club is private: its members only", 403, code="club_private")
             return None
 
         await self._read(check)
@@ -301,7 +301,7 @@ class Clubs:
                 return club
             role = self._role(s, cid, pid)
             if club.private and role is None:
-                return ClubError("this club is private: its members only", 403)
+                return ClubError("this club is private: its members only", 403, code="club_private")
             out = self._club_json(club, role, self._count(s, cid, MEMBER_ROLES))
             out["templates"] = [self._template_json(t) for t in s.scalars(
                 select(ClubTemplateRow).where(ClubTemplateRow.club_id == cid)
@@ -360,9 +360,9 @@ class Clubs:
             row = s.scalar(select(ClubMemberRow).where(ClubMemberRow.club_id == club.id,
                                                        ClubMemberRow.player_id == pid))
             if row is not None and row.role in MEMBER_ROLES:
-                return ClubError("you are a member of this club already", 409)
+                return ClubError("you are a member of this club already", 409, code="club_member_already")
             if row is not None and row.role == "pending":
-                return ClubError("your request awaits the owner's approval", 409)
+                return ClubError("your request awaits the owner's approval", 409, code="club_request_waiting")
             refusal = self._room_for_member(s, pid) or self._room_in_club(s, club.id)
             if refusal is not None:
                 return refusal
@@ -389,7 +389,7 @@ class Clubs:
             row = s.scalar(select(ClubMemberRow).where(ClubMemberRow.club_id == cid,
                                                        ClubMemberRow.player_id == pid))
             if row is None or row.role != "invited":
-                return ClubError("no invitation to this club", 404)
+                return ClubError("no invitation to this club", 404, code="club_no_invitation")
             if not accept:
                 s.delete(row)
                 return {"ok": True, "status": None}
@@ -408,7 +408,7 @@ class Clubs:
             row = s.scalar(select(ClubMemberRow).where(ClubMemberRow.club_id == cid,
                                                        ClubMemberRow.player_id == pid))
             if row is None:
-                return ClubError("you are not in this club", 404)
+                return ClubError("you are not in this club", 404, code="club_not_member")
             if row.role == "owner":
                 return ClubError("the owner cannot leave: hand the club over first (transfer)", 409)
             s.delete(row)

@@ -10,10 +10,16 @@ __all__ = ["ApiError"]
 
 class ApiError(Exception):
     """A refused request: ``message`` for the client, an HTTP ``status``, ``retry_after``
-    seconds (a rate limit: the ``Retry-After`` header)."""
+    seconds (a rate limit: the ``Retry-After`` header). A refusal a player meets in the web
+    client also has a ``code`` and its ``params`` (numbers, a name), which the client puts in
+    the player's language (``web/js/i18n.js`` ``API_ERRORS``); ``message`` stays English, for
+    programs and logs."""
 
-    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
+    def __init__(self, message: str, status: int = 400, retry_after: float | None = None, *,
+                 code: str | None = None, params: dict[str, object] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.retry_after = retry_after
+        self.code = code
+        self.params = params

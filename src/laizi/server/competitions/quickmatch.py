@@ -175,17 +175,17 @@ class QuickMatch:
             self.hub.auth.accounts.add(pid)  # registered on another node a moment ago
         if not level.guests and pid not in self.hub.auth.accounts:
             raise QuickError(f"{level.label} is for registered players (guests play "
-                             f"{coins.LEVELS['novice'].label})", 403)
+                             f"{coins.LEVELS['novice'].label})", 403, code="quick_registered_only", params={"level": level.label})
         bal, busy, band = await asyncio.to_thread(self._balance, pid)
         if level.min_balance > 0 and bal < level.min_balance:
             raise QuickError(f"{level.label} needs {level.min_balance} coins; you have {bal} "
-                             "(claim the daily top-up)", 403)
+                             "(claim the daily top-up)", 403, code="quick_needs_coins", params={"level": level.label, "min": level.min_balance, "have": bal})
         busy = busy or self._playing_at(pid)
         if busy is not None:
-            raise QuickError(f"you are playing at room {busy}: finish or leave that match first", 409)
+            raise QuickError(f"you are playing at room {busy}: finish or leave that match first", 409, code="quick_busy", params={"room": busy})
         if not self.presence.where([pid], fresh=True)[pid]["online"]:
             raise QuickError("connect to the game first (the table is announced on the "
-                             "WebSocket)", 409)
+                             "WebSocket)", 409, code="quick_connect")
         line = line_of(level.name, preset, band)
         async with self.lock:
             self.mine[pid] = line

@@ -69,7 +69,7 @@ from laizi.server.net.avatarapi import AVATAR_ROUTES
 from laizi.server.net.clubapi import CLUB_ROUTES  # clubs
 from laizi.server.net.etiquetteapi import ETIQUETTE_ROUTES  # clubs: reports, club chat
 from laizi.server.net.handlers import dispatch, serve_ws
-from laizi.server.net.httpin import api_error_handler, bearer, error_response
+from laizi.server.net.httpin import api_error_handler, api_error_response, bearer, error_response
 from laizi.server.net.middleware import HttpGuard
 from laizi.server.net.playerapi import PLAYER_ROUTES
 from laizi.server.net.socialapi import SOCIAL_ROUTES, Social
@@ -163,9 +163,10 @@ async def _replay(request: Request, replays: ReplayService) -> Response:
     try:
         data = await replays.get(mid, client, hand=hand, index=q.get("index") in ("1", "true"))
     except ReplayError as exc:
-        return error_response(request, exc.message, exc.status, retry_after=exc.retry_after)
+        return api_error_response(request, exc)
     if data is None:
-        return error_response(request, "unknown match" if hand is None else "unknown hand", 404)
+        return error_response(request, "unknown match" if hand is None else "unknown hand", 404,
+                              code="unknown_match" if hand is None else "unknown_hand")
     gzip_ok = "gzip" in request.headers.get("accept-encoding", "")
     headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-cache"}
     if gzip_ok:

@@ -23,7 +23,7 @@ from laizi.server.accounts.avatars import (
     catalogue,
 )
 from laizi.server.common.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
-from laizi.server.net.httpin import error_response
+from laizi.server.net.httpin import api_error_response, error_response
 
 __all__ = ["AVATAR_ROUTES"]
 
@@ -69,16 +69,16 @@ async def api_set(request: Request) -> Response:
             out = await _avatars(request).upload(_bearer(request), body, peer)
         else:
             raise AvatarError("send the image (Content-Type image/png, image/jpeg, "
-                              "image/webp or image/gif) or JSON {\"choice\": id}", 415)
+                              "image/webp or image/gif) or JSON {\"choice\": id}", 415, code="image_type")
     except AvatarError as exc:
-        return error_response(request, exc.message, exc.status, retry_after=exc.retry_after)
+        return api_error_response(request, exc)
     return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
 async def picture(request: Request) -> Response:
     try:
         pic = await _avatars(request).picture(request.path_params["player_id"])
     except AvatarError as exc:
-        return error_response(request, exc.message, exc.status, retry_after=exc.retry_after)
+        return api_error_response(request, exc)
     headers = {"ETag": pic.etag, "Cache-Control": f"public, max-age={CACHE_SECONDS}",
                "Content-Security-Policy": "default-src 'none'; sandbox",
                "Content-Disposition": "inline"}

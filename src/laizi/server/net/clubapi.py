@@ -239,7 +239,8 @@ async def picture_upload(request: Request) -> Response:
         return JSONResponse(await pics.remove(pid, club_id(request)), headers={"Cache-Control": "no-store"})
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if not (ctype.startswith("image/") or ctype == "application/octet-stream"):
-        raise ClubError("send the image (Content-Type image/png, image/jpeg, image/webp or image/gif)", 415)
+        raise ClubError("send the image (Content-Type image/png, image/jpeg, image/webp or image/gif)", 415,
+                        code="image_type")
     body = await request.body()
     if len(body) > MAX_UPLOAD_BYTES:
         raise ClubError(f"request body larger than {MAX_UPLOAD_BYTES} bytes", 413)

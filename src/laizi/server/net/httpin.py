@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, Response
 from laizi.server.common.errors import ApiError
 from laizi.server.common.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 
-__all__ = ["api_error_handler", "bearer", "current_player", "error_response", "int_param",
+__all__ = ["api_error_handler", "api_error_response", "bearer", "current_player", "error_response", "int_param",
            "json_object"]
 
 TOKEN_REFUSED = "unknown, expired or ended token"
@@ -39,7 +39,18 @@ def error_response(request: Request, message: str, status: int = 400, *,
 async def api_error_handler(request: Request, exc: Exception) -> Response:
     """Starlette's handler for :class:`ApiError` (and each service's own)."""
     assert isinstance(exc, ApiError)
-    return error_response(request, exc.message, exc.status, retry_after=exc.retry_after)
+    return api_error_response(request, exc)
+
+
+def api_error_response(request: Request, exc: ApiError) -> JSONResponse:
+    """The error answer of a refusal: its message, status, ``Retry-After``, and its ``code``
+    and ``params`` when it has them (what the web client words in the player's language)."""
+    extra: dict[str, Any] = {}
+    if exc.code is not None:
+        extra["code"] = exc.code
+        if exc.params:
+            extra["params"] = exc.params
+    return error_response(request, exc.message, exc.status, retry_after=exc.retry_after, **extra)
 
 
 async def current_player(request: Request, data: dict[str, Any] | None = None, *,
@@ -51,7 +62,7 @@ async def current_player(request: Request, data: dict[str, Any] | None = None, *
     token = bearer(request, data)
     pid = await hub.identify(token) if isinstance(token, str) else None
     if pid is None or not await hub.known_player(pid):
-        raise ApiError(message, 401)
+        raise ApiError(message, 401, code="token_refused")
     return str(pid)
 
 ErrorType = Callable[[str], Exception]

@@ -164,7 +164,7 @@ async def player(request: Request) -> Any:
 
     out = await asyncio.to_thread(load)
     if out is None:
-        raise AccountError("unknown player", 404)
+        raise AccountError("unknown player", 404, code="unknown_player")
     reviews = getattr(request.app.state, "reviews", None)  # 复盘 accuracy: reviews built so far
     out["review"] = None if reviews is None else await reviews.accuracy_of(
         [(m["match_id"], m["seat"]) for m in out["recent"]])

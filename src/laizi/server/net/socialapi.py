@@ -78,7 +78,7 @@ class Social:
 
     async def daily(self, pid: str) -> dict[str, Any]:
         if pid not in self.hub.auth.accounts:
-            raise ApiError("guests have no coins: register to get the daily top-up", 403)
+            raise ApiError("guests have no coins: register to get the daily top-up", 403, code="coins_guest")
         day = datetime.now(UTC).date()
 
         def write(s: Any) -> bool:
@@ -86,7 +86,7 @@ class Social:
             return coins.claim_daily(s.connection(), pid, day)
 
         if not await self.hub.store.writer.write(write):
-            raise ApiError("today's top-up is claimed already; come back tomorrow (UTC)", 409)
+            raise ApiError("today's top-up is claimed already; come back tomorrow (UTC)", 409, code="topup_claimed")
 
         def read() -> int:
             with self.hub.store.engine.connect() as conn:

@@ -34,7 +34,7 @@ from starlette.routing import Route
 from laizi.server.competitions.tournaments import records, views
 from laizi.server.competitions.tournaments.director import Director, TournamentError
 from laizi.server.competitions.tournaments.settings import SettingsError, parse_settings
-from laizi.server.net.httpin import bearer, error_response, json_object
+from laizi.server.net.httpin import api_error_response, bearer, error_response, json_object
 
 if TYPE_CHECKING:
     from laizi.server.tables.hub import Hub
@@ -70,7 +70,7 @@ def _api(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
         try:
             out = await fn(request)
         except TournamentError as exc:
-            return error_response(request, exc.message, exc.status)
+            return api_error_response(request, exc)
         except SettingsError as exc:
             return error_response(request, str(exc))
         return JSONResponse(out, headers={"Cache-Control": "no-store"})
@@ -92,7 +92,7 @@ async def account(hub: Hub, token: Any) -> str:
     """The player id of a logged-in account (guests cannot organise or enter)."""
     pid = await hub.identify(token) if isinstance(token, str) and token else None
     if pid is None:
-        raise TournamentError("not logged in (unknown, expired or ended session)", 401)
+        raise TournamentError("not logged in (unknown, expired or ended session)", 401, code="not_logged_in")
     if hub.auth.session_of(token) is None:
         raise TournamentError("tournaments are for accounts: register or log in first", 403)
     return pid
@@ -137,7 +137,7 @@ async def one(request: Request) -> Any:
     who = await viewer(request)
     out = await read(hub, lambda s: views.detail(s, tid, hub.players, who))
     if out is None:
-        raise TournamentError("unknown tournament", 404)
+        raise TournamentError("unknown tournament", 404, code="unknown_tournament")
     if out.get("club") is not None:  # a private club's event: its members only
         await request.app.state.clubs.sees(who, out["club"])
     for rnd in out["rounds"][-1:]:  # live scores of the tables in play (read in the loop)
@@ -153,7 +153,7 @@ async def check(request: Request) -> Any:
     tid = _tid(request)
     out = await read(_hub(request), lambda s: views.verify(s, tid))
     if out is None:
-        raise TournamentError("unknown tournament", 404)
+        raise TournamentError("unknown tournament", 404, code="unknown_tournament")
     if out.get("club") is not None:  # a private club's event: its members only, as ``one``
         await request.app.state.clubs.sees(await viewer(request), out["club"])
     return out

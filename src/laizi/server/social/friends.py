@@ -80,7 +80,7 @@ class Friends:
     # ------------------------------------------------------------- helpers
     def _registered(self, pid: str) -> None:
         if pid not in self.hub.auth.accounts:
-            raise FriendError("only registered players have friends: register first", 403)
+            raise FriendError("only registered players have friends: register first", 403, code="friends_guest")
 
     def _find(self, target: object) -> _Who:
         if not isinstance(target, str) or not 0 < len(target.strip()) <= TARGET_MAX:
@@ -92,7 +92,7 @@ class Friends:
                             .where(or_(db.AccountRow.username_key == key,
                                        db.AccountRow.player_id == raw))).first()
         if row is None:
-            raise FriendError(f"no registered player {raw[:TARGET_MAX]!r}", 404)
+            raise FriendError(f"no registered player {raw[:TARGET_MAX]!r}", 404, code="no_registered_player", params={"name": raw[:TARGET_MAX]})
         return _Who(row[0], row[1])
 
     def _nick(self, pid: str) -> str:
@@ -107,10 +107,11 @@ class Friends:
         if not self.requests.allow(pid):
             wait = self.requests.retry_after(pid)
             raise FriendError(f"at most {FRIEND_REQUESTS_PER_HOUR} friend requests per hour; "
-                              f"wait {wait:.0f} s", 429, wait)
+                              f"wait {wait:.0f} s", 429, wait, code="friend_requests_rate",
+                              params={"max": FRIEND_REQUESTS_PER_HOUR, "wait": round(wait)})
         who = await asyncio.to_thread(self._find, target)
         if who.pid == pid:
-            raise FriendError("you cannot befriend yourself")
+            raise FriendError("you cannot befriend yourself", code="befriend_self")
         cap = self.max_friends
 
         def write(s: Session) -> tuple[str, int] | str:
@@ -189,7 +190,7 @@ class Friends:
             return int(res.rowcount or 0)  # type: ignore[attr-defined]
 
         if not await self._write(write):
-            raise FriendError("not friends with that player", 404)
+            raise FriendError("not friends with that player", 404, code="not_friends")
         self.presence.push(who.pid, proto.friends("removed", {"player_id": pid,
                                                           "nickname": self._nick(pid)}))
         return {"ok": True, "player_id": who.pid}
@@ -236,7 +237,7 @@ class Friends:
         if who.pid == pid:
             raise FriendError("you cannot invite yourself")
         if not await asyncio.to_thread(self._are_friends, pid, who.pid):
-            raise FriendError("you can only invite friends", 403)
+            raise FriendError("you can only invite friends", 403, code="invite_friends_only")
         here = self.presence.where([pid], fresh=True)[pid]["room"]
         code = room.strip().upper() if isinstance(room, str) and room.strip() else here
         if code is None:
@@ -248,7 +249,8 @@ class Friends:
             raise FriendError(f"no open room {code[:8]!r}", 404)
         if not self.invite_rate.allow(pid):
             wait = self.invite_rate.retry_after(pid)
-            raise FriendError(f"at most {INVITES_PER_MINUTE} invites per minute; wait {wait:.0f} s", 429, wait)
+            raise FriendError(f"at most {INVITES_PER_MINUTE} invites per minute; wait {wait:.0f} s", 429, wait,
+                              code="invites_rate", params={"max": INVITES_PER_MINUTE, "wait": round(wait)})
         now = datetime.now(UTC)
         ends = now + timedelta(seconds=self.invite_ttl)
 

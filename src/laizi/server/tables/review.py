@@ -443,7 +443,7 @@ class ReviewService:
             log.exception("review of match %s seat %s failed", mid, seat)
             return error("the review failed", 500)
         if data is None:
-            return error("unknown match", 404)
+            return error("unknown match", 404, code="unknown_match")
         return Response(data, media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 
@@ -512,7 +512,8 @@ class ReviewService:
                 resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
             return resp
         if data is None:
-            return JSONResponse({"error": "unknown match", "request_id": rid}, status_code=404)
+            return JSONResponse({"error": "unknown match", "code": "unknown_match", "request_id": rid},
+                                status_code=404)
         origin = request.query_params.get("origin")
         if origin is not None:  # the share link's QR code, drawn on the card by the browser
             if not ORIGIN.fullmatch(origin):

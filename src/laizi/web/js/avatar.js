@@ -5,6 +5,7 @@
 // loaded here once (the CSP allows 'self' stylesheets). User text only through textContent.
 
 import { getLang, wordPack } from "./i18n.js";
+import { apiError } from "./api.js";
 
 const W = {
   zh: {
@@ -106,7 +107,7 @@ async function post(token, body, type) {
   });
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
-  if (!r.ok) throw new Error((data && data.error) || ("HTTP " + r.status));
+  if (!r.ok) throw apiError(r.status, data);
   return data;
 }
 

@@ -4,7 +4,7 @@
 // The account token is localStorage "laizi.token" (players.js). Text only via textContent.
 import { getLang, setLang, wordPack } from "./i18n.js";
 import { loadRules, chosenOptions, renderRuleForm } from "./rules.js";
-import { api, storedToken as token } from "./api.js";
+import { api, apiError, storedToken as token } from "./api.js";
 import { showClubChat } from "./clubchat.js";
 import { showClubEvents } from "./clubevents.js";
 
@@ -375,7 +375,7 @@ function wireOne() {
         headers: { "Content-Type": f.type || "application/octet-stream", Authorization: "Bearer " + token() } });
       let data = null;
       try { data = await r.json(); } catch (e) { data = null; }
-      if (!r.ok) throw new Error((data && data.error) || `HTTP ${r.status}`);
+      if (!r.ok) throw apiError(r.status, data);
       show(t("picture_saved"), true);
       await renderOne();
     } catch (e) { show(e.message); }

@@ -356,6 +356,52 @@ export function botName(seats, s) {
   return ST.lang === "zh" ? `${t("bot_name")}${letter}` : `${t("bot_name")} ${letter}`;
 }
 
+// The HTTP API's refusals a player meets (``code`` and ``params`` of its error answer,
+// laizi.server.common.errors.ApiError): in Chinese here; in English the server's own message.
+// tests/web/test_api_errors.py keeps this table and the server's codes in step.
+const API_ERRORS = {
+  unknown_match: "没有这场对局的记录（链接可能有误）", unknown_hand: "这场对局没有这一局",
+  unknown_tournament: "没有这个比赛", unknown_player: "没有这位玩家",
+  not_logged_in: "还没有登录，或登录已过期：请重新登录", token_refused: "登录已过期或无效：请重新登录",
+  guest_token_stale: "游客身份已过期：不带它注册一个新玩家",
+  coins_guest: "游客没有游戏币：注册后每天可领取", topup_claimed: "今天已经领取过了，明天再来",
+  friends_guest: "注册后才能加好友", no_registered_player: "没有叫「{name}」的注册玩家",
+  friend_requests_rate: "每小时最多发 {max} 个好友申请：请 {wait} 秒后再试", befriend_self: "不能加自己为好友",
+  not_friends: "你们还不是好友", invite_friends_only: "只能邀请好友",
+  invites_rate: "每分钟最多邀请 {max} 次：请 {wait} 秒后再试",
+  quick_registered_only: "{level}仅限注册玩家（游客可以玩新手场）",
+  quick_needs_coins: "{level}需要 {min} 游戏币，你有 {have}（可以每日领取）",
+  quick_busy: "你正在房间 {room} 对局：先打完或离开那一局", quick_connect: "还在连接服务器，请稍后再试",
+  clubs_guest: "亲友圈仅限注册玩家：请先注册", no_club: "没有这个亲友圈",
+  club_full: "亲友圈已满（最多 {max} 人）", club_private: "这是私密亲友圈，仅成员可见",
+  club_member_already: "你已经是这个亲友圈的成员", club_request_waiting: "你的申请正在等待圈主审核",
+  club_no_invitation: "你没有收到这个亲友圈的邀请", club_not_member: "你不在这个亲友圈里",
+  username_length: "用户名须为 {min}–{max} 个字符", username_chars: "用户名只能包含字母、数字和 _ - .",
+  password_short: "密码太短：至少 {min} 个字符", password_long: "密码太长：最多 {max} 个字符",
+  password_repeated: "密码太弱：只是一个字符重复", password_common: "密码太弱：这是最常见的密码之一",
+  password_is_username: "密码太弱：和用户名一样", rate_limited: "操作太频繁：请 {wait} 秒后再试",
+  registered_already: "这个玩家已经注册过了，请直接登录", username_taken: "用户名「{name}」已被占用",
+  wrong_login: "用户名或密码错误", wrong_password: "当前密码不对",
+  image_unreadable: "读不出这张图片（请用 PNG、JPEG、WebP 或 GIF）", image_type: "不支持这种图片格式：请用 PNG、JPEG、WebP 或 GIF",
+  image_empty: "图片是空的", image_too_large: "图片太大：最多 {max_kb} KB", image_pixels: "图片像素太多", image_size: "图片太大：每边最多 {max} 像素",
+};
+
+/** An HTTP API refusal in the page's language: its code's words in Chinese (with its params),
+ *  else the server's message (also when a param the words need is missing). */
+export function apiErrorText(code, params, message) {
+  const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  // (a socket's code an HTTP answer shares, such as the guest's rate limit: the socket's words)
+  const w = ST.lang !== "zh" || !code ? null : own(API_ERRORS, code) ? API_ERRORS[code] : own(ERRORS.zh, code) ? ERRORS.zh[code] : null;
+  if (!w) return message;
+  let missing = false;
+  const out = w.replace(/\{(\w+)\}/g, (all, k) => {
+    if (params && params[k] != null) return String(params[k]);
+    missing = true;
+    return all;
+  });
+  return missing ? message : out;
+}
+
 /** A server error code in words (the server's English message is not shown to players). */
 export function errorText(code) {
   const table = ERRORS[ST.lang];

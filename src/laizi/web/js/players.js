@@ -112,7 +112,7 @@ function wireAccount() {
     try {
       let out;
       try { out = await api("/api/account/register", body); } catch (e) {
-        if (!guest || !/guest token|registered already/.test(e.message)) throw e;
+        if (!guest || !["guest_token_stale", "registered_already"].includes(e.code)) throw e;
         delete body.token;  // a stale or registered token: register a new player instead
         out = await api("/api/account/register", body);
       }

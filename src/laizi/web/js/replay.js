@@ -8,6 +8,7 @@ import { renderSettlement } from "./settle.js";
 import { cardFor, cardText, howtoLink } from "./rules.js";
 import { openReview, closeReview, marksFor, renderReview, reviewSeat, foldReview, toggleReview, showCurrent, showWhole } from "./review.js";
 import { openCard, openHandCard, wireCard } from "./card.js";
+import { apiError } from "./api.js";
 
 const $ = id => document.getElementById(id);
 const RP = { data: null, hand: 0, pos: 0, timer: null, table: null, seats: null, card: null, mid: null };
@@ -120,8 +121,9 @@ export async function openReplay(mid) {
   applyI18n($("rp-table"));
   let r;
   try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/replay`); } catch (e) { $("rp-label").textContent = String(e); return; }
-  const data = await r.json();
-  if (!r.ok) { $("rp-label").textContent = data.error || "replay"; return; }
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }  // (a proxy's error page is not JSON)
+  if (!r.ok || !data) { $("rp-label").textContent = apiError(r.status, data).message; return; }
   RP.data = data;
   RP.seats = data.seats;
   RP.mid = mid;

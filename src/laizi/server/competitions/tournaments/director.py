@@ -221,7 +221,7 @@ class Director:
     async def _load(self, tid: int) -> tuple[TournamentRow, TournamentSettings]:
         row = await self._read(lambda s: records.tournament(s, tid))
         if row is None:
-            raise TournamentError("unknown tournament", 404)
+            raise TournamentError("unknown tournament", 404, code="unknown_tournament")
         return row, settings_of(row)
 
     async def register(self, tid: int, pid: str, nickname: str) -> dict[str, Any]:

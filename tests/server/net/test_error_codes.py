@@ -1,0 +1,75 @@
+"""The HTTP API's refusals a player meets carry a ``code`` (and its ``params``) beside the English
+``error``, so the web client can word them in the player's language; and every code the server
+sends has its Chinese words in ``web/js/i18n.js`` (``API_ERRORS``), and no word there names a
+code the server never sends."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from laizi.server.accounts.accounts import PASSWORD_MIN
+
+SRC = Path(__file__).resolve().parents[3] / "src" / "laizi"
+PW = "correct horse battery"
+
+
+def _err(r: Any, status: int, code: str) -> dict[str, Any]:
+    assert r.status_code == status, (r.status_code, r.text)
+    body = r.json()
+    assert body["code"] == code and isinstance(body["error"], str) and body["error"], body
+    return body  # type: ignore[no-any-return]
+
+
+def _guest(client: TestClient, nick: str) -> str:
+    r = client.post("/api/guest", json={"nickname": nick})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
+
+
+def test_refusals_carry_their_code_and_params(client: TestClient) -> None:
+    _err(client.get("/api/matches/99999/replay"), 404, "unknown_match")
+    _err(client.get("/api/tournaments/99999"), 404, "unknown_tournament")
+    _err(client.get("/api/players/p_nobody"), 404, "unknown_player")
+    short = _err(client.post("/api/account/register", json={"username": "mei", "password": "x"}),
+                 400, "password_short")
+    assert short["params"] == {"min": PASSWORD_MIN} and str(PASSWORD_MIN) in short["error"]
+    _err(client.post("/api/account/register", json={"username": "m", "password": PW}), 400, "username_length")
+    assert client.post("/api/account/register", json={"username": "Mei", "password": PW}).status_code == 200
+    taken = _err(client.post("/api/account/register", json={"username": "MEI", "password": PW}),
+                 409, "username_taken")
+    assert taken["params"] == {"name": "MEI"}
+    _err(client.post("/api/account/login", json={"username": "mei", "password": "wrong password"}),
+         401, "wrong_login")
+    guest = {"Authorization": "Bearer " + _guest(client, "游客甲")}
+    _err(client.post("/api/coins/daily", headers=guest), 403, "coins_guest")
+    _err(client.get("/api/clubs", headers=guest), 403, "clubs_guest")
+    _err(client.get("/api/coins", headers={"Authorization": "Bearer nonsense"}), 401, "token_refused")
+
+
+def test_the_clients_words_and_the_servers_codes_are_in_step() -> None:
+    sent = set()
+    for path in (SRC / "server").rglob("*.py"):
+        if path.name == "protocol.py":  # the socket's error frames: their words are ERRORS
+            continue
+        sent |= set(re.findall(r'code="([a-z_]+)"', path.read_text()))
+        sent |= set(re.findall(r'"code": "([a-z_]+)"', path.read_text()))
+        sent |= set(re.findall(r'code="([a-z_]+)" if', path.read_text()))
+        sent |= set(re.findall(r'else "([a-z_]+)"\)', path.read_text()))
+    js = (SRC / "web" / "js" / "i18n.js").read_text()
+    table = re.search(r"const API_ERRORS = \{(.*?)\n\};", js, re.S)
+    assert table, "API_ERRORS not found in i18n.js"
+    worded = set(re.findall(r"\b([a-z_]+):\s*\"", table.group(1)))
+    protocol = re.search(r"const ERRORS = \{(.*?)\n\};", js, re.S)
+    assert protocol
+    protocol_words = set(re.findall(r"\b([a-z_]+):\s*\"", protocol.group(1)))
+    # a code the server sends on the HTTP API: worded here or among the socket's error words
+    unworded = sorted(c for c in sent - worded - protocol_words)
+    assert not unworded, f"codes without Chinese words in i18n.js: {unworded}"
+    dead = sorted(worded - sent)
+    assert not dead, f"API_ERRORS words for codes the server never sends: {dead}"
+    for code, words in re.findall(r"\b([a-z_]+):\s*\"([^\"]*)\"", table.group(1)):
+        assert re.search(r"[\u3400-\u9fff]", words), (code, words)
