@@ -73,3 +73,28 @@ def test_the_clients_words_and_the_servers_codes_are_in_step() -> None:
     assert not dead, f"API_ERRORS words for codes the server never sends: {dead}"
     for code, words in re.findall(r"\b([a-z_]+):\s*\"([^\"]*)\"", table.group(1)):
         assert re.search(r"[\u3400-\u9fff]", words), (code, words)
+
+
+def _words_of(js: str, table: str, lang: str) -> set[str]:
+    block = re.search(rf"const {table} = \{{(.*?)\n\}};", js, re.S)
+    assert block, table
+    zh, en = re.split(r"\n\s*en: \{", block.group(1), maxsplit=1)
+    return set(re.findall(r"\b([a-z_]+):\s*\"", zh if lang == "zh" else en))
+
+
+def test_every_socket_error_code_has_words_in_both_languages() -> None:
+    """The socket's error frames (``{"type": "error", "code"}``) are worded by ``ERRORS``; a code
+    without words showed the catch-all "操作没有成功" (``server_full``, ``bad_emote`` did)."""
+    sent: dict[str, str] = {}
+    for path in (SRC / "server").rglob("*.py"):
+        text = path.read_text()
+        for pat in (r'ProtocolError\(\s*"([a-z_]+)"', r'\.error\(\s*"([a-z_]+)"',
+                    r'(?:Chat|Mute|Op)Error\(\s*"([a-z_]+)"', r'error_msg\(\s*"([a-z_]+)"'):
+            for code in re.findall(pat, text):
+                sent.setdefault(code, path.name)
+    assert len(sent) > 40, sorted(sent)  # (the scan finds them)
+    js = (SRC / "web" / "js" / "i18n.js").read_text()
+    for lang in ("zh", "en"):
+        words = _words_of(js, "ERRORS", lang)
+        missing = sorted(f"{c} ({f})" for c, f in sent.items() if c not in words)
+        assert not missing, f"socket error codes without {lang} words in i18n.js ERRORS: {missing}"

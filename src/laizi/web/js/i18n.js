@@ -212,6 +212,7 @@ const ERRORS = {
     bad_mute: "不能屏蔽这位玩家", too_many_mutes: "最多屏蔽 100 位玩家，请先取消一些",  // clubs
     cooldown: "你频繁离座：5 分钟内离座 5 次后要等一会儿才能再入座（可以观战）",  // clubs
     same_network: "有玩家从同一网络连接：看清提醒后可以仍然开始",  // clubs
+    bad_emote: "没有这个表情", server_full: "服务器已满，请稍后再试",
     _other: "操作没有成功",
   },
   en: {
@@ -236,6 +237,7 @@ const ERRORS = {
     bad_mute: "That player cannot be muted", too_many_mutes: "At most 100 muted players: unmute some first",  // clubs
     cooldown: "You left 5 seats in 5 minutes: wait a little before you sit again (you may watch)",  // clubs
     same_network: "Players connect from one network: read the warning, then you may start anyway",  // clubs
+    bad_emote: "No such emote", server_full: "The server is full: try again later",
     _other: "That did not work",
   },
 };
