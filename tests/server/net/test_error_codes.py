@@ -5,10 +5,14 @@ code the server never sends."""
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from laizi.server.accounts.accounts import PASSWORD_MIN
@@ -98,3 +102,37 @@ def test_every_socket_error_code_has_words_in_both_languages() -> None:
         words = _words_of(js, "ERRORS", lang)
         missing = sorted(f"{c} ({f})" for c, f in sent.items() if c not in words)
         assert not missing, f"socket error codes without {lang} words in i18n.js ERRORS: {missing}"
+
+
+NODE = shutil.which("node")
+WORDING = """
+globalThis.document = {documentElement: {}, querySelectorAll: () => []};
+const m = await import(process.argv[1]);
+const out = [m.apiErrorText("password_short", {min: 8}, "password too short: at least 8 characters"),
+  m.apiErrorText("username_taken", {name: "<b>Mei</b>"}, "username 'Mei' is taken"),
+  m.apiErrorText("password_short", null, "password too short: at least 8 characters"),
+  m.apiErrorText("rate_limited", null, "too many new guests"),
+  m.apiErrorText("no_such_code", null, "the server's words"),
+  m.apiErrorText(null, null, "HTTP 502")];
+m.setLang("en");
+out.push(m.apiErrorText("password_short", {min: 8}, "password too short: at least 8 characters"));
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node")
+def test_the_client_words_a_refusal() -> None:
+    """``apiErrorText`` (the page's words for a refusal), run in Node: the code's Chinese words
+    with its params; a param missing, the socket's words for that code, else the server's message;
+    an unknown code or none, the server's message; in English, the server's message."""
+    assert NODE is not None
+    js = (SRC / "web" / "js" / "i18n.js").as_uri()
+    out = subprocess.run([NODE, "--input-type=module", "-e", WORDING, js], capture_output=True,
+                         text=True, timeout=60, check=True).stdout
+    zh_short, taken, no_param, socket_words, unknown, none, en = json.loads(out)
+    assert zh_short == "密码太短：至少 8 个字符"
+    assert taken == "用户名「<b>Mei</b>」已被占用"  # (a text node: the page sets textContent)
+    assert no_param == "password too short: at least 8 characters"
+    assert socket_words and re.search(r"[\u3400-\u9fff]", socket_words), socket_words  # ERRORS.zh.rate_limited
+    assert unknown == "the server's words" and none == "HTTP 502"
+    assert en == "password too short: at least 8 characters"

@@ -389,7 +389,7 @@ const API_ERRORS = {
 };
 
 /** An HTTP API refusal in the page's language: its code's words in Chinese (with its params),
- *  else the server's message (also when a param the words need is missing). */
+ *  else the socket's words for the same code, else the server's message. */
 export function apiErrorText(code, params, message) {
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
   // (a socket's code an HTTP answer shares, such as the guest's rate limit: the socket's words)
@@ -401,7 +401,8 @@ export function apiErrorText(code, params, message) {
     missing = true;
     return all;
   });
-  return missing ? message : out;
+  if (!missing) return out;
+  return own(ERRORS.zh, code) ? ERRORS.zh[code] : message;
 }
 
 /** A server error code in words (the server's English message is not shown to players). */
