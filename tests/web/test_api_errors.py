@@ -41,6 +41,10 @@ def test_refusals_read_in_the_pages_language(browser: Any, server: str) -> None:
         if path.startswith("/replay/"):  # no controls over an empty table: the words and the way back
             assert page.is_hidden("#rp-table") and page.is_hidden("#rp-play") and page.is_hidden("#rp-pos"), path
             assert page.is_visible(".rp-home") and page.is_visible("#rp-label"), path
+            page.click("#rp-lang")  # its language button still works: the words follow
+            poll(page, f"() => document.getElementById('rp-label').textContent.includes({en!r})")
+            page.click("#rp-lang")
+            poll(page, f"() => document.getElementById('rp-label').textContent.includes({zh!r})")
         page.screenshot(path=str(screens_dir() / f"api-error-zh-{path.strip('/').replace('/', '-')}.png"))
     page.evaluate("() => localStorage.setItem('laizi.lang', 'en')")
     for path, sel, _zh, en in CASES:

@@ -119,14 +119,21 @@ export async function openReplay(mid) {
   $("rp-title").textContent = t("replay_of", mid);
   RP.table = buildTable($("rp-table"), { live: false });
   applyI18n($("rp-table"));
-  // a replay that cannot be shown says why, without the controls and the empty table (style.css)
-  const missing = why => { $("rp-label").textContent = why; $("replay").classList.add("rp-missing"); };
+  // a replay that cannot be shown says why (in the language chosen, its button still works),
+  // without the controls and the empty table (style.css)
+  const missing = why => {
+    const say = () => { $("rp-title").textContent = t("replay_of", mid); $("rp-label").textContent = why(); };
+    say();
+    $("replay").classList.add("rp-missing");
+    $("rp-lang").addEventListener("click", toggleLang);
+    onLang(say);
+  };
   $("replay").classList.remove("rp-missing");
   let r;
-  try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/replay`); } catch (e) { missing(String(e)); return; }
+  try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/replay`); } catch (e) { missing(() => String(e)); return; }
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }  // (a proxy's error page is not JSON)
-  if (!r.ok || !data) { missing(apiError(r.status, data).message); return; }
+  if (!r.ok || !data) { missing(() => apiError(r.status, data).message); return; }
   RP.data = data;
   RP.seats = data.seats;
   RP.mid = mid;
