@@ -67,7 +67,7 @@ def test_friends_invite_quick_match(browser: Any, quick_server: str, size: tuple
     # errors show, then a friend request by username; b accepts
     a.fill("#f-name", ua)
     a.click("#btn-friend-add")
-    poll(a, "() => /yourself/.test(document.getElementById('error').textContent)")
+    poll(a, "() => /不能加自己为好友/.test(document.getElementById('error').textContent)")  # ("you cannot befriend yourself")
     a.fill("#f-name", ub)
     a.click("#btn-friend-add")
     poll(b, "u => document.querySelector(`button[data-accept='${u}']`)", ua)
