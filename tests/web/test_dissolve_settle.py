@@ -6,6 +6,7 @@ system Chromium, a phone held sideways and upright."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -40,3 +41,12 @@ def test_dissolved_settlement_survives_a_reload(browser: Any, server: str, size:
     assert line == "牌局解散（本局不计分）" and match.startswith("牌局已解散")
     assert not page.errors, page.errors
     assert not page.evaluate("window.__csp"), page.evaluate("window.__csp")
+    # the dissolved hand had no winner: its 晒 link says so in the page's language (the server's
+    # refusal is coded, hand_not_won; the page showed "hand 1 was not won (a draw): no card")
+    mid = re.search(r"/replay/(\d+)", page.get_attribute("#btn-card", "href") or "")
+    assert mid, page.get_attribute("#btn-card", "href")
+    page.goto(f"{server}/replay/{mid.group(1)}?hand=1&card=hand")
+    said = poll(page, "() => { const e = document.getElementById('card-status');"
+                      " return e && e.textContent.length > 1 ? e.textContent : null; }")
+    assert "荒庄" in said and "not won" not in said, said
+    assert not page.errors, page.errors

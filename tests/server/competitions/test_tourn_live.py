@@ -181,7 +181,7 @@ def test_duplicate_tournament_tables_share_every_wall(tmp_path: Path) -> None:
                 if st == 200:  # the round ended between the two reads
                     assert wait_for(srv, tid, lambda d: d["rounds"][0]["status"] == "finished", 30)
                 else:
-                    assert "round is over" in body["error"]
+                    assert "round is over" in body["error"] and body["code"] == "replay_withheld", body
         d = wait_for(srv, tid, lambda d: d["status"] == "finished", 150)
         for r in d["rounds"]:
             for t in r["tables"]:

@@ -90,7 +90,7 @@ def test_every_won_hand_has_its_card(srv: tuple[LiveServer, int]) -> None:
     # the cards' payments are the match's (draws pay nothing): the totals on the result card
     assert [round(x, 1) for x in totals] == [round(x, 1) for x in match["scores"]]
     st, card = get(s, f"/api/matches/{mid}/hands/{HANDS + 1}/card")
-    assert st == 404 and "no hand" in card["error"]
+    assert st == 404 and "no hand" in card["error"] and card["code"] == "unknown_hand"
     st, card = get(s, f"/api/matches/{mid}/hands/1/card?origin=https://laizi.example")
     if st == 200:
         assert card["qr"]["link"] == f"https://laizi.example/replay/{mid}?hand=1&card=hand"
@@ -120,9 +120,11 @@ def test_the_refusals(srv: tuple[LiveServer, int]) -> None:
             if st == 409 or time.time() > deadline:
                 break
             time.sleep(0.2)  # the match's row not written yet
-        assert st == 409 and "not over yet" in card["error"], card
+        assert st == 409 and "not over yet" in card["error"] and card["code"] == "hand_not_over", card
         st, card = get(s, f"/api/matches/{playing}/hands/2/card")
-        assert st == 409 and "not over yet" in card["error"], card
+        assert st == 409 and "not over yet" in card["error"] and card["code"] == "hand_not_over", card
+        st, card = get(s, f"/api/matches/{playing}/card")  # the match's 战绩 card: not yet either
+        assert st == 409 and card["code"] == "match_in_play", card
         send(ws, type="dissolve")  # 解散: the hand ends as a draw, the match is over
         until(ws, lambda m: m["type"] == "dissolve" and m.get("done"))
     deadline = time.time() + 30
@@ -131,6 +133,6 @@ def test_the_refusals(srv: tuple[LiveServer, int]) -> None:
         if "not won" in card.get("error", "") or time.time() > deadline:
             break
         time.sleep(0.2)
-    assert st == 409 and "not won" in card["error"], card
+    assert st == 409 and "not won" in card["error"] and card["code"] == "hand_not_won", card
     st, card = get(s, f"/api/matches/{playing}/hands/2/card")
-    assert st == 404, card
+    assert st == 404 and card["code"] == "unknown_hand", card

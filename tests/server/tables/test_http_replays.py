@@ -203,10 +203,13 @@ def test_replay_endpoint_is_rate_limited_per_ip(srv: tuple[LiveServer, list[int]
     s, mids = srv
     codes = []
     for _ in range(130):
-        status, headers, _ = get(s, f"/api/matches/{mids[0]}/replay?index=1")
+        status, headers, body = get(s, f"/api/matches/{mids[0]}/replay?index=1")
         codes.append(status)
-        if status == 429:
+        if status == 429:  # (its code and seconds: the page words it, 操作太频繁：请 N 秒后再试)
             assert int(headers["retry-after"]) >= 1
+            refusal = json.loads(body)
+            assert refusal["code"] == "rate_limited", refusal
+            assert refusal["params"]["wait"] == int(headers["retry-after"]), (refusal, headers)
             break
     assert codes[-1] == 429 and codes.count(200) <= 120
     status, _, out = s.request("GET", "/api/rooms")  # the rest of the server still answers

@@ -187,10 +187,13 @@ def test_the_review_endpoint_is_rate_limited_per_ip(srv: tuple[LiveServer, int, 
     review(s, mid, 0)
     codes = []
     for _ in range(REQUESTS_PER_MINUTE + 5):
-        status, headers, _ = s.request("GET", f"/api/matches/{mid}/review?seat=0")
+        status, headers, body = s.request("GET", f"/api/matches/{mid}/review?seat=0")
         codes.append(status)
         if status == 429:
             assert int(headers["retry-after"]) >= 1
+            refusal = json.loads(body)
+            assert refusal["code"] == "rate_limited", refusal
+            assert refusal["params"]["wait"] == int(headers["retry-after"]), (refusal, headers)
             break
     assert codes[-1] == 429 and codes.count(200) <= REQUESTS_PER_MINUTE
     assert s.request("GET", "/api/rooms")[0] == 200  # the rest of the server still answers
@@ -203,6 +206,6 @@ def test_the_replays_gates_withhold_the_review(tmp_path: Any) -> None:
     svc = ReviewService(f"sqlite:///{tmp_path / 'none.db'}", gates=[withheld])
     with pytest.raises(ReviewError) as exc:
         asyncio.run(svc.get(7, 0, "1.2.3.4"))
-    assert exc.value.status == 403 and "duplicate" in exc.value.message
+    assert exc.value.status == 403 and "duplicate" in exc.value.message and exc.value.code == "replay_withheld"
     assert svc._pool is None  # refused before any build
 

@@ -5,7 +5,7 @@ the app turns any of them into the one JSON error answer (:mod:`laizi.server.net
 
 from __future__ import annotations
 
-__all__ = ["ApiError"]
+__all__ = ["ApiError", "coded", "wait_seconds"]
 
 
 class ApiError(Exception):
@@ -23,3 +23,16 @@ class ApiError(Exception):
         self.retry_after = retry_after
         self.code = code
         self.params = params
+
+
+def wait_seconds(retry_after: float) -> int:
+    """Whole seconds to wait (at least 1), as a refusal's ``Retry-After`` says them: the
+    ``wait`` param of a ``rate_limited`` refusal."""
+    return max(1, int(retry_after + 0.999))
+
+
+def coded(exc: ApiError) -> dict[str, object]:
+    """A refusal's ``code`` and ``params`` as fields of its JSON answer (none without a code)."""
+    if exc.code is None:
+        return {}
+    return {"code": exc.code, "params": exc.params} if exc.params else {"code": exc.code}

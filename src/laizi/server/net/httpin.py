@@ -17,7 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from laizi.server.common.errors import ApiError
+from laizi.server.common.errors import ApiError, coded
 from laizi.server.common.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 
 __all__ = ["api_error_handler", "api_error_response", "bearer", "current_player", "error_response", "int_param",
@@ -45,12 +45,7 @@ async def api_error_handler(request: Request, exc: Exception) -> Response:
 def api_error_response(request: Request, exc: ApiError) -> JSONResponse:
     """The error answer of a refusal: its message, status, ``Retry-After``, and its ``code``
     and ``params`` when it has them (what the web client words in the player's language)."""
-    extra: dict[str, Any] = {}
-    if exc.code is not None:
-        extra["code"] = exc.code
-        if exc.params:
-            extra["params"] = exc.params
-    return error_response(request, exc.message, exc.status, retry_after=exc.retry_after, **extra)
+    return error_response(request, exc.message, exc.status, retry_after=exc.retry_after, **coded(exc))
 
 
 async def current_player(request: Request, data: dict[str, Any] | None = None, *,

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from laizi.server.common.chat import RateLimiter
-from laizi.server.common.errors import ApiError
+from laizi.server.common.errors import ApiError, wait_seconds
 from laizi.server.common.workers import exit_with_parent
 
 __all__ = [
@@ -117,8 +117,9 @@ class _Entry:
 class ReplayError(ApiError):
     """A replay request that cannot be served now: HTTP status, message, Retry-After."""
 
-    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message, status, retry_after)
+    def __init__(self, status: int, message: str, retry_after: float | None = None, *,
+                 code: str | None = None, params: dict[str, object] | None = None) -> None:
+        super().__init__(message, status, retry_after, code=code, params=params)
 
 
 class ReplayService:
@@ -166,12 +167,13 @@ class ReplayService:
         Raises :class:`ReplayError` when the client is over its limits or the server busy."""
         if not self.requests.allow(client):
             self.stats["limited"] += 1
-            raise ReplayError(429, "too many replay requests; slow down",
-                              self.requests.retry_after(client))
+            wait = self.requests.retry_after(client)
+            raise ReplayError(429, "too many replay requests; slow down", wait,
+                              code="rate_limited", params={"wait": wait_seconds(wait)})
         for gate in self.gates:  # e.g. a duplicate round in play (laizi.server.competitions.tournaments)
             why = await gate(match_id)
             if why is not None:
-                raise ReplayError(403, why)
+                raise ReplayError(403, why, code="replay_withheld")
         entry = self._cached(match_id)
         if entry is None:
             entry = await self._build(match_id, client)
@@ -201,10 +203,11 @@ class ReplayService:
             return await asyncio.shield(shared)
         if not self.builds.allow(client):
             self.stats["limited"] += 1
-            raise ReplayError(429, "too many replay requests; slow down",
-                              self.builds.retry_after(client))
+            wait = self.builds.retry_after(client)
+            raise ReplayError(429, "too many replay requests; slow down", wait,
+                              code="rate_limited", params={"wait": wait_seconds(wait)})
         if len(self._pending) >= self.max_pending:
-            raise ReplayError(503, "replays are busy; try again shortly", 2.0)
+            raise ReplayError(503, "replays are busy; try again shortly", 2.0, code="server_busy")
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[_Entry | None] = loop.create_future()
         self._pending[match_id] = fut

@@ -49,6 +49,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from laizi.server.common.chat import RateLimiter
+from laizi.server.common.errors import ApiError, coded, wait_seconds
 from laizi.server.common.workers import exit_with_parent
 
 __all__ = ["BUILDS_PER_MINUTE", "CACHE_BYTES", "MAX_PENDING", "REQUESTS_PER_MINUTE", "WAIT",
@@ -157,12 +158,17 @@ def read_card(engine: Any, match_id: int, *, finished: bool = True) -> dict[str,
                 "finished_at": m.finished_at.isoformat() if m.finished_at else None}
 
 
+def _refused(status: int, why: str, *, code: str) -> dict[str, Any]:
+    """A refusal :func:`read_hand_card` returns (raised as :class:`ReviewError` by the service)."""
+    return {"refused": (status, why, code)}
+
+
 def read_hand_card(engine: Any, match_id: int, hand_no: int) -> dict[str, Any] | None:
     """The big-hand card's data of hand ``hand_no`` of a match (a thread of the server): the
     match's journal replayed to that hand's end, the hand read through :mod:`laizi.views`
     (the revealed snapshot of the finished hand, as its replay shows it). None for no such
-    match; ``{"refused": (status, why)}`` for a hand not over yet (409), not played (404) or
-    not won (409)."""
+    match; ``{"refused": (status, why, code)}`` for a hand not over yet (409,
+    ``hand_not_over``), not played (404, ``unknown_hand``) or not won (409, ``hand_not_won``)."""
     from sqlalchemy import select
     from sqlalchemy.orm import Session
 
@@ -183,11 +189,11 @@ def read_hand_card(engine: Any, match_id: int, hand_no: int) -> dict[str, Any] |
         row = s.scalars(select(db.HandRow).where(db.HandRow.match_id == match_id,
                                                  db.HandRow.number == hand_no)).first()
         if row is None and m.status == "finished":
-            return {"refused": (404, f"no hand {hand_no} in match {match_id}")}
+            return _refused(404, f"no hand {hand_no} in match {match_id}", code="unknown_hand")
         if row is None or row.ended_at is None:
-            return {"refused": (409, f"hand {hand_no} is not over yet: its card comes when it is")}
+            return _refused(409, f"hand {hand_no} is not over yet: its card comes when it is", code="hand_not_over")
         if (row.result or {}).get("winner") is None:
-            return {"refused": (409, f"hand {hand_no} was not won (a draw): no card")}
+            return _refused(409, f"hand {hand_no} was not won (a draw): no card", code="hand_not_won")
         journal = [a.action for a in s.scalars(
             select(db.ActionRow).where(db.ActionRow.match_id == m.id).order_by(db.ActionRow.n))]
         rules, seed, max_hands = dict(m.rules), bytes.fromhex(m.seed), m.max_hands
@@ -203,11 +209,11 @@ def read_hand_card(engine: Any, match_id: int, hand_no: int) -> dict[str, Any] |
             break
     if sv is None or sv.revealed is None:
         if finished or g.match.hand_no > hand_no:
-            return {"refused": (404, f"no hand {hand_no} in match {match_id}")}
-        return {"refused": (409, f"hand {hand_no} is not over yet: its card comes when it is")}
+            return _refused(404, f"no hand {hand_no} in match {match_id}", code="unknown_hand")
+        return _refused(409, f"hand {hand_no} is not over yet: its card comes when it is", code="hand_not_over")
     res = sv.revealed.result
     if not res:
-        return {"refused": (409, f"hand {hand_no} was not won (a draw): no card")}
+        return _refused(409, f"hand {hand_no} was not won (a draw): no card", code="hand_not_won")
     w = int(res["winner"])
     sc = dict(res.get("score") or {})
     return {
@@ -264,12 +270,18 @@ def read_accuracy(engine: Any, seats: list[tuple[int, int]]) -> dict[str, Any] |
 
 
 # ----------------------------------------------------------------- server side
-class ReviewError(Exception):
-    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.retry_after = retry_after
+class ReviewError(ApiError):
+    """A review or card request that cannot be served now: HTTP status, message, Retry-After,
+    and the ``code`` (``params``) the web client words in the player's language."""
+
+    def __init__(self, status: int, message: str, retry_after: float | None = None, *,
+                 code: str | None = None, params: dict[str, object] | None = None) -> None:
+        super().__init__(message, status, retry_after, code=code, params=params)
+
+
+def _limited(message: str, retry_after: float) -> ReviewError:
+    return ReviewError(429, message, retry_after, code="rate_limited",
+                       params={"wait": wait_seconds(retry_after)})
 
 
 class ReviewService:
@@ -324,12 +336,11 @@ class ReviewService:
         409, 503, and 202 while it is being built)."""
         if not self.requests.allow(client):
             self.stats["limited"] += 1
-            raise ReviewError(429, "too many review requests; slow down",
-                              self.requests.retry_after(client))
+            raise _limited("too many review requests; slow down", self.requests.retry_after(client))
         for gate in self.gates:
             why = await gate(match_id)
             if why is not None:
-                raise ReviewError(403, why)
+                raise ReviewError(403, why, code="replay_withheld")
         key = _key(match_id, seat)
         data = self._cache.get(key)
         if data is not None:
@@ -340,9 +351,9 @@ class ReviewService:
         if task is None:
             if not self.builds.allow(client):
                 self.stats["limited"] += 1
-                raise ReviewError(429, "too many reviews; slow down", self.builds.retry_after(client))
+                raise _limited("too many reviews; slow down", self.builds.retry_after(client))
             if len(self._pending) >= self.max_pending:
-                raise ReviewError(503, "reviews are busy; try again shortly", 2.0)
+                raise ReviewError(503, "reviews are busy; try again shortly", 2.0, code="server_busy")
             task = asyncio.get_running_loop().create_task(self._build(match_id, seat))
             # a client gone after its 202 never awaits it: the outcome is retrieved here
             task.add_done_callback(lambda t: t.cancelled() or t.exception())
@@ -364,7 +375,8 @@ class ReviewService:
             if raw is None:
                 return None
             if raw.get("in_play"):
-                raise ReviewError(409, "the match is still in play: a review comes when it is over")
+                raise ReviewError(409, "the match is still in play: a review comes when it is over",
+                                  code="match_in_play")
             data = json.dumps(raw, ensure_ascii=False, separators=(",", ":")).encode()
             self.stats["builds"] += 1
             self._store(key, data)
@@ -438,10 +450,10 @@ class ReviewService:
                 resp = JSONResponse({"pending": True, "progress": self.progress(mid, seat)},
                                     status_code=202, headers={"Retry-After": "1"})
                 return resp
-            return error(exc.message, exc.status, exc.retry_after)
+            return error(exc.message, exc.status, exc.retry_after, **coded(exc))
         except Exception:  # noqa: BLE001 - a journal that does not replay: logged, not shown
             log.exception("review of match %s seat %s failed", mid, seat)
-            return error("the review failed", 500)
+            return error("the review failed", 500, code="review_failed")
         if data is None:
             return error("unknown match", 404, code="unknown_match")
         return Response(data, media_type="application/json",
@@ -451,14 +463,15 @@ class ReviewService:
         """The 战绩 card's data; raises :class:`ReviewError` (429, 403, 409)."""
         if not self.requests.allow(client):
             self.stats["limited"] += 1
-            raise ReviewError(429, "too many requests; slow down", self.requests.retry_after(client))
+            raise _limited("too many requests; slow down", self.requests.retry_after(client))
         for gate in self.gates:
             why = await gate(match_id)
             if why is not None:
-                raise ReviewError(403, why)
+                raise ReviewError(403, why, code="replay_withheld")
         data = await asyncio.to_thread(read_card, self._db(), match_id)
         if data is not None and data.get("in_play"):
-            raise ReviewError(409, "the match is still in play: its card comes when it is over")
+            raise ReviewError(409, "the match is still in play: its card comes when it is over",
+                              code="match_in_play")
         return data
 
     async def hand_card(self, match_id: int, hand: int, client: str) -> dict[str, Any] | None:
@@ -466,11 +479,11 @@ class ReviewService:
         404 for a hand not played, 409 for a hand not over or not won)."""
         if not self.requests.allow(client):
             self.stats["limited"] += 1
-            raise ReviewError(429, "too many requests; slow down", self.requests.retry_after(client))
+            raise _limited("too many requests; slow down", self.requests.retry_after(client))
         for gate in self.gates:
             why = await gate(match_id)
             if why is not None:
-                raise ReviewError(403, why)
+                raise ReviewError(403, why, code="replay_withheld")
         key = (match_id, hand)
         data = self._hand_cards.get(key)
         if data is not None:  # a finished hand does not change
@@ -478,7 +491,8 @@ class ReviewService:
             return data
         data = await asyncio.to_thread(read_hand_card, self._db(), match_id, hand)
         if data is not None and "refused" in data:
-            raise ReviewError(*data["refused"])
+            status, why, code = data["refused"]
+            raise ReviewError(status, why, code=code)
         if data is not None:
             self._hand_cards[key] = data
             while len(self._hand_cards) > HAND_CARDS_KEEP:
@@ -507,7 +521,8 @@ class ReviewService:
         try:
             data = await (self.card(mid, client) if hand is None else self.hand_card(mid, hand, client))
         except ReviewError as exc:
-            resp = JSONResponse({"error": exc.message, "request_id": rid}, status_code=exc.status)
+            resp = JSONResponse({"error": exc.message, **coded(exc), "request_id": rid},
+                                status_code=exc.status)
             if exc.retry_after is not None:
                 resp.headers["Retry-After"] = str(max(1, int(exc.retry_after + 0.999)))
             return resp

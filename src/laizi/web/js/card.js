@@ -2,6 +2,7 @@
 // the rule card line), to download or to share by its link (/replay/{id}?card=1); and the
 // big-hand card of a won hand (the winning hand in the project's SVG tiles, its 番 and their
 // breakdown, the payments, the rule card line), shared as /replay/{id}?hand=N&card=hand.
+import { apiError } from "./api.js";
 import { t, getLang, botName, presetName, bigHandName, winBy, windOf, localizeLine, tileName } from "./i18n.js";
 import { tileSvgText } from "./tiles.js";
 
@@ -129,10 +130,10 @@ export async function openCard(mid, hands) {
   $("card-status").textContent = "…";
   const mine = ++ST.seq;
   let r;
-  try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = String(e); return; }
+  try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = t("card_failed"); return; }
   const data = await r.json().catch(() => ({}));
   if (mine !== ST.seq) return;
-  if (!r.ok) { $("card-status").textContent = data.error || t("card_failed"); return; }
+  if (!r.ok) { $("card-status").textContent = data.error ? apiError(r.status, data).message : t("card_failed"); return; }
   const canvas = $("card-img");
   if (!await drawCard(canvas, data, hands, () => mine === ST.seq)) return;  // a later card draws
   const url = canvas.toDataURL("image/png");
@@ -292,13 +293,13 @@ export async function openHandCard(mid, hand) {
   const mine = ++ST.seq;
   let r, data = {};
   for (let i = 0; i < 5; i++) {
-    try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/hands/${encodeURIComponent(hand)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = String(e); return; }
+    try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/hands/${encodeURIComponent(hand)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = t("card_failed"); return; }
     data = await r.json().catch(() => ({}));
-    if (r.status !== 409 || !/not over/.test(data.error || "")) break;
+    if (r.status !== 409 || data.code !== "hand_not_over") break;  // (the hand's end not yet stored)
     await new Promise(ok => setTimeout(ok, 800));
   }
   if (mine !== ST.seq) return;
-  if (!r.ok) { $("card-status").textContent = data.error || t("card_failed"); return; }
+  if (!r.ok) { $("card-status").textContent = data.error ? apiError(r.status, data).message : t("card_failed"); return; }
   if (!await drawHandCard(canvas, data, () => mine === ST.seq)) return;  // a later card draws
   const dl = $("card-download");
   dl.href = canvas.toDataURL("image/png");

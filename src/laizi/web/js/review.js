@@ -1,6 +1,7 @@
 // 复盘 in the replay viewer: one seat's review (GET /api/matches/{id}/review?seat=N, built on
 // the server; 202 with its progress while it is built), its accuracy, and its costliest
 // decisions marked on the timeline with the sentence saying why.
+import { apiError } from "./api.js";
 import { t, getLang, botName } from "./i18n.js";
 
 const $ = id => document.getElementById(id);
@@ -58,7 +59,7 @@ async function fetchReview(mid, seat, ticket) {
       if (ticket !== RV.asking) return null;
       continue;
     }
-    if (!r.ok) { say(data.error ? `${t("review_failed")} (${data.error})` : t("review_failed")); return null; }
+    if (!r.ok) { say(data.error ? apiError(r.status, data).message : t("review_failed")); return null; }
     return data;
   }
 }
