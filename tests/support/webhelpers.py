@@ -3,6 +3,7 @@ moves a person makes on the table (tap a tile twice to discard, take a claim or 
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import time
@@ -82,14 +83,20 @@ def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, 
     page.sockets = []  # type: ignore[attr-defined]  # what each of its WebSockets did (register_here's report)
 
     def socket_opened(ws: Any) -> None:
-        seen = {"url": ws.url[-40:], "sent": 0, "received": 0, "first": None, "closed": False}
+        seen = {"url": ws.url[-40:], "sent": 0, "received": 0, "first": None, "closed": False,
+                "last_sent": collections.deque(maxlen=6), "last_received": collections.deque(maxlen=12)}
         page.sockets.append(seen)  # type: ignore[attr-defined]
 
         def received(payload: Any) -> None:
             seen["received"] += 1
             if seen["first"] is None:
                 seen["first"] = str(payload)[:60]
-        ws.on("framesent", lambda _: seen.__setitem__("sent", seen["sent"] + 1))
+            seen["last_received"].append(str(payload)[:160])
+
+        def sent(payload: Any) -> None:
+            seen["sent"] += 1
+            seen["last_sent"].append(str(payload)[:120])
+        ws.on("framesent", sent)
         ws.on("framereceived", received)
         ws.on("close", lambda _: seen.__setitem__("closed", True))
     page.on("websocket", socket_opened)

@@ -20,6 +20,13 @@ SETTLE = """() => { const l = document.querySelector('#hand-result + .settle-lin
     const s = document.getElementById('settlement');
     return l && m && !s.classList.contains('hidden') ? [l.textContent, m.textContent] : null; }"""
 
+STATE = """() => ({settlement: document.getElementById('settlement').className,
+    settle: document.getElementById('settlement').textContent.slice(0, 120),
+    menu: document.getElementById('sheet-menu').className,
+    dissolveBar: document.getElementById('dissolve-bar').textContent,
+    toast: document.getElementById('toast').textContent, error: document.getElementById('error').textContent,
+    body: {...document.body.dataset}})"""
+
 
 @pytest.mark.parametrize("size", [(844, 390), (390, 844)])
 def test_dissolved_settlement_survives_a_reload(browser: Any, server: str, size: tuple[int, int]) -> None:
@@ -31,7 +38,11 @@ def test_dissolved_settlement_survives_a_reload(browser: Any, server: str, size:
         page.wait_for_timeout(100)
     page.click("#btn-menu")
     page.click("#btn-dissolve")
-    line, match = poll(page, SETTLE, timeout=20)
+    try:
+        line, match = poll(page, SETTLE, timeout=20)
+    except AssertionError:  # (a CI run once waited 20 s in vain here, upright: what the page had)
+        raise AssertionError(f"no dissolved settlement; the page: {page.evaluate(STATE)}; its sockets: "
+                             f"{page.sockets}") from None
     assert line == "牌局解散（本局不计分）" and "荒庄" not in line
     assert match == "牌局已解散：已打完的局分数保留"
     assert overflow_x(page) <= 0
