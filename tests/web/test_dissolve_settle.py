@@ -59,5 +59,9 @@ def test_dissolved_settlement_survives_a_reload(browser: Any, server: str, size:
     page.goto(f"{server}/replay/{mid.group(1)}?hand=1&card=hand")
     said = poll(page, "() => { const e = document.getElementById('card-status');"
                       " return e && e.textContent.length > 1 ? e.textContent : null; }")
-    assert "荒庄" in said and "not won" not in said, said
+    assert "没有人胡牌" in said and "not won" not in said, said
+    assert overflow_x(page) <= 0  # the words alone: no empty picture to download, no link to share
+    assert page.is_hidden("#card-img") and page.is_hidden("#card-download") and page.is_hidden("#card-copy")
+    assert page.is_visible("#card-close")
+    page.screenshot(path=str(screens_dir() / f"hand-card-refused-{size[0]}x{size[1]}.png"))
     assert not page.errors, page.errors

@@ -124,16 +124,16 @@ export function shareLink(mid) { return `${location.origin}/replay/${mid}?card=1
 export async function openCard(mid, hands) {
   wireCard();
   const sheet = $("card-sheet");
-  sheet.classList.remove("hidden");
+  sheet.classList.remove("hidden", "card-refused");
   $("card-h").textContent = t("card");
   delete $("card-img").dataset.drawn;
   $("card-status").textContent = "…";
   const mine = ++ST.seq;
   let r;
-  try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = t("card_failed"); return; }
+  try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { refused(t("card_failed")); return; }
   const data = await r.json().catch(() => ({}));
   if (mine !== ST.seq) return;
-  if (!r.ok) { $("card-status").textContent = data.error ? apiError(r.status, data).message : t("card_failed"); return; }
+  if (!r.ok) { refused(data.error ? apiError(r.status, data).message : t("card_failed")); return; }
   const canvas = $("card-img");
   if (!await drawCard(canvas, data, hands, () => mine === ST.seq)) return;  // a later card draws
   const url = canvas.toDataURL("image/png");
@@ -285,7 +285,7 @@ export function handLink(mid, hand) { return `${location.origin}/replay/${mid}?h
 export async function openHandCard(mid, hand) {
   wireCard();
   const sheet = $("card-sheet");
-  sheet.classList.remove("hidden");
+  sheet.classList.remove("hidden", "card-refused");
   $("card-h").textContent = t("card_hand");
   $("card-status").textContent = "…";
   const canvas = $("card-img");
@@ -293,13 +293,13 @@ export async function openHandCard(mid, hand) {
   const mine = ++ST.seq;
   let r, data = {};
   for (let i = 0; i < 5; i++) {
-    try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/hands/${encodeURIComponent(hand)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { $("card-status").textContent = t("card_failed"); return; }
+    try { r = await fetch(`/api/matches/${encodeURIComponent(mid)}/hands/${encodeURIComponent(hand)}/card?origin=${encodeURIComponent(location.origin)}`); } catch (e) { refused(t("card_failed")); return; }
     data = await r.json().catch(() => ({}));
     if (r.status !== 409 || data.code !== "hand_not_over") break;  // (the hand's end not yet stored)
     await new Promise(ok => setTimeout(ok, 800));
   }
   if (mine !== ST.seq) return;
-  if (!r.ok) { $("card-status").textContent = data.error ? apiError(r.status, data).message : t("card_failed"); return; }
+  if (!r.ok) { refused(data.error ? apiError(r.status, data).message : t("card_failed")); return; }
   if (!await drawHandCard(canvas, data, () => mine === ST.seq)) return;  // a later card draws
   const dl = $("card-download");
   dl.href = canvas.toDataURL("image/png");
@@ -307,6 +307,13 @@ export async function openHandCard(mid, hand) {
   canvas.dataset.drawn = "1";
   $("card-link").value = handLink(mid, hand);
   $("card-status").textContent = "";
+}
+
+/** No card to show (a hand not won, a match in play, a refusal): the words alone, without an
+ *  empty picture, its download and its link. */
+function refused(words) {
+  $("card-sheet").classList.add("card-refused");
+  $("card-status").textContent = words;
 }
 
 // this module's state, in one place (tests/test_architecture.py: no module-level let)

@@ -388,7 +388,7 @@ const API_ERRORS = {
   image_empty: "图片是空的", image_too_large: "图片太大：最多 {max_kb} KB", image_pixels: "图片像素太多", image_size: "图片太大：每边最多 {max} 像素",
   replay_withheld: "复式比赛这一轮还在进行：各桌打的是同一副牌墙，本轮结束后才能看回放",
   server_busy: "服务器正忙：请稍后再试", match_in_play: "这场对局还在进行：打完后才能复盘、看战绩",
-  hand_not_over: "这一局还没打完：打完后才能晒", hand_not_won: "这一局荒庄，没有人胡牌：没有可晒的牌",
+  hand_not_over: "这一局还没打完：打完后才能晒", hand_not_won: "这一局没有人胡牌（荒庄或解散）：没有可晒的牌",
   review_failed: "复盘失败：这场对局的记录读不出来",
 };
 
