@@ -45,7 +45,10 @@ from typing import Any
 
 import picows
 
-from laizi.server.common import protocol as _protocol
+try:
+    from laizi.server.common import protocol as _protocol
+except ImportError:  # a laizi before the server's subpackages (an A/B against 98ebea6)
+    from laizi.server import protocol as _protocol  # type: ignore[no-redef]
 
 # The table protocol of the laizi on the path: 2 or 3 (update frames carry a patch, applied by
 # that laizi's Mirror), or none (an older laizi — A/B against it — whose frames carry the
@@ -97,10 +100,13 @@ def free_port() -> int:
 
 def start_server(port: int, db_url: str, extra: list[str] | None = None,
                  python: str | None = None) -> subprocess.Popen[bytes]:
+    py = python or sys.executable
+    usage = subprocess.run([py, "-m", "laizi", "serve", "--help"], capture_output=True, text=True).stdout
+    # (a laizi before the connection cap, an A/B against 98ebea6, has no such option)
+    cap = ["--max-connections", str(MAX_CONNECTIONS)] if "--max-connections" in usage else []
     proc = subprocess.Popen(
-        [python or sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", db_url, "--bot-delay", "0", "--hand-pause", "0.5",
-         "--max-connections", str(MAX_CONNECTIONS), *(extra or [])],
+        [py, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", db_url, "--bot-delay", "0", "--hand-pause", "0.5", *cap, *(extra or [])],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         # Every client comes from loopback: the per-address rate limits would stop the set-up.
         env={**os.environ, "LAIZI_RATE_EXEMPT": "127.0.0.1"})
