@@ -53,11 +53,17 @@ class MeldParseError(LaiziError):
 
 
 class IllegalHandError(LaiziError):
-    """A hand description that cannot exist (too many copies, wrong tile count...)."""
+    """A hand description that cannot exist (too many copies, wrong tile count...).
+    ``code`` and ``params``, where given, name the kind of mistake for a program that words it
+    in its own language (the web calculator: ``score_tile_count`` with ``{"n": 13}``); the
+    message stays the same English."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, *, code: str | None = None,
+                 params: dict[str, object] | None = None) -> None:
         self.field = field
         self.message = message
+        self.code = code
+        self.params = params
         super().__init__(f"{field}: {message}")
 
 

@@ -63,6 +63,8 @@ def test_calculator_by_tapping_on_a_phone(browser: Any, server: str) -> None:
     page.locator("#ed-hand .tile-btn").first.click()
     page.click("#submit")
     page.wait_for_selector("#verdict.neg, #verdict .neg")
+    said = page.inner_text("#verdict")  # in the page's language (it was the scorer's English)
+    assert "胡牌者的牌共 13 张" in said and "winner" not in said, said
     # Put the 四万 back by tapping it in the picker: the win is back.
     page.click("#targets [data-target='hand']")
     page.click("#picker [data-pick='4m']")
@@ -80,6 +82,12 @@ def test_calculator_by_tapping_on_a_phone(browser: Any, server: str) -> None:
     page.click("#submit")
     page.wait_for_selector("#verdict b")
     assert not CJK.search(page.inner_text("#result")), page.inner_text("#result")
+    page.click("#seat-tabs [data-seat='1']")  # the winner's hand short again: the English words
+    page.locator("#ed-hand .tile-btn").first.click()
+    page.click("#submit")
+    page.wait_for_selector("#verdict.neg")
+    said = page.inner_text("#verdict")
+    assert "make 13, not 14" in said and not CJK.search(said), said
     assert page.errors == []
     assert page.evaluate("window.__csp") == []
     page.context.close()

@@ -138,27 +138,27 @@ def _win_of(win: Any, winner: int, setup: TableSetup) -> _Win:
     after_kong = _bool(win.get("after_kong", False), "win.after_kong")
     haidi = _bool(win.get("haidi", False), "win.haidi")
     if after_kong and haidi:
-        raise IllegalHandError("win.after_kong", "cannot be combined with haidi")
+        raise IllegalHandError("win.after_kong", "cannot be combined with haidi", code="score_gangkai_haidi")
     if (after_kong or haidi) and by != "self_draw":
         raise IllegalHandError("win.after_kong" if after_kong else "win.haidi",
-                               "only a self-drawn win can be 杠上开花 or 海底捞")
+                               "only a self-drawn win can be 杠上开花 or 海底捞", code="score_only_self_draw")
     if by == "discard" and tile == setup.laizi:
-        raise IllegalHandError("win.tile", "a discarded laizi is never won on")
+        raise IllegalHandError("win.tile", "a discarded laizi is never won on", code="score_win_laizi")
     if by != "self_draw" and tile in setup.special:
-        raise IllegalHandError("win.tile", "a special tile can never be claimed")
+        raise IllegalHandError("win.tile", "a special tile can never be claimed", code="score_win_special")
     return _Win(tile, by, from_seat, after_kong, haidi)
 
 
 def _from_seat_of(win: dict[str, Any], by: WinBy, winner: int) -> int | None:
     if by == "self_draw":
         if win.get("from") is not None:
-            raise IllegalHandError("win.from", "a self-drawn win has no 'from'")
+            raise IllegalHandError("win.from", "a self-drawn win has no 'from'", code="score_from_self_draw")
         return None
     if win.get("from") is None:
-        raise IllegalHandError("win.from", f"required when win.by is {by}")
+        raise IllegalHandError("win.from", f"required when win.by is {by}", code="score_from_needed")
     from_seat = _seat(win["from"], "win.from")
     if from_seat == winner:
-        raise IllegalHandError("win.from", "names the winner")
+        raise IllegalHandError("win.from", "names the winner", code="score_from_winner")
     return from_seat
 
 
@@ -174,9 +174,11 @@ def _player_of(pd: Any, seat: int, setup: TableSetup, rules: RuleSet) -> PlayerT
     for name, lst in (("special_kongs", sk), ("special_discards", sd)):
         for t in lst:
             if t not in setup.special and t != setup.laizi:
-                raise IllegalHandError(f"{where}.{name}", f"{Tile(t)} is neither special nor the laizi")
+                raise IllegalHandError(f"{where}.{name}", f"{Tile(t)} is neither special nor the laizi",
+                                       code="score_not_special", params={"tile": str(Tile(t))})
     if sd and setup.laizi in sd and rules.laizi_discard == "forbidden":
-        raise IllegalHandError(f"{where}.special_discards", "discarding a laizi is forbidden by these rules")
+        raise IllegalHandError(f"{where}.special_discards", "discarding a laizi is forbidden by these rules",
+                               code="score_laizi_discard")
     ready = _bool(pd.get("ready", False), f"{where}.ready")
     fanbao = _bool(pd.get("fanbao", False), f"{where}.fanbao")
     return PlayerTable(tuple(hand), tuple(melds), tuple(sk), tuple(sd), ready, fanbao)
@@ -198,12 +200,13 @@ def _melds_of(melds_data: Any, seat: int, setup: TableSetup) -> list[Meld]:
         if meld.from_seat is not None:
             _seat(meld.from_seat, f"{field}.from")
             if meld.from_seat == seat:
-                raise IllegalHandError(field, "a meld cannot be taken from oneself")
+                raise IllegalHandError(field, "a meld cannot be taken from oneself", code="score_meld_self")
             if meld.type == "chi" and meld.from_seat != (seat - 1) % 4:
                 raise IllegalHandError(
-                    field, f"a chi must be taken from the 上家 (seat {(seat - 1) % 4})")
+                    field, f"a chi must be taken from the 上家 (seat {(seat - 1) % 4})",
+                    code="score_chi_upstream", params={"seat": (seat - 1) % 4})
         if any(t in setup.special or t == setup.laizi for t in meld.tiles()):
-            raise IllegalHandError(field, "special tiles and laizi are never melded")
+            raise IllegalHandError(field, "special tiles and laizi are never melded", code="score_meld_special")
         melds.append(meld)
     return melds
 
@@ -222,20 +225,24 @@ def _check_table(players: list[PlayerTable], winner: int, win: _Win, setup: Tabl
         on_table[setup.indicator] += 1
     for k, n in enumerate(on_table):
         if n > 4:
-            raise IllegalHandError("players", f"{n} copies of {Tile(k)} on the table (at most 4)")
+            raise IllegalHandError("players", f"{n} copies of {Tile(k)} on the table (at most 4)",
+                                   code="score_copies", params={"n": n, "tile": str(Tile(k))})
     wt = players[winner]
     size = len(wt.hand) + 1 + 3 * len(wt.melds)
     if size != 14:
         raise IllegalHandError(
             f"players[{winner}].hand",
-            f"the winner's tiles make {size}, not 14 (hand without the winning tile, kongs count 3)")
+            f"the winner's tiles make {size}, not 14 (hand without the winning tile, kongs count 3)",
+            code="score_tile_count", params={"n": size})
     if win.after_kong and not (wt.special_kongs or any(m.is_kong for m in wt.melds)):
-        raise IllegalHandError("win.after_kong", "the winner has no kong")
+        raise IllegalHandError("win.after_kong", "the winner has no kong", code="score_no_kong")
     if win.by == "rob_kong":
         assert win.from_seat is not None
         robbed = players[win.from_seat]
         if not any(m.type == "peng" and m.tile == win.tile for m in robbed.melds):
-            raise IllegalHandError("win.from", f"seat {win.from_seat} has no peng of {Tile(win.tile)} to rob")
+            raise IllegalHandError("win.from", f"seat {win.from_seat} has no peng of {Tile(win.tile)} to rob",
+                                   code="score_no_peng_to_rob",
+                                   params={"seat": win.from_seat, "tile": str(Tile(win.tile))})
 
 
 def result_to_json(res: ScoreResult) -> dict[str, Any]:

@@ -54,9 +54,41 @@ def test_refusals_carry_their_code_and_params(client: TestClient) -> None:
     _err(client.get("/api/coins", headers={"Authorization": "Bearer nonsense"}), 401, "token_refused")
 
 
+
+def test_the_calculators_refusals_carry_their_code(client: TestClient) -> None:
+    """``POST /api/score``: a table that cannot exist says which mistake (the web calculator words
+    it); ``laizi score``'s one-line message (SCORE_API.md) is the same English as before."""
+    from laizi.errors import IllegalHandError
+    from laizi.scoring.request import score_json
+
+    base = {"preset": "kaikoufan", "laizi": "6m", "dealer": 0, "winner": 1,
+            "win": {"tile": "3z", "by": "discard", "from": 2},
+            "players": [{}, {"hand": "444m3z", "melds": ["peng 9p from 3", "peng 2s from 0",
+                                                           "peng 1z from 2"]}, {}, {}]}
+    assert score_json(base)["ok"] is True
+    short = {**base, "players": [{}, {**base["players"][1], "hand": "44m3z"}, {}, {}]}
+    with pytest.raises(IllegalHandError) as exc:
+        score_json(short)
+    assert exc.value.code == "score_tile_count" and exc.value.params == {"n": 13}
+    assert str(exc.value) == ("players[1].hand: the winner's tiles make 13, not 14 (hand without the "
+                              "winning tile, kongs count 3)")
+    c = client
+    r = c.post("/api/score", json=short)
+    assert r.status_code == 400 and r.json()["code"] == "score_tile_count", r.text
+    assert r.json()["params"] == {"n": 13} and r.json()["error"] == str(exc.value)
+    five = {**base, "players": [{"hand": "3z3z3z3z"}, *base["players"][1:]]}
+    body = c.post("/api/score", json=five).json()
+    # 3z: four in seat 0's hand, the winner's own and the winning tile
+    assert body["code"] == "score_copies" and body["params"] == {"n": 6, "tile": "3z"}, body
+    body = c.post("/api/score", json={**base, "win": {"tile": "3z", "by": "discard", "from": 1}}).json()
+    assert body["code"] == "score_from_winner", body
+    body = c.post("/api/score", json={**base, "hand": "x"}).json()  # not a table: no code
+    assert "code" not in body and body["error"] == "hand: unknown field", body
+
+
 def test_the_clients_words_and_the_servers_codes_are_in_step() -> None:
     sent = set()
-    for path in (SRC / "server").rglob("*.py"):
+    for path in [*(SRC / "server").rglob("*.py"), SRC / "scoring" / "request.py"]:  # (+ the calculator's)
         if path.name == "protocol.py":  # the socket's error frames: their words are ERRORS
             continue
         sent |= set(re.findall(r'code="([a-z_]+)"', path.read_text()))
@@ -90,7 +122,7 @@ def test_every_socket_error_code_has_words_in_both_languages() -> None:
     """The socket's error frames (``{"type": "error", "code"}``) are worded by ``ERRORS``; a code
     without words showed the catch-all "操作没有成功" (``server_full``, ``bad_emote`` did)."""
     sent: dict[str, str] = {}
-    for path in (SRC / "server").rglob("*.py"):
+    for path in [*(SRC / "server").rglob("*.py"), SRC / "scoring" / "request.py"]:  # (+ the calculator's)
         text = path.read_text()
         for pat in (r'ProtocolError\(\s*"([a-z_]+)"', r'\.error\(\s*"([a-z_]+)"',
                     r'(?:Chat|Mute|Op)Error\(\s*"([a-z_]+)"', r'error_msg\(\s*"([a-z_]+)"'):

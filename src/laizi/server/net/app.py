@@ -175,6 +175,17 @@ async def _replay(request: Request, replays: ReplayService) -> Response:
                              headers=headers)
 
 
+def score_refusal(request: Request, exc: ValueError) -> Response:
+    """The calculator's answer to a request it cannot score: the message, and for a table that
+    cannot exist its ``code`` and ``params`` (the page words them: ``i18n.js`` ``API_ERRORS``)."""
+    from laizi.errors import IllegalHandError
+
+    extra: dict[str, Any] = {}
+    if isinstance(exc, IllegalHandError) and exc.code:
+        extra = {"code": exc.code, **({"params": exc.params} if exc.params else {})}
+    return error_response(request, str(exc), **extra)
+
+
 def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
                node: str | None = None, **config: Any) -> Starlette:
     """Build the app. ``config`` fields: see :class:`laizi.server.common.config.ServerConfig`.
@@ -206,7 +217,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
             data = await _json_body(request)
             return JSONResponse(score_json(data))
         except (LaiziError, ValueError) as exc:
-            return error_response(request, str(exc))
+            return score_refusal(request, exc)
 
     async def api_guest(request: Request) -> Response:
         try:

@@ -1,6 +1,6 @@
 // Score calculator: build a SCORE_API.md request by tapping tiles (no typing), POST it to
 // /api/score (the same score_json as `laizi score`), show the answer.
-import { t, applyI18n, setLang, getLang, toggleLang, onLang, tileName, windOf, bigHandName, presetName, runName, localizeLine } from "./i18n.js";
+import { t, applyI18n, setLang, getLang, toggleLang, onLang, tileName, windOf, bigHandName, presetName, runName, localizeLine, apiErrorText } from "./i18n.js";
 import { tileEl, TILE_CODES } from "./tiles.js";
 
 const $ = id => document.getElementById(id);
@@ -190,9 +190,18 @@ async function post(req) {
   try {
     const r = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
     const data = await r.json();
-    if (!r.ok) { box.textContent = ""; const e = document.createElement("p"); e.className = "neg"; e.id = "verdict"; e.textContent = data.error || r.statusText; box.appendChild(e); return; }
+    if (!r.ok) { box.textContent = ""; const e = document.createElement("p"); e.className = "neg"; e.id = "verdict"; e.textContent = refusal(data, r); box.appendChild(e); return; }
     showResult(data, req);
   } catch (e) { box.textContent = String(e); }
+}
+
+/** A request the scorer cannot take, in the page's language: a table that cannot exist has a
+ *  code (its tile and seat put in words here), anything else the server's message. */
+function refusal(data, r) {
+  const params = { ...(data.params || {}) };
+  if (params.tile) params.tile = tileName(params.tile);
+  if (params.seat != null) params.seat = windOf(params.seat, 0);
+  return apiErrorText(data.code, params, data.error || r.statusText);
 }
 
 function showResult(d, req) {

@@ -390,6 +390,16 @@ const API_ERRORS = {
   server_busy: "服务器正忙：请稍后再试", match_in_play: "这场对局还在进行：打完后才能复盘、看战绩",
   hand_not_over: "这一局还没打完：打完后才能晒", hand_not_won: "这一局没有人胡牌（荒庄或解散）：没有可晒的牌",
   review_failed: "复盘失败：这场对局的记录读不出来",
+  // the score calculator: a table that cannot exist (laizi.scoring.request; params.tile / seat in words)
+  score_tile_count: "胡牌者的牌共 {n} 张，应为 14 张（手牌不算胡的那张，杠算 3 张）",
+  score_copies: "桌上有 {n} 张{tile}：每种牌最多 4 张", score_from_winner: "放冲的一家不能是胡牌者自己",
+  score_from_needed: "请选放冲（或被抢杠）的一家", score_from_self_draw: "自摸没有放冲的一家",
+  score_no_kong: "杠上开花：胡牌者没有杠", score_gangkai_haidi: "杠上开花和海底捞月不能同时选",
+  score_only_self_draw: "只有自摸才有杠上开花、海底捞月", score_win_laizi: "打出的赖子不能胡",
+  score_win_special: "红中、皮子打出后不能被胡", score_meld_self: "副露不能取自己的牌",
+  score_chi_upstream: "只能吃上家（{seat}）的牌", score_meld_special: "红中、皮子和赖子不能吃、碰、杠",
+  score_not_special: "{tile}不是红中、皮子或赖子，不能算杠出的牌", score_laizi_discard: "这套规则不许打出赖子",
+  score_no_peng_to_rob: "{seat}没有碰{tile}，无杠可抢",
 };
 
 /** An HTTP API refusal in the page's language: its code's words in Chinese (with its params),
