@@ -33,9 +33,11 @@ def _ok(st_out: tuple[int, Any]) -> Any:
     return out
 
 
-def _refused(st_out: tuple[int, Any], status: int, words: str) -> None:
+def _refused(st_out: tuple[int, Any], status: int, words: str, code: str | None = None) -> None:
     st, out = st_out
     assert st == status and words in out["error"], (st, out)
+    if code is not None:  # what the page words in its language (i18n.js API_ERRORS)
+        assert out.get("code") == code, (code, out)
 
 
 def _said(c: Client, text: str) -> None:
@@ -105,22 +107,23 @@ def test_mute_and_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         _refused(call(srv, "POST", "/api/reports", None, body), 401, "")
         _refused(call(srv, "POST", "/api/reports", tb, {**body, "reason": "ugly"}), 400, "reason")
         _refused(call(srv, "POST", "/api/reports", tb, {**body, "text": "x" * (REPORT_CHARS + 1)}),
-                 400, str(REPORT_CHARS))
-        _refused(call(srv, "POST", "/api/reports", tb, {**body, "player_id": pb}), 400, "yourself")
+                 400, str(REPORT_CHARS), "report_words_long")
+        _refused(call(srv, "POST", "/api/reports", tb, {**body, "player_id": pb}), 400, "yourself", "report_self")
         _refused(call(srv, "POST", "/api/reports", tb, {**body, "room": "ZZZZZZ"}), 404, "no room")
-        _refused(call(srv, "POST", "/api/reports", tc, body), 403, "not at that table")
-        _refused(call(srv, "POST", "/api/reports", tb, {**body, "player_id": pc}), 404, "not at that table")
+        _refused(call(srv, "POST", "/api/reports", tc, body), 403, "not at that table", "report_not_there")
+        _refused(call(srv, "POST", "/api/reports", tb, {**body, "player_id": pc}), 404, "not at that table",
+                 "report_they_not_there")
         rep = _ok(call(srv, "POST", "/api/reports", tb, body))
         assert rep["reported"]["player_id"] == pa and rep["club"] == cid and rep["room"] == code
         assert rep["text"] == "<b>骂人</b>"  # stored as text (pages render it as text)
         assert [e["text"] for e in rep["evidence"]] == ["早上好", "你打得真臭", "还在吗", "好的"]
-        _refused(call(srv, "POST", "/api/reports", tb, body), 409, "already")
+        _refused(call(srv, "POST", "/api/reports", tb, body), 409, "already", "report_again")
         with Session(eng) as s, s.begin():  # four more in the hour: the limit is reached
             s.add_all(ReportRow(reporter_id=pb, reported_id=f"p_y{i}", room_code="QQQQQQ",
                                 reason="spam", text="", evidence=[], created_at=datetime.now(UTC))
                       for i in range(REPORTS_PER_HOUR - 1))
         _refused(call(srv, "POST", "/api/reports", tb, {**body, "reason": "spam"}), 429,
-                 f"at most {REPORTS_PER_HOUR}")
+                 f"at most {REPORTS_PER_HOUR}", "report_rate")
         # who reads them
         listed = _ok(call(srv, "GET", f"/api/clubs/{cid}/reports", ta))["reports"]
         assert [r["id"] for r in listed] == [rep["id"]]  # the club's tables only

@@ -127,7 +127,8 @@ def _words(raw: object) -> str:
     text = "".join(ch for ch in raw if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co"))
     text = text.strip()
     if len(text) > REPORT_CHARS:
-        raise ClubError(f"a report's words are at most {REPORT_CHARS} characters")
+        raise ClubError(f"a report's words are at most {REPORT_CHARS} characters",
+                        code="report_words_long", params={"max": REPORT_CHARS})
     return text
 
 
@@ -159,7 +160,7 @@ class Reports:
             raise ClubError(f"reason must be one of {', '.join(REPORT_REASONS)}")
         words = _words(d.get("text"))
         if target == pid:
-            raise ClubError("you cannot report yourself")
+            raise ClubError("you cannot report yourself", code="report_self")
         since = datetime.now(UTC) - timedelta(hours=1)
 
         def write(s: Session) -> Any:
@@ -168,17 +169,18 @@ class Reports:
                 return ClubError(f"no room {code[:8]!r}", 404)
             seats = list(room.seats or [])
             if not _at_table(s, code, pid, seats):
-                return ClubError("you were not at that table", 403)
+                return ClubError("you were not at that table", 403, code="report_not_there")
             if not _at_table(s, code, target, seats):
-                return ClubError("that player was not at that table", 404)
+                return ClubError("that player was not at that table", 404, code="report_they_not_there")
             n = s.scalar(select(func.count()).select_from(ReportRow).where(
                 ReportRow.reporter_id == pid, ReportRow.created_at >= since)) or 0
             if n >= REPORTS_PER_HOUR:
-                return ClubError(f"at most {REPORTS_PER_HOUR} reports per hour: try later", 429)
+                return ClubError(f"at most {REPORTS_PER_HOUR} reports per hour: try later", 429,
+                                 code="report_rate", params={"max": REPORTS_PER_HOUR})
             if s.scalar(select(ReportRow.id).where(
                     ReportRow.reporter_id == pid, ReportRow.reported_id == target,
                     ReportRow.room_code == code)) is not None:
-                return ClubError("you reported this player at this table already", 409)
+                return ClubError("you reported this player at this table already", 409, code="report_again")
             lines = s.execute(select(db.ChatRow.text, db.ChatRow.created_at).where(
                 db.ChatRow.room_code == code, db.ChatRow.player_id == target)
                 .order_by(db.ChatRow.id.desc()).limit(EVIDENCE_LINES)).all()

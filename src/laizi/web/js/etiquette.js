@@ -8,6 +8,7 @@ import { S, PAGE } from "./state.js";
 import * as net from "./net.js";
 import { t, onLang } from "./i18n.js";
 import { toast } from "./ui.js";
+import { apiError } from "./api.js";
 
 const $ = id => document.getElementById(id);
 const REASONS = ["abuse", "cheating", "spam", "other"];
@@ -65,7 +66,7 @@ async function file(pid, reason, text) {
     const r = await fetch("/api/reports", { method: "POST", headers,
       body: JSON.stringify({ player_id: pid, room: S.room && S.room.code, reason, text }) });
     out = await r.json().catch(() => ({}));
-    if (!r.ok) { toast(t("report_failed", out.error || r.status)); return; }
+    if (!r.ok) { toast(t("report_failed", apiError(r.status, out).message)); return; }
   } catch (e) { toast(t("report_failed", "—")); return; }
   PAGE.reporting = null;
   toast(t("report_done"));

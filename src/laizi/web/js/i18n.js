@@ -400,6 +400,9 @@ const API_ERRORS = {
   score_chi_upstream: "只能吃上家（{seat}）的牌", score_meld_special: "红中、皮子和赖子不能吃、碰、杠",
   score_not_special: "{tile}不是红中、皮子或赖子，不能算杠出的牌", score_laizi_discard: "这套规则不许打出赖子",
   score_no_peng_to_rob: "{seat}没有碰{tile}，无杠可抢",
+  report_words_long: "举报的话最多 {max} 个字", report_self: "不能举报自己",
+  report_not_there: "你不在那一桌", report_they_not_there: "这位玩家不在那一桌",
+  report_rate: "每小时最多举报 {max} 次：请稍后再试", report_again: "你已经在这一桌举报过这位玩家",
 };
 
 /** An HTTP API refusal in the page's language: its code's words in Chinese (with its params),
