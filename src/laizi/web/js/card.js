@@ -125,6 +125,7 @@ export async function openCard(mid, hands) {
   wireCard();
   const sheet = $("card-sheet");
   sheet.classList.remove("hidden", "card-refused");
+  forgetLast();
   $("card-h").textContent = t("card");
   delete $("card-img").dataset.drawn;
   $("card-status").textContent = "…";
@@ -286,6 +287,7 @@ export async function openHandCard(mid, hand) {
   wireCard();
   const sheet = $("card-sheet");
   sheet.classList.remove("hidden", "card-refused");
+  forgetLast();
   $("card-h").textContent = t("card_hand");
   $("card-status").textContent = "…";
   const canvas = $("card-img");
@@ -307,6 +309,12 @@ export async function openHandCard(mid, hand) {
   canvas.dataset.drawn = "1";
   $("card-link").value = handLink(mid, hand);
   $("card-status").textContent = "";
+}
+
+/** A card opening: the last one's download and link are not offered for it meanwhile. */
+function forgetLast() {
+  $("card-download").removeAttribute("href");
+  $("card-link").value = "";
 }
 
 /** No card to show (a hand not won, a match in play, a refusal): the words alone, without an
