@@ -45,15 +45,30 @@ def screens_dir() -> Path:
 
 def poll(page: Any, js: str, arg: Any = None, timeout: float = 15.0) -> Any:
     """Wait until the JS function js(arg) returns a truthy value (page.wait_for_function evaluates
-    strings with eval, which the Content-Security-Policy forbids; page.evaluate does not)."""
+    strings with eval, which the Content-Security-Policy forbids; page.evaluate does not).
+    A page still on its way to the next one counts as "not yet": its old document without the
+    element (reading a property of null) or no document at all (the context destroyed by the
+    navigation). A CI run once failed that way, a tap on a link then a poll of the new page."""
     deadline = time.time() + timeout
+    last_error = ""
     while True:
-        value = page.evaluate(js, arg)
+        try:
+            value = page.evaluate(js, arg)
+        except Exception as exc:  # noqa: BLE001 - only a page between documents is waited out
+            text = str(exc)
+            if not any(w in text for w in NOT_YET):
+                raise
+            value, last_error = None, text.splitlines()[0]
         if value:
             return value
         if time.time() > deadline:
-            raise AssertionError(f"timed out waiting for {js}")
+            raise AssertionError(f"timed out waiting for {js}" + (f" (last: {last_error})" if last_error else ""))
         page.wait_for_timeout(50)
+
+
+# What page.evaluate raises while a page is between two documents (poll waits these out).
+NOT_YET = ("Cannot read properties of null", "Execution context was destroyed",
+           "Cannot find context with specified id")
 
 
 @contextlib.contextmanager
