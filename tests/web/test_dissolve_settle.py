@@ -7,11 +7,21 @@ system Chromium, a phone held sideways and upright."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
 
-from support.webhelpers import act_once, new_page, overflow_x, poll, screens_dir, start_table
+from support.webhelpers import (
+    act_once,
+    add_bots,
+    new_page,
+    overflow_x,
+    poll,
+    screens_dir,
+    sit,
+    start_table,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -65,3 +75,53 @@ def test_dissolved_settlement_survives_a_reload(browser: Any, server: str, size:
     assert page.is_visible("#card-close")
     page.screenshot(path=str(screens_dir() / f"hand-card-refused-{size[0]}x{size[1]}.png"))
     assert not page.errors, page.errors
+
+
+def _settled(page: Any) -> bool:
+    return bool(page.locator('[data-testid="settlement"]:not(.hidden)').count())
+
+
+def test_dissolved_between_hands_shows_the_match_result(browser: Any, server: str) -> None:
+    """Two people at a table of two hands: the host proposes 解散 during the first hand, the guest
+    agrees once that hand is over (its settlement open on both phones). The match ends without
+    a hand in play; the open settlement shows the match's end (牌局已解散) on both — it stayed the
+    first hand's alone, waiting for a 继续 that could not come (a CI run met it by chance: a bot
+    won on the one human's discard just before that human's 解散 reached the server)."""
+    size = (844, 390)
+    host = new_page(browser, server, "提议者", size)
+    host.fill("#c-hands", "2")
+    host.click("details.more summary")
+    host.fill("#c-continue", "120")  # the settlement stays open until both press 继续
+    host.click("#btn-create")
+    host.wait_for_selector("#roomview:not(.hidden)")
+    code = poll(host, "() => { const c = document.getElementById('room-code').textContent; return c.length >= 4 && c; }")
+    sit(host, 0)
+    add_bots(host, [2, 3], "random")
+    guest = new_page(browser, server, "同意者", size)
+    guest.fill("#j-code", code)
+    guest.click("#btn-join")
+    guest.wait_for_selector("#roomview:not(.hidden)")
+    guest.click('button[data-sit="1"]')
+    guest.wait_for_selector('li.seat-row[data-seat="1"] >> text=★')
+    guest.click('[data-testid="ready"]')
+    poll(host, "() => !document.getElementById('btn-start').disabled")
+    host.click("#btn-start")
+    for p in (host, guest):
+        p.wait_for_selector("#game:not(.hidden)")
+    host.click("#btn-menu")
+    host.click("#btn-dissolve")  # proposed; the guest is asked
+    guest.wait_for_selector("#dissolve-yes:not(.hidden)")
+    end = time.time() + 240
+    while not all(_settled(p) for p in (host, guest)):  # the first hand played out
+        assert time.time() < end, "the first hand did not finish"
+        if not any(act_once(p, take_claims=False) for p in (host, guest) if not _settled(p)):
+            host.wait_for_timeout(60)
+    assert not host.locator('[data-testid="match-dissolved"]').count()  # the match goes on
+    guest.locator("#dissolve-yes").dispatch_event("click")  # (its bar lies under the settlement)
+    for p in (host, guest):
+        said = poll(p, """() => { const m = document.querySelector('[data-testid="match-dissolved"]');
+            const s = document.getElementById('settlement');
+            return m && !s.classList.contains('hidden') ? m.textContent : null; }""", timeout=20)
+        assert said.startswith("牌局已解散"), said
+        p.wait_for_selector("#btn-lobby:not(.hidden)")  # the way out, not a 继续 that cannot come
+        assert not p.errors, p.errors

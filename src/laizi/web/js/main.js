@@ -511,7 +511,13 @@ function fillSettleButtons(v) {
 
 function renderSettlementState(v) {
   if (S.settleHand != null && S.seat != null && v.hand_no !== S.settleHand) closeSettlement();  // dealt
-  if (v.phase === "over" && "result" in v && !S.settleClosed.has(v.hand_no) && S.settleHand !== v.hand_no) {
+  // The match may end after its last hand's settlement was shown, with no hand in play (解散
+  // agreed between hands): that settlement is shown again, now with the match's result.
+  const shown = S.settleView;
+  const ended = v.match_over && !(shown && shown.match_over && shown.hand_no === v.hand_no);
+  const fresh = !S.settleClosed.has(v.hand_no) && S.settleHand !== v.hand_no;
+  if (v.phase === "over" && "result" in v && (fresh || ended)) {
+    S.settleClosed.delete(v.hand_no);
     S.settleHand = v.hand_no;
     S.settleView = v;
     fillSettlement(v);
