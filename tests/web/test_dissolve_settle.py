@@ -25,7 +25,7 @@ from support.webhelpers import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-SETTLE = """() => { const l = document.querySelector('#hand-result + .settle-line');
+SETTLE = """() => { const l = document.querySelector('#hand-result + p');  /* .settle-line, or a win's */
     const m = document.querySelector('[data-testid="match-dissolved"]');
     const s = document.getElementById('settlement');
     return l && m && !s.classList.contains('hidden') ? [l.textContent, m.textContent] : null; }"""
@@ -53,15 +53,20 @@ def test_dissolved_settlement_survives_a_reload(browser: Any, server: str, size:
     except AssertionError:  # (a CI run once waited 20 s in vain here, upright: what the page had)
         raise AssertionError(f"no dissolved settlement; the page: {page.evaluate(STATE)}; its sockets: "
                              f"{page.sockets}") from None
-    assert line == "牌局解散（本局不计分）" and "荒庄" not in line
     assert match == "牌局已解散：已打完的局分数保留"
+    # (rarely a bot wins on the discard just before the 解散 reaches the server: the match then
+    # ends between hands, after a won first hand — test_dissolved_between_hands_… below)
+    in_play = "胡牌" not in line
+    assert line == "牌局解散（本局不计分）" if in_play else "胡牌 · " in line, line
     assert overflow_x(page) <= 0
     page.screenshot(path=str(screens_dir() / f"dissolved-settlement-{size[0]}x{size[1]}.png"))
     page.reload()  # a reconnect: only the server's frame tells why the hand had no win
-    line, match = poll(page, SETTLE, timeout=20)
-    assert line == "牌局解散（本局不计分）" and match.startswith("牌局已解散")
+    again, match = poll(page, SETTLE, timeout=20)
+    assert again == line and match.startswith("牌局已解散")
     assert not page.errors, page.errors
     assert not page.evaluate("window.__csp"), page.evaluate("window.__csp")
+    if not in_play:
+        return
     # the dissolved hand had no winner: its 晒 link says so in the page's language (the server's
     # refusal is coded, hand_not_won; the page showed "hand 1 was not won (a draw): no card")
     mid = re.search(r"/replay/(\d+)", page.get_attribute("#btn-card", "href") or "")
