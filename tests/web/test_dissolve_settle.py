@@ -88,7 +88,7 @@ def _settled(page: Any) -> bool:
 
 def test_dissolved_between_hands_shows_the_match_result(browser: Any, server: str) -> None:
     """Two people at a table of two hands: the host proposes 解散 during the first hand, the guest
-    agrees once that hand is over (its settlement open on both phones). The match ends without
+    agrees once that hand is over (its settlement open on both phones, the vote's bar over it). The match ends without
     a hand in play; the open settlement shows the match's end (牌局已解散) on both — it stayed the
     first hand's alone, waiting for a 继续 that could not come (a CI run met it by chance: a bot
     won on the one human's discard just before that human's 解散 reached the server)."""
@@ -122,7 +122,9 @@ def test_dissolved_between_hands_shows_the_match_result(browser: Any, server: st
         if not any(act_once(p, take_claims=False) for p in (host, guest) if not _settled(p)):
             host.wait_for_timeout(60)
     assert not host.locator('[data-testid="match-dissolved"]').count()  # the match goes on
-    guest.locator("#dissolve-yes").dispatch_event("click")  # (its bar lies under the settlement)
+    # the vote's bar lies over the settlement (it lay under it: no answer until the next deal)
+    guest.screenshot(path=str(screens_dir() / "dissolve-vote-over-settlement-844x390.png"))
+    guest.click("#dissolve-yes")
     for p in (host, guest):
         said = poll(p, """() => { const m = document.querySelector('[data-testid="match-dissolved"]');
             const s = document.getElementById('settlement');
