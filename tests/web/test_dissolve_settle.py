@@ -15,6 +15,7 @@ import pytest
 from support.webhelpers import (
     act_once,
     add_bots,
+    join_seat,
     new_page,
     overflow_x,
     poll,
@@ -103,11 +104,7 @@ def test_dissolved_between_hands_shows_the_match_result(browser: Any, server: st
     sit(host, 0)
     add_bots(host, [2, 3], "random")
     guest = new_page(browser, server, "同意者", size)
-    guest.fill("#j-code", code)
-    guest.click("#btn-join")
-    guest.wait_for_selector("#roomview:not(.hidden)")
-    guest.click('button[data-sit="1"]')
-    guest.wait_for_selector('li.seat-row[data-seat="1"] >> text=★')
+    join_seat(guest, code, 1)
     guest.click('[data-testid="ready"]')
     poll(host, "() => !document.getElementById('btn-start').disabled")
     host.click("#btn-start")

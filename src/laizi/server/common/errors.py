@@ -5,6 +5,10 @@ the app turns any of them into the one JSON error answer (:mod:`laizi.server.net
 
 from __future__ import annotations
 
+from typing import Any
+
+from laizi.errors import IllegalHandError
+
 __all__ = ["ApiError", "coded", "wait_seconds"]
 
 
@@ -31,8 +35,9 @@ def wait_seconds(retry_after: float) -> int:
     return max(1, int(retry_after + 0.999))
 
 
-def coded(exc: ApiError) -> dict[str, object]:
-    """A refusal's ``code`` and ``params`` as fields of its JSON answer (none without a code)."""
+def coded(exc: ApiError | IllegalHandError) -> dict[str, Any]:
+    """A refusal's ``code`` and ``params`` as fields of its JSON answer (none without a code):
+    the API's own, or the calculator's impossible table (:class:`laizi.errors.IllegalHandError`)."""
     if exc.code is None:
         return {}
     return {"code": exc.code, "params": exc.params} if exc.params else {"code": exc.code}

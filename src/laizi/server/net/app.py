@@ -60,7 +60,7 @@ from laizi.server.accounts.avatars import BODY_LIMITS, Avatars
 from laizi.server.clubs.picture import ClubPictures
 from laizi.server.clubs.service import Clubs  # clubs
 from laizi.server.common.config import ServerConfig
-from laizi.server.common.errors import ApiError
+from laizi.server.common.errors import ApiError, coded
 from laizi.server.common.inputs import MAX_BODY_BYTES, JSONInputError, loads_strict
 from laizi.server.common.protocol import ProtocolError
 from laizi.server.common.shutdown import bounded
@@ -180,10 +180,7 @@ def score_refusal(request: Request, exc: ValueError) -> Response:
     cannot exist its ``code`` and ``params`` (the page words them: ``i18n.js`` ``API_ERRORS``)."""
     from laizi.errors import IllegalHandError
 
-    extra: dict[str, Any] = {}
-    if isinstance(exc, IllegalHandError) and exc.code:
-        extra = {"code": exc.code, **({"params": exc.params} if exc.params else {})}
-    return error_response(request, str(exc), **extra)
+    return error_response(request, str(exc), **(coded(exc) if isinstance(exc, IllegalHandError) else {}))
 
 
 def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
