@@ -80,6 +80,14 @@ PANEL = """() => {
   return bad;
 }"""
 
+# The panel's head on top where it stands: its accuracy and its 关闭.
+HEAD = """() => ['rv-acc', 'rv-close'].flatMap(id => {
+  const e = document.getElementById(id), r = e.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top && (e === top || e.contains(top)) && r.top >= -1 ? [] : [`${id} ${Math.round(r.top)}-${Math.round(r.bottom)} under ${top ? top.id || top.className : 'nothing'}`];
+})"""
+
+
 # Each timeline mark's finger target: how far up/down and left/right of its centre a tap still
 # lands on it, and how far its nearest neighbour is (two decisions a step or two apart share
 # their targets: the later one is on top; the panel's list reaches both).
@@ -180,6 +188,12 @@ def test_review_fits_each_screen(browser: Any, server: str, match_id: int) -> No
             poll(page, "() => document.querySelector('.rp-mark.on') !== null")
             _hand_whole(page, f"{where}, at the first decision")
             _panel_readable(page, f"{where}, at the first decision")
+            # the list read to its end: the head (accuracy, 关闭) stays in sight (a tapped decision
+            # low in the list scrolled it under the bar: CI8 at 844x390)
+            page.evaluate("() => { const p = document.getElementById('rv-panel'); p.scrollTop = p.scrollHeight; }")
+            head = _settled(page, HEAD, lambda b: b == [])
+            assert head == [], f"{where}, the list scrolled to its end: {head}"
+            page.evaluate("() => { document.getElementById('rv-panel').scrollTop = 0; }")
         else:  # over the table: a decision chosen folds it away
             page.locator('[data-testid="review-item"]').first.click()
             poll(page, "() => document.body.classList.contains('rv-folded') && document.querySelector('.rp-mark.on') !== null")

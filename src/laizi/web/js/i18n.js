@@ -405,12 +405,35 @@ const API_ERRORS = {
   report_rate: "每小时最多举报 {max} 次：请稍后再试", report_again: "你已经在这一桌举报过这位玩家",
 };
 
+// In English the server's messages serve, except the score calculator's: the scorer's own
+// (``win.from: names the winner``) name a field of the JSON request, not what the page shows.
+const API_ERRORS_EN = {
+  score_tile_count: "The winner has {n} tiles; a winning hand has 14 (the hand without the winning tile, a kong counts 3)",
+  score_copies: "{n} × {tile} on the table: there are only 4 of each tile",
+  score_from_winner: "The discarder cannot be the winner",
+  score_from_needed: "Choose who discarded the tile (or whose kong was robbed)",
+  score_from_self_draw: "A self-drawn win has no discarder",
+  score_no_kong: "Win after a kong: the winner has no kong",
+  score_gangkai_haidi: "Win after a kong and last-tile win cannot both be chosen",
+  score_only_self_draw: "Win after a kong and last-tile win are self-drawn only",
+  score_win_laizi: "A discarded laizi cannot be won on",
+  score_win_special: "Red dragons and pizi, once discarded, cannot be won on",
+  score_meld_self: "A meld cannot take one's own tile",
+  score_chi_upstream: "A chow takes only from the player on the left ({seat})",
+  score_meld_special: "Red dragons, pizi and the laizi cannot be chowed, ponged or konged",
+  score_not_special: "{tile} is not a red dragon, pizi or the laizi: it is no kong-discard",
+  score_laizi_discard: "These rules forbid discarding the laizi",
+  score_no_peng_to_rob: "{seat} has no pong of {tile}: no kong to rob",
+};
+
 /** An HTTP API refusal in the page's language: its code's words in Chinese (with its params),
- *  else the socket's words for the same code, else the server's message. */
+ *  else the socket's words for the same code, else the server's message (in English, the score
+ *  calculator's codes have words of their own). */
 export function apiErrorText(code, params, message) {
   const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
   // (a socket's code an HTTP answer shares, such as the guest's rate limit: the socket's words)
-  const w = ST.lang !== "zh" || !code ? null : own(API_ERRORS, code) ? API_ERRORS[code] : own(ERRORS.zh, code) ? ERRORS.zh[code] : null;
+  const w = !code ? null : ST.lang !== "zh" ? (own(API_ERRORS_EN, code) ? API_ERRORS_EN[code] : null)
+    : own(API_ERRORS, code) ? API_ERRORS[code] : own(ERRORS.zh, code) ? ERRORS.zh[code] : null;
   if (!w) return message;
   let missing = false;
   const out = w.replace(/\{(\w+)\}/g, (all, k) => {
@@ -419,7 +442,7 @@ export function apiErrorText(code, params, message) {
     return all;
   });
   if (!missing) return out;
-  return own(ERRORS.zh, code) ? ERRORS.zh[code] : message;
+  return ST.lang === "zh" && own(ERRORS.zh, code) ? ERRORS.zh[code] : message;
 }
 
 /** A server error code in words (the server's English message is not shown to players). */
