@@ -150,3 +150,31 @@ def test_glossary_in_both_languages(server: str, browser: Any, size: tuple[int, 
     poll(page, "() => Math.abs(document.getElementById('glossary').getBoundingClientRect().top) < 4")
     assert page.errors == [] and page.evaluate("window.__csp") == []  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_a_bad_link_says_so_and_shows_the_default_rules(server: str, browser: Any) -> None:
+    """A 玩法说明 link whose rules the server refuses (edited, cut short, an old option): the
+    refusal in the page's language, the option by its own name, then the default preset's
+    page below it — not the server's English sentence over an empty page."""
+    from urllib.parse import quote
+
+    page = new_page(browser, server, size=(390, 844))
+    page.goto(server + "/static/howto.html?rules=" + quote('{"preset_name": "qipisilai", "cap": -1}'))
+    page.wait_for_selector(".hx-big")
+    said = page.inner_text("#hx-error")
+    assert "这个链接里的规则有一项不对（封顶" in said and "cap" not in said and "Input" not in said, said
+    assert page.inner_text('[data-testid="howto-card"]').startswith("开口番"), page.inner_text('[data-testid="howto-card"]')
+    box = page.eval_on_selector("#hx-error", "e => e.getBoundingClientRect().top")
+    title = page.eval_on_selector("#hx-title", "e => e.getBoundingClientRect().bottom")
+    assert box >= title - 1, (box, title)  # below the title, not over it
+    assert overflow_x(page) == 0
+    page.screenshot(path=str(screens_dir() / "howto-bad-link-390x844.png"))
+    page.click("#langbtn")
+    poll(page, "() => /One of the rules in this link is wrong \\(/.test(document.getElementById('hx-error').textContent)")
+    page.select_option("#hx-preset", "jiayu")  # another preset chosen: the refusal goes
+    poll(page, "() => document.getElementById('hx-error').classList.contains('hidden')")
+    page.goto(server + "/static/howto.html?rules=" + quote("[1, 2]"))  # not rules at all
+    page.wait_for_selector(".hx-big")
+    poll(page, "() => /^The rules in this link cannot be read/.test(document.getElementById('hx-error').textContent)")
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()

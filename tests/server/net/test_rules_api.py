@@ -64,5 +64,6 @@ def test_api_rules_names_one_rule_set(tmp_path: Path) -> None:
         assert body["card"]["values"]["en"]["min_points"] == "64 pts"
         status, _, body = srv.json("GET", "/api/rules?rules=" + quote('{"cap": -1}'))
         assert status == 400 and body["option"] == "cap"
+        assert body["code"] == "bad_rules" and body["params"] == {"option": "cap"}  # (玩法说明 words it)
         status, _, body = srv.json("GET", "/api/rules?rules=" + quote("{" + " " * MAX_RULES_TEXT + "}"))
         assert status == 400 and "longer than" in body["error"]

@@ -132,8 +132,9 @@ def _rules_answer(request: Request) -> Response:
     if text is not None:
         try:
             out["card"] = card_of(text)
-        except RuleError as exc:
-            return error_response(request, str(exc), 400, option=exc.option)
+        except RuleError as exc:  # (code and params: the 玩法说明 page words it, the option named)
+            return error_response(request, str(exc), 400, option=exc.option, code="bad_rules",
+                                  params={"option": exc.option} if exc.option else {})
     return JSONResponse(out)
 
 

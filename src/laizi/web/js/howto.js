@@ -40,6 +40,7 @@ const W = {
     bh_menqing: "门前清：没有吃、碰、明杠，不开口也能胡（本桌算大胡）。",
     bh_qidui: "七对：七个对子（本桌算大胡）。",
     bad: "规则有误：{0}", back: "返回", lobby: "大厅",
+    bad_link: "这个链接里的规则读不出来，下面是默认的开口番。", bad_option: "这个链接里的规则有一项不对（{0}），下面是默认的开口番。",
     s_words: "术语", words_link: "术语 ↓",
     gg_tiles: "牌", gg_claims: "吃、碰、杠", gg_win: "胡牌", gg_score: "算分", gg_table: "牌桌上",
     gw_minggang: "明杠", gw_kaikou: "开口",
@@ -91,6 +92,8 @@ const W = {
     bh_menqing: "Concealed hand: no chow, pung or exposed kong; it may win unopened (a big hand at this table).",
     bh_qidui: "Seven pairs (a big hand at this table).",
     bad: "Bad rules: {0}", back: "Back", lobby: "Lobby",
+    bad_link: "The rules in this link cannot be read; the default open-fan rules are shown below.",
+    bad_option: "One of the rules in this link is wrong ({0}); the default open-fan rules are shown below.",
     s_words: "Words", words_link: "Words ↓",
     gg_tiles: "Tiles", gg_claims: "Chow, pung, kong", gg_win: "Winning", gg_score: "Scoring", gg_table: "At the table",
     gw_minggang: "Exposed kong", gw_kaikou: "opened",
@@ -223,19 +226,42 @@ function glossary(parent) {
 }
 
 // this module's state, in one place (tests/test_architecture.py: no module-level let)
-const ST = { CAT: null, EXAMPLES: [], RULES: null, CARD: null, FROM_URL: false, JUMPED: false };
+// (BAD: the server's refusal of the link's rule set, shown above the default preset's page)
+const ST = { CAT: null, EXAMPLES: [], RULES: null, CARD: null, FROM_URL: false, JUMPED: false, BAD: null };
 
 async function load(rules) {
-  const r = await fetch(`/api/rules?rules=${encodeURIComponent(JSON.stringify(rules))}`);
-  const d = await r.json();
-  if (!r.ok) { $("hx-error").textContent = w("bad", d.error || r.status); $("hx-error").classList.remove("hidden"); return; }
+  let d = null, status = 0;
+  try {
+    const r = await fetch(`/api/rules?rules=${encodeURIComponent(JSON.stringify(rules))}`);
+    status = r.status;
+    d = await r.json();
+    if (r.ok) ST.BAD = null;
+    else { ST.BAD = { ...d, status }; d = null; }
+  } catch (e) { ST.BAD = { error: String(e), status }; }
+  if (!d) {  // a link's rules refused: the default preset's page below the refusal
+    if (ST.FROM_URL) { ST.FROM_URL = false; const bad = ST.BAD; await load({ preset_name: "kaikoufan" }); ST.BAD = bad; }
+    showBad();
+    return;
+  }
   ST.CAT = d;
   ST.CARD = d.card;
   ST.RULES = d.card.rules;
   render();
 }
 
+/** The link's refused rule set in the page's words (its option by the catalogue's name for it). */
+function showBad() {
+  const box = $("hx-error"), d = ST.BAD;
+  box.classList.toggle("hidden", !d);
+  if (!d) return;
+  const name = d.params && d.params.option;
+  const o = name && ST.CAT ? ST.CAT.options.find(x => x.name === name) : null;
+  const label = o ? (getLang() === "zh" ? o.zh : o.en) : name;
+  box.textContent = d.code === "bad_rules" ? (label ? w("bad_option", label) : w("bad_link")) : w("bad", d.error || d.status);
+}
+
 function render() {
+  showBad();
   if (!ST.CAT) return;
   const zh = getLang() === "zh";
   const L = getLang();
