@@ -29,7 +29,10 @@ def run_api(c: TestClient) -> None:
     assert r.status_code == 403 and "account" in r.json()["error"]
     for body, needle in (({"name": "x", "rounds": 99}, "rounds"), ({"name": "x", "seats": 6}, "multiple of 4"),
                          ({"name": "x", "hands_per_round": 0}, "hands_per_round"), ({"name": ""}, "name"),
-                         ({"name": "x", "preset": "???"}, "rules")):
+                         ({"name": "x", "preset": "???"}, "rules"),
+                         # (with its offset, the year 9999's end overflowed in UTC: a 500)
+                         ({"name": "x", "start_at": "9999-12-31T23:59:59-14:00"}, "start_at"),
+                         ({"name": "x", "start_at": "0001-01-01T00:00:00+14:00"}, "start_at")):
         r = c.post("/api/tournaments", json=body, headers=org)
         assert r.status_code == 400 and needle in r.json()["error"], (body, r.text)
     r = c.post("/api/tournaments", content=b"{not json", headers=org)
@@ -95,6 +98,30 @@ def run_api(c: TestClient) -> None:
     assert c.get(f"/api/tournaments/{tid}").json()["status"] == "cancelled"
     r = c.post(f"/api/tournaments/{tid}/cancel", headers=org)
     assert r.status_code == 409
+    # the list leaves the cancelled out (asked by status, they are there)
+    assert tid not in [t["id"] for t in c.get("/api/tournaments").json()["tournaments"]]
+    assert tid in [t["id"] for t in c.get("/api/tournaments?status=cancelled").json()["tournaments"]]
+
+
+@pytest.mark.slow
+def test_tournaments_created_a_day_have_a_limit(make_app: Callable[..., Any], tmp_path: Any) -> None:
+    """Created and cancelled in a loop, one account's tournaments pushed every other one off
+    the list (only the open ones were limited): at most CREATED_PER_DAY a day, cancelled or
+    not, then 429 with its code; someone else's is still listed."""
+    from laizi.server.competitions.tournaments.director import CREATED_PER_DAY
+
+    with TestClient(make_app(str(tmp_path / "flood.db"))) as c:
+        other, org = _account(c, "real1"), _account(c, "flood1")
+        real = c.post("/api/tournaments", headers=other, json={"name": "真比赛"}).json()["id"]
+        for i in range(CREATED_PER_DAY):
+            r = c.post("/api/tournaments", headers=org, json={"name": f"spam{i}"})
+            assert r.status_code == 200, (i, r.text)
+            assert c.post(f"/api/tournaments/{r.json()['id']}/cancel", headers=org).status_code == 200
+        r = c.post("/api/tournaments", headers=org, json={"name": "one more"})
+        assert r.status_code == 429 and r.json()["code"] == "tournaments_per_day", r.text
+        assert r.json()["params"] == {"max": CREATED_PER_DAY}
+        assert [t["id"] for t in c.get("/api/tournaments").json()["tournaments"]] == [real]
+        assert c.post("/api/tournaments", headers=other, json={"name": "又一场"}).status_code == 200
 
 
 @pytest.mark.slow

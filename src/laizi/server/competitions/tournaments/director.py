@@ -31,7 +31,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
@@ -59,6 +59,7 @@ log = logging.getLogger("laizi.server")
 POLL_SECONDS = 0.5  # how often running tables are looked at
 BOT_NAMES = "机器人"
 OPEN_PER_ORGANISER = 5  # tournaments one organiser has in registration or running at once
+CREATED_PER_DAY = 20    # tournaments one organiser creates in 24 hours (cancelled ones count)
 STEMS = "甲乙丙丁戊己庚辛壬癸"  # bots of a tournament: 机器人甲, 机器人乙 … then 机器人11 …
 
 
@@ -207,6 +208,14 @@ class Director:
             if open_now >= OPEN_PER_ORGANISER:
                 raise TournamentError(f"at most {OPEN_PER_ORGANISER} tournaments of yours open at "
                                       "once: start or finish one first", 429)
+            # (created and cancelled in a loop, they pushed every other one off the list)
+            made = s.scalar(select(func.count()).select_from(TournamentRow).where(
+                TournamentRow.organiser_id == organiser,
+                TournamentRow.created_at >= _now() - timedelta(days=1))) or 0
+            if made >= CREATED_PER_DAY:
+                raise TournamentError(f"at most {CREATED_PER_DAY} tournaments of yours a day: "
+                                      "try again tomorrow", 429, code="tournaments_per_day",
+                                      params={"max": CREATED_PER_DAY})
             t = TournamentRow(name=settings.name, organiser_id=organiser,
                               settings=settings.model_dump(mode="json", exclude={"name", "start_at"}),
                               start_at=utc(settings.start_at) if settings.start_at else None,

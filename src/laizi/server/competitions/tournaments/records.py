@@ -48,8 +48,9 @@ def tournaments(engine: Engine, status: str | None = None, club: int | None = No
     with Session(engine) as s:
         q = select(TournamentRow).order_by(TournamentRow.id.desc()).limit(LIST_MAX).where(
             TournamentRow.club_id.is_(None) if club is None else TournamentRow.club_id == club)
-        if status:
-            q = q.where(TournamentRow.status == status)
+        # (without a status, not the cancelled: created and cancelled in a loop, they pushed
+        # every other tournament off the list)
+        q = q.where(TournamentRow.status == status if status else TournamentRow.status != "cancelled")
         rows = list(s.scalars(q))
         counts: dict[int, int] = {}
         if rows:

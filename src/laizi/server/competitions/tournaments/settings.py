@@ -12,7 +12,7 @@ from laizi.server.common.config import room_rules
 from laizi.server.common.protocol import BOT_LEVELS, RoomSettings
 
 __all__ = [
-    "HANDS_MAX", "NAME_MAX", "NO_SHOW_MAX", "ROUNDS_MAX", "SEATS_MAX", "SettingsError",
+    "HANDS_MAX", "NAME_MAX", "NO_SHOW_MAX", "ROUNDS_MAX", "SEATS_MAX", "START_YEARS", "SettingsError",
     "TournamentSettings", "parse_settings",
 ]
 
@@ -21,6 +21,7 @@ ROUNDS_MAX = 10       # rounds of a tournament
 HANDS_MAX = 32        # hands per round (each table's match)
 SEATS_MAX = 64        # entrants (16 tables)
 NO_SHOW_MAX = 600.0   # seconds a table waits for an absent player before its escape
+START_YEARS = (2000, 2999)  # a start_at's year (9999 with an offset overflowed in UTC)
 
 
 class SettingsError(ValueError):
@@ -52,6 +53,14 @@ class TournamentSettings(BaseModel):
         v = " ".join(v.split())
         if not v or any(ord(c) < 32 for c in v):
             raise ValueError("the name must be visible text")
+        return v
+
+    @field_validator("start_at")
+    @classmethod
+    def _start_at(cls, v: datetime | None) -> datetime | None:
+        # (the last year with an offset to UTC past it: 500 from the database writer)
+        if v is not None and not START_YEARS[0] <= v.year <= START_YEARS[1]:
+            raise ValueError(f"start_at must be in the years {START_YEARS[0]}-{START_YEARS[1]}")
         return v
 
     @model_validator(mode="after")
