@@ -106,6 +106,9 @@ def journey(srv: LiveServer) -> None:
     _refused(call(srv, "POST", f"/api/clubs/{cid}/templates", tb,
                   {"name": "t", "settings": {"preset": "kaikoufan"}}), 403)
     _refused(call(srv, "POST", f"/api/clubs/{cid}/season", tb), 403, "owner")
+    # the owner: not before a table of this season (asked in a loop, seasons ran past 900)
+    st, out = call(srv, "POST", f"/api/clubs/{cid}/season", ta)
+    assert st == 409 and out["code"] == "season_empty", (st, out)
     _refused(call(srv, "POST", f"/api/clubs/{cid}", tb, {"bots": None}), 403, "owner")
 
     # an admin: kicks members, not the owner; cannot name admins
@@ -151,6 +154,8 @@ def journey(srv: LiveServer) -> None:
     tables = f"/api/clubs/{cid}/tables"
     _refused(call(srv, "POST", tables, ta, {"template": 999999}), 404, "template")
     _refused(call(srv, "POST", tables, ta, {"template": "1"}), 400)
+    for big in (2**63, -1, 10**29):  # (2**63 was a 500: too large for the database's integer)
+        _refused(call(srv, "POST", tables, ta, {"template": big}), 400, "template id")
     _refused(call(srv, "POST", tables, td, {"template": tpl["id"]}), 403)
     _refused(call(srv, "POST", f"/api/clubs/{cid}/quick", tb), 404, "open one")
     t1 = _ok(call(srv, "POST", tables, ta, {"template": tpl["id"], "fill": False}))

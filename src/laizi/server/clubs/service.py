@@ -560,8 +560,8 @@ class Clubs:
         """The club's bots and season and a template's settings, for a member opening a table (checks the
         open-table limit too)."""
         self.registered(pid)
-        if isinstance(tid, bool) or not isinstance(tid, int):
-            raise ClubError("template must be a template id")
+        if isinstance(tid, bool) or not isinstance(tid, int) or not 1 <= tid <= 2**31 - 1:
+            raise ClubError("template must be a template id")  # (2**63: a 500 from the database)
 
         def read(s: Session) -> Any:
             got = self.need_role(s, cid, pid, MEMBER_ROLES)
@@ -687,6 +687,12 @@ class Clubs:
             if isinstance(got, ClubError):
                 return got
             club = got[0]
+            # (a season without a table has nothing to start over: asked in a loop, the seasons
+            # ran past what the ranking reads; each now needs a table opened in it)
+            if not s.scalar(select(func.count()).select_from(ClubTableRow).where(
+                    ClubTableRow.club_id == cid, ClubTableRow.season == club.season)):
+                return ClubError(f"season {club.season} has no table yet: nothing to start over",
+                                 409, code="season_empty")
             club.season += 1
             club.season_started_at = datetime.now(UTC)
             return {"ok": True, "season": club.season}

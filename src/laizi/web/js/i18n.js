@@ -391,7 +391,8 @@ const API_ERRORS = {
   hand_not_over: "这一局还没打完：打完后才能晒", hand_not_won: "这一局没有人胡牌（荒庄或解散）：没有可晒的牌",
   review_failed: "复盘失败：这场对局的记录读不出来",
   bad_rules: "这套规则读不出来",
-  tournaments_per_day: "每人每天最多创建 {max} 场比赛：明天再来",  // (玩法说明 names the option in its own words)
+  tournaments_per_day: "每人每天最多创建 {max} 场比赛：明天再来",
+  season_empty: "这个赛季还没有开过桌：不用开始新赛季",  // (玩法说明 names the option in its own words)
   // the score calculator: a table that cannot exist (laizi.scoring.request; params.tile / seat in words)
   score_tile_count: "胡牌者的牌共 {n} 张，应为 14 张（手牌不算胡的那张，杠算 3 张）",
   score_copies: "桌上有 {n} 张{tile}：每种牌最多 4 张", score_from_winner: "放冲的一家不能是胡牌者自己",
