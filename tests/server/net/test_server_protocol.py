@@ -192,6 +192,12 @@ def test_join_play_versions_out_of_turn_duplicate_stale(client: Any) -> None:
     me.act(tile, seq=seq)
     dup = me.until("ack")
     assert dup["duplicate"] is True and dup["v"] == v_after
+    # Another action under that number (a second tab that counted from the same one) was never
+    # applied: refused, not acknowledged as a duplicate.
+    other = next(a for a in v0["legal"] if a["type"] == "discard" and a != tile)
+    me.act(other, seq=seq)
+    err = me.error()
+    assert err["code"] == "stale_seq" and f"last applied {seq}" in err["message"], err
     # Stale: an older sequence number is refused.
     me.act(tile, seq=seq - 1) if seq > 1 else me.act(tile, seq=seq)
     if seq > 1:

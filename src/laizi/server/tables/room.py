@@ -105,6 +105,7 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         # the actor's own state: only its commands and its timer touch it
         self._hold = hold  # the room directory's lease check (laizi.server.tables.directory)
         self._last_seq: dict[str, int] = {}
+        self._last_action: dict[str, Action] = {}  # (the action of each player's last seq, here)
         self._bots: dict[int, SeatBot] = {}
         self._deadlines: dict[int, float] = {}
         self._recorder = Recorder(code, store, self.broadcast)
@@ -266,9 +267,14 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         g = self._playing()
         last = self._last_seq.get(source, 0)
         if seq <= last:
-            if seq == last:
+            # the same seq again is a duplicate of the same action (a resend); another action
+            # under it — a second tab of the player's that counted from the same number — was
+            # never applied and must not be told it was (after a restart the action is unknown:
+            # a duplicate, as before)
+            if seq == last and self._last_action.get(source, action) == action:
                 return Played(g.stream_v(seat), duplicate=True)
-            raise ProtocolError("stale_seq", f"sequence number {seq} is stale (last applied {last})")
+            raise ProtocolError("stale_seq", f"sequence number {seq} is stale (last applied {last}"
+                                f"{'' if seq < last else ', another action'})")
         if g.over:
             raise ProtocolError("match_over", "the match is over")
         cur_v = g.stream_v(seat)
@@ -284,6 +290,7 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
             self.push_updates()
             raise ProtocolError(exc.code, str(exc)) from None
         self._last_seq[source] = seq
+        self._last_action[source] = action
         self.flow.acted(seat)
         self.stats["actions"] += 1
         await self._after_change()
