@@ -83,6 +83,8 @@ def test_two_players_ready_continue_and_rematch(browser: Any, server: str) -> No
     poll(host, "() => document.querySelector('[data-testid=\"rematch\"]').disabled")
     assert _settled(guest) and _settled(host)          # nothing started yet
     assert host.locator("#btn-rematch-force").is_visible()
+    # the guest sees that the host agreed before agreeing itself (it saw a bare 再来一局)
+    poll(guest, "() => document.querySelector('[data-testid=\"rematch\"]').textContent === '再来一局（1/2 人已同意）'")
     guest.click('[data-testid="rematch"]')
     for p in (host, guest):
         p.wait_for_selector('[data-testid="settlement"]', state="hidden")

@@ -112,6 +112,7 @@ def test_the_form_is_in_words_and_a_refused_value_is_named(browser: Any, server:
     assert page.input_value("#c-template") == ""
     assert page.locator("#c-rules .rule-opt.changed").count() == 0
     # a value the model refuses: the server's error names the option in words
+    golden = page.input_value('#c-rules [data-opt="golden"]')
     page.fill('#c-rules [data-opt="golden"]', "100001")
     page.click("#btn-create")
     poll(page, "() => !document.getElementById('error').classList.contains('hidden')")
@@ -124,5 +125,19 @@ def test_the_form_is_in_words_and_a_refused_value_is_named(browser: Any, server:
     page.click("#langbtn")
     poll(page, "() => document.documentElement.lang === 'en'")
     poll(page, "() => document.querySelector('#c-rules legend').textContent === 'Minimum and fan'")
+    # the room's own numbers too: 0 rounds is refused by name (it was sent as 1)
+    page.fill('#c-rules [data-opt="golden"]', golden)
+    page.fill("#c-rounds", "0")
+    page.click("#btn-create")
+    poll(page, "() => document.getElementById('error').textContent === 'Not a valid number: Rounds'")
+    assert page.is_visible("#lobby")  # nothing sent
+    # the next try opens the room: the last refusal goes with it (it stayed over the room 5 s)
+    page.fill("#c-rounds", "2")
+    page.fill("#c-hands", "3")
+    page.click("#btn-create")
+    page.wait_for_selector("#roomview:not(.hidden)")
+    assert page.evaluate("document.getElementById('error').classList.contains('hidden')")
+    # the room's line names the hands' limit as the table does (共 3 局): it said the rounds alone
+    poll(page, "() => document.getElementById('room-rules').textContent.includes('2 round(s) · at most 3 hands')")
     assert page.errors == []
     page.context.close()

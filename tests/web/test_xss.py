@@ -64,6 +64,8 @@ def test_hostile_nicknames_render_as_text(browser: Any, server: str) -> None:
     listed = watcher.inner_text("#roomlist")
     for n in HOSTILE:
         assert n in listed
+    # the bot by the table's name for it, not its seat's "bot·greedy"
+    assert "机器人甲" in listed and "bot" not in listed, listed
     _clean(watcher)
     poll(pages[0], "() => !document.getElementById('btn-start').disabled")
     pages[0].click("#btn-start")

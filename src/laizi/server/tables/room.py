@@ -181,7 +181,10 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         """The room's line in the public room list (``GET /api/rooms``)."""
         return {"code": self.code, "status": self.status, "preset": self.settings.preset,
                 "rounds": self.settings.rounds, "match_id": self.match_id,
-                "players": [s.nickname or (s.bot and f"bot:{s.bot}") or None for s in self.seats]}
+                "players": [s.nickname or (s.bot and f"bot:{s.bot}") or None for s in self.seats],
+                # (each seat's bot level where a bot plays it for nobody: the list names it
+                # 机器人甲… as the table does, not by its seat's "bot·greedy")
+                "bots": [s.bot if s.bot and not s.player_id else None for s in self.seats]}
 
     def broadcast(self, msg: Mapping[str, Any]) -> None:
         text = dumps(msg)

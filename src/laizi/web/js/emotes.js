@@ -11,6 +11,10 @@ export const EMOTES = {
 
 const name = id => EMOTES[id][getLang() === "zh" ? 0 : 1];
 
+/** Emote ``id``'s name in the page's language, in brackets as a line of chat says it ([赞],
+ *  [Thumbs up]); null for an id this client does not know. */
+export function emoteText(id) { return Object.hasOwn(EMOTES, id) ? `[${name(id)}]` : null; }
+
 /** The picture of emote ``id`` (null for an id this client does not know). */
 export function emoteImg(id) {
   if (!Object.hasOwn(EMOTES, id)) return null;

@@ -1,7 +1,7 @@
 // Lobby (nickname, create, join, room list) and the room before the start (seats, bots, link, QR).
 import { S } from "./state.js";
 import { send, PROTOCOL } from "./net.js";
-import { showError, toast } from "./ui.js";
+import { showError, clearError, toast } from "./ui.js";
 import { t, getLang, windOf, presetName, botName, botLevelName } from "./i18n.js";
 import { loadRules, chosenOptions, optionName } from "./rules.js";
 import qrcode from "../vendor/qrcode.mjs";
@@ -101,7 +101,9 @@ export async function loadRooms() {
     const code = document.createElement("b");
     code.textContent = r.code;
     const info = document.createElement("span");
-    info.textContent = `${presetName(r.preset)} · ${t(`st_${r.status}`)} · ${r.players.map(p => p || "—").join(", ")}`;
+    const seats = r.players.map((n, i) => ({ nickname: n, bot: (r.bots || [])[i] || null, player_id: (r.bots || [])[i] ? null : n }));
+    const who = seats.map((x, i) => (x.bot ? botName(seats, i) : x.nickname || "—"));
+    info.textContent = `${presetName(r.preset)} · ${t(`st_${r.status}`)} · ${who.join(", ")}`;
     row.append(code, info,
       btn(t("join"), () => joinCode(r.code, false)),
       btn(t("spectate"), () => joinCode(r.code, true)));
@@ -133,9 +135,21 @@ export function joinCode(code, spectate) {
   send({ type: "join", room: code, spectate });
 }
 
+// the room form's own numbers (an empty one: its default); out of their range, refused by name
+// (圈数 0 was sent as 1)
+const ROOM_NUMBERS = ["c-rounds", "c-claim", "c-turn", "c-hands", "c-continue", "c-lapses"];
+
 function createRoom() {
+  clearError();  // (a refusal of the last try stayed over the room this one opened)
   const { options, bad } = chosenOptions();
   if (bad) { showError(`${t("bad_option")}${optionName(bad)}`); return; }
+  const off = ROOM_NUMBERS.map(id => $(id)).find(i => i && !i.checkValidity());
+  if (off) {
+    const label = off.closest("label") && off.closest("label").querySelector("span");
+    showError(`${t("bad_option")}${label ? label.textContent : off.id}`);
+    off.focus();
+    return;
+  }
   const settings = {
     preset: $("c-preset").value || "kaikoufan", rounds: +$("c-rounds").value || 1,
     claim_seconds: +$("c-claim").value || 8, turn_seconds: +$("c-turn").value || 20, options,
@@ -184,6 +198,7 @@ export function renderRoom() {
   if (!r) return;
   $("room-code").textContent = r.code;
   $("room-rules").textContent = t("room_rules", presetName(r.settings.preset), r.settings.rounds)
+    + (r.settings.max_hands ? ` · ${t("room_max_hands", r.settings.max_hands)}` : "")  // (the table says 共 N 局)
     + (r.spectators ? ` · ${t("spectators", r.spectators)}` : "");
   $("room-card").textContent = ruleCard(r);
   const list = $("seats");

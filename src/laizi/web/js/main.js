@@ -11,13 +11,13 @@ import { describe } from "./words.js";
 import { showPizi, tileEl } from "./tiles.js";
 import { optionName, howtoLink } from "./rules.js";
 import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, copyLink, ruleCard } from "./lobby.js";
-import { showError, toast } from "./ui.js";
+import { showError, toast, clearToast } from "./ui.js";
 import { initQuick } from "./quick.js";      // social: quick match, coins
 import { initFriends } from "./friends.js";  // social: friends, invites
 import { openReplay } from "./replay.js";
 import { initDissolve } from "./dissolve.js";  // clubs: 解散 by vote
 import { initEtiquette } from "./etiquette.js";  // clubs: mute and report in the chat sheet
-import { initEmotes, emoteImg } from "./emotes.js";  // clubs: emotes in the chat
+import { initEmotes, emoteImg, emoteText } from "./emotes.js";  // clubs: emotes in the chat
 
 const $ = id => document.getElementById(id);
 
@@ -290,6 +290,7 @@ function render() {
   if (S.room && S.room.rules) setAttr($("menu-howto"), "href", howtoLink(S.room.rules));
   const rl = $("replay-link");
   rl.classList.toggle("hidden", !v.match_over);
+  $("replay-link-sep").classList.toggle("hidden", !v.match_over);  // (no "版本 6 ·" before a hidden link)
   if (v.match_over) setAttr(rl, "href", `/replay/${S.matchId}`);
   if (!$("sheet-fair").classList.contains("hidden")) renderFair($("fair-body"), v, PAGE.lastOver);
 }
@@ -497,7 +498,9 @@ function fillSettleButtons(v) {
   const accepted = (S.rematch || []).includes(S.seat);
   rm.disabled = accepted;
   const humans = S.room ? S.room.seats.filter(s => s.player_id && !s.bot && !s.escaped).length : 0;
-  rm.textContent = accepted ? t("rematch_wait", (S.rematch || []).length, humans) : t("rematch");
+  // (the others' agreement shows before one's own too: the host saw a bare 再来一局)
+  const agreed = (S.rematch || []).length;
+  rm.textContent = accepted ? t("rematch_wait", agreed, humans) : agreed ? t("rematch_some", agreed, humans) : t("rematch");
   const host = S.room && (S.room.host || S.room.owner);
   $("btn-rematch-force").classList.toggle("hidden", !over || !S.pid || S.pid !== host || humans < 2);
   $("overlay-close").classList.toggle("hidden", over);
@@ -569,7 +572,8 @@ function closeSettlement() {
 function addChat(m, old) {
   const d = document.createElement("div");
   const pair = m.phrase && S.phrases[m.phrase];
-  const text = pair ? pair[getLang() === "zh" ? 0 : 1] : m.text;
+  // (an emote: its name in the page's language — the server's text is the Chinese one)
+  const text = pair ? pair[getLang() === "zh" ? 0 : 1] : (m.emote && emoteText(m.emote)) || m.text;
   const b = document.createElement("b");
   b.textContent = m.from;
   const pic = m.emote ? emoteImg(m.emote) : null;  // clubs: an emote shows its picture
@@ -577,7 +581,7 @@ function addChat(m, old) {
   if (m.player_id) d.dataset.player = m.player_id;  // clubs: hidden when muted (etiquette.js)
   $("chatlog").appendChild(d);
   $("chatlog").scrollTop = $("chatlog").scrollHeight;
-  if (!old) bubbleAt(m.player_id, text);
+  if (!old) bubbleAt(m.player_id, (m.emote && emoteImg(m.emote)) || text);  // an emote: its picture at the seat
   if (!old && $("sheet-chat").classList.contains("hidden") && !$("game").classList.contains("hidden")) {
     PAGE.unread += 1;
     $("btn-chat-open").dataset.unread = String(PAGE.unread);
@@ -642,7 +646,12 @@ function wire() {
   $("langbtn").addEventListener("click", toggleLang);
   $("menu-lang").addEventListener("click", toggleLang);
   $("btn-menu").addEventListener("click", () => openSheet("sheet-menu"));
-  $("btn-chat-open").addEventListener("click", () => { PAGE.unread = 0; delete $("btn-chat-open").dataset.unread; openSheet("sheet-chat"); });
+  $("btn-chat-open").addEventListener("click", () => {
+    PAGE.unread = 0;
+    delete $("btn-chat-open").dataset.unread;
+    clearToast();  // (a message's toast lay over the phrases: the sheet's log shows it)
+    openSheet("sheet-chat");
+  });
   const openFair = () => { renderFair($("fair-body"), S.view, PAGE.lastOver); openSheet("sheet-fair"); };
   $("btn-fair").addEventListener("click", openFair);
   $("btn-settle-fair").addEventListener("click", openFair);

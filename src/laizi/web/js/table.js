@@ -576,7 +576,7 @@ const BUBBLE_MS = 3500;
 export function showBubble(el, text) {
   const table = el && el.parentElement && el.parentElement.closest(".table");
   if (!table) return null;
-  el.textContent = text;
+  if (typeof text === "string") el.textContent = text; else el.replaceChildren(text);  // (words, or an emote's picture)
   if (typeof el.animate !== "function") return null;
   for (const a of el.getAnimations()) a.cancel();
   el.classList.add("placed");

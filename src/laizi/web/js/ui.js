@@ -12,4 +12,10 @@ function flash(id, msg, ms) {
 
 export function showError(msg) { flash("error", msg, 5000); }
 
+/** The error shown, taken away (what it was about was tried again). */
+export function clearError() { clearTimeout(timers.error); $("error").classList.add("hidden"); }
+
 export function toast(msg) { flash("toast", msg, 2500); }
+
+/** The toast shown, taken away (its words are where the player now looks). */
+export function clearToast() { clearTimeout(timers.toast); $("toast").classList.add("hidden"); }
