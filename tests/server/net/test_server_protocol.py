@@ -172,6 +172,10 @@ def test_join_play_versions_out_of_turn_duplicate_stale(client: Any) -> None:
     wss[1].act({"type": "discard", "tile": first[1]["view"]["hand"][0]})
     err = wss[1].error()
     assert err["code"] == "not_your_turn"
+    # An action with a key it does not have (another seat's, say) is refused, not dropped.
+    wss[1].act({"type": "discard", "tile": first[1]["view"]["hand"][0], "seat": 0})
+    err = wss[1].error()
+    assert err["code"] == "bad_action" and "'seat'" in err["message"], err
     # Illegal action for the right seat.
     me.act({"type": "peng", "tile": "1m"})
     assert me.error()["code"] in ("illegal_action", "bad_action")

@@ -53,6 +53,7 @@ __all__ = ["CONN_HANDLERS", "ROOM_HANDLERS", "dispatch", "serve_ws"]
 log = logging.getLogger("laizi.server")
 
 SENDER_DRAIN = 2.0  # seconds a closing connection's queue may take to flush
+ACTION_KEYS = frozenset({"type", "tile"})  # an action's keys on the wire (Action.to_json)
 
 
 async def serve_ws(hub: Hub, ws: WebSocket) -> None:
@@ -296,6 +297,10 @@ async def on_action(hub: Hub, conn: Conn, room: Room, m: p.Action) -> None:
     seat = _seated(conn, room)
     pid = conn.player_id
     assert pid is not None
+    extra = sorted(set(m.action) - ACTION_KEYS)
+    if extra:  # (as every message's own keys: a "seat" in it was silently dropped)
+        raise ProtocolError("bad_action", f"unknown key {extra[0][:32]!r} in the action "
+                                          "(an action has 'type' and 'tile')")
     try:
         action = Action.from_json(m.action)
     except ValueError as exc:
