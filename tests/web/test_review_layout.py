@@ -231,6 +231,11 @@ def test_review_fits_each_screen(browser: Any, server: str, match_id: int) -> No
         if size in NARROW:  # and open again: upright by the folded head's 展开, sideways by the bar's 复盘
             page.click('[data-testid="review-fold"]' if size[1] > size[0] else "#rp-review")
             poll(page, "() => !document.body.classList.contains('rv-folded')")
+            # it opens where it was (a decision far down the list, shown whole, keeps it in
+            # sight): the head on top; scrolled back up, the first decision readable
+            head = _settled(page, HEAD, lambda b: b == [])
+            assert head == [], f"{where}, opened again: {head}"
+            page.evaluate("() => { document.getElementById('rv-panel').scrollTop = 0; }")
             _panel_readable(page, f"{where}, opened again")
             _fits(page, f"{where}, opened again")
     # folded upright, then turned sideways on a wide phone: the panel whole again beside the table

@@ -8,13 +8,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from laizi.server.persistence import db
 from laizi.server.persistence.clubdb import ClubTableRow
 
-__all__ = ["season_ranking"]
+__all__ = ["season_opened_tables", "season_ranking"]
+
+
+def season_opened_tables(s: Session, cid: int, season: int) -> int:
+    """How many tables club ``cid`` opened in ``season`` (a season without one has nothing
+    for a new season to start over)."""
+    return s.scalar(select(func.count()).select_from(ClubTableRow).where(
+        ClubTableRow.club_id == cid, ClubTableRow.season == season)) or 0
 
 
 def season_ranking(s: Session, cid: int, season: int,

@@ -40,7 +40,7 @@ from laizi.server.clubs.fields import (
     template_settings,
     text_field,
 )
-from laizi.server.clubs.ranking import season_ranking
+from laizi.server.clubs.ranking import season_opened_tables, season_ranking
 from laizi.server.common.chat import RateLimiter
 from laizi.server.persistence import db
 from laizi.server.persistence.clubdb import ClubMemberRow, ClubRow, ClubTableRow, ClubTemplateRow
@@ -687,10 +687,7 @@ class Clubs:
             if isinstance(got, ClubError):
                 return got
             club = got[0]
-            # (a season without a table has nothing to start over: asked in a loop, the seasons
-            # ran past what the ranking reads; each now needs a table opened in it)
-            if not s.scalar(select(func.count()).select_from(ClubTableRow).where(
-                    ClubTableRow.club_id == cid, ClubTableRow.season == club.season)):
+            if not season_opened_tables(s, cid, club.season):  # (asked in a loop: 900 seasons)
                 return ClubError(f"season {club.season} has no table yet: nothing to start over",
                                  409, code="season_empty")
             club.season += 1
