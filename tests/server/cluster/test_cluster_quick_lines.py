@@ -70,7 +70,7 @@ def test_two_nodes_one_line_one_table(make_nodes: Any, pg_url: str, redis_url: s
         for node, tok in ((na, ta), (nb, tb)):
             st, out = scall(node, "GET", "/api/quick", tok)
             assert out == {"status": "seated", "room": code, "level": "junior", "preset": "jiayu",
-                           "seat": qa["seat"] if tok == ta else qb["seat"]}, out
+                           "seat": qa["seat"] if tok == ta else qb["seat"], "in_play": True}, out  # (on both nodes)
         info = scall(nb, "GET", f"/api/rooms/{code}", tb)[1]
         assert info["settings"]["preset"] == "jiayu"
         assert sum(1 for s in info["seats"] if s["bot"]) == 2

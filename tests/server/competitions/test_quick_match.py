@@ -95,7 +95,7 @@ def test_two_players_and_bots_after_the_wait(srv: LiveServer) -> None:
     code = qa["room"]
     assert call(srv, "GET", "/api/quick", ta)[1] == {"status": "seated", "room": code,
                                                      "level": "junior", "preset": "kaikoufan",
-                                                     "seat": qa["seat"]}
+                                                     "seat": qa["seat"], "in_play": True}
     info = srv.get(f"/api/rooms/{code}", ta)[1]
     assert srv.get(f"/api/rooms/{code}")[0] == 404  # a private table: members only
     assert info["status"] == "playing" and info["settings"]["rated"]

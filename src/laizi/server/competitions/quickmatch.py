@@ -202,11 +202,21 @@ class QuickMatch:
         return {"ok": True, "left": was}
 
     async def status(self, pid: str) -> dict[str, Any]:
+        """``pid`` waiting in a line, seated by one (``in_play``: its match goes on — the lobby
+        offers the way back to it, after a reload elsewhere or another device), or idle."""
         rec = await self.lines.find(pid)
-        if rec is None:
-            return {"status": "idle"}
-        if "seated" in rec:
-            return {"status": "seated", **rec["seated"]}
+        if rec is None or "seated" in rec:
+            busy = self._playing_at(pid)
+            if busy is None:  # a coin table of another node's (this node's rooms know their
+                # seats at once; the coin seat of an escape is let go by the writer a moment later)
+                seat = await asyncio.to_thread(self._coin_seat, pid)
+                busy = seat if seat is not None and seat not in self.hub.rooms else None
+            if busy is not None:
+                seated = rec["seated"] if rec is not None and rec["seated"].get("room") == busy else {}
+                return {"status": "seated", **seated, "room": busy, "in_play": True}
+            if rec is None:
+                return {"status": "idle"}
+            return {"status": "seated", **rec["seated"], "in_play": False}
         line = str(rec["line"])
         level, preset, band = parse_line(line)
         if pid not in self.mine and self.presence.where([pid])[pid]["online"]:
@@ -230,6 +240,11 @@ class QuickMatch:
             if level in out and preset in out[level]:
                 out[level][preset] += n
         return out
+
+    def _coin_seat(self, pid: str) -> str | None:
+        """The coin table ``pid`` holds a seat at while its match is in play (any node)."""
+        with self.hub.store.engine.connect() as conn:
+            return coins.seat_of(conn, pid)
 
     def _playing_at(self, pid: str) -> str | None:
         """The room of a match in play where ``pid`` still holds a seat (not escaped)."""

@@ -29,6 +29,7 @@ function showPage(id) {
   $("topbar").classList.toggle("hidden", inGame || id === "replay");
   document.body.classList.toggle("in-game", inGame);
   document.body.classList.toggle("in-replay", id === "replay");
+  if (id === "lobby") store.emit("lobby");
 }
 
 // ------------------------------------------------------------------ protocol

@@ -14,7 +14,7 @@ const WORDS = {
   zh: {
     quick: "快速开始", coins: "游戏币", daily: "每日领取", daily_done: "今日已领取", cancel: "取消",
     stake: "底注 {0}", free: "免费", min: "入场 {0}", guests_no: "需注册", need: "需 {0} 币",
-    waiting: "{0} · {3} 匹配中… {1} 人等待，{2} 秒后机器人补位", seated: "已入座 {0} · 房间 {1}",
+    waiting: "{0} · {3} 匹配中… {1} 人等待，{2} 秒后机器人补位", seated: "已入座 {0} · 房间 {1}", playing_at: "你在房间 {0} 的对局还在进行", back: "回到牌桌",
     rules: "规则", queue_n: "{0} 人等待",
     got: "领取 {0} 游戏币", guest_coins: "游客无游戏币（注册后领取）", left: "已取消匹配",
     friends: "好友", invites: "邀请", add_friend: "添加好友", friend_ph: "用户名或玩家ID",
@@ -28,7 +28,7 @@ const WORDS = {
   en: {
     quick: "Quick match", coins: "Coins", daily: "Daily coins", daily_done: "Claimed today", cancel: "Cancel",
     stake: "stake {0}", free: "free", min: "min {0}", guests_no: "account", need: "needs {0}",
-    waiting: "{0} · {3}: searching… {1} waiting, bots in {2} s", seated: "Seated at {0} · room {1}",
+    waiting: "{0} · {3}: searching… {1} waiting, bots in {2} s", seated: "Seated at {0} · room {1}", playing_at: "Your match in room {0} is still on", back: "Back to the table",
     rules: "Rules", queue_n: "{0} waiting",
     got: "Got {0} coins", guest_coins: "Guests have no coins (register)", left: "Search cancelled",
     friends: "Friends", invites: "Invites", add_friend: "Add friend", friend_ph: "username or player id",
@@ -179,8 +179,22 @@ function showQuick(q) {
     SOC.pollTimer = setTimeout(pollQuick, 1000);  // the countdown; the table itself comes on the socket
   } else {
     leave.classList.add("hidden");
-    st.textContent = q && q.status === "seated" ? w("seated", q.level, q.room) : "";
+    const lv = q && SOC.levels.find(l => l.name === q.level);
+    // (seated, its match over or left: nothing to say)
+    st.textContent = !q || q.status !== "seated" || q.in_play === false ? ""
+      : q.level ? w("seated", lv ? levelName(lv) : q.level, q.room) : w("playing_at", q.room);
   }
+  // a match still on (after a reload elsewhere, another device): the way back to it
+  const back = $("btn-quick-back");
+  back.textContent = w("back");
+  back.classList.toggle("hidden", !(q && q.status === "seated" && q.in_play));  // (in the lobby: hidden at the table)
+}
+
+/** Where the player stands in quick match, shown (a seat at a match in play: 回到牌桌), without
+ *  joining anything: on each welcome, and when a new search is refused for a table in play. */
+async function checkQuick() {
+  if (!S.token) return;
+  try { showQuick(await api("/api/quick", null, S.token)); } catch (e) { /* shown at the next welcome */ }
 }
 
 async function pollQuick() {
@@ -197,7 +211,10 @@ async function enqueue(level) {
     showQuick(await api("/api/quick", { level, preset }, S.token));
     refreshQueues();
     $("quick-status").scrollIntoView({ block: "nearest" });  // a phone held sideways: keep it in sight
-  } catch (e) { showError(e.message); }
+  } catch (e) {
+    showError(e.message);
+    if (e.code === "quick_busy") checkQuick();  // (its table in play: the way back to it)
+  }
 }
 
 async function leaveQueue() {
@@ -216,6 +233,7 @@ async function claimDaily() {
 export function initQuick() {
   $("btn-daily").addEventListener("click", claimDaily);
   $("btn-quick-leave").addEventListener("click", leaveQueue);
+  $("btn-quick-back").addEventListener("click", () => { if (SOC.quick && SOC.quick.room) joinCode(SOC.quick.room, false); });
   $("quick-preset").addEventListener("change", () => {
     try { localStorage.setItem(PRESET_KEY, $("quick-preset").value); } catch (e) { /* private mode */ }
     renderPresets();
@@ -228,9 +246,10 @@ export function initQuick() {
   let wasOk = false;
   store.on("conn", () => {  // after each welcome (the token is known): balance and levels
     const ok = S.conn === "ok";
-    if (ok && !wasOk) refreshCoins();
+    if (ok && !wasOk) { refreshCoins(); checkQuick(); }
     wasOk = ok;
   });
+  store.on("lobby", checkQuick);  // back in the lobby: the match it left may be over, or still on
   onLang(() => { refreshCoins(); renderPresets(); showQuick(SOC.quick); });
   fetch("/api/levels").then(r => r.json()).then(d => {
     takeLevels(d);
