@@ -189,6 +189,13 @@ def test_club_journey_phone(browser: Any, cserver: str) -> None:
     poll(owner, "() => !document.getElementById('o-ranking-card').innerText.includes('圈')")
     shot(owner, "club-page-en-1366x900")
     owner.click("#k-lang")
+    # a new season: the picker and the ranking move to it at once (they kept season 1's table)
+    poll(owner, "() => document.querySelector('#o-ranking tr[data-player=\"amei\"]') !== null")
+    owner.on("dialog", lambda d: d.accept())
+    owner.click("#btn-season")
+    poll(owner, "() => document.getElementById('r-season').value === '2'")
+    poll(owner, "() => !document.getElementById('o-no-ranking').classList.contains('hidden')")
+    assert owner.locator("#o-ranking tr[data-player='amei']").count() == 0
     for p in (owner, amei, bobo):
         assert not p.errors, p.errors
         assert not p.evaluate("window.__csp"), p.evaluate("window.__csp")

@@ -70,6 +70,8 @@ def test_join_play_standings_profile_replay(browser: Any, tserver: str, size: tu
     page.goto(base + "/tournaments")
     poll(page, "() => document.querySelectorAll('#t-list li').length > 0")
     assert page.is_visible("#f-create")
+    shown = page.eval_on_selector_all("#c-preset option", "os => os.map(o => o.textContent)")
+    assert "开口番" in shown and "kaikoufan" not in shown, shown  # its names, not the ids
     assert overflow_x(page) <= 0
     page.screenshot(path=str(screens_dir() / f"tourney-list-{tag}.png"), full_page=True)
     page.click(f"#t-list a[href='/tournaments/{tid}']")

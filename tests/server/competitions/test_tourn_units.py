@@ -199,3 +199,17 @@ def test_bot_entrants_are_named_like_the_table_names_them() -> None:
     assert [bot_nickname(k) for k in range(4)] == ["机器人甲", "机器人乙", "机器人丙", "机器人丁"]
     assert bot_nickname(9) == "机器人癸" and bot_nickname(10) == "机器人11"
     assert len({bot_nickname(k) for k in range(64)}) == 64  # distinct in any field
+
+
+def test_a_tables_rule_card_does_not_promise_sixteen_rounds() -> None:
+    """A tournament table's match ends at hands_per_round hands; its rounds are the fewest that
+    hold them (a 圈 is 4 hands at least), so its rule card said 圈数：16 圈 for a one-hand round."""
+    from laizi.rulecatalog import rule_card
+    from laizi.server.common.config import room_rules
+    from laizi.server.competitions.tournaments.settings import TournamentSettings
+
+    for hands, rounds in ((1, 1), (4, 1), (5, 2), (8, 2), (32, 8)):
+        rs = TournamentSettings(name="x", hands_per_round=hands).room_settings(0)
+        assert (rs.rounds, rs.max_hands) == (rounds, hands)
+        card = rule_card(room_rules(rs), "zh")
+        assert ("圈数" in card) == (rounds > 1) and "16 圈" not in card, card

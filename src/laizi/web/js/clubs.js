@@ -125,7 +125,8 @@ const clubId = () => { const m = location.pathname.match(/^\/clubs\/(\d+)/); ret
 // ------------------------------------------------------------------ list, join, create
 // this module's state, in one place (tests/test_architecture.py: no module-level let): the drawn
 // avatars' names (GET /api/avatars), the club shown, the timer that hides the note
-const ST = { names: [], club: null, noteTimer: null };
+// (rankSeason: the club's season when the ranking's picker was last filled)
+const ST = { names: [], club: null, noteTimer: null, rankSeason: null };
 function clubRow(c, extra = []) {
   const li = el("li");
   li.dataset.club = String(c.id);
@@ -324,7 +325,10 @@ async function renderMembers(c) {
 
 async function renderRanking(c) {
   const sel = $("r-season");
-  const want = Number(sel.value) || c.season;
+  // the season picked stays picked; a new season (started here or elsewhere) shows the new one
+  // (the picker kept the old season: the ranking just reset seemed not to have)
+  const want = ST.rankSeason === c.season ? Number(sel.value) || c.season : c.season;
+  ST.rankSeason = c.season;
   sel.replaceChildren(...Array.from({ length: c.season }, (_, i) => new Option(t("season", c.season - i), String(c.season - i))));
   sel.value = String(Math.min(want, c.season));
   let d;

@@ -93,7 +93,9 @@ async function renderList() {
   $("f-create").classList.toggle("hidden", !acc);
   $("c-login").classList.toggle("hidden", acc);
   const sel = $("c-preset");
-  sel.replaceChildren(...presets.presets.map(p => { const o = el("option", p); o.value = p; return o; }));
+  const keep = sel.value;  // (the options by their names, 开口番: they showed the ids, kaikoufan)
+  sel.replaceChildren(...presets.presets.map(p => { const o = el("option", presetName(p)); o.value = p; return o; }));
+  if (keep && presets.presets.includes(keep)) sel.value = keep;
 }
 
 function wireCreate() {

@@ -84,9 +84,12 @@ class TournamentSettings(BaseModel):
         return (self.seats + 3) // 4
 
     def room_settings(self, table: int) -> RoomSettings:
-        """The settings of a table's room (private: reached from the tournament page)."""
+        """The settings of a table's room (private: reached from the tournament page). Its
+        match ends at ``hands_per_round`` hands; its rounds (圈) are the fewest that hold them
+        (a 圈 is 4 hands at least), so that its rule card does not say 16 圈 for one hand."""
         return RoomSettings.model_validate({
-            "preset": self.preset, "options": self.options, "rounds": 16,
+            "preset": self.preset, "options": self.options,
+            "rounds": max(1, -(-self.hands_per_round // 4)),
             "max_hands": self.hands_per_round, "turn_seconds": self.turn_seconds,
             "continue_seconds": self.continue_seconds, "bot_delay": self.bot_delay,
             "private": True, "rated": False})
