@@ -48,6 +48,11 @@ def test_club_event_from_the_club_page(browser: Any, server: str, size: tuple[in
     with urllib.request.urlopen(req, timeout=20) as r:
         made = json.loads(r.read())
     assert made["club"] == club["id"] and made["settings"]["duplicate"] is True
+    # the event's page leads back to its club (it was a dead end) and says nobody entered yet
+    back = owner.locator('[data-testid="club-event-back"]')
+    back.wait_for(state="visible")
+    assert back.get_attribute("href") == f"/clubs/{club['id']}" and "亲友圈" in back.inner_text()
+    poll(owner, "() => document.getElementById('o-entrants').textContent === '还没有人报名'")
     for p in (member, stranger):
         p.goto(url)
         poll(p, "() => document.body.dataset.ready === '1'")

@@ -136,6 +136,12 @@ def test_club_journey_phone(browser: Any, cserver: str) -> None:
         p.wait_for_selector("#hand .tile")
     seats = call(base, f"/api/clubs/{cid}/tables", otok)[1]["tables"][0]["seats"]
     assert [s["bot"] for s in seats] == [None, None, "random", "random"]
+    # the club's list names the bots as the table does (it said 机器人·随机)
+    bobo.goto(base + f"/clubs/{cid}")
+    ready(bobo)
+    poll(bobo, f"() => document.querySelector(\"#o-tables [data-table='{room}']\").textContent.includes('机器人乙')")
+    listed = bobo.inner_text(f"#o-tables [data-table='{room}']")
+    assert "机器人甲" in listed and "·" not in listed.split("机器人甲")[1][:2], listed
 
     # play a little
     moves = 0

@@ -2,7 +2,7 @@
 // its open tables (rule cards, seats, quick-seat), rule templates (the create-room rule form of
 // rules.js), members with roles (approve, invite, kick, admin, hand over) and the season ranking.
 // The account token is localStorage "laizi.token" (players.js). Text only via textContent.
-import { getLang, setLang, wordPack } from "./i18n.js";
+import { getLang, setLang, wordPack, botName, botLevelName } from "./i18n.js";
 import { loadRules, chosenOptions, renderRuleForm } from "./rules.js";
 import { api, apiError, storedToken as token } from "./api.js";
 import { showClubChat } from "./clubchat.js";
@@ -24,7 +24,7 @@ const W = {
     accept: "接受", decline: "拒绝", approve: "通过", reject: "拒绝", kick: "请出", make_admin: "设为管理员",
     make_member: "取消管理员", transfer: "转让圈主", leave: "退出亲友圈", open_table: "开一桌", delete: "删除",
     bots_now: "和机器人开打",
-    enter: "进入", watch: "观战", empty: "空位", bot: "机器人", st_lobby: "等人中", st_playing: "对局中",
+    enter: "进入", watch: "观战", empty: "空位", st_lobby: "等人中", st_playing: "对局中",
     members_n: "{0} 名成员", code_line: "圈号 {0}", your_role: "你的身份：{0}", sub_line: "{0} · 圈主 {1} · {2}",
     rank: "名次", player: "玩家", points: "积分", matches: "场数", win_rate: "胡牌率", big_hands: "大胡",
     done: "已完成", created: "亲友圈已创建", joined: "已加入", pending_now: "已申请，等待圈主审核", opened: "牌桌已开好",
@@ -34,7 +34,7 @@ const W = {
     ip_warning: "本圈牌桌开局前提醒同一网络的玩家", ip_tag: "同网提醒",
     picture: "圈子图片", upload: "上传图片", picture_reset: "改用头像", picture_saved: "圈子图片已更新",
     picture_hint: "PNG、JPEG、WebP 或 GIF，不超过 2 MB；服务器会裁成 128×128。", too_big: "图片超过 2 MB",
-    lv_random: "随机", lv_greedy: "简单", lv_strong: "高手", lv_expert: "专家", winds: "东南西北",
+    winds: "东南西北",
   },
   en: {
     title: "Wuhan Mahjong", lobby: "Lobby", clubs: "Clubs", tournaments: "Tournaments", account: "Account", lang: "中文",
@@ -51,7 +51,7 @@ const W = {
     no_bots: "no bots", role_owner: "owner", role_admin: "admin", role_member: "member", role_pending: "pending",
     role_invited: "invited", accept: "Accept", decline: "Decline", approve: "Approve", reject: "Reject", kick: "Remove",
     make_admin: "Make admin", make_member: "Make member", transfer: "Hand over", leave: "Leave the club",
-    open_table: "Open a table", delete: "Delete", bots_now: "Play with bots now", enter: "Enter", watch: "Watch", empty: "free", bot: "bot",
+    open_table: "Open a table", delete: "Delete", bots_now: "Play with bots now", enter: "Enter", watch: "Watch", empty: "free",
     st_lobby: "waiting", st_playing: "playing", members_n: "{0} members", code_line: "code {0}",
     your_role: "You: {0}", sub_line: "{0} · owner {1} · {2}", rank: "#", player: "Player",
     points: "Points", matches: "Matches", win_rate: "Win rate", big_hands: "Big hands", done: "Done",
@@ -64,7 +64,7 @@ const W = {
     picture: "Club picture", upload: "Upload a picture", picture_reset: "Use the avatar", picture_saved: "Club picture updated",
     picture_hint: "PNG, JPEG, WebP or GIF, up to 2 MB; the server crops it to 128×128.",
     too_big: "The picture is larger than 2 MB",
-    bots_tag: "bots: {0}", lv_random: "random", lv_greedy: "easy", lv_strong: "strong", lv_expert: "expert",
+    bots_tag: "bots: {0}",
     winds: "ESWN",
   },
 };
@@ -116,7 +116,7 @@ function applyWords() {
 }
 
 function levelSelect(sel, value) {
-  sel.replaceChildren(new Option(t("no_bots"), ""), ...LEVELS.map(l => new Option(t("lv_" + l), l)));
+  sel.replaceChildren(new Option(t("no_bots"), ""), ...LEVELS.map(l => new Option(botLevelName(l), l)));  // (the room's words for them)
   sel.value = value || "";
 }
 
@@ -213,7 +213,7 @@ function renderHead(c) {
   tags.push(el("span", t(c.private ? "private_tag" : "public_tag")));
   if (c.approval) tags.push(el("span", t("approval_tag")));
   if (c.ip_warning) tags.push(el("span", t("ip_tag")));
-  tags.push(el("span", c.bots ? t("bots_tag", t("lv_" + c.bots)) : t("no_bots")));
+  tags.push(el("span", c.bots ? t("bots_tag", botLevelName(c.bots)) : t("no_bots")));
   $("o-tags").replaceChildren(...tags);
   $("o-desc").textContent = c.description || "";
   const acts = [];
@@ -239,9 +239,11 @@ function renderHead(c) {
 const member = c => ["owner", "admin", "member"].includes(c.role);
 const staff = c => ["owner", "admin"].includes(c.role);
 
-function seatText(s) {
+/** A club table's seat as the table names it: a bot 机器人甲… (it said 机器人·简单). */
+function seatText(seats, i) {
+  const s = seats[i];
   if (!s) return t("empty");
-  return s.bot && !s.player_id ? `${t("bot")}·${t("lv_" + s.bot)}` : (s.nickname || "?");
+  return s.bot && !s.player_id ? botName(seats, i) : (s.nickname || "?");
 }
 
 async function renderTables(c) {
@@ -257,7 +259,7 @@ async function renderTables(c) {
     div.append(h, el("p", (lang() === "en" ? x.card_en : x.card).text, "k-card"));
     x.seats.forEach((s, i) => {
       const row = el("div", "", "t-seat");
-      row.append(el("span", t("winds")[i]), el("span", seatText(s), s ? "" : "muted"));
+      row.append(el("span", t("winds")[i]), el("span", seatText(x.seats, i), s ? "" : "muted"));
       div.append(row);
     });
     return div;

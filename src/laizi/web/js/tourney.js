@@ -15,6 +15,7 @@ const W = {
     entrants: "报名", register: "报名", unregister: "取消报名", check_in: "签到", start: "开始比赛",
     cancel: "取消比赛", your_table: "你的牌桌", sit: "入座", watch: "观战", replay: "回放",
     st_registration: "报名中", st_running: "进行中", st_finished: "已结束", st_cancelled: "已取消",
+    club_event: "亲友圈赛事 · 回到亲友圈", no_entrants: "还没有人报名",
     st_playing: "对局中", st_seating: "入座中", round: "第{0}轮", table: "第{0}桌",
     points: "总分", dup_points: "复式分", best: "最大一手", h2h: "相互", escapes: "逃跑", player: "选手",
     organiser: "组织者", checked_in: "已签到", rules_line: "{0} · {1}轮 × 每轮{2}手 · {3}个名额",
@@ -33,6 +34,7 @@ const W = {
     final: "Final ranking", entrants: "Entrants", register: "Register", unregister: "Withdraw", check_in: "Check in",
     start: "Start", cancel: "Cancel", your_table: "Your table", sit: "Sit down", watch: "Watch", replay: "Replay",
     st_registration: "registration", st_running: "running", st_finished: "finished", st_cancelled: "cancelled",
+    club_event: "A club's event · back to the club", no_entrants: "Nobody has entered yet",
     st_playing: "playing", st_seating: "seating", round: "Round {0}", table: "Table {0}",
     points: "Points", dup_points: "Duplicate", best: "Best hand", h2h: "H2H", escapes: "Escapes", player: "Player",
     organiser: "Organiser", checked_in: "checked in", rules_line: "{0} · {1} rounds × {2} hands · {3} seats",
@@ -137,6 +139,9 @@ function renderHead(d) {
   if (d.start_at) sub += ` · ${t("starts")}${new Date(d.start_at).toLocaleString()}`;
   if (d.status === "running") sub += ` · ${t("round", d.current_round)}/${s.rounds}`;
   $("o-sub").textContent = sub;
+  // a club's event: the way back to its club (the page had none)
+  $("o-club").classList.toggle("hidden", !d.club);
+  if (d.club) { $("o-club-link").textContent = t("club_event"); $("o-club-link").href = `/clubs/${d.club}`; }
   let rules = t("rules_line", presetName(s.preset), s.rounds, s.hands_per_round, s.seats);
   if (s.bots_fill) rules += " · " + t("bots_on");
   if (s.duplicate) rules += " · " + t("dup_on");
@@ -297,6 +302,7 @@ async function renderOne() {
   renderRounds(d);
   const ul = $("o-entrants");
   ul.replaceChildren(...d.entrant_list.map(e => el("li", e.nickname + (e.checked_in && d.status === "registration" ? " ✓" : ""))));
+  if (!d.entrant_list.length) ul.replaceChildren(el("li", t("no_entrants"), "muted"));
   document.body.dataset.status = d.status;
   clearTimeout(ST.timer);
   if (d.status === "registration" || d.status === "running") ST.timer = setTimeout(renderOne, 3000);
