@@ -88,3 +88,15 @@ def test_sim_progress_goes_to_stderr() -> None:
     assert r.returncode == 0
     data = json.loads(r.stdout)
     assert data["hands"] == 30
+
+
+def test_ctrl_c_with_workers_ends_in_one_line_and_stops_the_workers(tmp_path: Path) -> None:
+    from support.interrupt import interrupt
+
+    log = tmp_path / "hands.jsonl"
+    r = interrupt(["sim", "--hands", "100000", "--workers", "2", "--no-progress",
+                   "--log", str(log)], workers=2,
+                  working=lambda: log.exists() and log.stat().st_size > 0)
+    assert r.returncode == 130, r.stderr
+    assert r.stderr.strip() == "interrupted"  # no worker's KeyboardInterrupt traceback
+    assert len(r.workers) == 2 and r.left == []
