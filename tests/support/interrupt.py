@@ -26,10 +26,8 @@ def children(pid: int) -> list[int]:
     """The child processes of ``pid`` (Linux /proc)."""
     out: list[int] = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
+        with contextlib.suppress(OSError):
             out.extend(int(c) for c in (task / "children").read_text().split())
-        except OSError:
-            pass
     return out
 
 
@@ -80,10 +78,8 @@ def interrupt(args: list[str], workers: int, working: Callable[[], bool] | None 
             _, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             raise AssertionError(f"no exit {timeout} s after Ctrl-C (hangs)") from None
-        try:
+        with contextlib.suppress(AssertionError):
             wait_for(lambda: not any(running(k) for k in kids), 5, "the workers to end")
-        except AssertionError:
-            pass
         return Interrupted(proc.returncode, err, kids, [k for k in kids if running(k)])
     finally:
         with contextlib.suppress(ProcessLookupError):
