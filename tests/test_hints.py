@@ -91,6 +91,24 @@ def test_hint_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "--hand", "234m55s777s56p1z"]) == 2
 
 
+@pytest.mark.parametrize(("melds", "message"), [
+    # laizi score refuses these melds; hint took them (the rule's one home: check_meld)
+    (["--melds", "chi 123m from 1"],
+     "seat 0's meld 'chi 123m from 1': a chi must be taken from the 上家 (seat 3)"),
+    (["--melds", "peng 9p from 0"], "a meld cannot be taken from oneself"),
+    (["--melds", "peng 6m from 2"], "special tiles and laizi are never melded"),
+    (["--melds", "chi 123m from 3", "--other-meld", "2:chi 456p from 3"],
+     "seat 2's meld 'chi 456p from 3': a chi must be taken from the 上家 (seat 1)"),
+])
+def test_hint_holds_melds_to_the_scoring_rules(melds: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "--hand", "234m345p678s5s7z", "--laizi", "6m", *melds]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+    assert main(["hint", "--hand", "234m345p678s5s7z", "--laizi", "6m",
+                 "--melds", "chi 123m from 3"]) == 0  # from the 上家: fine
+
+
 @pytest.mark.parametrize("preset", ["kaikoufan", "qipisilai", "kaikoufan_fa", "jiayu"])
 def test_hints_never_fail_on_odd_states(preset: str) -> None:
     """Random play reaches odd hands (special tiles held, laizi, claims): hints still work."""

@@ -65,8 +65,9 @@ from laizi.bots.outlook_words import (
 from laizi.bots.strong import StrongBot
 from laizi.bots.toolkit import completing_kinds, natural, tiles_after_claim
 from laizi.game.actions import Action
-from laizi.rules import RuleSet
+from laizi.rules import RuleSet, TableSetup
 from laizi.scoring import Meld, PlayerTable, WinContext, score_variants
+from laizi.scoring.request import check_meld
 from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles
 from laizi.views import SeatView
 
@@ -481,6 +482,16 @@ def _replace_hints(v: SeatView) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------ text hands
+def _melds(texts: Sequence[str], seat: int, setup: TableSetup) -> list[Meld]:
+    """``seat``'s melds in notation, each held to the rules a score request's is."""
+    out = []
+    for text in texts:
+        meld = Meld.parse(text)
+        check_meld(meld, seat, setup, f"seat {seat}'s meld {text!r}")
+        out.append(meld)
+    return out
+
+
 def hand_hints(
     hand: str,
     *,
@@ -515,9 +526,7 @@ def hand_hints(
     counts = [0] * NUM_KINDS
     for t in parse_tiles(hand):
         counts[t.index] += 1
-    meld_objs: list[Meld] = []
-    for m in melds:
-        meld_objs.append(Meld.parse(m))
+    meld_objs = _melds(melds, seat, setup)
     size = sum(counts) + 3 * len(meld_objs)
     if size not in (13, 14):
         raise ValueError(f"the hand has {sum(counts)} tiles and {len(meld_objs)} melds: "
@@ -530,7 +539,7 @@ def hand_hints(
     for s, ms in (others or {}).items():
         if not 0 <= s <= 3 or s == seat:
             raise ValueError(f"other seats' melds need a seat 0-3 other than {seat}, not {s}")
-        all_melds[s] = [Meld.parse(m) for m in ms]
+        all_melds[s] = _melds(ms, s, setup)
         if len(all_melds[s]) > 4:
             raise ValueError(f"seat {s} has more than four melds")
     on_table_melds = [t for ms in all_melds for m in ms for t in m.tiles()]
