@@ -9,7 +9,7 @@ from typing import Any
 
 NAME = "arena"
 HELP = ("duplicate evaluation: every deal played once per seat rotation, mean points per "
-        "hand with 95 %% confidence intervals (reproducible from --seed)")
+        "hand with 95 % confidence intervals (reproducible from --seed)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
