@@ -82,6 +82,19 @@ def test_sim_bad_arguments(args: list[str], message: str, capsys: pytest.Capture
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["sim", "--hands"], ["arena", "--deals"]])
+def test_a_plot_format_is_checked_before_the_work(command: list[str], tmp_path: Path) -> None:
+    """`--plot x.txt` played every hand, then matplotlib refused the format: a million
+    hands here would take far longer than the timeout."""
+    pytest.importorskip("matplotlib")
+    r = subprocess.run([sys.executable, "-m", "laizi", *command, "1000000", "--no-progress",
+                        "--plot", str(tmp_path / "x.txt")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert f"--plot: cannot draw {tmp_path / 'x.txt'}: .txt is not a picture format" in r.stderr
+    assert not (tmp_path / "x.txt").exists()
+
+
 def test_sim_progress_goes_to_stderr() -> None:
     r = subprocess.run([sys.executable, "-m", "laizi", "sim", "--hands", "30", "--json"],
                        capture_output=True, text=True, timeout=120)

@@ -31,6 +31,19 @@ def check_writable(path: str, option: str) -> None:
         raise ValueError(f"{option}: cannot write {path}: permission denied")
 
 
+def check_plot(path: str, option: str) -> None:
+    """:func:`check_writable`, and the file's extension names a picture format matplotlib
+    writes (it chooses the format by it, and refused ``x.txt`` only after the work)."""
+    check_writable(path, option)
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    ext = os.path.splitext(path)[1][1:].lower()
+    if ext and ext not in kinds:
+        raise ValueError(f"{option}: cannot draw {path}: .{ext} is not a picture format "
+                         f"matplotlib writes ({', '.join(sorted(kinds))})")
+
+
 def read_log(path: str) -> list[dict[str, Any]]:
     """The events of the game log at ``path``, each line read by the strict JSON reader
     ``laizi score`` uses (nesting at most ``MAX_JSON_DEPTH``: a line of 100,000 ``[`` is one
