@@ -32,7 +32,9 @@ its best discard, ``then_discard``):
 - ``expected_points``: the seat's expected settlement for the hand (losses included);
 - discards: ``danger`` = ``{"feed_prob", "cost", "expected_loss", "level"}`` — the
   chance the tile is won on at once, the mean loss if it is, their product, and
-  ``low`` / ``medium`` / ``high``; ``counts_as_kong`` for a laizi or special tile;
+  ``low`` / ``medium`` / ``high``; ``counts_as_kong`` for a laizi or special tile, and
+  ``kong_fan``: the table fan that discard adds (§7.2: a special tile +1, a laizi +2 or
+  +1 by ``laizi_discard``; 0 for another tile);
 - claims: ``vs_pass`` = the differences in ``win_prob`` and ``expected_points``;
 - wins: ``win_prob`` 1 and, when scored, ``expected_points`` = what the win pays;
 - ``reason``: ``{"zh", "en"}`` — the same in words, e.g. ``一向听，进张 12 张（还剩 9 张），
@@ -66,7 +68,7 @@ from laizi.bots.strong import StrongBot
 from laizi.bots.toolkit import completing_kinds, natural, tiles_after_claim
 from laizi.game.actions import Action
 from laizi.rules import RuleSet, TableSetup
-from laizi.scoring import Meld, PlayerTable, WinContext, score_variants
+from laizi.scoring import Meld, PlayerTable, WinContext, score_variants, table_fan
 from laizi.scoring.request import check_meld
 from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles
 from laizi.views import SeatView
@@ -382,6 +384,7 @@ def _discard_entry(v: SeatView, a: Action, n: int, unseen: Sequence[int],
     e.update(_outlook_fields(v, hand))
     e["danger"] = _danger_fields(v, k)
     e["counts_as_kong"] = bool(note)
+    e["kong_fan"] = table_fan(v.rules, v.setup.laizi, (), (), (k,), opening=False) if note else 0
     e["reason"] = discard_reason(e)
     return e
 
