@@ -124,3 +124,26 @@ def test_cli_bad_input_exits_2(args: list[str], needle: str) -> None:
     assert p.returncode == 2
     assert needle in p.stderr and "Traceback" not in p.stderr
 
+
+
+def test_ctrl_c_with_workers_ends_in_one_line_and_stops_the_workers() -> None:
+    from support.interrupt import interrupt
+
+    r = interrupt(["arena", "--deals", "100000", "--workers", "2", "--no-progress"], workers=2)
+    assert r.returncode == 130, r.stderr
+    assert r.stderr.strip() == "interrupted"  # no worker's KeyboardInterrupt traceback
+    assert len(r.workers) == 2 and r.left == []
+
+
+def test_help_shows_a_per_cent_sign_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """`laizi arena --help` said "95 %% confidence intervals" (its description was not
+    %-formatted, its help in `laizi --help` was)."""
+    from laizi.cli import SUBCOMMANDS, main
+
+    for argv in ([], *([name] for name in SUBCOMMANDS)):
+        with pytest.raises(SystemExit):
+            main([*argv, "--help"])
+        out = capsys.readouterr().out
+        assert "%%" not in out, (argv, out)
+        if argv in ([], ["arena"]):
+            assert "95 % confidence intervals" in " ".join(out.split()), out

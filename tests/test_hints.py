@@ -91,6 +91,24 @@ def test_hint_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "--hand", "234m55s777s56p1z"]) == 2
 
 
+@pytest.mark.parametrize(("melds", "message"), [
+    # laizi score refuses these melds; hint took them (the rule's one home: check_meld)
+    (["--melds", "chi 123m from 1"],
+     "seat 0's meld 'chi 123m from 1': a chi must be taken from the 上家 (seat 3)"),
+    (["--melds", "peng 9p from 0"], "a meld cannot be taken from oneself"),
+    (["--melds", "peng 6m from 2"], "special tiles and laizi are never melded"),
+    (["--melds", "chi 123m from 3", "--other-meld", "2:chi 456p from 3"],
+     "seat 2's meld 'chi 456p from 3': a chi must be taken from the 上家 (seat 1)"),
+])
+def test_hint_holds_melds_to_the_scoring_rules(melds: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "--hand", "234m345p678s5s7z", "--laizi", "6m", *melds]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+    assert main(["hint", "--hand", "234m345p678s5s7z", "--laizi", "6m",
+                 "--melds", "chi 123m from 3"]) == 0  # from the 上家: fine
+
+
 @pytest.mark.parametrize("preset", ["kaikoufan", "qipisilai", "kaikoufan_fa", "jiayu"])
 def test_hints_never_fail_on_odd_states(preset: str) -> None:
     """Random play reaches odd hands (special tiles held, laizi, claims): hints still work."""
@@ -190,3 +208,20 @@ def test_a_tables_waits_memo_answers_as_the_scorer_does_at_every_change() -> Non
         if m.hand is hand and sum(len(ms) for ms in seat_view(hand, 0).melds) > melds:
             melds_while_ready += any(ready_waits(seat_view(hand, s)) for s in range(4) if s != seat)
     assert ready > 20 and melds_while_ready > 0  # the case the memo must notice happened
+
+
+@pytest.mark.parametrize(("laizi_discard", "fan"), [("kong", 2), ("half", 1)])
+def test_a_discarded_laizi_is_worded_with_the_rules_fan(laizi_discard: str, fan: int) -> None:
+    """RULES.md §7.2: a laizi kong +2 (a discarded laizi per laizi_discard: "kong" +2,
+    "half" +1); the words said "+1 fan" for every laizi."""
+    rules = RuleSet.preset("kaikoufan", laizi_discard=laizi_discard)
+    out = hand_hints("234m345p678s5s6m", laizi="6m", melds=["chi 123m from 3"], rules=rules)
+    laizi = next(h for h in out["hints"] if h["tile"] == "6m")
+    assert laizi["counts_as_kong"] and laizi["kong_fan"] == fan
+    assert f"(counts as a kong: +{fan} fan)" in laizi["reason"]["en"]
+    assert f"（算作杠，加{'两' if fan == 2 else '一'}番）" in laizi["reason"]["zh"]
+    special = next(h for h in hand_hints("234m345p678s5s7z", laizi="6m", rules=rules,
+                                         melds=["chi 123m from 3"])["hints"] if h["tile"] == "7z")
+    assert special["kong_fan"] == 1 and "(counts as a kong: +1 fan)" in special["reason"]["en"]
+    plain = next(h for h in out["hints"] if h["tile"] == "5s")
+    assert not plain["counts_as_kong"] and plain["kong_fan"] == 0 and "kong" not in plain["reason"]["en"]

@@ -82,9 +82,34 @@ def test_sim_bad_arguments(args: list[str], message: str, capsys: pytest.Capture
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["sim", "--hands"], ["arena", "--deals"]])
+def test_a_plot_format_is_checked_before_the_work(command: list[str], tmp_path: Path) -> None:
+    """`--plot x.txt` played every hand, then matplotlib refused the format: a million
+    hands here would take far longer than the timeout."""
+    pytest.importorskip("matplotlib")
+    r = subprocess.run([sys.executable, "-m", "laizi", *command, "1000000", "--no-progress",
+                        "--plot", str(tmp_path / "x.txt")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert f"--plot: cannot draw {tmp_path / 'x.txt'}: .txt is not a picture format" in r.stderr
+    assert not (tmp_path / "x.txt").exists()
+
+
 def test_sim_progress_goes_to_stderr() -> None:
     r = subprocess.run([sys.executable, "-m", "laizi", "sim", "--hands", "30", "--json"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0
     data = json.loads(r.stdout)
     assert data["hands"] == 30
+
+
+def test_ctrl_c_with_workers_ends_in_one_line_and_stops_the_workers(tmp_path: Path) -> None:
+    from support.interrupt import interrupt
+
+    log = tmp_path / "hands.jsonl"
+    r = interrupt(["sim", "--hands", "100000", "--workers", "2", "--no-progress",
+                   "--log", str(log)], workers=2,
+                  working=lambda: log.exists() and log.stat().st_size > 0)
+    assert r.returncode == 130, r.stderr
+    assert r.stderr.strip() == "interrupted"  # no worker's KeyboardInterrupt traceback
+    assert len(r.workers) == 2 and r.left == []

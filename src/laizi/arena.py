@@ -24,7 +24,8 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -237,19 +238,19 @@ def _chunks(deals: int) -> list[list[int]]:
 
 
 def _run_local(jobs: list[tuple[dict[str, Any], list[str], int | str, list[int]]],
-               workers: int) -> Iterator[list[tuple[Any, ...]]]:
+               workers: int) -> Generator[list[tuple[Any, ...]], None, None]:
     if workers <= 1:
         for job in jobs:
             yield _chunk_worker(job)
         return
-    import multiprocessing as mp
+    from laizi.distributed import local_pool
 
-    with mp.get_context("fork").Pool(workers) as pool:
+    with local_pool(workers) as pool:
         yield from pool.imap(_chunk_worker, jobs)
 
 
 def _run_ray(jobs: list[tuple[dict[str, Any], list[str], int | str, list[int]]],
-             address: str | None) -> Iterator[list[tuple[Any, ...]]]:
+             address: str | None) -> Generator[list[tuple[Any, ...]], None, None]:
     from laizi.distributed import ray_map
 
     yield from ray_map(_chunk_worker, jobs, address=address)
@@ -281,11 +282,11 @@ def arena(
                          backend="ray" if ray else "local")
     jobs = [(rules.model_dump(), list(lineup), seed, c) for c in _chunks(deals)]
     t0 = time.perf_counter()
-    stream: Iterable[list[tuple[Any, ...]]] = (_run_ray(jobs, ray_address) if ray
-                                               else _run_local(jobs, workers))
-    for tuples in stream:
-        result.records.extend(DealRecord(*t) for t in tuples)
-        if progress is not None:
-            progress(len(result.records), deals)
+    stream = _run_ray(jobs, ray_address) if ray else _run_local(jobs, workers)
+    with closing(stream):  # an interrupt here stops the workers now, not when collected
+        for tuples in stream:
+            result.records.extend(DealRecord(*t) for t in tuples)
+            if progress is not None:
+                progress(len(result.records), deals)
     result.seconds = time.perf_counter() - t0
     return result

@@ -1,4 +1,10 @@
-"""Spreading independent work units over a Ray cluster (the optional ``laizi[ray]`` extra).
+"""Spreading independent work units over local worker processes or a Ray cluster (the
+optional ``laizi[ray]`` extra).
+
+``local_pool(workers)`` is the local process pool the simulator and the arena share: its
+workers ignore Ctrl-C (SIGINT), which reaches the parent only; the parent stops and reaps
+them when it leaves the pool, so an interrupt ends in the parent's one line, not in a
+traceback per worker or a parent waiting on a worker's lock.
 
 ``ray_map(fn, jobs, address=...)`` runs ``fn(job)`` for every job as a Ray task and
 yields the results **in job order**, so a caller that merges them in order gets exactly
@@ -10,16 +16,39 @@ is shut down again when the map is done if this call started it.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+import signal
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
 
-__all__ = ["RayUnavailableError", "ray_map", "require_ray"]
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
+__all__ = ["RayUnavailableError", "local_pool", "ray_map", "require_ray"]
 
 J = TypeVar("J")
 R = TypeVar("R")
 
 #: Tasks in flight at once per available CPU (bounds the driver's memory).
 IN_FLIGHT_PER_CPU = 4
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def local_pool(workers: int) -> Iterator[Pool]:
+    """A pool of ``workers`` forked processes that ignore SIGINT. Leaving the block, in any
+    way (done, Ctrl-C in the parent, an error), terminates the workers and waits for them."""
+    import multiprocessing as mp
+
+    pool = mp.get_context("fork").Pool(workers, initializer=_ignore_sigint)
+    try:
+        yield pool
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 class RayUnavailableError(ValueError):
@@ -60,7 +89,7 @@ def _check_reachable(address: str) -> None:
 
 
 def ray_map(fn: Callable[[J], R], jobs: Sequence[J], *, address: str | None = None,
-            num_cpus: int | None = None) -> Iterator[R]:
+            num_cpus: int | None = None) -> Generator[R, None, None]:
     """``fn(job)`` for every job on Ray, yielded in job order."""
     ray = _ray()
     if address is not None:

@@ -32,7 +32,9 @@ its best discard, ``then_discard``):
 - ``expected_points``: the seat's expected settlement for the hand (losses included);
 - discards: ``danger`` = ``{"feed_prob", "cost", "expected_loss", "level"}`` — the
   chance the tile is won on at once, the mean loss if it is, their product, and
-  ``low`` / ``medium`` / ``high``; ``counts_as_kong`` for a laizi or special tile;
+  ``low`` / ``medium`` / ``high``; ``counts_as_kong`` for a laizi or special tile, and
+  ``kong_fan``: the table fan that discard adds (§7.2: a special tile +1, a laizi +2 or
+  +1 by ``laizi_discard``; 0 for another tile);
 - claims: ``vs_pass`` = the differences in ``win_prob`` and ``expected_points``;
 - wins: ``win_prob`` 1 and, when scored, ``expected_points`` = what the win pays;
 - ``reason``: ``{"zh", "en"}`` — the same in words, e.g. ``一向听，进张 12 张（还剩 9 张），
@@ -65,8 +67,9 @@ from laizi.bots.outlook_words import (
 from laizi.bots.strong import StrongBot
 from laizi.bots.toolkit import completing_kinds, natural, tiles_after_claim
 from laizi.game.actions import Action
-from laizi.rules import RuleSet
-from laizi.scoring import Meld, PlayerTable, WinContext, score_variants
+from laizi.rules import RuleSet, TableSetup
+from laizi.scoring import Meld, PlayerTable, WinContext, score_variants, table_fan
+from laizi.scoring.request import check_meld
 from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles
 from laizi.views import SeatView
 
@@ -381,6 +384,7 @@ def _discard_entry(v: SeatView, a: Action, n: int, unseen: Sequence[int],
     e.update(_outlook_fields(v, hand))
     e["danger"] = _danger_fields(v, k)
     e["counts_as_kong"] = bool(note)
+    e["kong_fan"] = table_fan(v.rules, v.setup.laizi, (), (), (k,), opening=False) if note else 0
     e["reason"] = discard_reason(e)
     return e
 
@@ -481,6 +485,16 @@ def _replace_hints(v: SeatView) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------ text hands
+def _melds(texts: Sequence[str], seat: int, setup: TableSetup) -> list[Meld]:
+    """``seat``'s melds in notation, each held to the rules a score request's is."""
+    out = []
+    for text in texts:
+        meld = Meld.parse(text)
+        check_meld(meld, seat, setup, f"seat {seat}'s meld {text!r}")
+        out.append(meld)
+    return out
+
+
 def hand_hints(
     hand: str,
     *,
@@ -515,9 +529,7 @@ def hand_hints(
     counts = [0] * NUM_KINDS
     for t in parse_tiles(hand):
         counts[t.index] += 1
-    meld_objs: list[Meld] = []
-    for m in melds:
-        meld_objs.append(Meld.parse(m))
+    meld_objs = _melds(melds, seat, setup)
     size = sum(counts) + 3 * len(meld_objs)
     if size not in (13, 14):
         raise ValueError(f"the hand has {sum(counts)} tiles and {len(meld_objs)} melds: "
@@ -530,7 +542,7 @@ def hand_hints(
     for s, ms in (others or {}).items():
         if not 0 <= s <= 3 or s == seat:
             raise ValueError(f"other seats' melds need a seat 0-3 other than {seat}, not {s}")
-        all_melds[s] = [Meld.parse(m) for m in ms]
+        all_melds[s] = _melds(ms, s, setup)
         if len(all_melds[s]) > 4:
             raise ValueError(f"seat {s} has more than four melds")
     on_table_melds = [t for ms in all_melds for m in ms for t in m.tiles()]

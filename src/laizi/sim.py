@@ -17,6 +17,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -392,21 +393,21 @@ def simulate(
         rules_d = rules.model_dump()
         jobs = [(rules_d, names, seed, idx, want_log, count_refusals)
                 for idx in _chunks(hands, CHUNK)]
-        for tuples, lines in ray_map(_worker, jobs, address=ray_address):
-            take([HandRecord(*t) for t in tuples], lines)
+        with closing(ray_map(_worker, jobs, address=ray_address)) as results:
+            for tuples, lines in results:
+                take([HandRecord(*t) for t in tuples], lines)
     elif workers == 1 or hands <= CHUNK:
         for idx in _chunks(hands, CHUNK):
             recs, lines = run_hands(rules, names, seed, idx, want_log=want_log,
                                       count_refusals=count_refusals)
             take(recs, lines)
     else:
-        import multiprocessing as mp
+        from laizi.distributed import local_pool
 
-        ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
         rules_d = rules.model_dump()
         jobs = [(rules_d, names, seed, idx, want_log, count_refusals)
                 for idx in _chunks(hands, CHUNK)]
-        with ctx.Pool(workers) as pool:
+        with local_pool(workers) as pool:
             for tuples, lines in pool.imap(_worker, jobs):
                 take([HandRecord(*t) for t in tuples], lines)
     result.seconds = time.perf_counter() - t0

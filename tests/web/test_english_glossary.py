@@ -143,7 +143,8 @@ def _server_english() -> dict[str, str]:
             c = {**o, "action": {"type": kind}}
             out[f"reason {kind} {sh}"] = ow.claim_reason(c, o)["en"]
         for level in ("low", "medium", "high"):
-            d = {**o, "danger": {"level": level, "cost": 24.0, "feed_prob": 0.12}, "counts_as_kong": True}
+            d = {**o, "danger": {"level": level, "cost": 24.0, "feed_prob": 0.12}, "counts_as_kong": True,
+                 "kong_fan": 2}
             out[f"reason discard {sh} {level}"] = ow.discard_reason(d)["en"]
     out["reason win"] = ow.win_reason(30)["en"]
     for k in range(34):

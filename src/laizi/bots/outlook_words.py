@@ -68,12 +68,15 @@ def _danger(d: Mapping[str, Any]) -> dict[str, str]:
 
 
 def discard_reason(entry: Mapping[str, Any]) -> dict[str, str]:
-    """A discard: the hand it leaves and the tile's danger."""
+    """A discard: the hand it leaves and the tile's danger; a laizi or special tile
+    (``counts_as_kong``) with the fan it adds (``kong_fan``)."""
     h = _hand(entry)
     d = _danger(entry["danger"])
     kong = {"zh": "", "en": ""}
     if entry.get("counts_as_kong"):
-        kong = {"zh": "（算作杠，加一番）", "en": " (counts as a kong: +1 fan)"}
+        fan = int(entry["kong_fan"])  # the rules' number (scoring.table_fan), not one of ours
+        zh = {1: "一", 2: "两"}.get(fan, str(fan))
+        kong = {"zh": f"（算作杠，加{zh}番）", "en": f" (counts as a kong: +{fan} fan)"}
     return {"zh": f"{h['zh']}；{d['zh']}{kong['zh']}", "en": f"{h['en']}; {d['en']}{kong['en']}"}
 
 

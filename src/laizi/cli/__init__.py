@@ -1,7 +1,7 @@
 """The ``laizi`` command line. Each subcommand lives in its own module of this package.
 
-A subcommand module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
-``run(args) -> int``. Errors a user can cause are reported in one line (exit 2),
+A subcommand module defines ``NAME``, ``HELP`` (plain text: a ``%`` is a per cent sign),
+``add_arguments(parser)`` and ``run(args) -> int``. Errors a user can cause are reported in one line (exit 2),
 never as a traceback.
 """
 
@@ -40,7 +40,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
         mod = _load(name)
         if mod is None:
             continue
-        p = sub.add_parser(name, help=mod.HELP, description=mod.HELP)
+        # argparse %-formats a help string (not a description): its % are doubled there only
+        p = sub.add_parser(name, help=mod.HELP.replace("%", "%%"), description=mod.HELP)
         mod.add_arguments(p)
         modules[name] = mod
     return parser, modules

@@ -9,7 +9,7 @@ from typing import Any
 
 NAME = "arena"
 HELP = ("duplicate evaluation: every deal played once per seat rotation, mean points per "
-        "hand with 95 %% confidence intervals (reproducible from --seed)")
+        "hand with 95 % confidence intervals (reproducible from --seed)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -61,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
             print("laizi arena: error: --plot needs matplotlib (pip install 'laizi[plot]')",
                   file=sys.stderr)
             return 2
-        from laizi.cli.paths import check_writable
+        from laizi.cli.paths import check_plot
 
-        check_writable(args.plot, "--plot")  # before the work, not after it
+        check_plot(args.plot, "--plot")  # before the work, not after it
     use_ray = args.ray is not None
     if use_ray:
         from laizi.distributed import require_ray

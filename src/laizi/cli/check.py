@@ -21,8 +21,11 @@ def run(args: argparse.Namespace) -> int:
         from laizi.server.tables.audit import check_url
     except ImportError as exc:  # the server extra is not installed
         raise ValueError(f"needs the server extra (pip install 'laizi[server]'): {exc}") from None
-    from laizi.server.persistence.db import normalize_url
+    from laizi.server.persistence.db import normalize_url, unsupported_database
 
+    unsupported = unsupported_database(args.db)
+    if unsupported:
+        raise ValueError(unsupported)
     url = normalize_url(args.db)
     if url.startswith("sqlite") and "memory" not in url:
         import os

@@ -39,6 +39,9 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"unknown bot {n!r} (choose from {', '.join(BOT_NAMES)})")
     if not 0 <= args.delay <= 10:
         raise ValueError("--delay must be between 0 and 10 seconds")
+    from laizi.cli.paths import stdin
+
+    stdin("the moves are read from it")
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     return play(preset=args.preset, seed=seed, hands=args.hands, bots=names, lang=args.lang,
                 plain=True if args.plain else None, delay=args.delay)

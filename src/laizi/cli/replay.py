@@ -6,10 +6,11 @@ import argparse
 from collections.abc import Iterable
 from typing import Any
 
+from laizi.cli.paths import read_log
 from laizi.game.errors import GameError
 from laizi.game.events import Event, project
 from laizi.game.match import Match
-from laizi.game.replay import load_log, replay_all
+from laizi.game.replay import replay_all
 from laizi.tiles import parse_tiles, tiles_to_str
 
 NAME = "replay"
@@ -122,7 +123,7 @@ def describe(events: Iterable[Event], *, seat: int | None = None, draws: bool = 
 
 
 def run(args: argparse.Namespace) -> int:
-    events = load_log(args.log)
+    events = read_log(args.log)
     if args.check:
         try:
             games = replay_all(events)

@@ -55,10 +55,10 @@ def _fmt(x: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from laizi.game.replay import load_log
+    from laizi.cli.paths import read_log
     from laizi.review import pooled, review_events
 
-    events = load_log(args.log)
+    events = read_log(args.log)
     progress = _Progress(not args.no_progress)
     seats = None if args.seat is None else [args.seat]
     try:

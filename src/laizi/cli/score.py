@@ -23,7 +23,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.file == "-":
-            text = sys.stdin.read()
+            from laizi.cli.paths import stdin
+
+            text = stdin("the request is read from it with -").read()
         else:
             with open(args.file, encoding="utf-8") as fh:
                 text = fh.read()

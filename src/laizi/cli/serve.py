@@ -141,7 +141,7 @@ def _config(args: argparse.Namespace) -> dict[str, float] | str:
         kwargs["hand_pause"] = args.hand_pause
     if args.msg_rate is not None:
         if not 0 < args.msg_rate <= 100_000:
-            return "--msg-rate must be from 0 to 100000"
+            return "--msg-rate must be more than 0 and at most 100000 (messages a second)"
         kwargs["msg_rate"] = args.msg_rate
     if not 1 <= args.port <= 65535:
         return "--port must be from 1 to 65535"

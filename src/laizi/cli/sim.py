@@ -58,9 +58,9 @@ def run(args: argparse.Namespace) -> int:
             print("laizi sim: error: --plot needs matplotlib (pip install 'laizi[plot]')",
                   file=sys.stderr)
             return 2
-        from laizi.cli.paths import check_writable
+        from laizi.cli.paths import check_plot
 
-        check_writable(args.plot, "--plot")  # before the work, not after it
+        check_plot(args.plot, "--plot")  # before the work, not after it
     ray_kw: dict[str, Any] = {}
     if args.ray is not None:
         from laizi.distributed import require_ray

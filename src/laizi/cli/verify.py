@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from laizi.cli.paths import read_log
 from laizi.game.errors import GameError
-from laizi.game.replay import load_log, replay_all
+from laizi.game.replay import replay_all
 from laizi.game.verify import verify_events
 
 NAME = "verify"
@@ -19,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    events = load_log(args.log)
+    events = read_log(args.log)
     report = verify_events(events)
     if not report.ok:
         print(f"FAILED: {report.summary()}")

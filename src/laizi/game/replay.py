@@ -19,7 +19,7 @@ from typing import Any
 from laizi.errors import RuleError
 from laizi.game.actions import DRAW, NODRAW, TSUMO, Action, tile_from_str
 from laizi.game.errors import GameError, LogError, ReplayError
-from laizi.game.events import ACTION_EVENTS, Event
+from laizi.game.events import ACTION_EVENTS, Event, event_problems
 from laizi.game.match import Match
 from laizi.game.state import HandState
 from laizi.game.wall import wall_from_str
@@ -28,41 +28,55 @@ from laizi.rules import RuleSet
 __all__ = ["BeforeAction", "dump_log", "load_log", "parse_log", "replay", "replay_all", "split_logs"]
 
 
-def parse_log(text: str) -> list[Event]:
-    """Events from JSON lines (or one JSON array). Raises :class:`LogError`."""
+def parse_log(text: str, loads: Callable[[str], Any] = json.loads) -> list[Event]:
+    """Events from JSON lines (or one JSON array). Raises :class:`LogError` naming the line
+    (or, in an array, the event) and what is wrong with it: not JSON, not an event, an
+    event without its fields (:func:`~laizi.game.events.event_problems`), no event at all or
+    a first one that starts no match or hand.
+
+    ``loads`` reads one line (or the array); the command line passes its strict reader
+    (``loads_strict``: nesting at most ``MAX_JSON_DEPTH``, as for ``laizi score``)."""
     stripped = text.lstrip()
     if not stripped:
         raise LogError("empty log")
-    if stripped.startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise LogError(f"bad JSON: {exc.msg} at line {exc.lineno}") from None
+    numbered: list[tuple[str, Any]] = []
+    if stripped.startswith("["):  # one JSON array of events
+        first = text[:len(text) - len(stripped)].count("\n") + 1
+        data = _read(loads, text, f"line {first}")
         if not isinstance(data, list):
             raise LogError("a log is a JSON array of events or JSON lines")
-        events = data
+        if not data:
+            raise LogError(f"line {first}: an empty array, no event")
+        numbered = [(f"event {n}", e) for n, e in enumerate(data, 1)]
     else:
-        lines = [line for line in text.splitlines() if line.strip()]
-        try:  # one parse for the whole file (fast); per line only to locate an error
-            events = json.loads("[" + ",".join(lines) + "]")
-        except json.JSONDecodeError:
-            events = []
-            for n, line in enumerate(text.splitlines(), 1):
-                if not line.strip():
-                    continue
-                try:
-                    events.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise LogError(f"bad JSON on line {n}: {exc.msg}") from None
-            raise LogError("bad JSON: one event per line expected") from None
-    for n, e in enumerate(events, 1):
+        numbered = [(f"line {n}", _read(loads, line, f"line {n}"))
+                    for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    for where, e in numbered:
         if not isinstance(e, dict) or not isinstance(e.get("type"), str):
-            raise LogError(f"event {n} is not an object with a 'type'")
-    return events
+            raise LogError(f"{where}: not an event (a JSON object with a 'type')")
+        problems = event_problems(e)
+        if problems:
+            raise LogError(f"{where}: {e['type']} event: {', '.join(problems)}")
+    where, e = numbered[0]
+    if e["type"] not in ("start_match", "start_hand"):
+        raise LogError(f"{where}: a log starts with start_match or start_hand, not {e['type']}")
+    return [e for _, e in numbered]
 
 
-def load_log(path: str) -> list[Event]:
-    """Read a log file (JSON lines). Raises :class:`LogError` for unreadable files."""
+def _read(loads: Callable[[str], Any], text: str, where: str) -> Any:
+    try:
+        return loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"{where}: bad JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:
+        raise LogError(f"{where}: JSON nested too deeply") from None
+    except ValueError as exc:  # the strict reader's refusals (nesting, numbers)
+        raise LogError(f"{where}: {exc}") from None
+
+
+def load_log(path: str, loads: Callable[[str], Any] = json.loads) -> list[Event]:
+    """Read a log file (JSON lines) with :func:`parse_log`. Raises :class:`LogError` for
+    unreadable files and bad logs."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -70,7 +84,7 @@ def load_log(path: str) -> list[Event]:
         raise LogError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise LogError(f"{path} is not UTF-8 text") from None
-    return parse_log(text)
+    return parse_log(text, loads)
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))

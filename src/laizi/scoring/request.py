@@ -12,7 +12,7 @@ from laizi.rules import RuleSet, TableSetup
 from laizi.scoring.model import Meld, PlayerTable, ScoreResult, WinBy, WinContext
 from laizi.tiles import NUM_KINDS, Tile, parse_tiles
 
-__all__ = ["context_from_json", "result_to_json", "score_json"]
+__all__ = ["check_meld", "context_from_json", "result_to_json", "score_json"]
 
 _TOP = {"preset", "options", "laizi", "indicator", "dealer", "winner", "win", "players"}
 _WIN = {"tile", "by", "from", "after_kong", "haidi"}
@@ -197,18 +197,25 @@ def _melds_of(melds_data: Any, seat: int, setup: TableSetup) -> list[Meld]:
             meld = Meld.parse(md)
         except LaiziError as exc:
             raise IllegalHandError(field, str(exc)) from None
-        if meld.from_seat is not None:
-            _seat(meld.from_seat, f"{field}.from")
-            if meld.from_seat == seat:
-                raise IllegalHandError(field, "a meld cannot be taken from oneself", code="score_meld_self")
-            if meld.type == "chi" and meld.from_seat != (seat - 1) % 4:
-                raise IllegalHandError(
-                    field, f"a chi must be taken from the 上家 (seat {(seat - 1) % 4})",
-                    code="score_chi_upstream", params={"seat": (seat - 1) % 4})
-        if any(t in setup.special or t == setup.laizi for t in meld.tiles()):
-            raise IllegalHandError(field, "special tiles and laizi are never melded", code="score_meld_special")
+        check_meld(meld, seat, setup, field)
         melds.append(meld)
     return melds
+
+
+def check_meld(meld: Meld, seat: int, setup: TableSetup, field: str) -> None:
+    """What a meld of ``seat`` must be wherever one is given (a score request, a hand for
+    hints): taken from another seat, a chi from the 上家, no special tile or laizi in it.
+    Raises :class:`IllegalHandError` on ``field``."""
+    if meld.from_seat is not None:
+        _seat(meld.from_seat, f"{field}.from")
+        if meld.from_seat == seat:
+            raise IllegalHandError(field, "a meld cannot be taken from oneself", code="score_meld_self")
+        if meld.type == "chi" and meld.from_seat != (seat - 1) % 4:
+            raise IllegalHandError(
+                field, f"a chi must be taken from the 上家 (seat {(seat - 1) % 4})",
+                code="score_chi_upstream", params={"seat": (seat - 1) % 4})
+    if any(t in setup.special or t == setup.laizi for t in meld.tiles()):
+        raise IllegalHandError(field, "special tiles and laizi are never melded", code="score_meld_special")
 
 
 def _check_table(players: list[PlayerTable], winner: int, win: _Win, setup: TableSetup) -> None:

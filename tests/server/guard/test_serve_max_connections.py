@@ -33,3 +33,17 @@ def test_a_cap_out_of_range_exits_2(value: str) -> None:
     assert "--max-connections must be from 1 to 1000000" in proc.stdout + proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
 
+
+
+def test_docs_security_gives_the_caps_the_code_has() -> None:
+    """docs/security.md said `MAX_CONNECTIONS` = 2,000; the code has had 3000."""
+    import re
+    from pathlib import Path
+
+    from laizi.server.common import config
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "security.md").read_text(encoding="utf-8")
+    for name in ("MAX_CONNECTIONS", "MAX_CONNS_PER_PLAYER"):
+        said = re.search(rf"`{name}` = ([\d,]+)", doc)
+        assert said, name
+        assert int(said.group(1).replace(",", "")) == getattr(config, name), name

@@ -26,6 +26,9 @@ def _serve(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     (["--port", "99999"], "--port must be from 1 to 65535"),
     (["--port", "0"], "--port must be from 1 to 65535"),
     (["--port", "-1"], "--port must be from 1 to 65535"),
+    # the message says what the check does (it said "from 0 to 100000" while refusing 0)
+    (["--msg-rate", "0"], "--msg-rate must be more than 0 and at most 100000"),
+    (["--msg-rate", "100001"], "--msg-rate must be more than 0 and at most 100000"),
     (["--db", "mysql://user@db.example/laizi"], "unsupported database 'mysql'"),
     (["--db", "/proc/laizi-test.db"], "cannot open the database /proc/laizi-test.db"),
 ])

@@ -80,6 +80,13 @@ def test_laizi_check_bad_input_is_one_line(tmp_path: Path) -> None:
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
 
 
+def test_laizi_check_names_an_unsupported_database_as_serve_does() -> None:
+    """(was ModuleNotFoundError from SQLAlchemy's MySQL dialect: an internal error, exit 1)"""
+    res = check("mysql://user:s3cret-pw@db.example/laizi")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert "unsupported database 'mysql' in db.example/laizi" in res.stderr and "s3cret" not in res.stderr
+
+
 def test_laizi_check_reads_a_live_database_without_false_alarms(tmp_path: Path) -> None:
     """``laizi check`` may run beside a live server: a commit landing between two of its reads
     must not look like damage. The server commits an action with its events, and a hand's

@@ -317,20 +317,37 @@ def make_engine(url: str) -> Engine:
     return eng
 
 
+def _where(norm: str) -> str:
+    """The database a normalised URL names, for a message: the file, or the host part without
+    the password."""
+    if norm.startswith("sqlite"):
+        return norm.split("///", 1)[-1]  # the file, as it was given
+    return norm.split("@")[-1] if "@" in norm else norm
+
+
+def unsupported_database(url: str) -> str | None:
+    """Why ``url`` names no database laizi can use (not SQLite, not PostgreSQL), in one line;
+    None when it is one of those. ``laizi serve`` and ``laizi check`` both ask this."""
+    norm = normalize_url(url)
+    scheme = norm.split("://", 1)[0]
+    if scheme.startswith(("sqlite", "postgresql")):
+        return None
+    return (f"unsupported database {scheme!r} in {_where(norm)}: give a SQLite file path or "
+            "postgresql://user:password@host:port/name")
+
+
 def check_database(url: str, timeout: float = 5.0) -> str | None:
     """None when the database at ``url`` opens (a SQLite file is created if missing, as the
     server would); else why not, in one line without the password — so ``laizi serve`` stops
     with that line instead of a traceback from its start-up."""
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
+    unsupported = unsupported_database(url)
+    if unsupported:
+        return unsupported
     norm = normalize_url(url)
     scheme = norm.split("://", 1)[0]
-    where = norm.split("@")[-1] if "@" in norm else norm
-    if scheme.startswith("sqlite"):
-        where = norm.split("///", 1)[-1]  # the file, as it was given
-    if not scheme.startswith(("sqlite", "postgresql")):
-        return (f"unsupported database {scheme!r} in {where}: give a SQLite file path or "
-                "postgresql://user:password@host:port/name")
+    where = _where(norm)
     if scheme.startswith("sqlite") and ":memory:" not in norm:
         folder = os.path.dirname(os.path.abspath(where))
         if not os.path.isdir(folder):
