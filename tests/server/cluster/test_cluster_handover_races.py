@@ -23,6 +23,7 @@ pytest.importorskip("redis")
 
 from laizi.server.cluster.node import Node
 from laizi.server.common.config import ServerConfig
+from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.hub import Hub
 from laizi.server.tables.room import Room
@@ -115,5 +116,65 @@ def test_locate_keeps_the_lease_of_a_take_in_flight(pg_url: str, redis_url: str)
                 "the node deleted the lease of its own take"
         finally:
             await hub.stop()
+
+    asyncio.run(run())
+
+
+def test_a_join_never_lands_in_a_room_given_up_meanwhile(pg_url: str, redis_url: str) -> None:
+    """The room is given up (a fenced write, a lease lost) while a join waits: the join
+    starts over and ends in the room as it runs now, not in the closed copy."""
+
+    async def run() -> None:
+        (hub,) = await _nodes(pg_url, redis_url, ["a"])
+        node = hub.directory
+        assert isinstance(node, Node)
+        try:
+            code = "RACEJ"
+            room = await _open(hub, code)
+            entered, go = _paused(hub)
+            conn = Conn(None)
+            conn.player_id = "p_joining"
+            join = asyncio.ensure_future(hub.join(conn, code, True))
+            await asyncio.wait_for(entered.wait(), 15)
+            node.lost(code)  # given up: out of memory, closed
+            go.set()
+            await asyncio.wait_for(join, 15)
+            live = hub.rooms.get(code)
+            assert live is not None and live is not room, "the room was not taken again"
+            assert hub.room_of(conn) is live and conn not in room.conns, \
+                "the connection joined the copy given up"
+        finally:
+            await hub.stop()
+
+    asyncio.run(run())
+
+
+def test_a_relayed_join_follows_a_room_drained_meanwhile(pg_url: str, redis_url: str) -> None:
+    """A relayed seat's join waits on the owner while the owner drains: the relaying node
+    is told the room moved and its connection joins the room where it runs now."""
+
+    async def run() -> None:
+        hub_b, hub_a = await _nodes(pg_url, redis_url, ["b", "a"])
+        na, nb = hub_a.directory, hub_b.directory
+        assert isinstance(na, Node) and isinstance(nb, Node)
+        try:
+            code = "RACED"
+            await _open(hub_a, code)
+            entered, go = _paused(hub_a)
+            conn = Conn(None)
+            conn.player_id = "p_relayed"
+            await hub_b.join(conn, code, True)  # relayed to a, whose join waits
+            assert conn.id in nb.router.bound
+            await asyncio.wait_for(entered.wait(), 15)
+            await na.drain()
+            go.set()
+            # (b was the heir: it takes the room, and the connection joins it there)
+            assert await _until(lambda: hub_b.room_of(conn) is not None, 5), \
+                "the relayed connection stayed in the drained copy"
+            where = hub_b.room_of(conn)
+            assert where is not None and where is hub_b.rooms.get(code)
+        finally:
+            for hub in (hub_a, hub_b):
+                await hub.stop()
 
     asyncio.run(run())
