@@ -176,8 +176,8 @@ class Node:
         Room), else the name of the node that owns it; None when it runs nowhere."""
         owner = await self.leases.owner(code)
         if owner is not None and owner[0] == self.name and code not in self.hub.rooms:
-            await self.leases.drop_stale(code, owner[1])  # an earlier process of this name
-            owner = None
+            await self._drop_stale(code, owner[1])  # an earlier process of this name
+            owner = None  # (or a take in flight here: awaited below)
         if owner is None and not self.draining:
             room = await self.take(code)
             if room is not None:
@@ -266,6 +266,20 @@ class Node:
             self._taking.pop(code, None)
         fut.set_result(room)
         return room
+
+    async def _drop_stale(self, code: str, token: int) -> None:
+        """Delete the lease of room ``code`` in this node's name (``token``) left by an
+        earlier process of this name — never the lease of a take in flight here. A take
+        marks the room (``_taking``) before it asks Redis for the lease, and learns its
+        token (``leases.held``) only once Redis answers: a read of the lease answered in
+        between shows this node's name and a token this process does not hold yet. Deleting
+        it (as locate did, for a relayed seat rejoining a drained node's room while the
+        drain's ``take`` of it ran here) let another node take the room over: this node's
+        copy was fenced at its first write and given up, and the seat that joined it was
+        left in a closed room (no snapshot, a frozen table)."""
+        if code in self._taking or code in self.hub.rooms:
+            return
+        await self.leases.drop_stale(code, token)
 
     async def _take(self, code: str) -> Room | None:
         old = self._given_up.pop(code, None)
@@ -565,7 +579,7 @@ class Node:
         owners = await self.leases.owners(cands)
         for c, o in owners.items():
             if o is not None and o[0] == self.name:  # an earlier process of this name
-                await self.leases.drop_stale(c, o[1])
+                await self._drop_stale(c, o[1])
                 owners[c] = None
         orphans = {c for c, o in owners.items() if o is None}
         # A dead node's rooms: its lease lapsed, and by then it has not beaten for longer

@@ -134,7 +134,14 @@ class RemoteConns:
             self.bus.send(rc.node, {"k": "moved", "c": rc.cid, "room": code})
             return
         if env["k"] == "join":
-            await self.hub.join(rc, code, bool(env.get("spec")))
+            try:
+                await self.hub.join(rc, code, bool(env.get("spec")))
+            except ProtocolError as exc:
+                if exc.code != "room_moved":
+                    raise
+                # the room left this node while the join waited (a drain, a lost lease):
+                # its node looks for it again, as for a room it does not find here
+                self.bus.send(rc.node, {"k": "moved", "c": rc.cid, "room": code})
         else:
             if self.dispatch is None:
                 raise RuntimeError("this node was built without a command dispatch")

@@ -47,6 +47,7 @@ CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c n
 CODE_LEN = 5
 ROOM_LIST_MAX = 200  # rooms listed by GET /api/rooms
 SESSION_SWEEP = 0.25  # seconds between checks of the open sockets' credentials
+JOIN_TRIES = 5  # a join starts over this many times when its room left memory meanwhile
 
 #: what a caller of :meth:`Hub.open_table` answers a refused coin seat: the seating instead
 #: (given the one refused and the refusal), or None to give the table up
@@ -426,6 +427,15 @@ class Hub:
 
     async def join(self, conn: Conn, code: str, spectate: bool) -> None:
         code = code.strip().upper()
+        for _ in range(JOIN_TRIES):
+            if await self._join(conn, code, spectate):
+                return
+        raise ProtocolError("room_moved", f"room {code} moved to another server; join it again")
+
+    async def _join(self, conn: Conn, code: str, spectate: bool) -> bool:
+        """One try of :meth:`join`; False when the room left this node's memory while the
+        join waited (for the room's lock, the player's tier, a take in flight: a cluster
+        node gave it up or drained it) — the join starts over and finds where it runs now."""
         if conn.relay is not None:
             self.directory.unbind(conn)  # it was in a room on another node
         room = self.rooms.get(code)
@@ -436,7 +446,7 @@ class Hub:
                 if old is not None:
                     await self.leave_room(conn, old)
                 self.directory.relay(conn, code, where, spectate)  # the owner answers
-                return
+                return True
             room = where
         if room is None:
             info = await self.room_info(code)
@@ -458,11 +468,17 @@ class Hub:
             room.tiers[pid] = await asyncio.to_thread(self._tier, pid)
         muted = frozenset() if pid is None else await self.mutes.load(self.store.engine, pid)
         async with room.lock:
-            room.idle_since = None
-            if room.owner_id is None and room.coin is None:
+            if self.rooms.get(code) is room and room.owner_id is None and room.coin is None:
                 # a room left without a host: the next one in (a quick-match table has none)
                 room.owner_id = conn.player_id
                 await room.save_room()
+            if self.rooms.get(code) is not room:
+                # Given up meanwhile (closed: no game, no connections): joining that copy
+                # left the seat in a room nobody plays, without a snapshot (a frozen table).
+                if conn.remote:  # its node finds the room again (RemoteConns: "moved")
+                    raise ProtocolError("room_moved", f"room {code} moved to another server")
+                return False
+            room.idle_since = None
             conn.room_code = room.code
             room.conns.add(conn)
             seat = None if spectate else room.seat_of(conn.player_id)
@@ -480,6 +496,7 @@ class Hub:
                 if vote is not None:  # an open 解散 proposal: its bar again
                     conn.send(p.dissolve(*vote))
             room.broadcast_lobby()
+        return True
 
     async def _club_door(self, room: Room, conn: Conn, spectate: bool) -> None:
         """A club's table admits its members only. A club event's table (a tournament's room,
