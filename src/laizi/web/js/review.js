@@ -74,7 +74,10 @@ export function renderReview() {
   RV.items = new Map();
   if (!d) return;
   say(t("review_acc", Math.round(d.accuracy), d.mean_loss.toFixed(1), Math.round(d.agreement), d.decisions)
-      + (d.auto_played ? t("review_auto", d.auto_played) : ""));
+      + (d.auto_played ? t("review_auto", d.auto_played) : "")
+      // (decisions the model gives no figure for — a 红中 held while the expert lays it aside —
+      // are not rated: said, so that 100 % of one rated decision is read as that)
+      + (d.rated != null && d.rated < d.decisions ? t("review_unrated", d.decisions - d.rated) : ""));
   $("rv-acc").textContent = `${Math.round(d.accuracy)}%`;
   if (!d.costliest.length) { const li = document.createElement("li"); li.textContent = t("review_none"); list.appendChild(li); }
   for (const c of d.costliest) {
