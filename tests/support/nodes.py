@@ -150,3 +150,16 @@ class HAProxy:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+
+
+async def until_true(pred: Any, timeout: float) -> bool:
+    """Whether ``pred()`` came true within ``timeout`` seconds, asked every 20 ms on the running
+    event loop (in-process cluster tests: a condition waited for, never a fixed time)."""
+    import asyncio
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        await asyncio.sleep(0.02)
+    return bool(pred())

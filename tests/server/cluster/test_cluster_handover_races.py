@@ -14,7 +14,6 @@ here on its own:
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
@@ -27,15 +26,10 @@ from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.hub import Hub
 from laizi.server.tables.room import Room
+from support.nodes import until_true
 
-
-async def _until(pred: Any, timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        await asyncio.sleep(0.02)
-    return bool(pred())
+# (the waits below: a condition within its time, tests/support/nodes.py)
+_until = until_true
 
 
 async def _nodes(pg_url: str, redis_url: str, names: list[str]) -> list[Hub]:

@@ -30,17 +30,10 @@ from laizi.server.guard.redisconn import async_client
 from laizi.server.persistence.fencing import Fenced, RoomFence
 from laizi.server.tables.hub import Hub
 from laizi.server.tables.room import Room
+from support.nodes import until_true
 
-
-async def _until(pred: Any, timeout: float) -> bool:
-    """Whether ``pred()`` came true within ``timeout`` (the waits below: 15 s, for a busy
-    machine; 5 s was close for a Redis restart and a resubscription)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        await asyncio.sleep(0.02)
-    return bool(pred())
+# (the waits below: a condition within its time, tests/support/nodes.py)
+_until = until_true
 
 
 def test_the_bus_subscribes_again_after_a_redis_restart(redis_server: Any, redis_url: str) -> None:
