@@ -29,9 +29,21 @@ class Wire:
         self.bytes = 0
         self.drop_next = False
         self.dropped: list[dict[str, Any]] = []
+        self.marks: list[tuple[int, int]] = []  # (len(received), len(sent)) at each drop
 
     def attach(self, page: Any) -> None:
         page.route_web_socket(lambda url: url.endswith("/ws") or "/ws?" in url, self._route)
+
+    def healed_without_resync(self) -> bool:
+        """The last drop was mended before the page saw the gap: the page moved on the view
+        it held, the server answered ``stale_version`` with a snapshot (a CI run on a busy
+        machine met it), and no ``resync`` was asked. Another frame must be dropped."""
+        if not self.dropped or self.drop_next:
+            return False
+        at_received, at_sent = self.marks[-1]
+        lost = self.dropped[-1]["v"]
+        healed = any(m.get("type") == "snapshot" and m["v"] >= lost for m in self.received[at_received:])
+        return healed and not any(m.get("type") == "resync" for m in self.sent[at_sent:])
 
     def _route(self, ws: Any) -> None:
         server = ws.connect_to_server()
@@ -41,6 +53,7 @@ class Wire:
             if self.drop_next and m.get("type") == "update":
                 self.drop_next = False
                 self.dropped.append(m)
+                self.marks.append((len(self.received), len(self.sent)))
                 return
             self.received.append(m)
             self.bytes += len(msg.encode() if isinstance(msg, str) else msg)
@@ -64,6 +77,8 @@ def test_a_hand_on_deltas_survives_a_lost_frame(browser: Any, server: str) -> No
         updates = [m for m in wire.received if m.get("type") == "update"]
         if len(updates) >= 12 and not wire.dropped and not wire.drop_next:
             wire.drop_next = True  # the next update never reaches the page
+        elif wire.healed_without_resync() and len(wire.dropped) < 5:
+            wire.drop_next = True  # (a stale_version snapshot mended that one: lose another)
         act_once(page)
         page.wait_for_timeout(50)
     updates = [m for m in wire.received if m.get("type") == "update"]
@@ -75,9 +90,11 @@ def test_a_hand_on_deltas_survives_a_lost_frame(browser: Any, server: str) -> No
     assert len(updates) >= 12 and all("p" in m and "view" not in m and m["e"] for m in updates)
     assert not any("from" in m or "seat" in m or "match_id" in m for m in updates)
     # One frame was lost; the page noticed, asked once, and got a snapshot of the version after.
-    assert len(wire.dropped) == 1
-    lost = wire.dropped[0]
-    resyncs = [i for i, m in enumerate(wire.sent) if m.get("type") == "resync"]
+    # (A frame lost while the page was moving on the view before it is mended by the server's
+    # stale_version snapshot, with no resync: then another was dropped.)
+    assert wire.dropped and not wire.healed_without_resync(), f"{len(wire.dropped)} drops, all mended"
+    lost = wire.dropped[-1]
+    resyncs = [i for i, m in enumerate(wire.sent[wire.marks[-1][1]:]) if m.get("type") == "resync"]
     assert len(resyncs) >= 1
     assert poll(page, "() => document.body.dataset.resyncs") == "1"
     after = [m for m in snapshots if m["v"] > lost["v"]]
@@ -89,6 +106,8 @@ def test_a_hand_on_deltas_survives_a_lost_frame(browser: Any, server: str) -> No
     assert page.locator('[data-testid="settlement"]:not(.hidden)').count()
     row = winning_row(page)
     assert row is None or len(row["tiles"]) == 14 + row["kongs"], row
-    assert not [m for m in wire.received if m.get("type") == "error"], wire.received
+    assert not [m for m in wire.received if m.get("type") == "error" and m.get("code") != "stale_version"], \
+        wire.received
+    assert len([m for m in wire.received if m.get("code") == "stale_version"]) < len(wire.dropped)
     assert page.errors == []
     page.context.close()
