@@ -5,7 +5,7 @@ by 解散 counts with the hands it finished (the hand it cut short is not counte
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from sqlalchemy import func, select
@@ -14,7 +14,21 @@ from sqlalchemy.orm import Session
 from laizi.server.persistence import db
 from laizi.server.persistence.clubdb import ClubTableRow
 
-__all__ = ["season_opened_tables", "season_ranking"]
+__all__ = ["player_names", "season_opened_tables", "season_ranking"]
+
+
+def player_names(s: Session, pids: Collection[str],
+                 nick: Callable[[str], str | None]) -> dict[str, dict[str, str | None]]:
+    """Each player's ``username`` (None: no account) and ``nickname``: the name it chose, the
+    one the tables show — as stored (a rename made on another node of a cluster too), else as
+    this node knows it (``nick``), else its username."""
+    ids = list(set(pids))
+    users = dict(s.execute(select(db.AccountRow.player_id, db.AccountRow.username).where(
+        db.AccountRow.player_id.in_(ids))).all())
+    nicks = dict(s.execute(select(db.PlayerRow.id, db.PlayerRow.nickname).where(
+        db.PlayerRow.id.in_(ids))).all())
+    return {p: {"username": users.get(p), "nickname": nicks.get(p) or nick(p) or users.get(p) or "?"}
+            for p in ids}
 
 
 def season_opened_tables(s: Session, cid: int, season: int) -> int:
@@ -25,8 +39,9 @@ def season_opened_tables(s: Session, cid: int, season: int) -> int:
 
 
 def season_ranking(s: Session, cid: int, season: int,
-                   nick: Callable[[str], str]) -> list[dict[str, Any]]:
-    """The players of club ``cid``'s tables of ``season``, best first (points, then wins)."""
+                   nick: Callable[[str], str | None]) -> list[dict[str, Any]]:
+    """The players of club ``cid``'s tables of ``season``, best first (points, then wins),
+    by their nicknames (:func:`player_names`)."""
     codes = select(ClubTableRow.room_code).where(ClubTableRow.club_id == cid,
                                                  ClubTableRow.season == season)
     mids = select(db.MatchRow.id).where(db.MatchRow.room_code.in_(codes))
@@ -48,9 +63,8 @@ def season_ranking(s: Session, cid: int, season: int,
             a["hands"] += 1
             a["wins"] += int(won or 0)
             a["big"] += 1 if big else 0
-    names = dict(s.execute(select(db.AccountRow.player_id, db.AccountRow.username).where(
-        db.AccountRow.player_id.in_(list(acc)))).all())
-    table = [{"player_id": p, "username": names.get(p), "nickname": nick(p),
+    names = player_names(s, acc, nick)
+    table = [{"player_id": p, **names[p],
               "points": round(a["points"], 2), "matches": len(a["matches"]),
               "hands": a["hands"], "wins": a["wins"],
               "win_rate": round(a["wins"] / a["hands"], 3) if a["hands"] else 0.0,

@@ -40,7 +40,7 @@ from laizi.server.clubs.fields import (
     template_settings,
     text_field,
 )
-from laizi.server.clubs.ranking import season_opened_tables, season_ranking
+from laizi.server.clubs.ranking import player_names, season_opened_tables, season_ranking
 from laizi.server.common.chat import RateLimiter
 from laizi.server.persistence import db
 from laizi.server.persistence.clubdb import ClubMemberRow, ClubRow, ClubTableRow, ClubTemplateRow
@@ -427,13 +427,11 @@ class Clubs:
             club, role = got
             rows = s.scalars(select(ClubMemberRow).where(ClubMemberRow.club_id == cid)
                              .order_by(ClubMemberRow.id)).all()
-            names = dict(s.execute(select(db.AccountRow.player_id, db.AccountRow.username).where(
-                db.AccountRow.player_id.in_([r.player_id for r in rows]))).all())
+            names = player_names(s, [r.player_id for r in rows], self.site.players.get)
             order = {"owner": 0, "admin": 1, "member": 2, "pending": 3, "invited": 4}
 
             def one(r: ClubMemberRow) -> dict[str, Any]:
-                return {"player_id": r.player_id, "username": names.get(r.player_id),
-                        "nickname": self._nick(r.player_id), "role": r.role,
+                return {"player_id": r.player_id, **names[r.player_id], "role": r.role,
                         "since": r.created_at.isoformat()}
 
             staff = role in STAFF
@@ -674,7 +672,7 @@ class Clubs:
             return {"club": cid, "season": want, "current_season": club.season,
                     "season_started_at": club.season_started_at.isoformat()
                     if want == club.season else None,
-                    "ranking": season_ranking(s, cid, want, self._nick)[:RANKING_MAX]}
+                    "ranking": season_ranking(s, cid, want, self.site.players.get)[:RANKING_MAX]}
 
         return dict(await self._read(read))
 

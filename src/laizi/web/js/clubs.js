@@ -292,26 +292,30 @@ async function openTable(tid, fill) {
   } catch (e) { show(e.message); }
 }
 
+/** A member's or a ranked player's name: its nickname, the one the tables show. */
+const playerName = m => m.nickname || m.username || "?";
+
 function memberRow(c, m) {
   const li = el("li");
   li.dataset.player = m.username || m.player_id;
-  li.append(el("span", m.username || m.nickname), el("span", t("role_" + m.role), "k-role " + m.role));
+  // the name the player chose, as at the tables (it showed the account's username)
+  const name = playerName(m);
+  li.append(el("span", name, "k-name"), el("span", t("role_" + m.role), "k-role " + m.role));
   const acts = el("span", "", "k-acts");
   li.append(acts);
-  const who = m.username || m.player_id;
   const post = (body, ask) => () => {
     if (ask && !confirm(ask)) return;
-    act(`/api/clubs/${c.id}/members`, { ...body, player: who }, renderOne);
+    act(`/api/clubs/${c.id}/members`, { ...body, player: m.player_id }, renderOne);
   };
   if (m.role === "pending" && staff(c)) {
     acts.append(button("approve", post({ action: "approve" }), "primary"), button("reject", post({ action: "reject" })));
   } else if (c.role === "owner" && m.role !== "owner" && m.role !== "invited") {
     acts.append(button(m.role === "admin" ? "make_member" : "make_admin",
       post({ action: "role", role: m.role === "admin" ? "member" : "admin" })),
-    button("transfer", post({ action: "transfer" }, t("confirm_transfer", who))),
-    button("kick", post({ action: "kick" }, t("confirm_kick", who))));
+    button("transfer", post({ action: "transfer" }, t("confirm_transfer", name))),
+    button("kick", post({ action: "kick" }, t("confirm_kick", name))));
   } else if (c.role === "admin" && m.role === "member") {
-    acts.append(button("kick", post({ action: "kick" }, t("confirm_kick", who))));
+    acts.append(button("kick", post({ action: "kick" }, t("confirm_kick", name))));
   }
   return li;
 }
@@ -343,7 +347,7 @@ async function renderRanking(c) {
     const tr = el("tr");
     tr.dataset.player = r.username || r.player_id;
     const rate = r.hands ? `${Math.round(r.win_rate * 100)}%` : "–";  // no hand played yet
-    const vals = [r.rank, r.username || r.nickname, r.points, r.matches, rate, r.big_hands];
+    const vals = [r.rank, playerName(r), r.points, r.matches, rate, r.big_hands];
     vals.forEach((v, i) => tr.append(el("td", String(v), i === 1 ? "" : "num")));
     return tr;
   }));

@@ -1,0 +1,84 @@
+"""The club page names players by the nicknames they chose, as its tables do (its members
+list and its ranking showed the accounts' usernames). Real ``laizi serve``, the system
+Chromium, a phone upright and sideways (screenshots looked at)."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from support.webhelpers import PW, live_server, new_page, overflow_x, poll, screens_dir
+
+pytestmark = pytest.mark.browser
+
+
+def call(base: str, path: str, token: str | None = None, body: Any = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
+                                 headers=headers, method="GET" if body is None else "POST")
+    try:
+        with urllib.request.urlopen(req, timeout=20) as r:
+            return json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        raise AssertionError(f"{path}: {exc.code} {exc.read()[:300]!r}") from None
+
+
+@pytest.fixture(scope="module")
+def nserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("clubnames"), "--hand-pause", "0") as base:
+        yield base
+
+
+def club_with_members(base: str, tag: str) -> tuple[dict[str, Any], str]:
+    """A club (its bots random) of an owner 圈主老王 and a member 阿梅 — accounts whose
+    usernames are not their nicknames — with a one-hand rule template; (club, owner's token)."""
+    owner = call(base, "/api/account/register", body={"username": f"wang{tag}", "password": PW,
+                                                      "nickname": "圈主老王"})
+    member = call(base, "/api/account/register", body={"username": f"amei{tag}", "password": PW,
+                                                       "nickname": "阿梅"})
+    club = call(base, "/api/clubs", owner["token"], {"name": "武昌牌友", "bots": "random"})
+    call(base, "/api/clubs/join", member["token"], {"code": club["code"]})
+    call(base, f"/api/clubs/{club['id']}/templates", owner["token"],
+         {"name": "一手", "settings": {"preset": "kaikoufan", "max_hands": 1}})
+    return club, owner["token"]
+
+
+def as_account(browser: Any, base: str, token: str, size: tuple[int, int]) -> Any:
+    """A page of the account ``token`` names (logged in before the first load: no guest's
+    nickname in the page's storage to rename the account with)."""
+    return new_page(browser, base, size=size, setup=lambda p: p.add_init_script(
+        f"try {{ localStorage.setItem('laizi.token', {json.dumps(token)}); }} catch (e) {{}}"))
+
+
+def on_club_page(page: Any, base: str, cid: int) -> None:
+    page.goto(f"{base}/clubs/{cid}")
+    poll(page, "() => document.body.dataset.ready === '1'")
+
+
+def shot(page: Any, name: str) -> None:
+    assert overflow_x(page) <= 0, name
+    page.screenshot(path=str(screens_dir() / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_members_are_named_by_their_nicknames(browser: Any, nserver: str, size: tuple[int, int]) -> None:
+    tag = str(size[0])
+    club, token = club_with_members(nserver, tag)
+    page = as_account(browser, nserver, token, size)
+    on_club_page(page, nserver, club["id"])
+    page.wait_for_selector(f"#o-members li[data-player='amei{tag}']")
+    names = page.eval_on_selector_all("#o-members li > span:first-child", "es => es.map(e => e.textContent)")
+    assert names == ["圈主老王", "阿梅"], names
+    assert f"amei{tag}" not in page.inner_text("#o-members-card")
+    page.locator("#o-members-card").scroll_into_view_if_needed()
+    shot(page, f"club-member-names-{size[0]}x{size[1]}")
+    assert not page.errors, page.errors
+    assert not page.evaluate("window.__csp"), page.evaluate("window.__csp")
+    page.context.close()
