@@ -94,12 +94,16 @@ net.on("coins", m => {
   if (m.balance != null) S.coins.balance = m.balance;
   if (S.settleHand != null && S.settleView) fillSettlement(S.settleView);
 });
-net.on("kicked", () => { showError(t("kicked")); leftRoom(); });
-net.on("left", () => leftRoom());
-function leftRoom() {
+net.on("kicked", () => { showError(t("kicked")); leftRoom(false); });
+net.on("left", () => leftRoom(true));
+/** Out of the room: to the lobby — or, leaving a club's table (回大厅, 离开), back to that
+ *  club's page (the room's settings name its club, after a reload too). */
+function leftRoom(toClub) {
+  const club = toClub && S.room && S.room.settings ? S.room.settings.club : null;
   S.room = null; S.view = null; S.wantRoom = null; S.seat = null;
   save("laizi.room", null);
   closeSettlement();
+  if (club) { location.assign(`/clubs/${club}`); return; }
   history.replaceState(null, "", "/");
   showPage("lobby"); loadRooms();
 }
@@ -493,6 +497,10 @@ function fillSettlement(v) {
 function fillSettleButtons(v) {
   const over = !!v.match_over;
   $("btn-lobby").classList.toggle("hidden", !over);
+  // a club's table leads back to its club (leftRoom), and says so
+  const back = S.room && S.room.settings && S.room.settings.club ? "back_club" : "back_lobby";
+  $("btn-lobby").dataset.i18n = back;
+  $("btn-lobby").textContent = t(back);
   const seated = S.seat != null;
   const rm = $("btn-rematch");
   rm.classList.toggle("hidden", !over || !seated);
