@@ -8,11 +8,11 @@ import { api } from "./api.js";
 const W = {
   zh: { events: "圈内比赛", no_events: "还没有圈内比赛。", new_event: "办一场圈内比赛", name: "名称", rounds: "轮数",
     seats: "名额", bots_fill: "空位由机器人补齐", duplicate: "复式赛（各桌同牌）", create: "创建比赛", members_only: "只有圈内成员可以报名",
-    entrants: "{0} 人报名", st_registration: "报名中", st_running: "进行中", st_finished: "已结束", st_cancelled: "已取消",
+    entrants: "{0} 人报名", bots: "{0}个机器人", bot: "1个机器人", st_registration: "报名中", st_running: "进行中", st_finished: "已结束", st_cancelled: "已取消",
     failed: "没有成功：" },
   en: { events: "Club events", no_events: "No club event yet.", new_event: "Hold a club event", name: "Name", rounds: "Rounds",
     seats: "Seats", bots_fill: "Bots fill empty seats", duplicate: "Duplicate (same walls at every table)", create: "Create the event", members_only: "Only the club's members may enter",
-    entrants: "{0} entered", st_registration: "open", st_running: "playing", st_finished: "finished", st_cancelled: "cancelled",
+    entrants: "{0} entered", bots: "{0} bots", bot: "1 bot", st_registration: "open", st_running: "playing", st_finished: "finished", st_cancelled: "cancelled",
     failed: "That did not work: " },
 };
 const $ = id => document.getElementById(id);
@@ -41,7 +41,8 @@ async function list() {
     st.textContent = t("st_" + ev.status);
     const n = document.createElement("span");
     n.className = "muted";
-    n.textContent = t("entrants", ev.entrants);
+    n.textContent = t("entrants", ev.entrants);  // and the bots that filled the empty places
+    if (ev.bots) n.textContent += " · " + t(ev.bots === 1 ? "bot" : "bots", ev.bots);
     li.append(a, st, n);
     ul.appendChild(li);
   }

@@ -16,6 +16,7 @@ const W = {
     cancel: "取消比赛", your_table: "你的牌桌", sit: "入座", watch: "观战", replay: "回放",
     st_registration: "报名中", st_running: "进行中", st_finished: "已结束", st_cancelled: "已取消",
     club_event: "亲友圈赛事 · 回到亲友圈", no_entrants: "还没有人报名",
+    seated_bots: "{0}/{1}（含{2}个机器人）", seated_bot: "{0}/{1}（含{2}个机器人）",
     st_playing: "对局中", st_seating: "入座中", round: "第{0}轮", table: "第{0}桌",
     points: "总分", dup_points: "复式分", best: "最大一手", h2h: "相互", escapes: "逃跑", player: "选手",
     organiser: "组织者", checked_in: "已签到", rules_line: "{0} · {1}轮 × 每轮{2}手 · {3}个名额",
@@ -35,6 +36,7 @@ const W = {
     start: "Start", cancel: "Cancel", your_table: "Your table", sit: "Sit down", watch: "Watch", replay: "Replay",
     st_registration: "registration", st_running: "running", st_finished: "finished", st_cancelled: "cancelled",
     club_event: "A club's event · back to the club", no_entrants: "Nobody has entered yet",
+    seated_bots: "{0}/{1} ({2} bots)", seated_bot: "{0}/{1} ({2} bot)",
     st_playing: "playing", st_seating: "seating", round: "Round {0}", table: "Table {0}",
     points: "Points", dup_points: "Duplicate", best: "Best hand", h2h: "H2H", escapes: "Escapes", player: "Player",
     organiser: "Organiser", checked_in: "checked in", rules_line: "{0} · {1} rounds × {2} hands · {3} seats",
@@ -75,6 +77,13 @@ async function whoAmI() {
 }
 
 // ------------------------------------------------------------------ list + create
+/** Who takes the places: the players, and the bots that filled the empty ones at the start
+ *  (8/8 with 6 bots; it said 2/8). A field filled up to whole tables may pass the places asked. */
+function seated(x) {
+  const bots = x.bots || 0, n = x.entrants + bots, places = Math.max(x.settings.seats, n);
+  return bots ? t(bots === 1 ? "seated_bot" : "seated_bots", n, places, bots) : `${n}/${places}`;
+}
+
 async function renderList() {
   $("v-list").classList.remove("hidden");
   const [data, me, presets] = await Promise.all([
@@ -86,7 +95,7 @@ async function renderList() {
   for (const x of data.tournaments) {
     const li = el("li");
     li.append(link("/tournaments/" + x.id, x.name), el("span", t("st_" + x.status), "t-tag " + x.status),
-      el("span", `${x.entrants}/${x.settings.seats} · ${t("rules_line", presetName(x.settings.preset), x.settings.rounds, x.settings.hands_per_round, x.settings.seats)}`, "muted"));
+      el("span", `${seated(x)} · ${t("rules_line", presetName(x.settings.preset), x.settings.rounds, x.settings.hands_per_round, x.settings.seats)}`, "muted"));
     if (x.settings.duplicate) li.append(el("span", t("duplicate"), "t-tag"));
     ul.appendChild(li);
   }

@@ -35,12 +35,14 @@ def _iso(d: datetime | None) -> str | None:
     return d.isoformat()
 
 
-def tournament_json(t: TournamentRow, count: int = 0) -> dict[str, Any]:
+def tournament_json(t: TournamentRow, count: int = 0, bots: int = 0) -> dict[str, Any]:
+    """``entrants``: the players who entered; ``bots``: the bots that took the places left
+    empty at the start (``bots_fill``) — the list says both (it said 2/8 of a full field)."""
     return {"id": t.id, "name": t.name, "status": t.status, "organiser_id": t.organiser_id,
             "settings": dict(t.settings), "current_round": t.current_round,
             "start_at": _iso(t.start_at), "created_at": _iso(t.created_at),
             "started_at": _iso(t.started_at), "finished_at": _iso(t.finished_at),
-            "entrants": count, "club": t.club_id}
+            "entrants": count, "bots": bots, "club": t.club_id}
 
 
 def tournaments(engine: Engine, status: str | None = None, club: int | None = None) -> list[dict[str, Any]]:
@@ -52,13 +54,15 @@ def tournaments(engine: Engine, status: str | None = None, club: int | None = No
         # every other tournament off the list)
         q = q.where(TournamentRow.status == status if status else TournamentRow.status != "cancelled")
         rows = list(s.scalars(q))
-        counts: dict[int, int] = {}
+        counts: dict[tuple[int, bool], int] = {}
         if rows:
-            counts = {tid: n for tid, n in s.execute(
-                select(EntrantRow.tournament_id, func.count()).where(
-                    EntrantRow.tournament_id.in_([r.id for r in rows]), EntrantRow.player_id.is_not(None))
-                .group_by(EntrantRow.tournament_id))}
-        return [tournament_json(r, counts.get(r.id, 0)) for r in rows]
+            bot = EntrantRow.player_id.is_(None)
+            counts = {(tid, bool(is_bot)): n for tid, is_bot, n in s.execute(
+                select(EntrantRow.tournament_id, bot, func.count()).where(
+                    EntrantRow.tournament_id.in_([r.id for r in rows]))
+                .group_by(EntrantRow.tournament_id, bot))}
+        return [tournament_json(r, counts.get((r.id, False), 0), counts.get((r.id, True), 0))
+                for r in rows]
 
 
 def tournament(s: Session, tid: int) -> TournamentRow | None:

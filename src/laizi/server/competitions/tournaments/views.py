@@ -86,7 +86,8 @@ def detail(s: Session, tid: int, players: Mapping[str, str], viewer: str | None)
     names = {e["id"]: e for e in ents}
     res = records.results(s, tid)
     scores = {(r["round"], r["entrant_id"]): r["score"] for r in res}
-    out = records.tournament_json(t, sum(1 for e in ents if e["player_id"]))
+    out = records.tournament_json(t, sum(1 for e in ents if e["player_id"]),
+                                  sum(1 for e in ents if not e["player_id"]))
     out["organiser"] = {"player_id": t.organiser_id, "nickname": players.get(t.organiser_id, "")}
     out["entrant_list"] = ents
     out["rounds"] = _rounds(s, tid, st.duplicate, names, scores)
