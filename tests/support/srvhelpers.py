@@ -285,8 +285,8 @@ class LiveServer:
                 return int(line.split()[1])
         raise RuntimeError("no VmRSS")
 
-    def get(self, path: str, token: str | None = None) -> tuple[int, Any]:
-        return http(self.url + path, token=token)
+    def get(self, path: str, token: str | None = None, timeout: float = 10) -> tuple[int, Any]:
+        return http(self.url + path, token=token, timeout=timeout)
 
     def post(self, path: str, body: Any) -> tuple[int, Any]:
         return http(self.url + path, body)

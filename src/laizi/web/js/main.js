@@ -11,7 +11,7 @@ import { describe } from "./words.js";
 import { showPizi, tileEl } from "./tiles.js";
 import { optionName, howtoLink } from "./rules.js";
 import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, copyLink, ruleCard } from "./lobby.js";
-import { showError, toast, clearToast } from "./ui.js";
+import { showError, clearError, toast, clearToast } from "./ui.js";
 import { initQuick } from "./quick.js";      // social: quick match, coins
 import { initFriends } from "./friends.js";  // social: friends, invites
 import { openReplay } from "./replay.js";
@@ -95,7 +95,7 @@ net.on("coins", m => {
   if (S.settleHand != null && S.settleView) fillSettlement(S.settleView);
 });
 net.on("kicked", () => { showError(t("kicked")); leftRoom(false); });
-net.on("left", () => leftRoom(true));
+net.on("left", () => { clearError(); leftRoom(true); });  // (a word about the table stays with it)
 /** Out of the room: to the lobby — or, leaving a club's table (回大厅, 离开), back to that
  *  club's page (the room's settings name its club, after a reload too). */
 function leftRoom(toClub) {
@@ -110,6 +110,13 @@ function leftRoom(toClub) {
 net.on("error", m => {
   if (m.code === "unknown_room" || m.code === "room_finished") {
     S.wantRoom = null; save("laizi.room", null); history.replaceState(null, "", "/"); showPage("lobby"); net.markSynced();
+  }
+  if (m.code === "stale_version") {
+    // the move met a table that had moved on: the snapshot that follows says whether there is
+    // still something to try again (not when the hand ended meanwhile: a CI run showed 请重试
+    // over the settlement, and then over the lobby)
+    PAGE.staleMove = true;
+    return;
   }
   if (m.code === "stale_seq") {
     const last = /last applied (\d+)/.exec(m.message || "");
@@ -158,6 +165,12 @@ function onFrame(m) {
   }
   if (m.view.phase === "over" && m.view.seed) PAGE.lastOver = m.view;
   if (!prev || !prev.legal || !prev.legal.length) { if ((m.view.legal || []).length && !quiet) sfx("turn"); }
+  if (PAGE.staleMove && quiet) {
+    PAGE.staleMove = false;
+    const again = (m.view.legal || []).length > 0 && m.view.phase !== "over";
+    if (again) { showError(errorText("stale_version")); $("error").dataset.code = "stale_version"; }
+    document.body.dataset.stale = again ? "shown" : "quiet";  // (for tests, as data-resyncs)
+  }
   showPage("game");
   render();
   net.markSynced();

@@ -46,6 +46,7 @@ export const PAGE = {
   reporting: null,       // clubs: the player id whose report form is open
   resyncing: false,      // a resync asked for: updates wait for its snapshot
   resyncs: 0,            // resyncs asked on this page (body[data-resyncs], for tests)
+  staleMove: false,      // a move refused as stale_version: its snapshot says whether to show 请重试
   logPizi: null,         // the 皮子 of the hand the log's events belong to (its last start_hand)
 };
 
