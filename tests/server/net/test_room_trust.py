@@ -169,7 +169,7 @@ def test_identity_cannot_change_mid_session(server: LiveServer, clients: list[Cl
         assert err["type"] == "error" and err["code"] == "identity_locked", (hello, err)
     assert chat_until_limited(a, 1) == ["chat_rate"]  # the limit did not reset
     # Renaming oneself (own token) keeps the identity.
-    w = a.request({"type": "hello", "proto": 3, "token": a.token, "nickname": "a2"}, "welcome")
+    w = a.request({"type": "hello", "proto": 3, "token": a.token, "nickname": "a2", "rename": True}, "welcome")
     assert w["type"] == "welcome" and w["player_id"] == a.pid and w["nickname"] == "a2"
 
 

@@ -68,6 +68,23 @@ def test_guest_token_names_the_same_player_across_connections(client: Any) -> No
     assert next(f for f in ws3.frames if f["type"] == "welcome")["player_id"] != welcome["player_id"]
 
 
+def test_a_remembered_name_does_not_undo_a_rename(client: Any) -> None:
+    """Two devices of one player: one renames (``rename``), the other comes back later with
+    the name it remembered. The rename stands (the other device renamed the player back)."""
+    ws, _ = connect(client, "老王")
+    welcome = next(f for f in ws.frames if f["type"] == "welcome")
+    laptop, _ = connect(client, None, token=welcome["token"])
+    laptop.send(type="hello", proto=3, token=welcome["token"], nickname="阿明", rename=True)
+    renamed = laptop.until(lambda f: f["type"] == "welcome" and f["nickname"] == "阿明")
+    assert renamed["player_id"] == welcome["player_id"]
+    phone, _ = connect(client, "老王", token=welcome["token"])  # the phone's remembered name
+    back = next(f for f in phone.frames if f["type"] == "welcome")
+    assert back["player_id"] == welcome["player_id"] and back["nickname"] == "阿明"
+    # a new guest (no token) is named as it asks, without rename
+    guest, _ = connect(client, "小李")
+    assert next(f for f in guest.frames if f["type"] == "welcome")["nickname"] == "小李"
+
+
 def test_http_guest_and_calculator(client: Any) -> None:
     r = client.post("/api/guest", json={"nickname": "bob"})
     assert r.status_code == 200 and r.json()["nickname"] == "bob"

@@ -209,6 +209,10 @@ class Hello(_Msg):
     proto: int | None = Field(None, ge=0, le=SEQ_MAX)
     token: str | None = Field(None, max_length=512)
     nickname: str | None = Field(None, max_length=64)
+    # the nickname renames the player its token names only when asked: otherwise it is the
+    # page's remembered name, for a new guest (a page on one device renamed back a player
+    # renamed on another, and the other device's name was lost)
+    rename: bool = False
 
 
 class Create(_Msg):

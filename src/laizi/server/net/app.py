@@ -224,7 +224,7 @@ def create_app(db_url: str = "laizi.db", *, redis_url: str | None = None,
                 raise ValueError("expected a JSON object {nickname}")
             token = data.get("token")
             out = await hub.guest(token if isinstance(token, str) else None, data.get("nickname"),
-                                  peer=request.client.host if request.client else "")
+                                  rename=True, peer=request.client.host if request.client else "")
             return JSONResponse({**out, "expires_in": int(hub.auth.ttl)})
         except ProtocolError as exc:  # a rate limit
             return error_response(request, exc.message, 429, code=exc.code)

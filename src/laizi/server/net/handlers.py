@@ -226,7 +226,7 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
     conn.legacy = m.proto is None
     first = conn.player_id is None
     try:
-        info = await hub.guest(m.token, m.nickname, peer=conn.peer)
+        info = await hub.guest(m.token, m.nickname, rename=m.rename, peer=conn.peer)
     except ProtocolError:
         raise
     except ValueError as exc:

@@ -267,9 +267,11 @@ class Hub:
             pid = self.auth.check(token)
         return pid
 
-    async def guest(self, token: str | None, nickname: Any, *, peer: str | None = None) -> dict[str, Any]:
-        """The identity a token names (renamed to ``nickname`` if given), else a new guest
-        (at most ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
+    async def guest(self, token: str | None, nickname: Any, *, rename: bool = False,
+                    peer: str | None = None) -> dict[str, Any]:
+        """The identity a token names (renamed to ``nickname`` if given with ``rename``:
+        otherwise its stored name stands), else a new guest named ``nickname`` (at most
+        ``GUESTS_PER_IP`` from ``peer``: a :class:`ProtocolError`)."""
         pid = await self.identify(token) if token else None
         if pid is not None:
             await self.known_player(pid)
@@ -277,7 +279,7 @@ class Hub:
         if nickname is not None and nickname != "":
             nick = clean_nickname(nickname)
         if pid is not None and pid in self.players:
-            if nick and nick != self.players[pid]:
+            if rename and nick and nick != self.players[pid]:
                 self.players[pid] = nick
                 await self.store.set_nickname(pid, nick)
             return {"player_id": pid, "nickname": self.players[pid],
