@@ -135,6 +135,20 @@ def test_ctrl_c_with_workers_ends_in_one_line_and_stops_the_workers() -> None:
     assert len(r.workers) == 2 and r.left == []
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_as_the_workers_start_ends_in_one_line(workers: int) -> None:
+    """Sent as soon as the pool has forked its first (or both) workers — milliseconds old —,
+    a Ctrl-C ends in the one line too (test_sim.py has the story: local_pool is the same)."""
+    from support.interrupt import children, interrupt_when
+
+    r = interrupt_when(["arena", "--deals", "100000", "--workers", "2", "--no-progress"],
+                       lambda pid: len(children(pid)) >= workers, f"{workers} worker(s)",
+                       timeout=60, poll=0.0005)
+    assert r.returncode == 130, r.stderr
+    assert "Traceback" not in r.stderr and r.stderr.strip() == "interrupted", r.stderr
+    assert r.left == []
+
+
 def test_help_shows_a_per_cent_sign_once(capsys: pytest.CaptureFixture[str]) -> None:
     """`laizi arena --help` said "95 %% confidence intervals" (its description was not
     %-formatted, its help in `laizi --help` was)."""

@@ -4,6 +4,7 @@ notation (CLI)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -225,3 +226,42 @@ def test_a_discarded_laizi_is_worded_with_the_rules_fan(laizi_discard: str, fan:
     assert special["kong_fan"] == 1 and "(counts as a kong: +1 fan)" in special["reason"]["en"]
     plain = next(h for h in out["hints"] if h["tile"] == "5s")
     assert not plain["counts_as_kong"] and plain["kong_fan"] == 0 and "kong" not in plain["reason"]["en"]
+
+
+def test_the_figures_shown_never_pass_what_a_hand_can_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The outlook model is a fit on kaikoufan's caps: for discarding 2m from this jiayu hand
+    (ready on 50 tiles, three concealed kongs, +6 fan) it estimates +696, where no jiayu hand
+    pays a seat more than 3 × 200 (the scorer's settlement_bound). The hint shows 600, in its
+    words too; a discard's cost is held to the bound as well."""
+    import math
+
+    from laizi.scoring import settlement_bound
+
+    rules = RuleSet.preset("jiayu")
+    bound = settlement_bound(rules)
+    assert bound == 600
+
+    def ask(hand: str, r: RuleSet, **kw: Any) -> list[dict[str, Any]]:
+        hints: list[dict[str, Any]] = hand_hints(hand, laizi="6m", rules=r, **kw)["hints"]
+        return hints
+
+    kongs = ["ankong 1p", "ankong 9s", "ankong 3z"]
+    shown = next(h for h in ask("2m6m6m6m5s", rules, melds=kongs) if h["tile"] == "2m")
+    assert shown["expected_points"] == bound
+    assert "期望 +600 分" in shown["reason"]["zh"] and "+600 expected" in shown["reason"]["en"]
+    monkeypatch.setattr("laizi.hints.settlement_bound", lambda rules: math.inf)
+    unheld = next(h for h in ask("2m6m6m6m5s", rules, melds=kongs) if h["tile"] == "2m")
+    assert unheld["expected_points"] > bound  # the case is real: the model says more
+    monkeypatch.undo()
+
+    # A room's own small caps: every figure within them, losses too.
+    small = RuleSet.preset("kaikoufan", min_points=1, cap=10, golden=10, sunshine=10, ha=10)
+    bound = settlement_bound(small)
+    others = {1: ["peng 5z from 2", "peng 1z from 3"], 2: ["peng 2z from 3"], 3: ["chi 123p from 2"]}
+    hints = ask("234m345p678s5s7z", small, melds=["chi 123m from 3"], others=others, wall=20)
+    assert any(h["danger"]["cost"] == bound for h in hints if h["kind"] == "discard")
+    for h in hints:
+        assert abs(h["expected_points"]) <= bound
+        if h["kind"] == "discard":
+            d = h["danger"]
+            assert 0 <= d["cost"] <= bound and d["expected_loss"] <= bound

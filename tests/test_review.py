@@ -236,3 +236,32 @@ def test_actions_in_words_name_tiles_as_the_table_does() -> None:
     assert words({"type": "ron", "tile": "5s"}) == {"zh": "胡 五条", "en": "win 5 Bamboo"}
     assert words({"type": "laizi_kong", "tile": "6m"}) == {"zh": "赖子杠 六万", "en": "laizi kong 6 Characters"}
     assert words({"type": "special_kong", "tile": "7z"}) == {"zh": "杠出 红中", "en": "lay aside Red Dragon"}
+
+
+def test_review_md_shows_what_the_command_prints(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/review.md's quoted output — the four hands' summary and the sentences it quotes —
+    is what its own commands print today, word for word (it said 加一番 for a discarded laizi
+    after the code took +2 from the scorer)."""
+    import shlex
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "review.md").read_text(encoding="utf-8")
+    command = next(line for line in doc.splitlines() if line.startswith("laizi sim "))
+    argv = shlex.split(command)[1:]
+    log = tmp_path / "hands.jsonl"
+    argv[argv.index("--log") + 1] = str(log)
+    assert main([*argv, "--no-progress"]) == 0
+    capsys.readouterr()
+    printed = ""
+    for lang in ("en", "zh"):
+        assert main(["review", str(log), "--lang", lang, "--no-progress"]) == 0
+        printed += capsys.readouterr().out
+    shown = printed.splitlines()
+    summary = doc.split("```\n# all 4 games\n", 1)[1].split("```", 1)[0].splitlines()
+    assert summary and all(ln in shown for ln in summary), summary
+    quoted = [ln[2:] for ln in doc.splitlines() if ln.startswith("> ")]
+    assert len(quoted) >= 2
+    sentences = {ln.split("] ", 1)[1] for ln in shown if ln.startswith("    - [")}
+    for q in quoted:
+        assert q in sentences, f"docs/review.md quotes a sentence the review does not print: {q}"
+    assert any("（算作杠，加" in q for q in quoted)  # the laizi discard's fan, as the scorer counts it

@@ -113,3 +113,39 @@ def test_ctrl_c_with_workers_ends_in_one_line_and_stops_the_workers(tmp_path: Pa
     assert r.returncode == 130, r.stderr
     assert r.stderr.strip() == "interrupted"  # no worker's KeyboardInterrupt traceback
     assert len(r.workers) == 2 and r.left == []
+
+
+def _first_worker(pid: int) -> bool:
+    from support.interrupt import children
+
+    return len(children(pid)) >= 1  # the pool is starting: that worker is milliseconds old
+
+
+def _both_workers(pid: int) -> bool:
+    from support.interrupt import children
+
+    return len(children(pid)) >= 2
+
+
+def _a_worker_ran(pid: int) -> bool:
+    from support.interrupt import children, cpu_ticks
+
+    kids = children(pid)
+    return len(kids) >= 2 and any(cpu_ticks(k) > 0 for k in kids)
+
+
+@pytest.mark.parametrize("moment", [_first_worker, _both_workers, _a_worker_ran] * 3,
+                         ids=lambda f: f.__name__.strip("_"))
+def test_ctrl_c_as_the_workers_start_ends_in_one_line(moment: Any) -> None:
+    """A Ctrl-C in a worker's first milliseconds (before it ignores SIGINT) printed its
+    KeyboardInterrupt traceback; in the parent, one that came during a fork was dropped by a
+    fork handler (logging's ``_releaseLock``: "Exception ignored in …") and the parent went on
+    waiting, for ever. Sent at each moment (a condition, watched every half millisecond, not
+    a fixed time), it ends in the parent's one line, exit 130, no worker left."""
+    from support.interrupt import interrupt_when
+
+    r = interrupt_when(["sim", "--hands", "100000", "--workers", "2", "--no-progress"], moment,
+                       moment.__name__, timeout=60, poll=0.0005)
+    assert r.returncode == 130, r.stderr
+    assert "Traceback" not in r.stderr and r.stderr.strip() == "interrupted", r.stderr
+    assert r.left == []

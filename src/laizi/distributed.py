@@ -4,7 +4,11 @@ optional ``laizi[ray]`` extra).
 ``local_pool(workers)`` is the local process pool the simulator and the arena share: its
 workers ignore Ctrl-C (SIGINT), which reaches the parent only; the parent stops and reaps
 them when it leaves the pool, so an interrupt ends in the parent's one line, not in a
-traceback per worker or a parent waiting on a worker's lock.
+traceback per worker or a parent waiting on a worker's lock. SIGINT is blocked in the parent
+while the pool starts: a worker is born with it blocked and ignores it before unblocking it
+(a Ctrl-C in its first milliseconds is dropped, not a traceback), and the parent takes a
+Ctrl-C that came meanwhile once the pool is up (not inside a fork handler, where Python
+drops it: the parent went on waiting for the workers).
 
 ``ray_map(fn, jobs, address=...)`` runs ``fn(job)`` for every job as a Ray task and
 yields the results **in job order**, so a caller that merges them in order gets exactly
@@ -33,22 +37,41 @@ R = TypeVar("R")
 IN_FLIGHT_PER_CPU = 4
 
 
+_SIGINT = {signal.SIGINT}
+
+
 def _ignore_sigint() -> None:
+    """A worker's first act: ignore SIGINT, then take it off the mask it was born with
+    (blocked: :func:`local_pool`). A SIGINT that came before is pending, and ignoring a
+    pending signal discards it (POSIX), so no worker ever raises KeyboardInterrupt."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGINT)
 
 
 @contextmanager
 def local_pool(workers: int) -> Iterator[Pool]:
     """A pool of ``workers`` forked processes that ignore SIGINT. Leaving the block, in any
-    way (done, Ctrl-C in the parent, an error), terminates the workers and waits for them."""
+    way (done, Ctrl-C in the parent, an error), terminates the workers and waits for them.
+
+    The pool starts with SIGINT blocked in the calling thread, so the forked workers and the
+    pool's own threads inherit it blocked (the workers unblock it once they ignore it; the
+    pool's threads keep it blocked, so a later Ctrl-C goes to the main thread). A Ctrl-C that
+    came while the pool started is raised as the mask is restored, before the block runs."""
     import multiprocessing as mp
 
-    pool = mp.get_context("fork").Pool(workers, initializer=_ignore_sigint)
+    pool: Pool | None = None
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # (a query: blocks nothing)
     try:
+        try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, _SIGINT)
+            pool = mp.get_context("fork").Pool(workers, initializer=_ignore_sigint)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a held Ctrl-C is raised here
         yield pool
     finally:
-        pool.terminate()
-        pool.join()
+        if pool is not None:
+            pool.terminate()
+            pool.join()
 
 
 class RayUnavailableError(ValueError):

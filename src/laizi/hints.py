@@ -29,9 +29,12 @@ its best discard, ``then_discard``):
   ready: the winning tiles), copies not in the seat's own hand and melds, and copies
   still unseen; ``improving_tiles`` / ``improving_unseen`` their sums;
 - ``win_prob``: the chance to win the hand before the wall runs out;
-- ``expected_points``: the seat's expected settlement for the hand (losses included);
+- ``expected_points``: the seat's expected settlement for the hand (losses included),
+  never beyond what a hand can move a seat's points (:func:`shown_points`: the model's
+  estimate held to the rules' :func:`laizi.scoring.settlement_bound`);
 - discards: ``danger`` = ``{"feed_prob", "cost", "expected_loss", "level"}`` — the
-  chance the tile is won on at once, the mean loss if it is, their product, and
+  chance the tile is won on at once, the mean loss if it is (held to the same bound), their
+  product, and
   ``low`` / ``medium`` / ``high``; ``counts_as_kong`` for a laizi or special tile, and
   ``kong_fan``: the table fan that discard adds (§7.2: a special tile +1, a laizi +2 or
   +1 by ``laizi_discard``; 0 for another tile);
@@ -55,7 +58,7 @@ from typing import Any
 
 from laizi.analysis.profiles import HandEval
 from laizi.bots.expert import ExpertBot
-from laizi.bots.outlook import danger_of, hand_outlook
+from laizi.bots.outlook import Outlook, danger_of, hand_outlook
 from laizi.bots.outlook_words import (
     claim_reason,
     discard_reason,
@@ -68,12 +71,12 @@ from laizi.bots.strong import StrongBot
 from laizi.bots.toolkit import completing_kinds, natural, tiles_after_claim
 from laizi.game.actions import Action
 from laizi.rules import RuleSet, TableSetup
-from laizi.scoring import Meld, PlayerTable, WinContext, score_variants, table_fan
+from laizi.scoring import Meld, PlayerTable, WinContext, score_variants, settlement_bound, table_fan
 from laizi.scoring.request import check_meld
 from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles
 from laizi.views import SeatView
 
-__all__ = ["WaitsMemo", "hand_hints", "hints_for", "ready_waits", "win_outcomes"]
+__all__ = ["WaitsMemo", "hand_hints", "hints_for", "ready_waits", "shown_points", "win_outcomes"]
 
 _TILE = TILE_STR  # the one tile-string table (laizi.tiles)
 
@@ -299,10 +302,23 @@ def _say_why_they_differ(entries: list[dict[str, Any]]) -> None:
         rec["differs"] = dict(DIFFERS)
 
 
+def shown_points(rules: RuleSet, points: float) -> float:
+    """A figure of the outlook model (points a seat gains or loses in a hand) as a hint shows
+    it: held within what one hand can move a seat's points under ``rules``
+    (:func:`laizi.scoring.settlement_bound`). The model is a fit, on kaikoufan's caps; it can
+    estimate more than a hand can pay (jiayu's cap, a room's own caps), and a hint never shows
+    a figure that cannot happen. Display only: the bots read the model itself."""
+    bound = settlement_bound(rules)
+    return max(-bound, min(bound, points))
+
+
 def _outlook_fields(v: SeatView, hand: Sequence[int], *, n_sets: int | None = None,
                     openings: int | None = None) -> dict[str, Any]:
     """The outlook figures of a 3n+1 ``hand`` (:func:`laizi.bots.outlook.hand_outlook`)."""
-    o = hand_outlook(v, hand, n_sets=n_sets, openings=openings)
+    return _fields(v, hand_outlook(v, hand, n_sets=n_sets, openings=openings))
+
+
+def _fields(v: SeatView, o: Outlook) -> dict[str, Any]:
     imp = o.improving(v)
     return {
         "shanten_258": o.shanten,
@@ -310,14 +326,15 @@ def _outlook_fields(v: SeatView, hand: Sequence[int], *, n_sets: int | None = No
         "improving_tiles": sum(c for _k, c, _u in imp),
         "improving_unseen": sum(u for _k, _c, u in imp),
         "win_prob": round(o.win_prob, 3),
-        "expected_points": round(o.expected_points, 1),
+        "expected_points": round(shown_points(v.rules, o.expected_points), 1),
     }
 
 
 def _danger_fields(v: SeatView, k: int) -> dict[str, Any]:
     d = danger_of(v, k)
-    return {"feed_prob": round(d.feed_prob, 3), "cost": round(d.cost, 1),
-            "expected_loss": round(d.expected_loss, 1), "level": d.level}
+    cost = -shown_points(v.rules, -d.cost)  # a loss: no more than a hand can cost
+    return {"feed_prob": round(d.feed_prob, 3), "cost": round(cost, 1),
+            "expected_loss": round(d.feed_prob * cost, 1), "level": d.level}
 
 
 def _win_entry(v: SeatView, a: Action, label: str, scores: bool) -> dict[str, Any]:
@@ -417,18 +434,18 @@ def _claim_outlook(v: SeatView, a: Action, t: int) -> dict[str, Any]:
     openings = sum(1 for m in v.melds[v.seat] if m.opens) + 1
     if a.type == "kong":  # a replacement tile follows: the hand is already 3n+1
         return _outlook_fields(v, c, n_sets=n_sets, openings=openings)
-    best: dict[str, Any] | None = None
+    best: tuple[Outlook, int] | None = None
     for k in range(NUM_KINDS):
         if c[k] <= 0:
             continue
         c[k] -= 1
-        f = _outlook_fields(v, c, n_sets=n_sets, openings=openings)
+        o = hand_outlook(v, c, n_sets=n_sets, openings=openings)
         c[k] += 1
-        if best is None or f["expected_points"] > best["expected_points"]:
-            f["then_discard"] = _TILE[k]
-            best = f
+        # the model's own figure picks the discard (as rounded, the first of a tie wins)
+        if best is None or round(o.expected_points, 1) > round(best[0].expected_points, 1):
+            best = (o, k)
     assert best is not None
-    return best
+    return {**_fields(v, best[0]), "then_discard": _TILE[best[1]]}
 
 
 def _claim_hints(v: SeatView, scores: bool = True) -> list[dict[str, Any]]:

@@ -15,7 +15,15 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
 from laizi.rules import PRESETS, RuleSet
-from laizi.scoring import REASONS, Meld, PlayerTable, WinContext, score, score_variants
+from laizi.scoring import (
+    REASONS,
+    Meld,
+    PlayerTable,
+    WinContext,
+    score,
+    score_variants,
+    settlement_bound,
+)
 from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS
 
 SUITED = list(range(27))
@@ -174,9 +182,9 @@ def check_result(ctx: WinContext) -> None:
                 assert payers == {res.liable, ctx.from_seat} and ctx.by == "discard"
             else:
                 assert payers <= {res.liable}
-        cap_ceiling = 2 * max(ctx.rules.ha, ctx.rules.sunshine, ctx.rules.golden, ctx.rules.cap,
-                              ctx.rules.qianggang_fixed)
-        assert all(-p <= 3 * cap_ceiling for p in res.payments)
+        # no seat receives or pays more than the rules' bound (what the hints clamp their
+        # estimates to)
+        assert all(abs(p) <= settlement_bound(ctx.rules) for p in res.payments)
         assert not {"qidui", "menqing"} <= set(res.big_hands)  # 七对 is never also 门前清
     else:
         assert res.payments == [0, 0, 0, 0]

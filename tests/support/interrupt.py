@@ -49,12 +49,12 @@ def running(pid: int) -> bool:
     return state != "Z"
 
 
-def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
+def wait_for(cond: Callable[[], bool], timeout: float, what: str, poll: float = 0.05) -> None:
     deadline = time.monotonic() + timeout
     while not cond():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+        time.sleep(poll)
 
 
 def interrupt(args: list[str], workers: int, working: Callable[[], bool] | None = None,
@@ -62,15 +62,23 @@ def interrupt(args: list[str], workers: int, working: Callable[[], bool] | None 
     """Run ``laizi ARGS``; once it has ``workers`` children that have used CPU time (and
     ``working()`` holds, when given), send SIGINT to its process group and wait at most
     ``timeout`` seconds for it to end (it is killed, and the test fails, otherwise)."""
+    def busy(pid: int) -> bool:
+        kids = children(pid)
+        return (len(kids) >= workers and all(cpu_ticks(k) > 0 for k in kids)
+                and (working is None or working()))
+
+    return interrupt_when(args, busy, "the workers to start", timeout)
+
+
+def interrupt_when(args: list[str], ready: Callable[[int], bool], what: str,
+                   timeout: float = 20.0, poll: float = 0.05) -> Interrupted:
+    """Run ``laizi ARGS``; as soon as ``ready(pid)`` holds (asked every ``poll`` seconds: a
+    condition, never a fixed time), send SIGINT to its process group and wait at most
+    ``timeout`` seconds for it to end (it is killed, and the test fails, otherwise)."""
     proc = subprocess.Popen([sys.executable, "-m", "laizi", *args], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        def busy() -> bool:
-            kids = children(proc.pid)
-            return (len(kids) >= workers and all(cpu_ticks(k) > 0 for k in kids)
-                    and (working is None or working()))
-
-        wait_for(lambda: busy() or proc.poll() is not None, 120, "the workers to start")
+        wait_for(lambda: ready(proc.pid) or proc.poll() is not None, 120, what, poll)
         assert proc.poll() is None, "the command ended before it was interrupted"
         kids = children(proc.pid)
         os.killpg(proc.pid, signal.SIGINT)

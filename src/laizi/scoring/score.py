@@ -7,6 +7,7 @@ from typing import Final
 
 from laizi.analysis.decompose import decompositions, has_sets_only, seven_pairs_wilds
 from laizi.analysis.fast import can_win
+from laizi.rules import RuleSet
 from laizi.scoring.model import (
     REASONS,
     PlayerTable,
@@ -18,7 +19,8 @@ from laizi.scoring.reading import FENG_KINDS, JIANG_KINDS, Reading
 from laizi.scoring.tablefan import table_fan_items
 from laizi.tiles import NUM_KINDS
 
-__all__ = ["score", "score_variants", "readings", "seat_fan", "is_open_for_sunshine"]
+__all__ = ["score", "score_variants", "readings", "seat_fan", "is_open_for_sunshine",
+           "settlement_bound"]
 
 WAIVES_258: Final = frozenset({"pengpeng", "qingyise", "fengyise", "jiangyise", "qidui"})
 
@@ -242,6 +244,24 @@ def _capped(ctx: WinContext, raw: list[float], lines: list[str]) -> tuple[dict[i
                 pay[s] *= 2
                 lines.append(f"对罚 seat {s} unopened pays ×2 = {_fmt(pay[s])}")
     return pay, topped
+
+
+def settlement_bound(rules: RuleSet) -> float:
+    """The most one hand's settlement can move for one seat under ``rules``: a seat never
+    receives nor pays more than this in a hand (RULES.md §7.3 and §7.5, as :func:`_capped`
+    and :func:`_settle` price it).
+
+    A loser pays at most ``golden`` (opened, topped out) or, unopened, ``cap``, ``sunshine``
+    or ``ha``, doubled under ``sunshine_double``; the winner receives the three payments — or
+    a liable seat's one (their sum, ``golden`` under ``liable_pays=golden``, or
+    ``qianggang_fixed`` for a robbed kong) —, and a liable seat pays what the winner receives.
+
+    >>> settlement_bound(RuleSet.preset("jiayu"))
+    600.0
+    """
+    double = 2 if rules.sunshine_double else 1
+    per_loser = max(rules.golden, double * max(rules.cap, rules.sunshine, rules.ha))
+    return float(max(3 * per_loser, rules.qianggang_fixed))
 
 
 def _settle(
