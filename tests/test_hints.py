@@ -265,3 +265,14 @@ def test_the_figures_shown_never_pass_what_a_hand_can_move(monkeypatch: pytest.M
         if h["kind"] == "discard":
             d = h["danger"]
             assert 0 <= d["cost"] <= bound and d["expected_loss"] <= bound
+
+
+def test_a_forbidden_laizi_is_not_offered_as_a_discard() -> None:
+    """jiayu forbids discarding the laizi (RULES.md §4, ``RuleSet.laizi_discardable``): the
+    hints of a hand given in notation offered it, worded 加0番 (the engine never did)."""
+    args = {"laizi": "6m", "melds": ["ankong 1p", "ankong 9s", "ankong 3z"]}
+    forbidden = hand_hints("2m6m6m6m5s", preset="jiayu", **args)["hints"]
+    assert {e["action"]["tile"] for e in forbidden} == {"2m", "5s"}
+    allowed = hand_hints("2m6m6m6m5s", preset="kaikoufan", **args)["hints"]
+    assert "6m" in {e["action"]["tile"] for e in allowed}
+    assert not RuleSet.preset("jiayu").laizi_discardable and RuleSet.preset("kaikoufan").laizi_discardable

@@ -572,7 +572,8 @@ def hand_hints(
     legal: list[Action] = []
     phase = "turn"
     if size == 14:
-        legal = [Action("discard", k) for k in range(NUM_KINDS) if counts[k]]
+        legal = [Action("discard", k) for k in range(NUM_KINDS)
+                 if counts[k] and (k != setup.laizi or rules.laizi_discardable)]
     view = SeatView(
         seat=seat, rules=rules, setup=setup, dealer=dealer, phase=phase, turn=seat,
         hand=counts, melds=all_melds, rivers=rivers, special_kongs=[[], [], [], []],

@@ -109,6 +109,13 @@ class RuleSet(BaseModel):
         return self.winds * self.rounds_per_wind if self.winds else self.rounds
 
     @property
+    def laizi_discardable(self) -> bool:
+        """Whether a seat may discard its laizi (RULES.md §4: not under
+        ``laizi_discard="forbidden"``) — the engine's legal moves, the scorer's checks and
+        the hints all ask here."""
+        return self.laizi_discard != "forbidden"
+
+    @property
     def haidi_wall(self) -> int:
         """Tiles left in the wall when the haidi phase starts (RULES.md §8): 14 (7 stacks,
         S1-S4) or 10 (S0: the haidi is the first two of the last 5 stacks)."""

@@ -254,7 +254,7 @@ class HandState(ClaimWindow):
         if not self.after_claim and self.tsumo_check().ok:
             acts.append(TSUMO)
         lz = self.setup.laizi
-        allow_laizi_discard = self.rules.laizi_discard != "forbidden"
+        allow_laizi_discard = self.rules.laizi_discardable
         for k in range(NUM_KINDS):
             if h[k] and (k != lz or allow_laizi_discard):
                 acts.append(_DISCARD[k])

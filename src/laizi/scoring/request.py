@@ -176,7 +176,7 @@ def _player_of(pd: Any, seat: int, setup: TableSetup, rules: RuleSet) -> PlayerT
             if t not in setup.special and t != setup.laizi:
                 raise IllegalHandError(f"{where}.{name}", f"{Tile(t)} is neither special nor the laizi",
                                        code="score_not_special", params={"tile": str(Tile(t))})
-    if sd and setup.laizi in sd and rules.laizi_discard == "forbidden":
+    if sd and setup.laizi in sd and not rules.laizi_discardable:
         raise IllegalHandError(f"{where}.special_discards", "discarding a laizi is forbidden by these rules",
                                code="score_laizi_discard")
     ready = _bool(pd.get("ready", False), f"{where}.ready")
