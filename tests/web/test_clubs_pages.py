@@ -67,6 +67,8 @@ def test_club_journey_phone(browser: Any, cserver: str) -> None:
     owner.click("#nav-clubs")
     ready(owner)
     assert owner.is_visible("#f-create") and owner.is_hidden("#k-login")
+    # the name up top is the one the player chose, as in the lobby (it was the username)
+    poll(owner, "() => document.getElementById('me').textContent === '圈主'")
     shot(owner, "clubs-list-844x390")
     owner.fill("#n-name", "汉口牌友")
     owner.select_option("#n-avatar", "crane")

@@ -78,6 +78,7 @@ def test_the_list_counts_the_bots_that_filled_the_places(browser: Any, events: d
     page.goto(base + "/tournaments")
     poll(page, "() => document.body.dataset.ready === '1'")
     assert line(page, started).startswith("8/8（含6个机器人） · ")
+    assert line(page, started).endswith(" · 1轮 × 每轮1手 · 8个名额")
     assert line(page, open_).startswith("1/8 · ")
     assert overflow_x(page) <= 0
     page.screenshot(path=str(screens_dir() / f"tourney-list-bots-{size[0]}x{size[1]}.png"), full_page=True)
@@ -86,6 +87,7 @@ def test_the_list_counts_the_bots_that_filled_the_places(browser: Any, events: d
     page.reload()
     poll(page, "() => document.body.dataset.ready === '1'")
     assert line(page, started).startswith("8/8 (6 bots) · ")
+    assert line(page, started).endswith(" · 1 round × 1 hand · 8 seats")  # (it said "1 rounds × 1 hands")
     assert line(page, open_).startswith("1/8 · ")
     assert overflow_x(page) <= 0
     page.screenshot(path=str(screens_dir() / f"tourney-list-bots-en-{size[0]}x{size[1]}.png"), full_page=True)

@@ -140,7 +140,7 @@ async function renderList() {
   $("v-list").classList.remove("hidden");
   let me = null;
   try { me = token() ? await api("/api/account/me") : null; } catch (e) { me = null; }
-  $("me").textContent = me ? (me.username || me.nickname || "") : "";
+  $("me").textContent = me ? (me.nickname || me.username || "") : "";
   const acc = !!(me && me.registered);
   $("k-login").classList.toggle("hidden", acc);
   for (const id of ["k-mine-card", "k-join-card", "k-create-card"]) $(id).classList.toggle("hidden", !acc);
@@ -358,7 +358,7 @@ async function renderRanking(c) {
 async function renderOne() {
   $("v-one").classList.remove("hidden");
   if (!$("me").textContent && token()) {
-    api("/api/account/me").then(me => { $("me").textContent = me.username || me.nickname || ""; }).catch(() => {});
+    api("/api/account/me").then(me => { $("me").textContent = me.nickname || me.username || ""; }).catch(() => {});
   }
   try { ST.club = await api(`/api/clubs/${clubId()}`); } catch (e) {
     show(e.message);

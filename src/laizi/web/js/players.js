@@ -87,7 +87,7 @@ async function renderAccount() {
   const inAcc = !!(me && me.registered);
   $("acc-in").classList.toggle("hidden", !inAcc);
   $("acc-out").classList.toggle("hidden", inAcc);
-  $("me").textContent = me ? (me.username || me.nickname) : "";
+  $("me").textContent = me ? (me.nickname || me.username) : "";
   if (inAcc) {
     $("acc-name").textContent = me.username;
     $("acc-profile").href = "/players/" + encodeURIComponent(me.player_id);

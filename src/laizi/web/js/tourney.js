@@ -20,6 +20,7 @@ const W = {
     st_playing: "对局中", st_seating: "入座中", round: "第{0}轮", table: "第{0}桌",
     points: "总分", dup_points: "复式分", best: "最大一手", h2h: "相互", escapes: "逃跑", player: "选手",
     organiser: "组织者", checked_in: "已签到", rules_line: "{0} · {1}轮 × 每轮{2}手 · {3}个名额",
+    n_rounds: "{0}轮", n_round: "{0}轮", n_hands: "{0}手", n_hand: "{0}手", n_seats: "{0}个名额",
     dup_on: "复式赛：各桌同一副牌，按同位置比较", bots_on: "机器人补位",
     verify_ok: "✓ 牌墙核验通过（{0}手）", verify_bad: "✗ 核验失败：", same_walls: "各桌牌墙相同",
     commitments: "牌墙承诺（开局前公布）", seeds: "种子（本轮结束后公布）", pending: "本轮结束后公布",
@@ -39,7 +40,8 @@ const W = {
     seated_bots: "{0}/{1} ({2} bots)", seated_bot: "{0}/{1} ({2} bot)",
     st_playing: "playing", st_seating: "seating", round: "Round {0}", table: "Table {0}",
     points: "Points", dup_points: "Duplicate", best: "Best hand", h2h: "H2H", escapes: "Escapes", player: "Player",
-    organiser: "Organiser", checked_in: "checked in", rules_line: "{0} · {1} rounds × {2} hands · {3} seats",
+    organiser: "Organiser", checked_in: "checked in", rules_line: "{0} · {1} × {2} · {3}",
+    n_rounds: "{0} rounds", n_round: "{0} round", n_hands: "{0} hands", n_hand: "{0} hand", n_seats: "{0} seats",
     dup_on: "Duplicate: every table plays the same walls, compared seat by seat", bots_on: "bots fill",
     verify_ok: "✓ walls verified ({0} hands)", verify_bad: "✗ check failed: ", same_walls: "same walls at every table",
     commitments: "Wall commitments (published before play)", seeds: "Seeds (published after the round)",
@@ -53,6 +55,12 @@ const lang = getLang();  // (this page has no language switch)
 const t = wordPack(W);
 const $ = id => document.getElementById(id);
 const num = x => x == null ? "–" : String(Math.round(x * 100) / 100);
+/** "kaikoufan · 1 round × 2 hands · 8 seats" (one and many in English; 轮 and 手 in Chinese). */
+function rulesLine(s) {
+  if (lang !== "en") return t("rules_line", presetName(s.preset), s.rounds, s.hands_per_round, s.seats);
+  const n = (k, x) => t(x === 1 ? k : `${k}s`, x);
+  return t("rules_line", presetName(s.preset), n("n_round", s.rounds), n("n_hand", s.hands_per_round), t("n_seats", s.seats));
+}
 
 function el(tag, text = "", cls = "") {
   const e = document.createElement(tag);
@@ -89,13 +97,13 @@ async function renderList() {
   const [data, me, presets] = await Promise.all([
     api("/api/tournaments").catch(e => { show(e.message); return { tournaments: [] }; }),
     whoAmI(), api("/api/presets").catch(() => ({ presets: ["kaikoufan"] }))]);
-  $("me").textContent = me ? (me.username || me.nickname) : "";
+  $("me").textContent = me ? (me.nickname || me.username) : "";
   const ul = $("t-list");
   ul.replaceChildren();
   for (const x of data.tournaments) {
     const li = el("li");
     li.append(link("/tournaments/" + x.id, x.name), el("span", t("st_" + x.status), "t-tag " + x.status),
-      el("span", `${seated(x)} · ${t("rules_line", presetName(x.settings.preset), x.settings.rounds, x.settings.hands_per_round, x.settings.seats)}`, "muted"));
+      el("span", `${seated(x)} · ${rulesLine(x.settings)}`, "muted"));
     if (x.settings.duplicate) li.append(el("span", t("duplicate"), "t-tag"));
     ul.appendChild(li);
   }
@@ -151,7 +159,7 @@ function renderHead(d) {
   // a club's event: the way back to its club (the page had none)
   $("o-club").classList.toggle("hidden", !d.club);
   if (d.club) { $("o-club-link").textContent = t("club_event"); $("o-club-link").href = `/clubs/${d.club}`; }
-  let rules = t("rules_line", presetName(s.preset), s.rounds, s.hands_per_round, s.seats);
+  let rules = rulesLine(s);
   if (s.bots_fill) rules += " · " + t("bots_on");
   if (s.duplicate) rules += " · " + t("dup_on");
   $("o-rules").textContent = rules;
@@ -324,7 +332,7 @@ async function start() {
   wireCreate();
   if (/^\/tournaments\/\d+/.test(location.pathname)) {
     const me = await whoAmI();
-    $("me").textContent = me ? (me.username || me.nickname) : "";
+    $("me").textContent = me ? (me.nickname || me.username) : "";
     await renderOne();
   } else await renderList();
   document.body.dataset.ready = "1";
