@@ -438,9 +438,13 @@ function renderHints(v) {
   for (const x of h.slice(0, 3)) {
     const d = document.createElement("div");
     let line = `${x.recommended ? "★ " : ""}${x.action ? actionLabel(x.action) : ""}`;
-    if (x.shanten != null) line += ` · ${t("shanten", x.shanten)}`;
-    if (x.unseen_total) line += ` · ${t("waits", x.unseen_total)}`;
-    if (x.shanten_after != null && x.kind === "claim") line += ` · ${t("shanten", x.shanten_after)}`;
+    // a discard's or a claim's 向听: the one its words below give (shanten_258: with a 2/5/8
+    // pair; a claim's after its discard), not the any-pair count of shanten / shanten_after
+    // ("向听 1" over "二向听"; "碰 · 向听 -1", the claimed hand before its discard, over 一向听)
+    const own = x.kind === "claim" ? x.shanten_after : x.shanten;
+    const sh = own != null && x.shanten_258 != null ? x.shanten_258 : own;
+    if (x.unseen_total) line += ` · ${t("waits", x.unseen_total)}`;  // ready: its waits say so
+    else if (sh != null) line += ` · ${t("shanten", Math.max(0, sh))}`;
     d.textContent = line;
     // the reasoning in words, with the numbers (win chance, expected points, danger)
     const why = x.reason && x.reason[document.documentElement.lang.startsWith("zh") ? "zh" : "en"];
