@@ -586,21 +586,23 @@ function addChat(m, old) {
   if (m.player_id) d.dataset.player = m.player_id;  // clubs: hidden when muted (etiquette.js)
   $("chatlog").appendChild(d);
   $("chatlog").scrollTop = $("chatlog").scrollHeight;
-  if (!old) bubbleAt(m.player_id, (m.emote && emoteImg(m.emote)) || text);  // an emote: its picture at the seat
+  const bubbled = !old && bubbleAt(m.player_id, (m.emote && emoteImg(m.emote)) || text);  // an emote: its picture at the seat
   if (!old && $("sheet-chat").classList.contains("hidden") && !$("game").classList.contains("hidden")) {
     PAGE.unread += 1;
     $("btn-chat-open").dataset.unread = String(PAGE.unread);
-    toast(`${m.from}: ${text}`);
+    // said by its plate: not a second time in a toast over the rivers (a spectator's words
+    // have no seat, and a bubble with no free spot does not show: those still come as a toast)
+    if (!bubbled) toast(`${m.from}: ${text}`);
   }
 }
 
-// A seated speaker's words also show by its plate on the table (chat at the seat).
+// A seated speaker's words also show by its plate on the table (chat at the seat); whether they did.
 function bubbleAt(pid, text) {
-  if (!pid || !S.room || $("game").classList.contains("hidden")) return;
+  if (!pid || !S.room || $("game").classList.contains("hidden")) return false;
   const seat = (S.room.seats || []).findIndex(s => s.player_id === pid && !s.escaped);
   const table = $("table");
   const el = seat >= 0 && table && table.querySelector(`.seat[data-seat="${seat}"] .bubble`);
-  if (el) showBubble(el, text);
+  return !!(el && showBubble(el, text));
 }
 
 function sendChat() {
