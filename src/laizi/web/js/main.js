@@ -50,6 +50,7 @@ net.on("welcome", m => {
 net.on("joined", m => {
   const newRoom = !S.room || S.room.code !== m.room.code;
   S.room = m.room; S.seat = m.seat; S.wantRoom = m.room.code; S.v = 0;
+  PAGE.tableGone = false; PAGE.leaving = false;
   if (newRoom) { S.log = []; S.logV = 0; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; PAGE.lastOver = null; PAGE.logPizi = null; }
   save("laizi.room", m.room.code);
   if (location.pathname !== `/room/${m.room.code}`) history.replaceState(null, "", `/room/${m.room.code}`);
@@ -97,13 +98,25 @@ net.on("coins", m => {
 net.on("kicked", () => { showError(t("kicked")); leftRoom(); });
 net.on("left", () => leftRoom());
 function leftRoom() {
-  S.room = null; S.view = null; S.wantRoom = null; S.seat = null;
+  S.room = null; S.view = null; S.wantRoom = null; S.seat = null; PAGE.leaving = false;
   save("laizi.room", null);
   closeSettlement();
   history.replaceState(null, "", "/");
   showPage("lobby"); loadRooms();
 }
 net.on("error", m => {
+  // 再来一局 (or a word) on a finished match's results after its room left the server's memory
+  // (FINISHED_LINGER after the end): the socket is in no room any more. The table is gone —
+  // said so, and 再来一局 no longer offered — not "join a room first" under a live-looking button
+  if (m.code === "no_room" && S.view && S.view.match_over) {
+    if (PAGE.leaving) { leftRoom(); return; }  // 回大厅: the room had gone already (it stayed on the table)
+    PAGE.tableGone = true;
+    fillSettleButtons(S.view);
+    updateSettleNext();  // in the results, right above their buttons (#error does not show over the table)
+    const card = $("settlement").querySelector(".settle-card");
+    card.scrollTop = card.scrollHeight;  // (the words end the card, under a long match table)
+    return;
+  }
   if (m.code === "unknown_room" || m.code === "room_finished") {
     S.wantRoom = null; save("laizi.room", null); history.replaceState(null, "", "/"); showPage("lobby"); net.markSynced();
   }
@@ -499,7 +512,7 @@ function fillSettleButtons(v) {
   $("btn-lobby").classList.toggle("hidden", !over);
   const seated = S.seat != null;
   const rm = $("btn-rematch");
-  rm.classList.toggle("hidden", !over || !seated);
+  rm.classList.toggle("hidden", !over || !seated || PAGE.tableGone);
   const accepted = (S.rematch || []).includes(S.seat);
   rm.disabled = accepted;
   const humans = S.room ? S.room.seats.filter(s => s.player_id && !s.bot && !s.escaped).length : 0;
@@ -507,7 +520,7 @@ function fillSettleButtons(v) {
   const agreed = (S.rematch || []).length;
   rm.textContent = accepted ? t("rematch_wait", agreed, humans) : agreed ? t("rematch_some", agreed, humans) : t("rematch");
   const host = S.room && (S.room.host || S.room.owner);
-  $("btn-rematch-force").classList.toggle("hidden", !over || !S.pid || S.pid !== host || humans < 2);
+  $("btn-rematch-force").classList.toggle("hidden", !over || !S.pid || S.pid !== host || humans < 2 || PAGE.tableGone);
   $("overlay-close").classList.toggle("hidden", over);
   const rv = $("btn-review");  // 复盘: the replay viewer with this seat's review open
   rv.classList.toggle("hidden", !over || S.matchId == null);
@@ -547,6 +560,8 @@ function updateSettleNext() {
   } else if (S.settle && S.settle.at != null && !v.match_over) {
     const mine = S.seat != null && (S.settle.continued || []).includes(S.seat);
     setText(p, t("settle_left", secondsTo(S.settle.at)) + (mine ? ` · ${t("wait_continue")}` : ""));
+  } else if (v.match_over && PAGE.tableGone) {
+    setText(p, t("table_gone"));
   } else { p.classList.toggle("hidden", true); return; }
   p.classList.toggle("hidden", false);
 }
@@ -701,7 +716,12 @@ function wire() {
   initEtiquette();  // clubs: mute and report
   initEmotes();  // clubs: emotes
   $("btn-rematch-force").addEventListener("click", () => net.send({ type: "rematch", force: true }));
-  $("btn-lobby").addEventListener("click", () => { closeSettlement(); net.send({ type: "leave" }); });
+  $("btn-lobby").addEventListener("click", () => {
+    closeSettlement();
+    if (PAGE.tableGone) { leftRoom(); return; }  // the room left the server already: nothing to tell it
+    PAGE.leaving = true;
+    net.send({ type: "leave" });
+  });
   store.on("conn", () => {
     $("conn-lost").classList.toggle("hidden", S.conn !== "lost");
     askHints();
