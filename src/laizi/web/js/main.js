@@ -50,6 +50,7 @@ net.on("welcome", m => {
 net.on("joined", m => {
   const newRoom = !S.room || S.room.code !== m.room.code;
   S.room = m.room; S.seat = m.seat; S.wantRoom = m.room.code; S.v = 0;
+  PAGE.tableGone = false; PAGE.leaving = false;
   if (newRoom) { S.log = []; S.logV = 0; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; PAGE.lastOver = null; PAGE.logPizi = null; }
   save("laizi.room", m.room.code);
   if (location.pathname !== `/room/${m.room.code}`) history.replaceState(null, "", `/room/${m.room.code}`);
@@ -100,7 +101,7 @@ net.on("left", () => { clearError(); leftRoom(true); });  // (a word about the t
  *  club's page (the room's settings name its club, after a reload too). */
 function leftRoom(toClub) {
   const club = toClub && S.room && S.room.settings ? S.room.settings.club : null;
-  S.room = null; S.view = null; S.wantRoom = null; S.seat = null;
+  S.room = null; S.view = null; S.wantRoom = null; S.seat = null; PAGE.leaving = false;
   save("laizi.room", null);
   closeSettlement();
   if (club) { location.assign(`/clubs/${club}`); return; }
@@ -108,6 +109,18 @@ function leftRoom(toClub) {
   showPage("lobby"); loadRooms();
 }
 net.on("error", m => {
+  // 再来一局 (or a word) on a finished match's results after its room left the server's memory
+  // (FINISHED_LINGER after the end): the socket is in no room any more. The table is gone —
+  // said so, and 再来一局 no longer offered — not "join a room first" under a live-looking button
+  if (m.code === "no_room" && S.view && S.view.match_over) {
+    if (PAGE.leaving) { leftRoom(true); return; }  // 回大厅: the room had gone already (it stayed on the table)
+    PAGE.tableGone = true;
+    fillSettleButtons(S.view);
+    updateSettleNext();  // in the results, right above their buttons (#error does not show over the table)
+    const card = $("settlement").querySelector(".settle-card");
+    card.scrollTop = card.scrollHeight;  // (the words end the card, under a long match table)
+    return;
+  }
   if (m.code === "unknown_room" || m.code === "room_finished") {
     S.wantRoom = null; save("laizi.room", null); history.replaceState(null, "", "/"); showPage("lobby"); net.markSynced();
   }
@@ -455,9 +468,13 @@ function renderHints(v) {
   for (const x of h.slice(0, 3)) {
     const d = document.createElement("div");
     let line = `${x.recommended ? "★ " : ""}${x.action ? actionLabel(x.action) : ""}`;
-    if (x.shanten != null) line += ` · ${t("shanten", x.shanten)}`;
-    if (x.unseen_total) line += ` · ${t("waits", x.unseen_total)}`;
-    if (x.shanten_after != null && x.kind === "claim") line += ` · ${t("shanten", x.shanten_after)}`;
+    // a discard's or a claim's 向听: the one its words below give (shanten_258: with a 2/5/8
+    // pair; a claim's after its discard), not the any-pair count of shanten / shanten_after
+    // ("向听 1" over "二向听"; "碰 · 向听 -1", the claimed hand before its discard, over 一向听)
+    const own = x.kind === "claim" ? x.shanten_after : x.shanten;
+    const sh = own != null && x.shanten_258 != null ? x.shanten_258 : own;
+    if (x.unseen_total) line += ` · ${t("waits", x.unseen_total)}`;  // ready: its waits say so
+    else if (sh != null) line += ` · ${t("shanten", Math.max(0, sh))}`;
     d.textContent = line;
     // the reasoning in words, with the numbers (win chance, expected points, danger)
     const why = x.reason && x.reason[document.documentElement.lang.startsWith("zh") ? "zh" : "en"];
@@ -516,7 +533,7 @@ function fillSettleButtons(v) {
   $("btn-lobby").textContent = t(back);
   const seated = S.seat != null;
   const rm = $("btn-rematch");
-  rm.classList.toggle("hidden", !over || !seated);
+  rm.classList.toggle("hidden", !over || !seated || PAGE.tableGone);
   const accepted = (S.rematch || []).includes(S.seat);
   rm.disabled = accepted;
   const humans = S.room ? S.room.seats.filter(s => s.player_id && !s.bot && !s.escaped).length : 0;
@@ -524,7 +541,7 @@ function fillSettleButtons(v) {
   const agreed = (S.rematch || []).length;
   rm.textContent = accepted ? t("rematch_wait", agreed, humans) : agreed ? t("rematch_some", agreed, humans) : t("rematch");
   const host = S.room && (S.room.host || S.room.owner);
-  $("btn-rematch-force").classList.toggle("hidden", !over || !S.pid || S.pid !== host || humans < 2);
+  $("btn-rematch-force").classList.toggle("hidden", !over || !S.pid || S.pid !== host || humans < 2 || PAGE.tableGone);
   $("overlay-close").classList.toggle("hidden", over);
   const rv = $("btn-review");  // 复盘: the replay viewer with this seat's review open
   rv.classList.toggle("hidden", !over || S.matchId == null);
@@ -564,6 +581,8 @@ function updateSettleNext() {
   } else if (S.settle && S.settle.at != null && !v.match_over) {
     const mine = S.seat != null && (S.settle.continued || []).includes(S.seat);
     setText(p, t("settle_left", secondsTo(S.settle.at)) + (mine ? ` · ${t("wait_continue")}` : ""));
+  } else if (v.match_over && PAGE.tableGone) {
+    setText(p, t("table_gone"));
   } else { p.classList.toggle("hidden", true); return; }
   p.classList.toggle("hidden", false);
 }
@@ -603,21 +622,23 @@ function addChat(m, old) {
   if (m.player_id) d.dataset.player = m.player_id;  // clubs: hidden when muted (etiquette.js)
   $("chatlog").appendChild(d);
   $("chatlog").scrollTop = $("chatlog").scrollHeight;
-  if (!old) bubbleAt(m.player_id, (m.emote && emoteImg(m.emote)) || text);  // an emote: its picture at the seat
+  const bubbled = !old && bubbleAt(m.player_id, (m.emote && emoteImg(m.emote)) || text);  // an emote: its picture at the seat
   if (!old && $("sheet-chat").classList.contains("hidden") && !$("game").classList.contains("hidden")) {
     PAGE.unread += 1;
     $("btn-chat-open").dataset.unread = String(PAGE.unread);
-    toast(`${m.from}: ${text}`);
+    // said by its plate: not a second time in a toast over the rivers (a spectator's words
+    // have no seat, and a bubble with no free spot does not show: those still come as a toast)
+    if (!bubbled) toast(`${m.from}: ${text}`);
   }
 }
 
-// A seated speaker's words also show by its plate on the table (chat at the seat).
+// A seated speaker's words also show by its plate on the table (chat at the seat); whether they did.
 function bubbleAt(pid, text) {
-  if (!pid || !S.room || $("game").classList.contains("hidden")) return;
+  if (!pid || !S.room || $("game").classList.contains("hidden")) return false;
   const seat = (S.room.seats || []).findIndex(s => s.player_id === pid && !s.escaped);
   const table = $("table");
   const el = seat >= 0 && table && table.querySelector(`.seat[data-seat="${seat}"] .bubble`);
-  if (el) showBubble(el, text);
+  return !!(el && showBubble(el, text));
 }
 
 function sendChat() {
@@ -716,7 +737,12 @@ function wire() {
   initEtiquette();  // clubs: mute and report
   initEmotes();  // clubs: emotes
   $("btn-rematch-force").addEventListener("click", () => net.send({ type: "rematch", force: true }));
-  $("btn-lobby").addEventListener("click", () => { closeSettlement(); net.send({ type: "leave" }); });
+  $("btn-lobby").addEventListener("click", () => {
+    closeSettlement();
+    if (PAGE.tableGone) { leftRoom(true); return; }  // the room left the server already: nothing to tell it
+    PAGE.leaving = true;
+    net.send({ type: "leave" });
+  });
   store.on("conn", () => {
     $("conn-lost").classList.toggle("hidden", S.conn !== "lost");
     askHints();

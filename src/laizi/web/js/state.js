@@ -45,6 +45,8 @@ export const PAGE = {
   muted: new Set(),      // clubs: the players this one muted (etiquette.js)
   reporting: null,       // clubs: the player id whose report form is open
   resyncing: false,      // a resync asked for: updates wait for its snapshot
+  tableGone: false,      // the finished room left the server (再来一局 too late): no 再来一局 offered
+  leaving: false,        // 回大厅 pressed: its leave is on its way
   resyncs: 0,            // resyncs asked on this page (body[data-resyncs], for tests)
   staleMove: false,      // a move refused as stale_version: its snapshot says whether to show 请重试
   logPizi: null,         // the 皮子 of the hand the log's events belong to (its last start_hand)
