@@ -135,11 +135,16 @@ net.on("error", m => {
     const last = /last applied (\d+)/.exec(m.message || "");
     if (last) net.noteSeq(+last[1]);
   }
+  // A move's race at the table (a tap as the turn passed, a resend): the table shows what is
+  // true now; a word about it would only alarm (it was never shown there: #error sat inside
+  // the hidden pages)
+  if (document.body.classList.contains("in-game") && MOVE_RACES.has(m.code)) return;
   // words from the code (and the rule option at fault, by its name); the server's English message is for logs
   showError(errorText(m.code) + (m.option && optionName(m.option) ? `${t("option_sep")}${optionName(m.option)}` : ""));
   $("error").dataset.code = m.code;
 });
 
+const MOVE_RACES = new Set(["not_your_turn", "illegal_action", "stale_seq", "match_over", "not_playing", "not_started"]);
 const held = newHeld();  // the frame stream as delta.js follows it
 function onFrame(m) {
   // An update is a patch on the view of the frame before (delta.js makes it whole): a lost
