@@ -135,6 +135,9 @@ def test_fixed_wall_claim_win_continue_match_rematch(browser: Any, server: str, 
         return r.width ? {w: r.width, h: r.height, inside: r.left >= 0 && r.top >= 0
                           && r.right <= innerWidth && r.bottom <= innerHeight} : null; }""")
     assert box["h"] >= 40 and box["w"] >= 80 and box["inside"], box
+    # the status says 托管中, not 请出牌 (the bot plays; found by playing it, stop 48)
+    poll(page, "() => document.getElementById('status-line').textContent.includes('托管中')")
+    assert page.locator("#your-turn").count() == 0
     if size == SIZES[1]:  # one tap ends it; the person plays on by tapping
         page.click('[data-testid="cancel-auto"]')
         page.wait_for_selector('[data-testid="cancel-auto"]', state="detached")

@@ -75,7 +75,7 @@ export async function drawCard(canvas, data, hands, wanted = () => true) {
   g.font = font(28);
   g.fillStyle = "#d1fae5";
   g.textAlign = "right";
-  g.fillText(t("card_match", data.match_id, hands), W - 56 - qrSide, 60);
+  g.fillText(t(hands === 1 ? "card_match_one" : "card_match", data.match_id, hands), W - 56 - qrSide, 60);
   g.textAlign = "left";
   const rule = (data.rule_card || {})[getLang()] || presetName(data.preset);
   g.font = font(26);

@@ -16,7 +16,7 @@ const ZH = {
   round_of: "第 {0}/{1} 圈", hand_of: "共 {1} 局", total: "合计", hand_over: "本局结束", match_over: "比赛结束", continue: "继续",
   next_started: "下一局已开始", back_lobby: "回大厅", back_club: "回亲友圈", drawn: "荒庄（流局）", payments: "得分",
   ready: "准备", unready: "取消准备", is_ready: "已准备", not_ready: "未准备", rematch: "再来一局", rematch_force: "房主重开",
-  rematch_wait: "再来一局：{0}/{1} 人同意", rematch_some: "再来一局（{0}/{1} 人已同意）", table_gone: "这桌已经散了（比赛结束后房间只留一会儿）：回大厅再开一桌", settle_left: "{0} 秒后开始下一局", wait_continue: "等待其他玩家继续…", need_ready: "等待所有玩家准备",
+  rematch_wait: "已同意再来一局（{0}/{1} 人已同意）", rematch_some: "再来一局（{0}/{1} 人已同意）", table_gone: "这桌已经散了（比赛结束后房间只留一会儿）：回大厅再开一桌", settle_left: "{0} 秒后开始下一局", wait_continue: "等待其他玩家继续…", need_ready: "等待所有玩家准备",
   continue_seconds: "结算等待秒数", auto_after: "超时几次托管", fixed_seed: "固定牌局种子（公开）",
   reconnecting: "连接已断开，正在重连…", connected: "已连接", conn_lost: "连接已断开", conn_lost_sub: "正在重连并同步牌局…",
   discard: "打出", tsumo: "自摸", ron: "胡", peng: "碰", chi: "吃", kong: "杠", ankong: "暗杠",
@@ -25,7 +25,7 @@ const ZH = {
   haidi_kong_turn: "海底：点亮起的牌杠掉（不补牌），或者过",
   sound: "声音", voice: "语音", level: "等级", menu: "菜单",
   escape_confirm: "比赛进行中，离开将被扣逃跑分，确定吗？", copy_link: "复制链接", copied: "链接已复制",
-  copy_failed: "无法复制，请手动复制：{0}", share_title: "扫码加入房间", room_rules: "{0} · {1} 圈", room_max_hands: "最多 {0} 局",
+  copy_failed: "无法复制，请手动复制：{0}", share_title: "扫码加入房间", room_rules: "{0} · {1} 圈", room_max_hands: "最多 {0} 局", room_max_hand: "最多 {0} 局",
   fairness: "公平性", fair_intro: "每局开始前服务器公布牌墙的承诺（哈希）；本局结束后公开种子，任何人都可以据此重新推导整副牌墙并核对。",
   commitment: "承诺", seed: "种子", verify: "验证本局", verify_ok: "验证通过：牌墙由种子推导，与承诺一致，翻牌为第 54 张",
   verify_bad: "验证失败：{0}", verify_wait: "种子在本局结束后公开", verify_unavailable: "此浏览器不支持验证（需要安全连接）",
@@ -66,7 +66,7 @@ const ZH = {
   review_item: "第 {0} 局 · {1} → 专家 {2} · −{3} 分", review_auto: "（托管代打 {0} 步，不计）", review_unrated: "（{0} 步无法评估，不计）",
   review_unfold: "展开", review_fold: "收起",
   card_hand: "晒大胡", card_hand_title: "武汉麻将 · 大胡", card_hand_of: "比赛 #{0} · 第 {1} 局", card_no_big: "胡牌",
-  card: "战绩", card_title: "武汉麻将 · 战绩", card_match: "比赛 #{0} · 共 {1} 局", card_download: "下载图片",
+  card: "战绩", card_title: "武汉麻将 · 战绩", card_match: "比赛 #{0} · 共 {1} 局", card_match_one: "比赛 #{0} · 共 {1} 局", card_download: "下载图片",
   card_share: "分享链接", card_copied: "链接已复制", card_copy_hint: "请复制上面的链接", card_failed: "无法生成战绩",
   clubs_link: "亲友圈 →", dissolve: "申请解散", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
   dissolve_refuse: "拒绝", dissolved: "牌局已解散：已打完的局分数保留", dissolve_refused: "{0} 拒绝解散",  // clubs
@@ -101,7 +101,7 @@ const EN = {
   round_of: "Round {0}/{1}", hand_of: "{1}-hand match", total: "Total", hand_over: "Hand over", match_over: "Match over", continue: "Continue",
   next_started: "The next hand has started", back_lobby: "Back to lobby", back_club: "Back to the club", drawn: "Drawn hand (wall exhausted)", payments: "Payments",
   ready: "I'm in", unready: "Not yet", is_ready: "in", not_ready: "not in yet", rematch: "Rematch", rematch_force: "Restart now",
-  rematch_wait: "Rematch: {0}/{1} accepted", rematch_some: "Rematch ({0}/{1} accepted)", table_gone: "This table has closed (a room stays only a while after its match): start a new one from the lobby", settle_left: "Next hand in {0}s", wait_continue: "Waiting for the others…", need_ready: "Waiting for everyone to be in",
+  rematch_wait: "You accepted a rematch ({0}/{1} accepted)", rematch_some: "Rematch ({0}/{1} accepted)", table_gone: "This table has closed (a room stays only a while after its match): start a new one from the lobby", settle_left: "Next hand in {0}s", wait_continue: "Waiting for the others…", need_ready: "Waiting for everyone to be in",
   continue_seconds: "Settlement seconds", auto_after: "Lapses before auto-play", fixed_seed: "Fixed deal seed (public)",
   reconnecting: "Disconnected, reconnecting…", connected: "Connected", conn_lost: "Connection lost", conn_lost_sub: "Reconnecting and resyncing the table…",
   discard: "Discard", tsumo: "Self-draw", ron: "Win", peng: "Pung", chi: "Chow", kong: "Kong", ankong: "Concealed kong",
@@ -111,7 +111,7 @@ const EN = {
   haidi_kong_turn: "Haidi: tap a lit tile to kong it (no replacement), or pass",
   sound: "Sound", voice: "Voice", level: "Level", menu: "Menu",
   escape_confirm: "The match is running: leaving charges the escape penalty. Leave?", copy_link: "Copy link", copied: "Link copied",
-  copy_failed: "Could not copy, copy it by hand: {0}", share_title: "Scan to join the room", room_rules: "{0} · {1} round(s)", room_max_hands: "at most {0} hands",
+  copy_failed: "Could not copy, copy it by hand: {0}", share_title: "Scan to join the room", room_rules: "{0} · {1} round(s)", room_max_hands: "at most {0} hands", room_max_hand: "at most {0} hand",
   fairness: "Fairness", fair_intro: "Before each hand the server publishes a commitment (hash) to the wall; after the hand it reveals the seed, from which anyone can re-derive the whole wall and check it.",
   commitment: "Commitment", seed: "Seed", verify: "Verify this hand", verify_ok: "Verified: the wall derives from the seed, matches the commitment, and the indicator is tile 54",
   verify_bad: "Verification failed: {0}", verify_wait: "The seed is revealed when the hand ends", verify_unavailable: "This browser cannot verify (needs a secure context)",
@@ -153,7 +153,7 @@ const EN = {
   review_auto: " ({0} auto-played decisions left out)", review_unrated: " ({0} decisions the model cannot rate, left out)",
   review_unfold: "Show", review_fold: "Hide",
   card_hand: "Share this hand", card_hand_title: "Wuhan Mahjong · Big hand", card_hand_of: "Match #{0} · hand {1}", card_no_big: "Win",
-  card: "Result card", card_title: "Wuhan Mahjong · Result", card_match: "Match #{0} · {1} hands", card_download: "Download",
+  card: "Result card", card_title: "Wuhan Mahjong · Result", card_match: "Match #{0} · {1} hands", card_match_one: "Match #{0} · {1} hand", card_download: "Download",
   card_share: "Share link", card_copied: "Link copied", card_copy_hint: "Copy the link above", card_failed: "No card for this match",
   clubs_link: "Clubs →", dissolve: "Propose to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs
   dissolve_refuse: "Refuse", dissolved: "Match ended by vote: finished hands keep their scores", dissolve_refused: "{0} refused to end",  // clubs

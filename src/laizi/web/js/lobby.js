@@ -198,7 +198,7 @@ export function renderRoom() {
   if (!r) return;
   $("room-code").textContent = r.code;
   $("room-rules").textContent = t("room_rules", presetName(r.settings.preset), r.settings.rounds)
-    + (r.settings.max_hands ? ` · ${t("room_max_hands", r.settings.max_hands)}` : "")  // (the table says 共 N 局)
+    + (r.settings.max_hands ? ` · ${t(r.settings.max_hands === 1 ? "room_max_hand" : "room_max_hands", r.settings.max_hands)}` : "")  // (the table says 共 N 局)
     + (r.spectators ? ` · ${t("spectators", r.spectators)}` : "");
   $("room-card").textContent = ruleCard(r);
   const list = $("seats");

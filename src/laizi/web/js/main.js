@@ -428,11 +428,13 @@ function renderStatus(v) {
   const left = deadlineLeft();
   let text = "";
   let mine = false;
+  const auto = S.seat != null && v.auto && v.auto[S.seat];
   if (S.seat == null) text = t("spectator");
+  else if (auto && v.phase !== "over") text = t("auto_on");  // the bot plays: not "请出牌" (a tap takes 托管 back)
   else if ((v.legal || []).some(a => a.type === "discard")) mine = true;
   else if ((v.legal || []).length) text = "";
   else if (v.phase !== "over") text = t("waiting");
-  const count = left != null && (v.legal || []).length ? ` ${t("timer", left)}` : null;
+  const count = left != null && !auto && (v.legal || []).length ? ` ${t("timer", left)}` : null;
   redraw(el, JSON.stringify([text, mine, count, getLang()]), () => {
     el.textContent = "";
     if (mine) {
@@ -461,7 +463,8 @@ function recommended() {
 function renderHints(v) {
   const box = $("hintbox");
   const h = S.hintsData;
-  if (!S.hints || !Array.isArray(h) || !h.length || !(v.legal || []).length) { box.classList.toggle("hidden", true); return; }
+  const auto = S.seat != null && v.auto && v.auto[S.seat];  // 托管 decides: no advice beside it
+  if (!S.hints || auto || !Array.isArray(h) || !h.length || !(v.legal || []).length) { box.classList.toggle("hidden", true); return; }
   box.classList.toggle("hidden", false);
   const lang = document.documentElement.lang;
   if (box.dataset.key === JSON.stringify([h, lang])) return;  // the same advice: untouched
