@@ -158,6 +158,7 @@ def test_club_journey_phone(browser: Any, cserver: str) -> None:
     # 解散: the owner proposes, amei agrees
     owner.click("#btn-menu")
     owner.click("#btn-dissolve")
+    owner.click("#btn-dissolve")  # (确定解散？)
     amei.wait_for_selector("#dissolve-bar:not(.hidden) #dissolve-yes:not(.hidden)")
     shot(amei, "club-dissolve-vote-844x390")
     assert owner.is_hidden("#dissolve-yes")  # the proposer agreed already

@@ -48,6 +48,9 @@ def test_dissolved_settlement_survives_a_reload(browser: Any, server: str, size:
             break
         page.wait_for_timeout(100)
     page.click("#btn-menu")
+    page.click("#btn-dissolve")  # the first tap asks (alone with bots, it ended the match at once)
+    assert page.inner_text("#btn-dissolve") == "确定解散？再点一次"
+    assert page.locator("#sheet-menu:not(.hidden)").count() == 1
     page.click("#btn-dissolve")
     try:
         line, match = poll(page, SETTLE, timeout=20)
@@ -111,7 +114,8 @@ def test_dissolved_between_hands_shows_the_match_result(browser: Any, server: st
     for p in (host, guest):
         p.wait_for_selector("#game:not(.hidden)")
     host.click("#btn-menu")
-    host.click("#btn-dissolve")  # proposed; the guest is asked
+    host.click("#btn-dissolve")
+    host.click("#btn-dissolve")  # (sure:) proposed; the guest is asked
     guest.wait_for_selector("#dissolve-yes:not(.hidden)")
     end = time.time() + 240
     while not all(_settled(p) for p in (host, guest)):  # the first hand played out

@@ -26,11 +26,31 @@ function render() {
   bar.classList.remove("hidden");
 }
 
+// 申请解散 takes two taps: the first asks 确定解散？ (alone with bots, one tap ended the match at
+// once — found by playing it, stop 48); left alone a few seconds it says 申请解散 again.
+let disarmAt = 0;
+function disarm() {
+  clearTimeout(disarmAt);
+  const b = $("btn-dissolve");
+  delete b.dataset.armed;
+  b.textContent = t("dissolve");
+}
+
 export function initDissolve() {
   $("btn-dissolve").addEventListener("click", () => {
+    const b = $("btn-dissolve");
+    if (!b.dataset.armed) {
+      b.dataset.armed = "1";
+      b.textContent = t("dissolve_sure");
+      clearTimeout(disarmAt);
+      disarmAt = setTimeout(disarm, 4000);
+      return;
+    }
+    disarm();
     net.send({ type: "dissolve" });
     $("sheet-menu").classList.add("hidden");
   });
+  $("btn-menu").addEventListener("click", disarm);
   $("dissolve-yes").addEventListener("click", () => net.send({ type: "dissolve" }));
   $("dissolve-no").addEventListener("click", () => net.send({ type: "dissolve", on: false }));
   net.on("dissolve", m => {
