@@ -333,7 +333,10 @@ export function actionLabel(a) {
   if (a.type === "chi") return `${t("chi")} ${runName(a.tile)}`;
   if (a.type === "pass" || a.type === "tsumo" || a.type === "ron") return t(a.type);
   if (a.type === "discard") return `${t("discard")} ${tileName(a.tile)}`;
-  return a.tile ? `${kongWord(a.type, a.tile)} ${tileName(a.tile)}` : kongWord(a.type, a.tile);
+  const word = kongWord(a.type, a.tile);
+  // 红中杠 and 发财杠 name their tile already (it said "Red Dragon kong Red Dragon")
+  if (!a.tile || word === t("special_kong") || word === t("fa_kong")) return word;
+  return `${word} ${tileName(a.tile)}`;
 }
 
 /** The wind of a seat: the dealer is 东, the others follow counter-clockwise. */
