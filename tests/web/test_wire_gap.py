@@ -75,7 +75,9 @@ def test_a_hand_on_deltas_survives_a_lost_frame(browser: Any, server: str) -> No
     while not page.locator('[data-testid="settlement"]:not(.hidden)').count():
         assert time.time() < deadline, "the hand did not end"
         updates = [m for m in wire.received if m.get("type") == "update"]
-        if len(updates) >= 12 and not wire.dropped and not wire.drop_next:
+        # (early in the hand: a CI run dropped the 13th of 18 updates, and a bot won before the
+        # page's next move)
+        if len(updates) >= 5 and not wire.dropped and not wire.drop_next:
             wire.drop_next = True  # the next update never reaches the page
         elif wire.healed_without_resync() and len(wire.dropped) < 5:
             wire.drop_next = True  # (a stale_version snapshot mended that one: lose another)
@@ -87,7 +89,7 @@ def test_a_hand_on_deltas_survives_a_lost_frame(browser: Any, server: str) -> No
           f"received in all, {len(wire.dropped)} dropped")
     # Updates carried patches and events, never the view (protocol 3: `from` is `v` minus
     # the events, the seat and the match are the snapshot's).
-    assert len(updates) >= 12 and all("p" in m and "view" not in m and m["e"] for m in updates)
+    assert len(updates) >= 8 and all("p" in m and "view" not in m and m["e"] for m in updates)
     assert not any("from" in m or "seat" in m or "match_id" in m for m in updates)
     # One frame was lost; the page noticed, asked once, and got a snapshot of the version after.
     # (A frame lost while the page was moving on the view before it is mended by the server's
