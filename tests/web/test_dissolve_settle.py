@@ -49,7 +49,7 @@ def test_dissolved_settlement_survives_a_reload(browser: Any, server: str, size:
         page.wait_for_timeout(100)
     page.click("#btn-menu")
     page.click("#btn-dissolve")  # the first tap asks (alone with bots, it ended the match at once)
-    assert page.inner_text("#btn-dissolve") == "确定解散？再点一次"
+    assert page.inner_text("#btn-dissolve") == "确定解散？"
     assert page.locator("#sheet-menu:not(.hidden)").count() == 1
     page.click("#btn-dissolve")
     try:

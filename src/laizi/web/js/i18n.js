@@ -68,7 +68,7 @@ const ZH = {
   card_hand: "晒大胡", card_hand_title: "武汉麻将 · 大胡", card_hand_of: "比赛 #{0} · 第 {1} 局", card_no_big: "胡牌",
   card: "战绩", card_title: "武汉麻将 · 战绩", card_match: "比赛 #{0} · 共 {1} 局", card_match_one: "比赛 #{0} · 共 {1} 局", card_download: "下载图片",
   card_share: "分享链接", card_copied: "链接已复制", card_copy_hint: "请复制上面的链接", card_failed: "无法生成战绩",
-  clubs_link: "亲友圈 →", dissolve: "申请解散", dissolve_sure: "确定解散？再点一次", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
+  clubs_link: "亲友圈 →", dissolve: "申请解散", dissolve_sure: "确定解散？", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
   dissolve_refuse: "拒绝", dissolved: "牌局已解散：已打完的局分数保留", dissolve_refused: "{0} 拒绝解散",  // clubs
   ev_dissolved: "解散：本局不计分", dissolved_hand: "牌局解散（本局不计分）",  // clubs
   mute: "屏蔽", unmute: "取消屏蔽", muted_note: "已屏蔽 {0} 的聊天", report: "举报", report_reason: "举报原因",  // clubs
@@ -155,7 +155,7 @@ const EN = {
   card_hand: "Share this hand", card_hand_title: "Wuhan Mahjong · Big hand", card_hand_of: "Match #{0} · hand {1}", card_no_big: "Win",
   card: "Result card", card_title: "Wuhan Mahjong · Result", card_match: "Match #{0} · {1} hands", card_match_one: "Match #{0} · {1} hand", card_download: "Download",
   card_share: "Share link", card_copied: "Link copied", card_copy_hint: "Copy the link above", card_failed: "No card for this match",
-  clubs_link: "Clubs →", dissolve: "Propose to end", dissolve_sure: "Sure? Tap again to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs
+  clubs_link: "Clubs →", dissolve: "Propose to end", dissolve_sure: "Tap again to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs
   dissolve_refuse: "Refuse", dissolved: "Match ended by vote: finished hands keep their scores", dissolve_refused: "{0} refused to end",  // clubs
   ev_dissolved: "Ended by vote: this hand does not count", dissolved_hand: "Match ended by vote (this hand does not count)",  // clubs
   mute: "Mute", unmute: "Unmute", muted_note: "{0} is muted", report: "Report", report_reason: "Reason",  // clubs
