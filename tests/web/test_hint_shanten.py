@@ -94,3 +94,34 @@ def test_the_hint_head_and_words_give_one_shanten(browser: Any, server: str, lan
         assert page.evaluate("window.__csp") == []
     finally:
         page.context.close()
+
+
+def test_a_shape_ready_but_for_its_pair_is_not_called_ready(browser: Any, server: str) -> None:
+    """The fixed deal "fan1467": its first decision has discards that leave a ready shape whose
+    pair is not 2/5/8 (no win: the scorer refuses it). The head said "听 7 张" over "一向听",
+    and "听 13 张" over "胡牌张 7 张（还剩 6 张）"; it now counts the waits that win, or the
+    words' own (found by playing it, stop 48)."""
+    page = new_page(browser, server, "将牌", size=SIZE)
+    try:
+        start_fixed_deal(page, "fan1467", lang="zh", turn=120, seat=0, level="greedy", hands=1)
+        page.click("#btn-hints")
+        seen = 0
+        deadline = time.time() + 120
+        while seen < 4 and not page.locator('[data-testid="settlement"]:not(.hidden)').count():
+            assert time.time() < deadline, "the hand did not go on"
+            lines = page.evaluate(LINES) or []
+            for head, words in lines:
+                h, w = _head(head), _said(words)
+                if h is None or w is None:
+                    continue
+                assert h == w, f"the head says {h}, the words {w}: {head!r} / {words!r}"
+                left = re.search(r"还剩 (\d+) 张", words)
+                if h == 0 and left and "胡牌张" in words:  # ready: the same count of waits
+                    assert f"听 {left.group(1)} 张" in head, (head, words)
+                seen += 1
+            act_once(page)
+            page.wait_for_timeout(50)
+        assert seen >= 4
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        page.context.close()

@@ -481,8 +481,13 @@ function renderHints(v) {
     // ("向听 1" over "二向听"; "碰 · 向听 -1", the claimed hand before its discard, over 一向听)
     const own = x.kind === "claim" ? x.shanten_after : x.shanten;
     const sh = own != null && x.shanten_258 != null ? x.shanten_258 : own;
-    if (x.unseen_total) line += ` · ${t("waits", x.unseen_total)}`;  // ready: its waits say so
+    // ready: the waits that win now (the scorer's), else the words' own count — the shape's
+    // waits counted tiles a 2/5/8 pair refuses ("听 7 张" over "一向听"; "听 13 张" over "胡牌张 7 张")
+    const wins = (x.waits || []).filter(w => (w.self_draw && w.self_draw.ok) || (w.discard && w.discard.ok));
+    if (wins.length) line += ` · ${t("waits", wins.reduce((n, w) => n + (w.unseen || 0), 0))}`;
+    else if (sh != null && sh <= 0 && x.improving_unseen != null) line += ` · ${t("waits", x.improving_unseen)}`;
     else if (sh != null) line += ` · ${t("shanten", Math.max(0, sh))}`;
+    else if (x.unseen_total) line += ` · ${t("waits", x.unseen_total)}`;
     d.textContent = line;
     // the reasoning in words, with the numbers (win chance, expected points, danger)
     const why = x.reason && x.reason[document.documentElement.lang.startsWith("zh") ? "zh" : "en"];
