@@ -28,9 +28,8 @@ function render() {
 
 // 申请解散 takes two taps: the first asks 确定解散？ (alone with bots, one tap ended the match at
 // once — found by playing it, stop 48); left alone a few seconds it says 申请解散 again.
-let disarmAt = 0;
 function disarm() {
-  clearTimeout(disarmAt);
+  clearTimeout(PAGE.dissolveDisarm);
   const b = $("btn-dissolve");
   delete b.dataset.armed;
   b.textContent = t("dissolve");
@@ -42,8 +41,8 @@ export function initDissolve() {
     if (!b.dataset.armed) {
       b.dataset.armed = "1";
       b.textContent = t("dissolve_sure");
-      clearTimeout(disarmAt);
-      disarmAt = setTimeout(disarm, 4000);
+      clearTimeout(PAGE.dissolveDisarm);
+      PAGE.dissolveDisarm = setTimeout(disarm, 4000);
       return;
     }
     disarm();

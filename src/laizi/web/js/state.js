@@ -48,6 +48,7 @@ export const PAGE = {
   tableGone: false,      // the finished room left the server (再来一局 too late): no 再来一局 offered
   leaving: false,        // 回大厅 pressed: its leave is on its way
   resyncs: 0,            // resyncs asked on this page (body[data-resyncs], for tests)
+  dissolveDisarm: 0,     // the timer that puts 确定解散？ back to 申请解散 (dissolve.js)
   staleMove: false,      // a move refused as stale_version: its snapshot says whether to show 请重试
   logPizi: null,         // the 皮子 of the hand the log's events belong to (its last start_hand)
 };
