@@ -366,6 +366,14 @@ def http(url: str, body: Any = None, token: str | None = None, *,
         return exc.code, json.loads(exc.read() or b"null")
 
 
+def http_ok(base: str, path: str, token: str | None = None, body: Any = None) -> Any:
+    """The parsed JSON of a GET (or a POST of ``body``) that must succeed (an assertion
+    naming the path and the refusal otherwise)."""
+    status, out = http(base + path, body, token, timeout=20)
+    assert 200 <= status < 300, f"{path}: {status} {str(out)[:300]}"
+    return out
+
+
 class Client:
     """A real WebSocket client (``websockets``) of a :class:`LiveServer`."""
 

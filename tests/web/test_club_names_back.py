@@ -8,29 +8,18 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from support.srvhelpers import http_ok
 from support.webhelpers import PW, auto_on, live_server, new_page, overflow_x, poll, screens_dir
 
 pytestmark = pytest.mark.browser
 
 
-def call(base: str, path: str, token: str | None = None, body: Any = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers=headers, method="GET" if body is None else "POST")
-    try:
-        with urllib.request.urlopen(req, timeout=20) as r:
-            return json.loads(r.read())
-    except urllib.error.HTTPError as exc:
-        raise AssertionError(f"{path}: {exc.code} {exc.read()[:300]!r}") from None
+call = http_ok  # (base, path, token, body): the JSON of a request that must succeed
 
 
 @pytest.fixture(scope="module")
