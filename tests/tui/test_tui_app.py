@@ -118,7 +118,10 @@ def _mine(line: str, what: str) -> bool:
 @pytest.mark.slow
 def test_auto_play_keeps_playing_visibly_and_can_be_cancelled() -> None:
     async def run() -> tuple[list[str], bool, bool]:
-        session = Session(RuleSet.preset("kaikoufan"), seed=9, hands=3, lang="zh")
+        # (hands enough that 托管 cannot end the match before it is cancelled: seed 9's hands
+        # are short, and with 3 a loaded machine let it play the last one out — the result
+        # screen then never gave the seat back)
+        session = Session(RuleSet.preset("kaikoufan"), seed=9, hands=16, lang="zh")
         app = TableApp(session, delay=0.002, settle_seconds=0.05)
         async with app.run_test(size=(120, 40)) as pilot:
             while not app.awaiting:
