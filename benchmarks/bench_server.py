@@ -87,6 +87,8 @@ class Stats:
     bytes_in: int = 0   # WebSocket payload bytes the clients received while playing
     bytes_out: int = 0  # ... and sent
     snapshot_bytes: int = 0  # ... of which snapshots (the match's start, resyncs)
+    start_bytes: int = 0  # ... of which the start: each client's frames up to its first snapshot
+    started: int = 0      # clients that received that snapshot
 
     def err(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -163,6 +165,7 @@ class BotClient:
         self.token: str | None = None
         self.hint: dict[str, Any] | None = None  # affinity: the last "owner" hint
         self.playing = False
+        self.started = False  # its first snapshot in the play received
         self._pending: asyncio.TimerHandle | None = None
         self.mirror = Mirror() if PROTOCOL is not None else None
         self._waiter: tuple[Any, asyncio.Future[dict[str, Any]]] | None = None
@@ -206,6 +209,11 @@ class BotClient:
         t = m["type"]
         if t == "snapshot" and self.playing:
             self.stats.snapshot_bytes += len(raw)
+        if self.playing and not self.started:  # the match's start: the room's new state, the snapshot
+            self.stats.start_bytes += len(raw)
+            if t == "snapshot":
+                self.started = True
+                self.stats.started += 1
         if t == "error":
             self.stats.err(m["code"])
         elif t == "owner":
@@ -390,7 +398,7 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
     gc.freeze()
     gc.disable()
     lags: list[float] = []
-    stats.bytes_in = stats.bytes_out = stats.snapshot_bytes = 0  # the wire while playing, not the set-up
+    stats.bytes_in = stats.bytes_out = stats.snapshot_bytes = stats.start_bytes = stats.started = 0  # the play's
     stop_at = time.monotonic() + seconds
     if probe is not None:
         probe("start")
@@ -427,6 +435,12 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
         # ... without the snapshots (the start of the match: its weight depends on the run's length)
         "wire_bytes_per_action_after_start": round(
             (stats.bytes_in + stats.bytes_out - stats.snapshot_bytes) / max(1, stats.actions)),
+        # ... without the start at all (every frame a client received up to its first snapshot:
+        # the room's new state too), and what that start was per client: a short run's
+        # bytes per action are mostly its start, a match's are not
+        "wire_bytes_per_action_steady": round(
+            (stats.bytes_in + stats.bytes_out - stats.start_bytes) / max(1, stats.actions)),
+        "start_bytes_per_client": round(stats.start_bytes / max(1, stats.started)),
         # what one client receives per hand (the hands under way counted as finished ones)
         "client_bytes_per_hand": round(stats.bytes_in / max(1, stats.hands) / 4),
         "protocol": PROTOCOL or 1,
@@ -623,7 +637,7 @@ def report(res: dict[str, Any], ok: bool, as_json: bool) -> None:
              if "pg_cpu_ms_per_action" in res else "")
           + f"machine busy={res.get('machine_busy_cores')} cores "
           f"(softirq {res.get('machine_softirq_cores')}) "
-          f"wire B/action={res['wire_bytes_per_action']} (after the start {res['wire_bytes_per_action_after_start']}) B/client/hand={res['client_bytes_per_hand']} "
+          f"wire B/action={res['wire_bytes_per_action']} (after the start {res['wire_bytes_per_action_after_start']}, steady {res['wire_bytes_per_action_steady']}; start {res['start_bytes_per_client']} B/client) B/client/hand={res['client_bytes_per_hand']} "
           + (f"relayed clients={res['relayed_client_share']:.0%} "
              f"bus msgs/action={res['bus_messages_per_action']} "
              if "relayed_client_share" in res else "")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from laizi.server.common.delta import Mirror
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import LiveServer
 
 CHROMIUM = "/usr/bin/chromium"
@@ -334,7 +335,7 @@ def bot_match(base: str, hands: int = 1, level: str = "random",
                     if pred(m):
                         return dict(m)
 
-            await ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": "bots"}))
+            await ws.send(json.dumps({"type": "hello", "proto": PROTOCOL, "nickname": "bots"}))
             await until(lambda m: m["type"] == "welcome")
             settings: dict[str, Any] = {"max_hands": hands}
             if options:

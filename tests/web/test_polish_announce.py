@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from laizi.server.common.protocol import PROTOCOL
 from support.webhelpers import (
     act_quick,
     live_server,
@@ -107,7 +108,7 @@ def bot_room(base: str, hands: int) -> str:
                 if m.get("type") in (kind, "error"):
                     return dict(m)
 
-        await ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": "watch"}))
+        await ws.send(json.dumps({"type": "hello", "proto": PROTOCOL, "nickname": "watch"}))
         await until("welcome")
         await ws.send(json.dumps({"type": "create", "settings": {"max_hands": hands, "bot_delay": 0.12}}))
         code = str((await until("joined"))["room"]["code"])

@@ -19,6 +19,7 @@ import pytest
 
 from laizi.cli import main
 from laizi.server.cluster.affinity import valid_addr
+from laizi.server.common.protocol import PROTOCOL
 from support.clusterplay import Player
 from support.nodes import HAProxy, NodeProc, haproxy_config
 from support.srvhelpers import Client, free_port, http
@@ -243,7 +244,7 @@ def test_haproxy_routes_ws_node(make_nodes: Callable[..., list[NodeProc]], redis
     try:
         for want in ("n1", "n2", "n1", "n2"):
             with proxy_ws(h.port, f"/ws?node={want}") as ws:
-                ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": "x"}))
+                ws.send(json.dumps({"type": "hello", "proto": PROTOCOL, "nickname": "x"}))
                 ws.send(json.dumps({"type": "create", "settings": {}}))
                 while True:
                     m = json.loads(ws.recv(timeout=20))
@@ -255,7 +256,7 @@ def test_haproxy_routes_ws_node(make_nodes: Callable[..., list[NodeProc]], redis
         nodes[1].signal(signal.SIGKILL)  # a hint naming a dead node: load-balanced instead
         time.sleep(2.0)
         with proxy_ws(h.port, "/ws?node=n2") as ws:
-            ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": "y"}))
+            ws.send(json.dumps({"type": "hello", "proto": PROTOCOL, "nickname": "y"}))
             assert json.loads(ws.recv(timeout=20))["type"] == "welcome"
     finally:
         h.stop()

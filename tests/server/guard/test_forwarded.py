@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from laizi.cli import main
+from laizi.server.common.protocol import PROTOCOL
 from laizi.server.guard.limits import GUESTS_PER_IP
 from support.nodes import HAProxy
 from support.srvhelpers import LiveServer
@@ -35,7 +36,7 @@ def guest(port: int, source: str, forged: str | None = None) -> dict[str, Any]:
     headers = {"X-Forwarded-For": forged} if forged else None
     with connect(f"ws://127.0.0.1:{port}/ws", additional_headers=headers,
                  source_address=(source, 0), open_timeout=20) as ws:
-        ws.send(json.dumps({"type": "hello", "proto": 3}))
+        ws.send(json.dumps({"type": "hello", "proto": PROTOCOL}))
         while True:
             m: dict[str, Any] = json.loads(ws.recv(timeout=20))
             if m["type"] in ("welcome", "error"):

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import LiveServer, tracebacks
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
@@ -171,7 +172,7 @@ class WS:
     def __init__(self, srv: LiveServer, nickname: str | None = "t", token: str | None = None) -> None:
         self._cm = websockets_sync.connect(srv.ws_url, max_size=2**22)
         self.ws = self._cm.__enter__()
-        hello: dict[str, Any] = {"type": "hello", "proto": 3}
+        hello: dict[str, Any] = {"type": "hello", "proto": PROTOCOL}
         if nickname:
             hello["nickname"] = nickname
         if token:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from laizi.server.common import config
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import Client, LiveServer
 
 pytestmark = pytest.mark.timeout(120)
@@ -107,7 +108,7 @@ def test_a_client_that_does_not_read_is_dropped(tmp_path: Path) -> None:
     slow = RawSocket(srv.port)
     try:
         code = host.bot_table(max_hands=400, rounds=16)
-        slow.send({"type": "hello", "proto": 3, "nickname": "sloth"})
+        slow.send({"type": "hello", "proto": PROTOCOL, "nickname": "sloth"})
         slow.send({"type": "join", "room": code, "spectate": True})
         time.sleep(0.5)
         host.send({"type": "start"})

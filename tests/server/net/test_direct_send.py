@@ -15,6 +15,7 @@ import pytest
 from websockets.sync.client import connect as ws_connect
 
 from laizi.server.common.delta import Mirror
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import Client, LiveServer
 
 
@@ -62,7 +63,7 @@ def test_frames_keep_their_order_through_a_stall(tmp_path: Path) -> None:
     slow = SlowReader(srv.port)
     try:
         code = host.bot_table(max_hands=400, rounds=16)
-        slow.send({"type": "hello", "proto": 3, "nickname": "sloth"})
+        slow.send({"type": "hello", "proto": PROTOCOL, "nickname": "sloth"})
         assert slow.recv(10)["type"] == "welcome"
         slow.send({"type": "join", "room": code, "spectate": True})
         slow.recv(10)

@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import LiveServer, tracebacks, viewed
 
 websockets = pytest.importorskip("websockets")
@@ -73,7 +74,7 @@ def odd(rng: random.Random) -> Any:
 def message(rng: random.Random) -> dict[str, Any]:
     t = rng.choice(TYPES)
     fields = {
-        "hello": {"proto": 3, "nickname": rng.choice(["fz", "", "x" * 40, 5, None])},
+        "hello": {"proto": PROTOCOL, "nickname": rng.choice(["fz", "", "x" * 40, 5, None])},
         "create": {"settings": {rng.choice(["claim_seconds", "turn_seconds", "rounds", "max_hands",
                                             "bot_delay", "preset", "options", "seed", "private",
                                             "rated", "continue_seconds", "auto_after_lapses",
@@ -145,7 +146,7 @@ async def fuzz_socket(url: str, rng: random.Random, quota: int, counts: dict[str
 
                 reader = asyncio.create_task(drain())
                 if rng.random() < 0.8:
-                    await ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": f"fz{rng.randrange(99)}"}))
+                    await ws.send(json.dumps({"type": "hello", "proto": PROTOCOL, "nickname": f"fz{rng.randrange(99)}"}))
                 try:
                     while done < quota:
                         batch = [frame(rng) for _ in range(25)]
@@ -194,7 +195,7 @@ async def control_room(url: str, rng: random.Random, out: dict[str, Any],
         async def send(**msg: Any) -> None:
             await ws.send(json.dumps(msg))
 
-        await send(type="hello", proto=3, nickname="control")
+        await send(type="hello", proto=PROTOCOL, nickname="control")
         seq = 0
         while out["matches"] == 0 or not stop.is_set():
             while True:  # a new room (retried if the server asks us to wait)

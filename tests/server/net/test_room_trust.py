@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import Client, LiveServer, seated_room
 
 pytestmark = pytest.mark.timeout(120)
@@ -162,14 +163,14 @@ def chat_until_limited(c: Client, n: int) -> list[str]:
 def test_identity_cannot_change_mid_session(server: LiveServer, clients: list[Client]) -> None:
     (a, b), code = lobby(server.port, clients, 2)
     assert chat_until_limited(a, 5) == []
-    for hello in ({"type": "hello", "proto": 3, "nickname": "someone else"},
-                  {"type": "hello", "proto": 3, "token": b.token},
-                  {"type": "hello", "proto": 3}):
+    for hello in ({"type": "hello", "proto": PROTOCOL, "nickname": "someone else"},
+                  {"type": "hello", "proto": PROTOCOL, "token": b.token},
+                  {"type": "hello", "proto": PROTOCOL}):
         err = a.request(hello, "welcome")
         assert err["type"] == "error" and err["code"] == "identity_locked", (hello, err)
     assert chat_until_limited(a, 1) == ["chat_rate"]  # the limit did not reset
     # Renaming oneself (own token) keeps the identity.
-    w = a.request({"type": "hello", "proto": 3, "token": a.token, "nickname": "a2", "rename": True}, "welcome")
+    w = a.request({"type": "hello", "proto": PROTOCOL, "token": a.token, "nickname": "a2", "rename": True}, "welcome")
     assert w["type"] == "welcome" and w["player_id"] == a.pid and w["nickname"] == "a2"
 
 

@@ -12,6 +12,7 @@ from websockets.sync.client import connect  # noqa: E402
 
 from laizi.rulecatalog import catalogue  # noqa: E402
 from laizi.rules import RuleSet  # noqa: E402
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import live_server  # noqa: E402
 
 
@@ -30,7 +31,7 @@ def test_api_rules_and_the_room_card(tmp_path: Path) -> None:
         assert {o["name"] for o in body["options"]} == set(RuleSet.model_fields)
         assert body["room_fields"] == ["rounds", "claim_seconds"]
         with connect(srv.ws_url) as ws:
-            ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": "规则"}))
+            ws.send(json.dumps({"type": "hello", "proto": PROTOCOL, "nickname": "规则"}))
             _until(ws, "welcome")
             ws.send(json.dumps({"type": "create", "settings": {"preset": "kaikoufan", "options": {"min_points": -4}}}))
             err = _until(ws, "error")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import OPEN, WS, connect, four_players, game_frame, new_room, room_state
 
 pytestmark = pytest.mark.timeout(120)
@@ -74,7 +75,7 @@ def test_a_remembered_name_does_not_undo_a_rename(client: Any) -> None:
     ws, _ = connect(client, "老王")
     welcome = next(f for f in ws.frames if f["type"] == "welcome")
     laptop, _ = connect(client, None, token=welcome["token"])
-    laptop.send(type="hello", proto=3, token=welcome["token"], nickname="阿明", rename=True)
+    laptop.send(type="hello", proto=PROTOCOL, token=welcome["token"], nickname="阿明", rename=True)
     renamed = laptop.until(lambda f: f["type"] == "welcome" and f["nickname"] == "阿明")
     assert renamed["player_id"] == welcome["player_id"]
     phone, _ = connect(client, "老王", token=welcome["token"])  # the phone's remembered name
@@ -128,7 +129,7 @@ def test_hello_first_and_unknown_room(client: Any) -> None:
     OPEN.append(cm)
     ws.send(type="join", room="ZZZZZ")
     assert ws.error()["code"] == "hello_first"
-    ws.send(type="hello", proto=3, nickname="n")
+    ws.send(type="hello", proto=PROTOCOL, nickname="n")
     ws.until("welcome")
     ws.send(type="join", room="nope!")
     err = ws.error()

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import LiveServer, tracebacks, viewed
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
@@ -41,7 +42,7 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, 
                          args=["--bot-delay", "0", "--hand-pause", "0"]).start()
     try:
         with websockets_sync.connect(s.ws_url, max_size=2**24) as ws:  # a finished match of four bots
-            send(ws, type="hello", proto=3, nickname="cards")
+            send(ws, type="hello", proto=PROTOCOL, nickname="cards")
             until(ws, lambda m: m["type"] == "welcome")
             send(ws, type="create", settings={"max_hands": HANDS, "rounds": 4})
             until(ws, lambda m: m["type"] == "joined")
@@ -104,7 +105,7 @@ def test_the_refusals(srv: tuple[LiveServer, int]) -> None:
         assert get(s, f"/api/matches/{mid}/hands/{bad}/card")[0] == 400, bad
     assert get(s, f"/api/matches/{mid}/hands/1/card?origin=ftp://x")[0] in (400, 409)
     with websockets_sync.connect(s.ws_url, max_size=2**24) as ws:  # a person who does not act
-        send(ws, type="hello", proto=3, nickname="stuck")
+        send(ws, type="hello", proto=PROTOCOL, nickname="stuck")
         until(ws, lambda m: m["type"] == "welcome")
         send(ws, type="create", settings={"max_hands": 2, "rounds": 4})
         until(ws, lambda m: m["type"] == "joined")

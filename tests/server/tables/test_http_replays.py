@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import LiveServer, tracebacks, viewed
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
@@ -57,7 +58,7 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, 
         mids = []
         for i in range(LONG_MATCHES):  # one builder each (a player may create 5 rooms a minute)
             with websockets_sync.connect(s.ws_url, max_size=2**24) as ws:
-                send(ws, type="hello", proto=3, nickname=f"builder{i}")
+                send(ws, type="hello", proto=PROTOCOL, nickname=f"builder{i}")
                 until(ws, lambda m: m["type"] == "welcome")
                 mids.append(bot_match(ws, 16))
         yield s, mids
@@ -80,7 +81,7 @@ class Player:
     def __init__(self, s: LiveServer) -> None:
         self._cm = websockets_sync.connect(s.ws_url, max_size=2**24)
         self.ws = self._cm.__enter__()
-        send(self.ws, type="hello", proto=3, nickname="timed")
+        send(self.ws, type="hello", proto=PROTOCOL, nickname="timed")
         until(self.ws, lambda m: m["type"] == "welcome")
         send(self.ws, type="create", settings={"max_hands": 400, "rounds": 16, "turn_seconds": 600,
                                                "continue_seconds": 0,

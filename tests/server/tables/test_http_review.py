@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from laizi.server.common.protocol import PROTOCOL
 from laizi.server.tables.review import REQUESTS_PER_MINUTE, ReviewError, ReviewService
 from support.srvhelpers import LiveServer, tracebacks, viewed
 
@@ -35,7 +36,7 @@ def until(ws: Any, pred: Any, timeout: float = 60) -> dict[str, Any]:
 
 
 def greet(ws: Any, name: str) -> Any:
-    send(ws, type="hello", proto=3, nickname=name)
+    send(ws, type="hello", proto=PROTOCOL, nickname=name)
     until(ws, lambda m: m["type"] == "welcome")
     return ws
 

@@ -47,10 +47,10 @@ def event_versions(raw: list[str]) -> list[int]:
     vs: list[int] = []
     for text in raw:
         frame = strict_loads(text)
-        if frame.get("type") == "snapshot":
-            vs.extend(e["v"] for e in frame["events"])
-        elif frame.get("type") == "update":  # protocol 3: numbered by their place, v the last
-            assert frame["e"] and all(isinstance(e, list) or "v" not in e for e in frame["e"]), text[:200]
+        kind = frame.get("type")
+        if kind in ("snapshot", "update"):  # protocol 4: numbered by their place, v the last
+            assert kind == "snapshot" or frame["e"], text[:200]
+            assert all(isinstance(e, list) or "v" not in e for e in frame["e"]), text[:200]
             vs.extend(range(frame["v"] - len(frame["e"]) + 1, frame["v"] + 1))
     return vs
 

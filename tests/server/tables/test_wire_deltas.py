@@ -73,20 +73,37 @@ def test_patch_refuses_what_does_not_fit() -> None:
 def test_like_records_travel_as_rows() -> None:
     legal = [{"type": "discard", "tile": t} for t in ("1m", "3p", "7z")]
     ops = diff({"legal": []}, {"legal": legal}, {"legal": 0, "type": 1})
-    # the type, the same in every record, travels once (in the header)
-    assert ops == [[5, 0, [[[1, "discard"], "tile"], ["1m"], ["3p"], ["7z"]]]]
+    # the type, the same in every record, travels once (in the header); the one column left:
+    # a row is its cell
+    assert ops == [[5, 0, [[[1, "discard"], "tile"], "1m", "3p", "7z"]]]
     assert patch({"legal": []}, ops, ["legal", "type"]) == {"legal": legal}
+    # set whole, a run of discards then the kongs: the run's rows, then the rest appended
+    turn = [*legal, {"type": "laizi_kong", "tile": "7p"}, {"type": "special_kong", "tile": "7z"}]
+    ops = diff({"legal": [{"type": "pass"}]}, {"legal": turn}, {"legal": 0, "type": 1})
+    assert ops == [[4, 0, [[[1, "discard"], "tile"], "1m", "3p", "7z"]],
+                   [5, 0, [[1, "tile"], ["laizi_kong", "7p"], ["special_kong", "7z"]]]]
+    assert patch({"legal": [{"type": "pass"}]}, ops, ["legal", "type"]) == {"legal": turn}
+    from laizi.server.common.delta import _columns
+    whole = [[4, 0, _columns(turn, {"type": 1})]]  # one rows op: the type in every row
+    assert patch({"legal": []}, whole, ["legal", "type"]) == {"legal": turn}
+    assert len(json.dumps(ops)) < len(json.dumps(whole))
+    # appended to an empty list (the next own turn after a discard emptied it): the same
+    ops = diff({"legal": []}, {"legal": turn}, {"legal": 0, "type": 1})
+    assert ops == [[5, 0, [[[1, "discard"], "tile"], "1m", "3p", "7z"]],
+                   [5, 0, [[1, "tile"], ["laizi_kong", "7p"], ["special_kong", "7z"]]]]
+    assert patch({"legal": []}, ops, ["legal", "type"]) == {"legal": turn}
     # records with nested values (the waits) travel as rows too, keys once
     waits = [{"tile": t, "self_draw": {"ok": t == "2m", "total": 4}, "enough": False} for t in ("2m", "5m")]
     ops = diff({"waits": []}, {"waits": waits})
     assert ops == [[5, "waits", [["tile", ["self_draw", ["ok", ["total", 4]]], ["enough", False]],
-                                 ["2m", [True]], ["5m", [False]]]]]
+                                 ["2m", True], ["5m", False]]]]
     assert patch({"waits": []}, ops) == {"waits": waits}
     same = [{"type": "pass"}, {"type": "pass"}]
     assert patch({"l": []}, diff({"l": []}, {"l": same})) == {"l": same}
-    for bad in ([[4, "l", [[0]]]], [[4, "l", [["a"], [1, 2]]]], [[4, "l", [[None], [1]]]], [[4, "l", 5]],
-                [[4, "l", [[["a"]], []]]], [[4, "l", [[["a", 1], "b"], [1, 2]]]], [[4, "l", [[[None, 1]], []]]],
-                [[4, "l", [[["a", ["b"]]], [5]]]], [[4, "l", [[["a", ["b"]]], [[1, 2]]]]]):
+    for bad in ([[4, "l", [[0]]]], [[4, "l", [["a", "b"], [1]]]], [[4, "l", [[None], [1]]]], [[4, "l", 5]],
+                [[4, "l", [[["a"]], []]]], [[4, "l", [[["a", 1], "b", "c"], [1, 2, 3]]]],
+                [[4, "l", [[[None, 1]], []]]], [[4, "l", [["x", ["a", ["b", "c"]]], [1, 5]]]],
+                [[4, "l", [["x", ["a", ["b", "c"]]], [1, [[1, 2]]]]]], [[4, "l", [["a", "b"], 5]]]):
         with pytest.raises(ValueError):
             patch({"l": []}, bad)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from laizi.server.common.protocol import PROTOCOL
 from support.srvhelpers import LiveServer
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
@@ -38,7 +39,7 @@ def _alive(pid: int) -> bool:
 
 def _finished_match(s: LiveServer) -> int:
     with websockets_sync.connect(s.ws_url) as ws:
-        ws.send(json.dumps({"type": "hello", "proto": 3, "nickname": "orphans"}))
+        ws.send(json.dumps({"type": "hello", "proto": PROTOCOL, "nickname": "orphans"}))
         ws.send(json.dumps({"type": "create", "settings": {"max_hands": 1}}))
         for i in range(4):
             ws.send(json.dumps({"type": "bot", "seat": i, "level": "random"}))

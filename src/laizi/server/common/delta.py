@@ -13,7 +13,9 @@ the path from the root (dict keys and list indices; none: the whole view), then 
                         with the same plain value in every record is ``[key, value]`` (left
                         out of the rows: the legal actions ``[[[type, "discard"], tile],
                         ["1m"], ["3p"], ...]``) and one of records with the same keys is
-                        ``[key, header]`` (its cells: their rows, so keys travel once)
+                        ``[key, header]`` (its cells: their rows, so keys travel once);
+                        with one column left in the header, a row is that cell itself, not a
+                        list of one (``[[[type, "discard"], tile], "1m", "3p", ...]``)
 
 A path step into a dict may be a number: the index of the key in the frame's key table
 (``keys``, sent with the snapshot: :data:`laizi.server.tables.frames.VIEW_KEYS`), so that
@@ -32,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["STICKY", "Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys",
-           "expand_update", "patch", "predict", "predict_drawer", "unshape"]
+           "expand_snapshot", "expand_update", "patch", "predict", "predict_drawer", "unshape"]
 
 SET, DELETE, APPEND, SPLICE, SET_ROWS, APPEND_ROWS = 0, 1, 2, 3, 4, 5
 _TAIL = {SET: 1, DELETE: 0, APPEND: 1, SPLICE: 3, SET_ROWS: 1, APPEND_ROWS: 1}  # values after the path
@@ -78,6 +80,8 @@ def _columns(items: list[Any], index: Index) -> list[Any] | None:
         else:
             head.append([name, sub[0]])
             cols.append(sub[1:])
+    if len(cols) == 1:  # one column: each row is its cell
+        return [head, *cols[0]]
     return [head, *(list(row) for row in zip(*cols, strict=True))] if cols else [head, *([] for _ in items)]
 
 
@@ -89,8 +93,35 @@ def _rows(items: list[Any], index: Index) -> list[Any] | None:
     return _columns(items, index)
 
 
+def _run(items: list[Any]) -> int:
+    """How many records lead ``items`` with the same plain value of the first one's first
+    key (the legal actions: the discards, then a kong or two)."""
+    first = items[0]
+    if type(first) is not dict or not first:
+        return 0
+    k = next(iter(first))
+    v = first[k]
+    if type(v) not in _SCALARS:
+        return 0
+    n = 1
+    while n < len(items) and type(items[n]) is dict and k in items[n] and _same(items[n][k], v):
+        n += 1
+    return n
+
+
 def _put(out: list[list[Any]], kind: int, path: Path, value: Any, index: Index) -> None:
-    """A set or an append, as rows when the value is a list of like records."""
+    """A set or an append, as rows when the value is a list of like records. Records that
+    start with a run of three or more alike in their first key (the discards among the
+    legal actions) are that run's rows, then the rest appended: the run's value travels
+    once, in its header."""
+    if type(value) is list and len(value) >= 4:
+        n = _run(value)
+        if 3 <= n < len(value):
+            head = _columns(value[:n], index)
+            if head is not None:
+                out.append([SET_ROWS if kind == SET else APPEND_ROWS, *path, head])
+                _put(out, APPEND, path, value[n:], index)
+                return
     rows = _rows(value, index) if type(value) is list else None
     if rows is None:
         out.append([kind, *path, value])
@@ -174,8 +205,17 @@ def _own(c: Any, fresh: set[int]) -> Any:
     return c
 
 
+def _cells(head: list[Any]) -> int:
+    """How many cells a row of this header has (its entries but the ``[key, value]`` ones)."""
+    return sum(1 for k in head if not (type(k) is list and len(k) == 2 and type(k[1]) is not list))
+
+
 def _record(head: Any, row: Any, keys: Sequence[str]) -> dict[str, Any]:
-    if type(head) is not list or type(row) is not list:
+    if type(head) is not list:
+        raise TypeError("bad rows")
+    if _cells(head) == 1:  # one column: the row is its cell
+        row = [row]
+    elif type(row) is not list:
         raise TypeError("bad rows")
     out: dict[str, Any] = {}
     i = 0
@@ -368,6 +408,19 @@ def expand_update(msg: Mapping[str, Any], v: int | None, view: Any, keys: Sequen
     return out
 
 
+def expand_snapshot(msg: Mapping[str, Any], shapes: Sequence[Sequence[str]]) -> dict[str, Any]:
+    """A ``snapshot`` frame with its ``events`` whole: its ``e`` (the last events, as an
+    update carries them) numbered up to its ``v`` and given their ``vis``. Raises ValueError
+    on an event that does not fit."""
+    raw = msg.get("e", [])
+    if not isinstance(raw, list) or not isinstance(msg.get("v"), int):
+        raise ValueError("a snapshot carries its version and events")
+    first = msg["v"] - len(raw)
+    out = {k: val for k, val in msg.items() if k != "e"}
+    out["events"] = [{"vis": "public", **unshape(e, shapes), "v": first + i} for i, e in enumerate(raw, 1)]
+    return out
+
+
 class Mirror:
     """A client's copy of its table view, kept by the frames it receives (tests, benchmarks).
 
@@ -397,6 +450,7 @@ class Mirror:
             self.keys = list(msg.get("keys") or [])
             self.shapes = list(msg.get("shapes") or [])
             self.sticky = {k: msg[k] for k in STICKY if k in msg}
+            msg = expand_snapshot(msg, self.shapes)
         elif kind == "update":
             msg = expand_update(msg, self.v, self.view, self.keys, self.sticky, self.shapes)
             self.view, self.v = msg["view"], msg["v"]

@@ -48,7 +48,8 @@ Client → server (``type``):
 
 Server → client: ``welcome``, ``joined``, ``room`` (lobby state: ``host``, ``private``,
 ``fixed_deal``), ``snapshot`` (join, reconnect, resync, a new match: the seat's whole
-``view`` and the key table ``keys``), ``update`` (protocol 3: a new version ``v``, the
+``view``, the key table ``keys``, the event shapes ``shapes`` and its last events ``e`` as
+an update carries them), ``update`` (protocol 4: a new version ``v``, the
 seat-filtered events ``e`` (an event of a known shape as ``[shape, *values]`` by the
 snapshot's ``shapes``) and ``p``, the view's change since the frame before (after the
 events' own effects), its keys numbered by ``keys``; ``from`` = ``v`` minus the events, and what did not change is left
@@ -100,7 +101,8 @@ __all__ = [
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
-PROTOCOL = 3                 # the table protocol (1: whole views; 2: versioned deltas; 3: compact deltas)
+PROTOCOL = 4                 # the table protocol (1: whole views; 2: versioned deltas; 3: compact deltas;
+                             # 4: a snapshot's events as an update's, one-column rows bare)
 MAX_FRAME_BYTES = 8192
 MAX_FRAME_DEPTH = 8          # nesting of a frame (the deepest valid one, create.settings.options, is 3)
 MAX_OPTIONS = 64             # entries in create.settings.options

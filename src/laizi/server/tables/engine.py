@@ -82,6 +82,8 @@ def _body(event: dict[str, Any]) -> str:
     :data:`~laizi.server.tables.frames.EVENT_SHAPES` (the applier makes it whole:
     :func:`laizi.server.common.delta.expand_update`)."""
     e = {k: val for k, val in event.items() if k != "v" and not (k == "vis" and val == "public")}
+    if e.get("type") == "start_match":  # its rules are the view's ``rules``: not twice on the wire
+        e.pop("rules", None)
     shape = _SHAPES.get((e.get("type"), frozenset(e)))
     if shape is not None:
         return dumps([shape[0], *(e[k] for k in shape[1])])
@@ -91,8 +93,8 @@ def _body(event: dict[str, Any]) -> str:
 class SeatStream:
     """One seat's event stream as JSON texts (``v`` = 1, 2, 3…), the last few hundred kept.
 
-    Stored as text, not dicts, in the form an ``update`` carries (:func:`_body`; a snapshot's
-    are numbered again: :meth:`last`): serialised once (shared between the seats that see
+    Stored as text, not dicts, in the form ``update`` and ``snapshot`` frames carry
+    (:func:`_body`): serialised once (shared between the seats that see
     the same event) and invisible to the cyclic garbage collector.
     """
 
@@ -121,11 +123,9 @@ class SeatStream:
         return self.items[v - self.base:]
 
     def last(self, n: int) -> list[str]:
-        """The last ``n`` events whole, as a snapshot carries them (``vis`` and ``v``)."""
-        items = self.items[-n:]
-        first = self.v - len(items) + 1
-        return [dumps({"vis": "public", **unshape(orjson.loads(t), EVENT_SHAPES), "v": first + i})
-                for i, t in enumerate(items)]
+        """The last ``n`` events as an update carries them (a snapshot's ``e``: the client
+        numbers them up to the snapshot's ``v`` and makes them whole)."""
+        return self.items[-n:]
 
 
 class GameSession:

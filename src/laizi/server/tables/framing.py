@@ -82,7 +82,9 @@ class RoomFrames:
                 if patch is None:
                     kind = "snapshot"
                 else:
-                    body = f'"p":{patch},"e":[{",".join(events)}]'  # type: ignore[arg-type]
+                    # (no change beyond what the events say: no "p" at all)
+                    e = f'"e":[{",".join(events)}]'  # type: ignore[arg-type]
+                    body = e if patch == "[]" else f'"p":{patch},{e}'
         whole, short = self._timers_json(g) if timers is None else timers
         deadline = self.deadline_for(seat)
         last_seq = None if seat is None or conn.player_id is None else self._last_seq.get(conn.player_id, 0)
@@ -90,7 +92,7 @@ class RoomFrames:
         if kind != "update":
             body = (f'"view":{g.view_json(seat)},"keys":{VIEW_KEYS_JSON},"shapes":{SHAPES_JSON},'
                     f'"seat":{dumps(seat)},'
-                    f'"match_id":{dumps(self.match_id)},"events":[{",".join(stream.last(40))}],'
+                    f'"match_id":{dumps(self.match_id)},"e":[{",".join(stream.last(40))}],'
                     f'"deadline":{dumps(deadline)}')
             if self.settings.seed is not None:
                 extra += f',"fixed_deal":{dumps(self.settings.seed)}'

@@ -5,7 +5,8 @@
 // [3, ...path, i, n, items] replace the n items from index i by items
 // [4, ...path, rows] set, [5, ...path, rows] append a list of like records as rows
 // [[key, ...], [value, ...], ...] (a header entry [key, value]: that plain value in every
-// record; [key, header]: the cells are the rows of records with the same keys).
+// record; [key, header]: the cells are the rows of records with the same keys; with one
+// column left in the header, a row is that cell itself).
 // A number stepping into an object is a key of the snapshot's key table (`keys`). The patch
 // applies to the view with the update's events' own effects (predict: a draw, a discard).
 // applyPatch never changes its input: the containers on a changed path are copied, the rest
@@ -20,7 +21,11 @@ const TAIL = { 0: 1, 1: 0, 2: 1, 3: 3, 4: 1, 5: 1 };  // an operation's values a
 /** One row as its record: a header entry is a key (the next cell), [key, value] (that
  *  value, not in the row) or [key, header] (the next cell is a record's row, by that header). */
 function record(head, row, keys) {
-  if (!Array.isArray(head) || !Array.isArray(row)) throw new Error("bad rows");
+  if (!Array.isArray(head)) throw new Error("bad rows");
+  // one column left in the header (the others the same in every record): the row is its cell
+  const cells = head.filter(k => !(Array.isArray(k) && k.length === 2 && !Array.isArray(k[1]))).length;
+  if (cells === 1) row = [row];
+  else if (!Array.isArray(row)) throw new Error("bad rows");
   const rec = {};
   let i = 0;
   for (const k of head) {
@@ -149,12 +154,20 @@ function unshape(e, shapes) {
  *  shapes, the sticky keys. */
 export function newHeld() { return { v: null, view: null, keys: [], shapes: [], sticky: {} }; }
 
-/** A snapshot frame taken: it replaces what is held. */
+/** A snapshot frame taken: it replaces what is held. Its events `e` (the last ones, as an update
+ *  carries them) come out whole as `events`, numbered up to its `v` (the twin of delta.py's
+ *  expand_snapshot). Throws on an event that does not fit. */
 export function takeSnapshot(held, m) {
-  held.v = m.v; held.view = m.view; held.keys = m.keys || []; held.shapes = m.shapes || [];
+  const shapes = m.shapes || [];
+  const raw = Array.isArray(m.e) ? m.e : [];
+  const first = m.v - raw.length;
+  const events = raw.map((e, i) => Object.assign({ vis: "public" }, unshape(e, shapes), { v: first + i + 1 }));
+  held.v = m.v; held.view = m.view; held.keys = m.keys || []; held.shapes = shapes;
   held.sticky = {};
   for (const k of STICKY) if (m[k] !== undefined) held.sticky[k] = m[k];
-  return m;
+  const out = Object.assign({}, m, { events });
+  delete out.e;
+  return out;
 }
 
 /** An update frame made whole (view patched, `from`, events unshaped and numbered with their `vis`, `timer`

@@ -155,7 +155,7 @@ function onFrame(m) {
     try { if (S.view) full = takeUpdate(held, m); } catch (e) { full = null; }
     if (!full) { PAGE.resyncing = true; document.body.dataset.resyncs = String(++PAGE.resyncs); net.send({ type: "resync" }); return; }
     m = full;
-  } else { PAGE.resyncing = false; takeSnapshot(held, m); }
+  } else { PAGE.resyncing = false; m = takeSnapshot(held, m); }
   const prev = S.view;
   if (S.matchId != null && m.match_id !== S.matchId) {  // a rematch: a new match in this room
     closeSettlement();
