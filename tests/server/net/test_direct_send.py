@@ -16,7 +16,7 @@ from websockets.sync.client import connect as ws_connect
 
 from laizi.server.common.delta import Mirror
 from laizi.server.common.protocol import PROTOCOL
-from support.srvhelpers import Client, LiveServer
+from support.srvhelpers import Client, LiveServer, choose
 
 
 def _metric(srv: LiveServer, name: str) -> float:
@@ -108,6 +108,42 @@ def test_a_server_without_direct_frames_plays_the_same(tmp_path: Path) -> None:
         host.send({"type": "start"})
         host.until(lambda m: m["type"] in ("snapshot", "update"), timeout=30)
         assert srv.get("/healthz")[1]["stats"]["conns_direct"] == 0
+    finally:
+        host.close()
+        srv.stop()
+
+
+def test_an_action_s_update_and_ack_take_one_write(tmp_path: Path) -> None:
+    """The frames one turn of the event loop sends a connection are written together: a
+    player's action sends it the update and the ack in one write (one system call)."""
+    srv = LiveServer(str(tmp_path / "writes.db"), tmp_path, bot_delay=0.0, hand_pause=0.0).start()
+    host = Client(srv.port, "host")
+    try:
+        host.send({"type": "create", "settings": {"max_hands": 1}})
+        host.until("joined")
+        for s in range(1, 4):
+            host.send({"type": "bot", "seat": s, "level": "random"})
+        host.send({"type": "sit", "seat": 0})
+        host.until(lambda m: m["type"] == "room" and sum(bool(x["bot"]) for x in m["room"]["seats"]) == 3)
+        host.send({"type": "start"})
+        acked = 0
+        deadline = time.monotonic() + 120
+        while acked < 8:
+            assert time.monotonic() < deadline, "the host's moves were not acknowledged"
+            m = host.until(lambda m: m["type"] in ("snapshot", "update") and (
+                m["view"].get("legal") or m["view"].get("match_over")), timeout=60)
+            if m["view"].get("match_over"):
+                break
+            host.seq += 1
+            host.send({"type": "action", "seq": host.seq, "action": choose(m["view"]["legal"]),
+                       "version": m["v"]})
+            if host.until(lambda m: m["type"] in ("ack", "error"), timeout=30)["type"] == "ack":
+                acked += 1
+        assert acked >= 3
+        stats = srv.get("/healthz")[1]["stats"]
+        # each acknowledged action: at least its update and its ack in one write
+        assert stats["frames_direct"] - stats["writes_direct"] >= acked, stats
+        assert _metric(srv, "laizi_writes_direct_total") >= stats["writes_direct"] > 0
     finally:
         host.close()
         srv.stop()

@@ -69,6 +69,8 @@ _HUB_COUNTERS = {
     "conns_refused": ("laizi_connections_refused", "Connections refused by the caps"),
     "conns_dropped": ("laizi_connections_dropped", "Connections cut for not reading"),
     "conns_direct": ("laizi_connections_direct", "Connections whose frames are written directly"),
+    "frames_direct": ("laizi_frames_direct", "Frames written directly"),
+    "writes_direct": ("laizi_writes_direct", "Socket writes of the frames written directly"),
     "rooms_evicted": ("laizi_rooms_evicted", "Rooms that left memory"),
 }
 # counters of the cluster part (laizi.server.cluster, Node.status()), 0 for a single process

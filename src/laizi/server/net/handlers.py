@@ -69,7 +69,7 @@ async def serve_ws(hub: Hub, ws: WebSocket) -> None:
     conn = Conn(ws, queue_max=hub.cfg.send_queue_max, queue_bytes=hub.cfg.send_queue_bytes,
                 msg_rate=hub.cfg.msg_rate, peer=peer)
     if hub.cfg.direct_send:  # frames written at once when the socket takes them (wsdirect)
-        conn.direct = direct_writer(getattr(ws, "_send", None))
+        conn.direct = direct_writer(getattr(ws, "_send", None), hub.stats)
         if conn.direct is not None:
             hub.stats["conns_direct"] += 1
     task = asyncio.current_task()

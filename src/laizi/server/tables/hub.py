@@ -68,7 +68,8 @@ class Hub:
         self.started = False
         self.stats: dict[str, float] = {"actions": 0, "bot_moves": 0, "errors": 0,
                                           "rooms_evicted": 0, "conns_dropped": 0,
-                                          "conns_refused": 0, "conns_direct": 0}
+                                          "conns_refused": 0, "conns_direct": 0,
+                                          "frames_direct": 0, "writes_direct": 0}
         self.freezer = HeapFreezer(cfg.gc_interval)
         self.mutes = Mutes()  # who mutes whose chat (laizi.server.clubs.etiquette)
         # Why a match's table may not be watched now (None: it may), asked when someone not
