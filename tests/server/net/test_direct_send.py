@@ -94,18 +94,23 @@ def test_frames_keep_their_order_through_a_stall(tmp_path: Path) -> None:
         host.close()
 
 
+def _start_against_bots(host: Client) -> None:
+    """A one-hand table: ``host`` on seat 0, three random bots, started."""
+    host.send({"type": "create", "settings": {"max_hands": 1}})
+    host.until("joined")
+    for s in range(1, 4):
+        host.send({"type": "bot", "seat": s, "level": "random"})
+    host.send({"type": "sit", "seat": 0})
+    host.until(lambda m: m["type"] == "room" and sum(bool(x["bot"]) for x in m["room"]["seats"]) == 3)
+    host.send({"type": "start"})
+
+
 def test_a_server_without_direct_frames_plays_the_same(tmp_path: Path) -> None:
     """``direct_send=False``: every frame takes the queue, and the table plays as before."""
     srv = LiveServer(str(tmp_path / "queued.db"), tmp_path, direct_send=False).start()
     host = Client(srv.port, "host")
     try:
-        host.send({"type": "create", "settings": {"max_hands": 1}})
-        host.until("joined")
-        for s in range(1, 4):
-            host.send({"type": "bot", "seat": s, "level": "random"})
-        host.send({"type": "sit", "seat": 0})
-        host.until(lambda m: m["type"] == "room" and sum(bool(x["bot"]) for x in m["room"]["seats"]) == 3)
-        host.send({"type": "start"})
+        _start_against_bots(host)
         host.until(lambda m: m["type"] in ("snapshot", "update"), timeout=30)
         assert srv.get("/healthz")[1]["stats"]["conns_direct"] == 0
     finally:
@@ -119,13 +124,7 @@ def test_an_action_s_update_and_ack_take_one_write(tmp_path: Path) -> None:
     srv = LiveServer(str(tmp_path / "writes.db"), tmp_path, bot_delay=0.0, hand_pause=0.0).start()
     host = Client(srv.port, "host")
     try:
-        host.send({"type": "create", "settings": {"max_hands": 1}})
-        host.until("joined")
-        for s in range(1, 4):
-            host.send({"type": "bot", "seat": s, "level": "random"})
-        host.send({"type": "sit", "seat": 0})
-        host.until(lambda m: m["type"] == "room" and sum(bool(x["bot"]) for x in m["room"]["seats"]) == 3)
-        host.send({"type": "start"})
+        _start_against_bots(host)
         acked = 0
         deadline = time.monotonic() + 120
         while acked < 8:
