@@ -56,6 +56,8 @@ except ImportError:  # a laizi before the server's subpackages (an A/B against 9
 PROTOCOL: int | None = getattr(_protocol, "PROTOCOL", None)
 if PROTOCOL is not None:
     from laizi.server.common.delta import Gap, Mirror
+# Whether that laizi's hello may ask for the frames' tables in the welcome (``tables``).
+TABLES = "tables" in getattr(getattr(_protocol, "Hello", None), "model_fields", {})
 
 try:  # the load generator's JSON: orjson when installed (the `bench` extra), else the stdlib
     import orjson
@@ -179,6 +181,8 @@ class BotClient:
         hello: dict[str, Any] = {"type": "hello", "nickname": self.name}
         if PROTOCOL is not None:
             hello["proto"] = PROTOCOL
+        if TABLES:  # the frames' tables once, in the welcome, as the web client asks
+            hello["tables"] = True
         if token:
             hello["token"] = token
         await self.send(hello)
@@ -216,6 +220,8 @@ class BotClient:
                 self.stats.started += 1
         if t == "error":
             self.stats.err(m["code"])
+        elif t == "welcome" and self.mirror is not None:
+            self.mirror.take(m)  # (the tables, when asked for)
         elif t == "owner":
             self.hint = m
         if self._waiter is not None:

@@ -384,3 +384,41 @@ def test_an_old_client_is_told_to_reload(client: Any, proto: int | None) -> None
         assert watcher.until("snapshot")["view"]["phase"]
     words = (Path(__file__).resolve().parents[3] / "src/laizi/web/js/i18n.js").read_text(encoding="utf-8")
     assert words.count("old_client:") == 2  # zh and en
+
+
+def test_tables_once_in_the_welcome(fast_client: Any) -> None:
+    """A client that asks (``hello`` ``tables``, as the web client does) gets the key table
+    and the event shapes once, in its welcome; its snapshots leave them out, and its frames
+    still make the whole view (the mirror checks every snapshot against the patches)."""
+    from laizi.server.common.protocol import PROTOCOL
+    from laizi.server.tables.frames import EVENT_SHAPES, VIEW_KEYS
+
+    wss, code = four_players(fast_client, seed="tables", max_hands=1)
+    cm = fast_client.websocket_connect("/ws")
+    ws = WS(cm.__enter__())
+    OPEN.append(cm)
+    ws.mirror.check = True
+    ws.send(type="hello", proto=PROTOCOL, tables=True, nickname="lean")
+    welcome = ws.until("welcome")
+    assert welcome["keys"] == list(VIEW_KEYS) and welcome["shapes"] == [list(x) for x in EVENT_SHAPES]
+    ws.send(type="join", room=code, spectate=True)
+    snap = game_frame(ws, lambda m: m["type"] == "snapshot")
+    assert "keys" not in json.loads(ws.raw[-1]) and "shapes" not in json.loads(ws.raw[-1])
+    assert snap["view"]["players"] and all("v" in e for e in snap["events"])
+    # a client that did not ask still gets them in every snapshot
+    assert all("keys" in json.loads(t) for w in wss for t in w.raw if t.startswith('{"type":"snapshot"'))
+    # the spectator follows the table on updates, and a resync's snapshot equals what they built
+    updates = 0
+    for _ in range(8):
+        for w in [*wss, ws]:
+            _barrier(w)
+        acting = [w for w in wss if w.mirror.view and w.mirror.view.get("legal")]
+        if not acting:
+            break
+        acting[0].act(acting[0].mirror.view["legal"][0])
+        updates += 1
+    _barrier(ws)
+    assert updates >= 3 and sum(f["type"] == "update" for f in ws.frames) >= 3
+    ws.send(type="resync")
+    game_frame(ws, lambda m: m["type"] == "snapshot", timeout=30)
+    assert ws.mirror.checked >= 1

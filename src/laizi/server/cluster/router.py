@@ -70,6 +70,8 @@ class Router:
                "p": conn.player_id, "nick": conn.nickname, "peer": conn.peer}
         if conn.legacy:
             env["legacy"] = True
+        if conn.tables:  # its welcome gave it the frames' tables: the owner's snapshots leave them out
+            env["tables"] = True
         self.bus.send(owner, env)
 
     def unbind(self, conn: Conn, *, tell: bool = True) -> Binding | None:

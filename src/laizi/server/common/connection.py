@@ -45,6 +45,7 @@ class Conn:
         # said hello without a protocol (a page before protocol 2, or a script that only
         # sets a table up): told to reload at the first table frame it would get
         self.legacy = False
+        self.tables = False  # it keeps the key table and the event shapes from its welcome
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         # Writes a frame to the socket at once when it can (laizi.server.net.wsdirect);
         # only while no frame waits in the queue or in the sender's hands, to keep order.

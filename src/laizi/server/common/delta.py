@@ -424,6 +424,8 @@ def expand_snapshot(msg: Mapping[str, Any], shapes: Sequence[Sequence[str]]) -> 
 class Mirror:
     """A client's copy of its table view, kept by the frames it receives (tests, benchmarks).
 
+    :meth:`take` also takes a ``welcome``: its key table and event shapes, when it carries
+    them (``hello`` ``tables``), serve the snapshots that leave them out.
     :meth:`take` returns the frame whole (:func:`expand_update`: an update's ``view``
     patched onto the previous one, its events numbered, the sticky keys carried on) and
     raises :class:`Gap` when an update does not follow the version held. ``check``: a
@@ -441,14 +443,18 @@ class Mirror:
 
     def take(self, msg: dict[str, Any]) -> dict[str, Any]:
         kind = msg.get("type")
-        if kind == "snapshot":
+        if kind == "welcome" and "keys" in msg:  # a client that asked for the tables once (hello ``tables``)
+            self.keys = list(msg.get("keys") or [])
+            self.shapes = list(msg.get("shapes") or [])
+        elif kind == "snapshot":
             if self.check and self.view is not None and msg["v"] == self.v:
                 if canonical(self.view) != canonical(msg["view"]):
                     raise Diverged(f"version {self.v}: the patched view differs from the snapshot")
                 self.checked += 1
             self.view, self.v = msg["view"], msg["v"]
-            self.keys = list(msg.get("keys") or [])
-            self.shapes = list(msg.get("shapes") or [])
+            if "keys" in msg or "shapes" in msg:  # (else those of the welcome, kept)
+                self.keys = list(msg.get("keys") or [])
+                self.shapes = list(msg.get("shapes") or [])
             self.sticky = {k: msg[k] for k in STICKY if k in msg}
             msg = expand_snapshot(msg, self.shapes)
         elif kind == "update":

@@ -2,7 +2,9 @@
 
 Client → server (``type``):
 
-- ``hello``      ``{proto, token?, nickname?}``: identify (a valid token) or become a new guest.
+- ``hello``      ``{proto, token?, nickname?, rename?, tables?}``: identify (a valid token) or
+  become a new guest; ``tables``: the ``welcome`` carries the table frames' key table and
+  event shapes (``keys``, ``shapes``) and the snapshots leave them out.
   ``proto`` is the protocol version the client speaks (:data:`PROTOCOL`); an older one is
   answered with the error ``old_client`` ("reload the page") and the socket closed. None
   given (pages before protocol 2, scripts that only set a table up): served until the first
@@ -215,6 +217,9 @@ class Hello(_Msg):
     # page's remembered name, for a new guest (a page on one device renamed back a player
     # renamed on another, and the other device's name was lost)
     rename: bool = False
+    # the client keeps the frames' key table and event shapes from the ``welcome`` (which
+    # then carries them): its snapshots leave them out
+    tables: bool = False
 
 
 class Create(_Msg):
@@ -513,10 +518,11 @@ def pong(t: float | None) -> dict[str, Any]:
 
 
 def welcome(info: dict[str, Any], bot_levels: list[str],
-            phrases: dict[str, list[str]]) -> dict[str, Any]:
-    """``welcome``: the identity (``player_id``, ``nickname``, ``token``...), the bot levels
-    and the quick chat phrases."""
-    return {"type": "welcome", **info, "bot_levels": bot_levels, "phrases": phrases}
+            phrases: dict[str, list[str]], tables: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``welcome``: the identity (``player_id``, ``nickname``, ``token``...), the bot levels,
+    the quick chat phrases and, for a client that asked (``hello`` ``tables``), the table
+    frames' key table and event shapes (``keys``, ``shapes``: its snapshots leave them out)."""
+    return {"type": "welcome", **info, "bot_levels": bot_levels, "phrases": phrases, **(tables or {})}
 
 
 def room_msg(info: dict[str, Any]) -> RoomMsg:

@@ -45,6 +45,7 @@ from laizi.server.guard.limits import CHAT
 from laizi.server.net.flowcmds import FLOW_HANDLERS
 from laizi.server.net.wsdirect import direct_writer, owner_of
 from laizi.server.tables.engine import dumps
+from laizi.server.tables.frames import EVENT_SHAPES, VIEW_KEYS
 from laizi.server.tables.hub import Hub
 from laizi.server.tables.room import Room
 
@@ -239,7 +240,10 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
     conn.player_id = info["player_id"]
     conn.credential = hub.auth.credential(info["token"])  # closed when it ends (Hub._sweep_sessions)
     conn.nickname = info["nickname"]
-    conn.send(p.welcome(info, hub.bot_levels(), {k: list(v) for k, v in QUICK_PHRASES.items()}))
+    conn.tables = m.tables and m.proto is not None
+    conn.send(p.welcome(info, hub.bot_levels(), {k: list(v) for k, v in QUICK_PHRASES.items()},
+                        {"keys": list(VIEW_KEYS), "shapes": [list(x) for x in EVENT_SHAPES]}
+                        if conn.tables else None))
 
 
 # ------------------------------------------------------------- lobby commands

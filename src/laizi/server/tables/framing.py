@@ -90,7 +90,8 @@ class RoomFrames:
         last_seq = None if seat is None or conn.player_id is None else self._last_seq.get(conn.player_id, 0)
         extra = short if kind == "update" else whole
         if kind != "update":
-            body = (f'"view":{g.view_json(seat)},"keys":{VIEW_KEYS_JSON},"shapes":{SHAPES_JSON},'
+            tables = "" if conn.tables else f'"keys":{VIEW_KEYS_JSON},"shapes":{SHAPES_JSON},'
+            body = (f'"view":{g.view_json(seat)},{tables}'
                     f'"seat":{dumps(seat)},'
                     f'"match_id":{dumps(self.match_id)},"e":[{",".join(stream.last(40))}],'
                     f'"deadline":{dumps(deadline)}')

@@ -154,15 +154,23 @@ function unshape(e, shapes) {
  *  shapes, the sticky keys. */
 export function newHeld() { return { v: null, view: null, keys: [], shapes: [], sticky: {} }; }
 
+/** The key table and event shapes of a welcome (the hello asked for them: `tables`); the
+ *  snapshots then leave them out. */
+export function takeTables(held, m) {
+  if (Array.isArray(m.keys)) held.keys = m.keys;
+  if (Array.isArray(m.shapes)) held.shapes = m.shapes;
+}
+
 /** A snapshot frame taken: it replaces what is held. Its events `e` (the last ones, as an update
  *  carries them) come out whole as `events`, numbered up to its `v` (the twin of delta.py's
  *  expand_snapshot). Throws on an event that does not fit. */
 export function takeSnapshot(held, m) {
-  const shapes = m.shapes || [];
+  if (m.keys || m.shapes) { held.keys = m.keys || []; held.shapes = m.shapes || []; }  // (else the welcome's)
+  const shapes = held.shapes;
   const raw = Array.isArray(m.e) ? m.e : [];
   const first = m.v - raw.length;
   const events = raw.map((e, i) => Object.assign({ vis: "public" }, unshape(e, shapes), { v: first + i + 1 }));
-  held.v = m.v; held.view = m.view; held.keys = m.keys || []; held.shapes = shapes;
+  held.v = m.v; held.view = m.view;
   held.sticky = {};
   for (const k of STICKY) if (m[k] !== undefined) held.sticky[k] = m[k];
   const out = Object.assign({}, m, { events });

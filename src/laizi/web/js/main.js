@@ -1,5 +1,5 @@
 // Boot and wiring: protocol messages → state → views. The state lives in state.js (S, PAGE).
-import { newHeld, takeSnapshot, takeUpdate } from "./delta.js";
+import { newHeld, takeSnapshot, takeTables, takeUpdate } from "./delta.js";
 import { S, PAGE, store, save, load } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText, setPizi, kongWord } from "./i18n.js";
@@ -34,6 +34,7 @@ function showPage(id) {
 
 // ------------------------------------------------------------------ protocol
 net.on("welcome", m => {
+  takeTables(held, m);
   S.token = m.token; S.pid = m.player_id; S.nick = m.nickname;
   S.botLevels = m.bot_levels || []; S.phrases = m.phrases || {};
   // the browser's token, unless another tab logged in or registered since this socket's hello

@@ -33,7 +33,7 @@ export function connect() {
   sock.addEventListener("open", () => {
     SOCK.retry = 0;
     SOCK.generation += 1;
-    const hello = { type: "hello", proto: PROTOCOL };
+    const hello = { type: "hello", proto: PROTOCOL, tables: true };  // the frames' tables once, in the welcome
     if (S.token) hello.token = S.token;
     S.helloToken = S.token || null;
     if (S.nick) hello.nickname = S.nick;
