@@ -58,6 +58,8 @@ if PROTOCOL is not None:
     from laizi.server.common.delta import Gap, Mirror
 # Whether that laizi's hello may ask for the frames' tables in the welcome (``tables``).
 TABLES = "tables" in getattr(getattr(_protocol, "Hello", None), "model_fields", {})
+# ... and whether it may send a room's changes as patches (``room_patch``), as the web client asks
+ROOM_PATCH = "room_patch" in getattr(getattr(_protocol, "Hello", None), "model_fields", {})
 
 try:  # the load generator's JSON: orjson when installed (the `bench` extra), else the stdlib
     import orjson
@@ -183,6 +185,8 @@ class BotClient:
             hello["proto"] = PROTOCOL
         if TABLES:  # the frames' tables once, in the welcome, as the web client asks
             hello["tables"] = True
+        if ROOM_PATCH:
+            hello["room_patch"] = True
         if token:
             hello["token"] = token
         await self.send(hello)
@@ -220,8 +224,8 @@ class BotClient:
                 self.stats.started += 1
         if t == "error":
             self.stats.err(m["code"])
-        elif t == "welcome" and self.mirror is not None:
-            self.mirror.take(m)  # (the tables, when asked for)
+        elif t in ("welcome", "joined", "room") and self.mirror is not None:
+            m = self.mirror.take(m)  # (the tables; the room, whole — when asked for)
         elif t == "owner":
             self.hint = m
         if self._waiter is not None:

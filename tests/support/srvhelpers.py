@@ -20,8 +20,8 @@ _MIRRORS: weakref.WeakKeyDictionary[Any, Mirror] = weakref.WeakKeyDictionary()
 def viewed(sock: Any, m: Any) -> Any:
     """``m`` (a frame received on ``sock``) with its whole ``view``: an update's patch applied
     to the view the socket's earlier frames built (one :class:`Mirror` per socket)."""
-    if not isinstance(m, dict) or m.get("type") not in ("update", "snapshot"):
-        return m
+    if not isinstance(m, dict) or m.get("type") not in ("update", "snapshot", "welcome", "joined", "room"):
+        return m  # (a welcome: the frames' tables; a room: a patch — when the hello asked for them)
     mirror = _MIRRORS.get(sock)
     if mirror is None:
         mirror = _MIRRORS[sock] = Mirror()

@@ -30,8 +30,8 @@ _MIRRORS: dict[int, tuple[Any, Mirror]] = {}
 def viewed(sock: Any, m: Any) -> Any:
     """``m`` (a frame received on ``sock``) with its whole ``view``: an update's patch applied
     to the view the socket's earlier frames built (one Mirror per socket)."""
-    if not isinstance(m, dict) or m.get("type") not in ("update", "snapshot"):
-        return m
+    if not isinstance(m, dict) or m.get("type") not in ("update", "snapshot", "welcome", "joined", "room"):
+        return m  # (a welcome: the frames' tables; a room: a patch — when the hello asked for them)
     held = _MIRRORS.get(id(sock))
     if held is None or held[0] is not sock:
         held = _MIRRORS[id(sock)] = (sock, Mirror())

@@ -48,10 +48,31 @@ def test_a_room_played_from_two_nodes(make_nodes: Any) -> None:
     ps[0].c.send({"type": "chat", "text": "从a来的"})
     for p in ps:
         assert p.c.until(lambda m: m["type"] == "chat", 10)["text"] == "从a来的"
-    # A spectator on node b, kicked by the host on node a: told, and free to go elsewhere.
-    from support.srvhelpers import Client
+    # A lean client on node b (hello tables and room_patch, as the web client says), relayed:
+    # its snapshot leaves the tables out, a room change comes as a patch that makes the room.
+    import json
 
-    spec = Client(b.port, "spec")
+    from laizi.server.common.delta import canonical
+    from support.srvhelpers import Client, hello_msg
+
+    lean = Client(b.port, hello=False)
+    lean.send(hello_msg(nickname="lean", tables=True, room_patch=True))
+    assert lean.until("welcome", 30)["keys"]
+    lean.send({"type": "join", "room": code, "spectate": True})
+    lean.until("joined", 30)
+    assert "keys" not in lean.until("snapshot", 30)
+    spec = Client(b.port, "spec")  # (one more watcher: the room's count changes)
+    spec.send({"type": "join", "room": code, "spectate": True})
+    whole = spec.until("joined", 30)["room"]
+    end = time.monotonic() + 30
+    while True:
+        raw = json.loads(lean.ws.recv(timeout=max(0.01, end - time.monotonic())))
+        m = lean.mirror.take(raw)
+        if m["type"] == "room" and m["room"]["spectators"] == whole["spectators"]:
+            break
+    assert "p" in raw and "room" not in raw
+    assert canonical(m["room"]) == canonical(whole)
+    # A spectator on node b, kicked by the host on node a: told, and free to go elsewhere.
     spec.send({"type": "join", "room": code, "spectate": True})
     assert spec.until("joined", 10)["seat"] is None
     ps[0].c.send({"type": "kick", "player_id": spec.pid})

@@ -422,3 +422,13 @@ def test_tables_once_in_the_welcome(fast_client: Any) -> None:
     ws.send(type="resync")
     game_frame(ws, lambda m: m["type"] == "snapshot", timeout=30)
     assert ws.mirror.checked >= 1
+    # a connection whose welcome came from a node of another version (a rolling deploy: its
+    # tables id is not this node's) gets the tables in its snapshots again
+    hub = fast_client.app.state.hub
+    (conn,) = [c for c in hub.conns if c.nickname == "lean"]
+    assert conn.tables
+    conn.tables = "an-older-one"
+    ws.send(type="resync")
+    snap = game_frame(ws, lambda m: m["type"] == "snapshot", timeout=30)
+    raw = json.loads(ws.raw[-1])
+    assert raw["keys"] == list(VIEW_KEYS) and raw["shapes"] == [list(x) for x in EVENT_SHAPES]

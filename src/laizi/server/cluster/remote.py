@@ -47,7 +47,8 @@ class RemoteConn(Conn):
         self.player_id = env.get("p")
         self.nickname = str(env.get("nick", ""))
         self.legacy = bool(env.get("legacy"))
-        self.tables = bool(env.get("tables"))
+        self.tables = str(env.get("tables") or "")
+        self.room_patch = bool(env.get("room_patch"))
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.worker: asyncio.Task[None] | None = None
         self.on_unbound: Callable[[RemoteConn], None] | None = None  # forget it (RemoteConns)

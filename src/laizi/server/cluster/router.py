@@ -70,8 +70,10 @@ class Router:
                "p": conn.player_id, "nick": conn.nickname, "peer": conn.peer}
         if conn.legacy:
             env["legacy"] = True
-        if conn.tables:  # its welcome gave it the frames' tables: the owner's snapshots leave them out
-            env["tables"] = True
+        if conn.tables:  # its welcome gave it these frame tables: the owner's snapshots leave
+            env["tables"] = conn.tables  # them out when they are its own (a rolling deploy)
+        if conn.room_patch:
+            env["room_patch"] = True
         self.bus.send(owner, env)
 
     def unbind(self, conn: Conn, *, tell: bool = True) -> Binding | None:

@@ -45,7 +45,13 @@ class Conn:
         # said hello without a protocol (a page before protocol 2, or a script that only
         # sets a table up): told to reload at the first table frame it would get
         self.legacy = False
-        self.tables = False  # it keeps the key table and the event shapes from its welcome
+        # the id of the key table and event shapes its welcome gave it (hello ``tables``; ""
+        # none): a snapshot leaves them out when they are this node's (frames.TABLES_ID)
+        self.tables = ""
+        # it takes a ``room`` message as a patch of the last room it got (hello ``room_patch``):
+        # that room, as (its code, its info as JSON values) — laizi.server.tables.roomwire
+        self.room_patch = False
+        self.room_base: tuple[str, dict[str, Any]] | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         # Writes a frame to the socket at once when it can (laizi.server.net.wsdirect);
         # only while no frame waits in the queue or in the sender's hands, to keep order.

@@ -425,7 +425,9 @@ class Mirror:
     """A client's copy of its table view, kept by the frames it receives (tests, benchmarks).
 
     :meth:`take` also takes a ``welcome``: its key table and event shapes, when it carries
-    them (``hello`` ``tables``), serve the snapshots that leave them out.
+    them (``hello`` ``tables``), serve the snapshots that leave them out; and a ``joined``
+    or ``room``, whose ``room`` it keeps (:attr:`room`): a ``room`` that is a patch ``p``
+    (``hello`` ``room_patch``) comes out whole.
     :meth:`take` returns the frame whole (:func:`expand_update`: an update's ``view``
     patched onto the previous one, its events numbered, the sticky keys carried on) and
     raises :class:`Gap` when an update does not follow the version held. ``check``: a
@@ -438,6 +440,7 @@ class Mirror:
         self.keys: list[str] = []
         self.shapes: list[list[str]] = []
         self.sticky: dict[str, Any] = {}
+        self.room: dict[str, Any] | None = None
         self.check = check
         self.checked = 0
 
@@ -446,6 +449,13 @@ class Mirror:
         if kind == "welcome" and "keys" in msg:  # a client that asked for the tables once (hello ``tables``)
             self.keys = list(msg.get("keys") or [])
             self.shapes = list(msg.get("shapes") or [])
+        elif kind == "joined" or (kind == "room" and "p" not in msg):
+            self.room = msg.get("room")
+        elif kind == "room":
+            if self.room is None:
+                raise Gap("a room patch without a room")
+            self.room = patch(self.room, msg["p"])
+            msg = {**{k: v for k, v in msg.items() if k != "p"}, "room": self.room}
         elif kind == "snapshot":
             if self.check and self.view is not None and msg["v"] == self.v:
                 if canonical(self.view) != canonical(msg["view"]):

@@ -2,9 +2,11 @@
 
 Client → server (``type``):
 
-- ``hello``      ``{proto, token?, nickname?, rename?, tables?}``: identify (a valid token) or
-  become a new guest; ``tables``: the ``welcome`` carries the table frames' key table and
-  event shapes (``keys``, ``shapes``) and the snapshots leave them out.
+- ``hello``      ``{proto, token?, nickname?, rename?, tables?, room_patch?}``: identify (a
+  valid token) or become a new guest; ``tables``: the ``welcome`` carries the table frames'
+  key table and event shapes (``keys``, ``shapes``) and the snapshots leave them out;
+  ``room_patch``: a ``room`` message may be ``{p}``, a patch of the last room info the
+  connection got (:mod:`laizi.server.tables.roomwire`).
   ``proto`` is the protocol version the client speaks (:data:`PROTOCOL`); an older one is
   answered with the error ``old_client`` ("reload the page") and the socket closed. None
   given (pages before protocol 2, scripts that only set a table up): served until the first
@@ -49,7 +51,8 @@ Client → server (``type``):
 - ``ping``       ``{}``.
 
 Server → client: ``welcome``, ``joined``, ``room`` (lobby state: ``host``, ``private``,
-``fixed_deal``), ``snapshot`` (join, reconnect, resync, a new match: the seat's whole
+``fixed_deal``; ``{p}`` a patch of the room last got, to a client that said ``room_patch``),
+``snapshot`` (join, reconnect, resync, a new match: the seat's whole
 ``view``, the key table ``keys``, the event shapes ``shapes`` and its last events ``e`` as
 an update carries them), ``update`` (protocol 4: a new version ``v``, the
 seat-filtered events ``e`` (an event of a known shape as ``[shape, *values]`` by the
@@ -220,6 +223,9 @@ class Hello(_Msg):
     # the client keeps the frames' key table and event shapes from the ``welcome`` (which
     # then carries them): its snapshots leave them out
     tables: bool = False
+    # the client takes a ``room`` message that is a patch of the last room it got
+    # (laizi.server.tables.roomwire)
+    room_patch: bool = False
 
 
 class Create(_Msg):

@@ -45,9 +45,10 @@ from laizi.server.guard.limits import CHAT
 from laizi.server.net.flowcmds import FLOW_HANDLERS
 from laizi.server.net.wsdirect import direct_writer, owner_of
 from laizi.server.tables.engine import dumps
-from laizi.server.tables.frames import EVENT_SHAPES, VIEW_KEYS
+from laizi.server.tables.frames import EVENT_SHAPES, TABLES_ID, VIEW_KEYS
 from laizi.server.tables.hub import Hub
 from laizi.server.tables.room import Room
+from laizi.server.tables.roomwire import as_sent, remember
 
 __all__ = ["CONN_HANDLERS", "ROOM_HANDLERS", "dispatch", "serve_ws"]
 
@@ -240,7 +241,9 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
     conn.player_id = info["player_id"]
     conn.credential = hub.auth.credential(info["token"])  # closed when it ends (Hub._sweep_sessions)
     conn.nickname = info["nickname"]
-    conn.tables = m.tables and m.proto is not None
+    conn.tables = TABLES_ID if m.tables and m.proto is not None else ""
+    if m.room_patch != conn.room_patch:  # (a second hello may say otherwise)
+        conn.room_patch, conn.room_base = m.room_patch, None
     conn.send(p.welcome(info, hub.bot_levels(), {k: list(v) for k, v in QUICK_PHRASES.items()},
                         {"keys": list(VIEW_KEYS), "shapes": [list(x) for x in EVENT_SHAPES]}
                         if conn.tables else None))
@@ -319,7 +322,9 @@ async def on_action(hub: Hub, conn: Conn, room: Room, m: p.Action) -> None:
 
 
 async def on_resync(hub: Hub, conn: Conn, room: Room, m: p.Resync) -> None:
-    conn.send(p.room_msg(room.lobby_json()))
+    info = as_sent(room.lobby_json())
+    conn.send(p.room_msg(info))  # (whole: a client that lost its room asks this)
+    remember(conn, room.code, info)
     room.send_snapshot(conn)
 
 

@@ -31,6 +31,8 @@ once per change.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,7 +43,7 @@ from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
 from laizi.views.fan import seat_fan
 
-__all__ = ["EVENT_SHAPES", "KEY_INDEX", "PRIVATE_KEYS", "VIEW_KEYS", "FansMemo", "frame_view", "private_part",
+__all__ = ["EVENT_SHAPES", "KEY_INDEX", "PRIVATE_KEYS", "TABLES_ID", "VIEW_KEYS", "FansMemo", "frame_view", "private_part",
            "public_part", "read_view"]
 
 PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting", "waits")
@@ -67,6 +69,9 @@ EVENT_SHAPES = (
     ("special_kong", "seat", "tile"), ("laizi_kong", "seat", "tile"), ("deal", "seat", "count"),
     ("response", "seat", "action", "vis"), ("kong", "seat", "tile", "from"), ("addkong", "seat", "tile"),
     ("ankong", "seat", "tile"), ("tsumo", "seat"))
+# Which tables these are (a node's welcome gave a connection the tables: ``Conn.tables``, its
+# id; a node of another version, in a rolling deploy, sends its own in its snapshots).
+TABLES_ID = hashlib.sha256(json.dumps([VIEW_KEYS, EVENT_SHAPES]).encode()).hexdigest()[:12]
 _TURN_PHASES = ("turn", "haidi", "replace")  # phases where the turn seat (alone, publicly) acts
 
 

@@ -18,7 +18,7 @@ from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.engine import GameSession, dumps
 from laizi.server.tables.flow import Flow
-from laizi.server.tables.frames import EVENT_SHAPES, VIEW_KEYS
+from laizi.server.tables.frames import EVENT_SHAPES, TABLES_ID, VIEW_KEYS
 from laizi.server.tables.seats import Seat, hints_for_view
 
 __all__ = ["HINT_CACHE", "MAX_STREAM_GAP", "RoomFrames"]
@@ -90,7 +90,7 @@ class RoomFrames:
         last_seq = None if seat is None or conn.player_id is None else self._last_seq.get(conn.player_id, 0)
         extra = short if kind == "update" else whole
         if kind != "update":
-            tables = "" if conn.tables else f'"keys":{VIEW_KEYS_JSON},"shapes":{SHAPES_JSON},'
+            tables = "" if conn.tables == TABLES_ID else f'"keys":{VIEW_KEYS_JSON},"shapes":{SHAPES_JSON},'
             body = (f'"view":{g.view_json(seat)},{tables}'
                     f'"seat":{dumps(seat)},'
                     f'"match_id":{dumps(self.match_id)},"e":[{",".join(stream.last(40))}],'

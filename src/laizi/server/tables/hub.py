@@ -35,6 +35,7 @@ from laizi.server.persistence.store import Store
 from laizi.server.tables.directory import LocalDirectory, RoomDirectory
 from laizi.server.tables.engine import hand_frames
 from laizi.server.tables.room import Room
+from laizi.server.tables.roomwire import as_sent, remember
 from laizi.server.tables.runtime import HeapFreezer, warm_up
 from laizi.server.tables.seating import Seating
 from laizi.server.tables.seats import bot_levels
@@ -490,7 +491,9 @@ class Hub:
             if seat is not None and room.status == RoomStatus.PLAYING:
                 room.back(seat)
             log = [e for e in room.chat_log if e.get("player_id") not in muted][-30:]
-            conn.send(p.joined(room.lobby_json(), seat, log))
+            info = as_sent(room.lobby_json())
+            conn.send(p.joined(info, seat, log))
+            remember(conn, room.code, info)
             if muted:
                 conn.send(p.muted(sorted(muted)))
             if room.game is not None:

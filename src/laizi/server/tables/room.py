@@ -28,7 +28,6 @@ from typing import Any
 
 from laizi.game import Action
 from laizi.rules import RuleSet
-from laizi.server.common import protocol as p
 from laizi.server.common.config import ServerConfig, room_rules
 from laizi.server.common.connection import Conn
 from laizi.server.common.protocol import ProtocolError, RoomSettings, RoomStatus
@@ -41,6 +40,7 @@ from laizi.server.tables.framing import MAX_STREAM_GAP, RoomFrames
 from laizi.server.tables.lobby import LobbyCommands
 from laizi.server.tables.recorder import Recorder
 from laizi.server.tables.roominfo import live_info, stored_info
+from laizi.server.tables.roomwire import send_room
 from laizi.server.tables.seating import Seating
 from laizi.server.tables.seats import AUTO_BOT, Seat, SeatBot, bot_levels
 from laizi.server.tables.votes import VoteCommands
@@ -192,7 +192,9 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
             c.send(text)
 
     def broadcast_lobby(self) -> None:
-        self.broadcast(p.room_msg(self.lobby_json()))
+        """The room's new state to everyone here (``room``: whole, or a patch to those that
+        asked, :mod:`laizi.server.tables.roomwire`)."""
+        send_room(list(self.conns), self.code, self.lobby_json())
 
     def record(self) -> RoomRecord:
         return RoomRecord(code=self.code, owner_id=self.owner_id, status=self.status,

@@ -176,7 +176,7 @@ export function saveNick() {
   if (!n) return;
   S.nick = n;
   try { localStorage.setItem("laizi.nick", n); } catch (e) { /* ignore */ }
-  send({ type: "hello", proto: PROTOCOL, tables: true, token: S.token, nickname: n, rename: true });
+  send({ type: "hello", proto: PROTOCOL, tables: true, room_patch: true, token: S.token, nickname: n, rename: true });
 }
 
 export function initLobby() {

@@ -1,5 +1,5 @@
 // Boot and wiring: protocol messages → state → views. The state lives in state.js (S, PAGE).
-import { newHeld, takeSnapshot, takeTables, takeUpdate } from "./delta.js";
+import { applyPatch, newHeld, takeSnapshot, takeTables, takeUpdate } from "./delta.js";
 import { S, PAGE, store, save, load } from "./state.js";
 import * as net from "./net.js";
 import { t, applyI18n, setLang, toggleLang, onLang, getLang, actionLabel, errorText, setPizi, kongWord } from "./i18n.js";
@@ -68,8 +68,11 @@ net.on("joined", m => {
 });
 
 net.on("room", m => {
-  S.room = m.room;
-  if (m.room.status === "lobby") { showPage("roomview"); renderRoom(); }
+  if (m.p) {  // (hello room_patch) a patch of the room held; one that does not fit: all again
+    if (!S.room) return;  // (a room left meanwhile)
+    try { S.room = applyPatch(S.room, m.p); } catch (e) { net.send({ type: "resync" }); return; }
+  } else S.room = m.room;
+  if (S.room.status === "lobby") { showPage("roomview"); renderRoom(); }
   else if (S.view) render();
 });
 

@@ -33,7 +33,8 @@ export function connect() {
   sock.addEventListener("open", () => {
     SOCK.retry = 0;
     SOCK.generation += 1;
-    const hello = { type: "hello", proto: PROTOCOL, tables: true };  // the frames' tables once, in the welcome
+    // the frames' tables once, in the welcome; a room's changes as patches of the room held
+    const hello = { type: "hello", proto: PROTOCOL, tables: true, room_patch: true };
     if (S.token) hello.token = S.token;
     S.helloToken = S.token || null;
     if (S.nick) hello.nickname = S.nick;
