@@ -26,8 +26,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE.parent / "src"
-FIGURES = ("wire_bytes_per_action", "wire_bytes_per_action_after_start", "wire_bytes_per_action_steady",
-           "start_bytes_per_client", "client_bytes_per_hand",
+FIGURES = ("wire_bytes_per_action", "wire_bytes_per_action_with_welcome", "wire_bytes_per_action_after_start",
+           "wire_bytes_per_action_steady", "start_bytes_per_client", "welcome_bytes_per_client", "client_bytes_per_hand",
            "server_cpu_ms_per_action", "p50_ms", "p99_ms", "actions_per_s")
 
 

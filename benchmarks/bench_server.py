@@ -93,6 +93,8 @@ class Stats:
     snapshot_bytes: int = 0  # ... of which snapshots (the match's start, resyncs)
     start_bytes: int = 0  # ... of which the start: each client's frames up to its first snapshot
     started: int = 0      # clients that received that snapshot
+    welcome_bytes: int = 0  # the welcomes of the set-up (what a connection gets once: the frame tables, if asked)
+    welcomes: int = 0
 
     def err(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -215,6 +217,9 @@ class BotClient:
             self.stats.bytes_in += len(raw)
         m = _loads(raw)
         t = m["type"]
+        if t == "welcome":
+            self.stats.welcome_bytes += len(raw)
+            self.stats.welcomes += 1
         if t == "snapshot" and self.playing:
             self.stats.snapshot_bytes += len(raw)
         if self.playing and not self.started:  # the match's start: the room's new state, the snapshot
@@ -451,6 +456,12 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
         "wire_bytes_per_action_steady": round(
             (stats.bytes_in + stats.bytes_out - stats.start_bytes) / max(1, stats.actions)),
         "start_bytes_per_client": round(stats.start_bytes / max(1, stats.started)),
+        # ... and with each connection's welcome counted too (a client that takes the frame
+        # tables once gets them there: the start, whole)
+        "welcome_bytes_per_client": round(stats.welcome_bytes / max(1, stats.welcomes)),
+        "wire_bytes_per_action_with_welcome": round(
+            (stats.bytes_in + stats.bytes_out + stats.welcome_bytes / max(1, stats.welcomes) * len(clients))
+            / max(1, stats.actions)),
         # what one client receives per hand (the hands under way counted as finished ones)
         "client_bytes_per_hand": round(stats.bytes_in / max(1, stats.hands) / 4),
         "protocol": PROTOCOL or 1,

@@ -164,6 +164,13 @@ def test_a_settlement_names_its_cap(browser: Any, server: str) -> None:
     one = page.evaluate(RENDER, _settlement(capped_only=True))
     assert "封顶" in one["tags"], one   # one loser (raw 960) passed the cap 900: named, marked
     assert one["marks"] == [None, None, ["cap", "封顶"], None], one
+    # a page that takes room patches gets views without the rules: the room's are read
+    room_rules = """async (rules) => { const s = await import("/static/js/state.js"); s.S.room = rules && { rules }; }"""
+    lean_view = _settlement(capped_only=True)
+    del lean_view["rules"]
+    page.evaluate(room_rules, {"cap": 900})
+    assert page.evaluate(RENDER, lean_view)["marks"] == one["marks"]
+    page.evaluate(room_rules, None)
     page.click("#langbtn")
     poll(page, "() => document.documentElement.lang === 'en'")
     en = page.evaluate(RENDER, _settlement())

@@ -52,6 +52,8 @@ def _room_texts(ws: WS) -> list[str]:
 def test_room_changes_travel_as_patches_and_make_the_room(fast_client: Any) -> None:
     c = fast_client
     lean = [_client(c, f"lean{i}", room_patch=True) for i in range(2)]
+    for ws in lean:
+        ws.mirror.check = True  # a snapshot of the version held must be the view patched so far
     plain = [_client(c, f"plain{i}") for i in range(2)]
     owner = lean[0]
     code = new_room(owner, max_hands=1, turn_seconds=300, claim_seconds=120)
@@ -84,6 +86,12 @@ def test_room_changes_travel_as_patches_and_make_the_room(fast_client: Any) -> N
         return whole
 
     agree()
+    # a lean connection's snapshot leaves out the rules it holds in the room; a plain one's has them
+    for ws in everyone:
+        snap = next(json.loads(t) for t in ws.raw if t.startswith('{"type":"snapshot"'))
+        assert ("rules" in snap["view"]) == (ws in plain), ws
+        if ws in plain:
+            assert snap["view"]["rules"] == ws.mirror.room["rules"]
     # the lean connections got patches, the plain ones the room whole: a fraction of the bytes
     for ws in [*lean, watcher]:
         texts = _room_texts(ws)
@@ -111,6 +119,7 @@ def test_room_changes_travel_as_patches_and_make_the_room(fast_client: Any) -> N
     lean[1].send(type="resync")
     game_frame(lean[1], lambda m: m["type"] == "snapshot", timeout=30)
     assert any(t.startswith('{"type":"room","room":{') for t in lean[1].raw[n:])
+    assert lean[1].mirror.checked >= 1
     lean[1].send(type="auto", on=True)  # 托管: the seat's plate says so
     _barrier(lean[1])  # (its command done, then everyone's frames taken)
     _barrier(*everyone)

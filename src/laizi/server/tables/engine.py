@@ -141,12 +141,14 @@ class GameSession:
                            max_hands=max_hands, fixed_dealers=fixed_dealers)
         self._history: list[dict[str, Any]] = []
         self._rules_json = rules.model_dump(mode="json")
+        self._rules_text = dumps(self._rules_json)
         self.journal: list[dict[str, Any]] = []
         self._streams: dict[int | None, SeatStream] = {s: SeatStream() for s in SEATS}
         self._cursor = 0  # log entries projected into the streams
-        self._views: dict[int | None, str] = {}  # view JSON per seat, at _views_at
+        self._views: dict[tuple[int | None, bool], str] = {}  # view JSON per seat (and lean), at _views_at
         self._views_at = -1
         self._public = ""
+        self._public_lean = ""  # ... without the rules (a client that holds the room's)
         self.key = object()  # names this match in a connection's view_base
         self._pub_now: dict[str, Any] | None = None  # the public part at _views_at, parsed
         # (on demand; let go once the frames are sent: :meth:`trim` — kept, hundreds of
@@ -338,8 +340,12 @@ class GameSession:
         pub = public_part(mv, self._rules_json, fans_memo=self._fans)
         for k in PRIVATE_KEYS:
             pub.pop(k, None)
-        raw = dumps(pub)
+        # (the rules last: a lean view is the same text without them)
+        has_rules = pub.pop("rules", None) is not None
+        lean = dumps(pub)
+        raw = f'{lean[:-1]},"rules":{self._rules_text}}}' if has_rules else lean
         self._public = raw[:-1]
+        self._public_lean = lean[:-1]
         self._pub_now = None
         self._bases[v] = raw
         self._sync_streams()
@@ -367,14 +373,17 @@ class GameSession:
             self._priv_bases[self._views_at][seat] = priv
         return got
 
-    def view_json(self, seat: int | None) -> str:
+    def view_json(self, seat: int | None, lean: bool = False) -> str:
         """:meth:`view` as JSON text, cached per version: the public part (the spectator's)
         is built and serialised once per version, each seat adds only its
-        :func:`~laizi.server.tables.frames.private_part`."""
+        :func:`~laizi.server.tables.frames.private_part`. ``lean``: without ``rules`` (a
+        client that holds the room's: they never change within a match, and a patch never
+        names them)."""
         self._refresh()
-        out = self._views.get(seat)
+        out = self._views.get((seat, lean))
         if out is None:
-            out = self._views[seat] = f"{self._public},{self._private(seat)[1][1:]}"
+            pub = self._public_lean if lean else self._public
+            out = self._views[seat, lean] = f"{pub},{self._private(seat)[1][1:]}"
         return out
 
     def _parsed_now(self) -> dict[str, Any]:

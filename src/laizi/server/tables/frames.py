@@ -7,7 +7,10 @@ A frame's ``view`` object is::
     {"seat", "hand_no", "round", "rounds", "max_hands", "dealer", "scores", "auto", "escaped",
      "match_over", "preset", "history",                       # always
      "phase", "turn", "indicator", "laizi", "special", "pizi", "wall_remaining",
-     "commitment", "rules", "pending",                         # once a hand is dealt
+     "commitment", "rules", "pending",                         # once a hand is dealt ("rules"
+                                                               # not in the snapshots of a client
+                                                               # that holds the room's: hello
+                                                               # room_patch)
      "players": [{"seat", "melds": [{"type", "tile", "tiles": [..], "from"?, "claimed"?}],
                   "river", "special_kongs", "special_discards", "concealed",
                   "opened", "fan", "fan_items", "standing",    # 番 on the table (laizi.views.fan)

@@ -91,7 +91,8 @@ class RoomFrames:
         extra = short if kind == "update" else whole
         if kind != "update":
             tables = "" if conn.tables == TABLES_ID else f'"keys":{VIEW_KEYS_JSON},"shapes":{SHAPES_JSON},'
-            body = (f'"view":{g.view_json(seat)},{tables}'
+            # (a client that takes room patches holds the room's rules: its view leaves them out)
+            body = (f'"view":{g.view_json(seat, conn.room_patch)},{tables}'
                     f'"seat":{dumps(seat)},'
                     f'"match_id":{dumps(self.match_id)},"e":[{",".join(stream.last(40))}],'
                     f'"deadline":{dumps(deadline)}')

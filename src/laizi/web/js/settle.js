@@ -72,7 +72,7 @@ function fillSettle(body, v, { seats, me, coins, balance }) {
     if (res.after_kong && !(sc.big_hands || []).includes("gangkai")) tags.push(t("gangkai"));
     if (res.haidi && !(sc.big_hands || []).includes("haidi")) tags.push(t("haidi"));
     if (sc.winner_fan != null) tags.push(t("winner_fan", sc.winner_fan));
-    const caps = capsOf(sc, v.rules, res.winner);
+    const caps = capsOf(sc, rulesOf(v), res.winner);
     const capWords = [...new Set(caps.filter(Boolean))].sort((a, b) => CAP_ORDER.indexOf(a) - CAP_ORDER.indexOf(b));
     if (capWords.length) tags.push(capWords.map(c => t(`cap_${c}`)).join(" · "));
     if (sc.liable != null) tags.push(`${t("liable")}: ${seatName(seats, sc.liable, me)}`);
@@ -116,7 +116,7 @@ function fillSettle(body, v, { seats, me, coins, balance }) {
     const sc = res && res.score;
     const fan = !sc ? "" : s === res.winner ? String(sc.winner_fan ?? "") : String((sc.loser_fan || [])[s] ?? "");
     const fanCell = el("td", null, fan, tr);
-    const cap = sc ? capsOf(sc, v.rules, res.winner)[s] : null;
+    const cap = sc ? capsOf(sc, rulesOf(v), res.winner)[s] : null;
     if (cap) {  // this loser's payment was capped: 封顶, or the top-out's 金顶/阳光顶/哈顶
       const mark = el("span", "cap-mark", t(`cap_${cap}`), fanCell);
       mark.dataset.cap = cap;
@@ -134,6 +134,10 @@ const CAP_ORDER = ["cap", "golden", "sunshine", "ha"];
  *  out (all three raw amounts reached the cap) "golden" (金顶) for an opened loser, "sunshine"
  *  (阳光顶) for an unopened one, "ha" (哈顶) for all three when none opened — as its breakdown
  *  says; otherwise "cap" (封顶) for a loser whose raw amount passed ``rules.cap``; null else. */
+/** A view's rules: its own, or — a page that takes room patches gets views without them —
+ *  its room's (the same within a match). */
+function rulesOf(v) { return v.rules || (S.room && S.room.rules) || null; }
+
 export function capsOf(sc, rules, winner) {
   const caps = [null, null, null, null];
   if (!sc || winner == null) return caps;
