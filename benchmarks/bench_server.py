@@ -337,8 +337,11 @@ class BotClient:
         from laizi.server.tables.frames import read_view
 
         try:
-            if self.rules is None and isinstance(view.get("rules"), dict):
-                self.rules = RuleSet(**view["rules"])
+            if self.rules is None:  # (a room-patch client's views leave them out: the room's)
+                room = getattr(self.mirror, "room", None) or {}
+                rules = view.get("rules") or room.get("rules")
+                if isinstance(rules, dict):
+                    self.rules = RuleSet(**rules)
             return self.bot.act(read_view(view, self.rules)).to_json()
         except Exception:  # noqa: BLE001 - count, then fall back to the first legal action
             self.stats.err("bot_failed")
