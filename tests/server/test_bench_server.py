@@ -27,5 +27,8 @@ def test_bench_server_plays_a_few_rooms() -> None:
     assert res["rooms"] == 3 and res["clients"] == 12
     assert res["actions"] > 20 and res["errors"] == {}
     assert 0 < res["p50_ms"] <= res["p99_ms"] < 1000
-    assert res["wire_bytes_per_action"] > 1000       # the frames were counted
+    # the frames were counted: a few hundred bytes per action, a snapshot (2 KB) at the start
+    # of each client's match, its welcome (the frame tables: 1.9 KB) once per connection
+    assert res["wire_bytes_per_action"] > 300 and res["start_bytes_per_client"] > 1000
+    assert res["welcome_bytes_per_client"] > 1000
     assert res["server_cpu_ms_per_action"] > 0 and res["client_cpu_ms_per_action"] > 0
