@@ -39,6 +39,16 @@ def client(make_app: Callable[..., Any]) -> Iterator[TestClient]:
             close_all()
 
 
+@pytest.fixture
+def fast_client(make_app: Callable[..., Any]) -> Iterator[TestClient]:
+    """A server that lets a test client send as fast as it likes (a barrier is a ping)."""
+    with TestClient(make_app(msg_rate=10_000.0)) as c:
+        try:
+            yield c
+        finally:
+            close_all()
+
+
 # ------------------------------------------------------------------ PostgreSQL
 PG_BIN = Path(os.environ.get("LAIZI_PG_BIN", "/usr/lib/postgresql/15/bin"))
 

@@ -17,19 +17,6 @@ from support.srvhelpers import OPEN, WS, game_frame, hello_msg, new_room, room_s
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture
-def fast_client(make_app: Any) -> Any:
-    from starlette.testclient import TestClient
-
-    from support.srvhelpers import close_all
-
-    with TestClient(make_app(msg_rate=10_000.0)) as c:
-        try:
-            yield c
-        finally:
-            close_all()
-
-
 def _client(client: Any, nick: str, **hello: Any) -> WS:
     cm = client.websocket_connect("/ws")
     ws = WS(cm.__enter__())

@@ -166,20 +166,6 @@ def _rejoin(client: Any, token: str, code: str, spectate: bool = False) -> WS:
     return ws
 
 
-@pytest.fixture
-def fast_client(make_app: Any) -> Any:
-    """A server that lets a test client send as fast as it likes (a barrier is a ping)."""
-    from starlette.testclient import TestClient
-
-    from support.srvhelpers import close_all
-
-    with TestClient(make_app(msg_rate=10_000.0)) as c:
-        try:
-            yield c
-        finally:
-            close_all()
-
-
 @given(st.text("abcdefgh", min_size=1, max_size=6), st.integers(0, 2**32))
 @settings(max_examples=8, deadline=None, derandomize=True, database=None,
           phases=(Phase.generate,),  # a live server's timing (托管 moves) is not replayable

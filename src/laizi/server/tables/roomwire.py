@@ -18,7 +18,6 @@ from typing import Any
 
 import orjson
 
-from laizi.server.common import protocol as p
 from laizi.server.common.connection import Conn
 from laizi.server.common.delta import diff
 from laizi.server.common.protocol import dumps
@@ -41,21 +40,20 @@ def remember(conn: Conn, code: str, sent: dict[str, Any]) -> None:
 def send_room(conns: Iterable[Conn], code: str, info: dict[str, Any]) -> None:
     """Room ``code``'s ``room`` message to each of ``conns``: a patch to those that asked and
     hold an earlier state of this room (nothing when it is this one), else the info whole."""
-    new = as_sent(info)
-    whole: str | None = None
+    text = dumps(info)
+    new: dict[str, Any] = orjson.loads(text)  # (as_sent's, from the text sent whole)
+    whole = f'{{"type":"room","room":{text}}}'  # (protocol.room_msg's form)
     patches: dict[int, str] = {}  # id of a base -> its patch (the bases are shared objects)
     for c in conns:
         base = c.room_base
         if c.room_patch and base is not None and base[0] == code:
-            text = patches.get(id(base[1]))
-            if text is None:
+            msg = patches.get(id(base[1]))
+            if msg is None:
                 ops = diff(base[1], new)
-                text = patches[id(base[1])] = f'{{"type":"room","p":{dumps(ops)}}}' if ops else ""
-            if not text:  # it holds this very room: nothing to tell
+                msg = patches[id(base[1])] = f'{{"type":"room","p":{dumps(ops)}}}' if ops else ""
+            if not msg:  # it holds this very room: nothing to tell
                 continue
         else:
-            if whole is None:
-                whole = dumps(p.room_msg(info))
-            text = whole
-        c.send(text)
+            msg = whole
+        c.send(msg)
         remember(c, code, new)
