@@ -172,3 +172,50 @@ def test_a_relayed_join_follows_a_room_drained_meanwhile(pg_url: str, redis_url:
                 await hub.stop()
 
     asyncio.run(run())
+
+
+def test_a_relayed_spectator_joining_its_room_again(pg_url: str, redis_url: str) -> None:
+    """A spectator on node b joins the room it watches again (test_cluster_routing does):
+    b tells the owner ``gone`` then ``join``. When both were read off the bus in one tick,
+    the owner queued the join behind the gone on the same RemoteConn, whose worker ended
+    with the gone: the join was lost and ``joined`` never came (CI, stop 50; about one run
+    in ten beside stress-ng). Forced here: both arrive before the owner's worker runs; the
+    connection must be in the room again, once, and told so."""
+
+    async def run() -> None:
+        hub_a, hub_b = await _nodes(pg_url, redis_url, ["a", "b"])
+        na = hub_a.directory
+        assert isinstance(na, Node)
+        try:
+            code = "RACEG"
+            room = await _open(hub_a, code)
+            conn = Conn(None)
+            conn.player_id = "p_watcher"
+
+            told = [0]  # the joined frames the connection got so far
+
+            def joined() -> int:
+                while not conn.queue.empty():
+                    text = conn.queue.get_nowait()
+                    conn.pending -= 1
+                    told[0] += '"type":"joined"' in str(text)
+                return told[0]
+
+            def watchers() -> int:
+                return len([c for c in room.conns if c.remote])
+
+            await hub_b.join(conn, code, True)
+            assert await _until(lambda: watchers() == 1 and joined() == 1, 15)
+            for n in range(2, 5):  # again, and again: each a gone and a join in one tick
+                env = {"n": "b", "c": conn.id, "room": code, "spec": True, "p": conn.player_id,
+                       "nick": "", "peer": ""}
+                na.remotes.on_message({**env, "k": "gone"})  # what b's rejoin sends, as one
+                na.remotes.on_message({**env, "k": "join"})  # batch read off the bus
+                assert await _until(lambda n=n: joined() == n, 15), "the join was lost: no joined"
+                assert await _until(lambda: watchers() == 1, 15), room.conns
+            assert len(na.remotes.conns) == 1 and not na.remotes.leaving
+        finally:
+            for hub in (hub_a, hub_b):
+                await hub.stop()
+
+    asyncio.run(run())

@@ -10,6 +10,7 @@ order, through the same handlers as a local socket's (``dispatch``, given by the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -91,6 +92,10 @@ class RemoteConns:
         self.bus = bus
         self.dispatch = dispatch  # runs a relayed command as a local socket's
         self.conns: dict[tuple[str, int], RemoteConn] = {}
+        # the workers of connections told to go, still leaving their room: a join of the same
+        # connection (a spectator joining its room again: "gone" then "join", one bus tick)
+        # makes a new RemoteConn whose worker starts once the old one has left
+        self.leaving: dict[tuple[str, int], asyncio.Task[None]] = {}
 
     def on_message(self, env: dict[str, Any]) -> None:
         """A ``join`` / ``in`` / ``gone`` from a relaying node: queued for its connection."""
@@ -104,15 +109,35 @@ class RemoteConns:
             rc = RemoteConn(self.bus, key[0], key[1], env, self.hub.cfg.msg_rate)
             rc.on_unbound = self._unbound
             self.conns[key] = rc
-            rc.worker = asyncio.ensure_future(self._work(rc))
+            rc.worker = asyncio.ensure_future(self._work(rc, self.leaving.pop(key, None)))
+        elif env["k"] == "gone":
+            self._retire(rc)  # what comes after for this key is a new connection's
         rc.inbox.put_nowait(env)
+
+    def _retire(self, rc: RemoteConn) -> None:
+        key = (rc.node, rc.cid)
+        if self.conns.get(key) is rc:
+            del self.conns[key]
+            if rc.worker is not None and not rc.worker.done():
+                self.leaving[key] = rc.worker
 
     def _unbound(self, rc: RemoteConn) -> None:
         if self.conns.get((rc.node, rc.cid)) is rc:
-            del self.conns[(rc.node, rc.cid)]
+            self._retire(rc)
             rc.inbox.put_nowait({"k": "stop"})
 
-    async def _work(self, rc: RemoteConn) -> None:
+    async def _work(self, rc: RemoteConn, after: asyncio.Task[None] | None = None) -> None:
+        if after is not None:  # the same connection's earlier self leaves first (in order)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(after)
+        try:
+            await self._serve(rc)
+        finally:
+            key = (rc.node, rc.cid)
+            if self.leaving.get(key) is asyncio.current_task():
+                del self.leaving[key]
+
+    async def _serve(self, rc: RemoteConn) -> None:
         while True:
             env = await rc.inbox.get()
             if env["k"] == "stop":
@@ -150,14 +175,15 @@ class RemoteConns:
             await self.dispatch(self.hub, rc, parse_client_message(env["m"]))
 
     async def _gone(self, rc: RemoteConn) -> None:
-        self.conns.pop((rc.node, rc.cid), None)
+        self._retire(rc)
         rc.quiet = True
         await self.hub.disconnected(rc)
         rc.closed = True
 
     def gone(self, rc: RemoteConn) -> None:
         """Forget ``rc`` (its node is gone) as if its socket had closed."""
-        if (rc.node, rc.cid) in self.conns:
+        if self.conns.get((rc.node, rc.cid)) is rc:
+            self._retire(rc)
             rc.inbox.put_nowait({"k": "gone"})
 
     def drop_node(self, live: set[str]) -> None:
