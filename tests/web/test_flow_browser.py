@@ -155,6 +155,17 @@ def test_fixed_wall_claim_win_continue_match_rematch(browser: Any, server: str, 
         return r.width ? {w: r.width, h: r.height, inside: r.left >= 0 && r.top >= 0
                           && r.right <= innerWidth && r.bottom <= innerHeight} : null; }""")
     assert box["h"] >= 40 and box["w"] >= 80 and box["inside"], box
+    # ... and it leaves the own river free (its six columns, full or not), as it lasts the hand
+    clash = page.evaluate("""() => {
+        const b = document.querySelector('[data-testid="cancel-auto"]').getBoundingClientRect();
+        const river = document.querySelector('.river.rpos-bottom');
+        const r = river.getBoundingClientRect(), st = getComputedStyle(river);
+        const cols = st.gridTemplateColumns.split(' ').map(parseFloat);
+        const w = cols.reduce((a, c) => a + c, 0) + (cols.length - 1) * (parseFloat(st.columnGap) || 0);
+        const left = r.left + (r.width - w) / 2, right = left + w;
+        const apart = b.right <= left || b.left >= right || b.bottom <= r.top || b.top >= r.bottom;
+        return apart ? null : {button: [b.left, b.top, b.right, b.bottom], river: [left, r.top, right, r.bottom]}; }""")
+    assert clash is None, f"{w}x{h}: 取消托管 lies over the own river {clash}"
     # the status says 托管中, not 请出牌 (the bot plays; found by playing it, stop 48)
     poll(page, "() => document.getElementById('status-line').textContent.includes('托管中')")
     assert page.locator("#your-turn").count() == 0
