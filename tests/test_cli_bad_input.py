@@ -63,3 +63,17 @@ def test_a_log_without_a_game_is_refused_naming_the_line(command: str, text: str
     log = tmp_path / "junk.jsonl"
     log.write_text(text)
     assert message in _one_line(_laizi(command, str(log)), command)
+
+
+def test_ctrl_c_while_the_subcommands_load_is_no_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A Ctrl-C while ``laizi`` loads its subcommands' modules (before any runs) ends it as
+    one at work does: "interrupted", exit 130 — it printed a KeyboardInterrupt traceback."""
+    import laizi.cli as cli
+
+    def load(name: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_load", load)
+    assert cli.main(["score", "--help"]) == 130
+    assert capsys.readouterr().err.strip() == "interrupted"

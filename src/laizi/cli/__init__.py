@@ -55,7 +55,11 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser, modules = build_parser()
+    try:  # (the subcommands' modules load here: a Ctrl-C meanwhile is no traceback either)
+        parser, modules = build_parser()
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
