@@ -41,11 +41,14 @@ def test_a_club_table_across_two_nodes(make_nodes: Any, pg_url: str, redis_url: 
     r = redis.Redis.from_url(redis_url)
     ta = ok(call(na, "POST", "/api/account/register", None, {"username": "clubhost", "password": PASSWORD}))["token"]
     tb = ok(call(nb, "POST", "/api/account/register", None, {"username": "clubmate", "password": PASSWORD}))["token"]
-    known(nb, ta)  # the host calls node B from here on, without ever saying hello there
     known(na, tb)
     club = ok(call(na, "POST", "/api/clubs", ta, {"name": "双机俱乐部", "bots": "random"}))
     cid = club["id"]
     assert ok(call(nb, "POST", "/api/clubs/join", tb, {"code": club["code"]}))["status"] == "member"
+    # the club's card names its owner on a node the owner never came to (it said "?", stop 50)
+    assert ok(call(nb, "GET", f"/api/clubs/{cid}", tb))["owner"]["nickname"] == "clubhost"
+    assert [c["owner"]["nickname"] for c in ok(call(nb, "GET", "/api/clubs", tb))["clubs"]] == ["clubhost"]
+    known(nb, ta)  # the host calls node B from here on, without ever saying hello there
     tpl = ok(call(nb, "POST", f"/api/clubs/{cid}/templates", ta,
                   {"name": "一圈", "settings": {"preset": "kaikoufan", "turn_seconds": 30}}))
     code = ok(call(nb, "POST", f"/api/clubs/{cid}/tables", ta,

@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from laizi.server.clubs.fields import ClubError
+from laizi.server.clubs.ranking import player_names
 from laizi.server.persistence import db
 from laizi.server.persistence.clubdb import ClubTableRow
 from laizi.server.persistence.etiquettedb import ChatMuteRow, ReportRow
@@ -146,9 +147,6 @@ class Reports:
     def __init__(self, site: Site) -> None:
         self.site = site
 
-    def _nick(self, pid: str) -> str:
-        return self.site.players.get(pid, "?")
-
     async def file(self, pid: str, d: dict[str, Any]) -> dict[str, Any]:
         target, code, reason = d.get("player_id"), d.get("room"), d.get("reason")
         if not isinstance(target, str) or not 0 < len(target) <= 32:
@@ -190,16 +188,21 @@ class Reports:
                             reason=reason, text=words, evidence=evidence)
             s.add(row)
             s.flush()
-            return self._json(row)
+            return self._json(s, row)
 
         out = await self.site.store.writer.write(write)
         if isinstance(out, ClubError):
             raise out
         return dict(out)
 
-    def _json(self, r: ReportRow) -> dict[str, Any]:
-        return {"id": r.id, "reporter": {"player_id": r.reporter_id, "nickname": self._nick(r.reporter_id)},
-                "reported": {"player_id": r.reported_id, "nickname": self._nick(r.reported_id)},
+    def _json(self, s: Session, r: ReportRow, names: dict[str, dict[str, str | None]] | None = None
+              ) -> dict[str, Any]:
+        """A report; the players' names as stored (made or renamed on another node of a
+        cluster too: :func:`player_names`), ``names`` when the caller read them for many."""
+        if names is None:
+            names = player_names(s, [r.reporter_id, r.reported_id], self.site.players.get)
+        return {"id": r.id, "reporter": {"player_id": r.reporter_id, "nickname": names[r.reporter_id]["nickname"]},
+                "reported": {"player_id": r.reported_id, "nickname": names[r.reported_id]["nickname"]},
                 "room": r.room_code, "club": r.club_id, "reason": r.reason, "text": r.text,
                 "evidence": list(r.evidence or []), "at": _iso(r.created_at)}
 
@@ -210,7 +213,10 @@ class Reports:
                 q = select(ReportRow).order_by(ReportRow.id.desc()).limit(REPORTS_LIST_MAX)
                 if club is not None:
                     q = q.where(ReportRow.club_id == club)
-                return [self._json(r) for r in s.scalars(q)]
+                rows = list(s.scalars(q))
+                names = player_names(s, [p for r in rows for p in (r.reporter_id, r.reported_id)],
+                                     self.site.players.get)
+                return [self._json(s, r, names) for r in rows]
 
         return await asyncio.to_thread(read)
 

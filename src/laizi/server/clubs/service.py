@@ -110,8 +110,10 @@ class Clubs:
             raise out
         return out
 
-    def _nick(self, pid: str) -> str:
-        return self.site.players.get(pid, "?")
+    def _nick(self, s: Session, pid: str) -> str:
+        """A player's name as stored (made or renamed on another node of a cluster too), else
+        as this node knows it, else its username (:func:`player_names`)."""
+        return str(player_names(s, [pid], self.site.players.get)[pid]["nickname"])
 
     @staticmethod
     def _club(s: Session, cid: int) -> ClubRow | ClubError:
@@ -152,14 +154,14 @@ class Clubs:
             (db.AccountRow.username_key == key) | (db.AccountRow.player_id == raw)))
         return pid if pid is not None else ClubError(f"no registered player {raw[:40]!r}", 404, code="no_registered_player", params={"name": raw[:40]})
 
-    def _club_json(self, club: ClubRow, role: str | None, members: int) -> dict[str, Any]:
+    def _club_json(self, s: Session, club: ClubRow, role: str | None, members: int) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": club.id, "name": club.name, "avatar": club.avatar,
             "picture": f"/clubs/{club.id}/picture/{club.picture}" if club.picture else None,
             "description": club.description, "private": club.private,
             "approval": club.approval, "bots": club.bots, "season": club.season,
             "ip_warning": bool(club.ip_warning),
-            "owner": {"player_id": club.owner_id, "nickname": self._nick(club.owner_id)},
+            "owner": {"player_id": club.owner_id, "nickname": self._nick(s, club.owner_id)},
             "members": members, "role": role}
         if role in MEMBER_ROLES:
             out["code"] = club.code  # a member may pass the code on
@@ -267,7 +269,7 @@ class Clubs:
             s.add(club)
             s.flush()
             s.add(ClubMemberRow(club_id=club.id, player_id=pid, role="owner"))
-            return self._club_json(club, "owner", 1)
+            return self._club_json(s, club, "owner", 1)
 
         return dict(await self._write(write))
 
@@ -283,7 +285,7 @@ class Clubs:
             for club, role in rows:
                 n = self._count(s, club.id, MEMBER_ROLES)
                 key = "clubs" if role in MEMBER_ROLES else role
-                out[key].append(self._club_json(club, role, n))
+                out[key].append(self._club_json(s, club, role, n))
             out["limits"] = {"clubs": self.max_clubs, "owned": CLUBS_OWNED_PER_PLAYER,
                              "members": self.max_members}
             return out
@@ -302,7 +304,7 @@ class Clubs:
             role = self._role(s, cid, pid)
             if club.private and role is None:
                 return ClubError("this club is private: its members only", 403, code="club_private")
-            out = self._club_json(club, role, self._count(s, cid, MEMBER_ROLES))
+            out = self._club_json(s, club, role, self._count(s, cid, MEMBER_ROLES))
             out["templates"] = [self._template_json(t) for t in s.scalars(
                 select(ClubTemplateRow).where(ClubTemplateRow.club_id == cid)
                 .order_by(ClubTemplateRow.id))]
@@ -338,7 +340,7 @@ class Clubs:
             club = got[0]
             for k, v in changes.items():
                 setattr(club, k, v)
-            return self._club_json(club, "owner", self._count(s, cid, MEMBER_ROLES))
+            return self._club_json(s, club, "owner", self._count(s, cid, MEMBER_ROLES))
 
         return dict(await self._write(write))
 
@@ -377,7 +379,7 @@ class Clubs:
                 s.add(ClubMemberRow(club_id=club.id, player_id=pid, role="member"))
             s.flush()
             role = self._role(s, club.id, pid)
-            return {"club": self._club_json(club, role, self._count(s, club.id, MEMBER_ROLES)),
+            return {"club": self._club_json(s, club, role, self._count(s, club.id, MEMBER_ROLES)),
                     "status": role}
 
         return dict(await self._write(write))
