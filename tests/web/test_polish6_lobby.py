@@ -60,3 +60,28 @@ def test_lobby_links_are_a_tidy_row(browser: Any, server: str, lang: str) -> Non
         assert page.errors == []  # type: ignore[attr-defined]
         assert page.evaluate("window.__csp") == []
         page.context.close()
+
+
+LEVELS = """() => { const b = [...document.querySelectorAll('#levels .level-btn')];
+  return b.length ? b.map(e => { const r = e.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, h: innerHeight}; }) : null; }"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_quick_match_on_the_first_screen(browser: Any, server: str, lang: str) -> None:
+    """快速开始's three tables lie on the lobby's first screen, held upright and sideways
+    (TABLE.md: the lobby's first screen is its big buttons). At 844×390 they lay below the
+    fold, under the intro line and the nickname (stop 51)."""
+    for size in ((844, 390), (390, 844)):
+        page = new_page(browser, server, size=size)
+        if lang == "en":
+            page.click("#langbtn")
+            poll(page, "() => document.documentElement.lang === 'en'")
+        page.evaluate("scrollTo(0, 0)")
+        levels = poll(page, LEVELS)
+        assert len(levels) == 3, levels
+        for b in levels:
+            assert b["top"] >= 0 and b["bottom"] <= b["h"], f"{lang} {size}: {levels} below the fold"
+        page.screenshot(path=str(screens_dir() / f"lobby-first-screen-{lang}-{size[0]}x{size[1]}.png"))
+        assert page.errors == []  # type: ignore[attr-defined]
+        page.context.close()
