@@ -404,8 +404,13 @@ def expand_update(msg: Mapping[str, Any], v: int | None, view: Any, keys: Sequen
         out["timer"] = {"seat": t[0], "left": t[1]}
     out["from"] = frm
     out["view"] = patch(predict(view, events), msg.get("p", []), keys)
-    out["events"] = [{"vis": "public", **e, "v": frm + i} for i, e in enumerate(events, 1)]
+    out["events"] = _numbered(events, frm)
     return out
+
+
+def _numbered(events: Sequence[Mapping[str, Any]], first: int) -> list[dict[str, Any]]:
+    """Events as a client holds them: numbered after ``first``, ``vis`` public unless said."""
+    return [{"vis": "public", **e, "v": first + i} for i, e in enumerate(events, 1)]
 
 
 def expand_snapshot(msg: Mapping[str, Any], shapes: Sequence[Sequence[str]]) -> dict[str, Any]:
@@ -417,7 +422,7 @@ def expand_snapshot(msg: Mapping[str, Any], shapes: Sequence[Sequence[str]]) -> 
         raise ValueError("a snapshot carries its version and events")
     first = msg["v"] - len(raw)
     out = {k: val for k, val in msg.items() if k != "e"}
-    out["events"] = [{"vis": "public", **unshape(e, shapes), "v": first + i} for i, e in enumerate(raw, 1)]
+    out["events"] = _numbered([unshape(e, shapes) for e in raw], first)
     return out
 
 
