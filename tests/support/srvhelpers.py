@@ -6,6 +6,7 @@ import contextlib
 import json
 import weakref
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -157,13 +158,40 @@ def four_players(client: Any, **settings: Any) -> tuple[list[WS], str]:
     return wss, code
 
 
+def _ephemeral() -> tuple[int, int]:
+    """The kernel's range for the local ports of outgoing connections."""
+    try:
+        text = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text()
+        lo, hi = (int(x) for x in text.split())
+        return lo, hi
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port() -> int:
+    """A loopback port free now, outside the kernel's ephemeral range. A port the kernel
+    handed out (bind to 0) was free only until the server bound it: meanwhile any outgoing
+    connection of the suite (clients, PostgreSQL, Redis) could take it as its local port —
+    "Address already in use" (a worker of ``laizi serve --workers 2``, stop 51, beside
+    stress-ng). Outgoing connections never take a port below that range."""
+    import random
     import socket
 
-    with socket.socket() as s:
+    lo, hi = _ephemeral()
+    span = (10000, lo - 1) if lo > 12000 else (hi + 1, 65535)
+    rng = random.SystemRandom()
+    for _ in range(200):
+        port = rng.randint(*span)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as s:  # (a crowded range: what the kernel gives)
         s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+        got: int = s.getsockname()[1]
+        return got
 
 
 _SERVE = """

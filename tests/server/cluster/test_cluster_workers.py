@@ -111,3 +111,46 @@ def test_two_workers_share_one_port(pg_url: str, redis_url: str, tmp_path: Any) 
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+
+
+def test_the_workers_stop_when_the_supervisor_is_killed(pg_url: str, redis_url: str,
+                                                        tmp_path: Any) -> None:
+    """``kill -9`` of the supervisor: its workers get SIGTERM and leave (they kept serving,
+    and beating in Redis as live nodes of the cluster: in a suite beside stress-ng, a test
+    whose supervisor was killed left ``box-w0`` live, and two later tests saw a third node,
+    stop 51)."""
+    from support.interrupt import children, running, wait_for
+
+    port = free_port()
+    log = tmp_path / "workers.log"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}
+    with open(log, "ab") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "laizi", "serve", "--port", str(port),
+                                 "--db", pg_url, "--redis", redis_url, "--workers", "2",
+                                 "--node", "orphan"], stdout=fh, stderr=subprocess.STDOUT, env=env)
+    workers: list[int] = []
+    try:
+        wait_for(lambda: len(children(proc.pid)) == 2, 60, "two workers")
+        workers = children(proc.pid)
+        status = None
+        end = time.monotonic() + 60
+        while time.monotonic() < end:  # both serve (each answers on the shared port)
+            try:
+                status, body = http(f"http://127.0.0.1:{port}/cluster")
+            except OSError:
+                time.sleep(0.2)
+                continue
+            if status == 200 and {"orphan-w0", "orphan-w1"} <= set(body["live_nodes"]):
+                break
+            time.sleep(0.2)
+        assert status == 200, log.read_text()[-2000:]
+        proc.kill()
+        proc.wait(10)
+        wait_for(lambda: not any(running(w) for w in workers), 60, "the workers to leave")
+    finally:
+        for w in workers:
+            if running(w):
+                os.kill(w, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)

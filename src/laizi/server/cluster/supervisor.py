@@ -5,15 +5,19 @@ port itself with ``SO_REUSEPORT`` and the kernel spreads new connections over th
 workers. They are nodes of one cluster (the same PostgreSQL and Redis), so a connection
 may land on any worker whatever its room. The supervisor forwards ``SIGTERM``/``SIGINT``
 (each worker drains: its rooms go to the others) and restarts a worker that died
-(its rooms are taken over meanwhile).
+(its rooms are taken over meanwhile). On Linux a worker is sent ``SIGTERM`` when the
+supervisor itself dies (killed with ``SIGKILL``, out of memory): no worker is left
+serving, and holding its node's place in the cluster, with nobody to stop it.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["RESTART_DELAY", "supervise", "worker_commands"]
@@ -38,9 +42,31 @@ def worker_commands(args: Any, base: str) -> list[list[str]]:
     return [[*common, "--node", f"{base}-w{i}"] for i in range(args.workers)]
 
 
+def _dies_with(parent: int) -> Callable[[], None] | None:
+    """For a worker (run in the child before its program): ``SIGTERM`` when ``parent``
+    dies (Linux ``prctl(PR_SET_PDEATHSIG)``; elsewhere None: nothing)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def arm() -> None:
+        libc.prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the supervisor died before it was armed
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return arm
+
+
 def supervise(cmds: list[list[str]]) -> int:
     """Run the workers until a signal; the exit code is 0 when every worker stopped cleanly."""
-    procs: list[subprocess.Popen[bytes]] = [subprocess.Popen(c) for c in cmds]
+    arm = _dies_with(os.getpid())
+
+    def start(cmd: list[str]) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(cmd, preexec_fn=arm)  # (the supervisor runs no threads)
+
+    procs: list[subprocess.Popen[bytes]] = [start(c) for c in cmds]
     stopping = False
 
     def stop(sig: int, _frame: Any) -> None:
@@ -63,7 +89,7 @@ def supervise(cmds: list[list[str]]) -> int:
                 died[i] = time.monotonic()
             elif time.monotonic() - died[i] >= RESTART_DELAY:
                 del died[i]
-                procs[i] = subprocess.Popen(cmds[i])
+                procs[i] = start(cmds[i])
     end = time.monotonic() + STOP_WAIT
     rc = 0
     for p in procs:
