@@ -178,7 +178,8 @@ def free_port() -> int:
     import socket
 
     lo, hi = _ephemeral()
-    span = (10000, lo - 1) if lo > 12000 else (hi + 1, 65535)
+    # (from 10100: Chromium refuses port 10080, the last of its restricted ports)
+    span = (10100, lo - 1) if lo > 12000 else (hi + 1, 65535)
     rng = random.SystemRandom()
     for _ in range(200):
         port = rng.randint(*span)

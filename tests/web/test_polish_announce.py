@@ -102,10 +102,12 @@ def bot_room(base: str, hands: int) -> str:
     async def run() -> str:
         ws = await websockets.connect(base.replace("http", "ws") + "/ws")
 
-        async def until(kind: str) -> dict[str, Any]:
+        async def until(ok: Any) -> dict[str, Any]:
+            """The first frame ``ok`` takes (its type, or a test of it); an error fails."""
             while True:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                if m.get("type") in (kind, "error"):
+                m = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                assert m.get("type") != "error", m
+                if m.get("type") == ok if isinstance(ok, str) else ok(m):
                     return dict(m)
 
         await ws.send(json.dumps({"type": "hello", "proto": PROTOCOL, "nickname": "watch"}))
@@ -114,9 +116,11 @@ def bot_room(base: str, hands: int) -> str:
         code = str((await until("joined"))["room"]["code"])
         for seat in range(4):
             await ws.send(json.dumps({"type": "bot", "seat": seat, "level": "greedy"}))
-        await asyncio.sleep(0.3)
+        # (waited for, not slept on: a start before the four bots sat, or a close before the
+        # start ran, left a room that never played — its pages never showed the table, CI)
+        await until(lambda m: m.get("type") == "room" and all(x["bot"] for x in m["room"]["seats"]))
         await ws.send(json.dumps({"type": "start"}))
-        await asyncio.sleep(0.3)
+        await until(lambda m: m.get("type") == "room" and m["room"]["status"] == "playing")
         await ws.close()
         return code
 
