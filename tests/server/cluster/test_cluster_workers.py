@@ -18,6 +18,16 @@ from support.srvhelpers import free_port, http
 redis = pytest.importorskip("redis")
 
 
+def two_workers(port: int, pg_url: str, redis_url: str, log: Any, node: str,
+                *extra: str) -> subprocess.Popen[bytes]:
+    """``laizi serve --workers 2 --node NODE`` on ``port``, its output appended to ``log``."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}
+    with open(log, "ab") as fh:
+        return subprocess.Popen([sys.executable, "-m", "laizi", "serve", "--port", str(port),
+                                 "--db", pg_url, "--redis", redis_url, "--workers", "2",
+                                 "--node", node, *extra], stdout=fh, stderr=subprocess.STDOUT, env=env)
+
+
 def kill_a_worker(port: int, redis_url: str) -> None:
     """kill -9 the worker owning a bot room: the supervisor starts it again (same node
     name) and the room goes on, on either worker — owned again within 10 s (2.0–3.5 s on an
@@ -74,12 +84,7 @@ def test_cluster_options_need_redis_and_postgres(argv: list[str], message: str,
 def test_two_workers_share_one_port(pg_url: str, redis_url: str, tmp_path: Any) -> None:
     port = free_port()
     log = tmp_path / "workers.log"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}
-    with open(log, "ab") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "laizi", "serve", "--port", str(port),
-                                 "--db", pg_url, "--redis", redis_url, "--workers", "2",
-                                 "--node", "box", "--bot-delay", "0.02", "--hand-pause", "0.1"],
-                                stdout=fh, stderr=subprocess.STDOUT, env=env)
+    proc = two_workers(port, pg_url, redis_url, log, "box", "--bot-delay", "0.02", "--hand-pause", "0.1")
     try:
         seen: set[str] = set()
         end = time.monotonic() + 60
@@ -123,11 +128,7 @@ def test_the_workers_stop_when_the_supervisor_is_killed(pg_url: str, redis_url: 
 
     port = free_port()
     log = tmp_path / "workers.log"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAIZI_RATE_EXEMPT": "127.0.0.1"}
-    with open(log, "ab") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "laizi", "serve", "--port", str(port),
-                                 "--db", pg_url, "--redis", redis_url, "--workers", "2",
-                                 "--node", "orphan"], stdout=fh, stderr=subprocess.STDOUT, env=env)
+    proc = two_workers(port, pg_url, redis_url, log, "orphan")
     workers: list[int] = []
     try:
         wait_for(lambda: len(children(proc.pid)) == 2, 60, "two workers")
