@@ -1,6 +1,6 @@
 // Lobby (nickname, create, join, room list) and the room before the start (seats, bots, link, QR).
 import { S } from "./state.js";
-import { send, PROTOCOL } from "./net.js";
+import { send, sayHello } from "./net.js";
 import { showError, clearError, toast } from "./ui.js";
 import { t, getLang, windOf, presetName, botName, botLevelName } from "./i18n.js";
 import { loadRules, chosenOptions, optionName } from "./rules.js";
@@ -176,7 +176,7 @@ export function saveNick() {
   if (!n) return;
   S.nick = n;
   try { localStorage.setItem("laizi.nick", n); } catch (e) { /* ignore */ }
-  send({ type: "hello", proto: PROTOCOL, tables: true, room_patch: true, token: S.token, nickname: n, rename: true });
+  sayHello(undefined, true);
 }
 
 export function initLobby() {

@@ -32,6 +32,23 @@ function showPage(id) {
   if (id === "lobby") store.emit("lobby");
 }
 
+// ------------------------------------------------------------------ identity
+// The browser's token (localStorage "laizi.token") that this page did not say hello with: an
+// account registered or logged in to in another page of this browser — or in the page just
+// before this one, whose save can reach this page only after it said hello (a new guest then).
+// A page that holds no seat follows it: a new socket says hello with it (a connection's identity
+// is fixed). A seated page keeps its player until it is reloaded (its seat is not given up).
+function adoptStoredToken() {
+  const stored = load("laizi.token");
+  if (!stored || stored === S.token || stored === S.helloToken) return false;
+  if (S.seat != null || (S.room && S.room.seats.some(s => s.player_id && s.player_id === S.pid))) return false;
+  S.token = stored;
+  S.nick = load("laizi.nick", "") || S.nick;
+  net.dropConnection();
+  return true;
+}
+window.addEventListener("storage", e => { if (e.key === "laizi.token") adoptStoredToken(); });
+
 // ------------------------------------------------------------------ protocol
 net.on("welcome", m => {
   takeTables(held, m);
@@ -41,6 +58,7 @@ net.on("welcome", m => {
   // (a reconnect here must not log that tab out: this page keeps its own player until reloaded)
   const stored = load("laizi.token");
   if (!stored || stored === S.helloToken || stored === m.token) { save("laizi.token", m.token); save("laizi.nick", m.nickname); }
+  else if (adoptStoredToken()) return;  // (this welcome's guest is left behind: a new socket says hello)
   $("nick").value = m.nickname;
   $("me").textContent = m.nickname;
   fillBotLevels(); renderPhrases();

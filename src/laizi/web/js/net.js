@@ -33,12 +33,7 @@ export function connect() {
   sock.addEventListener("open", () => {
     SOCK.retry = 0;
     SOCK.generation += 1;
-    // the frames' tables once, in the welcome; a room's changes as patches of the room held
-    const hello = { type: "hello", proto: PROTOCOL, tables: true, room_patch: true };
-    if (S.token) hello.token = S.token;
-    S.helloToken = S.token || null;
-    if (S.nick) hello.nickname = S.nick;
-    sock.send(JSON.stringify(hello));
+    sayHello(sock);
     clearTimeout(SOCK.helloTimer);
     SOCK.helloTimer = setTimeout(() => {
       if (SOCK.ws !== sock) return;
@@ -71,6 +66,21 @@ export function connect() {
     SOCK.retry = Math.min(SOCK.retry + 1, 6);
     setTimeout(connect, 250 * SOCK.retry);
   });
+}
+
+/** Say hello on ``sock`` with this page's token and nickname (``rename``: a new nickname for the
+ * same player, on the socket open now); the token it carried is kept (S.helloToken): a welcome
+ * tells this page's own renewed token from one another page saved (main.js). */
+export function sayHello(sock = SOCK.ws, rename = false) {
+  if (!sock || sock.readyState !== 1) return false;
+  // the frames' tables once, in the welcome; a room's changes as patches of the room held
+  const hello = { type: "hello", proto: PROTOCOL, tables: true, room_patch: true };
+  if (S.token) hello.token = S.token;
+  S.helloToken = S.token || null;
+  if (S.nick) hello.nickname = S.nick;
+  if (rename) hello.rename = true;
+  sock.send(JSON.stringify(hello));
+  return true;
 }
 
 /** Mark the connection usable again (after welcome, or after the resync that follows a join). */
