@@ -86,11 +86,13 @@ def live_server(tmp: Path, *extra: str, port: int | None = None,
 
 
 def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, int] = (1366, 900),
-             csp: bool = True, setup: Any = None) -> Any:
+             csp: bool = True, setup: Any = None, panels: bool = True) -> Any:
     """A fresh context (own localStorage) on the lobby; with csp, every response of the server
     carries the project's Content-Security-Policy (so the client is exercised under it even
     where the server does not send it yet) and violations are recorded in window.__csp.
-    setup(page), if given, runs before the page is first loaded."""
+    setup(page), if given, runs before the page is first loaded. ``panels``: the lobby's forms
+    behind 创建房间 and 加入房间 are opened (tapped open, as a player does), so that a test can
+    fill them."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, service_workers="block")
     page = ctx.new_page()
     page.set_default_timeout(15000)
@@ -138,10 +140,23 @@ def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, 
         page.fill("#nick", nick)
         page.click("#btn-nick")
         poll(page, "n => document.getElementById('me').textContent === n", nick)
+    if panels:
+        lobby_panel(page, "create")
+        lobby_panel(page, "join")
     return page
 
 
+def lobby_panel(page: Any, which: str) -> None:
+    """Open the lobby's form behind its big button, as a player taps it: ``"create"`` (创建房间)
+    or ``"join"`` (加入房间); nothing when it is open already."""
+    page.wait_for_selector(f"#open-{which}")
+    if page.locator(f"#{which}-card").is_hidden():
+        page.click(f"#open-{which}")
+        page.wait_for_selector(f"#{which}-card:not(.hidden)")
+
+
 def create_room(page: Any, hands: int | None = None) -> str:
+    lobby_panel(page, "create")
     if hands:
         page.fill("#c-hands", str(hands))
     page.click("#btn-create")
@@ -152,6 +167,7 @@ def create_room(page: Any, hands: int | None = None) -> str:
 
 def join_seat(page: Any, code: str, seat: int) -> None:
     """From the lobby: join room ``code`` by its code and sit at ``seat`` (its 准备 button shown)."""
+    lobby_panel(page, "join")
     page.fill("#j-code", code)
     page.click("#btn-join")
     page.wait_for_selector("#roomview:not(.hidden)")
@@ -201,6 +217,7 @@ def start_fixed_deal(page: Any, seed: str, *, lang: str = "zh", turn: int | None
         poll(page, "() => document.documentElement.lang === 'en'")
     elif lang != "zh":
         raise ValueError(f"lang {lang!r}: the client speaks zh and en")
+    lobby_panel(page, "create")
     page.click("details.more > summary")  # the fixed deal is among the further options
     page.fill("#c-seed", seed)
     if turn is not None:

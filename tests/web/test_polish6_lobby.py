@@ -1,11 +1,14 @@
-"""The lobby's links under the greeting (新手教程, 玩法说明, 比赛 →, 亲友圈 →) on a phone held upright
-(390×844), in Chinese and English: the tutorial button on a row of its own, the three links
-together on the row under it (none alone on a line of its own), each whole (not cut, inside the
-screen) and a finger's target (at least 36 px high and wide); held sideways (844×390) all four
-stay on one row.
+"""The lobby's first screen (TABLE.md): the apps' big buttons — 创建房间, 加入房间, 比赛, 亲友圈 — with
+新手教程 and 玩法说明 above them and 快速开始's three tables under them, held upright (390×844),
+sideways (844×390) and on a desktop, in Chinese and English; the two forms behind their buttons.
 
-Before the fix: at 390×844 亲友圈 → wrapped alone onto a second line, and the three links were
-24 px high lines of text.
+Each button and link is whole (not cut, inside the screen), a finger's target (at least 44 px
+high for a big button, 36 for a link) and on the first screen. The create and join forms are not
+on the page until their button is tapped; a tap opens the form under the buttons (its button says
+so: aria-expanded), 加入房间 puts the cursor in the room code, a second tap closes it.
+
+Before (stop 51): the lobby was a long page of cards — 创建房间 and 加入房间 forms below the fold,
+比赛 and 亲友圈 small links.
 
 A real `laizi serve`, the system Chromium. Screenshots go to screens_dir()."""
 
@@ -19,44 +22,54 @@ from support.webhelpers import new_page, overflow_x, poll, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-# Each link of the row: its text, box, and whether its words are cut (wider than its box).
-LINKS = """() => [...document.querySelectorAll('#lobby .learn-links > a')].map(e => {
+# The first screen's buttons and links: text, box, whether the words are cut (wider than the box).
+TOP = """() => [...document.querySelectorAll('#lobby .learn-links > a, #lobby .lobby-menu > .big-btn')].map(e => {
   const r = e.getBoundingClientRect();
-  return { text: e.textContent.trim(), tutorial: e.classList.contains('tutorial-link'), l: r.left, t: r.top, r: r.right,
-           b: r.bottom, w: r.width, h: r.height, cut: e.scrollWidth > e.clientWidth + 1 };
+  return { text: e.textContent.trim(), big: e.classList.contains('big-btn'), id: e.id, l: r.left, t: r.top, r: r.right,
+           b: r.bottom, w: r.width, h: r.height, cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 };
 })"""
 
-
-def _row_of(links: list[dict[str, Any]], top: float) -> list[str]:
-    return [a["text"] for a in links if abs(a["t"] - top) < 4]
+WORDS = {"zh": ["创建房间", "加入房间", "比赛", "亲友圈"], "en": ["Create room", "Join room", "Tournaments", "Clubs"]}
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_lobby_links_are_a_tidy_row(browser: Any, server: str, lang: str) -> None:
-    for size in ((390, 844), (844, 390)):
-        page = new_page(browser, server, size=size)
+def test_the_lobby_opens_on_its_big_buttons(browser: Any, server: str, lang: str) -> None:
+    for size in ((390, 844), (844, 390), (1366, 900)):
+        page = new_page(browser, server, size=size, panels=False)
         if lang == "en":
             page.click("#langbtn")
             poll(page, "() => document.documentElement.lang === 'en'")
-        links = poll(page, LINKS)
-        assert len(links) == 4, links
+        page.evaluate("scrollTo(0, 0)")
+        items = poll(page, TOP)
         at = f"{lang} {size[0]}x{size[1]}"
-        page.screenshot(path=str(screens_dir() / f"polish6-lobby-links-{lang}-{size[0]}x{size[1]}.png"))
+        page.screenshot(path=str(screens_dir() / f"lobby-buttons-{lang}-{size[0]}x{size[1]}.png"))
         assert overflow_x(page) <= 0, at
-        for a in links:
+        big = [a for a in items if a["big"]]
+        assert [a["text"] for a in big] == WORDS[lang], f"{at}: {items}"
+        assert len(items) == 6, f"{at}: {items}"  # and 新手教程, 玩法说明
+        for a in items:
             assert a["l"] >= -0.5 and a["r"] <= size[0] + 0.5, f"{at}: {a} off the screen"
+            assert a["t"] >= 0 and a["b"] <= size[1], f"{at}: {a} below the first screen"
             assert not a["cut"], f"{at}: {a} cut"
-            assert a["h"] >= 36 and a["w"] >= 36, f"{at}: {a} smaller than a finger"
-        others = [a for a in links if not a["tutorial"]]
-        rows = {round(a["t"]) for a in others}
-        # the three links on one row (亲友圈 → was alone on a line of its own)
-        assert len(_row_of(others, others[0]["t"])) == 3, f"{at}: the links on {len(rows)} rows: {links}"
-        tutorial = next(a for a in links if a["tutorial"])
-        if size[0] > size[1]:  # held sideways: all four on one row
-            assert len(_row_of(links, tutorial["t"])) == 4, f"{at}: {links}"
-        else:  # upright: the tutorial above them, the links spread over the width
-            assert tutorial["b"] <= min(a["t"] for a in others) + 0.5, f"{at}: {links}"
-            assert others[-1]["r"] - others[0]["l"] >= 0.6 * size[0], f"{at}: {links}"
+            assert a["h"] >= (44 if a["big"] else 36) and a["w"] >= 44, f"{at}: {a} smaller than a finger"
+        # the forms are behind their buttons
+        for which in ("create", "join"):
+            assert page.locator(f"#{which}-card").is_hidden(), f"{at}: the {which} form shows"
+            assert page.get_attribute(f"#open-{which}", "aria-expanded") == "false"
+        page.click("#open-create")
+        page.wait_for_selector("#create-card:not(.hidden)")
+        assert page.get_attribute("#open-create", "aria-expanded") == "true"
+        page.locator("#btn-create").scroll_into_view_if_needed()
+        assert page.locator("#btn-create").is_visible()
+        page.click("#open-join")
+        page.wait_for_selector("#join-card:not(.hidden)")
+        poll(page, "() => document.activeElement && document.activeElement.id === 'j-code'")  # the keyboard comes up
+        page.screenshot(path=str(screens_dir() / f"lobby-forms-{lang}-{size[0]}x{size[1]}.png"))
+        page.click("#open-create")  # a second tap closes it
+        page.wait_for_selector("#create-card.hidden", state="attached")
+        assert page.get_attribute("#open-create", "aria-expanded") == "false"
+        page.click("#join-card .panel-close")
+        page.wait_for_selector("#join-card.hidden", state="attached")
         assert page.errors == []  # type: ignore[attr-defined]
         assert page.evaluate("window.__csp") == []
         page.context.close()
@@ -73,7 +86,7 @@ def test_quick_match_on_the_first_screen(browser: Any, server: str, lang: str) -
     (TABLE.md: the lobby's first screen is its big buttons). At 844×390 they lay below the
     fold, under the intro line and the nickname (stop 51)."""
     for size in ((844, 390), (390, 844)):
-        page = new_page(browser, server, size=size)
+        page = new_page(browser, server, size=size, panels=False)
         if lang == "en":
             page.click("#langbtn")
             poll(page, "() => document.documentElement.lang === 'en'")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from laizi.server.persistence import db
-from support.webhelpers import live_server, new_page, poll
+from support.webhelpers import live_server, lobby_panel, new_page, poll
 
 pytestmark = pytest.mark.browser
 
@@ -54,6 +54,7 @@ def test_tier_on_profile_board_and_a_refused_seat(browser: Any, server: tuple[st
     page.evaluate("() => localStorage.setItem('laizi.lang', 'zh')")
     # a guest (新手) creates a room for 雀士一 and up: sitting down is refused, in words
     page.goto(base + "/")
+    lobby_panel(page, "create")
     page.wait_for_selector("#c-rank-min option[value='1']", state="attached")
     assert page.eval_on_selector_all("#c-rank-max option", "os => os.length") == 12
     page.evaluate("() => { for (const d of document.querySelectorAll('details.more')) d.open = true; }")

@@ -60,7 +60,7 @@ const ZH = {
   reason_pair_not_258: "将不是二五八", reason_jianzi_on_discard: "见字胡不能胡别人打的牌", reason_below_minimum: "番数不够起胡",
   tiles_title: "牌面", tiles_intro: "每张牌都是本项目绘制的 SVG，不依赖中文字体。带金边和星标的是赖子。",
   lobby_hint: "输入昵称，创建房间或加入朋友的房间。", fixed_deal: "固定牌局（种子 {0}）：牌墙由房间设置决定", fixed_deal_short: "固定牌局 {0}",
-  tournaments_link: "比赛 →",
+  tournaments_btn: "比赛", clubs_btn: "亲友圈", lobby_menu: "大厅",
   review: "复盘", accuracy: "准确率", review_busy: "复盘中… {0}%", review_wait: "复盘的人多，稍后自动再试…", review_failed: "复盘失败",
   review_acc: "准确率 {0}% · 平均每步少 {1} 分 · 与专家一致 {2}% · 共 {3} 个决定", review_none: "没有明显失误",
   review_item: "第 {0} 局 · {1} → 专家 {2} · −{3} 分", review_auto: "（托管代打 {0} 步，不计）", review_unrated: "（{0} 步无法评估，不计）",
@@ -68,7 +68,7 @@ const ZH = {
   card_hand: "晒大胡", card_hand_title: "武汉麻将 · 大胡", card_hand_of: "比赛 #{0} · 第 {1} 局", card_no_big: "胡牌",
   card: "战绩", card_title: "武汉麻将 · 战绩", card_match: "比赛 #{0} · 共 {1} 局", card_match_one: "比赛 #{0} · 共 {1} 局", card_download: "下载图片",
   card_share: "分享链接", card_copied: "链接已复制", card_copy_hint: "请复制上面的链接", card_failed: "无法生成战绩",
-  clubs_link: "亲友圈 →", dissolve: "申请解散", dissolve_sure: "确定解散？", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
+  dissolve: "申请解散", dissolve_sure: "确定解散？", dissolve_vote: "解散投票：{0}/{1} 人同意", dissolve_agree: "同意解散",  // clubs
   dissolve_refuse: "拒绝", dissolved: "牌局已解散：已打完的局分数保留", dissolve_refused: "{0} 拒绝解散",  // clubs
   ev_dissolved: "解散：本局不计分", dissolved_hand: "牌局解散（本局不计分）",  // clubs
   mute: "屏蔽", unmute: "取消屏蔽", muted_note: "已屏蔽 {0} 的聊天", report: "举报", report_reason: "举报原因",  // clubs
@@ -146,7 +146,7 @@ const EN = {
   reason_pair_not_258: "the pair is not 2, 5 or 8", reason_jianzi_on_discard: "this wait cannot win on a discard", reason_below_minimum: "below the minimum",
   tiles_title: "Tiles", tiles_intro: "Every face is an SVG drawn by this project: no CJK font needed. The laizi carries a gold border and a star.",
   lobby_hint: "Pick a nickname, create a room or join a friend's.", fixed_deal: "Fixed deal (seed {0}): the room settings decide the wall", fixed_deal_short: "Fixed deal {0}",
-  tournaments_link: "Tournaments →",
+  tournaments_btn: "Tournaments", clubs_btn: "Clubs", lobby_menu: "Lobby",
   review: "Review", accuracy: "Accuracy", review_busy: "Reviewing… {0}%", review_wait: "Many reviews at the moment: trying again shortly…", review_failed: "The review failed",
   review_acc: "Accuracy {0}% · {1} points lost per decision · agrees with expert {2}% · {3} decisions",
   review_none: "No costly decision", review_item: "Hand {0} · {1} → expert {2} · −{3}",
@@ -155,7 +155,7 @@ const EN = {
   card_hand: "Share this hand", card_hand_title: "Wuhan Mahjong · Big hand", card_hand_of: "Match #{0} · hand {1}", card_no_big: "Win",
   card: "Result card", card_title: "Wuhan Mahjong · Result", card_match: "Match #{0} · {1} hands", card_match_one: "Match #{0} · {1} hand", card_download: "Download",
   card_share: "Share link", card_copied: "Link copied", card_copy_hint: "Copy the link above", card_failed: "No card for this match",
-  clubs_link: "Clubs →", dissolve: "Propose to end", dissolve_sure: "Tap again to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs
+  dissolve: "Propose to end", dissolve_sure: "Tap again to end", dissolve_vote: "End the match: {0}/{1} agree", dissolve_agree: "Agree",  // clubs
   dissolve_refuse: "Refuse", dissolved: "Match ended by vote: finished hands keep their scores", dissolve_refused: "{0} refused to end",  // clubs
   ev_dissolved: "Ended by vote: this hand does not count", dissolved_hand: "Match ended by vote (this hand does not count)",  // clubs
   mute: "Mute", unmute: "Unmute", muted_note: "{0} is muted", report: "Report", report_reason: "Reason",  // clubs

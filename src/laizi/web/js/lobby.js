@@ -190,6 +190,24 @@ export function initLobby() {
   $("j-code").addEventListener("keydown", e => { if (e.key === "Enter") join(false); });
   $("btn-start").addEventListener("click", () => send({ type: "start" }));
   $("btn-copy").addEventListener("click", copyLink);
+  // the big buttons 创建房间 / 加入房间 open (and close) their forms under them
+  $("open-create").addEventListener("click", () => togglePanel("create"));
+  $("open-join").addEventListener("click", () => togglePanel("join"));
+  for (const b of document.querySelectorAll(".panel-close")) b.addEventListener("click", () => togglePanel(b.dataset.panel, false));
+}
+
+/** Open (or close) the lobby's form behind a big button: "create" or "join". An opened form is
+ * brought into view, its first field focused (the room code: the keyboard comes up). */
+export function togglePanel(which, open) {
+  const card = $(`${which}-card`), btn = $(`open-${which}`);
+  const show = open ?? card.classList.contains("hidden");
+  card.classList.toggle("hidden", !show);
+  btn.setAttribute("aria-expanded", show ? "true" : "false");
+  btn.classList.toggle("on", show);
+  if (!show) { btn.focus({ preventScroll: true }); return; }
+  if (which === "join") loadRooms();
+  card.scrollIntoView({ block: "nearest" });
+  if (which === "join") $("j-code").focus({ preventScroll: true });
 }
 
 /** The room before the start: seats with sit/stand/bot buttons. */
