@@ -418,3 +418,39 @@ def test_tables_once_in_the_welcome(fast_client: Any) -> None:
     snap = game_frame(ws, lambda m: m["type"] == "snapshot", timeout=30)
     raw = json.loads(ws.raw[-1])
     assert raw["keys"] == list(VIEW_KEYS) and raw["shapes"] == [list(x) for x in EVENT_SHAPES]
+
+
+def test_a_welcome_leaves_out_what_the_client_keeps(fast_client: Any) -> None:
+    """The welcome names its frame tables and quick phrases (``tables_id``, ``phrases_id``); a
+    hello that says it keeps them (``have``, as the web client does across reconnects and page
+    loads) gets a welcome without them — about 1.9 KB less a connection —, one that names an id of
+    another version gets them again."""
+    from laizi.server.common.chat import QUICK_PHRASES
+    from laizi.server.common.protocol import PROTOCOL
+    from laizi.server.tables.frames import EVENT_SHAPES, VIEW_KEYS
+
+    def welcome(**hello: Any) -> tuple[dict[str, Any], int]:
+        cm = fast_client.websocket_connect("/ws")
+        ws = WS(cm.__enter__())
+        OPEN.append(cm)
+        ws.send(type="hello", proto=PROTOCOL, tables=True, nickname="keeper", **hello)
+        w = ws.until("welcome")
+        return w, len(next(t for t in ws.raw if '"welcome"' in t).encode())
+
+    first, size_first = welcome()
+    assert first["keys"] == list(VIEW_KEYS) and first["shapes"] == [list(x) for x in EVENT_SHAPES]
+    assert first["phrases"]["guozao"] == list(QUICK_PHRASES["guozao"])
+    ids = [first["tables_id"], first["phrases_id"]]
+    again, size_again = welcome(token=first["token"], have=ids)
+    assert again["player_id"] == first["player_id"]
+    assert not {"keys", "shapes", "phrases"} & again.keys(), again.keys()
+    assert [again["tables_id"], again["phrases_id"]] == ids
+    assert size_first - size_again >= 1500, (size_first, size_again)
+    other, _ = welcome(token=first["token"], have=["an-older-one", first["phrases_id"]])
+    assert other["keys"] == list(VIEW_KEYS) and "phrases" not in other
+    # a hello may name at most four ids, each of at most 32 characters
+    cm = fast_client.websocket_connect("/ws")
+    ws = WS(cm.__enter__())
+    OPEN.append(cm)
+    ws.send(type="hello", proto=PROTOCOL, nickname="keeper", have=["x" * 33])
+    assert ws.until("error")["code"]

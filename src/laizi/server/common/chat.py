@@ -4,6 +4,8 @@ seconds (the budget: :data:`laizi.server.guard.limits.CHAT`, shared by a cluster
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 import unicodedata
 
@@ -11,7 +13,7 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-__all__ = ["EMOTES", "MAX_CHARS", "QUICK_PHRASES", "ChatError", "RateLimiter", "clean_text"]
+__all__ = ["EMOTES", "MAX_CHARS", "PHRASES_ID", "QUICK_PHRASES", "ChatError", "RateLimiter", "clean_text"]
 
 MAX_CHARS = 140
 RATE_COUNT = 5
@@ -36,6 +38,9 @@ QUICK_PHRASES: dict[str, tuple[str, str]] = {
     "laizi": ("赖子在手，天下我有", "A laizi in hand, the world is mine!"),
     "zhashi": ("这把打得好扎实", "That was a hard-fought hand."),
 }
+
+# The phrases' id: a client that holds them (hello ``have``) is not sent them again in the welcome.
+PHRASES_ID = hashlib.sha256(json.dumps(QUICK_PHRASES, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:12]
 
 # id -> (中文, English): the emotes drawn by the project (web/emotes/{id}.svg)
 EMOTES: dict[str, tuple[str, str]] = {

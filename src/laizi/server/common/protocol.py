@@ -2,9 +2,11 @@
 
 Client → server (``type``):
 
-- ``hello``      ``{proto, token?, nickname?, rename?, tables?, room_patch?}``: identify (a
+- ``hello``      ``{proto, token?, nickname?, rename?, tables?, room_patch?, have?}``: identify (a
   valid token) or become a new guest; ``tables``: the ``welcome`` carries the table frames'
   key table and event shapes (``keys``, ``shapes``) and the snapshots leave them out;
+  ``have``: the ``tables_id`` and ``phrases_id`` of an earlier welcome whose tables and quick
+  phrases the client keeps (across reconnects and page loads): this welcome leaves them out;
   ``room_patch``: a ``room`` message may be ``{p}``, a patch of the last room info the
   connection got (:mod:`laizi.server.tables.roomwire`).
   ``proto`` is the protocol version the client speaks (:data:`PROTOCOL`); an older one is
@@ -223,6 +225,9 @@ class Hello(_Msg):
     # the client keeps the frames' key table and event shapes from the ``welcome`` (which
     # then carries them): its snapshots leave them out
     tables: bool = False
+    # what of a welcome the client holds already (``tables_id``, ``phrases_id`` of an earlier
+    # one): the welcome leaves them out
+    have: list[Annotated[str, Field(max_length=32)]] = Field(default_factory=list, max_length=4)
     # the client takes a ``room`` message that is a patch of the last room it got
     # (laizi.server.tables.roomwire)
     room_patch: bool = False
@@ -524,11 +529,17 @@ def pong(t: float | None) -> dict[str, Any]:
 
 
 def welcome(info: dict[str, Any], bot_levels: list[str],
-            phrases: dict[str, list[str]], tables: dict[str, Any] | None = None) -> dict[str, Any]:
+            phrases: dict[str, list[str]] | None, tables: dict[str, Any] | None = None,
+            ids: dict[str, str] | None = None) -> dict[str, Any]:
     """``welcome``: the identity (``player_id``, ``nickname``, ``token``...), the bot levels,
     the quick chat phrases and, for a client that asked (``hello`` ``tables``), the table
-    frames' key table and event shapes (``keys``, ``shapes``: its snapshots leave them out)."""
-    return {"type": "welcome", **info, "bot_levels": bot_levels, "phrases": phrases, **(tables or {})}
+    frames' key table and event shapes (``keys``, ``shapes``: its snapshots leave them out).
+    ``ids`` (``phrases_id``, ``tables_id``) name them: a client that keeps them says so in its
+    next ``hello`` (``have``), and that welcome leaves them out (None here)."""
+    out: dict[str, Any] = {"type": "welcome", **info, "bot_levels": bot_levels}
+    if phrases is not None:
+        out["phrases"] = phrases
+    return {**out, **(tables or {}), **(ids or {})}
 
 
 def room_msg(info: dict[str, Any]) -> RoomMsg:

@@ -28,6 +28,7 @@ from laizi.server.clubs.etiquette import MuteError
 from laizi.server.common import protocol as p
 from laizi.server.common.chat import (
     EMOTES,
+    PHRASES_ID,
     QUICK_PHRASES,
     RATE_COUNT,
     RATE_WINDOW,
@@ -244,9 +245,15 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
     conn.tables = TABLES_ID if m.tables and m.proto is not None else ""
     if m.room_patch != conn.room_patch:  # (a second hello may say otherwise)
         conn.room_patch, conn.room_base = m.room_patch, None
-    conn.send(p.welcome(info, hub.bot_levels(), {k: list(v) for k, v in QUICK_PHRASES.items()},
-                        {"keys": list(VIEW_KEYS), "shapes": [list(x) for x in EVENT_SHAPES]}
-                        if conn.tables else None))
+    have = set(m.have)
+    conn.send(p.welcome(info, hub.bot_levels(),
+                        None if PHRASES_ID in have else _PHRASES,
+                        _TABLES if conn.tables and TABLES_ID not in have else None,
+                        {"phrases_id": PHRASES_ID, **({"tables_id": TABLES_ID} if conn.tables else {})}))
+
+
+_PHRASES = {k: list(v) for k, v in QUICK_PHRASES.items()}
+_TABLES = {"keys": list(VIEW_KEYS), "shapes": [list(x) for x in EVENT_SHAPES]}
 
 
 # ------------------------------------------------------------- lobby commands

@@ -49,11 +49,25 @@ function adoptStoredToken() {
 }
 window.addEventListener("storage", e => { if (e.key === "laizi.token") adoptStoredToken(); });
 
+/** The welcome's frame tables and quick phrases — sent, or named by the id of those this
+ * browser keeps (S.kept, said in the hello): taken, and kept for the next hello. */
+function keepWelcome(m) {
+  const k = S.kept;
+  let changed = false;
+  if (Array.isArray(m.keys) && typeof m.tables_id === "string") {
+    Object.assign(k, { tables_id: m.tables_id, keys: m.keys, shapes: m.shapes || [] }); changed = true;
+  }
+  if (m.phrases && typeof m.phrases_id === "string") { Object.assign(k, { phrases_id: m.phrases_id, phrases: m.phrases }); changed = true; }
+  takeTables(held, m.keys ? m : m.tables_id && m.tables_id === k.tables_id ? k : {});
+  S.phrases = m.phrases || (m.phrases_id && m.phrases_id === k.phrases_id ? k.phrases : {});
+  if (changed) save("laizi.kept", JSON.stringify(k));
+}
+
 // ------------------------------------------------------------------ protocol
 net.on("welcome", m => {
-  takeTables(held, m);
+  keepWelcome(m);
   S.token = m.token; S.pid = m.player_id; S.nick = m.nickname;
-  S.botLevels = m.bot_levels || []; S.phrases = m.phrases || {};
+  S.botLevels = m.bot_levels || [];
   // the browser's token, unless another tab logged in or registered since this socket's hello
   // (a reconnect here must not log that tab out: this page keeps its own player until reloaded)
   const stored = load("laizi.token");

@@ -79,6 +79,8 @@ export function sayHello(sock = SOCK.ws, rename = false) {
   S.helloToken = S.token || null;
   if (S.nick) hello.nickname = S.nick;
   if (rename) hello.rename = true;
+  const have = [S.kept.tables_id, S.kept.phrases_id].filter(x => typeof x === "string");
+  if (have.length) hello.have = have;  // (what the welcome need not carry again)
   sock.send(JSON.stringify(hello));
   return true;
 }

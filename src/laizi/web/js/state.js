@@ -3,7 +3,24 @@ export function load(key, fallback = null) {
   try { return localStorage.getItem(key) ?? fallback; } catch (e) { return fallback; }
 }
 
+/** What of a welcome this browser keeps (localStorage "laizi.kept"): the frame tables and the
+ *  quick phrases with their ids — a hello names them (``have``) and the welcome leaves them out. */
+function loadKept() {
+  try {
+    const k = JSON.parse(load("laizi.kept") || "{}");
+    const out = {};
+    if (k && typeof k.tables_id === "string" && Array.isArray(k.keys) && Array.isArray(k.shapes)) {
+      out.tables_id = k.tables_id; out.keys = k.keys; out.shapes = k.shapes;
+    }
+    if (k && typeof k.phrases_id === "string" && k.phrases && typeof k.phrases === "object") {
+      out.phrases_id = k.phrases_id; out.phrases = k.phrases;
+    }
+    return out;
+  } catch (e) { return {}; }
+}
+
 export const S = {
+  kept: loadKept(),
   token: load("laizi.token"), pid: null, nick: load("laizi.nick", ""),
   helloToken: null,      // the token the socket's last hello carried (net.js)
   conn: "connecting", everConnected: false,
