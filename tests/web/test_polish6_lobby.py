@@ -98,3 +98,24 @@ def test_quick_match_on_the_first_screen(browser: Any, server: str, lang: str) -
         page.screenshot(path=str(screens_dir() / f"lobby-first-screen-{lang}-{size[0]}x{size[1]}.png"))
         assert page.errors == []  # type: ignore[attr-defined]
         page.context.close()
+
+
+def test_a_room_opens_at_its_top_and_the_lobby_comes_back_on_its_buttons(browser: Any, server: str) -> None:
+    """Created from the form (scrolled down to it), the room opens at its top; left, the lobby
+    comes back on its first screen, the form closed (before: the room opened scrolled, and the
+    lobby came back on the form)."""
+    page = new_page(browser, server, size=(844, 390), panels=False)
+    page.click("#open-create")
+    page.locator("#btn-create").scroll_into_view_if_needed()
+    assert page.evaluate("scrollY") > 0
+    page.click("#btn-create")
+    page.wait_for_selector("#roomview:not(.hidden)")
+    poll(page, "() => document.getElementById('room-code').textContent.length >= 4")
+    assert page.evaluate("scrollY") == 0
+    page.click("#btn-leave")
+    page.wait_for_selector("#lobby:not(.hidden)")
+    assert page.locator("#create-card").is_hidden()
+    assert page.get_attribute("#open-create", "aria-expanded") == "false"
+    assert page.evaluate("scrollY") == 0
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.context.close()

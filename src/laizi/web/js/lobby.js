@@ -196,6 +196,15 @@ export function initLobby() {
   for (const b of document.querySelectorAll(".panel-close")) b.addEventListener("click", () => togglePanel(b.dataset.panel, false));
 }
 
+/** Close the lobby's forms (a room joined: the lobby comes back on its first screen). */
+export function closePanels() {
+  for (const which of ["create", "join"]) {
+    $(`${which}-card`).classList.add("hidden");
+    $(`open-${which}`).setAttribute("aria-expanded", "false");
+    $(`open-${which}`).classList.remove("on");
+  }
+}
+
 /** Open (or close) the lobby's form behind a big button: "create" or "join". An opened form is
  * brought into view, its first field focused (the room code: the keyboard comes up). */
 export function togglePanel(which, open) {

@@ -10,7 +10,7 @@ import { sfx, speak, setSound, setVoice, soundEnabled, voiceEnabled } from "./so
 import { describe } from "./words.js";
 import { showPizi, tileEl } from "./tiles.js";
 import { optionName, howtoLink } from "./rules.js";
-import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, copyLink, ruleCard } from "./lobby.js";
+import { initLobby, renderRoom, loadPresets, loadRooms, fillBotLevels, copyLink, ruleCard, closePanels } from "./lobby.js";
 import { showError, clearError, toast, clearToast } from "./ui.js";
 import { initQuick } from "./quick.js";      // social: quick match, coins
 import { initFriends } from "./friends.js";  // social: friends, invites
@@ -22,7 +22,9 @@ import { initEmotes, emoteImg, emoteText } from "./emotes.js";  // clubs: emotes
 const $ = id => document.getElementById(id);
 
 function showPage(id) {
+  const was = ["lobby", "roomview", "replay"].find(p => !$(p).classList.contains("hidden"));
   for (const p of ["lobby", "roomview", "replay"]) $(p).classList.toggle("hidden", p !== id);
+  if (was !== id && id !== "game") window.scrollTo(0, 0);  // a new page opens at its top
   const inGame = id === "game";
   $("game").classList.toggle("hidden", !inGame);
   $("pages").classList.toggle("hidden", inGame);
@@ -84,6 +86,7 @@ net.on("joined", m => {
   const newRoom = !S.room || S.room.code !== m.room.code;
   S.room = m.room; S.seat = m.seat; S.wantRoom = m.room.code; S.v = 0;
   PAGE.tableGone = false; PAGE.leaving = false;
+  closePanels();  // (the form did its work: back in the lobby, its first screen)
   if (newRoom) { S.log = []; S.logV = 0; S.settleClosed = new Set(); S.settleHand = null; S.view = null; S.seq = 0; PAGE.lastOver = null; PAGE.logPizi = null; }
   save("laizi.room", m.room.code);
   if (location.pathname !== `/room/${m.room.code}`) history.replaceState(null, "", `/room/${m.room.code}`);
