@@ -1,6 +1,7 @@
 """The lobby's first screen (TABLE.md): the apps' big buttons — 创建房间, 加入房间, 比赛, 亲友圈 — with
 新手教程 and 玩法说明 above them and 快速开始's three tables under them, held upright (390×844),
-sideways (844×390) and on a desktop, in Chinese and English; the two forms behind their buttons.
+sideways (844×390) and on a desktop — and on small phones (320×568, 667×375) —, in Chinese and
+English; the two forms behind their buttons.
 
 Each button and link is whole (not cut, inside the screen), a finger's target (at least 44 px
 high for a big button, 36 for a link) and on the first screen. The create and join forms are not
@@ -34,7 +35,7 @@ WORDS = {"zh": ["创建房间", "加入房间", "比赛", "亲友圈"], "en": ["
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_lobby_opens_on_its_big_buttons(browser: Any, server: str, lang: str) -> None:
-    for size in ((390, 844), (844, 390), (1366, 900)):
+    for size in ((390, 844), (844, 390), (1366, 900), (320, 568), (667, 375)):
         page = new_page(browser, server, size=size, panels=False)
         if lang == "en":
             page.click("#langbtn")
