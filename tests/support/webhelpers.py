@@ -25,6 +25,9 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
 
 _MIRRORS: dict[int, tuple[Any, Mirror]] = {}
+# the frame tables by id, as a browser keeps them (localStorage "laizi.kept"): a page's next
+# socket says hello ``have`` and its welcome leaves them out
+_KEPT: dict[str, tuple[list[str], list[list[str]]]] = {}
 
 
 def viewed(sock: Any, m: Any) -> Any:
@@ -34,7 +37,7 @@ def viewed(sock: Any, m: Any) -> Any:
         return m  # (a welcome: the frames' tables; a room: a patch — when the hello asked for them)
     held = _MIRRORS.get(id(sock))
     if held is None or held[0] is not sock:
-        held = _MIRRORS[id(sock)] = (sock, Mirror())
+        held = _MIRRORS[id(sock)] = (sock, Mirror(kept=_KEPT))
     return held[1].take(m)
 
 

@@ -446,6 +446,14 @@ def test_a_welcome_leaves_out_what_the_client_keeps(fast_client: Any) -> None:
     assert not {"keys", "shapes", "phrases"} & again.keys(), again.keys()
     assert [again["tables_id"], again["phrases_id"]] == ids
     assert size_first - size_again >= 1500, (size_first, size_again)
+    # a client's next connection reads its frames with the tables it kept (the tests' Mirror
+    # keeps them like the web client: shared by the mirrors of one client)
+    kept: dict[str, Any] = {}
+    Mirror(kept=kept).take(first)
+    lean = Mirror(kept=kept)
+    lean.take(again)
+    assert lean.keys == list(VIEW_KEYS) and lean.shapes == [list(x) for x in EVENT_SHAPES]
+    assert Mirror().take(again) and Mirror(kept={}).shapes == []
     other, _ = welcome(token=first["token"], have=["an-older-one", first["phrases_id"]])
     assert other["keys"] == list(VIEW_KEYS) and "phrases" not in other
     # a hello may name at most four ids, each of at most 32 characters

@@ -437,9 +437,14 @@ class Mirror:
     patched onto the previous one, its events numbered, the sticky keys carried on) and
     raises :class:`Gap` when an update does not follow the version held. ``check``: a
     snapshot of the version held must equal the view the patches built (else
-    :class:`Diverged`); ``checked`` counts those comparisons."""
+    :class:`Diverged`); ``checked`` counts those comparisons. ``kept``: the tables by their
+    id (a welcome's ``tables_id``), shared by the mirrors of one client's connections — what
+    the web client keeps in localStorage: a welcome that leaves them out (the hello said
+    ``have``) names the ones to use."""
 
-    def __init__(self, check: bool = False) -> None:
+    def __init__(self, check: bool = False,
+                 kept: dict[str, tuple[list[str], list[list[str]]]] | None = None) -> None:
+        self.kept = kept
         self.v: int | None = None
         self.view: dict[str, Any] | None = None
         self.keys: list[str] = []
@@ -454,6 +459,11 @@ class Mirror:
         if kind == "welcome" and "keys" in msg:  # a client that asked for the tables once (hello ``tables``)
             self.keys = list(msg.get("keys") or [])
             self.shapes = list(msg.get("shapes") or [])
+            if self.kept is not None and isinstance(msg.get("tables_id"), str):
+                self.kept[msg["tables_id"]] = (self.keys, self.shapes)
+        elif kind == "welcome" and self.kept is not None and msg.get("tables_id") in self.kept:
+            keys, shapes = self.kept[msg["tables_id"]]  # (hello ``have``)
+            self.keys, self.shapes = list(keys), [list(x) for x in shapes]
         elif kind == "joined" or (kind == "room" and "p" not in msg):
             self.room = msg.get("room")
         elif kind == "room":
