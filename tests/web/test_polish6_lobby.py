@@ -85,8 +85,9 @@ LEVELS = """() => { const b = [...document.querySelectorAll('#levels .level-btn'
 def test_quick_match_on_the_first_screen(browser: Any, server: str, lang: str) -> None:
     """快速开始's three tables lie on the lobby's first screen, held upright and sideways
     (TABLE.md: the lobby's first screen is its big buttons). At 844×390 they lay below the
-    fold, under the intro line and the nickname (stop 51)."""
-    for size in ((844, 390), (390, 844)):
+    fold, under the intro line and the nickname (stop 51); at 740×360 in English 2 px below it,
+    under the tutorial link's two lines (stop 53)."""
+    for size in ((844, 390), (390, 844), (740, 360), (667, 375)):
         page = new_page(browser, server, size=size, panels=False)
         if lang == "en":
             page.click("#langbtn")
