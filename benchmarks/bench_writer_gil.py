@@ -1,13 +1,13 @@
 """What the database writer thread's CPU is on SQLite: the write itself, or the GIL.
 
-    python benchmarks/bench_writer_gil.py [--writes 3000] [--batch 3] [--busy-ms 1.0]
+    python benchmarks/bench_writer_gil.py [--writes 3000] [--batch 3] [--busy-ms 1.0] [--pg]
 
 The server's writer (``laizi.server.persistence.writer.Writer``) runs in its own thread
 beside the event loop. Under ``bench_server.py --rooms 100`` on SQLite the writer thread
 took ~0.7 ms of CPU per action, while the same rows written by one thread alone cost
 ~0.08 ms. This script writes the same rows (an action's journal entry and two events,
-as the hot path of play does) through the real ``Writer`` on a temporary SQLite file,
-twice in one run:
+as the hot path of play does) through the real ``Writer`` on a temporary SQLite file (with
+``--pg``: a private PostgreSQL, :mod:`benchsvc`), twice in one run:
 
 - **idle loop**: the event loop queues ``--batch`` writes and waits for them;
 - **busy loop**: the loop queues them, then runs ``--busy-ms`` of pure-Python work (as the
@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -87,9 +89,19 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=3, help="writes queued together (one batch)")
     ap.add_argument("--busy-ms", type=float, default=1.0, help="the busy loop's work per batch")
     ap.add_argument("--rounds", type=int, default=2, help="each mode this many times, alternating")
+    ap.add_argument("--pg", action="store_true", help="on a private PostgreSQL (else SQLite)")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="laizi-bench-writer-") as d:
-        url = str(Path(d) / "w.db")
+    pg = None
+    with tempfile.TemporaryDirectory(prefix="laizi-bench-writer-") as d, contextlib.ExitStack() as stack:
+        if args.pg:
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            import benchsvc
+
+            pg = benchsvc.Postgres().start()
+            stack.callback(pg.stop)
+            url = pg.fresh_db("writer")
+        else:
+            url = str(Path(d) / "w.db")
         engine = db.make_engine(url)
         db.migrate(engine)
         with engine.begin() as c:
@@ -106,7 +118,8 @@ def main() -> None:
                 out = asyncio.run(run(url, args.writes, args.batch,
                                       args.busy_ms if mode == "busy" else 0.0, first))
                 first += args.writes
-                out.update(mode=mode, round=r + 1)
+                out.update(mode=mode, round=r + 1, db="postgresql" if pg else "sqlite",
+                           ms_per_batch=round(1000 * out["writer_cpu_s"] / max(1, out["batches"]), 3))
                 print(json.dumps(out), flush=True)
                 results[mode].append(out["writer_cpu_ms_per_write"])
         idle, bz = min(results["idle"]), min(results["busy"])
