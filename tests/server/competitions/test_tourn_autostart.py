@@ -117,3 +117,43 @@ def test_tournaments_start_at_their_time(make_app: Callable[..., Any]) -> None:
         _enter(c, manual, players[:4])
         _still(c, manual)
         assert c.post(f"/api/tournaments/{manual}/start", headers=org).status_code == 200
+
+
+def test_an_idle_tick_reads_once(make_app: Callable[..., Any]) -> None:
+    """A server with no tournament to start or advance asks the database once a tick (both
+    questions, tournaments due and tournaments running, in one session; it ticks twice a
+    second), not once per question; a tournament that starts by itself is read again in the
+    same tick."""
+    from sqlalchemy import event
+
+    app = make_app()
+    with TestClient(app) as c:
+        director = app.state.director
+        c.portal.call(director.stop)  # (its own loop would tick meanwhile)
+        engine = app.state.hub.store.engine
+        checkouts: list[int] = []
+
+        def count(*_: Any) -> None:
+            checkouts.append(1)
+
+        event.listen(engine, "checkout", count)
+        try:
+            for _ in range(3):
+                before = len(checkouts)
+                c.portal.call(director.tick)
+                assert len(checkouts) - before == 1, len(checkouts) - before
+            # due now with four checked in: started by itself in this tick, and its first round
+            # advanced at once (the running tournaments read again)
+            org = _account(c, "idleorg")
+            r = c.post("/api/tournaments", headers=org,
+                       json={"name": "一读", "rounds": 1, "hands_per_round": 1, "seats": 4,
+                             "bot_delay": 0, "continue_seconds": 0, "no_show_seconds": 600,
+                             "start_at": _iso(-1)})
+            tid = r.json()["id"]
+            _enter(c, tid, [_account(c, f"idle{i}") for i in range(4)])
+            c.portal.call(director.tick)
+            d = c.get(f"/api/tournaments/{tid}").json()
+            assert d["status"] == "running", d
+            assert d["rounds"] and d["rounds"][0]["tables"], d
+        finally:
+            event.remove(engine, "checkout", count)

@@ -55,11 +55,18 @@ class AutoStarter:
     def __init__(self) -> None:
         self.refused: dict[int, int] = {}  # tournament -> checked-in count its start was refused at
 
-    async def run(self, read: Reader, start: Starter) -> None:
+    async def run(self, read: Reader, start: Starter) -> int:
         """``read`` runs a query in a session; ``start(tid, organiser)`` starts a tournament
-        as its organiser (the director's start) and answers its result or why it refused."""
+        as its organiser (the director's start) and answers its result or why it refused.
+        Returns how many it started."""
         now = datetime.now(UTC)
-        for tid, organiser, n in await read(lambda s: due(s, now)):
+        return await self.start_due(await read(lambda s: due(s, now)), start)
+
+    async def start_due(self, rows: list[tuple[int, str, int]], start: Starter) -> int:
+        """Start the tournaments :func:`due` found (read by the caller, with its other reads
+        of the tick); how many started."""
+        started = 0
+        for tid, organiser, n in rows:
             if self.refused.get(tid) == n:
                 continue  # refused with these entrants already: wait for a change
             out = await start(tid, organiser)
@@ -68,5 +75,7 @@ class AutoStarter:
                 log.warning("tournament %s: not started at its start time: %s", tid, out)
                 continue
             self.refused.pop(tid, None)
+            started += 1
             log.info("tournament %s started at its start time: %s entrants, %s bots",
                      tid, out["entrants"], out["bots"])
+        return started

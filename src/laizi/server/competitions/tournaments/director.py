@@ -39,7 +39,7 @@ from sqlalchemy.orm import Session
 
 from laizi.server.common.errors import ApiError
 from laizi.server.competitions.tournaments import records
-from laizi.server.competitions.tournaments.autostart import AutoStarter, utc
+from laizi.server.competitions.tournaments.autostart import AutoStarter, due, utc
 from laizi.server.competitions.tournaments.duplicate import dup_points, hand_commitments
 from laizi.server.competitions.tournaments.settings import TournamentSettings
 from laizi.server.competitions.tournaments.standings import rank
@@ -75,6 +75,11 @@ class TournamentError(ApiError):
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _running(s: Session) -> list[int]:
+    """The ids of the running tournaments."""
+    return [int(t) for t in s.scalars(select(TournamentRow.id).where(TournamentRow.status == "running"))]
 
 
 def seat_order(table: list[int], index: int, duplicate: bool, rng: secrets.SystemRandom) -> list[int]:
@@ -185,12 +190,15 @@ class Director:
             log.exception("tournament director: charging no-shows failed")
         if not leading:
             return
+        # One read a tick for both questions (an idle server asks them twice a second); read
+        # again only when a tournament has just started by itself.
+        now = _now()
+        due_now, running = await self._read(lambda s: (due(s, now), _running(s)))
         try:
-            await self.auto.run(self._read, self._start_on_time)
+            if await self.auto.start_due(due_now, self._start_on_time):
+                running = await self._read(_running)
         except Exception:  # noqa: BLE001 - tried again on the next tick
             log.exception("tournament director: automatic starts failed")
-        running = await self._read(lambda s: [t.id for t in s.scalars(
-            select(TournamentRow).where(TournamentRow.status == "running"))])
         for tid in running:
             try:
                 async with self.lock:
