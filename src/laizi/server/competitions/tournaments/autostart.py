@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session
 
 from laizi.server.persistence.tournamentdb import EntrantRow, TournamentRow
 
-Reader = Callable[[Callable[[Session], Any]], Awaitable[Any]]
 Starter = Callable[[int, str], Awaitable["dict[str, Any] | str"]]  # the start's answer, or why it was refused
 
 __all__ = ["AUTO_START_MIN", "AutoStarter", "due", "utc"]
@@ -55,16 +54,10 @@ class AutoStarter:
     def __init__(self) -> None:
         self.refused: dict[int, int] = {}  # tournament -> checked-in count its start was refused at
 
-    async def run(self, read: Reader, start: Starter) -> int:
-        """``read`` runs a query in a session; ``start(tid, organiser)`` starts a tournament
-        as its organiser (the director's start) and answers its result or why it refused.
-        Returns how many it started."""
-        now = datetime.now(UTC)
-        return await self.start_due(await read(lambda s: due(s, now)), start)
-
     async def start_due(self, rows: list[tuple[int, str, int]], start: Starter) -> int:
-        """Start the tournaments :func:`due` found (read by the caller, with its other reads
-        of the tick); how many started."""
+        """Start the tournaments :func:`due` found (read by the caller, the director, with its
+        other reads of the tick): ``start(tid, organiser)`` starts one as its organiser (the
+        director's start) and answers its result or why it refused. How many started."""
         started = 0
         for tid, organiser, n in rows:
             if self.refused.get(tid) == n:
