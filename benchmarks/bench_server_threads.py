@@ -9,6 +9,13 @@ Starts a private PostgreSQL and ``laizi serve`` on it (:mod:`benchsvc`), plays
 per client action: each thread's CPU — named by ``py-spy dump`` when py-spy is installed
 (``MainThread``: the event loop; ``laizi-db-writer``: the database writer; ``uvloop_N``: the
 loop's default executor), else by its thread id — and PostgreSQL's. Linux only.
+
+``--meter`` runs the server through ``metered_serve.py``, which adds up the event loop's CPU
+inside the parts of an action (building the frames, of which the private parts; the move
+applied; parsing; the sends and the socket writes), and reports them per action too, with
+the process's CPU per action without the frames' part: a floor that no way of building
+frames goes under while the rest stays (the meters' own cost, a few microseconds an action,
+is in that figure).
 """
 
 from __future__ import annotations
@@ -17,8 +24,10 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -60,23 +69,46 @@ def thread_names(pid: int) -> dict[int, str]:
     return names
 
 
-def measure(rooms: int, seconds: float, warm: float, window: float) -> dict[str, Any]:
+def read_meters(pid: int, path: Path, timeout: float = 30.0) -> dict[str, Any]:
+    """The totals of :mod:`metered_serve` now: asks the server (its signal) and waits for
+    the file it writes."""
+    path.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGRTMIN + 1)  # metered_serve.SIGNAL
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise SystemExit("the metered server wrote no totals")
+        time.sleep(0.02)
+    return dict(json.loads(path.read_text()))
+
+
+def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool = False) -> dict[str, Any]:
     if warm + window > seconds:
         raise SystemExit("--warm + --window must fit in --seconds")
     pg = benchsvc.Postgres().start()
     srv = None
+    meters: list[dict[str, Any]] = []
+    out_file = Path(tempfile.mkdtemp(prefix="laizi-meter-")) / "meters.json"
     try:
         db = pg.fresh_db("threads")
         port = benchsvc.free_port()
-        srv = benchsvc.serve(port, db)
+        if meter:
+            srv = benchsvc.serve(port, db, entry=(str(HERE / "metered_serve.py"),),
+                                 env={"LAIZI_METER_OUT": str(out_file)})
+        else:
+            srv = benchsvc.serve(port, db)
         bench = subprocess.Popen(
             [sys.executable, str(HERE / "bench_server.py"), "--url", f"ws://127.0.0.1:{port}/ws",
              "--rooms", str(rooms), "--seconds", str(seconds), "--json"],
             stdout=subprocess.PIPE, text=True)
         time.sleep(warm)  # (a sampling window of a running load, not a wait for a condition)
+        if meter:
+            meters.append(read_meters(srv.pid, out_file))
         before, pg_before = thread_cpu(srv.pid), pg.cpu_seconds() or 0.0
         time.sleep(window)
         after, pg_after = thread_cpu(srv.pid), pg.cpu_seconds() or 0.0
+        if meter:
+            meters.append(read_meters(srv.pid, out_file))
         names = thread_names(srv.pid)
         out_text, _ = bench.communicate(timeout=seconds + 300)
         if bench.returncode != 0:
@@ -85,6 +117,7 @@ def measure(rooms: int, seconds: float, warm: float, window: float) -> dict[str,
     finally:
         benchsvc.stop(srv)
         pg.stop()
+        shutil.rmtree(out_file.parent, ignore_errors=True)
     actions = res["actions_per_s"] * window  # (the load's steady rate)
     threads: dict[str, float] = {}
     for tid, cpu in after.items():
@@ -93,11 +126,26 @@ def measure(rooms: int, seconds: float, warm: float, window: float) -> dict[str,
             name = names.get(tid, f"thread {tid}")
             threads[name] = threads.get(name, 0.0) + used
     per = {k: round(1000 * v / actions, 3) for k, v in sorted(threads.items(), key=lambda kv: -kv[1])}
-    return {"rooms": rooms, "window_s": window, "actions_per_s": res["actions_per_s"],
-            "p99_ms": res["p99_ms"], "server_cpu_ms_per_action_by_thread": per,
-            "server_cpu_ms_per_action": round(sum(per.values()), 3),
-            "pg_cpu_ms_per_action": round(1000 * (pg_after - pg_before) / actions, 3),
-            "load_average": os.getloadavg()[0]}
+    out = {"rooms": rooms, "window_s": window, "actions_per_s": res["actions_per_s"],
+           "p99_ms": res["p99_ms"], "server_cpu_ms_per_action_by_thread": per,
+           "server_cpu_ms_per_action": round(sum(per.values()), 3),
+           "pg_cpu_ms_per_action": round(1000 * (pg_after - pg_before) / actions, 3),
+           "load_average": os.getloadavg()[0], "setup_s": res.get("setup_s")}
+    if (res.get("setup_s") or 0) + 1 > warm:
+        # the rooms were still being set up (seated, dealt) in the window: not steady play
+        out["window_overlaps_setup"] = True
+        print(f"warning: set-up took {res.get('setup_s')} s, the window began at {warm} s: "
+              "raise --warm (and --seconds)", file=sys.stderr)
+    if meter:
+        b, a = meters
+        parts = {k: round(1000 * (v - b["seconds"].get(k, 0.0)) / actions, 3)
+                 for k, v in sorted(a["seconds"].items())}
+        out["metered_ms_per_action"] = parts
+        # what the process spends on everything but building frames: what any frame
+        # design leaves (the sends, the writer, parsing, the engine, the loop itself)
+        out["server_cpu_ms_per_action_without_frames"] = round(
+            out["server_cpu_ms_per_action"] - parts.get("frames", 0.0), 3)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,18 +156,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--window", type=float, default=10.0, help="seconds measured")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="JSON lines only")
+    ap.add_argument("--meter", action="store_true",
+                    help="run the server with metered_serve.py's CPU meters (frames, step, "
+                         "parse, send, write) and report them per action")
     args = ap.parse_args(argv)
     if args.rooms < 1 or args.window <= 0 or args.rounds < 1:
         ap.error("--rooms and --rounds must be at least 1, --window positive")
     for n in range(args.rounds):
-        res = measure(args.rooms, args.seconds, args.warm, args.window)
+        res = measure(args.rooms, args.seconds, args.warm, args.window, args.meter)
         res["round"] = n + 1
         if args.json:
             print(json.dumps(res), flush=True)
         else:
             print(f"round {n + 1}: {res['actions_per_s']} actions/s, p99 {res['p99_ms']} ms; "
                   f"server CPU ms/action {res['server_cpu_ms_per_action']} "
-                  f"({res['server_cpu_ms_per_action_by_thread']}), PostgreSQL {res['pg_cpu_ms_per_action']}",
+                  f"({res['server_cpu_ms_per_action_by_thread']}), PostgreSQL {res['pg_cpu_ms_per_action']}"
+                  + (f"; metered {res['metered_ms_per_action']}, without frames "
+                     f"{res['server_cpu_ms_per_action_without_frames']}" if args.meter else ""),
                   flush=True)
     return 0
 

@@ -146,15 +146,17 @@ def tree_cpu(pid: int) -> float | None:
 _CLUSTER_KEY = secrets.token_hex(32)
 
 
-def serve(port: int, db_url: str, *args: str, python: str | None = None) -> subprocess.Popen[bytes]:
+def serve(port: int, db_url: str, *args: str, python: str | None = None,
+          entry: tuple[str, ...] = ("-m", "laizi"), env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """``laizi serve`` on loopback (bots instant, loopback exempt from the per-address
-    limits), waited for until /healthz answers."""
+    limits), waited for until /healthz answers. ``entry``: how Python runs ``laizi``
+    (``metered_serve.py``'s path: with its CPU meters); ``env``: more environment."""
     proc = subprocess.Popen(
-        [python or sys.executable, "-m", "laizi", "serve", "--host", "127.0.0.1", "--port",
+        [python or sys.executable, *entry, "serve", "--host", "127.0.0.1", "--port",
          str(port), "--db", db_url, "--bot-delay", "0", "--hand-pause", "0.5", *args],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         # a cluster node needs its shared secret: one per benchmark run, the same on every node
-        env={**os.environ, "LAIZI_RATE_EXEMPT": "127.0.0.1",
+        env={**os.environ, **(env or {}), "LAIZI_RATE_EXEMPT": "127.0.0.1",
              "LAIZI_CLUSTER_KEY": os.environ.get("LAIZI_CLUSTER_KEY") or _CLUSTER_KEY})
     deadline = time.time() + 60
     while time.time() < deadline:
