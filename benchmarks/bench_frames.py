@@ -9,7 +9,8 @@ the table's five audiences (four seats and a spectator) get their frame as
 :meth:`laizi.server.tables.framing.RoomFrames.frame` builds it: the patch since the
 audience's last frame (:meth:`GameSession.view_patch`), a snapshot at a match's start. A
 finished match is replaced by a new one. Reported: the CPU (process time) of the frames per
-action, and the bytes they came to (equal on both sides when the frames are the same).
+action, and the bytes they came to (equal on both sides when the frames are the same);
+``--waits``: also the part of it spent on the scored waits of the 听牌 line.
 
 ``--ref SRC``: also run the same measurement with ``PYTHONPATH=SRC`` (e.g. a worktree of
 main), alternating ``--rounds`` times, each side in its own process; the last line is the
@@ -30,7 +31,29 @@ from typing import Any
 AUDIENCES: tuple[int | None, ...] = (0, 1, 2, 3, None)
 
 
-def measure(rooms: int, actions: int, level: str) -> dict[str, Any]:
+def _time_waits(split: dict[str, float]) -> Any:
+    """Wrap :func:`laizi.hints._scored_waits` (the 听牌 line's scored waits) so that its CPU
+    adds up in ``split``: ``all``, and ``ready_afresh`` for a ready hand scored anew (the
+    table's memo missed: the hand, or a seat's melds, changed). Returns the undo."""
+    import laizi.hints as hints
+
+    orig = hints._scored_waits
+
+    def timed(view: Any, memo: Any = None) -> Any:
+        before = None if memo is None else memo.last.get(view.seat)
+        t0 = time.process_time()
+        out = orig(view, memo)
+        dt = time.process_time() - t0
+        split["all"] += dt
+        if out and memo is not None and memo.last.get(view.seat) is not before:
+            split["ready_afresh"] += dt
+        return out
+
+    hints._scored_waits = timed
+    return lambda: setattr(hints, "_scored_waits", orig)
+
+
+def measure(rooms: int, actions: int, level: str, waits: bool = False) -> dict[str, Any]:
     from laizi.rules import RuleSet
     from laizi.server.tables.engine import GameSession, seed_from_text
     from laizi.server.tables.seats import SeatBot
@@ -44,6 +67,8 @@ def measure(rooms: int, actions: int, level: str) -> dict[str, Any]:
         g = GameSession(rules, seed_from_text(f"frames-{r}-{matches}"), max_hands=8)
         return [g, [SeatBot(level, 7 * matches + s) for s in range(4)], dict.fromkeys(AUDIENCES)]
 
+    split = {"all": 0.0, "ready_afresh": 0.0}
+    undo = _time_waits(split) if waits else None
     tables = [new_table(r) for r in range(rooms)]
     cpu = 0.0
     done = nbytes = frames = 0
@@ -73,8 +98,13 @@ def measure(rooms: int, actions: int, level: str) -> dict[str, Any]:
             base[s] = g.version
         g.trim()
         cpu += time.process_time() - t0
-    return {"rooms": rooms, "actions": done, "frames": frames, "matches": matches,
-            "frames_cpu_ms_per_action": round(cpu * 1000 / done, 4), "frame_bytes": nbytes}
+    out = {"rooms": rooms, "actions": done, "frames": frames, "matches": matches,
+           "frames_cpu_ms_per_action": round(cpu * 1000 / done, 4), "frame_bytes": nbytes}
+    if undo is not None:
+        undo()
+        out["waits_cpu_ms_per_action"] = round(split["all"] * 1000 / done, 4)
+        out["ready_waits_scored_afresh_ms_per_action"] = round(split["ready_afresh"] * 1000 / done, 4)
+    return out
 
 
 def _run_side(src: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -82,7 +112,7 @@ def _run_side(src: str, args: argparse.Namespace) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--rooms", str(args.rooms), "--actions", str(args.actions),
            "--bot", args.bot, "--json"]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    return dict(json.loads(out.strip().splitlines()[-1]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,11 +123,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ref", help="a reference source tree (its src/), measured alternately")
     ap.add_argument("--rounds", type=int, default=2, help="with --ref: runs per side")
     ap.add_argument("--json", action="store_true", help="JSON lines only")
+    ap.add_argument("--waits", action="store_true",
+                    help="also report the CPU of the frames' scored waits (the 听牌 line), all "
+                         "and the part spent scoring ready hands afresh")
     args = ap.parse_args(argv)
     if args.rooms < 1 or args.actions < 1 or args.rounds < 1:
         ap.error("--rooms, --actions and --rounds must be at least 1")
     if not args.ref:
-        res = measure(args.rooms, args.actions, args.bot)
+        res = measure(args.rooms, args.actions, args.bot, args.waits)
         print(json.dumps(res) if args.json else "\n".join(f"{k}: {v}" for k, v in res.items()))
         return 0
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
