@@ -40,7 +40,7 @@ FRAMES = int(os.environ.get("LAIZI_FUZZ_FRAMES", "100000"))
 SOCKETS = 8
 CONTROL_ROOMS = 2
 CONTROL_HANDS = 6
-RSS_GROWTH_MB = 100  # the server may grow this much over its idle size (observed: +11 MB)
+RSS_GROWTH_MB = 100  # the server may grow this much over its idle size (a bound: runs grow far less)
 TYPES = ["hello", "create", "join", "sit", "stand", "bot", "start", "action", "resync", "auto",
          "hints", "chat", "leave", "ping", "host", "kick", "ready", "continue", "rematch",
          "nope", "", "ACTION"]
