@@ -82,7 +82,8 @@ def read_meters(pid: int, path: Path, timeout: float = 30.0) -> dict[str, Any]:
     return dict(json.loads(path.read_text()))
 
 
-def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool = False) -> dict[str, Any]:
+def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool = False,
+            bot: str = "random") -> dict[str, Any]:
     if warm + window > seconds:
         raise SystemExit("--warm + --window must fit in --seconds")
     pg = benchsvc.Postgres().start()
@@ -99,7 +100,7 @@ def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool 
             srv = benchsvc.serve(port, db)
         bench = subprocess.Popen(
             [sys.executable, str(HERE / "bench_server.py"), "--url", f"ws://127.0.0.1:{port}/ws",
-             "--rooms", str(rooms), "--seconds", str(seconds), "--json"],
+             "--rooms", str(rooms), "--seconds", str(seconds), "--bot", bot, "--json"],
             stdout=subprocess.PIPE, text=True)
         time.sleep(warm)  # (a sampling window of a running load, not a wait for a condition)
         if meter:
@@ -126,7 +127,7 @@ def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool 
             name = names.get(tid, f"thread {tid}")
             threads[name] = threads.get(name, 0.0) + used
     per = {k: round(1000 * v / actions, 3) for k, v in sorted(threads.items(), key=lambda kv: -kv[1])}
-    out = {"rooms": rooms, "window_s": window, "actions_per_s": res["actions_per_s"],
+    out = {"rooms": rooms, "bot": bot, "window_s": window, "actions_per_s": res["actions_per_s"],
            "p99_ms": res["p99_ms"], "server_cpu_ms_per_action_by_thread": per,
            "server_cpu_ms_per_action": round(sum(per.values()), 3),
            "pg_cpu_ms_per_action": round(1000 * (pg_after - pg_before) / actions, 3),
@@ -156,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--window", type=float, default=10.0, help="seconds measured")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="JSON lines only")
+    ap.add_argument("--bot", default="random",
+                    help="the bot the clients play with (bench_server.py --bot; strong: hands "
+                         "that get ready, as players' do)")
     ap.add_argument("--meter", action="store_true",
                     help="run the server with metered_serve.py's CPU meters (frames, step, "
                          "parse, send, write) and report them per action")
@@ -163,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rooms < 1 or args.window <= 0 or args.rounds < 1:
         ap.error("--rooms and --rounds must be at least 1, --window positive")
     for n in range(args.rounds):
-        res = measure(args.rooms, args.seconds, args.warm, args.window, args.meter)
+        res = measure(args.rooms, args.seconds, args.warm, args.window, args.meter, args.bot)
         res["round"] = n + 1
         if args.json:
             print(json.dumps(res), flush=True)

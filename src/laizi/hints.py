@@ -107,8 +107,18 @@ def ready_waits(view: SeatView, *, scores: bool = False,
         unseen = view.unseen() if kinds else []
         return [{"tile": _TILE[k], "unseen": unseen[k]} for k in kinds]
     scored = _scored_waits(view, memo)
-    unseen = view.unseen() if scored else []  # (most hands wait on nothing)
-    return [{"tile": _TILE[k], "unseen": unseen[k], **o} for k, o in scored]
+    if not scored:  # (most hands wait on nothing)
+        return []
+    unseen = view.unseen()
+    counts = tuple(unseen[k] for k, _ in scored)
+    if memo is not None:  # the same waits as last time: the same list (a frame's diff is then free)
+        shown = memo.shown.get(view.seat)
+        if shown is not None and shown[0] is scored and shown[1] == counts:
+            return shown[2]
+    out = [{"tile": _TILE[k], "unseen": n, **o} for (k, o), n in zip(scored, counts, strict=True)]
+    if memo is not None:
+        memo.shown[view.seat] = (scored, counts, out)
+    return out
 
 
 # The waits' scores depend only on the seat's hand and every seat's public table: a frame is
@@ -124,10 +134,14 @@ class WaitsMemo:
     with hundreds of tables the shared cache would drop a seat's entry before the table's
     next change (benchmarks/bench_frames.py: 500 tables, 1.6× the frame CPU)."""
 
-    __slots__ = ("last",)
+    __slots__ = ("last", "shown")
 
     def __init__(self) -> None:
         self.last: dict[int, tuple[tuple[Any, ...], list[tuple[int, dict[str, Any]]]]] = {}
+        # the list last returned for each seat, with the scored waits and unseen counts it was
+        # made of (callers do not change it: a server's frames keep it as their base)
+        self.shown: dict[int, tuple[list[tuple[int, dict[str, Any]]], tuple[int, ...],
+                                    list[dict[str, Any]]]] = {}
 
 
 def _scored_waits(view: SeatView, memo: WaitsMemo | None = None) -> list[tuple[int, dict[str, Any]]]:

@@ -179,7 +179,8 @@ def test_bad_views_raise_value_error_only() -> None:
 def test_table_fan_is_public_and_waits_go_only_to_their_seat() -> None:
     """番 on the table (issue 23): every seat's frame (and the spectator's) shows the same
     public fan of each seat — the scorer's table_fan — while a seat's scored waits are in its
-    own frame only: another seat's frame never contains them."""
+    own frame only: another seat's frame never contains them. After its own draw a seat's
+    frame keeps the waits of its hand before the draw (it holds none itself then)."""
     from laizi.hints import ready_waits
     from laizi.scoring import table_fan
     from laizi.server.tables.frames import frame_view
@@ -187,7 +188,7 @@ def test_table_fan_is_public_and_waits_go_only_to_their_seat() -> None:
 
     rules = RuleSet.preset("kaikoufan")
     rj = rules.model_dump(mode="json")
-    ready_seen = fan_seen = 0
+    ready_seen = fan_seen = held_seen = 0
     for seed in (b"fan-a", b"fan-b", b"fan-c"):
         m = Match(rules, seed=seed, max_hands=1)
         bots = [make_bot("greedy", s) for s in range(4)]
@@ -206,7 +207,15 @@ def test_table_fan_is_public_and_waits_go_only_to_their_seat() -> None:
                 fan_seen += want > 0
             assert "waits" not in frames[None]
             for s in range(4):
-                mine = ready_waits(sv[s], scores=True)
+                v = sv[s]
+                if v.last_draw is not None and v.phase != "over" and sum(v.hand) % 3 == 2:
+                    # after its own draw: the waits of its hand before the draw
+                    before = list(v.hand)
+                    before[v.last_draw] -= 1
+                    v = dataclasses.replace(v, hand=before, last_draw=None, legal=[], _visible=None)
+                    assert ready_waits(sv[s], scores=True) == []
+                    held_seen += v is not sv[s] and bool(frames[s]["waits"])
+                mine = ready_waits(v, scores=True)
                 assert frames[s]["waits"] == mine
                 if not mine:
                     continue
@@ -222,4 +231,4 @@ def test_table_fan_is_public_and_waits_go_only_to_their_seat() -> None:
                 if m.over or seat not in m.to_act():
                     continue
                 m.apply(seat, bots[seat].act(seat_view(hand, seat)))
-    assert ready_seen > 10 and fan_seen > 10
+    assert ready_seen > 10 and fan_seen > 10 and held_seen > 10

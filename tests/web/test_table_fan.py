@@ -2,7 +2,8 @@
 rules form with three options off the preset; a second player sees its rule card before 准备; on
 the table every seat shows its public 番 and 阳光/金顶 standing; the own ready hand lists each wait
 with the points a win on it scores and 够番, its breakdown a tap away — and the other player's
-frames never carry those waits; the table's menu shows the card and opens the room's 玩法说明.
+frames never carry those waits; the table's menu shows the card and opens the room's 玩法说明;
+on the host's next turn the 听 line waits for its discard (its frame keeps the waits).
 
 A fixed, announced deal (seed ``fan1467``, found by trying seeds on the engine): under the Jiayu
 preset (a concealed hand may win: 门前清) the dealer (seat 0) discards 六万 and waits on 八万 and
@@ -26,6 +27,7 @@ from support.webhelpers import (
     poll,
     screens_dir,
     sit,
+    tap_twice,
     viewed,
 )
 
@@ -153,6 +155,24 @@ def test_rules_card_fan_and_scored_waits(browser: Any, server: str, size: tuple[
         assert chips.all_inner_texts() == full
     assert host.inner_text('#table [data-testid="fan-0"]') == "0 fan · unopened"
     host.click("#menu-lang")
+    host.click('#sheet-menu .sheet-close')
+
+    # the host's own turn: after its draw (14 tiles) its frame keeps the waits (they are not
+    # sent away and back each turn) and the 听 line waits for its discard, then is back
+    guest.locator("#hand .tile.clickable").first.click()
+    guest.locator("#hand .tile.raised").first.click()
+    poll(host, "() => document.querySelectorAll('#hand .tile').length === 14", timeout=30)
+    assert host.locator('[data-testid="ready-line"]').count() == 0
+    drew = next(f["view"] for f in reversed(got_host) if "view" in f)
+    assert drew.get("waits") and len(drew["hand"]) == 14, drew.get("hand")
+    # (the line is back as soon as the discard is: a bot may claim it and the host draw again
+    # at once, so the page notes the moment rather than the test looking for it afterwards)
+    host.evaluate("""() => { window.__readyBack = false;
+        const seen = () => { if (document.querySelector('[data-testid="ready-line"] [data-testid="wait"]')
+            && document.querySelectorAll('#hand .tile').length === 13) window.__readyBack = true; };
+        new MutationObserver(seen).observe(document.body, {subtree: true, childList: true}); }""")
+    tap_twice(host, drew["last_draw"])  # the drawn tile let go: ready again, the line back
+    poll(host, "() => window.__readyBack")
     assert host.errors == [] and guest.errors == []  # type: ignore[attr-defined]
     assert host.evaluate("() => window.__csp") == []
     guest.context.close()

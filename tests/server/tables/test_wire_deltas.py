@@ -462,3 +462,48 @@ def test_a_welcome_leaves_out_what_the_client_keeps(fast_client: Any) -> None:
     OPEN.append(cm)
     ws.send(type="hello", proto=PROTOCOL, nickname="keeper", have=["x" * 33])
     assert ws.until("error")["code"]
+
+
+def test_a_ready_seat_s_waits_stay_on_the_wire_through_its_turn() -> None:
+    """A ready seat's scored waits (the 听 line, several hundred bytes) are not sent away and
+    back at each of its turns: after its draw (3n+2 tiles) its frame keeps the waits of its
+    hand before the draw, so the patch of its draw, and of its discard of the drawn tile, says
+    nothing of them when they did not change (a meld anywhere re-prices them, a wait tile
+    seen lowers its count)."""
+    from laizi.rules import RuleSet
+    from laizi.server.tables.engine import GameSession, seed_from_text
+    from laizi.server.tables.frames import KEY_INDEX
+    from laizi.server.tables.seats import SeatBot
+
+    w = KEY_INDEX["waits"]
+    kept = 0
+    for n in range(8):
+        g = GameSession(RuleSet(), seed_from_text(f"held-waits-{n}"), max_hands=4)
+        bots = [SeatBot("greedy", 7 * n + s) for s in range(4)]
+        prev = {s: json.loads(g.view_json(s)) for s in range(4)}
+        base = {s: g.version for s in range(4)}
+        before: dict[int, list[str]] = {}  # a seat's hand before its last draw
+        while not g.over:
+            if g.hand_over:
+                g.next_hand()
+            else:
+                seat = g.to_act()[0]
+                g.act(seat, bots[seat].choose(g, seat))
+            for s in range(4):
+                text = g.view_patch(s, base[s])
+                now = json.loads(g.view_json(s))
+                held = prev[s].get("waits")
+                if text is not None and held and "over" not in (prev[s].get("phase"), now.get("phase")):
+                    drew = (len(prev[s]["hand"]) % 3 == 1 and len(now["hand"]) % 3 == 2
+                            and now.get("last_draw") is not None)  # (not a kong's replacement)
+                    if drew:
+                        before[s] = sorted(prev[s]["hand"])
+                    let_go = len(prev[s]["hand"]) % 3 == 2 and sorted(now["hand"]) == before.get(s)
+                    if drew or let_go:  # its draw, or its discard of the drawn tile
+                        ops = [op for op in json.loads(text) if op[1] == w]
+                        assert now["waits"], (n, s, ops)  # never sent away
+                        if now["waits"] == held:
+                            assert ops == [], (n, s, ops)  # nor sent again
+                            kept += 1
+                prev[s], base[s] = now, g.version
+    assert kept > 100

@@ -16,7 +16,10 @@ A frame's ``view`` object is::
                   "opened", "fan", "fan_items", "standing",    # 番 on the table (laizi.views.fan)
                   "hand"?} × 4],                               # "hand": revealed hands
      "hand", "legal", "last_draw", "my_decision", "waits",     # a seat's own (not spectators);
-                                                               # waits scored (laizi.hints.ready_waits)
+                                                               # waits scored (laizi.hints.ready_waits);
+                                                               # after its own draw, those of its hand
+                                                               # before the draw (a client shows them
+                                                               # on a 3n+1 hand only)
      "acting",                                                 # who is to act, as the seat may know
      "result", "payments", "seed", "drawn"?,                   # once the hand is over;
                                                                # "drawn": why no win (解散: "dissolved")
@@ -37,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from laizi.game.actions import TILE_STR, Action, tile_from_str
@@ -165,11 +169,19 @@ def public_part(mv: MatchView, rules: dict[str, Any], *, fans_memo: FansMemo | N
     return out
 
 
+def _before_draw(hv: SeatView) -> SeatView:
+    """The seat's view with its hand as it was before its draw (``hv.last_draw`` taken out)."""
+    assert hv.last_draw is not None
+    hand = list(hv.hand)
+    hand[hv.last_draw] -= 1
+    return replace(hv, hand=hand, last_draw=None, legal=[], _visible=None)
+
+
 def private_part(seat: int | None, hv: SeatView | None, *, match_over: bool,
                  memo: WaitsMemo | None = None) -> dict[str, Any]:
     """The keys of :func:`frame_view` that differ between seats (:data:`PRIVATE_KEYS`):
-    exactly the seat's own concealed tiles, its legal actions, its own draw, and
-    whether it (or, on a turn, whom) is to act. ``hv``: the seat's hand snapshot;
+    exactly the seat's own concealed tiles, its legal actions, its own draw, its scored
+    waits, and whether it (or, on a turn, whom) is to act. ``hv``: the seat's hand snapshot;
     ``memo``: the table's scored waits (:class:`laizi.hints.WaitsMemo`)."""
     out: dict[str, Any] = {"seat": seat}
     if hv is None:
@@ -183,7 +195,12 @@ def private_part(seat: int | None, hv: SeatView | None, *, match_over: bool,
     out["legal"] = legal
     out["last_draw"] = None if hv.last_draw is None else TILE_STR[hv.last_draw]
     out["my_decision"] = bool(legal)
-    out["waits"] = [] if match_over else ready_waits(hv, scores=True, memo=memo)  # 听牌: winning tiles, scored
+    # 听牌: winning tiles, scored. After its own draw (3n+2 tiles) a seat holds no waits; its
+    # frame keeps those of its hand before the draw (what it was waiting on: the same, from
+    # the memo), so a ready seat's every turn does not send its waits away and back.
+    wv = (_before_draw(hv) if hv.last_draw is not None and hv.phase != "over" and sum(hv.hand) % 3 == 2
+          else hv)
+    out["waits"] = [] if match_over else ready_waits(wv, scores=True, memo=memo)
     # Who may claim is private: a seat only learns whether it may claim itself.
     out["acting"] = [hv.turn] if turn_phase else ([seat] if legal else [])
     return out

@@ -256,10 +256,13 @@ export function renderTable(table, v, ctx) {
     });
     if (timer != null) setText(badgeBox.querySelector(".b-timer"), timer);
     // 听牌: the own ready hand's winning tiles, each with its copies still unseen, the points a
-    // win on it scores and 够番 (the scorer's, in the seat's own frame; without hints too)
+    // win on it scores and 够番 (the scorer's, in the seat's own frame; without hints too).
+    // Shown on a 3n+1 hand: after its draw the frame keeps the waits it had before (not sent
+    // away and back each turn), and the row waits for the discard.
     const row = seatEl.querySelector(".ready-row");
     if (row) {
-      const ready = ctx.live && s === ctx.me && (v.waits || []).length && v.phase !== "over";
+      const ready = ctx.live && s === ctx.me && (v.waits || []).length && v.phase !== "over"
+        && (v.hand || []).length % 3 === 1;
       redraw(row, ready ? JSON.stringify([v.waits, laizi, v.dealer, lang, innerWidth, innerHeight]) : "", box => {
         box.textContent = "";
         if (ready) box.appendChild(readyBadge(v));

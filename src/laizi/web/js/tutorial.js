@@ -179,7 +179,9 @@ async function show() {
   const s = step();
   render();
   const v = s.view;
-  if ((v.waits || []).length && !TU.taught.has("ready")) { TU.taught.add("ready"); await coach("ready"); }
+  // (ready: waits on a 3n+1 hand; after a draw the frame keeps the waits of the hand before it)
+  const ready = (v.waits || []).length && (v.hand || []).length % 3 === 1;
+  if (ready && !TU.taught.has("ready")) { TU.taught.add("ready"); await coach("ready"); }
   if (v.phase === "over") { await finish(); return; }
   const a = mine(s);
   if (a) {
