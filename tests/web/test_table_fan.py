@@ -163,6 +163,7 @@ def test_rules_card_fan_and_scored_waits(browser: Any, server: str, size: tuple[
     guest.locator("#hand .tile.raised").first.click()
     poll(host, "() => document.querySelectorAll('#hand .tile').length === 14", timeout=30)
     assert host.locator('[data-testid="ready-line"]').count() == 0
+    host.screenshot(path=str(screens_dir() / f"table-fan-own-turn-{size[0]}x{size[1]}.png"))
     drew = next(f["view"] for f in reversed(got_host) if "view" in f)
     assert drew.get("waits") and len(drew["hand"]) == 14, drew.get("hand")
     # (the line is back as soon as the discard is: a bot may claim it and the host draw again
