@@ -20,6 +20,13 @@ Three resumable phases (``--phase all`` runs them in order):
    epoch (``OUT/ckpt_HEAD.npz``: rerun to continue).
 3. ``export`` — the weights as JSON into the package, the curve as a PNG and a summary.
 
+Two more: ``--phase tune`` (round 3) races the knobs of :class:`laizi.bots.learned.Knobs`
+on duplicate deals (``--tune-variants FILE``: generation 0 races those named settings
+instead of random neighbours, round 5); ``--phase paired`` plays the ``--export`` file's
+setting and each ``--tune-variants`` setting against three ``expert`` on the deals of the
+integer arena seeds ``--paired-seeds`` (what ``laizi arena --seed S`` plays) and reports
+each one's margin over ``expert`` and its difference to the first on the same deals.
+
 ``--data DIR`` (repeatable) trains on the shards of other run directories too (each
 directory's last ``--val-share`` held out); ``--phase eval --weights FILE`` measures a
 weights file's heads on every shard of ``--out`` and the ``--data`` directories.
@@ -457,7 +464,19 @@ def tune_start(spec: dict[str, Any]) -> dict[str, Any]:
     k = model.knobs.to_dict()
     if k["claim_margin"] is None:
         k["claim_margin"] = model.margin("claim")
-    return {n: (int(v) if n == "kong_max_distance" else round(float(v), 4)) for n, v in k.items()}
+    return {n: (v if isinstance(v, (str, bool, int)) else round(float(v), 4))
+            for n, v in k.items()}
+
+
+def load_variants(path: str) -> list[dict[str, Any]]:
+    """``--tune-variants``: a JSON list of ``{"name": …, "knobs": {…}}``, each a set of
+    knobs moved away from the incumbent (round 5's fixed, named variants)."""
+    from laizi.bots.learned import Knobs
+
+    out = json.loads(Path(path).read_text(encoding="utf-8"))
+    for v in out:
+        Knobs.from_dict(v["knobs"])  # unknown names fail here, before any deal is played
+    return list(out)
 
 
 def perturb(k: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -483,7 +502,7 @@ def _tune_init(spec_text: str) -> None:
     _TUNE_MODEL[:] = [Model(json.loads(spec_text))]
 
 
-def tune_deals(job: tuple[str, str, str, list[int]]) -> list[float]:
+def tune_deals(job: tuple[str, str, int | str, list[int]]) -> list[float]:
     """``learned`` with the knobs ``job[0]`` against three ``expert`` on the deals of the
     arena seed ``job[2]``: per deal, its margin over ``expert`` in points per hand (as
     ``laizi arena`` counts it: every deal once per seat rotation)."""
@@ -541,7 +560,8 @@ class Tuner:
     def block(self, g: int, r: str) -> str:
         return f"learned-tune|{self.a.seed}|{g}|{r}"
 
-    def evaluate(self, cands: list[dict[str, Any]], block: str, n: int) -> list[list[float]]:
+    def evaluate(self, cands: list[dict[str, Any]], block: int | str,
+                 n: int) -> list[list[float]]:
         """Per candidate, its per-deal margins on the ``n`` deals of ``block``."""
         keys = [f"{block}|{n}|{knobs_key(k)}" for k in cands]
         todo = [i for i, k in enumerate(keys) if k not in self.cache]
@@ -564,6 +584,10 @@ class Tuner:
         a = self.a
         rng = random.Random(f"learned-tune-rng|{a.seed}|{g}")
         cands: list[dict[str, Any]] = []
+        if getattr(a, "tune_variants", None) and g == 0:  # generation 0: the named variants
+            variants = load_variants(a.tune_variants)
+            cands = [{**inc, **v["knobs"]} for v in variants]
+            log("tune: variants " + ", ".join(f"#{i} {v['name']}" for i, v in enumerate(variants)))
         while len(cands) < a.tune_candidates:
             c = perturb(inc, rng)
             if c != inc and c not in cands:
@@ -652,6 +676,54 @@ def phase_tune(a: argparse.Namespace, deadline: float | None = None) -> dict[str
     return summary
 
 
+def phase_paired(a: argparse.Namespace) -> dict[str, Any]:
+    """The incumbent (``--export``'s knobs) and each ``--tune-variants`` setting against
+    three ``expert`` on the deals of each integer ``--paired-seeds`` arena seed (the deals
+    ``laizi arena --seed S`` plays): per setting its margin over ``expert`` and its
+    difference to the incumbent on the same deals, in points/hand with 95 % intervals
+    (per-deal, normal). Cached in ``OUT/tune_cache.jsonl`` like the tune phase."""
+    spec = json.loads(Path(a.export).read_text(encoding="utf-8"))
+    inc = tune_start(spec)
+    variants = [{"name": "incumbent", "knobs": {}}, *load_variants(a.tune_variants)]
+    cands = [{**inc, **v["knobs"]} for v in variants]
+    Path(a.out).mkdir(parents=True, exist_ok=True)
+
+    def ci(x: np.ndarray) -> dict[str, float]:
+        m, h = float(x.mean()), float(1.96 * x.std(ddof=1) / np.sqrt(len(x)))
+        return {"mean": round(m, 3), "lo": round(m - h, 3), "hi": round(m + h, 3)}
+
+    ctx = mp.get_context("fork")
+    per_seed: dict[str, Any] = {}
+    allm: list[list[float]] = [[] for _ in cands]
+    with ctx.Pool(a.workers, initializer=_tune_init, initargs=(json.dumps(spec),),
+                  maxtasksperchild=200) as pool:
+        tuner = Tuner(a, spec, pool)
+        for seed in [int(x) for x in a.paired_seeds.split(",") if x.strip()]:
+            res = tuner.evaluate(cands, seed, a.paired_deals)
+            rows = {}
+            for v, ms in zip(variants, res, strict=True):
+                d = np.asarray(ms) - np.asarray(res[0])
+                rows[v["name"]] = {"vs_expert": ci(np.asarray(ms)),
+                                   "vs_incumbent": ci(d) if v is not variants[0] else None,
+                                   "deals_differing": int((d != 0).sum())}
+                log(f"paired: seed {seed} {v['name']}: vs expert {rows[v['name']]['vs_expert']}, "
+                    f"vs incumbent {rows[v['name']]['vs_incumbent']}")
+            for i, ms in enumerate(res):
+                allm[i] += ms
+            per_seed[str(seed)] = rows
+    pooled = {}
+    for i, v in enumerate(variants):
+        d = np.asarray(allm[i]) - np.asarray(allm[0])
+        pooled[v["name"]] = {"vs_expert": ci(np.asarray(allm[i])),
+                             "vs_incumbent": ci(d) if i else None}
+    summary = {"seeds": a.paired_seeds, "deals_per_seed": a.paired_deals, "incumbent": inc,
+               "variants": variants, "per_seed": per_seed, "pooled": pooled,
+               "units": "points/hand (a deal's four rotations averaged), 95 % normal interval"}
+    (Path(a.out) / "paired_summary.json").write_text(json.dumps(summary, indent=1) + "\n",
+                                                     encoding="utf-8")
+    return summary
+
+
 def plot_tune(history: list[dict[str, Any]], path: Path) -> None:
     import matplotlib
 
@@ -713,7 +785,7 @@ def plot(curves: dict[str, list[dict[str, float]]], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    ap.add_argument("--phase", choices=("all", "gen", "train", "tune", "eval"), default="all")
+    ap.add_argument("--phase", choices=("all", "gen", "train", "tune", "eval", "paired"), default="all")
     ap.add_argument("--out", default="runs/learned", help="run directory (shards, checkpoints)")
     ap.add_argument("--seed", type=int, default=28)
     ap.add_argument("--preset", default="kaikoufan")
@@ -749,6 +821,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tune-write", action=argparse.BooleanOptionalAction, default=True,
                     help="write the tuned knobs into --export")
     ap.add_argument("--tune-plot", default=str(ROOT / "docs/img/learned_tune.png"))
+    ap.add_argument("--tune-variants", default=None, metavar="FILE",
+                    help="JSON list of {name, knobs}: generation 0 races these (moved from the "
+                         "incumbent) instead of random neighbours; --phase paired: the settings "
+                         "measured beside the incumbent")
+    ap.add_argument("--paired-seeds", default="", help="--phase paired: arena seeds (integers)")
+    ap.add_argument("--paired-deals", type=int, default=2000, help="--phase paired: deals per seed")
     ap.add_argument("--budget-minutes", type=float, default=None,
                     help="the whole run's wall time: generation stops early enough for "
                          f"training ({TRAIN_RESERVE_MINUTES:g} minutes kept) and "
@@ -780,6 +858,8 @@ def main(argv: list[str] | None = None) -> int:
         timed("tune", phase_tune, a, run_deadline)
     if a.phase == "eval":
         timed("eval", phase_eval, a)
+    if a.phase == "paired":
+        timed("paired", phase_paired, a)
     total = time.time() - t0
     log(f"run: total {total / 60:.1f} min wall ("
         + ", ".join(f"{k} {v / 60:.1f}" for k, v in times.items())

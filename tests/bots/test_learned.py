@@ -20,6 +20,7 @@ from laizi.bots.learned import (
     DISCARD_FEATURES,
     WEIGHTS,
     Knobs,
+    KongStrong,
     LearnedBot,
     Model,
     candidates,
@@ -244,6 +245,31 @@ def test_tuned_knobs_reach_the_expert_and_stay_in_their_preset() -> None:
     assert differs["kaikoufan"][1] >= 1 and differs["jiayu"][1] == 0
 
 
+def test_round5_kong_knobs_reach_the_strong_core() -> None:
+    """Round 5's knobs (laizi kong, 红中/皮子 kong, concealed and added kongs) survive the
+    weights file and set the ``strong`` core the critic plays with; at their defaults the
+    bot plays with ``expert`` itself."""
+    k = Knobs(laizi_policy="kong", keep_two_for_big=False, special_policy="when_close",
+              special_shanten=1, rob_risk_scale=0.0, kong_eager=True)
+    assert Knobs.from_dict(json.loads(json.dumps(k.to_dict()))) == k
+    bot = tuned_expert(3, k)
+    assert isinstance(bot.strong, KongStrong)
+    assert (bot.strong.rob_risk_scale, bot.strong.kong_eager) == (0.0, True)
+    p = bot.strong.p
+    assert (p.laizi_policy, p.keep_two_for_big, p.special_policy, p.special_shanten) == (
+        "kong", False, "when_close", 1)
+    assert type(tuned_expert(3, Knobs(laizi_policy="smart")).strong) is not KongStrong
+    assert tuned_expert(3, Knobs()).strong.p == ExpertBot(3).strong.p
+
+
+def test_round5_variants_file_names_real_knobs() -> None:
+    """``benchmarks/results/learned_round5_variants.json`` (``--tune-variants``) loads."""
+    tp: object = _load_script("train_policy")
+    path = Path(__file__).resolve().parents[2] / "benchmarks/results/learned_round5_variants.json"
+    variants = tp.load_variants(str(path))  # type: ignore[attr-defined]
+    assert len(variants) == 9 and all(v["knobs"] for v in variants)
+
+
 def _load_script(name: str) -> object:
     import importlib.util
 
@@ -260,7 +286,8 @@ def test_tune_neighbours_stay_in_bounds() -> None:
     tp: object = _load_script("train_policy")
     space = tp.TUNE_SPACE  # type: ignore[attr-defined]
     start = tp.tune_start(load_model().spec)  # type: ignore[attr-defined,union-attr]
-    assert set(start) == set(space) and start["kong_max_distance"] == 99
+    assert set(space) <= set(start) and start["kong_max_distance"] == 99
+    assert start["laizi_policy"] == "keep_one" and start["kong_eager"] is False
     rng, again = random.Random(1), random.Random(1)
     k = dict(start)
     for _ in range(200):

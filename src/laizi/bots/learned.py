@@ -9,7 +9,9 @@ tile's kind, big-hand distances, the wall, the table's openings …) and scores 
 with a small multilayer perceptron (one hidden tanh layer) whose weights ship in
 ``laizi/data/learned_policy.json``. It plays the best-scored candidate when its score
 beats ``expert``'s choice by more than the model's ``margin``, else ``expert``'s
-choice. Wins, forced moves, kongs and every other decision are ``expert``'s, and so is
+choice. Wins, forced moves, kongs and every other decision are ``expert``'s (with the
+weights file's tuned knobs, which since round 5 include its laizi, 红中/皮子 and kong
+rules; the shipped file sets none), and so is
 every decision of a kind the weights have no head for, and every decision under another
 rule preset than the one the weights were trained on (kaikoufan): the shipped weights
 have the claim head only (with the discard head too the bot lost 9.2 points/hand to ``expert``
@@ -47,8 +49,8 @@ from laizi.game.actions import Action
 from laizi.scoring.model import Meld
 
 __all__ = [
-    "CLAIM_FEATURES", "DISCARD_FEATURES", "Knobs", "LearnedBot", "Model", "candidates",
-    "claim_features", "discard_features", "load_model", "tuned_expert",
+    "CLAIM_FEATURES", "DISCARD_FEATURES", "Knobs", "KongStrong", "LearnedBot", "Model",
+    "candidates", "claim_features", "discard_features", "load_model", "tuned_expert",
 ]
 
 MAX_DISCARDS = 4  # discard candidates compared at one decision (expert's choice included)
@@ -223,9 +225,12 @@ _STRONG = StrongParams()
 @dataclass(frozen=True, slots=True)
 class Knobs:
     """The scalar settings tuned whole in duplicate arenas (``train_policy.py --phase
-    tune``, ``docs/learned.md`` round 3): the critic's claim margin and pass bias, and
-    the knobs of the ``expert`` it plays with. The defaults are ``expert``'s own
-    settings and the weights file's margin (``claim_margin=None``)."""
+    tune``, ``docs/learned.md`` rounds 3 and 5): the critic's claim margin and pass bias,
+    the knobs of the ``expert`` it plays with, and (round 5) its kong-like moves: the
+    laizi kong (``laizi_policy``, ``keep_two_for_big``), the 红中/皮子 kong
+    (``special_policy``), concealed and added kongs (``kong_max_distance``,
+    ``rob_risk_scale``, ``kong_eager``). The defaults are ``expert``'s own settings and
+    the weights file's margin (``claim_margin=None``)."""
 
     claim_margin: float | None = None  # None: the claim head's own margin
     pass_bias: float = 0.0  # added to passing's score at a claim decision
@@ -236,6 +241,16 @@ class Knobs:
     kong_max_distance: int = _EXPERT.kong_max_distance
     big_weight: float = _STRONG.big_weight
     defence_scale: float = _STRONG.defence_scale
+    #: laizi kong: "keep_one" (``expert``), "kong" (always, at once), "smart" (keep a
+    #: single laizi only while a soft small win still reaches the minimum)
+    laizi_policy: str = _STRONG.laizi_policy
+    keep_two_for_big: bool = _EXPERT.keep_two_for_big  # keep a 2nd laizi while a big hand is close
+    #: 红中/皮子 kong: "always" (``expert``) or "when_close" (keep the tile while the hand is
+    #: more than ``special_shanten`` from ready and the wall is long)
+    special_policy: str = _STRONG.special_policy
+    special_shanten: int = _STRONG.special_shanten
+    rob_risk_scale: float = 1.0  # × ``strong``'s rob risk of an added kong (0: always add)
+    kong_eager: bool = False  # declare every concealed / added kong on offer
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> Knobs:
@@ -248,11 +263,40 @@ class Knobs:
             raise ValueError(f"learned: unknown tuned knobs {bad}")
         kw: dict[str, Any] = {}
         for k, v in d.items():
-            kw[k] = (None if v is None else int(v) if k == "kong_max_distance" else float(v))
+            kw[k] = (None if v is None else str(v) if k in _STR_KNOBS else bool(v)
+                     if k in _BOOL_KNOBS else int(v) if k in _INT_KNOBS else float(v))
         return cls(**kw)
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+_STR_KNOBS = frozenset({"laizi_policy", "special_policy"})
+_BOOL_KNOBS = frozenset({"keep_two_for_big", "kong_eager"})
+_INT_KNOBS = frozenset({"kong_max_distance", "special_shanten"})
+
+
+class KongStrong(StrongBot):
+    """``strong`` with round 5's kong knobs that ``StrongParams`` has no field for: the
+    rob risk of an added kong scaled by ``rob_risk_scale``, and (``kong_eager``) every
+    concealed or added kong declared when ``strong`` would discard instead."""
+
+    def __init__(self, seed: int | None, params: StrongParams, rob_risk_scale: float = 1.0,
+                 kong_eager: bool = False) -> None:
+        super().__init__(seed, params)
+        self.rob_risk_scale = rob_risk_scale
+        self.kong_eager = kong_eager
+
+    def rob_risk(self, view: SeatView, kind: int) -> float:
+        return super().rob_risk(view, kind) * self.rob_risk_scale
+
+    def turn_action(self, view: SeatView) -> Action:
+        a = super().turn_action(view)
+        if self.kong_eager and a.type == "discard":
+            for b in view.legal:
+                if b.type in ("ankong", "addkong"):
+                    return b
+        return a
 
 
 def tuned_expert(seed: int | None, knobs: Knobs) -> ExpertBot:
@@ -261,11 +305,17 @@ def tuned_expert(seed: int | None, knobs: Knobs) -> ExpertBot:
         return ExpertBot(seed)
     cfg = ExpertConfig(q=knobs.q, q_big=knobs.q_big, ready_defence=knobs.ready_defence,
                        kong_max_distance=knobs.kong_max_distance,
+                       keep_two_for_big=knobs.keep_two_for_big,
                        acceptance_tolerance=knobs.acceptance_tolerance)
     bot = ExpertBot(seed, cfg)
     params = replace(cfg.strong_params(), big_weight=knobs.big_weight,
-                     defence_scale=knobs.defence_scale)
-    bot.strong = StrongBot(seed, params)
+                     defence_scale=knobs.defence_scale, laizi_policy=knobs.laizi_policy,
+                     special_policy=knobs.special_policy,
+                     special_shanten=knobs.special_shanten)
+    if knobs.rob_risk_scale != 1.0 or knobs.kong_eager:
+        bot.strong = KongStrong(seed, params, knobs.rob_risk_scale, knobs.kong_eager)
+    else:
+        bot.strong = StrongBot(seed, params)
     return bot
 
 
