@@ -20,7 +20,6 @@ from laizi.bots.learned import (
     DISCARD_FEATURES,
     WEIGHTS,
     Knobs,
-    KongStrong,
     LearnedBot,
     Model,
     candidates,
@@ -253,12 +252,10 @@ def test_round5_kong_knobs_reach_the_strong_core() -> None:
               special_shanten=1, rob_risk_scale=0.0, kong_eager=True)
     assert Knobs.from_dict(json.loads(json.dumps(k.to_dict()))) == k
     bot = tuned_expert(3, k)
-    assert isinstance(bot.strong, KongStrong)
-    assert (bot.strong.rob_risk_scale, bot.strong.kong_eager) == (0.0, True)
     p = bot.strong.p
-    assert (p.laizi_policy, p.keep_two_for_big, p.special_policy, p.special_shanten) == (
-        "kong", False, "when_close", 1)
-    assert type(tuned_expert(3, Knobs(laizi_policy="smart")).strong) is not KongStrong
+    assert (p.laizi_policy, p.keep_two_for_big, p.special_policy, p.special_shanten,
+            p.rob_risk_scale, p.kong_eager) == ("kong", False, "when_close", 1, 0.0, True)
+    assert tuned_expert(3, Knobs(laizi_policy="smart")).strong.p.kong_eager is False
     assert tuned_expert(3, Knobs()).strong.p == ExpertBot(3).strong.p
 
 

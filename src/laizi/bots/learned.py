@@ -49,8 +49,8 @@ from laizi.game.actions import Action
 from laizi.scoring.model import Meld
 
 __all__ = [
-    "CLAIM_FEATURES", "DISCARD_FEATURES", "Knobs", "KongStrong", "LearnedBot", "Model",
-    "candidates", "claim_features", "discard_features", "load_model", "tuned_expert",
+    "CLAIM_FEATURES", "DISCARD_FEATURES", "Knobs", "LearnedBot", "Model", "candidates",
+    "claim_features", "discard_features", "load_model", "tuned_expert",
 ]
 
 MAX_DISCARDS = 4  # discard candidates compared at one decision (expert's choice included)
@@ -276,29 +276,6 @@ _BOOL_KNOBS = frozenset({"keep_two_for_big", "kong_eager"})
 _INT_KNOBS = frozenset({"kong_max_distance", "special_shanten"})
 
 
-class KongStrong(StrongBot):
-    """``strong`` with round 5's kong knobs that ``StrongParams`` has no field for: the
-    rob risk of an added kong scaled by ``rob_risk_scale``, and (``kong_eager``) every
-    concealed or added kong declared when ``strong`` would discard instead."""
-
-    def __init__(self, seed: int | None, params: StrongParams, rob_risk_scale: float = 1.0,
-                 kong_eager: bool = False) -> None:
-        super().__init__(seed, params)
-        self.rob_risk_scale = rob_risk_scale
-        self.kong_eager = kong_eager
-
-    def rob_risk(self, view: SeatView, kind: int) -> float:
-        return super().rob_risk(view, kind) * self.rob_risk_scale
-
-    def turn_action(self, view: SeatView) -> Action:
-        a = super().turn_action(view)
-        if self.kong_eager and a.type == "discard":
-            for b in view.legal:
-                if b.type in ("ankong", "addkong"):
-                    return b
-        return a
-
-
 def tuned_expert(seed: int | None, knobs: Knobs) -> ExpertBot:
     """``expert`` playing with ``knobs`` (``ExpertBot(seed)`` itself at the defaults)."""
     if knobs == Knobs(claim_margin=knobs.claim_margin, pass_bias=knobs.pass_bias):
@@ -311,11 +288,9 @@ def tuned_expert(seed: int | None, knobs: Knobs) -> ExpertBot:
     params = replace(cfg.strong_params(), big_weight=knobs.big_weight,
                      defence_scale=knobs.defence_scale, laizi_policy=knobs.laizi_policy,
                      special_policy=knobs.special_policy,
-                     special_shanten=knobs.special_shanten)
-    if knobs.rob_risk_scale != 1.0 or knobs.kong_eager:
-        bot.strong = KongStrong(seed, params, knobs.rob_risk_scale, knobs.kong_eager)
-    else:
-        bot.strong = StrongBot(seed, params)
+                     special_shanten=knobs.special_shanten, rob_risk_scale=knobs.rob_risk_scale,
+                     kong_eager=knobs.kong_eager)
+    bot.strong = StrongBot(seed, params)
     return bot
 
 

@@ -72,6 +72,8 @@ class StrongParams:
     ready_defence: float = T.READY_DEFENCE  # weight of the "looks ready" penalty
     ready_defence_distance: int = T.READY_DEFENCE_DISTANCE
     big_weight: float = 1.0  # realism factor on big-hand values (they are harder than distance says)
+    rob_risk_scale: float = 1.0  # × the rob risk of an added kong (0: add whatever the risk)
+    kong_eager: bool = False  # declare a concealed or added kong on offer rather than discard
 
     def changed(self) -> dict[str, object]:
         """The knobs that differ from the defaults."""
@@ -102,6 +104,14 @@ class StrongBot(GreedyBot):
 
     # ------------------------------------------------------------------ own turn
     def turn_action(self, view: SeatView) -> Action:
+        a = self._turn_action(view)
+        if self.p.kong_eager and a.type == "discard":
+            for b in view.legal:
+                if b.type in ("ankong", "addkong"):
+                    return b
+        return a
+
+    def _turn_action(self, view: SeatView) -> Action:
         by_type: dict[str, list[Action]] = {}
         for a in view.legal:
             by_type.setdefault(a.type, []).append(a)
@@ -431,7 +441,7 @@ class StrongBot(GreedyBot):
             openings = sum(1 for m in view.melds[s] if m.opens)
             if openings >= T.LOOKS_READY_OPENINGS:
                 risk += T.ROB_RISK_PER_READY_SEAT
-        return risk
+        return risk * self.p.rob_risk_scale
 
     # ------------------------------------------------------------------ claims
     def claim_action(self, view: SeatView) -> Action:
