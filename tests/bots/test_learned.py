@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -23,10 +24,12 @@ from laizi.bots.learned import (
     LearnedBot,
     Model,
     candidates,
+    laizi_timing,
     load_model,
     tuned_expert,
 )
 from laizi.bots.registry import make_bot
+from laizi.game.actions import Action
 from laizi.game.state import HandState
 from laizi.game.wall import hand_seed
 from laizi.rules import RuleSet
@@ -368,3 +371,67 @@ def test_run_budget_bounds_every_phase(tmp_path: Path) -> None:
     rec = json.loads((out / "run_times.jsonl").read_text().splitlines()[-1])
     assert rec["budget_minutes"] == 5.0 and set(rec["phase_seconds"]) == {"gen"}
     assert 0 <= rec["phase_seconds"]["gen"] <= rec["total_seconds"] < 120
+
+
+def _laizi_view(natural_hand: dict[int, int], laizi: int, wall: int) -> tuple[SeatView, Action]:
+    """A kaikoufan turn view whose own hand is ``natural_hand`` plus ``laizi`` laizi, with
+    a laizi kong and one discard legal (the discard is the returned action)."""
+    st = advance(RuleSet.preset("kaikoufan"), 5, 0, bot="expert")
+    v = SeatView.from_state(st, st.turn)
+    lz = v.setup.laizi
+    hand = [0] * 34
+    for k, c in natural_hand.items():
+        hand[k] += c
+    hand[lz] += laizi
+    d = Action("discard", max(natural_hand))
+    v = replace(v, hand=hand, legal=[Action("laizi_kong", lz), d], wall_remaining=wall,
+                melds=[[] for _ in range(4)], _visible=None)
+    return v, d
+
+
+def _plain_suit(v: SeatView) -> int:
+    bad = {v.setup.laizi, *v.setup.special}
+    return next(s for s in range(3) if not any(s * 9 + i in bad for i in range(9)))
+
+
+def test_round6_laizi_timing_moves_only_its_decision() -> None:
+    """Round 6's ``laizi_timing``: "ready" lays a single laizi aside when the natural
+    tiles alone are ready (``expert`` keeps it), "hopeless" keeps a second laizi that
+    ``expert`` lays aside in a hand far from ready late; at "expert" nothing changes."""
+    probe, _d = _laizi_view({0: 1}, 0, 50)
+    s = _plain_suit(probe) * 9
+    # 123456789 + 22 + 55 in one plain suit: ready (2 or 5), a 2/5/8 pair
+    ready = {s + i: 1 for i in range(9)}
+    ready[s + 1] += 2
+    ready[s + 4] += 2
+    v, d = _laizi_view(ready, 1, 50)
+    assert ExpertBot(3).act(v) == d  # expert keeps its single laizi
+    assert laizi_timing(v, Knobs(), d) is None
+    assert laizi_timing(v, Knobs(laizi_timing="ready"), d) is True
+    assert LearnedBot(3, knobs=Knobs(laizi_timing="ready")).act(v).type == "laizi_kong"
+    assert laizi_timing(v, Knobs(laizi_timing="ready", laizi_wall=60), d) is None  # wall short
+    assert LearnedBot(3).act(v) == d
+    # a scattered hand with two laizi, late: expert lays the second aside, "hopeless" keeps it
+    o = (s + 9) % 27
+    far = {s: 1, s + 3: 1, s + 7: 1, o: 1, o + 4: 1, o + 8: 1, 27: 1, 28: 1, 29: 1, 30: 1}
+    far = {k: c for k, c in far.items() if k not in (probe.setup.laizi, *probe.setup.special)}
+    far[s + 5] = 12 - sum(far.values())  # 12 natural tiles + 2 laizi
+    v2, d2 = _laizi_view(far, 2, 10)
+    assert ExpertBot(3).act(v2).type == "laizi_kong"
+    hopeless = Knobs(laizi_timing="hopeless", laizi_steps=3, laizi_wall=20)
+    assert laizi_timing(v2, hopeless, ExpertBot(3).act(v2)) is False
+    assert LearnedBot(3, knobs=hopeless).act(v2) == d2
+    assert LearnedBot(3, knobs=Knobs(laizi_timing="ready")).act(v2).type == "laizi_kong"
+    assert Knobs.from_dict(hopeless.to_dict()) == hopeless
+    with pytest.raises(ValueError):
+        laizi_timing(v2, Knobs(laizi_timing="sometimes"), d2)
+
+
+def test_round6_variants_file_names_real_knobs() -> None:
+    """``benchmarks/results/learned_round6_variants.json`` loads into real knobs."""
+    tp: object = _load_script("train_policy")
+    path = Path(__file__).resolve().parents[2] / "benchmarks/results/learned_round6_variants.json"
+    variants = tp.load_variants(str(path))  # type: ignore[attr-defined]
+    assert len(variants) == 5
+    for v in variants:
+        assert Knobs.from_dict(v["knobs"]).laizi_timing in ("ready", "big", "hopeless")

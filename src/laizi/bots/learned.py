@@ -251,6 +251,14 @@ class Knobs:
     special_shanten: int = _STRONG.special_shanten
     rob_risk_scale: float = 1.0  # × ``strong``'s rob risk of an added kong (0: always add)
     kong_eager: bool = False  # declare every concealed / added kong on offer
+    #: round 6, finer laizi timing on top of ``expert``'s rule (:func:`laizi_timing`):
+    #: "expert" (off), "ready" (lay a single laizi aside when the natural tiles without
+    #: it are within ``laizi_steps`` of ready and the wall has ≥ ``laizi_wall`` tiles),
+    #: "big" (keep a second laizi while a big hand is within ``laizi_steps``), "hopeless"
+    #: (keep every laizi while ≥ ``laizi_steps`` from ready and the wall < ``laizi_wall``)
+    laizi_timing: str = "expert"
+    laizi_steps: int = 0
+    laizi_wall: int = 0
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> Knobs:
@@ -271,9 +279,40 @@ class Knobs:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-_STR_KNOBS = frozenset({"laizi_policy", "special_policy"})
+_STR_KNOBS = frozenset({"laizi_policy", "special_policy", "laizi_timing"})
 _BOOL_KNOBS = frozenset({"keep_two_for_big", "kong_eager"})
-_INT_KNOBS = frozenset({"kong_max_distance", "special_shanten"})
+_INT_KNOBS = frozenset({"kong_max_distance", "special_shanten", "laizi_steps", "laizi_wall"})
+_LAIZI_TIMINGS = ("expert", "ready", "big", "hopeless")
+
+
+def laizi_timing(view: SeatView, knobs: Knobs, default: Action) -> bool | None:
+    """Round 6: lay a laizi aside now (True), keep it (False), or ``expert``'s choice
+    (None), by ``knobs.laizi_timing`` at a turn where a laizi kong is legal."""
+    rule = knobs.laizi_timing
+    if rule == "expert":
+        return None
+    if rule not in _LAIZI_TIMINGS:
+        raise ValueError(f"learned: unknown laizi_timing {rule!r}")
+    nat, wilds = natural(view)
+    melds = view.melds[view.seat]
+    n = 4 - len(melds)
+    kong = default.type == "laizi_kong"
+    if rule == "ready":
+        if kong or wilds != 1 or view.wall_remaining < knobs.laizi_wall:
+            return None
+        # the natural tiles alone (3n+1 of them): the replacement draw keeps the turn
+        return True if max(0, shanten258(nat, 0, n)) <= knobs.laizi_steps else None
+    if rule == "big":
+        if not kong or wilds < 2:
+            return None
+        for t in reachable_targets(nat, wilds, melds, luan_feng_jiang=view.rules.luan_feng_jiang):
+            if target_distance(t, nat, wilds, n) <= knobs.laizi_steps:
+                return False
+        return None
+    # "hopeless": a laizi kong doubles what this seat pays too
+    if not kong or view.wall_remaining >= knobs.laizi_wall:
+        return None
+    return False if max(0, shanten258(nat, wilds, n)) >= knobs.laizi_steps else None
 
 
 def tuned_expert(seed: int | None, knobs: Knobs) -> ExpertBot:
@@ -372,12 +411,29 @@ class LearnedBot(Bot):
         self.expert.reset()
         self.plain.reset()
 
+    def _laizi_timing(self, view: SeatView, default: Action) -> Action:
+        kongs = [a for a in view.legal if a.type == "laizi_kong"]
+        if not kongs:
+            return default
+        want = laizi_timing(view, self.knobs, default)
+        if want is True and default.type != "laizi_kong":
+            self.overrides += 1
+            return kongs[0]
+        if want is False and default.type == "laizi_kong":
+            rest = [a for a in view.legal if a.type != "laizi_kong"]
+            if rest:
+                self.overrides += 1
+                return self.expert.act(replace(view, legal=rest))
+        return default
+
     def act(self, view: SeatView) -> Action:
         preset = self.model.preset if self.model is not None else None
         if preset is not None and view.rules.preset_name != preset:
             # neither the critic nor the tuned knobs transfer to other rules (docs/learned.md)
             return self.plain.act(view)
         default = self.expert.act(view)
+        if self.knobs.laizi_timing != "expert" and view.phase == "turn":
+            default = self._laizi_timing(view, default)
         if self.model is None or len(view.legal) < 2 or default.type in ("tsumo", "ron"):
             return default
         kind = ("discard" if view.phase == "turn" and default.type == "discard" else
