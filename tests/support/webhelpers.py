@@ -104,7 +104,8 @@ def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, 
     page.sockets = []  # type: ignore[attr-defined]  # what each of its WebSockets did (register_here's report)
 
     def socket_opened(ws: Any) -> None:
-        seen = {"url": ws.url[-40:], "sent": 0, "received": 0, "first": None, "closed": False,
+        seen = {"url": ws.url[-40:], "page": page.url[-60:], "at": round(time.monotonic(), 1),
+                "sent": 0, "received": 0, "first": None, "closed": False,
                 "last_sent": collections.deque(maxlen=6), "last_received": collections.deque(maxlen=12)}
         page.sockets.append(seen)  # type: ignore[attr-defined]
 
@@ -420,18 +421,22 @@ def register_here(page: Any, base: str, user: str) -> None:
     poll(page, "() => !document.getElementById('acc-in').classList.contains('hidden')")
     page.goto(base + "/")
     try:
-        # (25 s: a hello unanswered is given up after 6 s, then the welcome, then the balance)
-        poll(page, "() => document.getElementById('coins-bal').textContent === '5000'", timeout=25)
+        # (40 s: a hello unanswered — or refused by an error the server may not say again — is
+        # given up after 6 s, then 12 s; then the welcome, then the balance)
+        poll(page, "() => document.getElementById('coins-bal').textContent === '5000'", timeout=40)
     except AssertionError:  # say what the page holds (a flake once in CI: which step failed?)
         seen = page.evaluate("""async () => {
           const token = localStorage.getItem('laizi.token');
           let coins = null;
           try { const r = await fetch('/api/coins', {headers: {Authorization: 'Bearer ' + token}});
                 coins = r.status + ' ' + (await r.text()).slice(0, 160); } catch (e) { coins = String(e); }
+          const err = document.getElementById('error');
           return {shown: document.getElementById('coins-bal').textContent, me: document.getElementById('me').textContent,
-                  token: !!token, coins};
+                  token: !!token, coins, now: Math.round(performance.now()), url: location.pathname,
+                  error: err ? [err.textContent, err.dataset.code, err.className] : null,
+                  lost: document.getElementById('conn-lost') ? document.getElementById('conn-lost').className : null};
         }""")
-        raise AssertionError(f"{user}: the lobby does not show the welcome coins: {seen}; its sockets "
+        raise AssertionError(f"{user}: the lobby does not show the welcome coins (at {time.monotonic():.1f}): {seen}; its sockets "
                              f"{getattr(page, 'sockets', None)}; page errors {getattr(page, 'errors', None)}") from None
 
 

@@ -49,3 +49,49 @@ def test_an_unanswered_hello_opens_a_new_socket(browser: Any, server: str) -> No
     poll(page, "() => document.getElementById('conn-lost').classList.contains('hidden')")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_a_hello_refused_by_a_passing_error_is_said_again(browser: Any, server: str) -> None:
+    """The server answers a hello with ``internal`` (its database busy a moment, say): the
+    page does not sit there without a name for ever, it opens a new socket after the hello's
+    wait and says hello again. A refusal asking again would not change (``bad_nickname``) is
+    taken as the answer: no new socket."""
+    sockets: list[str] = []
+
+    def route(code: str) -> Any:
+        def setup(page: Any) -> None:
+            def opened(ws: Any) -> None:
+                if sockets:  # the second socket and later: the real server
+                    sockets.append("server")
+                    to_server = ws.connect_to_server()
+                    ws.on_message(to_server.send)
+                    to_server.on_message(ws.send)
+                    return
+                sockets.append("refused")
+
+                def refuse(message: Any) -> None:
+                    if isinstance(message, str) and json.loads(message).get("type") == "hello":
+                        ws.send(json.dumps({"type": "error", "code": code, "message": "not now"}))
+                ws.on_message(refuse)
+            page.route_web_socket(lambda url: urlparse(url).path == "/ws", opened)
+        return setup
+
+    page = new_page(browser, server, "再说一次", size=(844, 390), setup=route("internal"))  # (waits for a name)
+    assert sockets == ["refused", "server"], sockets
+    assert page.inner_text("#me") == "再说一次"
+    poll(page, "() => document.getElementById('conn-lost').classList.contains('hidden')")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+    sockets.clear()
+    ctx = browser.new_context(viewport={"width": 844, "height": 390}, service_workers="block")
+    page = ctx.new_page()
+    route("bad_nickname")(page)
+    page.goto(server + "/")
+    poll(page, "() => document.getElementById('error').dataset.code === 'bad_nickname'")
+    started = time.monotonic()
+    # a new socket would come at 6 s: wait past it, on the page's own clock (a busy machine's
+    # timers fire late, never early)
+    page.wait_for_function("() => performance.now() > 9000", timeout=60000)
+    assert sockets == ["refused"], (sockets, time.monotonic() - started)
+    ctx.close()

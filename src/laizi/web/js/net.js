@@ -13,6 +13,9 @@ const SOCK = { ws: null, retry: 0, ownerNode: null, hinted: null, generation: 0,
 // A hello the server has not answered (no welcome, no error) in this long: the socket is given up
 // and opened again — 6 s, 12 s, … up to 30 s when it keeps happening (a busy server is not pressed).
 const HELLO_WAIT_MS = 6000;
+// Refusals of a hello that a new socket would meet again (a page out of date, a nickname refused,
+// a second identity on one socket): the page says so and waits for the player.
+const HELLO_FINAL = new Set(["old_client", "bad_nickname", "identity_locked"]);
 
 /** Which socket this is (grows by one per open): a server's per-connection switches reset with it. */
 export function socketGeneration() { return SOCK.generation; }
@@ -46,7 +49,10 @@ export function connect() {
     let m;
     try { m = JSON.parse(ev.data); } catch (e) { return; }
     if (!m || typeof m.type !== "string") return;
-    if (SOCK.ws === sock && (m.type === "welcome" || m.type === "error")) {  // the hello answered
+    // the hello answered: by its welcome, or by a refusal that asking again would not change. An
+    // error the server may not say next time (internal, busy, a rate limit) leaves the hello's
+    // wait running: the socket is opened again and says hello again (6 s, 12 s … up to 30 s)
+    if (SOCK.ws === sock && (m.type === "welcome" || (m.type === "error" && HELLO_FINAL.has(m.code)))) {
       clearTimeout(SOCK.helloTimer);
       if (m.type === "welcome") SOCK.unanswered = 0;
     }
