@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from support.webhelpers import new_page, overflow_x, poll, screens_dir
+from support.webhelpers import create_room, lobby_panel, new_page, overflow_x, poll, screens_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -121,3 +121,35 @@ def test_a_room_opens_at_its_top_and_the_lobby_comes_back_on_its_buttons(browser
     assert page.evaluate("scrollY") == 0
     assert page.errors == []  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_a_desktop_lobby_lists_the_open_rooms_on_its_first_screen(browser: Any, server: str) -> None:
+    """On a desktop (wide and tall) the open rooms are a card of the lobby's first screen, under
+    快速开始, and a room is joined from it in one click; a phone keeps them behind 加入房间 (the
+    first screen is its big buttons), in the join form. Before: on a desktop too, the list was
+    behind 加入房间, under the room-code field."""
+    host = new_page(browser, server, "开房的", size=(844, 390))
+    code = create_room(host)
+    desk = new_page(browser, server, "桌面的", size=(1366, 900), panels=False)
+    desk.evaluate("scrollTo(0, 0)")
+    box = poll(desk, """code => { const c = document.getElementById('rooms-card');
+      const row = [...c.querySelectorAll('.room-row')].find(r => r.querySelector('b').textContent === code);
+      if (!row) return null;
+      const r = row.getBoundingClientRect(), q = document.getElementById('quick-card').getBoundingClientRect();
+      return {top: r.top, bottom: r.bottom, quick: q.bottom, h: innerHeight}; }""", code)
+    assert box["top"] >= box["quick"] and box["bottom"] <= box["h"], f"not on the first screen, under 快速开始: {box}"
+    assert desk.locator("#join-card").is_hidden()  # (the form stays behind its button)
+    desk.screenshot(path=str(screens_dir() / "lobby-rooms-1366x900.png"))
+    desk.locator("#rooms-card .room-row", has_text=code).get_by_role("button", name="加入").click()
+    poll(desk, "code => location.pathname === '/room/' + code", code)
+    for size in ((844, 390), (390, 844)):
+        phone = new_page(browser, server, size=size, panels=False)
+        assert phone.locator("#rooms-card").is_hidden(), size
+        lobby_panel(phone, "join")
+        poll(phone, "code => [...document.querySelectorAll('#roomlist .room-row b')].some(b => b.textContent === code)", code)
+        assert phone.locator("#roomlist").is_visible(), size
+        assert phone.errors == []  # type: ignore[attr-defined]
+        phone.context.close()
+    assert desk.errors == [] and host.errors == []  # type: ignore[attr-defined]
+    desk.context.close()
+    host.context.close()

@@ -89,13 +89,18 @@ export async function loadPresets() {
   await loadRules();  // the preset list and the rule options, in words, from GET /api/rules
 }
 
+/** The open rooms (GET /api/rooms), in both lists: the join form's (a phone's) and the desktop's
+ * card (style.css shows one of the two). */
 export async function loadRooms() {
   let d;
   try { d = await (await fetch("/api/rooms")).json(); } catch (e) { return; }
-  const box = $("roomlist");
+  for (const id of ["roomlist", "roomlist-wide"]) fillRooms($(id), d.rooms || []);
+}
+
+function fillRooms(box, rooms) {
   box.textContent = "";
-  if (!d.rooms || !d.rooms.length) { box.textContent = t("no_rooms"); return; }
-  for (const r of d.rooms) {
+  if (!rooms.length) { box.textContent = t("no_rooms"); return; }
+  for (const r of rooms) {
     const row = document.createElement("div");
     row.className = "row room-row";
     const code = document.createElement("b");
