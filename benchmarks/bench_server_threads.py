@@ -10,6 +10,9 @@ per client action: each thread's CPU — named by ``py-spy dump`` when py-spy is
 (``MainThread``: the event loop; ``laizi-db-writer``: the database writer; ``uvloop_N``: the
 loop's default executor), else by its thread id — and PostgreSQL's. Linux only.
 
+``--profile FILE`` also samples the server with ``py-spy record`` in the window and reports the
+event loop's samples by part of an action.
+
 ``--meter`` runs the server through ``metered_serve.py``, which adds up the event loop's CPU
 inside the parts of an action (building the frames, of which the private parts; the move
 applied; parsing; the sends and the socket writes), and reports them per action too, with
@@ -82,8 +85,77 @@ def read_meters(pid: int, path: Path, timeout: float = 30.0) -> dict[str, Any]:
     return dict(json.loads(path.read_text()))
 
 
+PROFILE_RATE = 250  # samples a second
+
+
+def profile_start(pid: int, seconds: float, out: Path) -> subprocess.Popen[str] | None:
+    """``py-spy record`` of the server's threads for ``seconds``, its stacks collapsed
+    (``--format raw``) into ``out``; None without py-spy. Blocking (the server is paused
+    for each sample: py-spy's non-blocking mode counted the loop's idle waits as work), so
+    a sample is a moment the thread was running or runnable: on a loaded machine the
+    samples add up to more than its CPU, and the parts are shares."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not os.path.exists(spy):
+        print("warning: py-spy not installed: no profile", file=sys.stderr)
+        return None
+    return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(round(seconds)),
+                             "--rate", str(PROFILE_RATE), "--format", "raw", "--threads",
+                             "-o", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            text=True)
+
+
+# Where a sample of the event loop is counted: the innermost of these found in its stack. A
+# sample whose innermost frame is the loop's runner is the loop's own C code (uvloop: polling,
+# socket reads, timers, callbacks' scheduling) or the loop waiting: py-spy cannot tell the
+# two apart there, so those are left out and the rest is reported in milliseconds per action.
+PROFILE_PARTS = (
+    ("frames", ("RoomFrames.frame", "_timers_json")),
+    ("step", ("Room._step",)),
+    ("persist", ("Store.", "journal", "DbWriter", "Room._persist")),
+    ("parse", ("parse_client_message",)),
+    ("send", ("Conn.send", "DirectWriter", "Conn.sender")),
+    ("receive", ("data_received", "handle_events", "receive_data", "WebSocket.receive")),
+    ("dispatch", ("_receive_loop", "dispatch")),
+)
+RUNNER = "Runner.run (asyncio/runners.py"
+
+
+def profile_summary(path: Path, actions: float) -> dict[str, Any]:
+    """The event loop's (``MainThread``'s) samples as CPU milliseconds per action, by part of
+    an action (:data:`PROFILE_PARTS`; ``other``: none of them, e.g. timers' callbacks, the
+    room's queue), and its 25 hottest Python leaf functions; the samples in the runner
+    itself (uvloop's C code or idle) apart."""
+    parts: dict[str, int] = {}
+    leaves: dict[str, int] = {}
+    runner = total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count_s = line.rpartition(" ")
+        if not count_s.isdigit() or "MainThread" not in stack.split(";", 1)[0]:
+            continue
+        n = int(count_s)
+        frames = stack.split(";")[1:]
+        if not frames or frames[-1].startswith(RUNNER):
+            runner += n
+            continue
+        total += n
+        part = "other"
+        for fr in frames:  # outermost first: the innermost match wins
+            for name, keys in PROFILE_PARTS:
+                if any(k in fr for k in keys):
+                    part = name
+                    break
+        parts[part] = parts.get(part, 0) + n
+        leaves[frames[-1]] = leaves.get(frames[-1], 0) + n
+    ms = 1000.0 / PROFILE_RATE / max(actions, 1e-9)
+    return {"python_samples": total, "runner_samples": runner,
+            "python_ms_per_action": round(total * ms, 3),
+            "parts_ms_per_action": {k: round(v * ms, 3) for k, v in sorted(parts.items(), key=lambda kv: -kv[1])},
+            "leaves_ms_per_action": {k[:120]: round(v * ms, 4)
+                                     for k, v in sorted(leaves.items(), key=lambda kv: -kv[1])[:25]}}
+
+
 def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool = False,
-            bot: str = "random") -> dict[str, Any]:
+            bot: str = "random", profile: Path | None = None) -> dict[str, Any]:
     if warm + window > seconds:
         raise SystemExit("--warm + --window must fit in --seconds")
     pg = benchsvc.Postgres().start()
@@ -106,10 +178,13 @@ def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool 
         if meter:
             meters.append(read_meters(srv.pid, out_file))
         before, pg_before = thread_cpu(srv.pid), pg.cpu_seconds() or 0.0
+        spy = profile_start(srv.pid, window, profile) if profile is not None else None
         time.sleep(window)
         after, pg_after = thread_cpu(srv.pid), pg.cpu_seconds() or 0.0
         if meter:
             meters.append(read_meters(srv.pid, out_file))
+        if spy is not None:
+            spy.wait(timeout=120)
         names = thread_names(srv.pid)
         out_text, _ = bench.communicate(timeout=seconds + 300)
         if bench.returncode != 0:
@@ -137,6 +212,8 @@ def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool 
         out["window_overlaps_setup"] = True
         print(f"warning: set-up took {res.get('setup_s')} s, the window began at {warm} s: "
               "raise --warm (and --seconds)", file=sys.stderr)
+    if profile is not None and profile.exists():
+        out["profile"] = profile_summary(profile, actions)
     if meter:
         b, a = meters
         parts = {k: round(1000 * (v - b["seconds"].get(k, 0.0)) / actions, 3)
@@ -163,11 +240,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--meter", action="store_true",
                     help="run the server with metered_serve.py's CPU meters (frames, step, "
                          "parse, send, write) and report them per action")
+    ap.add_argument("--profile", type=Path, default=None, metavar="FILE",
+                    help="also sample the server with py-spy in the window: its collapsed "
+                         "stacks in FILE (round N: FILE.N), and the event loop's samples by "
+                         "part of an action in the report")
     args = ap.parse_args(argv)
     if args.rooms < 1 or args.window <= 0 or args.rounds < 1:
         ap.error("--rooms and --rounds must be at least 1, --window positive")
     for n in range(args.rounds):
-        res = measure(args.rooms, args.seconds, args.warm, args.window, args.meter, args.bot)
+        prof = None if args.profile is None else args.profile.with_name(f"{args.profile.name}.{n + 1}")
+        res = measure(args.rooms, args.seconds, args.warm, args.window, args.meter, args.bot, prof)
         res["round"] = n + 1
         if args.json:
             print(json.dumps(res), flush=True)
