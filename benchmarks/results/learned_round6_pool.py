@@ -1,0 +1,38 @@
+"""Round 6: pool the per-deal margins of the fresh-seed paired runs (docs/learned.md).
+
+python benchmarks/results/learned_round6_pool.py 2880 2881 > benchmarks/results/learned_round6_fresh_summary.json
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def ci(x: np.ndarray) -> dict[str, float]:
+    m, h = float(x.mean()), float(1.96 * x.std(ddof=1) / np.sqrt(len(x)))
+    return {"mean": round(m, 3), "lo": round(m - h, 3), "hi": round(m + h, 3)}
+
+
+def main(seeds: list[str]) -> None:
+    inc: list[float] = []
+    var: list[float] = []
+    for s in seeds:
+        path = Path(f"benchmarks/results/learned_round6_fresh_{s}/tune_cache.jsonl")
+        for line in path.read_text(encoding="utf-8").splitlines():
+            r = json.loads(line)
+            knobs = json.loads(r["key"].split("|", 2)[2])
+            (inc if knobs["laizi_timing"] == "expert" else var).extend(r["margins"])
+    a, b = np.asarray(inc), np.asarray(var)
+    out = {"command": "python benchmarks/results/learned_round6_pool.py " + " ".join(seeds),
+           "source": "the per-deal margins in benchmarks/results/learned_round6_fresh_SEED/tune_cache.jsonl",
+           "seeds": seeds, "deals": len(a),
+           "shipped_vs_expert": ci(a), "big2_vs_expert": ci(b), "big2_vs_shipped": ci(b - a),
+           "deals_differing": int(((b - a) != 0).sum()),
+           "units": "points/hand (a deal's four rotations averaged), 95 % normal interval"}
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
