@@ -96,6 +96,18 @@ class WS:
 OPEN: list[Any] = []  # WebSocket sessions to close when the test ends
 
 
+def bot_step(g: Any, bots: Any) -> int | None:
+    """One step of a server ``GameSession`` played by in-process bots (``bots[seat]``, e.g.
+    :class:`laizi.server.tables.seats.SeatBot`): the next hand dealt when one ended, else the
+    seat to act plays its bot's choice. Returns the seat that acted (None: a hand was dealt)."""
+    if g.hand_over:
+        g.next_hand()
+        return None
+    seat: int = g.to_act()[0]
+    g.act(seat, bots[seat].choose(g, seat))
+    return seat
+
+
 def close_all() -> None:
     while OPEN:
         cm = OPEN.pop()

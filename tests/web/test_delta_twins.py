@@ -18,6 +18,7 @@ from laizi.server.common.delta import Mirror, canonical
 from laizi.server.tables.engine import GameSession, seed_from_text
 from laizi.server.tables.framing import SHAPES_JSON, VIEW_KEYS_JSON
 from laizi.server.tables.seats import SeatBot
+from support.srvhelpers import bot_step
 
 NODE = shutil.which("node")
 DELTA_JS = Path(__file__).resolve().parents[2] / "src" / "laizi" / "web" / "js" / "delta.js"
@@ -57,11 +58,7 @@ def _streams(seed: str, hands: int) -> list[list[dict[str, Any]]]:
     sent = dict.fromkeys(AUDIENCES, 0)
     base: dict[int | None, int | None] = dict.fromkeys(AUDIENCES)
     while not g.over:
-        if g.hand_over:
-            g.next_hand()
-        else:
-            seat = g.to_act()[0]
-            g.act(seat, bots[seat].choose(g, seat))
+        bot_step(g, bots)
         for s in AUDIENCES:
             stream = g.stream(s)
             if stream.v == sent[s]:

@@ -23,6 +23,7 @@ from laizi.server.tables.engine import GameSession, seed_from_text
 from laizi.server.tables.recorder import Recorder
 from laizi.server.tables.seats import SeatBot
 from support.eventfigures import figures_from_events
+from support.srvhelpers import bot_step
 
 PIDS = ["p_a", "p_b", "p_c", None]  # seat 3: a bot
 
@@ -40,11 +41,7 @@ async def play_match(store: Store, code: str, seed: str, rated: bool, escape_at:
     bots = [SeatBot("greedy", i) for i in range(4)]
     steps = 0
     while not g.over:
-        if g.hand_over:
-            g.next_hand()
-        else:
-            seat = g.to_act()[0]
-            g.act(seat, bots[seat].choose(g, seat))
+        if bot_step(g, bots) is not None:
             steps += 1
             if steps == escape_at:
                 g.escape(1)

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from laizi.server.common.delta import Diverged, Gap, Mirror, diff, expand_update, patch
-from support.srvhelpers import OPEN, WS, connect, four_players, game_frame
+from support.srvhelpers import OPEN, WS, bot_step, connect, four_players, game_frame
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -484,11 +484,7 @@ def test_a_ready_seat_s_waits_stay_on_the_wire_through_its_turn() -> None:
         base = {s: g.version for s in range(4)}
         before: dict[int, list[str]] = {}  # a seat's hand before its last draw
         while not g.over:
-            if g.hand_over:
-                g.next_hand()
-            else:
-                seat = g.to_act()[0]
-                g.act(seat, bots[seat].choose(g, seat))
+            bot_step(g, bots)
             for s in range(4):
                 text = g.view_patch(s, base[s])
                 now = json.loads(g.view_json(s))
