@@ -24,6 +24,7 @@ from laizi.views.snapshot import (
     match_view,
     meld_from_json,
     meld_to_json,
+    own_key,
     seat_view,
     to_json,
 )
@@ -31,5 +32,5 @@ from laizi.views.snapshot import (
 __all__ = [
     "Game", "MatchView", "Reveal", "SeatView", "events_for", "from_json", "hand_log",
     "history_rows", "match_to_json", "match_view", "meld_from_json", "meld_to_json",
-    "project_event", "seat_view", "to_json", "view",
+    "own_key", "project_event", "seat_view", "to_json", "view",
 ]

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MatchView", "Reveal", "SeatView", "from_json", "history_rows", "match_to_json",
-    "match_view", "meld_from_json", "meld_to_json", "seat_view", "to_json",
+    "match_view", "meld_from_json", "meld_to_json", "own_key", "seat_view", "to_json",
 ]
 
 
@@ -244,6 +244,17 @@ def seat_view(
     if reveal and v.revealed is None:
         v.revealed = _reveal(state)
     return v
+
+
+def own_key(state: HandState, seat: int) -> tuple[Any, ...]:
+    """What the seat's own parts of its :func:`seat_view` are made of — its concealed hand,
+    its legal actions, its own draw, whether the hand is over: within one hand, an equal key
+    means an equal ``hand``, ``legal`` and ``last_draw`` (a server builds a seat's private
+    frame part again only when this changes). Cheaper than the snapshot itself."""
+    ph = state.phase
+    own_turn = state.turn == seat and (ph == "turn" or ph == "haidi")
+    return (tuple(state.hands[seat]), tuple(state.legal_actions(seat)),
+            state.last_draw if own_turn else None, ph == "over")
 
 
 @dataclass(slots=True)

@@ -41,11 +41,21 @@ from laizi.server.tables.frames import (
     KEY_INDEX,
     PRIVATE_KEYS,
     FansMemo,
+    PrivateMemo,
     frame_view,
     private_part,
     public_part,
+    seat_private,
 )
-from laizi.views import MatchView, SeatView, history_rows, match_view, project_event, seat_view
+from laizi.views import (
+    MatchView,
+    SeatView,
+    history_rows,
+    match_view,
+    own_key,
+    project_event,
+    seat_view,
+)
 
 __all__ = ["GameSession", "OpError", "SeatStream", "dumps", "hand_frames", "seed_from_text"]
 
@@ -162,6 +172,7 @@ class GameSession:
         self._ev_at: dict[int, int] = {}  # version -> the spectator's stream version then (kept with _bases)
         self._waits = WaitsMemo()  # the seats' scored 听 lines, this table's own
         self._fans: FansMemo = {}  # the seats' table 番, this match's own
+        self._privmemo = PrivateMemo()  # the seats' private parts last built
 
     @property
     def version(self) -> int:
@@ -364,11 +375,16 @@ class GameSession:
         if got is None:
             match = self.match
             hand = match.hand
-            hv = (None if hand is None else self._spectator if seat is None
-                  else seat_view(hand, seat, copy=False))
             # (fresh containers, JSON values of one type per place, never changed after:
             # kept as the base of the next patches as it is)
-            priv = private_part(seat, hv, match_over=match.over, memo=self._waits)
+            if seat is None or hand is None:
+                priv = private_part(seat, None if hand is None else self._spectator, match_over=match.over)
+            else:  # (built again only when it may have changed: frames.seat_private)
+                pub = self._spectator
+                assert pub is not None
+                priv = seat_private(seat, lambda: seat_view(hand, seat, copy=False), hand=hand,
+                                    key=own_key(hand, seat), phase=pub.phase, turn=pub.turn,
+                                    match_over=match.over, memo=self._privmemo, waits=self._waits)
             got = self._privs[seat] = (priv, dumps(priv))
             self._priv_bases[self._views_at][seat] = priv
         return got

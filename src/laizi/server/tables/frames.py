@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -50,8 +50,8 @@ from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
 from laizi.views.fan import seat_fan
 
-__all__ = ["EVENT_SHAPES", "KEY_INDEX", "PRIVATE_KEYS", "TABLES_ID", "VIEW_KEYS", "FansMemo", "frame_view", "private_part",
-           "public_part", "read_view"]
+__all__ = ["EVENT_SHAPES", "KEY_INDEX", "PRIVATE_KEYS", "TABLES_ID", "VIEW_KEYS", "FansMemo", "PrivateMemo",
+           "frame_view", "private_part", "public_part", "read_view", "seat_private"]
 
 PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting", "waits")
 # The wire's key table (sent with every snapshot as ``keys``): a patch names these keys by
@@ -201,8 +201,49 @@ def private_part(seat: int | None, hv: SeatView | None, *, match_over: bool,
     wv = (_before_draw(hv) if hv.last_draw is not None and hv.phase != "over" and sum(hv.hand) % 3 == 2
           else hv)
     out["waits"] = [] if match_over else ready_waits(wv, scores=True, memo=memo)
-    # Who may claim is private: a seat only learns whether it may claim itself.
-    out["acting"] = [hv.turn] if turn_phase else ([seat] if legal else [])
+    out["acting"] = _acting(hv.phase, hv.turn, seat, bool(legal))
+    return out
+
+
+def _acting(phase: str, turn: int, seat: int, deciding: bool) -> list[int]:
+    """Who is to act, as ``seat`` may know: the turn seat on a turn; else only itself, if it
+    has a decision (who may claim is private: a seat only learns whether it may claim)."""
+    return [turn] if phase in _TURN_PHASES else ([seat] if deciding else [])
+
+
+class PrivateMemo:
+    """Each seat's private part last built, with what it was built from (a server keeps one
+    per match: :func:`seat_private`)."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        # seat -> (the hand it was built in, its laizi.views.own_key, the part)
+        self.last: dict[int, tuple[object, tuple[Any, ...], dict[str, Any]]] = {}
+
+
+def seat_private(seat: int, view: Callable[[], SeatView], *, hand: object, key: tuple[Any, ...],
+                 phase: str, turn: int, match_over: bool, memo: PrivateMemo,
+                 waits: WaitsMemo | None = None) -> dict[str, Any]:
+    """:func:`private_part` of ``seat``, built again (from ``view()``, its snapshot) only
+    when it may have changed. ``hand``: the hand in play (its identity); ``key``: the seat's
+    :func:`laizi.views.own_key` now; ``phase``, ``turn``: the hand's.
+
+    Most changes of a table (another seat's draw or discard) leave a seat's hand, legal
+    actions and own draw as they were, and a seat waiting on nothing then still waits on
+    nothing (its waits follow from its hand and its own melds, which take tiles from its
+    hand). Its ``acting`` (the turn seat) is made anew; the other values are the same lists
+    as before (never changed after: a frame's diff finds them the same at once). A seat
+    with waits is built again at every change (their unseen copies and scores follow the
+    whole table)."""
+    key = (*key, match_over)
+    got = memo.last.get(seat)
+    if got is not None and got[0] is hand and got[1] == key and not got[2]["waits"]:
+        out = dict(got[2])
+        out["acting"] = _acting(phase, turn, seat, bool(out["legal"]))
+        return out
+    out = private_part(seat, view(), match_over=match_over, memo=waits)
+    memo.last[seat] = (hand, key, out)
     return out
 
 
