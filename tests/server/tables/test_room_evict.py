@@ -140,3 +140,31 @@ def test_a_room_says_finished_once_its_end_is_stored(make_app: Any) -> None:
             assert client.get(f"/api/rooms/{code}").json()["status"] == "finished"
         finally:
             close_all()
+
+
+def test_a_lobby_nobody_is_in_leaves_the_room_list_at_once(tmp_path: Path) -> None:
+    """A lobby its last person left is not listed (it waits for nobody), long before the
+    sweep closes it; its code still lets its host back in, and it is listed again."""
+    srv = LiveServer(str(tmp_path / "list.db"), tmp_path).start()  # the sweep: 10 minutes
+    a = Client(srv.port, "a")
+    b = Client(srv.port, "b")
+    try:
+        code = a.request({"type": "create", "settings": {}}, "joined")["room"]["code"]
+        other = b.request({"type": "create", "settings": {}}, "joined")["room"]["code"]
+
+        def listed() -> set[str]:
+            return {r["code"] for r in srv.get("/api/rooms")[1]["rooms"]}
+
+        assert listed() == {code, other}
+        a.request({"type": "leave"}, "left")
+        deadline = time.time() + 10
+        while code in listed() and time.time() < deadline:
+            time.sleep(0.05)
+        assert listed() == {other}
+        assert srv.get(f"/api/rooms/{code}")[1]["status"] == "lobby"  # not closed: still joinable
+        assert a.request({"type": "join", "room": code}, "joined")["room"]["code"] == code
+        assert listed() == {code, other}
+    finally:
+        a.close()
+        b.close()
+        srv.stop()

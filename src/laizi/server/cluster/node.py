@@ -594,7 +594,7 @@ class Node:
         """Put this node's public rooms in the shared room list (those that changed)."""
         now: dict[str, str] = {}
         for code, r in self.hub.rooms.items():
-            if r.settings.private or code not in self.leases.held:
+            if not r.listed() or code not in self.leases.held:
                 continue
             d = {**r.summary(), "node": self.name}
             now[code] = json.dumps(d, ensure_ascii=False, separators=(",", ":"))

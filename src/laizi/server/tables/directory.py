@@ -135,7 +135,7 @@ class LocalDirectory:
         return True
 
     def list_rooms(self) -> list[dict[str, Any]]:
-        out = [r.summary() for r in self.rooms.values() if not r.settings.private]
+        out = [r.summary() for r in self.rooms.values() if r.listed()]
         out.sort(key=lambda d: (d["status"] != "lobby", d["code"]))
         return out
 

@@ -177,6 +177,12 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         """Room info of a room that is only in the database (a finished one)."""
         return stored_info(rec)
 
+    def listed(self) -> bool:
+        """Whether the room is in the public room list: not private, and — a lobby — with
+        someone in it (a lobby nobody is in waits for nobody: it leaves the list at once, not
+        when the sweep closes it; its code still lets its players back in)."""
+        return not self.settings.private and (self.status != RoomStatus.LOBBY or bool(self.conns))
+
     def summary(self) -> dict[str, Any]:
         """The room's line in the public room list (``GET /api/rooms``)."""
         return {"code": self.code, "status": self.status, "preset": self.settings.preset,
