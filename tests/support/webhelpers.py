@@ -256,9 +256,14 @@ def auto_on(page: Any, timeout: float = 30.0) -> bool:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     settled = '[data-testid="settlement"]:not(.hidden)'
+    menu_open = "#sheet-menu:not(.hidden)"
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if page.locator(settled).count():
+            # (the hand ended while the menu was open — its 托管 switch then timed out —:
+            # closed as a player would, or it stays over the results and takes their taps)
+            if page.locator(menu_open).count():
+                page.click('[data-close="sheet-menu"]', timeout=5000)
             return False
         try:
             page.click("#btn-menu", timeout=2000)
