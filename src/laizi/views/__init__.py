@@ -25,6 +25,8 @@ from laizi.views.snapshot import (
     meld_from_json,
     meld_to_json,
     own_key,
+    public_key,
+    public_moves,
     seat_view,
     to_json,
 )
@@ -32,5 +34,5 @@ from laizi.views.snapshot import (
 __all__ = [
     "Game", "MatchView", "Reveal", "SeatView", "events_for", "from_json", "hand_log",
     "history_rows", "match_to_json", "match_view", "meld_from_json", "meld_to_json",
-    "own_key", "project_event", "seat_view", "to_json", "view",
+    "own_key", "project_event", "public_key", "public_moves", "seat_view", "to_json", "view",
 ]

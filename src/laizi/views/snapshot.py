@@ -49,7 +49,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MatchView", "Reveal", "SeatView", "from_json", "history_rows", "match_to_json",
-    "match_view", "meld_from_json", "meld_to_json", "own_key", "seat_view", "to_json",
+    "match_view", "meld_from_json", "meld_to_json", "own_key", "public_key", "public_moves",
+    "seat_view", "to_json",
 ]
 
 
@@ -302,6 +303,56 @@ def match_view(match: Match, seat: int | None, *, copy: bool = True, reveal: boo
         max_hands=match.max_hands,
         end_reason=None if match.end_reason is None else match.end_reason.value,
     )
+
+
+def public_key(match: Match) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """What the public snapshot of a match (a spectator's :func:`match_view`) is made of, in
+    two parts: ``(key, moves)``. ``moves`` is what a draw or a discard changes — the rivers,
+    each seat's count of concealed tiles, the wall, the turn —, ``key`` all the rest but the
+    hand itself (compare its identity). Within one hand, equal keys and moves that
+    :func:`public_moves` predicts from the events between mean equal public snapshots (a
+    server then knows a change's public patch holds nothing beyond its events)."""
+    k: tuple[Any, ...] = (match.hand_no, match.round, match.dealer, tuple(match.score_values()),
+                          tuple(match.auto), tuple(match.escaped), match.over, match.end_reason,
+                          len(match.history))
+    hand = match.hand
+    if hand is None:
+        return k, ()
+    k += (hand.phase, hand.pending, hand.indicator, hand.commitment, hand.dealer,
+          tuple(tuple(m) for m in hand.melds), tuple(tuple(x) for x in hand.special_kongs),
+          tuple(tuple(x) for x in hand.special_discards))
+    moves = (tuple(tuple(r) for r in hand.rivers), tuple(sum(h) for h in hand.hands),
+             hand.wall_remaining, hand.turn)
+    return k, moves
+
+
+def public_moves(moves: tuple[Any, ...], events: Sequence[Mapping[str, Any]]) -> tuple[Any, ...] | None:
+    """The ``moves`` part of :func:`public_key` after ``events`` (a match's log entries) when
+    they are draws and discards only — a discard puts its tile on the seat's river and takes
+    one concealed tile, a draw adds one, takes one from the wall and gives the seat the turn
+    (what :func:`laizi.server.common.delta.predict` applies to a view) —; None for any other
+    event."""
+    if not moves:
+        return None
+    rivers = [list(r) for r in moves[0]]
+    sizes = list(moves[1])
+    wall: int = moves[2]
+    turn: int = moves[3]
+    for ev in events:
+        kind = ev.get("type")
+        seat = ev.get("seat")
+        if type(seat) is not int or not 0 <= seat < 4:
+            return None
+        if kind == "discard":
+            rivers[seat].append(tile_from_str(ev["tile"]))
+            sizes[seat] -= 1
+        elif kind == "draw":
+            sizes[seat] += 1
+            wall -= 1
+            turn = seat
+        else:
+            return None
+    return (tuple(tuple(r) for r in rivers), tuple(sizes), wall, turn)
 
 
 # ---------------------------------------------------------------------- JSON

@@ -34,7 +34,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["STICKY", "Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys",
-           "expand_snapshot", "expand_update", "patch", "predict", "predict_drawer", "unshape"]
+           "expand_snapshot", "expand_update", "last_drawer", "patch", "predict", "predict_drawer",
+           "unshape"]
 
 SET, DELETE, APPEND, SPLICE, SET_ROWS, APPEND_ROWS = 0, 1, 2, 3, 4, 5
 _TAIL = {SET: 1, DELETE: 0, APPEND: 1, SPLICE: 3, SET_ROWS: 1, APPEND_ROWS: 1}  # values after the path
@@ -350,6 +351,16 @@ def predict_drawer(view: Any, events: Sequence[Any]) -> tuple[Any, int | None]:
             if ev.get("type") == "draw":
                 seat = ev["seat"]
     return view, seat
+
+
+def last_drawer(events: Sequence[Any]) -> int | None:
+    """The seat of the last draw among ``events`` (the one :func:`predict_drawer` makes
+    ``acting``, for a view the events fit), or None."""
+    seat = None
+    for ev in events:
+        if type(ev) is dict and ev.get("type") == "draw" and type(ev.get("seat")) is int:
+            seat = ev["seat"]
+    return seat
 
 
 def unshape(e: Any, shapes: Sequence[Sequence[str]]) -> dict[str, Any]:

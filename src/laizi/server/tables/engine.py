@@ -34,7 +34,7 @@ import orjson
 from laizi.game import Action, Match
 from laizi.hints import WaitsMemo
 from laizi.rules import RuleSet
-from laizi.server.common.delta import diff, predict_drawer, unshape
+from laizi.server.common.delta import diff, last_drawer, predict, predict_drawer, unshape
 from laizi.server.common.protocol import dumps
 from laizi.server.tables.frames import (
     EVENT_SHAPES,
@@ -54,6 +54,8 @@ from laizi.views import (
     match_view,
     own_key,
     project_event,
+    public_key,
+    public_moves,
     seat_view,
 )
 
@@ -141,6 +143,10 @@ class SeatStream:
 class GameSession:
     """A running match plus its journal and per-seat event streams."""
 
+    #: skip building the public part of a change of draws and discards alone (_refresh);
+    #: False: build it at every change (a test compares the two)
+    lazy_public = True
+
     def __init__(self, rules: RuleSet, seed: bytes, *, first_dealer: int = 0,
                  max_hands: int | None = None, fixed_dealers: bool = False) -> None:
         self.rules = rules
@@ -157,14 +163,22 @@ class GameSession:
         self._cursor = 0  # log entries projected into the streams
         self._views: dict[tuple[int | None, bool], str] = {}  # view JSON per seat (and lean), at _views_at
         self._views_at = -1
-        self._public = ""
-        self._public_lean = ""  # ... without the rules (a client that holds the room's)
+        self._public: str | None = None  # at _views_at, once built (_render)
+        self._public_lean: str | None = None  # ... without the rules (a client that holds the room's)
         self.key = object()  # names this match in a connection's view_base
         self._pub_now: dict[str, Any] | None = None  # the public part at _views_at, parsed
         # (on demand; let go once the frames are sent: :meth:`trim` — kept, hundreds of
         # rooms' parsed parts made the collector's passes longer: p99)
         self._privs: dict[int | None, tuple[dict[str, Any], str]] = {}  # at _views_at
         self._bases: dict[int, str] = {}       # version -> public part's JSON (the last few)
+        self._anchor_ev: dict[int, int] = {}   # ... and the spectator's stream version then
+        # version -> the built version whose public view, with the events since, is this one's
+        # (a change of draws and discards alone: _refresh)
+        self._lazy: dict[int, int] = {}
+        self._pk: tuple[Any, ...] = ()        # public_key at _views_at: the key, the moves,
+        self._pk_moves: tuple[Any, ...] = ()  # the hand, the log's length then
+        self._pk_hand: object = None
+        self._pk_log = 0
         self._priv_bases: dict[int, dict[int | None, dict[str, Any]]] = {}  # version -> seat -> private part
         self._spectator: SeatView | None = None  # the public snapshot of the hand at _views_at
         self._pub_patches: dict[int, str] = {}   # base version -> public patch ops (at _views_at)
@@ -341,10 +355,51 @@ class GameSession:
 
     # ----------------------------------------------------------- frames
     def _refresh(self) -> None:
-        """Build the public part of this version's views (once per version)."""
+        """Start this version's views (once per version). Its public part is built now —
+        unless the change was draws and discards alone and left every other public thing
+        as it was (:func:`laizi.views.public_key`): then the public view is the one before
+        with what the events say by themselves (:func:`~laizi.server.common.delta.predict`),
+        its public patch is empty, and it is built only if a snapshot or an older base asks
+        for it (:meth:`_render`). About two changes in three (docs/deploy.md)."""
         v = self.version
         if self._views_at == v:
             return
+        match = self.match
+        self._sync_streams()
+        hand = match.hand
+        key, moves = public_key(match)
+        anchor = None
+        prev = self._views_at
+        if (self.lazy_public and hand is not None and hand is self._pk_hand and key == self._pk and prev >= 0
+                and public_moves(self._pk_moves, match.log[self._pk_log:]) == moves):
+            anchor = self._lazy.get(prev, prev)
+        self._pk, self._pk_moves, self._pk_hand, self._pk_log = key, moves, hand, len(match.log)
+        self._views, self._privs, self._pub_patches, self._drawers = {}, {}, {}, {}
+        self._views_at = v
+        self._ev_at[v] = self._streams[None].v
+        self._priv_bases[v] = {}
+        self._pub_now = None
+        self._spectator = None
+        self._public = self._public_lean = None
+        if anchor is not None and anchor in self._bases:
+            self._lazy[v] = anchor
+        else:
+            self._render()
+        while len(self._ev_at) > VIEW_KEEP:  # the versions kept as bases
+            old = next(iter(self._ev_at))
+            del self._ev_at[old]
+            self._priv_bases.pop(old, None)
+            self._lazy.pop(old, None)
+        needed = {*self._ev_at, *self._lazy.values()}  # (a kept lazy base's anchor too)
+        for old in [u for u in self._bases if u not in needed]:
+            del self._bases[old], self._anchor_ev[old]
+
+    def _render(self) -> None:
+        """Build and write this version's public part (the spectator's view but its private
+        keys), once; the version is then a base of its own."""
+        if self._public is not None:
+            return
+        v = self._views_at
         match = self.match
         mv = match_view(match, None, copy=False, history=history_rows(match, self._history))
         self._spectator = mv.hand  # (shares the match's lists: valid for this version only)
@@ -357,17 +412,9 @@ class GameSession:
         raw = f'{lean[:-1]},"rules":{self._rules_text}}}' if has_rules else lean
         self._public = raw[:-1]
         self._public_lean = lean[:-1]
-        self._pub_now = None
         self._bases[v] = raw
-        self._sync_streams()
-        self._ev_at[v] = self._streams[None].v
-        self._priv_bases[v] = {}
-        while len(self._bases) > VIEW_KEEP:
-            old = next(iter(self._bases))
-            del self._ev_at[old], self._bases[old]
-            self._priv_bases.pop(old, None)
-        self._views, self._privs, self._pub_patches, self._drawers = {}, {}, {}, {}
-        self._views_at = v
+        self._anchor_ev[v] = self._ev_at[v]
+        self._lazy.pop(v, None)
 
     def _private(self, seat: int | None) -> tuple[dict[str, Any], str]:
         """The seat's private part at this version and its JSON (kept as a base)."""
@@ -377,13 +424,15 @@ class GameSession:
             hand = match.hand
             # (fresh containers, JSON values of one type per place, never changed after:
             # kept as the base of the next patches as it is)
-            if seat is None or hand is None:
-                priv = private_part(seat, None if hand is None else self._spectator, match_over=match.over)
+            if hand is None:
+                priv = private_part(seat, None, match_over=match.over)
+            elif seat is None:
+                if self._spectator is None:
+                    self._spectator = seat_view(hand, None, copy=False)
+                priv = private_part(None, self._spectator, match_over=match.over)
             else:  # (built again only when it may have changed: frames.seat_private)
-                pub = self._spectator
-                assert pub is not None
                 priv = seat_private(seat, lambda: seat_view(hand, seat, copy=False), hand=hand,
-                                    key=own_key(hand, seat), phase=pub.phase, turn=pub.turn,
+                                    key=own_key(hand, seat), phase=hand.phase, turn=hand.turn,
                                     match_over=match.over, memo=self._privmemo, waits=self._waits)
             got = self._privs[seat] = (priv, dumps(priv))
             self._priv_bases[self._views_at][seat] = priv
@@ -398,13 +447,16 @@ class GameSession:
         self._refresh()
         out = self._views.get((seat, lean))
         if out is None:
+            self._render()
             pub = self._public_lean if lean else self._public
+            assert pub is not None
             out = self._views[seat, lean] = f"{pub},{self._private(seat)[1][1:]}"
         return out
 
     def _parsed_now(self) -> dict[str, Any]:
         """This version's public part as JSON values (diffed against a parsed base)."""
         if self._pub_now is None:
+            self._render()
             self._pub_now = orjson.loads(self._bases[self._views_at])
         return self._pub_now
 
@@ -413,27 +465,47 @@ class GameSession:
         changes: the texts of the kept versions stay)."""
         self._pub_now = None
 
+    def _events_since(self, ev: int) -> list[dict[str, Any]] | None:
+        """The public events after the spectator's stream version ``ev``, whole."""
+        texts = self._streams[None].since(ev)
+        if texts is None:
+            return None
+        return [unshape(e, EVENT_SHAPES) for e in orjson.loads(f"[{','.join(texts)}]")]
+
     def view_patch(self, seat: int | None, base: int) -> str | None:
         """The patch (JSON text, :func:`laizi.server.common.delta.diff`) from the seat's view
         at version ``base`` to its view now; None when that version is no longer kept."""
         self._refresh()
-        old_pub = self._bases.get(base)
         old_priv = self._priv_bases.get(base, {}).get(seat)
-        if old_pub is None or old_priv is None:
+        if old_priv is None:
             return None
         pub_ops = self._pub_patches.get(base)
         if pub_ops is None:  # once per base version, for every connection
-            if base == self._views_at:
+            now = self._views_at
+            anchor = self._lazy.get(base, base)
+            if base == now:
                 pub_ops = ""
+            elif anchor not in self._bases:
+                return None
             else:
                 # The public events since the base are every seat's (its own draw too, with
                 # its tile): what they say by themselves is left out of the patch.
-                texts = self._streams[None].since(self._ev_at[base])
-                if texts is None:
+                events = self._events_since(self._ev_at[base])
+                if events is None:
                     return None
-                events = [unshape(e, EVENT_SHAPES) for e in orjson.loads(f"[{','.join(texts)}]")]
-                old, drawer = predict_drawer(orjson.loads(old_pub), events)
-                pub_ops = dumps(diff(old, self._parsed_now(), KEY_INDEX))[1:-1]
+                if self._lazy.get(now) == anchor:
+                    # the view now is the base's with its events: nothing beyond them
+                    drawer = last_drawer(events)
+                    pub_ops = ""
+                else:
+                    old = orjson.loads(self._bases[anchor])
+                    if anchor != base:  # (the base's view: its anchor's, with the events between)
+                        between = self._events_since(self._anchor_ev[anchor])
+                        if between is None:
+                            return None
+                        old = predict(old, between[:len(between) - len(events)])
+                    old, drawer = predict_drawer(old, events)
+                    pub_ops = dumps(diff(old, self._parsed_now(), KEY_INDEX))[1:-1]
                 self._drawers[base] = drawer
             self._pub_patches[base] = pub_ops
         drawer = self._drawers.get(base)

@@ -1,0 +1,49 @@
+"""Issue 24: a change of draws and discards alone that leaves every other public thing as
+it was does not build the table's public part (``GameSession._refresh``, docs/deploy.md):
+its public patch is empty, the view the base's with what the events say. Whatever it
+skips, the frames must be the same, byte for byte, as those of a session that builds the
+public part at every change — every audience's patch from the version before and from
+older kept bases (across a run of skipped versions), and its snapshot — over whole matches
+of bots that claim, kong and win, across hand boundaries."""
+
+from __future__ import annotations
+
+import pytest
+
+from laizi.rules import RuleSet
+from laizi.server.tables.engine import VIEW_KEEP, GameSession, seed_from_text
+from laizi.server.tables.seats import SeatBot
+from support.srvhelpers import bot_step
+
+AUDIENCES = (0, 1, 2, 3, None)
+
+
+@pytest.mark.parametrize("older_every", [1, 5])  # 5: runs of skipped versions stay unbuilt
+@pytest.mark.parametrize(("level", "seed"), [("random", "lp-1"), ("greedy", "lp-2"), ("strong", "lp-3")])
+def test_skipped_public_parts_give_the_same_frames(level: str, seed: str, older_every: int) -> None:
+    sides = [GameSession(RuleSet(), seed_from_text(seed), max_hands=3) for _ in range(2)]
+    sides[1].lazy_public = False
+    bots = [[SeatBot(level, 5 + s) for s in range(4)] for _ in sides]
+    lazy, full = sides
+    skipped = steps = 0
+    while not lazy.over:
+        for g, b in zip(sides, bots, strict=True):
+            bot_step(g, b)
+        assert lazy.version == full.version
+        steps += 1
+        v = lazy.version
+        for s in AUDIENCES:  # each audience's frame from the version before (a live table)
+            for g in sides:
+                g.stream(s)
+            assert lazy.view_patch(s, v - 1) == full.view_patch(s, v - 1), (steps, s)
+        skipped += v in lazy._lazy  # (built after all when an older base or a snapshot asks)
+        for s in AUDIENCES if steps % older_every == 0 else ():
+            for back in range(2, VIEW_KEEP):  # from older bases (a connection behind)
+                if v - back >= 1:
+                    assert lazy.view_patch(s, v - back) == full.view_patch(s, v - back), (steps, s, back)
+        for s in AUDIENCES if steps % 7 == 0 else ():  # a snapshot now and then (a join, a resync)
+            assert lazy.view_json(s) == full.view_json(s), (steps, s)
+        for g in sides:
+            g.trim()
+    assert full.over and not full._lazy
+    assert skipped > steps // 3  # most changes of a hand skip the public part
