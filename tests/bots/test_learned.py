@@ -26,6 +26,7 @@ from laizi.bots.learned import (
     candidates,
     laizi_timing,
     load_model,
+    special_timing,
     tuned_expert,
 )
 from laizi.bots.registry import make_bot
@@ -33,6 +34,7 @@ from laizi.game.actions import Action
 from laizi.game.state import HandState
 from laizi.game.wall import hand_seed
 from laizi.rules import RuleSet
+from laizi.scoring.model import Meld
 from support.positions import advance, hidden_shuffled
 
 
@@ -435,3 +437,127 @@ def test_round6_variants_file_names_real_knobs() -> None:
     assert len(variants) == 5
     for v in variants:
         assert Knobs.from_dict(v["knobs"]).laizi_timing in ("ready", "big", "hopeless")
+
+
+def _special_view(natural_hand: dict[int, int], wall: int,
+                  opened: int = 0) -> tuple[SeatView, Action, Action]:
+    """A kaikoufan turn view whose own hand is ``natural_hand`` plus one 红中/皮子, with
+    its kong, its discard and the discard of the highest natural tile legal (returned:
+    the special kong and that discard); the next seat has ``opened`` pengs."""
+    st = advance(RuleSet.preset("kaikoufan"), 5, 0, bot="expert")
+    v = SeatView.from_state(st, st.turn)
+    sp = min(v.setup.special)
+    hand = [0] * 34
+    for k, c in natural_hand.items():
+        hand[k] += c
+    hand[sp] += 1
+    kong, d = Action("special_kong", sp), Action("discard", max(natural_hand))
+    melds: list[list[Meld]] = [[] for _ in range(4)]
+    nxt = (v.seat + 1) % 4
+    melds[nxt] = [Meld("peng", 27 + i, v.seat) for i in range(opened)]
+    v = replace(v, hand=hand, legal=[kong, Action("discard", sp), d], wall_remaining=wall,
+                melds=melds, _visible=None)
+    return v, kong, d
+
+
+def test_round7_special_timing_moves_only_its_decision() -> None:
+    """Round 7's ``special_timing``: "hopeless" keeps a 红中/皮子 that ``expert`` lays
+    aside, only in a hand far from ready with a short wall (and, with
+    ``special_threat``, a seat that has opened that often); at "expert" nothing changes."""
+    probe, _k, _d = _special_view({0: 1}, 50)
+    bad = {probe.setup.laizi, *probe.setup.special}
+    s = _plain_suit(probe) * 9
+    o = (s + 9) % 27
+    far = {s: 1, s + 3: 1, s + 7: 1, o: 1, o + 4: 1, o + 8: 1, 27: 1, 28: 1, 29: 1, 30: 1}
+    far = {k: c for k, c in far.items() if k not in bad}
+    far[s + 5] = 13 - sum(far.values())  # 13 natural tiles + the special tile
+    v, kong, d = _special_view(far, 10)
+    assert ExpertBot(3).act(v) == kong  # expert lays the special tile aside
+    assert special_timing(v, Knobs(), kong) is None
+    assert LearnedBot(3).act(v) == kong
+    idle = Knobs(special_steps=3, special_wall=20)  # the rule off: its numbers do nothing
+    assert special_timing(v, idle, kong) is None and LearnedBot(3, knobs=idle).act(v) == kong
+    hopeless = Knobs(special_timing="hopeless", special_steps=3, special_wall=20)
+    assert special_timing(v, hopeless, kong) is False
+    assert LearnedBot(3, knobs=hopeless).act(v) == d  # kept: neither laid aside nor discarded
+    assert special_timing(replace(v, wall_remaining=30), hopeless, kong) is None  # wall long
+    assert special_timing(v, replace(hopeless, special_steps=9), kong) is None  # not so far
+    assert special_timing(v, hopeless, d) is None  # only when expert gives the tile up
+    # the laizi rule of round 6 does not touch it, nor it the laizi rule
+    assert LearnedBot(3, knobs=Knobs(laizi_timing="hopeless", laizi_steps=3,
+                                     laizi_wall=20)).act(v) == kong
+    # with a threat condition: only once another seat has opened that often
+    threat = replace(hopeless, special_threat=2)
+    assert special_timing(v, threat, kong) is None
+    v2, kong2, d2 = _special_view(far, 10, opened=2)
+    assert special_timing(v2, threat, kong2) is False
+    assert LearnedBot(3, knobs=threat).act(v2) == d2
+    # a ready hand keeps expert's choice even late: 123456789 + 22 + 55 in one suit
+    ready = {s + i: 1 for i in range(9)}
+    ready[s + 1] += 2
+    ready[s + 4] += 2
+    v3, _kong3, _d3 = _special_view(ready, 10)
+    assert special_timing(v3, hopeless, ExpertBot(3).act(v3)) is None
+    assert LearnedBot(3, knobs=hopeless).act(v3) == ExpertBot(3).act(v3)
+    assert Knobs.from_dict(hopeless.to_dict()) == hopeless
+    assert Knobs.from_dict({"special_timing": "hopeless", "special_wall": 40.0}).special_wall == 40
+    with pytest.raises(ValueError):
+        special_timing(v, Knobs(special_timing="sometimes"), kong)
+
+
+def test_round7_variants_files_name_real_knobs() -> None:
+    """``benchmarks/results/learned_round7_variants.json``, ``…_fold_variants.json`` and
+    ``…_fold_wide_variants.json`` load into real knobs."""
+    tp: object = _load_script("train_policy")
+    res = Path(__file__).resolve().parents[2] / "benchmarks/results"
+    variants = tp.load_variants(str(res / "learned_round7_variants.json"))  # type: ignore[attr-defined]
+    assert len(variants) == 6
+    for v in variants:
+        assert Knobs.from_dict(v["knobs"]).special_timing == "hopeless"
+    folds = tp.load_variants(str(res / "learned_round7_fold_variants.json"))  # type: ignore[attr-defined]
+    wide = tp.load_variants(str(res / "learned_round7_fold_wide_variants.json"))  # type: ignore[attr-defined]
+    assert len(folds) == 5 and len(wide) == 3
+    for v in folds + wide:
+        assert Knobs.from_dict(v["knobs"]).fold_distance < 99
+
+
+def test_round7_fold_moves_only_late_hopeless_discards() -> None:
+    """Round 7's ``fold_distance``/``fold_wall`` (``strong``'s late fold, off in
+    ``expert``): at the default the tuned ``expert`` is ``expert`` itself; on, only the
+    discard scores of a far hand late with an opened seat move."""
+    assert tuned_expert(3, Knobs()).strong.p == ExpertBot(3).strong.p
+    assert tuned_expert(3, Knobs(fold_wall=20)).strong.p.fold_distance is None
+    probe, _k, _d = _special_view({0: 1}, 50)
+    bad = {probe.setup.laizi, *probe.setup.special}
+    s = _plain_suit(probe) * 9
+    o = (s + 9) % 27
+    far = {s: 1, s + 3: 1, s + 7: 1, o: 1, o + 4: 1, o + 8: 1, 27: 1, 28: 1, 29: 1, 30: 1}
+    far = {k: c for k, c in far.items() if k not in bad}
+    far[s + 5] = 14 - sum(far.values())
+    st = advance(RuleSet.preset("kaikoufan"), 5, 0, bot="expert")
+    v = SeatView.from_state(st, st.turn)
+    hand = [0] * 34
+    for k, c in far.items():
+        hand[k] += c
+    melds: list[list[Meld]] = [[] for _ in range(4)]
+    nxt = (v.seat + 1) % 4
+    melds[nxt] = [Meld("peng", 31, v.seat), Meld("peng", 32, v.seat)]
+    rivers: list[list[int]] = [[] for _ in range(4)]
+    rivers[nxt] = [s + 3]
+    legal = [Action("discard", k) for k in sorted(far)]
+    fold = Knobs(fold_distance=3, fold_wall=40)
+
+    def scores(knobs: Knobs, wall: int) -> list[float]:
+        w = replace(v, hand=hand, legal=legal, wall_remaining=wall, melds=melds,
+                    rivers=rivers, _visible=None)
+        nat, wilds = w.hand[:], 0
+        bot = tuned_expert(3, knobs).strong
+        return [sc for sc, _a in sorted(((sc, a.tile or 0) for sc, a in
+                                         bot.rank_discards_strong(w, legal, nat, wilds)),
+                                        key=lambda x: x[1])]
+
+    assert scores(fold, 60) == scores(Knobs(), 60)  # wall long: no fold
+    assert scores(fold, 10) != scores(Knobs(), 10)  # late and far: the danger weighs more
+    assert scores(Knobs(fold_distance=9), 10) == scores(Knobs(), 10)  # not so far
+    assert Knobs.from_dict(fold.to_dict()) == fold
+    assert tuned_expert(3, fold).strong.p.fold_distance == 3

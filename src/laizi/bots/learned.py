@@ -50,7 +50,8 @@ from laizi.scoring.model import Meld
 
 __all__ = [
     "CLAIM_FEATURES", "DISCARD_FEATURES", "Knobs", "LearnedBot", "Model", "candidates",
-    "claim_features", "discard_features", "load_model", "tuned_expert",
+    "claim_features", "discard_features", "laizi_timing", "load_model", "special_timing",
+    "tuned_expert",
 ]
 
 MAX_DISCARDS = 4  # discard candidates compared at one decision (expert's choice included)
@@ -220,17 +221,19 @@ def candidates(view: SeatView, expert: ExpertBot, default: Action) -> Candidates
 
 _EXPERT = ExpertConfig()
 _STRONG = StrongParams()
+NO_FOLD = 99  # Knobs.fold_distance: no fold (``strong``'s ``fold_distance=None``)
 
 
 @dataclass(frozen=True, slots=True)
 class Knobs:
     """The scalar settings tuned whole in duplicate arenas (``train_policy.py --phase
-    tune``, ``docs/learned.md`` rounds 3 and 5): the critic's claim margin and pass bias,
-    the knobs of the ``expert`` it plays with, and (round 5) its kong-like moves: the
+    tune``, ``docs/learned.md`` rounds 3 and 5–7): the critic's claim margin and pass
+    bias, the knobs of the ``expert`` it plays with, and (round 5) its kong-like moves: the
     laizi kong (``laizi_policy``, ``keep_two_for_big``), the 红中/皮子 kong
     (``special_policy``), concealed and added kongs (``kong_max_distance``,
-    ``rob_risk_scale``, ``kong_eager``). The defaults are ``expert``'s own settings and
-    the weights file's margin (``claim_margin=None``)."""
+    ``rob_risk_scale``, ``kong_eager``); round 6's laizi timing, round 7's 红中/皮子 kept
+    in hopeless hands late and ``strong``'s late fold. The defaults are ``expert``'s own
+    settings and the weights file's margin (``claim_margin=None``)."""
 
     claim_margin: float | None = None  # None: the claim head's own margin
     pass_bias: float = 0.0  # added to passing's score at a claim decision
@@ -259,6 +262,21 @@ class Knobs:
     laizi_timing: str = "expert"
     laizi_steps: int = 0
     laizi_wall: int = 0
+    #: round 7, a 红中/皮子 kept late in a hopeless hand (:func:`special_timing`):
+    #: "expert" (off) or "hopeless" (keep the tile — neither lay it aside nor discard it
+    #: — while the natural tiles are ≥ ``special_steps`` from ready, the wall has fewer
+    #: than ``special_wall`` tiles and, when ``special_threat`` > 0, another seat has
+    #: opened at least ``special_threat`` times; a laid-aside tile doubles what the seat
+    #: pays as a loser)
+    special_timing: str = "expert"
+    special_steps: int = 0
+    special_wall: int = 0
+    special_threat: int = 0
+    #: round 7, ``strong``'s late fold (off in ``expert``): a hand at least
+    #: ``fold_distance`` from ready (``NO_FOLD``: never) with fewer than ``fold_wall``
+    #: tiles in the wall weighs the danger of its discards to seats that have opened ×10
+    fold_distance: int = NO_FOLD
+    fold_wall: int = _STRONG.fold_wall
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> Knobs:
@@ -279,10 +297,13 @@ class Knobs:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-_STR_KNOBS = frozenset({"laizi_policy", "special_policy", "laizi_timing"})
+_STR_KNOBS = frozenset({"laizi_policy", "special_policy", "laizi_timing", "special_timing"})
 _BOOL_KNOBS = frozenset({"keep_two_for_big", "kong_eager"})
-_INT_KNOBS = frozenset({"kong_max_distance", "special_shanten", "laizi_steps", "laizi_wall"})
+_INT_KNOBS = frozenset({"kong_max_distance", "special_shanten", "laizi_steps", "laizi_wall",
+                        "special_steps", "special_wall", "special_threat", "fold_distance",
+                        "fold_wall"})
 _LAIZI_TIMINGS = ("expert", "ready", "big", "hopeless")
+_SPECIAL_TIMINGS = ("expert", "hopeless")
 
 
 def laizi_timing(view: SeatView, knobs: Knobs, default: Action) -> bool | None:
@@ -315,6 +336,30 @@ def laizi_timing(view: SeatView, knobs: Knobs, default: Action) -> bool | None:
     return False if max(0, shanten258(nat, wilds, n)) >= knobs.laizi_steps else None
 
 
+def _gives_up_special(view: SeatView, a: Action) -> bool:
+    """Does ``a`` lay a 红中/皮子 aside or discard it (both count as its fan)?"""
+    return a.type == "special_kong" or (a.type == "discard" and a.tile in view.setup.special)
+
+
+def special_timing(view: SeatView, knobs: Knobs, default: Action) -> bool | None:
+    """Round 7: keep the 红中/皮子 in hand (False) or ``expert``'s choice (None), by
+    ``knobs.special_timing`` at a turn where ``expert`` gives a special tile up."""
+    rule = knobs.special_timing
+    if rule == "expert":
+        return None
+    if rule not in _SPECIAL_TIMINGS:
+        raise ValueError(f"learned: unknown special_timing {rule!r}")
+    if not _gives_up_special(view, default) or view.wall_remaining >= knobs.special_wall:
+        return None
+    if knobs.special_threat > 0:
+        me = view.seat
+        if max(_openings(view.melds[s]) for s in range(4) if s != me) < knobs.special_threat:
+            return None
+    nat, wilds = natural(view)
+    n = 4 - len(view.melds[view.seat])
+    return False if max(0, shanten258(nat, wilds, n)) >= knobs.special_steps else None
+
+
 def tuned_expert(seed: int | None, knobs: Knobs) -> ExpertBot:
     """``expert`` playing with ``knobs`` (``ExpertBot(seed)`` itself at the defaults)."""
     if knobs == Knobs(claim_margin=knobs.claim_margin, pass_bias=knobs.pass_bias):
@@ -328,7 +373,9 @@ def tuned_expert(seed: int | None, knobs: Knobs) -> ExpertBot:
                      defence_scale=knobs.defence_scale, laizi_policy=knobs.laizi_policy,
                      special_policy=knobs.special_policy,
                      special_shanten=knobs.special_shanten, rob_risk_scale=knobs.rob_risk_scale,
-                     kong_eager=knobs.kong_eager)
+                     kong_eager=knobs.kong_eager,
+                     fold_distance=None if knobs.fold_distance >= NO_FOLD else knobs.fold_distance,
+                     fold_wall=knobs.fold_wall)
     bot.strong = StrongBot(seed, params)
     return bot
 
@@ -426,6 +473,15 @@ class LearnedBot(Bot):
                 return self.expert.act(replace(view, legal=rest))
         return default
 
+    def _special_timing(self, view: SeatView, default: Action) -> Action:
+        if special_timing(view, self.knobs, default) is not False:
+            return default
+        rest = [a for a in view.legal if not _gives_up_special(view, a)]
+        if not any(a.type == "discard" for a in rest):
+            return default
+        self.overrides += 1
+        return self.expert.act(replace(view, legal=rest))
+
     def act(self, view: SeatView) -> Action:
         preset = self.model.preset if self.model is not None else None
         if preset is not None and view.rules.preset_name != preset:
@@ -434,6 +490,8 @@ class LearnedBot(Bot):
         default = self.expert.act(view)
         if self.knobs.laizi_timing != "expert" and view.phase == "turn":
             default = self._laizi_timing(view, default)
+        if self.knobs.special_timing != "expert" and view.phase == "turn":
+            default = self._special_timing(view, default)
         if self.model is None or len(view.legal) < 2 or default.type in ("tsumo", "ron"):
             return default
         kind = ("discard" if view.phase == "turn" and default.type == "discard" else
