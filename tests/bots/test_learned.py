@@ -460,17 +460,24 @@ def _special_view(natural_hand: dict[int, int], wall: int,
     return v, kong, d
 
 
-def test_round7_special_timing_moves_only_its_decision() -> None:
-    """Round 7's ``special_timing``: "hopeless" keeps a 红中/皮子 that ``expert`` lays
-    aside, only in a hand far from ready with a short wall (and, with
-    ``special_threat``, a seat that has opened that often); at "expert" nothing changes."""
+def _far_hand(tiles: int) -> tuple[dict[int, int], int]:
+    """A hand of ``tiles`` natural tiles far from ready (scattered suits and honours, no
+    laizi nor special tile), and the plain suit's first kind."""
     probe, _k, _d = _special_view({0: 1}, 50)
     bad = {probe.setup.laizi, *probe.setup.special}
     s = _plain_suit(probe) * 9
     o = (s + 9) % 27
     far = {s: 1, s + 3: 1, s + 7: 1, o: 1, o + 4: 1, o + 8: 1, 27: 1, 28: 1, 29: 1, 30: 1}
     far = {k: c for k, c in far.items() if k not in bad}
-    far[s + 5] = 13 - sum(far.values())  # 13 natural tiles + the special tile
+    far[s + 5] = tiles - sum(far.values())
+    return far, s
+
+
+def test_round7_special_timing_moves_only_its_decision() -> None:
+    """Round 7's ``special_timing``: "hopeless" keeps a 红中/皮子 that ``expert`` lays
+    aside, only in a hand far from ready with a short wall (and, with
+    ``special_threat``, a seat that has opened that often); at "expert" nothing changes."""
+    far, s = _far_hand(13)  # 13 natural tiles + the special tile
     v, kong, d = _special_view(far, 10)
     assert ExpertBot(3).act(v) == kong  # expert lays the special tile aside
     assert special_timing(v, Knobs(), kong) is None
@@ -527,13 +534,7 @@ def test_round7_fold_moves_only_late_hopeless_discards() -> None:
     discard scores of a far hand late with an opened seat move."""
     assert tuned_expert(3, Knobs()).strong.p == ExpertBot(3).strong.p
     assert tuned_expert(3, Knobs(fold_wall=20)).strong.p.fold_distance is None
-    probe, _k, _d = _special_view({0: 1}, 50)
-    bad = {probe.setup.laizi, *probe.setup.special}
-    s = _plain_suit(probe) * 9
-    o = (s + 9) % 27
-    far = {s: 1, s + 3: 1, s + 7: 1, o: 1, o + 4: 1, o + 8: 1, 27: 1, 28: 1, 29: 1, 30: 1}
-    far = {k: c for k, c in far.items() if k not in bad}
-    far[s + 5] = 14 - sum(far.values())
+    far, s = _far_hand(14)
     st = advance(RuleSet.preset("kaikoufan"), 5, 0, bot="expert")
     v = SeatView.from_state(st, st.turn)
     hand = [0] * 34
