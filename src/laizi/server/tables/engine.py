@@ -183,7 +183,7 @@ class GameSession:
         self._spectator: SeatView | None = None  # the public snapshot of the hand at _views_at
         self._pub_patches: dict[int, str] = {}   # base version -> public patch ops (at _views_at)
         self._drawers: dict[int, int | None] = {}  # base version -> the last drawer since (acting)
-        self._ev_at: dict[int, int] = {}  # version -> the spectator's stream version then (kept with _bases)
+        self._ev_at: dict[int, int] = {}  # version -> the spectator's stream version then (the last VIEW_KEEP: the bases)
         self._waits = WaitsMemo()  # the seats' scored 听 lines, this table's own
         self._fans: FansMemo = {}  # the seats' table 番, this match's own
         self._privmemo = PrivateMemo()  # the seats' private parts last built
