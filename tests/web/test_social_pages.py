@@ -116,3 +116,19 @@ def test_friends_invite_quick_match(browser: Any, quick_server: str, size: tuple
         assert not p.errors  # type: ignore[attr-defined]
         with contextlib.suppress(Exception):
             p.context.close()
+
+
+def test_a_guest_sees_how_to_get_coins_and_can_tap_it(browser: Any, quick_server: str) -> None:
+    """A guest's balance is no bare dash with a hover title (a phone cannot hover): it says
+    注册领取 and taps through to the account page's registration form."""
+    page = new_page(browser, quick_server, size=(390, 844))
+    link = page.locator('[data-testid="coins-register"]')
+    link.wait_for()
+    assert link.inner_text() == "注册领取"
+    assert link.is_visible()
+    box = link.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    link.click()
+    page.wait_for_selector("#f-register", state="visible")
+    assert page.errors == []
+    page.context.close()

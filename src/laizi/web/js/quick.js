@@ -16,7 +16,7 @@ const WORDS = {
     stake: "底注 {0}", free: "免费", min: "入场 {0}", guests_no: "需注册", need: "需 {0} 币",
     waiting: "{0} · {3} 匹配中… {1} 人等待，{2} 秒后机器人补位", seated: "已入座 {0} · 房间 {1}", playing_at: "你在房间 {0} 的对局还在进行", back: "回到牌桌",
     rules: "规则", queue_n: "{0} 人等待",
-    got: "领取 {0} 游戏币", guest_coins: "游客无游戏币（注册后领取）", left: "已取消匹配",
+    got: "领取 {0} 游戏币", guest_coins: "游客无游戏币（注册后领取）", guest_get: "注册领取", left: "已取消匹配",
     friends: "好友", invites: "邀请", add_friend: "添加好友", friend_ph: "用户名或玩家ID",
     need_account: "登录账号后可添加好友、邀请好友。", to_account: "去登录/注册",
     online: "在线", offline: "离线", in_room: "房间 {0}", playing: "对局中", join: "加入", invite: "邀请",
@@ -30,7 +30,7 @@ const WORDS = {
     stake: "stake {0}", free: "free", min: "min {0}", guests_no: "account", need: "needs {0}",
     waiting: "{0} · {3}: searching… {1} waiting, bots in {2} s", seated: "Seated at {0} · room {1}", playing_at: "Your match in room {0} is still on", back: "Back to the table",
     rules: "Rules", queue_n: "{0} waiting",
-    got: "Got {0} coins", guest_coins: "Guests have no coins (register)", left: "Search cancelled",
+    got: "Got {0} coins", guest_coins: "Guests have no coins (register)", guest_get: "register to get", left: "Search cancelled",
     friends: "Friends", invites: "Invites", add_friend: "Add friend", friend_ph: "username or player id",
     need_account: "Log in to add and invite friends.", to_account: "Log in / register",
     online: "online", offline: "offline", in_room: "room {0}", playing: "playing", join: "Join", invite: "Invite",
@@ -138,8 +138,18 @@ async function refreshQueues() {
 function renderCoins(d) {
   $("quick-h").textContent = w("quick");
   $("coins-label").textContent = w("coins");
-  $("coins-bal").textContent = d && d.registered ? String(d.balance) : "—";
-  $("coins-bal").title = d && !d.registered ? w("guest_coins") : "";
+  const bal = $("coins-bal");
+  bal.textContent = "";
+  bal.title = "";
+  if (d && d.registered) bal.textContent = String(d.balance);
+  else if (d) {  // a guest: no coins, and a way to get them a phone can tap (not a hover title)
+    const a = document.createElement("a");
+    a.href = "/account";
+    a.textContent = w("guest_get");
+    a.title = w("guest_coins");
+    a.dataset.testid = "coins-register";
+    bal.appendChild(a);
+  } else bal.textContent = "—";
   const daily = $("btn-daily");
   daily.classList.toggle("hidden", !(d && d.registered));
   daily.disabled = !!(d && d.daily && d.daily.claimed);
