@@ -166,10 +166,17 @@ def test_fixed_wall_claim_win_continue_match_rematch(browser: Any, server: str, 
         const apart = b.right <= left || b.left >= right || b.bottom <= r.top || b.top >= r.bottom;
         return apart ? null : {button: [b.left, b.top, b.right, b.bottom], river: [left, r.top, right, r.bottom]}; }""")
     assert clash is None, f"{w}x{h}: 取消托管 lies over the own river {clash}"
-    # the status says 托管中, not 请出牌 (the bot plays; found by playing it, stop 48)
-    poll(page, "() => document.getElementById('status-line').textContent.includes('托管中')")
-    assert page.locator("#your-turn").count() == 0
-    if size == SIZES[1]:  # one tap ends it; the person plays on by tapping
+    # the status says 托管中, not 请出牌 (the bot plays; found by playing it, stop 48) — read in
+    # one evaluation with the hand's state: on a loaded machine 托管 and the bots can finish the
+    # hand before the first read, and a finished hand's status rightly says neither (a CI run
+    # failed on that race)
+    said = poll(page, """() => {
+        const over = !!document.querySelector('[data-testid="settlement"]:not(.hidden)');
+        const text = document.getElementById('status-line').textContent;
+        return over || text.includes('托管中')
+            ? {over, text, turn: !!document.getElementById('your-turn')} : null; }""")
+    assert not said["turn"], said
+    if size == SIZES[1] and not said["over"]:  # one tap ends it; the person plays on by tapping
         page.click('[data-testid="cancel-auto"]')
         page.wait_for_selector('[data-testid="cancel-auto"]', state="detached")
     deadline = time.time() + 150
