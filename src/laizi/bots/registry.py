@@ -12,7 +12,8 @@ __all__ = ["ALL_BOT_NAMES", "BOT_NAMES", "EXPERIMENTAL_BOT_NAMES", "make_bot"]
 BOT_NAMES: Final[tuple[str, ...]] = ("random", "greedy", "strong", "expert", "learned")
 #: Experiments measured and left off (:mod:`laizi.bots.experimental`): for ``laizi arena``
 #: and ``laizi sim``, not offered at the table.
-EXPERIMENTAL_BOT_NAMES: Final[tuple[str, ...]] = ("expert-search", "expert-ready", "expert-block")
+EXPERIMENTAL_BOT_NAMES: Final[tuple[str, ...]] = ("expert-search", "expert-ready", "expert-block",
+                                                   "expert-winpass")
 ALL_BOT_NAMES: Final[tuple[str, ...]] = BOT_NAMES + EXPERIMENTAL_BOT_NAMES
 
 

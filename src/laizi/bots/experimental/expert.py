@@ -2,7 +2,8 @@
 
 :class:`ExperimentalExpert` plays ``expert``'s policy and adds, where its
 :class:`Experiments` ask for them: the block mode for hopeless hands
-(:mod:`~laizi.bots.experimental.block`), always declaring kongs, a wall-dependent
+(:mod:`~laizi.bots.experimental.block`), passing a small win for a bigger one
+(:mod:`~laizi.bots.experimental.winpass`), always declaring kongs, a wall-dependent
 ``q``, the claim rule with its own numbers (:mod:`~laizi.bots.experimental.claims`),
 exact pricing of ready hands (:mod:`~laizi.bots.experimental.ready`) and the Monte
 Carlo search (:mod:`~laizi.bots.experimental.search`). With every field at its
@@ -22,9 +23,10 @@ from laizi.bots.experimental.block import block_action, hopeless
 from laizi.bots.experimental.claims import RuleParams, claim_choice
 from laizi.bots.experimental.ready import ready_choice
 from laizi.bots.experimental.search import Search, SearchConfig
+from laizi.bots.experimental.winpass import WinPass, passes
 from laizi.bots.expert import WIN_TYPES, ExpertBot, ExpertConfig
 from laizi.bots.strong import StrongBot
-from laizi.game.actions import Action
+from laizi.game.actions import PASS, Action
 
 __all__ = ["ExperimentalExpert", "Experiments"]
 
@@ -55,6 +57,9 @@ class Experiments:
     late_wall: int = 20
     #: The claim rule with its own numbers (None: ``strong``'s).
     claims: RuleParams | None = field(default=None)
+    #: Pass a win on a discard when waiting looks worth more
+    #: (:mod:`~laizi.bots.experimental.winpass`; None: every win is taken).
+    win_pass: WinPass | None = None
 
 
 class ExperimentalExpert(ExpertBot):
@@ -70,6 +75,7 @@ class ExperimentalExpert(ExpertBot):
         self.search = (None if ex.search is None
                        else Search(self.seed, ex.search, self.strong))
         self._claims: RuleParams | None = ex.claims
+        self.wins_passed = 0  # (statistics: wins on offer passed by ``win_pass``)
 
     def __repr__(self) -> str:
         return f"ExperimentalExpert(seed={self.seed}, experiments={self.experiments!r})"
@@ -90,10 +96,14 @@ class ExperimentalExpert(ExpertBot):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        ex = self.experiments
+        if (ex.win_pass is not None and view.phase == "claim" and PASS in legal
+                and any(a.type == "ron" for a in legal) and passes(view, ex.win_pass)):
+            self.wins_passed += 1
+            return PASS
         for a in legal:
             if a.type in WIN_TYPES:
                 return a
-        ex = self.experiments
         if ex.fold_shanten is not None and hopeless(view, ex.fold_shanten):
             return block_action(self.strong, view)
         if ex.kong_always:
@@ -130,6 +140,13 @@ def expert_search(seed: int | None = None) -> ExperimentalExpert:
 def expert_ready(seed: int | None = None) -> ExperimentalExpert:
     """``expert-ready``: ready hands priced exactly by the scorer."""
     return ExperimentalExpert(seed, experiments=Experiments(ready_rule=True))
+
+
+def expert_winpass(seed: int | None = None) -> ExperimentalExpert:
+    """``expert-winpass``: a win on a discard passed when waiting prices higher, hoping
+    (no loss counted for passing; the best of the rules raced, docs/learned.md)."""
+    return ExperimentalExpert(seed, experiments=Experiments(
+        win_pass=WinPass(ratio=1.0, min_wall=0, big_only=False, loss=0.0)))
 
 
 def expert_block(seed: int | None = None) -> ExperimentalExpert:
