@@ -27,6 +27,12 @@ setting and each ``--tune-variants`` setting against three ``expert`` on the dea
 integer arena seeds ``--paired-seeds`` (what ``laizi arena --seed S`` plays) and reports
 each one's margin over ``expert`` and its difference to the first on the same deals.
 
+Round 8 (``docs/learned.md``), both off by default: ``--label-cv`` makes ``gen`` record
+each playout's wall-draw luck (``LUCK_FEATURES``, mean zero given the past) and ``train``
+learn from the variance-cut labels ``y − β · luck``; ``--wall-shuffles`` makes ``gen``'s
+worlds after the true one the true world with its undrawn wall shuffled. A
+``--tune-variants`` entry of ``--phase paired`` may name its own ``"weights"`` file.
+
 ``--data DIR`` (repeatable) trains on the shards of other run directories too (each
 directory's last ``--val-share`` held out); ``--phase eval --weights FILE`` measures a
 weights file's heads on every shard of ``--out`` and the ``--data`` directories.
@@ -56,18 +62,35 @@ from typing import Any
 
 import numpy as np
 
+from laizi.analysis.fast import waits
+from laizi.analysis.profiles import shanten258
 from laizi.bots.base import SeatView
 from laizi.bots.expert import ExpertBot
 from laizi.bots.learned import CLAIM_FEATURES, DISCARD_FEATURES, WEIGHTS, candidates
+from laizi.bots.outlook import improving_258
 from laizi.game.actions import Action
 from laizi.game.state import HandState
 from laizi.rules import RuleSet
+from laizi.scoring.tablefan import table_fan
 
 ROOT = Path(__file__).resolve().parents[1]
 KMAX = {"discard": 4, "claim": 6}
 NFEAT = {"discard": len(DISCARD_FEATURES), "claim": len(CLAIM_FEATURES)}
 HEADS = ("discard", "claim")
 Y_SCALE = 100.0  # the network learns points / 100 (a hand's points vary by hundreds)
+#: round 8, ``--label-cv``: the luck of a playout's wall draws, summed over its draws —
+#: for the labelled seat's own draws and for the other seats' (added up): did the drawn
+#: tile win (complete a ready hand's waits, or a laizi to a ready hand) and did it lower
+#: the drawer's 2/5/8 shanten, each minus its chance over the tiles left in the wall; and
+#: the win terms weighted by the size of what a self-draw would pay: for the seat's own
+#: draws ``Σ 2^(its table fan + each loser's)``, for another seat's ``2^(its fan + the
+#: labelled seat's)`` (each exponent capped at 6, divided by 8). Each term has mean zero
+#: given everything before its draw (the undrawn wall is exchangeable and the weights are
+#: known before it), so ``label − β · luck`` is an unbiased label for any fixed β (a
+#: control variate).
+LUCK_FEATURES: tuple[str, ...] = ("own_win", "own_improve", "opp_win", "opp_improve",
+                                  "own_win_fan", "opp_win_fan")
+NLUCK = len(LUCK_FEATURES)
 
 
 def log(msg: str) -> None:
@@ -75,9 +98,69 @@ def log(msg: str) -> None:
 
 
 # ----------------------------------------------------------------------------- teacher
-def playout(st: HandState, seat: int, first: Action, seed: int, max_steps: int = 400) -> float:
-    """Points of ``seat`` after playing ``first`` then ``expert`` everywhere."""
-    st.apply(seat, first)
+def _fans(st: HandState) -> list[int]:
+    lz = st.setup.laizi
+    return [table_fan(st.rules, lz, st.melds[s], st.special_kongs[s], st.special_discards[s])
+            for s in range(4)]
+
+
+def draw_luck(st: HandState, front: int, back: int) -> tuple[int, float, float] | None:
+    """The luck of the one wall draw just made (the wall was ``front..back`` before it):
+    (drawer, win luck, improve luck), each ``1[the drawn tile does it] − its chance over
+    the tiles then left in the wall``; None unless exactly one tile was drawn."""
+    if (st.front - front) + (back - st.back) != 1 or st.last_draw is None:
+        return None
+    s = st.turn
+    t = st.last_draw
+    left = st.wall[front:back + 1]
+    h = list(st.hands[s])
+    h[t] -= 1  # the hand before the draw (3n+1 tiles)
+    lz = st.setup.laizi
+    wilds = h[lz]
+    h[lz] = 0
+    for k in st.setup.special:
+        h[k] = 0
+    n = 4 - len(st.melds[s])
+    sh = max(0, shanten258(h, wilds, n))
+    win: set[int] = set()
+    if sh == 0:
+        win = set(waits(h, wilds, pair258=True))
+        if win:
+            win.add(lz)
+        imp = win
+    else:
+        imp = set(improving_258(h, wilds, n, sh))
+        imp.add(lz)
+    size = max(1, len(left))
+    p_win = sum(1 for k in left if k in win) / size if win else 0.0
+    p_imp = sum(1 for k in left if k in imp) / size
+    return s, float(t in win) - p_win, float(t in imp) - p_imp
+
+
+def playout(st: HandState, seat: int, first: Action, seed: int, max_steps: int = 400,
+            luck: list[float] | None = None) -> float:
+    """Points of ``seat`` after playing ``first`` then ``expert`` everywhere; with
+    ``luck`` (``NLUCK`` zeros), the playout's draw luck (``LUCK_FEATURES``) is added
+    into it."""
+
+    def step(s: int, a: Action) -> None:
+        f, b = st.front, st.back
+        st.apply(s, a)
+        if luck is not None:
+            r = draw_luck(st, f, b)
+            if r is not None:
+                off = 0 if r[0] == seat else 2
+                luck[off] += r[1]
+                luck[off + 1] += r[2]
+                if r[1]:  # the fans before the draw (a draw changes none)
+                    fan = _fans(st)
+                    if r[0] == seat:
+                        w = sum(2.0 ** min(6, fan[seat] + fan[x]) for x in range(4) if x != seat)
+                    else:
+                        w = 2.0 ** min(6, fan[r[0]] + fan[seat])
+                    luck[4 + (off > 0)] += r[1] * w / 8.0
+
+    step(seat, first)
     bots = [ExpertBot(seed + s) for s in range(4)]
     steps = 0
     while not st.over and steps < max_steps:
@@ -90,14 +173,32 @@ def playout(st: HandState, seat: int, first: Action, seed: int, max_steps: int =
                 continue
             a = legal[0] if len(legal) == 1 else bots[s].act(
                 SeatView.from_state(st, s, legal, copy=False))
-            st.apply(s, a)
+            step(s, a)
     return float((st.payments or [0.0] * 4)[seat]) if st.over else 0.0
 
 
+def shuffled_wall(st: HandState, rng: random.Random) -> HandState:
+    """The true world with the order of its undrawn live wall shuffled (round 8,
+    ``--wall-shuffles``): every hand as it truly is, only the draws to come dealt anew —
+    as likely as the true order given everything so far, so its playouts are unbiased
+    labels too."""
+    w = st.clone()
+    live = list(w.wall[w.front:w.back + 1])
+    rng.shuffle(live)
+    w.wall = (*w.wall[:w.front], *live, *w.wall[w.back + 1:])
+    return w
+
+
 def label(st: HandState, seat: int, view: SeatView, acts: list[Action], worlds: int,
-          rng: random.Random, sampler: ExpertBot) -> list[float] | None:
-    """Mean points of each candidate over the true world and ``worlds − 1`` resampled."""
+          rng: random.Random, sampler: ExpertBot,
+          lucks: list[list[float]] | None = None, shuffles: bool = False) -> list[float] | None:
+    """Mean points of each candidate over the true world and ``worlds − 1`` resampled
+    (``shuffles``: the true world with its undrawn wall shuffled, :func:`shuffled_wall`);
+    with ``lucks`` (one list of ``NLUCK`` zeros per candidate), each candidate's mean
+    draw luck too (``--label-cv``)."""
     states = [st.clone()]
+    while shuffles and len(states) < worlds:
+        states.append(shuffled_wall(st, rng))
     tries = 0
     while len(states) < worlds and tries < 3 * worlds:
         tries += 1
@@ -108,17 +209,22 @@ def label(st: HandState, seat: int, view: SeatView, acts: list[Action], worlds: 
     for w in states:
         pseed = rng.getrandbits(31)
         for i, a in enumerate(acts):
-            totals[i] += playout(w.clone(), seat, a, pseed)
+            lk = [0.0] * NLUCK if lucks is not None else None
+            totals[i] += playout(w.clone(), seat, a, pseed, luck=lk)
+            if lucks is not None and lk is not None:
+                lucks[i] = [x + y / len(states) for x, y in zip(lucks[i], lk, strict=True)]
     return [t / len(states) for t in totals]
 
 
-def gen_shard(job: tuple[int, int, int, int, float, str, str]) -> tuple[int, dict[str, int], float]:
-    shard, seed, games, worlds, share, preset, out = job
+def gen_shard(job: tuple[int, int, int, int, float, str, str, bool, bool]
+              ) -> tuple[int, dict[str, int], float]:
+    shard, seed, games, worlds, share, preset, out, cv, shuffles = job
     t0 = time.time()
     rules = RuleSet.preset(preset)
     rng = random.Random(f"laizi-learned-rng|{seed}|{shard}")
     sampler = ExpertBot(seed)
-    data: dict[str, dict[str, list[Any]]] = {h: {"X": [], "Y": [], "D": []} for h in HEADS}
+    data: dict[str, dict[str, list[Any]]] = {h: {"X": [], "Y": [], "D": [], "L": []}
+                                             for h in HEADS}
     for g in range(games):
         hseed = hashlib.sha256(f"laizi-learned-train|{seed}|{shard}|{g}".encode()).digest()
         st = HandState.new(rules, g % 4, seed=hseed)
@@ -137,7 +243,8 @@ def gen_shard(job: tuple[int, int, int, int, float, str, str]) -> tuple[int, dic
                 a = bots[s].act(view)
                 c = candidates(view, bots[s], a)
                 if c is not None and (c.kind == "claim" or rng.random() < share):
-                    y = label(st, s, view, c.actions, worlds, rng, sampler)
+                    lucks = [[0.0] * NLUCK for _ in c.actions] if cv else None
+                    y = label(st, s, view, c.actions, worlds, rng, sampler, lucks, shuffles)
                     if y is not None:
                         k = KMAX[c.kind]
                         x = np.zeros((k, NFEAT[c.kind]), np.float32)
@@ -148,6 +255,10 @@ def gen_shard(job: tuple[int, int, int, int, float, str, str]) -> tuple[int, dic
                         d["X"].append(x)
                         d["Y"].append(yy)
                         d["D"].append(c.default)
+                        if lucks is not None:
+                            lk = np.zeros((k, NLUCK), np.float32)
+                            lk[: len(lucks)] = np.asarray(lucks[:k], np.float32)
+                            d["L"].append(lk)
                 st.apply(s, a)
     arrays: dict[str, Any] = {}
     counts = {}
@@ -158,8 +269,12 @@ def gen_shard(job: tuple[int, int, int, int, float, str, str]) -> tuple[int, dic
         arrays[f"{h}_X"] = np.stack(d["X"]) if n else np.zeros((0, KMAX[h], NFEAT[h]), np.float32)
         arrays[f"{h}_Y"] = np.stack(d["Y"]) if n else np.zeros((0, KMAX[h]), np.float32)
         arrays[f"{h}_D"] = np.asarray(d["D"], np.int64)
+        if cv:
+            arrays[f"{h}_L"] = (np.stack(d["L"]) if n else
+                                np.zeros((0, KMAX[h], NLUCK), np.float32))
     arrays["games"] = np.asarray(games)
     arrays["worlds"] = np.asarray(worlds)  # the labels' worlds (1: the true world only)
+    arrays["wall_shuffles"] = np.asarray(shuffles)  # worlds: the true one, its wall shuffled
     arrays["seed"] = np.asarray(seed)
     path = Path(out) / "shards" / f"shard_{shard:05d}.npz"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -179,7 +294,8 @@ def phase_gen(a: argparse.Namespace, deadline: float | None = None) -> None:
         f"({a.games} hands each, {a.worlds} worlds, discard share {a.discard_share})")
     if deadline is None:
         deadline = time.time() + 60 * a.gen_minutes
-    jobs = [(i, a.seed, a.games, a.worlds, a.discard_share, a.preset, str(out)) for i in todo]
+    jobs = [(i, a.seed, a.games, a.worlds, a.discard_share, a.preset, str(out), a.label_cv,
+             a.wall_shuffles) for i in todo]
     done = 0
     with mp.get_context("fork").Pool(a.workers, maxtasksperchild=20) as pool:
         pending = []
@@ -220,16 +336,19 @@ def load(dirs: list[Path], val_share: float) -> dict[str, dict[str, np.ndarray]]
     hands = 0
     for part, fs in split.items():
         for h in HEADS:
-            xs, ys, ds = [], [], []
+            xs, ys, ds, ls = [], [], [], []
             for f in fs:
                 z = np.load(f)
                 xs.append(z[f"{h}_X"])
                 ys.append(z[f"{h}_Y"])
                 ds.append(z[f"{h}_D"])
+                # the draw luck (--label-cv shards); NaN where a shard has none
+                ls.append(z[f"{h}_L"] if f"{h}_L" in z.files else
+                          np.full((*z[f"{h}_Y"].shape, NLUCK), np.nan, np.float32))
                 if h == "discard":
                     hands += int(z["games"])
             data[f"{part}_{h}"] = {"X": np.concatenate(xs), "Y": np.concatenate(ys),
-                                   "D": np.concatenate(ds)}
+                                   "D": np.concatenate(ds), "L": np.concatenate(ls)}
     data["meta"] = {"hands": np.asarray(hands), "shards": np.asarray(nfiles),
                     "val_shards": np.asarray(nval)}
     return data
@@ -281,9 +400,58 @@ def policy_gain(s: np.ndarray, y: np.ndarray, m: np.ndarray, d: np.ndarray,
     return float(gain.mean()), se, float(over.mean())
 
 
+def cv_fit(y: np.ndarray, luck: np.ndarray, m: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
+    """The control variate's coefficients β (``NLUCK``): the least-squares fit of the
+    candidates' points relative to their decision's mean on their draw luck, likewise
+    centred (what differs between the candidates of a decision is what the network
+    learns)."""
+    yc = centred(np.nan_to_num(y), m)[m]
+    lc = np.stack([centred(np.nan_to_num(luck[..., j]), m)[m] for j in range(luck.shape[-1])], 1)
+    a = lc.T @ lc + ridge * len(yc) * np.eye(lc.shape[1])
+    return np.asarray(np.linalg.solve(a, lc.T @ yc), np.float64)
+
+
+def cv_labels(y: np.ndarray, luck: np.ndarray, beta: np.ndarray) -> np.ndarray:
+    """The variance-cut labels ``y − β · luck`` (NaN stays NaN: no candidate)."""
+    return np.asarray(y - np.nan_to_num(luck) @ beta, np.float64)
+
+
+def label_spread(y: np.ndarray, d: np.ndarray, m: np.ndarray) -> tuple[float, float, int]:
+    """(sd of each alternative's label minus ``expert``'s choice's, sd of the labels
+    relative to their decision's mean, alternatives)."""
+    idx = np.arange(len(d))
+    alt = m.copy()
+    alt[idx, d] = False
+    diff = (np.nan_to_num(y) - np.nan_to_num(y)[idx, d][:, None])[alt]
+    rel = centred(np.nan_to_num(y), m)[m]
+    return float(diff.std()), float(rel.std()), int(diff.size)
+
+
+def apply_cv(h: str, tr: dict[str, np.ndarray], va: dict[str, np.ndarray]) -> dict[str, Any]:
+    """``--label-cv``: replace both splits' labels by ``y − β · luck``, β fitted on the
+    training split; returns what it did (β, the spreads before and after)."""
+    mtr, mva = ~np.isnan(tr["Y"]), ~np.isnan(va["Y"])
+    if np.isnan(tr["L"][mtr]).any() or np.isnan(va["L"][mva]).any():
+        raise SystemExit(f"train_policy: --label-cv needs draw luck in every shard ({h}: "
+                         "generate with --label-cv)")
+    beta = cv_fit(tr["Y"], tr["L"], mtr)
+    before = label_spread(va["Y"], va["D"], mva)
+    tr["Y"] = cv_labels(tr["Y"], tr["L"], beta)
+    va["Y"] = cv_labels(va["Y"], va["L"], beta)
+    after = label_spread(va["Y"], va["D"], mva)
+    log(f"train {h}: label-cv β " + ", ".join(f"{n} {b:+.1f}" for n, b in zip(LUCK_FEATURES, beta, strict=True))
+        + f"; held-out alternative − expert sd {before[0]:.1f} → {after[0]:.1f}, relative sd "
+        f"{before[1]:.1f} → {after[1]:.1f} ({before[2]} alternatives)")
+    return {"beta": dict(zip(LUCK_FEATURES, map(float, beta), strict=True)),
+            "val_alt_sd_before": before[0], "val_alt_sd_after": after[0],
+            "val_rel_sd_before": before[1], "val_rel_sd_after": after[1],
+            "val_alternatives": before[2]}
+
+
 def train_head(a: argparse.Namespace, h: str, data: dict[str, dict[str, np.ndarray]],
                out: Path) -> dict[str, Any]:
     tr, va = data[f"train_{h}"], data[f"val_{h}"]
+    cv = apply_cv(h, tr, va) if getattr(a, "label_cv", False) and len(tr["D"]) else None
     mtr, mva = ~np.isnan(tr["Y"]), ~np.isnan(va["Y"])
     n_tr = len(tr["D"])
     log(f"train {h}: {n_tr} decisions ({int(mtr.sum())} candidates), "
@@ -371,7 +539,7 @@ def train_head(a: argparse.Namespace, h: str, data: dict[str, dict[str, np.ndarr
         "summary": {"train_decisions": n_tr, "val_decisions": int(len(va["D"])),
                     "train_candidates": int(mtr.sum()), "margin": margin if margin < 1e8 else None,
                     "val_gain": vgain, "val_gain_se": vse, "val_override": vshare,
-                    "val_oracle_gain": oracle, "best_epoch": best_epoch,
+                    "val_oracle_gain": oracle, "best_epoch": best_epoch, "label_cv": cv,
                     "margins": {str(k): v for k, v in margins.items()}},
         "curve": curve,
     }
@@ -449,6 +617,10 @@ TUNE_SPACE: dict[str, tuple[float, float, float]] = {
 }
 KONG_NO_LIMIT = 99
 _TUNE_MODEL: list[Any] = []  # the worker's critic (loaded once per process)
+_TUNE_MODELS: dict[str, Any] = {}  # round 8: other weights files a variant plays with
+#: round 8: the key of a paired variant's setting naming its own weights file (read from
+#: the setting before the knobs are)
+WEIGHTS_KEY = "__weights__"
 
 
 def knobs_key(k: dict[str, Any]) -> str:
@@ -496,10 +668,13 @@ def perturb(k: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return new
 
 
-def _tune_init(spec_text: str) -> None:
+def _tune_init(spec_text: str, others: dict[str, str] | None = None) -> None:
     from laizi.bots.learned import Model
 
     _TUNE_MODEL[:] = [Model(json.loads(spec_text))]
+    _TUNE_MODELS.clear()
+    for path, text in (others or {}).items():
+        _TUNE_MODELS[path] = Model(json.loads(text))
 
 
 def tune_deals(job: tuple[str, str, int | str, list[int]]) -> list[float]:
@@ -511,8 +686,10 @@ def tune_deals(job: tuple[str, str, int | str, list[int]]) -> list[float]:
     from laizi.bots.registry import make_bot
 
     knobs_json, preset, block, deals = job
-    knobs = Knobs.from_dict(json.loads(knobs_json))
-    model = _TUNE_MODEL[0]
+    kd = json.loads(knobs_json)
+    wpath = kd.pop(WEIGHTS_KEY, None)
+    knobs = Knobs.from_dict(kd)
+    model = _TUNE_MODELS[wpath] if wpath else _TUNE_MODEL[0]
 
     def factory(name: str, seed: int) -> Any:
         return LearnedBot(seed, model, knobs) if name == "learned" else make_bot(name, seed)
@@ -685,7 +862,13 @@ def phase_paired(a: argparse.Namespace) -> dict[str, Any]:
     spec = json.loads(Path(a.export).read_text(encoding="utf-8"))
     inc = tune_start(spec)
     variants = [{"name": "incumbent", "knobs": {}}, *load_variants(a.tune_variants)]
-    cands = [{**inc, **v["knobs"]} for v in variants]
+    # round 8: a variant with "weights" plays that file's critic (its own knobs and claim
+    # margin, then the variant's knobs over them) instead of --export's
+    others = {str(v["weights"]): Path(v["weights"]).read_text(encoding="utf-8")
+              for v in variants if v.get("weights")}
+    cands = [({**tune_start(json.loads(others[str(v["weights"])])), **v["knobs"],
+               WEIGHTS_KEY: str(v["weights"])} if v.get("weights") else {**inc, **v["knobs"]})
+             for v in variants]
     Path(a.out).mkdir(parents=True, exist_ok=True)
 
     def ci(x: np.ndarray) -> dict[str, float]:
@@ -695,7 +878,7 @@ def phase_paired(a: argparse.Namespace) -> dict[str, Any]:
     ctx = mp.get_context("fork")
     per_seed: dict[str, Any] = {}
     allm: list[list[float]] = [[] for _ in cands]
-    with ctx.Pool(a.workers, initializer=_tune_init, initargs=(json.dumps(spec),),
+    with ctx.Pool(a.workers, initializer=_tune_init, initargs=(json.dumps(spec), others),
                   maxtasksperchild=200) as pool:
         tuner = Tuner(a, spec, pool)
         for seed in [int(x) for x in a.paired_seeds.split(",") if x.strip()]:
@@ -794,6 +977,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=4, help="teacher hands per shard")
     ap.add_argument("--worlds", type=int, default=6)
     ap.add_argument("--discard-share", type=float, default=0.25)
+    ap.add_argument("--label-cv", action="store_true",
+                    help="round 8: gen records each playout's draw luck (LUCK_FEATURES); "
+                         "train learns from the variance-cut labels y − β·luck (β fitted "
+                         "on the training split). Off by default")
+    ap.add_argument("--wall-shuffles", action="store_true",
+                    help="round 8: gen's worlds after the true one are the true world with "
+                         "its undrawn wall shuffled (the hands kept) instead of hidden tiles "
+                         "dealt anew. Off by default")
     ap.add_argument("--gen-minutes", type=float, default=60.0)
     ap.add_argument("--data", action="append", default=[], metavar="DIR",
                     help="another run directory whose shards are trained on too (repeatable)")
