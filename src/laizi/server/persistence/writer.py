@@ -98,7 +98,9 @@ class Writer:
         self.gather = gather
         self._last = 0  # writes in the previous batch
         self.fence_check: FenceCheck | None = None
-        self._q: queue.Queue[_Item | None] = queue.Queue()
+        # (SimpleQueue: a put from the event loop takes no Condition, so it never waits on
+        # the writer thread holding the queue's lock; FIFO, unbounded, as before)
+        self._q: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="laizi-db-writer", daemon=True)
         self._thread.start()
         self.batches = 0
