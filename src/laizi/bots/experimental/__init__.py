@@ -16,7 +16,9 @@ on :class:`~laizi.bots.experimental.expert.ExperimentalExpert`; four have a name
   (:mod:`~laizi.bots.experimental.winpass`).
 
 Also as fields: a claim rule with its own numbers (:mod:`~laizi.bots.experimental.claims`),
-a wall-dependent ``q`` and always declaring kongs.
+a wall-dependent ``q`` and always declaring kongs. And ``learned`` with the win-pass rule
+(:mod:`~laizi.bots.experimental.learned_winpass`, raced by ``benchmarks/ab_winpass.py
+--baseline learned``).
 """
 
 from __future__ import annotations
