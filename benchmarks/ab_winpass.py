@@ -75,22 +75,25 @@ def _census(view: Any) -> None:
                             hand_outlook(view, list(view.hand)).win_prob))
 
 
-class _Counted(ExperimentalExpert):
+class _Counting:
+    """Adds the census and the count of wins passed to a bot with ``wins_passed``."""
+
+    wins_passed: int
+
     def act(self, view: Any) -> Any:
         _census(view)
         before = self.wins_passed
-        out = super().act(view)
+        out = super().act(view)  # type: ignore[misc]
         _PASSED[0] += self.wins_passed - before
         return out
 
 
-class _CountedLearned(WinPassLearned):
-    def act(self, view: Any) -> Any:
-        _census(view)
-        before = self.wins_passed
-        out = super().act(view)
-        _PASSED[0] += self.wins_passed - before
-        return out
+class _Counted(_Counting, ExperimentalExpert):
+    pass
+
+
+class _CountedLearned(_Counting, WinPassLearned):
+    pass
 
 
 def margins(records: list[Any]) -> dict[int, float]:
