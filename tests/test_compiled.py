@@ -54,7 +54,7 @@ def test_build_flag_matches_the_loaded_modules() -> None:
 
 
 def test_hot_modules_are_laizi_modules_in_layer_order() -> None:
-    layers = ["analysis", "scoring", "game", "views", "bots", "sim"]
+    layers = ["analysis", "scoring", "game", "views", "bots", "hints", "sim", "server"]
     seen = [layers.index(name.split(".")[1]) for name in compiled.HOT_MODULES]
     assert seen == sorted(seen)
     assert len(set(compiled.HOT_MODULES)) == len(compiled.HOT_MODULES)

@@ -29,7 +29,12 @@ __all__ = ["BUILD", "COMPILED", "HOT_MODULES", "compiled_modules", "describe", "
 # Left pure on purpose: ``tiles`` and ``game.actions``, whose constructors (``Tile``,
 # ``Action``) check public input themselves — compiled, a native class rejects a
 # wrong type (a float, a numpy integer) with a TypeError before that check runs —
-# and ``rules`` (a pydantic model).
+# and ``rules`` (a pydantic model). Above the engine: the 听 line's scored waits
+# (``hints``) and the server's table frames (``server.common.delta``,
+# ``server.tables.frames``: issue 24's hot path). The rest of the server is asyncio and
+# I/O, left pure; so is its match session (``server.tables.engine``: compiled, it gained
+# about a tenth of the frames' CPU in `bench_frames.py` and lost its weak references, which
+# the room eviction's test uses).
 _PATTERNS = ("fengyise", "gangkai", "haidi", "jiangyise", "menqing", "pengpeng",
              "qianggang", "qidui", "qingyise", "quanqiuren")
 HOT_MODULES: tuple[str, ...] = (
@@ -48,6 +53,7 @@ HOT_MODULES: tuple[str, ...] = (
     "laizi.game.state",
     "laizi.game.play",
     "laizi.views.snapshot",
+    "laizi.views.fan",
     "laizi.bots.base",
     "laizi.bots.tuning",
     "laizi.bots.toolkit",
@@ -57,7 +63,10 @@ HOT_MODULES: tuple[str, ...] = (
     "laizi.bots.strong",
     "laizi.bots.random_bot",
     "laizi.bots.registry",
+    "laizi.hints",
     "laizi.sim",
+    "laizi.server.common.delta",
+    "laizi.server.tables.frames",
 )
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
