@@ -32,9 +32,9 @@ __all__ = ["BUILD", "COMPILED", "HOT_MODULES", "compiled_modules", "describe", "
 # and ``rules`` (a pydantic model). Above the engine: the 听 line's scored waits
 # (``hints``) and the server's table frames (``server.common.delta``,
 # ``server.tables.frames``: issue 24's hot path). The rest of the server is asyncio and
-# I/O, left pure; so is its match session (``server.tables.engine``: compiled, it gained
-# about a tenth of the frames' CPU in `bench_frames.py` and lost its weak references, which
-# the room eviction's test uses).
+# I/O, left pure; so is its match session (``server.tables.engine``: compiled, it measured
+# x0.88 and x1.05 of the frames' CPU in two sets of `bench_frames.py` rounds, which is noise,
+# and it would lose its weak references, which the room eviction's test uses).
 _PATTERNS = ("fengyise", "gangkai", "haidi", "jiangyise", "menqing", "pengpeng",
              "qianggang", "qidui", "qingyise", "quanqiuren")
 HOT_MODULES: tuple[str, ...] = (
