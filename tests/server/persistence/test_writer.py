@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -255,6 +256,42 @@ def test_rows_read_back_as_written(url: str) -> None:
                                        (3, action, "bot", None, None, 8)]
             assert all(a.created_at is not None for a in acts)
             assert ev.data == data and ev.kind == "draw" and ev.hand == 0
+    finally:
+        w.close()
+        eng.dispose()
+
+
+def test_rows_the_fast_encoder_refuses_and_rows_of_other_shapes(url: str) -> None:
+    """Rows go to PostgreSQL as orjson's JSON; what orjson refuses (a key that is not a
+    string, an integer past 64 bits) goes through the standard encoder and is stored as an
+    INSERT through SQLAlchemy stores it. A given ``created_at`` is stored as given, and
+    batches of the same shape again reuse their statement."""
+    eng = _engine(url)
+    w = Writer(eng)
+    odd = {"1": "a", "big": 2**70}  # as read back: JSON's keys are strings
+    when = "2026-01-02T03:04:05+00:00"
+
+    async def run() -> int:
+        mid = await w.write(lambda s: _match(s, "ODD1"))
+        await w.write(None, rows=((store.EVENTS, [_event(mid, 1) | {"data": {1: "a", "big": 2**70}}]),))
+        for n in (2, 3):  # twice: the kept statement
+            futs = [w.write(None, rows=((store.EVENTS, [_event(mid, 2 * n - 1), _event(mid, 2 * n)]),)),
+                    w.write(None, rows=((store.ACTIONS, [
+                        {"match_id": mid, "n": n, "seat": 0, "action": {"type": "pass"}, "source": "bot",
+                         "player_id": None, "client_seq": None, "version": n,
+                         "created_at": datetime.fromisoformat(when)}]),))]
+            await asyncio.gather(*futs)
+        return mid
+
+    try:
+        asyncio.run(run())
+        with Session(eng) as s:
+            evs = s.scalars(select(db.EventRow).order_by(db.EventRow.n)).all()
+            assert evs[0].data == odd
+            assert [(e.n, e.data) for e in evs[1:]] == [(n, {"n": n}) for n in (3, 4, 5, 6)]
+            acts = s.scalars(select(db.ActionRow).order_by(db.ActionRow.n)).all()
+            assert [a.n for a in acts] == [2, 3]
+            assert all(a.created_at.replace(tzinfo=UTC) == datetime.fromisoformat(when) for a in acts)
     finally:
         w.close()
         eng.dispose()

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+import orjson
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, Integer, Table
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -94,6 +95,7 @@ class Writer:
         # BEGIN, INSERT, COMMIT. (Batches run one after the other: the order holds.)
         self._alone_ok = engine.dialect.name == "postgresql"
         self._ac: Connection | None = None
+        self._ac_cursor: Any = None  # (its psycopg cursor)
         self.max_batch = max_batch
         self.gather = gather
         self._last = 0  # writes in the previous batch
@@ -206,11 +208,15 @@ class Writer:
         conn = self._ac
         if conn is None or conn.closed or conn.invalidated:
             conn = self._ac = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-        sql, params = _pg_insert(todo)
-        conn.exec_driver_sql(sql, params)
-        conn.commit()  # (nothing to commit in autocommit: ends SQLAlchemy's own marker)
+            self._ac_cursor = None
+        if self._ac_cursor is None:
+            # (psycopg's own cursor, kept: SQLAlchemy's execution context around each
+            # statement cost a quarter of a batch's CPU; the connection stays SQLAlchemy's)
+            self._ac_cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        _pg_execute(self._ac_cursor, todo)
 
     def _let_go(self) -> None:
+        self._ac_cursor = None
         for conn in (self._conn, self._ac):
             if conn is not None:
                 with contextlib.suppress(Exception):
@@ -324,9 +330,9 @@ def _insert(s: Session, pending: dict[Table, list[dict[str, Any]]]) -> None:
     conn = s.connection()
     todo = [(t, rows) for t, rows in pending.items() if rows]
     pending.clear()
-    if conn.dialect.name == "postgresql":
-        sql, params = _pg_insert(todo)
-        conn.exec_driver_sql(sql, params)
+    if conn.dialect.name == "postgresql":  # (on the transaction's own psycopg connection)
+        with conn.connection.driver_connection.cursor() as cur:  # type: ignore[union-attr]
+            _pg_execute(cur, todo)
         return
     for table, rows in todo:
         conn.execute(table.insert(), rows)
@@ -348,40 +354,88 @@ def _pg_type(t: Any) -> str:
     return "text"
 
 
-def _jsonable(v: Any) -> Any:
-    return v.isoformat() if isinstance(v, datetime) else v
+def _jsonable_default(v: Any) -> Any:
+    """What the JSON encoders do not know: datetimes as ISO 8601 (orjson writes its own)."""
+    if isinstance(v, datetime):
+        return v.isoformat()
+    raise TypeError(f"not JSON: {type(v).__name__}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """How the rows of one table with given keys are inserted (:func:`_pg_insert`)."""
+
+    names: tuple[str, ...]  # the columns: the rows' own, then those with a Python default
+    given: frozenset[str]
+    defaults: tuple[tuple[str, Any], ...]  # (column, SQLAlchemy default) not in the rows
+    part: str  # its INSERT ... SELECT, with the placeholder %(tN)s
+
+
+_PLANS: dict[tuple[Any, ...], tuple[str, tuple[_Plan, ...]]] = {}
+MAX_PLANS = 256  # (the writes of the code give a handful of shapes; past this, start again)
+
+
+def _plan(table: Table, given: Sequence[str], key: str) -> _Plan:
+    names: list[str] = []
+    types: list[str] = []
+    defaults: list[tuple[str, Any]] = []
+    for c in table.columns:
+        if c.name not in given:
+            if c.default is None or c.primary_key:
+                continue
+            defaults.append((c.name, c.default))
+        names.append(c.name)
+        types.append(f'"{c.name}" {_pg_type(c.type)}')
+    cols = ", ".join(f'"{n}"' for n in names)
+    part = (f'INSERT INTO "{table.name}" ({cols}) SELECT {cols} '
+            f'FROM json_to_recordset(CAST(%({key})s AS json)) AS x({", ".join(types)})')
+    return _Plan(tuple(names), frozenset(given), tuple(defaults), part)
 
 
 def _pg_insert(todo: list[tuple[Table, list[dict[str, Any]]]]) -> tuple[str, dict[str, Any]]:
     """One PostgreSQL statement inserting every table's rows: each table an ``INSERT ...
     SELECT ... FROM json_to_recordset(<its rows as one JSON text>)``, all but the last as
-    data-modifying ``WITH`` parts — one parameter per table, encoded by the C JSON encoder
-    and decoded by the server's. The columns are those the rows give plus those with a
+    data-modifying ``WITH`` parts — one parameter per table, encoded by orjson and decoded
+    by the server's JSON reader. The columns are those the rows give plus those with a
     Python-side default (filled in here, as an INSERT through SQLAlchemy would); the text
-    stays the same from batch to batch (psycopg prepares it once)."""
-    parts: list[str] = []
+    stays the same from batch to batch (psycopg prepares it once), and is built once per
+    tables and keys (kept in ``_PLANS``)."""
+    sig = tuple((t, tuple(rows[0])) for t, rows in todo)
+    got = _PLANS.get(sig)
+    if got is None:
+        plans = tuple(_plan(t, given, f"t{i}") for i, (t, given) in enumerate(sig))
+        parts = [p.part for p in plans]
+        if len(parts) == 1:
+            sql = parts[0]
+        else:
+            ctes = ", ".join(f"w{i} AS ({p})" for i, p in enumerate(parts[:-1]))
+            sql = f"WITH {ctes} {parts[-1]}"
+        if len(_PLANS) >= MAX_PLANS:
+            _PLANS.clear()
+        got = _PLANS[sig] = (sql, plans)
+    sql, plans = got
     params: dict[str, Any] = {}
-    for ti, (table, rows) in enumerate(todo):
-        given = rows[0].keys()
-        names: list[str] = []
-        types: list[str] = []
-        defaults: dict[str, Any] = {}
-        for c in table.columns:
-            if c.name not in given:
-                if c.default is None or c.primary_key:
-                    continue
-                d: Any = c.default
-                defaults[c.name] = _jsonable(
-                    d.arg(None) if d.is_callable else d.arg if d.is_scalar else None)
-            names.append(c.name)
-            types.append(f'"{c.name}" {_pg_type(c.type)}')
-        recs = [{n: _jsonable(r[n]) if n in r else defaults.get(n) for n in names} for r in rows]
-        key = f"t{ti}"
-        params[key] = json.dumps(recs)
-        cols = ", ".join(f'"{n}"' for n in names)
-        parts.append(f'INSERT INTO "{table.name}" ({cols}) SELECT {cols} '
-                     f'FROM json_to_recordset(CAST(%({key})s AS json)) AS x({", ".join(types)})')
-    if len(parts) == 1:
-        return parts[0], params
-    ctes = ", ".join(f"w{i} AS ({p})" for i, p in enumerate(parts[:-1]))
-    return f"WITH {ctes} {parts[-1]}", params
+    for ti, ((_, rows), plan) in enumerate(zip(todo, plans, strict=True)):
+        defaults = {name: d.arg(None) if d.is_callable else d.arg if d.is_scalar else None
+                    for name, d in plan.defaults}
+        names, given = plan.names, plan.given
+        if defaults or any(r.keys() != given for r in rows):
+            recs = [{n: r[n] if n in r else defaults.get(n) for n in names} for r in rows]
+        else:  # (every row has exactly the plan's keys: rows as they are)
+            recs = rows
+        params[f"t{ti}"] = _dumps(recs)
+    return sql, params
+
+
+def _pg_execute(cur: Any, todo: list[tuple[Table, list[dict[str, Any]]]]) -> None:
+    """Run :func:`_pg_insert`'s statement on a psycopg cursor."""
+    sql, params = _pg_insert(todo)
+    cur.execute(sql, params)
+
+
+def _dumps(recs: list[dict[str, Any]]) -> str:
+    """The rows as one JSON text (orjson; the standard encoder for what it refuses)."""
+    try:
+        return orjson.dumps(recs, default=_jsonable_default).decode()
+    except TypeError:
+        return json.dumps(recs, default=_jsonable_default)
