@@ -365,7 +365,7 @@ def _jsonable_default(v: Any) -> Any:
 class _Plan:
     """How the rows of one table with given keys are inserted (:func:`_pg_insert`)."""
 
-    names: tuple[str, ...]  # the columns: the rows' own, then those with a Python default
+    names: tuple[str, ...]  # the columns, in the table's order: the rows' own and those with a Python default
     given: frozenset[str]
     defaults: tuple[tuple[str, Any], ...]  # (column, SQLAlchemy default) not in the rows
     part: str  # its INSERT ... SELECT, with the placeholder %(tN)s
