@@ -366,7 +366,6 @@ class _Plan:
     """How the rows of one table with given keys are inserted (:func:`_pg_insert`)."""
 
     names: tuple[str, ...]  # the columns, in the table's order: the rows' own and those with a Python default
-    given: frozenset[str]
     defaults: tuple[tuple[str, Any], ...]  # (column, SQLAlchemy default) not in the rows
     part: str  # its INSERT ... SELECT, with the placeholder %(tN)s
 
@@ -389,7 +388,7 @@ def _plan(table: Table, given: Sequence[str], key: str) -> _Plan:
     cols = ", ".join(f'"{n}"' for n in names)
     part = (f'INSERT INTO "{table.name}" ({cols}) SELECT {cols} '
             f'FROM json_to_recordset(CAST(%({key})s AS json)) AS x({", ".join(types)})')
-    return _Plan(tuple(names), frozenset(given), tuple(defaults), part)
+    return _Plan(tuple(names), tuple(defaults), part)
 
 
 def _pg_insert(todo: list[tuple[Table, list[dict[str, Any]]]]) -> tuple[str, dict[str, Any]]:
@@ -418,11 +417,9 @@ def _pg_insert(todo: list[tuple[Table, list[dict[str, Any]]]]) -> tuple[str, dic
     for ti, ((_, rows), plan) in enumerate(zip(todo, plans, strict=True)):
         defaults = {name: d.arg(None) if d.is_callable else d.arg if d.is_scalar else None
                     for name, d in plan.defaults}
-        names, given = plan.names, plan.given
-        if defaults or any(r.keys() != given for r in rows):
-            recs = [{n: r[n] if n in r else defaults.get(n) for n in names} for r in rows]
-        else:  # (every row has exactly the plan's keys: rows as they are)
-            recs = rows
+        # (json_to_recordset reads a missing key as NULL and ignores a key it was not given:
+        # rows without defaults to fill in go as they are)
+        recs = [{**defaults, **r} for r in rows] if defaults else rows
         params[f"t{ti}"] = _dumps(recs)
     return sql, params
 
