@@ -8,7 +8,9 @@ Starts a private PostgreSQL and ``laizi serve`` on it (:mod:`benchsvc`), plays
 (user + system, from ``/proc``) of each of the server's threads and of PostgreSQL. Reported
 per client action: each thread's CPU — named by ``py-spy dump`` when py-spy is installed
 (``MainThread``: the event loop; ``laizi-db-writer``: the database writer; ``uvloop_N``: the
-loop's default executor), else by its thread id — and PostgreSQL's. Linux only.
+loop's default executor), else by its thread id — and PostgreSQL's; and of the server's
+whole CPU, the part spent in the kernel (``server_system_cpu_ms_per_action``: the sockets'
+system calls, the loop's polls and wake-ups). Linux only.
 
 ``--profile FILE`` also samples the server with ``py-spy record`` in the window and reports the
 event loop's samples by part of an action.
@@ -42,8 +44,9 @@ import benchsvc  # noqa: E402
 HERE = Path(__file__).resolve().parent
 
 
-def thread_cpu(pid: int) -> dict[int, float]:
-    """CPU seconds (user + system) of each thread of ``pid``."""
+def thread_cpu(pid: int, system: dict[int, float] | None = None) -> dict[int, float]:
+    """CPU seconds (user + system) of each thread of ``pid`` (``system``: filled with the
+    system part alone)."""
     out: dict[int, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -52,6 +55,8 @@ def thread_cpu(pid: int) -> dict[int, float]:
         except OSError:  # the thread ended
             continue
         out[int(task.name)] = (int(fields[11]) + int(fields[12])) / tick
+        if system is not None:
+            system[int(task.name)] = int(fields[12]) / tick
     return out
 
 
@@ -177,10 +182,12 @@ def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool 
         time.sleep(warm)  # (a sampling window of a running load, not a wait for a condition)
         if meter:
             meters.append(read_meters(srv.pid, out_file))
-        before, pg_before = thread_cpu(srv.pid), pg.cpu_seconds() or 0.0
+        sys_before: dict[int, float] = {}
+        sys_after: dict[int, float] = {}
+        before, pg_before = thread_cpu(srv.pid, sys_before), pg.cpu_seconds() or 0.0
         spy = profile_start(srv.pid, window, profile) if profile is not None else None
         time.sleep(window)
-        after, pg_after = thread_cpu(srv.pid), pg.cpu_seconds() or 0.0
+        after, pg_after = thread_cpu(srv.pid, sys_after), pg.cpu_seconds() or 0.0
         if meter:
             meters.append(read_meters(srv.pid, out_file))
         if spy is not None:
@@ -205,6 +212,9 @@ def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool 
     out = {"rooms": rooms, "bot": bot, "window_s": window, "actions_per_s": res["actions_per_s"],
            "p99_ms": res["p99_ms"], "server_cpu_ms_per_action_by_thread": per,
            "server_cpu_ms_per_action": round(sum(per.values()), 3),
+           # (of it, in the kernel: the sockets' system calls, the loop's polls, wake-ups)
+           "server_system_cpu_ms_per_action": round(
+               1000 * sum(v - sys_before.get(t, 0.0) for t, v in sys_after.items()) / actions, 3),
            "pg_cpu_ms_per_action": round(1000 * (pg_after - pg_before) / actions, 3),
            "load_average": os.getloadavg()[0], "setup_s": res.get("setup_s")}
     if (res.get("setup_s") or 0) + 1 > warm:

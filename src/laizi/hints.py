@@ -76,7 +76,8 @@ from laizi.scoring.request import check_meld
 from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles
 from laizi.views import SeatView
 
-__all__ = ["WaitsMemo", "hand_hints", "hints_for", "ready_waits", "shown_points", "win_outcomes"]
+__all__ = ["WaitsMemo", "hand_hints", "hints_for", "may_wait", "ready_waits", "shown_points",
+           "win_outcomes"]
 
 _TILE = TILE_STR  # the one tile-string table (laizi.tiles)
 
@@ -134,9 +135,11 @@ class WaitsMemo:
     with hundreds of tables the shared cache would drop a seat's entry before the table's
     next change (benchmarks/bench_frames.py: 500 tables, 1.6× the frame CPU)."""
 
-    __slots__ = ("last", "shown")
+    __slots__ = ("kinds", "last", "shown")
 
     def __init__(self) -> None:
+        # each seat's waiting kinds, with the hand (and own melds) they were found for
+        self.kinds: dict[int, tuple[tuple[Any, ...], list[int]]] = {}
         self.last: dict[int, tuple[tuple[Any, ...], list[tuple[int, dict[str, Any]]]]] = {}
         # the list last returned for each seat, with the scored waits and unseen counts it was
         # made of (callers do not change it: a server's frames keep it as their base)
@@ -144,7 +147,24 @@ class WaitsMemo:
                                     list[dict[str, Any]]]] = {}
 
 
+def may_wait(view: SeatView, hand: Sequence[int], memo: WaitsMemo | None = None) -> list[int]:
+    """:func:`~laizi.bots.toolkit.completing_kinds` of the seat's 3n+1 ``hand`` ([]: no waits
+    whatever the table), kept per seat in ``memo`` for the hand last asked about."""
+    if memo is None:
+        return completing_kinds(view, hand)
+    own = (view.rules, view.setup, tuple(hand), tuple(view.melds[view.seat]))
+    got = memo.kinds.get(view.seat)
+    if got is not None and got[0] == own:
+        return got[1]
+    kinds = completing_kinds(view, hand)
+    memo.kinds[view.seat] = (own, kinds)
+    return kinds
+
+
 def _scored_waits(view: SeatView, memo: WaitsMemo | None = None) -> list[tuple[int, dict[str, Any]]]:
+    kinds = may_wait(view, view.hand, memo)
+    if not kinds:  # (most hands: no waits, whatever the table)
+        return []
     key = (view.rules, view.setup, view.dealer, view.seat, tuple(view.hand),
            tuple(tuple(ms) for ms in view.melds), tuple(tuple(x) for x in view.special_kongs),
            tuple(tuple(x) for x in view.special_discards))
@@ -158,7 +178,7 @@ def _scored_waits(view: SeatView, memo: WaitsMemo | None = None) -> list[tuple[i
             _SCORED.move_to_end(key)
             return hit
     out: list[tuple[int, dict[str, Any]]] = []
-    for k in completing_kinds(view, view.hand):
+    for k in kinds:
         o = win_outcomes(view, view.hand, k, breakdown=True)
         sd, dc = o["self_draw"], o["discard"]
         if not sd["ok"] and not dc["ok"] and sd["reason"] == "not_a_win":

@@ -19,6 +19,7 @@ Rule facts come from their homes (tile categories from :mod:`laizi.tiles`, the t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import Final
 
 from laizi.analysis import waits as raw_waits
@@ -90,7 +91,7 @@ def completing_kinds(view: SeatView, hand: Sequence[int]) -> list[int]:
     kinds = set(raw_waits(nat, wilds))
     if view.rules.luan_feng_jiang:
         meld_kinds = {t for m in view.melds[view.seat] for t in m.tiles()}
-        held = {k for k in range(NUM_KINDS) if nat[k]} | meld_kinds
+        held = set(compress(range(NUM_KINDS), nat)) | meld_kinds  # (the kinds held)
         for cat in (FENG_KINDS, JIANG_SET):
             if held and held <= cat:
                 kinds |= cat

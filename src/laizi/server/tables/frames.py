@@ -44,7 +44,7 @@ from dataclasses import replace
 from typing import Any
 
 from laizi.game.actions import TILE_STR, Action, tile_from_str
-from laizi.hints import WaitsMemo, ready_waits
+from laizi.hints import WaitsMemo, may_wait, ready_waits
 from laizi.rules import RuleSet
 from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
@@ -198,9 +198,13 @@ def private_part(seat: int | None, hv: SeatView | None, *, match_over: bool,
     # 听牌: winning tiles, scored. After its own draw (3n+2 tiles) a seat holds no waits; its
     # frame keeps those of its hand before the draw (what it was waiting on: the same, from
     # the memo), so a ready seat's every turn does not send its waits away and back.
-    wv = (_before_draw(hv) if hv.last_draw is not None and hv.phase != "over" and sum(hv.hand) % 3 == 2
-          else hv)
-    out["waits"] = [] if match_over else ready_waits(wv, scores=True, memo=memo)
+    wv: SeatView | None = hv
+    if hv.last_draw is not None and hv.phase != "over" and sum(hv.hand) % 3 == 2:
+        before = list(hv.hand)
+        before[hv.last_draw] -= 1
+        # (most hands before the draw wait on nothing: no snapshot of them is built)
+        wv = _before_draw(hv) if may_wait(hv, before, memo) else None
+    out["waits"] = [] if match_over or wv is None else ready_waits(wv, scores=True, memo=memo)
     out["acting"] = _acting(hv.phase, hv.turn, seat, bool(legal))
     return out
 
