@@ -137,10 +137,10 @@ async def measure(db_url: str, rooms: int, actions: int, warm: int, level: str) 
                     continue
                 seat = g.to_act()[0]
                 t0 = time.thread_time()
-                action = bots[seat].choose(g, seat)
-                wire = Action.from_json(action.to_json())
+                action = bots[seat].choose(g, seat).to_json()
                 if counts["actions"] >= warm:
                     mark["bots"] += time.thread_time() - t0
+                wire = Action.from_json(action)  # (the handler reads the client's action)
                 seqs[seat] += 1
                 async with room.lock:
                     res = await room.play(seat, wire, seqs[seat], pids[seat])
