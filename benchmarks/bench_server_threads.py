@@ -185,7 +185,6 @@ def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool 
         sys_before: dict[int, float] = {}
         sys_after: dict[int, float] = {}
         before, pg_before = thread_cpu(srv.pid, sys_before), pg.cpu_seconds() or 0.0
-        spy_t0 = time.time()
         spy = profile_start(srv.pid, window, profile) if profile is not None else None
         time.sleep(window)
         after, pg_after = thread_cpu(srv.pid, sys_after), pg.cpu_seconds() or 0.0
@@ -223,12 +222,6 @@ def measure(rooms: int, seconds: float, warm: float, window: float, meter: bool 
         out["window_overlaps_setup"] = True
         print(f"warning: set-up took {res.get('setup_s')} s, the window began at {warm} s: "
               "raise --warm (and --seconds)", file=sys.stderr)
-    if profile is not None and not profile.exists():
-        # py-spy sometimes writes its file under a numbered name (FILE.1): take this run's
-        numbered = sorted((f for f in profile.parent.glob(profile.name + ".*")
-                           if f.stat().st_mtime >= spy_t0), key=lambda f: f.stat().st_mtime)
-        if numbered:
-            numbered[-1].rename(profile)
     if profile is not None and profile.exists():
         out["profile"] = profile_summary(profile, actions)
     if meter:
