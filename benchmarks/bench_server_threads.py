@@ -270,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
                   + (f"; metered {res['metered_ms_per_action']}, without frames "
                      f"{res['server_cpu_ms_per_action_without_frames']}" if args.meter else ""),
                   flush=True)
+            if "profile" in res:  # (the report says by part of an action, as promised)
+                print(f"round {n + 1} profile ({prof}): event loop's samples, ms/action by part "
+                      f"{res['profile']['parts_ms_per_action']}", flush=True)
     return 0
 
 
