@@ -44,11 +44,13 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
-def _thread_cpu(tid: int) -> float:
-    """CPU seconds (user + system) of thread ``tid`` of this process (Linux)."""
-    with open(f"/proc/self/task/{tid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+from bench_server_threads import thread_cpu  # noqa: E402 - CPU seconds of each thread
+
+
+def _cpu(tids: list[int]) -> float:
+    """CPU seconds (user + system) of threads ``tids`` of this process (Linux)."""
+    now = thread_cpu(os.getpid())
+    return sum(now.get(t, 0.0) for t in tids)
 
 
 def _writer_tids() -> list[int]:
@@ -90,13 +92,13 @@ async def measure(db_url: str, rooms: int, actions: int, warm: int, level: str) 
         counts["actions"] += 1
         n = counts["actions"]
         if n == warm:
-            mark["loop"] = _thread_cpu(loop_tid)
-            mark["writer"] = sum(_thread_cpu(t) for t in _writer_tids())
+            mark["loop"] = _cpu([loop_tid])
+            mark["writer"] = _cpu(_writer_tids())
             mark["bots"] = 0.0
             mark["frames"], mark["bytes"] = counts["frames"], counts["bytes"]
         elif n == warm + actions:
-            mark["loop_end"] = _thread_cpu(loop_tid)
-            mark["writer_end"] = sum(_thread_cpu(t) for t in _writer_tids())
+            mark["loop_end"] = _cpu([loop_tid])
+            mark["writer_end"] = _cpu(_writer_tids())
             mark["frames_end"], mark["bytes_end"] = counts["frames"], counts["bytes"]
             done.set()
 
