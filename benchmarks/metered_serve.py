@@ -16,6 +16,13 @@ system, inclusive of what it calls) adds up under a name:
 - ``send``: handing a frame to the connection (``Conn.send``: the WebSocket framing, or
   the queue) and ``write``: the socket writes (``DirectWriter._write``).
 
+- ``gc.0``, ``gc.1``, ``gc.2``: the cyclic garbage collector's collections of each
+  generation (``gc.callbacks``; in whichever thread allocated, so they overlap the parts
+  above; ``gc.1`` holds the server's collect-and-freeze passes,
+  ``laizi.server.tables.runtime.HeapFreezer``). ``LAIZI_GC_YOUNG=N``: young collections
+  every ``N`` net allocations instead of CPython's 700 (an experiment: docs/deploy.md, "The
+  cyclic garbage collector").
+
 ``kill -s RTMIN+1 PID`` (:data:`SIGNAL`; SIGUSR1 and SIGUSR2 are the server's own stack
 dumps) writes the totals so far (seconds, and call counts) as JSON to the file named by
 ``LAIZI_METER_OUT`` (written whole, then renamed into place).
@@ -24,10 +31,12 @@ dumps) writes the totals so far (seconds, and call counts) as JSON to the file n
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -60,6 +69,26 @@ def metered(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def install_gc() -> None:
+    """Meter the collector's passes (``gc.N``); ``LAIZI_GC_YOUNG``: its young threshold."""
+    started: dict[int, int] = {}
+    clock = time.thread_time_ns
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        me = threading.get_ident()
+        if phase == "start":
+            started[me] = clock()
+        elif me in started:
+            name = f"gc.{info['generation']}"
+            TOTALS[name] = TOTALS.get(name, 0.0) + (clock() - started.pop(me)) / 1e9
+            CALLS[name] = CALLS.get(name, 0) + 1
+
+    gc.callbacks.append(on_gc)
+    young = os.environ.get("LAIZI_GC_YOUNG")
+    if young:
+        gc.set_threshold(int(young), *gc.get_threshold()[1:])
+
+
 def install() -> None:
     from laizi.server.common.connection import Conn
     from laizi.server.net import handlers, wsdirect
@@ -89,6 +118,7 @@ def _dump(*_: Any) -> None:
 
 def main() -> int:
     install()
+    install_gc()
     signal.signal(SIGNAL, _dump)
     from laizi.cli import main as laizi_main
 
