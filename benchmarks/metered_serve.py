@@ -14,8 +14,7 @@ system, inclusive of what it calls) adds up under a name:
 - ``step``: a move applied to the match and noted (``Room._step``);
 - ``parse``: reading a client's message (``parse_client_message``);
 - ``send``: handing a frame to the connection (``Conn.send``: the WebSocket framing, or
-  the queue) and ``write``: the socket writes (``DirectWriter._write``).
-
+  the queue) and ``write``: the socket writes (``DirectWriter._write``);
 - ``gc.0``, ``gc.1``, ``gc.2``: the cyclic garbage collector's collections of each
   generation (``gc.callbacks``; in whichever thread allocated, so they overlap the parts
   above; ``gc.1`` holds the server's collect-and-freeze passes,
