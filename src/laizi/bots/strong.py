@@ -39,6 +39,7 @@ from laizi.bots import tuning as T
 from laizi.bots.base import SeatView
 from laizi.bots.bighands import JIANG, reachable_targets, target_distance
 from laizi.bots.greedy import GreedyBot
+from laizi.bots.outlook import improving_258
 from laizi.bots.toolkit import claimed_hand, natural, tile_order_key, usefulness
 from laizi.game.actions import Action
 from laizi.scoring.model import Meld
@@ -74,6 +75,16 @@ class StrongParams:
     big_weight: float = 1.0  # realism factor on big-hand values (they are harder than distance says)
     rob_risk_scale: float = 1.0  # × the rob risk of an added kong (0: add whatever the risk)
     kong_eager: bool = False  # declare a concealed or added kong on offer rather than discard
+    #: Rate the small hand at 2 to ``advance_far_max`` steps from ready by the unseen tiles
+    #: that advance it, as one step from ready is: × ``advance_far_floor`` … 1 with
+    #: ``advance_far_full`` such tiles or more (0: off). Raced in docs/learned.md, round 9;
+    #: left off.
+    advance_far_full: float = 0.0
+    advance_far_floor: float = 0.6
+    advance_far_max: int = 2
+    #: A discard's value is its best target's plus this share of its other targets' (0:
+    #: the best alone). Raced in docs/learned.md, round 9; left off.
+    other_targets: float = 0.0
 
     def changed(self) -> dict[str, object]:
         """The knobs that differ from the defaults."""
@@ -301,6 +312,11 @@ class StrongBot(GreedyBot):
             elif d_reg == 1:
                 acc = self.improvement(c, wilds, n, d_reg, unseen)
                 val *= _quality(acc, T.LIVE_ADVANCES_FULL)
+            elif self.p.advance_far_full > 0 and d_reg <= self.p.advance_far_max:
+                acc = sum(unseen[x] for x in improving_258(c, wilds, n, d_reg))
+                floor = self.p.advance_far_floor
+                val *= floor + (1.0 - floor) * min(1.0, acc / self.p.advance_far_full)
+            others_sum = 0.0
             for t in targets:
                 dt = self.distance(t, c, wilds, n)
                 v = big * self.p.q_big ** (dt + 1)
@@ -308,7 +324,12 @@ class StrongBot(GreedyBot):
                     live = sum(unseen[x] for x in waits(c, wilds, pair258=False))
                     v *= _quality(live, T.LIVE_WAITS_FULL)
                 if v > val:
+                    others_sum += val
                     val = v
+                else:
+                    others_sum += v
+            if self.p.other_targets:
+                val += self.p.other_targets * others_sum
             danger = (self.danger(view, k, c, wilds, threats, fold=fold, my_distance=d_reg)
                       if threats else 0.0)
             tie = (T.TIE_USEFULNESS * (T.USEFULNESS_CEILING - usefulness(nat, k))
