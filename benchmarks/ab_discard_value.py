@@ -20,6 +20,7 @@ Deals come from the arena's seed (a string seed is a stream apart from every num
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -86,14 +87,11 @@ def race(name: str, knobs: dict[str, Any], *, deals: int, seed: int | str, prese
     jobs = [(name, knobs, preset, seed, list(range(i, min(deals, i + CHUNK))))
             for i in range(0, deals, CHUNK)]
     t0 = time.perf_counter()
-    if workers <= 1:
-        stream = map(_work, jobs)
+    with contextlib.ExitStack() as stack:
+        stream = (map(_work, jobs) if workers <= 1
+                  else stack.enter_context(local_pool(workers)).imap(_work, jobs))
         for tuples in stream:
             result.records.extend(DealRecord(*t) for t in tuples)
-    else:
-        with local_pool(workers) as pool:
-            for tuples in pool.imap(_work, jobs):
-                result.records.extend(DealRecord(*t) for t in tuples)
     result.seconds = time.perf_counter() - t0
     out = result.to_json(timing=False)
     margin = out["margins"][0]
