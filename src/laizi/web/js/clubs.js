@@ -7,6 +7,7 @@ import { loadRules, chosenOptions, renderRuleForm } from "./rules.js";
 import { api, apiError, storedToken as token } from "./api.js";
 import { showClubChat } from "./clubchat.js";
 import { showClubEvents } from "./clubevents.js";
+import { showMissing } from "./missing.js";
 
 const W = {
   zh: {
@@ -360,9 +361,17 @@ async function renderOne() {
   if (!$("me").textContent && token()) {
     api("/api/account/me").then(me => { $("me").textContent = me.nickname || me.username || ""; }).catch(() => {});
   }
+  if (!token()) {  // (a link to a club opened before any visit: clubs are for registered players)
+    showMissing($("v-one"), t("login_first"), [["/account", t("account")], ["/", t("lobby")]]);
+    return;
+  }
   try { ST.club = await api(`/api/clubs/${clubId()}`); } catch (e) {
-    show(e.message);
-    for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card", "o-chat-card", "o-events-card"]) $(id).classList.add("hidden");
+    // a guest's token or a refused one: as on the list, log in first; no such club: say so
+    const login = ["clubs_guest", "token_refused", "not_logged_in"].includes(e.code);
+    if (login || e.status === 404) {
+      showMissing($("v-one"), login ? t("login_first") : e.message,
+        login ? [["/account", t("account")], ["/", t("lobby")]] : [["/clubs", t("my_clubs")], ["/", t("lobby")]]);
+    } else show(e.message);
     return;
   }
   renderHead(ST.club);

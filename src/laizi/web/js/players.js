@@ -6,6 +6,7 @@
 import { avatarImg, mountChooser, showAvatar } from "./avatar.js";
 import { api as call } from "./api.js";
 import { getLang, wordPack } from "./i18n.js";
+import { showMissing } from "./missing.js";
 
 /** This page sends a token only where it passes one (register, login: none). */
 const api = (path, body = null, token = null) => call(path, body, token);
@@ -217,7 +218,12 @@ function tierBadge(el, tier) {
 async function renderProfile(pid) {
   $("v-profile").classList.remove("hidden");
   let p;
-  try { p = await api("/api/players/" + encodeURIComponent(pid)); } catch (e) { show(e.message); return; }
+  try { p = await api("/api/players/" + encodeURIComponent(pid)); } catch (e) {
+    // (no such player: say so in the page, with where to go on; another failure: the toast)
+    if (e.status === 404) showMissing($("v-profile"), e.message, [["/leaderboard", t("leaderboard")], ["/", t("lobby")]]);
+    else show(e.message);
+    return;
+  }
   $("pf-name").textContent = p.nickname + (p.username ? " (@" + p.username + ")" : "");
   $("pf-sub").textContent = (p.registered ? t("registered") : t("guest")) + (p.since ? " · " + t("since") + " " + p.since.slice(0, 10) : "");
   $("pf-rating").textContent = p.rating

@@ -4,6 +4,7 @@
 import { getLang, presetName, wordPack } from "./i18n.js";
 import { cardFor, cardText, howtoLink } from "./rules.js";
 import { api, storedToken as token } from "./api.js";
+import { showMissing } from "./missing.js";
 
 const W = {
   zh: {
@@ -313,7 +314,12 @@ async function renderOne() {
   $("v-one").classList.remove("hidden");
   const id = /^\/tournaments\/(\d+)/.exec(location.pathname)[1];
   let d;
-  try { d = await api("/api/tournaments/" + id); } catch (e) { show(e.message); return; }
+  try { d = await api("/api/tournaments/" + id); } catch (e) {
+    // (no such tournament: say so in the page, with where to go on; another failure: the toast)
+    if (e.status === 404) showMissing($("v-one"), e.message, [["/tournaments", t("tournaments")], ["/", t("lobby")]]);
+    else show(e.message);
+    return;
+  }
   renderHead(d);
   renderStandings(d);
   renderRounds(d);
