@@ -1,8 +1,8 @@
 """Every page a player opens passes axe-core with no critical and no serious violation (colour
 contrast included), upright on a phone and on a desktop: the lobby (as a new guest sees it, quick
 match's 场次 with their queue counts), the score calculator, the account, leaderboard, clubs and
-tournaments pages, 玩法说明, 新手教程, the tile sheet, and the page of an address that does not
-exist. (The table itself: test_tiles_a11y.py.)"""
+tournaments pages, 玩法说明, 新手教程, the tile sheet, the page of an address that does not
+exist, and a player's, a tournament's and a club's page that is not there. (The table itself: test_tiles_a11y.py.)"""
 
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ PAGES = {
     "/static/tutorial.html": "body",
     "/static/tiles.html": "#strip .tile",
     "/no/such/page": '[data-testid="not-found"]',
+    # a link to what is not there (test_missing_pages.py): the card in the page's place
+    "/players/p_nobody": '[data-testid="missing"]',
+    "/tournaments/99999": '[data-testid="missing"]',
+    "/clubs/99999": '[data-testid="missing"]',
 }
 
 
