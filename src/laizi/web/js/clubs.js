@@ -371,7 +371,10 @@ async function renderOne() {
     if (login || e.status === 404) {
       showMissing($("v-one"), login ? t("login_first") : e.message,
         login ? [["/account", t("account")], ["/", t("lobby")]] : [["/clubs", t("my_clubs")], ["/", t("lobby")]]);
-    } else show(e.message);
+    } else {  // (another failure, e.g. after an action: the toast, the club's parts put away as before)
+      show(e.message);
+      for (const id of ["o-tables-card", "o-templates-card", "o-members-card", "o-ranking-card", "o-chat-card", "o-events-card"]) $(id).classList.add("hidden");
+    }
     return;
   }
   renderHead(ST.club);
