@@ -2,7 +2,7 @@
 on a link to a replay, a player, a tournament or a club that does not exist, or a club page
 opened as a guest, says so in Chinese — it showed the server's English ("unknown match",
 "unknown player", "unknown tournament", "clubs are for registered players: …"). In English
-the page shows the server's own message. The words: web/js/i18n.js ``API_ERRORS``, kept in step
+the page shows the server's own message (a club's page for a guest: the club list's words). The words: web/js/i18n.js ``API_ERRORS``, kept in step
 with the server's codes by tests/server/net/test_error_codes.py."""
 
 from __future__ import annotations
@@ -17,13 +17,16 @@ from support.webhelpers import new_page, poll, screens_dir
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CJK = re.compile(r"[\u3400-\u9fff]")
+MISSING = '[data-testid=\\"missing\\"] p'
 
 # (path, the element that shows the refusal, its Chinese words, the server's English)
 CASES = [
     ("/replay/99999", "#rp-label", "没有这场对局的记录", "unknown match"),
-    ("/players/p_nobody", "#p-error", "没有这位玩家", "unknown player"),
-    ("/tournaments/99999", "#p-error", "没有这个比赛", "unknown tournament"),
-    ("/clubs/99999", "#p-error", "亲友圈仅限注册玩家", "clubs are for registered players"),
+    # (the card in the page's place: test_missing_pages.py; a club's page for a guest says what
+    # the club list says, in the page's own words)
+    ("/players/p_nobody", MISSING, "没有这位玩家", "unknown player"),
+    ("/tournaments/99999", MISSING, "没有这个比赛", "unknown tournament"),
+    ("/clubs/99999", MISSING, "亲友圈只对注册账号开放", "Clubs are for registered accounts"),
 ]
 
 
