@@ -1,0 +1,103 @@
+#!/usr/bin/env python
+"""How well the experimental danger model reads the table (issue 28, stop 68).
+
+Plays ``--hands`` hands of four ``expert`` on a seed of their own and, at every discard
+``expert`` makes (not a laizi or a 红中/皮子), asks the model
+(:class:`laizi.bots.experimental.danger.DangerModel`) the chance that the discard feeds a
+win and the true table whether it does, and what it costs the discarder
+(``ab_defence_oracle.feed_loss``). Prints the feed rate, the mean loss of a feed, the
+observed rate by band of the predicted chance, each band's share of all feeds, and the
+AUC (the chance that a feeding discard is rated above a safe one).
+
+    python benchmarks/danger_calibration.py --weights benchmarks/results/danger_model_d68.json \\
+        --hands 300 --seed diag --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ab_defence_oracle import feed_loss  # noqa: E402
+
+from laizi.bots.base import SeatView  # noqa: E402
+from laizi.bots.experimental.danger import DangerModel  # noqa: E402
+from laizi.bots.expert import ExpertBot  # noqa: E402
+from laizi.game.actions import Action  # noqa: E402
+from laizi.game.play import play_hand  # noqa: E402
+from laizi.game.state import HandState  # noqa: E402
+from laizi.rules import RuleSet  # noqa: E402
+from laizi.sim import bot_seed, sim_hand_seed  # noqa: E402
+
+BANDS = ((0.0, 0.01), (0.01, 0.03), (0.03, 0.06), (0.06, 0.1), (0.1, 0.2), (0.2, 0.4), (0.4, 1.01))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--weights", required=True)
+    ap.add_argument("--hands", type=int, default=300)
+    ap.add_argument("--seed", default="diag")
+    ap.add_argument("--preset", default="kaikoufan")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        model = DangerModel.load(args.weights)
+    except (OSError, ValueError, KeyError) as exc:
+        raise SystemExit(f"danger_calibration: cannot read {args.weights}: {exc}") from None
+    rules = RuleSet.preset(args.preset)
+    chances: list[float] = []
+    fed: list[bool] = []
+    losses: list[float] = []
+    for i in range(args.hands):
+        bots = [ExpertBot(bot_seed(args.seed, i, s)) for s in range(4)]
+
+        def policy(state: HandState, seat: int, legal: list[Action],
+                   bots: list[ExpertBot] = bots) -> Action:
+            if len(legal) == 1:
+                return legal[0]
+            v = SeatView.from_state(state, seat, legal, copy=False)
+            a = bots[seat].act(v)
+            if (a.type == "discard" and a.tile is not None and a.tile != v.setup.laizi
+                    and a.tile not in v.setup.special):
+                chances.append(model.feed_chance(v, [a.tile])[a.tile])
+                loss = feed_loss(state, seat, a)
+                fed.append(loss > 0)
+                losses.append(loss)
+            return a
+
+        play_hand(HandState.new(rules, i % 4, seed=sim_hand_seed(args.seed, i), hand_no=1), policy)
+        if (i + 1) % 50 == 0:
+            print(f"  {i + 1}/{args.hands} hands", file=sys.stderr, flush=True)
+    p, y, loss_arr = np.array(chances), np.array(fed), np.array(losses)
+    pos, neg = np.sort(p[y]), np.sort(p[~y])
+    auc = float(np.searchsorted(neg, pos).sum() / max(1, len(pos) * len(neg)))
+    bands: list[dict[str, Any]] = []
+    for lo, hi in BANDS:
+        sel = (p >= lo) & (p < hi)
+        bands.append({"band": [lo, min(hi, 1.0)], "discards": int(sel.sum()),
+                      "feed_rate": round(float(y[sel].mean()), 4) if sel.any() else None,
+                      "share_of_feeds": round(float(y[sel].sum() / max(1, y.sum())), 4)})
+    out = {"weights": args.weights, "hands": args.hands, "seed": args.seed, "preset": args.preset,
+           "discards": int(len(p)), "feed_rate": round(float(y.mean()), 4),
+           "mean_loss_when_fed": round(float(loss_arr[y].mean()), 1) if y.any() else None,
+           "auc": round(auc, 4), "bands": bands,
+           "command": " ".join(["python", "benchmarks/danger_calibration.py", *sys.argv[1:]])}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{out['discards']} discards, feed rate {out['feed_rate']}, mean loss when fed "
+              f"{out['mean_loss_when_fed']}, AUC {out['auc']}")
+        for b in bands:
+            print(f"  chance {b['band'][0]:.2f}-{b['band'][1]:.2f}: {b['discards']:6d} discards, "
+                  f"feed rate {b['feed_rate']}, share of feeds {b['share_of_feeds']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,181 @@
+#!/usr/bin/env python
+"""Fit the experimental danger model (issue 28, stop 68: :mod:`laizi.bots.experimental.danger`).
+
+Plays ``--hands`` hands of four ``expert`` (seeded), and at every turn where a seat may
+discard two kinds or more, asks the true table, for each kind it may discard and each
+opponent, whether that opponent may win on it at once: exact labels, no playouts. A small
+MLP learns them from :func:`~laizi.bots.experimental.danger.features` (the seat's view
+only); the weights go to ``--out`` as JSON, with the held-out log loss beside a constant
+model's.
+
+    python scripts/fit_danger.py --hands 3000 --seed d68 --workers 2 --out /tmp/danger.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from laizi.bots.base import SeatView
+from laizi.bots.experimental.danger import N_FEATURES, features
+from laizi.bots.expert import ExpertBot
+from laizi.distributed import local_pool
+from laizi.game.actions import Action
+from laizi.game.play import play_hand
+from laizi.game.state import HandState
+from laizi.rules import RuleSet
+from laizi.sim import bot_seed, sim_hand_seed
+
+CHUNK = 20
+
+
+def _hand(rules: RuleSet, seed: str, i: int) -> tuple[list[list[float]], list[int]]:
+    bots = [ExpertBot(bot_seed(seed, i, s)) for s in range(4)]
+    xs: list[list[float]] = []
+    ys: list[int] = []
+
+    def policy(state: HandState, seat: int, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        view = SeatView.from_state(state, seat, legal, copy=False)
+        lz = view.setup.laizi
+        kinds = sorted({a.tile for a in legal if a.type == "discard" and a.tile is not None
+                        and a.tile != lz and a.tile not in view.setup.special})
+        if len(kinds) >= 2:
+            unseen = view.unseen()
+            for k in kinds:
+                st = state.clone()
+                st.apply(seat, Action("discard", k))
+                wins = set() if st.over else {
+                    o for o in st.to_act() if any(a.type == "ron" for a in st.legal_actions(o))}
+                for o in range(4):
+                    if o != seat:
+                        xs.append(features(view, k, o, unseen))
+                        ys.append(int(o in wins))
+        return bots[seat].act(view)
+
+    play_hand(HandState.new(rules, i % 4, seed=sim_hand_seed(seed, i), hand_no=1), policy)
+    return xs, ys
+
+
+def _work(args: tuple[str, str, list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    preset, seed, hands = args
+    rules = RuleSet.preset(preset)
+    xs: list[list[float]] = []
+    ys: list[int] = []
+    for i in hands:
+        x, y = _hand(rules, seed, i)
+        xs += x
+        ys += y
+    return np.asarray(xs, dtype=np.float32), np.asarray(ys, dtype=np.int8)
+
+
+def fit(x: np.ndarray, y: np.ndarray, *, hidden: int, epochs: int, seed: int) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    n = len(y)
+    order = rng.permutation(n)
+    nval = n // 10
+    va, tr = order[:nval], order[nval:]
+    w1 = rng.normal(0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden))
+    b1 = np.zeros(hidden)
+    w2 = rng.normal(0, 1 / np.sqrt(hidden), hidden)
+    b2 = np.log(y.mean() / (1 - y.mean()))
+    params = [w1, b1, w2, np.array(b2)]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    lr, b1m, b2m, step = 3e-3, 0.9, 0.999, 0
+
+    def forward(xb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h = np.maximum(0.0, xb @ params[0] + params[1])
+        return h, 1 / (1 + np.exp(-(h @ params[2] + params[3])))
+
+    def loss(idx: np.ndarray) -> float:
+        _h, p = forward(x[idx])
+        p = np.clip(p, 1e-7, 1 - 1e-7)
+        return float(-np.mean(y[idx] * np.log(p) + (1 - y[idx]) * np.log(1 - p)))
+
+    base = float(y[tr].mean())
+    const = float(-np.mean(y[va] * np.log(base) + (1 - y[va]) * np.log(1 - base)))
+    curve = []
+    for ep in range(epochs):
+        perm = rng.permutation(tr)
+        for s in range(0, len(perm), 512):
+            idx = perm[s:s + 512]
+            xb, yb = x[idx], y[idx]
+            h, p = forward(xb)
+            g = (p - yb) / len(idx)
+            grads = [None, None, h.T @ g, np.array(g.sum())]
+            gh = np.outer(g, params[2]) * (h > 0)
+            grads[0] = xb.T @ gh
+            grads[1] = gh.sum(0)
+            step += 1
+            for j, (pj, gj) in enumerate(zip(params, grads, strict=True)):
+                m[j] = b1m * m[j] + (1 - b1m) * gj
+                v[j] = b2m * v[j] + (1 - b2m) * gj * gj
+                mh = m[j] / (1 - b1m ** step)
+                vh = v[j] / (1 - b2m ** step)
+                params[j] = pj - lr * mh / (np.sqrt(vh) + 1e-8)
+        curve.append({"epoch": ep + 1, "train": round(loss(tr[:50000]), 5), "val": round(loss(va), 5)})
+        print(f"  epoch {ep + 1}: train {curve[-1]['train']}, val {curve[-1]['val']} "
+              f"(constant {const:.5f})", file=sys.stderr, flush=True)
+    _h, pv = forward(x[va])
+    # calibration by decile of the prediction
+    cal = []
+    qs = np.quantile(pv, np.linspace(0, 1, 11))
+    for lo, hi in zip(qs[:-1], qs[1:], strict=True):
+        sel = (pv >= lo) & (pv <= hi)
+        if sel.any():
+            cal.append([round(float(pv[sel].mean()), 4), round(float(y[va][sel].mean()), 4)])
+    return {"w1": params[0].tolist(), "b1": params[1].tolist(), "w2": params[2].tolist(),
+            "b2": float(params[3]), "rows": int(n), "positives": int(y.sum()),
+            "val_logloss": curve[-1]["val"], "const_logloss": round(const, 5),
+            "curve": curve, "calibration_deciles": cal}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=3000)
+    ap.add_argument("--seed", default="d68")
+    ap.add_argument("--preset", default="kaikoufan")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args(argv)
+    jobs = [(args.preset, args.seed, list(range(i, min(args.hands, i + CHUNK))))
+            for i in range(0, args.hands, CHUNK)]
+    xs: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    rows = 0
+    t0 = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        stream = (map(_work, jobs) if args.workers <= 1
+                  else stack.enter_context(local_pool(args.workers)).imap(_work, jobs))
+        for j, (x, y) in enumerate(stream, 1):
+            xs.append(x)
+            ys.append(y)
+            rows += len(y)
+            print(f"  gen: {min(args.hands, j * CHUNK)}/{args.hands} hands, {rows} rows, "
+                  f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    gen_s = time.perf_counter() - t0
+    x = np.concatenate(xs).astype(np.float64)
+    assert x.shape[1] == N_FEATURES, x.shape
+    y = np.concatenate(ys).astype(np.float64)
+    out = fit(x, y, hidden=args.hidden, epochs=args.epochs, seed=0)
+    out.update({"hands": args.hands, "seed": args.seed, "preset": args.preset,
+                "gen_seconds": round(gen_s, 1), "seconds": round(time.perf_counter() - t0, 1),
+                "command": " ".join(["python", "scripts/fit_danger.py", *sys.argv[1:]])})
+    with open(args.out, "w") as fh:
+        json.dump(out, fh)
+    print(json.dumps({k: v for k, v in out.items() if k not in ("w1", "b1", "w2", "curve")}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

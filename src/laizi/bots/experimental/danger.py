@@ -1,0 +1,210 @@
+"""A learned danger model (issue 28, stop 68; an experiment, not a shipped bot).
+
+``benchmarks/ab_defence_oracle.py`` measured what perfect knowledge of who waits on what is
+worth to ``expert``'s discards: about +11 points/hand. This module learns part of that
+from the seat's view alone: for a discard of kind ``k`` and an opponent ``o``, the chance
+that ``o`` may win on it at once, from :func:`features` (``o``'s openings and melds, its
+river, the tile's kind and copies in sight, the wall). The labels are exact — the true
+table says whether ``o`` may win on ``k`` — so the fit needs no playouts
+(``scripts/fit_danger.py``). :class:`DangerVeto` is ``expert`` whose discard is replaced by
+the best of ``strong``'s ranking whose chance to feed a win is under ``tau``, when
+``expert``'s is over it (``keep``: only among the discards ``strong`` values within that
+share of its best).
+
+Reads the :class:`~laizi.views.SeatView` only; numpy at play time.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from laizi.analysis.profiles import shanten258
+from laizi.bots.base import Bot, SeatView
+from laizi.bots.expert import ExpertBot
+from laizi.bots.outlook import improving_258
+from laizi.bots.toolkit import natural
+from laizi.game.actions import Action
+from laizi.tiles import is_jiang
+
+__all__ = ["N_FEATURES", "DangerModel", "DangerVeto", "features"]
+
+
+def _suit(k: int) -> int:
+    return k // 9 if k < 27 else 3
+
+
+def features(view: SeatView, k: int, o: int, unseen: list[int]) -> list[float]:
+    """The features of discarding kind ``k`` towards opponent ``o`` (see the module)."""
+    ms = view.melds[o]
+    openings = sum(1 for m in ms if m.opens)
+    river = view.rivers[o]
+    wall = view.wall_remaining / 84.0
+    su = _suit(k)
+    meld_tiles = [t for m in ms for t in m.tiles()]
+    in_suit = sum(1 for t in meld_tiles if _suit(t) == su)
+    one_suit = bool(meld_tiles) and len(ms) >= 2 and all(_suit(t) == su for t in meld_tiles)
+    chis = sum(1 for m in ms if m.type == "chi")
+    pengs = sum(1 for m in ms if m.type == "peng")
+    kongs = len(ms) - chis - pengs
+    num = k % 9 if k < 27 else -1
+    rc = [0] * 34
+    for t in river:
+        rc[t] += 1
+    early = river[:6]
+    late = river[-6:]
+    # the tiles around k (its suit, offsets -2..+2): in o's river, and unseen by this seat
+    around_r = [float(rc[k + d]) if k < 27 and 0 <= num + d < 9 else 0.0 for d in (-2, -1, 0, 1, 2)]
+    around_u = [unseen[k + d] / 4.0 if k < 27 and 0 <= num + d < 9 else 0.0
+                for d in (-2, -1, 0, 1, 2)]
+    suji = k < 27 and any(0 <= num + d < 9 and rc[k + d] > 0 for d in (-3, 3))
+    u = unseen[k]
+    f = [
+        1.0,
+        *(float(openings == i) for i in range(5)),
+        wall, wall * wall, wall * wall * wall,
+        *(float(num == i) for i in range(9)), float(k >= 27),
+        float(k < 27 and is_jiang(k)),
+        *around_r, *around_u, float(suji),
+        *(float(u == i) for i in range(5)),
+        in_suit / 12.0, float(one_suit), chis / 4.0, pengs / 4.0, kongs / 4.0,
+        float(view.hand_sizes[o] == 1), float(view.hand_sizes[o] == 1 and k < 27 and is_jiang(k)),
+        view.hand_sizes[o] / 13.0,
+        sum(1 for t in river if _suit(t) == su) / max(1, len(river)), len(river) / 24.0,
+        sum(1 for t in early if _suit(t) == su) / 6.0, sum(1 for t in late if _suit(t) == su) / 6.0,
+        float(bool(late) and late[-1] < 27 and _suit(late[-1]) == su and abs(late[-1] - k) <= 2),
+        float(o == view.dealer), len(view.special_kongs[o]) / 4.0, len(view.special_discards[o]) / 4.0,
+        float(k == view.setup.laizi + 1 or k == view.setup.laizi - 1),
+    ]
+    return f
+
+
+N_FEATURES = 53
+SOFT_MIN = 0.02  # DangerVeto(soft=...): the least drop in the chance to feed a win worth a move
+
+
+class DangerModel:
+    """A small MLP (one hidden layer, ReLU, logistic output) over :func:`features`."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.w1 = np.asarray(params["w1"], dtype=np.float64)
+        self.b1 = np.asarray(params["b1"], dtype=np.float64)
+        self.w2 = np.asarray(params["w2"], dtype=np.float64)
+        self.b2 = float(params["b2"])
+
+    @classmethod
+    def load(cls, path: str | Path) -> DangerModel:
+        return cls(json.loads(Path(path).read_text()))
+
+    def prob(self, x: np.ndarray) -> np.ndarray:
+        h = np.maximum(0.0, x @ self.w1 + self.b1)
+        z = h @ self.w2 + self.b2
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def feed_chance(self, view: SeatView, kinds: list[int]) -> dict[int, float]:
+        """Per kind, the chance that some opponent may win on it (independent opponents;
+        an opponent with no opening and no rule for closed hands counts as not ready)."""
+        unseen = view.unseen()
+        opps = [o for o in range(4) if o != view.seat]
+        rows = [features(view, k, o, unseen) for k in kinds for o in opps]
+        if not rows:
+            return {}
+        p = self.prob(np.asarray(rows)).reshape(len(kinds), len(opps))
+        return {k: float(1.0 - np.prod(1.0 - p[i])) for i, k in enumerate(kinds)}
+
+
+class DangerVeto(Bot):
+    """``expert`` whose discard gives way, when its chance to feed a win is above ``tau``,
+    to the best of ``strong``'s ranking under ``tau`` (see the module)."""
+
+    name = "danger_veto"
+
+    def __init__(self, seed: int | None, model: DangerModel, tau: float,
+                 keep: float | None = None, soft: float | None = None,
+                 equiv: float | None = None, ready_only: bool = False) -> None:
+        self.inner = ExpertBot(seed)
+        self.model = model
+        self.tau = tau
+        self.keep = keep  # only discards valued within this share of the best may replace
+        self.soft = soft  # instead of a veto: each discard's value less soft × its chance
+        # instead: the least likely to feed among the discards as close to ready (2/5/8
+        # pair) as expert's, with at least (1 - equiv) × its improving tiles, if over tau
+        self.equiv = equiv
+        self.ready_only = ready_only  # equiv: only while expert's discard leaves the hand ready
+        self.vetoes = 0
+
+    def act(self, view: SeatView) -> Action:
+        a = self.inner.act(view)
+        if a.type != "discard" or a.tile is None:
+            return a
+        lz = view.setup.laizi
+        discards = [x for x in view.legal if x.type == "discard" and x.tile is not None
+                    and x.tile != lz and x.tile not in view.setup.special]
+        if len(discards) < 2 or a not in discards:
+            return a
+        chance = self.model.feed_chance(view, sorted({x.tile or 0 for x in discards}))
+        if self.equiv is not None:
+            pa = chance.get(a.tile, 0.0)
+            if pa <= self.tau:
+                return a
+            nat, wilds = natural(view)
+            n = 4 - len(view.melds[view.seat])
+            unseen = view.unseen()
+
+            def eff(k: int) -> tuple[int, int]:
+                nat[k] -= 1
+                sh = max(0, shanten258(nat, wilds, n))
+                live = sum(unseen[x] for x in improving_258(nat, wilds, n, sh))
+                nat[k] += 1
+                return sh, live
+
+            sa, la = eff(a.tile)
+            if self.ready_only and sa != 0:
+                return a
+            best, bp = a, pa
+            for b in discards:
+                k = b.tile or 0
+                pb = chance.get(k, 1.0)
+                if k == a.tile or pb > bp - SOFT_MIN:
+                    continue
+                sb, lb = eff(k)
+                if sb == sa and lb >= (1.0 - self.equiv) * la:
+                    best, bp = b, pb
+            if best != a:
+                self.vetoes += 1
+            return best
+        if self.soft is not None:
+            # from expert's discard, a move only to a discard less likely to feed a win (by
+            # SOFT_MIN at least) whose value less soft × chance is higher
+            pa = chance.get(a.tile, 0.0)
+            if pa < SOFT_MIN:
+                return a
+            nat, wilds = natural(view)
+            ranked = self.inner.strong.rank_discards_strong(view, discards, nat, wilds)
+            score = {b: sc for sc, b in ranked}
+            top = ranked[0][0]
+            best, best_v = a, score.get(a, top) - self.soft * pa
+            for sc, b in ranked:
+                pb = chance.get(b.tile or 0, 1.0)
+                if pb <= pa - SOFT_MIN and sc - self.soft * pb > best_v and (
+                        self.keep is None or sc >= top - self.keep * abs(top)):
+                    best, best_v = b, sc - self.soft * pb
+            if best != a:
+                self.vetoes += 1
+            return best
+        if chance.get(a.tile, 0.0) <= self.tau:
+            return a
+        nat, wilds = natural(view)
+        ranked = self.inner.strong.rank_discards_strong(view, discards, nat, wilds)
+        if self.keep is not None and ranked:
+            top = ranked[0][0]
+            ranked = [(sc, b) for sc, b in ranked if sc >= top - self.keep * abs(top)]
+        for _score, b in ranked:
+            if chance.get(b.tile or 0, 1.0) <= self.tau:
+                if b != a:
+                    self.vetoes += 1
+                return b
+        return a
