@@ -109,6 +109,7 @@ _MODEL: dict[str, DangerModel] = {}
 
 FAR = 0  # --far (set before the workers are forked)
 READY_ONLY = False  # --ready-only (the same)
+EV_MARGIN: float | None = None  # --ev-margin (the same)
 
 
 def _deal(rules: RuleSet, variant: str, seed: int | str, deal: int, min_loss: float,
@@ -131,7 +132,7 @@ def _deal(rules: RuleSet, variant: str, seed: int | str, deal: int, min_loss: fl
             elif place == 0 and variant == "model":
                 if weights not in _MODEL:
                     _MODEL[weights] = DangerModel.load(weights)
-                veto = DangerVeto(s, _MODEL[weights], tau, keep, soft, equiv, READY_ONLY)
+                veto = DangerVeto(s, _MODEL[weights], tau, keep, soft, equiv, READY_ONLY, EV_MARGIN)
                 bots[seats[place]] = veto
             else:
                 bots[seats[place]] = ExpertBot(s)
@@ -203,6 +204,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ready-only", action="store_true",
                     help="--variant model --equiv: only while expert's discard leaves the hand "
                          "ready")
+    ap.add_argument("--ev-margin", type=float, default=None,
+                    help="--variant model --tau T: over T, expert's discard gives way to one "
+                         "whose expected points (the outlook model) less its chance to feed a "
+                         "win x 135 are higher by more than this")
     ap.add_argument("--weights", default="", help="--variant model: the danger model (JSON)")
     ap.add_argument("--tau", type=float, action="append", dest="taus",
                     help="--variant model: the veto threshold (repeat for more)")
@@ -226,8 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals < 1:
         raise SystemExit("ab_defence_oracle: --deals must be at least 1")
     seed: int | str = int(args.seed) if args.seed.isdigit() else args.seed
-    global FAR, READY_ONLY
+    global FAR, READY_ONLY, EV_MARGIN
     FAR, READY_ONLY = args.far, args.ready_only  # (the workers are forked after this)
+    EV_MARGIN = args.ev_margin
     min_losses = args.min_losses or [0.0]
     if "model" in (args.variant or []) and not (args.weights and (args.taus or args.softs)):
         raise SystemExit("ab_defence_oracle: --variant model needs --weights and --tau or --soft")
@@ -246,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
             row["far"] = FAR
         if variant == "model" and equiv is not None:
             row["ready_only"] = READY_ONLY
+        if variant == "model" and EV_MARGIN is not None:
+            row["ev_margin"] = EV_MARGIN
         row["command"] = " ".join(["python", "benchmarks/ab_defence_oracle.py", *sys.argv[1:]])
         if args.json:
             print(json.dumps(row), flush=True)

@@ -51,7 +51,9 @@ def test_danger_sees_only_the_view(seed: int) -> None:
     kinds = sorted({a.tile for a in v1.legal if a.type == "discard" and a.tile is not None})
     c1, c2 = model.feed_chance(v1, kinds), model.feed_chance(v2, kinds)
     assert c1 == c2 and all(0.0 <= p <= 1.0 for p in c1.values())
-    for kw in ({"tau": 0.0}, {"tau": 0.05, "keep": 0.2}, {"tau": 0.0, "soft": 50.0}):
+    for kw in ({"tau": 0.0}, {"tau": 0.05, "keep": 0.2}, {"tau": 0.0, "soft": 50.0},
+               {"tau": 0.0, "equiv": 0.3}, {"tau": 0.0, "equiv": 1.0, "ready_only": True},
+               {"tau": 0.0, "ev_margin": 0.0}):
         a1 = DangerVeto(7, model, **kw).act(v1)  # type: ignore[arg-type]
         a2 = DangerVeto(7, model, **kw).act(v2)  # type: ignore[arg-type]
         assert a1 == a2 and a1 in v1.legal

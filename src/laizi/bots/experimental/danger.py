@@ -6,10 +6,11 @@ from the seat's view alone: for a discard of kind ``k`` and an opponent ``o``, t
 that ``o`` may win on it at once, from :func:`features` (``o``'s openings and melds, its
 river, the tile's kind and copies in sight, the wall). The labels are exact — the true
 table says whether ``o`` may win on ``k`` — so the fit needs no playouts
-(``scripts/fit_danger.py``). :class:`DangerVeto` is ``expert`` whose discard is replaced by
-the best of ``strong``'s ranking whose chance to feed a win is under ``tau``, when
-``expert``'s is over it (``keep``: only among the discards ``strong`` values within that
-share of its best).
+(``scripts/fit_danger.py``). :class:`DangerVeto` is ``expert`` whose discard may give way
+to one less likely to feed a win, by one of several rules (a veto over a chance ``tau``,
+a penalty, the safest of equally efficient discards, the outlook model's expected points
+less the chance × the cost of a feed); docs/learned.md, round 10, races them: none beats
+``expert``.
 
 Reads the :class:`~laizi.views.SeatView` only; numpy at play time.
 """
@@ -25,7 +26,7 @@ import numpy as np
 from laizi.analysis.profiles import shanten258
 from laizi.bots.base import Bot, SeatView
 from laizi.bots.expert import ExpertBot
-from laizi.bots.outlook import improving_258
+from laizi.bots.outlook import hand_outlook, improving_258
 from laizi.bots.toolkit import natural
 from laizi.game.actions import Action
 from laizi.tiles import is_jiang
@@ -105,8 +106,8 @@ class DangerModel:
         return 1.0 / (1.0 + np.exp(-z))
 
     def feed_chance(self, view: SeatView, kinds: list[int]) -> dict[int, float]:
-        """Per kind, the chance that some opponent may win on it (independent opponents;
-        an opponent with no opening and no rule for closed hands counts as not ready)."""
+        """Per kind, the chance that some opponent may win on it (the opponents taken as
+        independent)."""
         unseen = view.unseen()
         opps = [o for o in range(4) if o != view.seat]
         rows = [features(view, k, o, unseen) for k in kinds for o in opps]
@@ -117,14 +118,17 @@ class DangerModel:
 
 
 class DangerVeto(Bot):
-    """``expert`` whose discard gives way, when its chance to feed a win is above ``tau``,
-    to the best of ``strong``'s ranking under ``tau`` (see the module)."""
+    """``expert`` whose discard may give way to a discard less likely to feed a win. By
+    default (a veto), when its chance is above ``tau``, to the best of ``strong``'s ranking
+    under ``tau``; with ``soft``, ``equiv`` or ``ev_margin``, by the rule of that mode
+    (docs/learned.md, round 10, raced each)."""
 
     name = "danger_veto"
 
     def __init__(self, seed: int | None, model: DangerModel, tau: float,
                  keep: float | None = None, soft: float | None = None,
-                 equiv: float | None = None, ready_only: bool = False) -> None:
+                 equiv: float | None = None, ready_only: bool = False,
+                 ev_margin: float | None = None, feed_cost: float = 135.0) -> None:
         self.inner = ExpertBot(seed)
         self.model = model
         self.tau = tau
@@ -134,6 +138,11 @@ class DangerVeto(Bot):
         # pair) as expert's, with at least (1 - equiv) × its improving tiles, if over tau
         self.equiv = equiv
         self.ready_only = ready_only  # equiv: only while expert's discard leaves the hand ready
+        # instead: each discard's expected points by the outlook model less its chance to feed
+        # a win × feed_cost; expert's gives way to one better by more than ev_margin, when
+        # its own chance is over tau
+        self.ev_margin = ev_margin
+        self.feed_cost = feed_cost
         self.vetoes = 0
 
     def act(self, view: SeatView) -> Action:
@@ -146,57 +155,91 @@ class DangerVeto(Bot):
         if len(discards) < 2 or a not in discards:
             return a
         chance = self.model.feed_chance(view, sorted({x.tile or 0 for x in discards}))
-        if self.equiv is not None:
-            pa = chance.get(a.tile, 0.0)
-            if pa <= self.tau:
-                return a
-            nat, wilds = natural(view)
-            n = 4 - len(view.melds[view.seat])
-            unseen = view.unseen()
+        pa = chance.get(a.tile, 0.0)
+        if self.ev_margin is not None:
+            best = a if pa <= self.tau else self._by_outlook(view, a, discards, chance)
+        elif self.equiv is not None:
+            best = a if pa <= self.tau else self._equally_efficient(view, a, discards, chance)
+        elif self.soft is not None:
+            best = a if pa < SOFT_MIN else self._penalised(view, a, discards, chance)
+        else:
+            best = a if pa <= self.tau else self._vetoed(view, a, discards, chance)
+        if best != a:
+            self.vetoes += 1
+        return best
 
-            def eff(k: int) -> tuple[int, int]:
-                nat[k] -= 1
-                sh = max(0, shanten258(nat, wilds, n))
-                live = sum(unseen[x] for x in improving_258(nat, wilds, n, sh))
-                nat[k] += 1
-                return sh, live
+    def _by_outlook(self, view: SeatView, a: Action, discards: list[Action],
+                    chance: dict[int, float]) -> Action:
+        """The discard whose expected points (the outlook model) less its chance to feed a
+        win × ``feed_cost`` beat ``a``'s by more than ``ev_margin``, among the safer ones."""
+        hand = list(view.hand)
 
-            sa, la = eff(a.tile)
-            if self.ready_only and sa != 0:
-                return a
-            best, bp = a, pa
-            for b in discards:
-                k = b.tile or 0
-                pb = chance.get(k, 1.0)
-                if k == a.tile or pb > bp - SOFT_MIN:
-                    continue
-                sb, lb = eff(k)
-                if sb == sa and lb >= (1.0 - self.equiv) * la:
-                    best, bp = b, pb
-            if best != a:
-                self.vetoes += 1
-            return best
-        if self.soft is not None:
-            # from expert's discard, a move only to a discard less likely to feed a win (by
-            # SOFT_MIN at least) whose value less soft × chance is higher
-            pa = chance.get(a.tile, 0.0)
-            if pa < SOFT_MIN:
-                return a
-            nat, wilds = natural(view)
-            ranked = self.inner.strong.rank_discards_strong(view, discards, nat, wilds)
-            score = {b: sc for sc, b in ranked}
-            top = ranked[0][0]
-            best, best_v = a, score.get(a, top) - self.soft * pa
-            for sc, b in ranked:
-                pb = chance.get(b.tile or 0, 1.0)
-                if pb <= pa - SOFT_MIN and sc - self.soft * pb > best_v and (
-                        self.keep is None or sc >= top - self.keep * abs(top)):
-                    best, best_v = b, sc - self.soft * pb
-            if best != a:
-                self.vetoes += 1
-            return best
-        if chance.get(a.tile, 0.0) <= self.tau:
+        def ev(k: int) -> float:
+            hand[k] -= 1
+            pts = hand_outlook(view, hand).expected_points
+            hand[k] += 1
+            return pts - chance.get(k, 1.0) * self.feed_cost
+
+        pa = chance.get(a.tile or 0, 0.0)
+        best, best_v = a, ev(a.tile or 0) + (self.ev_margin or 0.0)
+        for b in discards:
+            k = b.tile or 0
+            if k != a.tile and chance.get(k, 1.0) < pa:
+                vb = ev(k)
+                if vb > best_v:
+                    best, best_v = b, vb
+        return best
+
+    def _equally_efficient(self, view: SeatView, a: Action, discards: list[Action],
+                           chance: dict[int, float]) -> Action:
+        """The least likely to feed among the discards as near to ready (2/5/8 pair) as
+        ``a``, with at least (1 − ``equiv``) × its improving tiles."""
+        nat, wilds = natural(view)
+        n = 4 - len(view.melds[view.seat])
+        unseen = view.unseen()
+
+        def eff(k: int) -> tuple[int, int]:
+            nat[k] -= 1
+            sh = max(0, shanten258(nat, wilds, n))
+            live = sum(unseen[x] for x in improving_258(nat, wilds, n, sh))
+            nat[k] += 1
+            return sh, live
+
+        sa, la = eff(a.tile or 0)
+        if self.ready_only and sa != 0:
             return a
+        best, bp = a, chance.get(a.tile or 0, 0.0)
+        for b in discards:
+            k = b.tile or 0
+            pb = chance.get(k, 1.0)
+            if k == a.tile or pb > bp - SOFT_MIN:
+                continue
+            sb, lb = eff(k)
+            if sb == sa and lb >= (1.0 - (self.equiv or 0.0)) * la:
+                best, bp = b, pb
+        return best
+
+    def _penalised(self, view: SeatView, a: Action, discards: list[Action],
+                   chance: dict[int, float]) -> Action:
+        """A discard less likely to feed (by SOFT_MIN at least) whose ``strong`` value less
+        ``soft`` × its chance is higher than ``a``'s (within ``keep`` of the best)."""
+        soft = self.soft or 0.0
+        pa = chance.get(a.tile or 0, 0.0)
+        nat, wilds = natural(view)
+        ranked = self.inner.strong.rank_discards_strong(view, discards, nat, wilds)
+        score = {b: sc for sc, b in ranked}
+        top = ranked[0][0]
+        best, best_v = a, score.get(a, top) - soft * pa
+        for sc, b in ranked:
+            pb = chance.get(b.tile or 0, 1.0)
+            if pb <= pa - SOFT_MIN and sc - soft * pb > best_v and (
+                    self.keep is None or sc >= top - self.keep * abs(top)):
+                best, best_v = b, sc - soft * pb
+        return best
+
+    def _vetoed(self, view: SeatView, a: Action, discards: list[Action],
+                chance: dict[int, float]) -> Action:
+        """The best of ``strong``'s ranking (within ``keep`` of its best) under ``tau``."""
         nat, wilds = natural(view)
         ranked = self.inner.strong.rank_discards_strong(view, discards, nat, wilds)
         if self.keep is not None and ranked:
@@ -204,7 +247,5 @@ class DangerVeto(Bot):
             ranked = [(sc, b) for sc, b in ranked if sc >= top - self.keep * abs(top)]
         for _score, b in ranked:
             if chance.get(b.tile or 0, 1.0) <= self.tau:
-                if b != a:
-                    self.vetoes += 1
                 return b
         return a
