@@ -29,7 +29,10 @@ def test_the_seat_names_stand_in_one_column(browser: Any, server: str, lang: str
         page.click("#langbtn")
         poll(page, "() => document.documentElement.lang === 'en'")
     create_room(page)
-    poll(page, "() => document.querySelectorAll('li.seat-row').length === 4")
+    # (four rows, the host's with its avatar shown: it comes with the host's own profile)
+    poll(page, """() => { const rows = [...document.querySelectorAll('li.seat-row')];
+      return rows.length === 4 && rows.some(r => [...r.querySelectorAll('img')]
+        .some(i => i.getClientRects().length > 0)); }""")
     rows = page.evaluate(ROWS)
     assert all(r["fits"] for r in rows), rows
     empty = [r["left"] for r in rows if not r["avatar"]]  # (the host's row has its avatar first)
