@@ -73,10 +73,12 @@ class OracleDefence(Bot):
 
     name = "oracle"
 
-    def __init__(self, seed: int | None, min_loss: float, far: int = 0) -> None:
+    def __init__(self, seed: int | None, min_loss: float, far: int = 0,
+                 keep_shanten: bool = False) -> None:
         self.inner = ExpertBot(seed)
         self.min_loss = min_loss
         self.far = far  # veto only while expert's hand is this many steps from ready or more
+        self.keep_shanten = keep_shanten  # a replacement leaves the hand as near to ready
         self.state: HandState | None = None
         self.vetoes = 0
         self.feeds_left = 0
@@ -90,13 +92,22 @@ class OracleDefence(Bot):
             return a
         discards = [x for x in view.legal if x.type == "discard"]
         nat, wilds = natural(view)
-        if self.far and a.tile is not None:
-            nat[a.tile] -= 1
-            sh = shanten258(nat, wilds, 4 - len(view.melds[view.seat]))
-            nat[a.tile] += 1
-            if sh < self.far:
-                return a
+        sets = 4 - len(view.melds[view.seat])
+
+        def after(x: Action) -> int:
+            if x.tile is None or x.tile == view.setup.laizi:
+                return 99
+            nat[x.tile] -= 1
+            sh = shanten258(nat, wilds, sets)
+            nat[x.tile] += 1
+            return sh
+
+        sh_a = after(a)
+        if self.far and sh_a < self.far:
+            return a
         for _score, b in self.inner.strong.rank_discards_strong(view, discards, nat, wilds):
+            if self.keep_shanten and after(b) > sh_a:
+                continue
             if b != a and feed_loss(st, view.seat, b) < max(self.min_loss, 1e-9):
                 self.vetoes += 1
                 return b
@@ -108,6 +119,7 @@ _MODEL: dict[str, DangerModel] = {}
 
 
 FAR = 0  # --far (set before the workers are forked)
+KEEP_SHANTEN = False  # --keep-shanten (the same)
 READY_ONLY = False  # --ready-only (the same)
 EV_MARGIN: float | None = None  # --ev-margin (the same)
 
@@ -127,7 +139,7 @@ def _deal(rules: RuleSet, variant: str, seed: int | str, deal: int, min_loss: fl
         for place in range(4):
             s = bot_seed(seed, 4 * deal + r, place)
             if place == 0 and variant == "oracle":
-                oracle = OracleDefence(s, min_loss, FAR)
+                oracle = OracleDefence(s, min_loss, FAR, KEEP_SHANTEN)
                 bots[seats[place]] = oracle
             elif place == 0 and variant == "model":
                 if weights not in _MODEL:
@@ -201,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--far", type=int, default=0,
                     help="--variant oracle: veto only while expert's hand, after its discard, is "
                          "this many steps from ready or more (0: always)")
+    ap.add_argument("--keep-shanten", action="store_true",
+                    help="--variant oracle: a replacement discard must leave the hand as near "
+                         "to ready as expert's (no hand is broken to avoid a feed)")
     ap.add_argument("--ready-only", action="store_true",
                     help="--variant model --equiv: only while expert's discard leaves the hand "
                          "ready")
@@ -231,8 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals < 1:
         raise SystemExit("ab_defence_oracle: --deals must be at least 1")
     seed: int | str = int(args.seed) if args.seed.isdigit() else args.seed
-    global FAR, READY_ONLY, EV_MARGIN
+    global FAR, READY_ONLY, EV_MARGIN, KEEP_SHANTEN
     FAR, READY_ONLY = args.far, args.ready_only  # (the workers are forked after this)
+    KEEP_SHANTEN = args.keep_shanten
     EV_MARGIN = args.ev_margin
     min_losses = args.min_losses or [0.0]
     if "model" in (args.variant or []) and not (args.weights and (args.taus or args.softs)):
@@ -250,6 +266,7 @@ def main(argv: list[str] | None = None) -> int:
                    keep=keep, soft=soft, equiv=equiv)
         if variant == "oracle":
             row["far"] = FAR
+            row["keep_shanten"] = KEEP_SHANTEN
         if variant == "model" and equiv is not None:
             row["ready_only"] = READY_ONLY
         if variant == "model" and EV_MARGIN is not None:

@@ -5,7 +5,8 @@ Plays ``--hands`` hands of four ``expert`` on a seed of their own and, at every 
 ``expert`` makes (not a laizi or a 红中/皮子), asks the model
 (:class:`laizi.bots.experimental.danger.DangerModel`) the chance that the discard feeds a
 win and the true table whether it does, and what it costs the discarder
-(``ab_defence_oracle.feed_loss``). Prints the feed rate, the mean loss of a feed, the
+(``ab_defence_oracle.feed_loss``). A model fitted with ``--cuts`` is given the 手切/摸切
+marks of every river, kept from the true table's moves (``fit_danger.CutTracker``). Prints the feed rate, the mean loss of a feed, the
 observed rate by band of the predicted chance, each band's share of all feeds, and the
 AUC (the chance that a feeding discard is rated above a safe one).
 
@@ -24,18 +25,64 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from ab_defence_oracle import feed_loss  # noqa: E402
+from fit_danger import CutTracker  # noqa: E402
 
+from laizi.analysis.profiles import shanten258  # noqa: E402
 from laizi.bots.base import SeatView  # noqa: E402
 from laizi.bots.experimental.danger import DangerModel  # noqa: E402
 from laizi.bots.expert import ExpertBot  # noqa: E402
+from laizi.bots.toolkit import natural  # noqa: E402
 from laizi.game.actions import Action  # noqa: E402
 from laizi.game.play import play_hand  # noqa: E402
 from laizi.game.state import HandState  # noqa: E402
 from laizi.rules import RuleSet  # noqa: E402
 from laizi.sim import bot_seed, sim_hand_seed  # noqa: E402
 
+DELTAS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2)
+
+
+def _same_step_alternative(view: SeatView, a: Action, chance: dict[int, float]) -> int | None:
+    """Among the other kinds ``view``'s seat may discard that leave its hand as near to
+    ready as ``a`` does, the one the model rates least likely to feed (None: there is none)."""
+    nat, wilds = natural(view)
+    sets = 4 - len(view.melds[view.seat])
+
+    def after(k: int) -> int:
+        nat[k] -= 1
+        sh = shanten258(nat, wilds, sets)
+        nat[k] += 1
+        return sh
+
+    assert a.tile is not None
+    sh_a = after(a.tile)
+    alts = [k for k in chance if k != a.tile and after(k) <= sh_a]
+    return min(alts, key=lambda k: chance[k]) if alts else None
+
+
 BANDS = ((0.0, 0.01), (0.01, 0.03), (0.03, 0.06), (0.06, 0.1), (0.1, 0.2), (0.2, 0.4), (0.4, 1.01))
+
+
+def _pairs(pairs: list[tuple[float, float, float, float]], hands: int) -> dict[str, Any]:
+    """What switching to the safest discard as near to ready would do, by threshold, per
+    seat and hand (the unit of the races' margins)."""
+    n = 4 * hands
+    arr = np.array(pairs) if pairs else np.zeros((0, 4))
+    pa, pb, la, lb = arr.T
+    fa, fb = la > 0, lb > 0
+    rules = []
+    for d in DELTAS:
+        sw = pa - pb > d
+        rules.append({"delta": d, "switches": round(float(sw.sum()) / n, 4),
+                      "feeds_avoided": round(float((sw & fa & ~fb).sum()) / n, 4),
+                      "feeds_caused": round(float((sw & fb & ~fa).sum()) / n, 4),
+                      "feed_points_saved": round(float((la - lb)[sw].sum()) / n, 3)})
+    oracle = fa & ~fb
+    return {"positions": int(len(arr)), "unit": "per seat and hand",
+            "oracle_switches": round(float(oracle.sum()) / n, 4),
+            "oracle_feed_points_saved": round(float(la[oracle].sum()) / n, 3),
+            "rules": rules}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,6 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", default="diag")
     ap.add_argument("--preset", default="kaikoufan")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--pairs", action="store_true",
+                    help="also: at each discard, the kind as near to ready that the model rates "
+                         "safest; for a switch threshold delta, the feeds (and their points) a "
+                         "switch would avoid and cause (the hand's own value aside)")
     args = ap.parse_args(argv)
     try:
         model = DangerModel.load(args.weights)
@@ -54,21 +105,34 @@ def main(argv: list[str] | None = None) -> int:
     chances: list[float] = []
     fed: list[bool] = []
     losses: list[float] = []
+    pairs: list[tuple[float, float, float, float]] = []  # p(a), p(alt), loss(a), loss(alt)
     for i in range(args.hands):
         bots = [ExpertBot(bot_seed(args.seed, i, s)) for s in range(4)]
+        tracker = CutTracker()
 
         def policy(state: HandState, seat: int, legal: list[Action],
-                   bots: list[ExpertBot] = bots) -> Action:
+                   bots: list[ExpertBot] = bots, tracker: CutTracker = tracker) -> Action:
+            tracker.sync(state)
             if len(legal) == 1:
+                tracker.record(state, seat, legal[0])
                 return legal[0]
             v = SeatView.from_state(state, seat, legal, copy=False)
             a = bots[seat].act(v)
             if (a.type == "discard" and a.tile is not None and a.tile != v.setup.laizi
                     and a.tile not in v.setup.special):
-                chances.append(model.feed_chance(v, [a.tile])[a.tile])
+                kinds = sorted({x.tile for x in v.legal if x.type == "discard" and x.tile is not None
+                                and x.tile != v.setup.laizi and x.tile not in v.setup.special}
+                               | {a.tile})
+                chance = model.feed_chance(v, kinds if args.pairs else [a.tile], tracker.cuts)
+                chances.append(chance[a.tile])
                 loss = feed_loss(state, seat, a)
+                alt = _same_step_alternative(v, a, chance) if args.pairs else None
+                if alt is not None:
+                    pairs.append((chance[a.tile], chance[alt], loss,
+                                  feed_loss(state, seat, Action("discard", alt))))
                 fed.append(loss > 0)
                 losses.append(loss)
+            tracker.record(state, seat, a)
             return a
 
         play_hand(HandState.new(rules, i % 4, seed=sim_hand_seed(args.seed, i), hand_no=1), policy)
@@ -87,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
            "discards": int(len(p)), "feed_rate": round(float(y.mean()), 4),
            "mean_loss_when_fed": round(float(loss_arr[y].mean()), 1) if y.any() else None,
            "auc": round(auc, 4), "bands": bands,
+           **({"pairs": _pairs(pairs, args.hands)} if args.pairs else {}),
            "command": " ".join(["python", "benchmarks/danger_calibration.py", *sys.argv[1:]])}
     if args.json:
         print(json.dumps(out))

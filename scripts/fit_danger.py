@@ -9,6 +9,11 @@ only); the weights go to ``--out`` as JSON, with the held-out log loss beside a 
 model's.
 
     python scripts/fit_danger.py --hands 3000 --seed d68 --workers 2 --out /tmp/danger.json
+
+``--cuts`` fits on the 手切/摸切 marks of the rivers too (round 11:
+:func:`~laizi.bots.experimental.danger.cut_features`, the marks kept from the true table's
+moves by :class:`CutTracker`, since the view does not carry them); ``--rows FILE`` keeps the
+generated rows (all features, marks included) so another fit reuses them.
 """
 
 from __future__ import annotations
@@ -18,12 +23,13 @@ import contextlib
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from laizi.bots.base import SeatView
-from laizi.bots.experimental.danger import N_FEATURES, features
+from laizi.bots.experimental.danger import N_CUT, N_FEATURES, cut_features, features
 from laizi.bots.expert import ExpertBot
 from laizi.distributed import local_pool
 from laizi.game.actions import Action
@@ -35,12 +41,38 @@ from laizi.sim import bot_seed, sim_hand_seed
 CHUNK = 20
 
 
+class CutTracker:
+    """Per seat, whether each tile of its river was cut from the hand (手切, True) or
+    discarded as drawn (摸切, False): a public fact of the table that the seat view does not
+    carry yet, kept here from the true table's moves (round 11)."""
+
+    def __init__(self) -> None:
+        self.cuts: list[list[bool]] = [[], [], [], []]
+
+    def sync(self, state: HandState) -> None:
+        """Drop the marks of river tiles that were claimed since (a claim takes the last)."""
+        for s in range(4):
+            del self.cuts[s][len(state.rivers[s]):]
+
+    def record(self, state: HandState, seat: int, a: Action) -> None:
+        if (a.type == "discard" and a.tile is not None and a.tile != state.setup.laizi
+                and a.tile not in state.setup.special):
+            self.cuts[seat].append(state.after_claim or state.last_draw != a.tile)
+
+
 def _hand(rules: RuleSet, seed: str, i: int) -> tuple[list[list[float]], list[int]]:
     bots = [ExpertBot(bot_seed(seed, i, s)) for s in range(4)]
     xs: list[list[float]] = []
     ys: list[int] = []
+    tracker = CutTracker()
 
     def policy(state: HandState, seat: int, legal: list[Action]) -> Action:
+        tracker.sync(state)
+        a = choose(state, seat, legal)
+        tracker.record(state, seat, a)
+        return a
+
+    def choose(state: HandState, seat: int, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         view = SeatView.from_state(state, seat, legal, copy=False)
@@ -56,7 +88,8 @@ def _hand(rules: RuleSet, seed: str, i: int) -> tuple[list[list[float]], list[in
                     o for o in st.to_act() if any(a.type == "ron" for a in st.legal_actions(o))}
                 for o in range(4):
                     if o != seat:
-                        xs.append(features(view, k, o, unseen))
+                        xs.append(features(view, k, o, unseen)
+                                  + cut_features(view.rivers[o], tracker.cuts[o], k))
                         ys.append(int(o in wins))
         return bots[seat].act(view)
 
@@ -147,7 +180,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--cuts", action="store_true",
+                    help="fit on the 手切/摸切 features too (round 11; the view lacks them yet)")
+    ap.add_argument("--rows", help="an .npz of generated rows: read if it exists, else written")
     args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    if args.rows and Path(args.rows).exists():
+        with np.load(args.rows) as z:
+            x, y = z["x"], z["y"]
+        gen_s = 0.0
+    else:
+        x, y, gen_s = _generate(args)
+        if args.rows:
+            np.savez(args.rows, x=x, y=y)
+    x, y = x.astype(np.float64), y.astype(np.float64)
+    assert x.shape[1] == N_FEATURES + N_CUT, x.shape
+    if not args.cuts:
+        x = x[:, :N_FEATURES]
+    out = fit(x, y, hidden=args.hidden, epochs=args.epochs, seed=0)
+    out.update({"hands": args.hands, "seed": args.seed, "preset": args.preset, "cuts": args.cuts,
+                "gen_seconds": round(gen_s, 1), "seconds": round(time.perf_counter() - t0, 1),
+                "command": " ".join(["python", "scripts/fit_danger.py", *sys.argv[1:]])})
+    with open(args.out, "w") as fh:
+        json.dump(out, fh)
+    print(json.dumps({k: v for k, v in out.items() if k not in ("w1", "b1", "w2", "curve")}))
+    return 0
+
+
+def _generate(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, float]:
     jobs = [(args.preset, args.seed, list(range(i, min(args.hands, i + CHUNK))))
             for i in range(0, args.hands, CHUNK)]
     xs: list[np.ndarray] = []
@@ -164,17 +224,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  gen: {min(args.hands, j * CHUNK)}/{args.hands} hands, {rows} rows, "
                   f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     gen_s = time.perf_counter() - t0
-    x = np.concatenate(xs).astype(np.float64)
-    assert x.shape[1] == N_FEATURES, x.shape
-    y = np.concatenate(ys).astype(np.float64)
-    out = fit(x, y, hidden=args.hidden, epochs=args.epochs, seed=0)
-    out.update({"hands": args.hands, "seed": args.seed, "preset": args.preset,
-                "gen_seconds": round(gen_s, 1), "seconds": round(time.perf_counter() - t0, 1),
-                "command": " ".join(["python", "scripts/fit_danger.py", *sys.argv[1:]])})
-    with open(args.out, "w") as fh:
-        json.dump(out, fh)
-    print(json.dumps({k: v for k, v in out.items() if k not in ("w1", "b1", "w2", "curve")}))
-    return 0
+    return np.concatenate(xs), np.concatenate(ys), gen_s
 
 
 if __name__ == "__main__":

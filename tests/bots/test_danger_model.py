@@ -1,6 +1,6 @@
-"""Issue 28, stop 68: the ceiling of defence (``benchmarks/ab_defence_oracle.py``) and the
+"""Issue 28, stops 68–69: the ceiling of defence (``benchmarks/ab_defence_oracle.py``) and the
 experimental danger model learned from exact labels (``laizi.bots.experimental.danger``,
-``scripts/fit_danger.py``)."""
+``scripts/fit_danger.py``), with the 手切/摸切 marks of round 11."""
 
 from __future__ import annotations
 
@@ -15,16 +15,30 @@ import numpy as np
 import pytest
 
 from laizi.bots import SeatView
-from laizi.bots.experimental.danger import N_FEATURES, DangerModel, DangerVeto, features
+from laizi.bots.experimental.danger import (
+    N_CUT,
+    N_FEATURES,
+    DangerModel,
+    DangerVeto,
+    cut_features,
+    features,
+)
+from laizi.bots.expert import ExpertBot
+from laizi.game.actions import Action
+from laizi.game.play import play_hand
+from laizi.game.state import HandState
 from laizi.rules import RuleSet
+from laizi.sim import bot_seed, sim_hand_seed
 from support.positions import advance, hidden_shuffled
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+from fit_danger import CutTracker  # noqa: E402
 
 
-def _model(seed: int = 3) -> DangerModel:
+def _model(seed: int = 3, inputs: int = N_FEATURES) -> DangerModel:
     rng = np.random.default_rng(seed)
-    return DangerModel({"w1": rng.normal(0, 0.5, (N_FEATURES, 8)).tolist(),
+    return DangerModel({"w1": rng.normal(0, 0.5, (inputs, 8)).tolist(),
                         "b1": rng.normal(0, 0.1, 8).tolist(),
                         "w2": rng.normal(0, 1.0, 8).tolist(), "b2": -2.0})
 
@@ -59,6 +73,64 @@ def test_danger_sees_only_the_view(seed: int) -> None:
         assert a1 == a2 and a1 in v1.legal
 
 
+def test_cut_features_by_hand() -> None:
+    """The marks read as documented: 摸切 at the end, the last tile cut from the hand and
+    the kinds beside it."""
+    assert cut_features([], [], 4) == [0.0] * N_CUT
+    # 1m cut from the hand, then 2m and 3m discarded as drawn; k = 3m: two from 1m
+    f = cut_features([0, 1, 2], [True, False, False], 2)
+    assert len(f) == N_CUT
+    last_drawn, share3, trailing, share, near, far, same, age, recent = f
+    assert (last_drawn, trailing, near, far, same) == (1.0, 2 / 6, 1.0, 0.0, 0.0)
+    assert share3 == share == 2 / 3 and age == 2 / 6 and recent == 0.0
+    f = cut_features([0, 1, 2], [False, False, True], 5)  # 3m just cut; 6m three from it
+    assert f[0] == 0.0 and f[2] == 0.0 and f[5] == 1.0 and f[8] == 1.0
+    assert cut_features([27], [True], 27)[6] == 1.0  # an honour: the same kind only
+    assert cut_features([9], [True], 2)[4:7] == [0.0, 0.0, 0.0]  # another suit
+
+
+def test_cut_marks_follow_the_river_through_claims() -> None:
+    """Played hands: after each sync the marks are exactly as long as each river (a claim
+    takes the river's last tile and its mark), and both kinds of mark occur."""
+    rules = RuleSet.preset("kaikoufan")
+    seen: set[bool] = set()
+    claims = 0
+    for i in range(6):
+        bots = [ExpertBot(bot_seed("cuts", i, s)) for s in range(4)]
+        tracker = CutTracker()
+
+        def policy(state: HandState, seat: int, legal: list[Action],
+                   bots: list[ExpertBot] = bots, tracker: CutTracker = tracker) -> Action:
+            tracker.sync(state)
+            assert [len(c) for c in tracker.cuts] == [len(r) for r in state.rivers]
+            a = legal[0] if len(legal) == 1 else bots[seat].act(
+                SeatView.from_state(state, seat, legal, copy=False))
+            tracker.record(state, seat, a)
+            return a
+
+        st = HandState.new(rules, i % 4, seed=sim_hand_seed("cuts", i), hand_no=1)
+        play_hand(st, policy)
+        seen |= {c for cs in tracker.cuts for c in cs}
+        claims += sum(1 for m in st.melds for x in m if x.type in ("chi", "peng"))
+    assert seen == {True, False} and claims > 0
+
+
+def test_a_model_that_reads_cuts_needs_them() -> None:
+    st = advance(RuleSet.preset("kaikoufan"), 5, 16, bot="expert")
+    me = st.turn
+    v = SeatView.from_state(st, me, st.legal_actions(me))
+    kinds = sorted({a.tile for a in v.legal if a.type == "discard" and a.tile is not None})
+    model = _model(inputs=N_FEATURES + N_CUT)
+    assert model.reads_cuts and not _model().reads_cuts
+    with pytest.raises(ValueError, match="手切/摸切"):
+        model.feed_chance(v, kinds)
+    cuts = [[bool(j % 2) for j in range(len(r))] for r in v.rivers]
+    chances = model.feed_chance(v, kinds, cuts)
+    assert set(chances) == set(kinds) and all(0.0 <= p <= 1.0 for p in chances.values())
+    flipped = [[not c for c in cs] for cs in cuts]
+    assert model.feed_chance(v, kinds, flipped) != chances  # the marks are read
+
+
 def _run(*args: str) -> list[dict]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     out = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
@@ -82,6 +154,27 @@ def test_fit_then_race(tmp_path: Path) -> None:
     assert by["expert"]["margin"] == 0.0 and by["expert"]["ci95"] == [0.0, 0.0]
     assert by["oracle"]["deals"] == 3 and by["oracle"]["vetoes_per_hand"] >= 0
     assert by["model"]["tau"] == 0.2
+    (kept,) = _run("benchmarks/ab_defence_oracle.py", "--deals", "2", "--workers", "1", "--json",
+                   "--variant", "oracle", "--keep-shanten")
+    assert kept["keep_shanten"] is True and kept["vetoes_per_hand"] >= 0
+
+
+def test_fit_with_cuts_from_cached_rows(tmp_path: Path) -> None:
+    """``--cuts`` fits on the marks too; ``--rows`` writes the generated rows once and the
+    next fit reads them (the same rows, no generation)."""
+    rows = tmp_path / "rows.npz"
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    (first,) = _run("scripts/fit_danger.py", "--hands", "4", "--workers", "1", "--epochs", "1",
+                    "--hidden", "4", "--cuts", "--rows", str(rows), "--out", str(a))
+    assert rows.exists() and first["gen_seconds"] > 0
+    (second,) = _run("scripts/fit_danger.py", "--hands", "4", "--workers", "1", "--epochs", "1",
+                     "--hidden", "4", "--rows", str(rows), "--out", str(b))
+    assert second["gen_seconds"] == 0 and second["rows"] == first["rows"]
+    assert len(json.loads(a.read_text())["w1"]) == N_FEATURES + N_CUT
+    assert len(json.loads(b.read_text())["w1"]) == N_FEATURES
+    (cal,) = _run("benchmarks/danger_calibration.py", "--weights", str(a), "--hands", "2",
+                  "--json")
+    assert cal["discards"] > 0 and 0.0 <= cal["auc"] <= 1.0
 
 
 def test_the_race_refuses_a_model_without_weights() -> None:

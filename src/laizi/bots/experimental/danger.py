@@ -18,6 +18,7 @@ Reads the :class:`~laizi.views.SeatView` only; numpy at play time.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from laizi.bots.toolkit import natural
 from laizi.game.actions import Action
 from laizi.tiles import is_jiang
 
-__all__ = ["N_FEATURES", "DangerModel", "DangerVeto", "features"]
+__all__ = ["N_CUT", "N_FEATURES", "DangerModel", "DangerVeto", "cut_features", "features"]
 
 
 def _suit(k: int) -> int:
@@ -84,6 +85,38 @@ def features(view: SeatView, k: int, o: int, unseen: list[int]) -> list[float]:
 
 
 N_FEATURES = 53
+N_CUT = 9
+
+
+def cut_features(river: Sequence[int], cuts: Sequence[bool], k: int) -> list[float]:
+    """What 手切/摸切 says of opponent's river towards kind ``k``: ``cuts[i]`` is whether
+    ``river[i]`` came from the hand (手切) rather than straight from the draw (摸切). A
+    player who stops changing its hand is likely ready; the last tile it cut from its
+    hand is what it broke to get there, so the kinds beside that tile are where it waits
+    more often (round 11 measures whether the model learns this)."""
+    n = len(river)
+    if n == 0:
+        return [0.0] * N_CUT
+    trailing = 0
+    for c in reversed(cuts):
+        if c:
+            break
+        trailing += 1
+    last3 = cuts[-3:]
+    last_cut = next((i for i in range(n - 1, -1, -1) if cuts[i]), None)
+    near = far = same = 0.0
+    age = 1.0
+    if last_cut is not None:
+        t = river[last_cut]
+        age = (n - 1 - last_cut) / 6.0
+        if t < 27 and k < 27 and t // 9 == k // 9:
+            d = abs(t - k)
+            near, far, same = float(1 <= d <= 2), float(d == 3), float(d == 0)
+        elif t == k:
+            same = 1.0
+    return [float(not cuts[-1]), sum(1 for c in last3 if not c) / 3.0, min(trailing, 6) / 6.0,
+            sum(1 for c in cuts if not c) / n, near, far, same, min(age, 1.0),
+            float(last_cut is not None and n - 1 - last_cut <= 1)]
 SOFT_MIN = 0.02  # DangerVeto(soft=...): the least drop in the chance to feed a win worth a move
 
 
@@ -105,12 +138,23 @@ class DangerModel:
         z = h @ self.w2 + self.b2
         return 1.0 / (1.0 + np.exp(-z))
 
-    def feed_chance(self, view: SeatView, kinds: list[int]) -> dict[int, float]:
+    @property
+    def reads_cuts(self) -> bool:
+        """Whether the model was fitted with :func:`cut_features` beside :func:`features`."""
+        return int(self.w1.shape[0]) == N_FEATURES + N_CUT
+
+    def feed_chance(self, view: SeatView, kinds: list[int],
+                    cuts: Sequence[Sequence[bool]] | None = None) -> dict[int, float]:
         """Per kind, the chance that some opponent may win on it (the opponents taken as
-        independent)."""
+        independent). A model that :attr:`reads_cuts` needs ``cuts``: per seat, whether
+        each tile of its river was cut from the hand."""
         unseen = view.unseen()
         opps = [o for o in range(4) if o != view.seat]
-        rows = [features(view, k, o, unseen) for k in kinds for o in opps]
+        if self.reads_cuts and cuts is None:
+            raise ValueError("this danger model reads 手切/摸切: pass cuts")
+        rows = [features(view, k, o, unseen)
+                + (cut_features(view.rivers[o], cuts[o], k) if cuts is not None and self.reads_cuts
+                   else []) for k in kinds for o in opps]
         if not rows:
             return {}
         p = self.prob(np.asarray(rows)).reshape(len(kinds), len(opps))
