@@ -34,7 +34,7 @@ from typing import Any
 from laizi.analysis.profiles import shanten258
 from laizi.arena import rotation_seats
 from laizi.bots.base import Bot, SeatView
-from laizi.bots.experimental.danger import DangerModel, DangerVeto
+from laizi.bots.experimental.danger import N_FEATURES, DangerModel, DangerVeto
 from laizi.bots.expert import ExpertBot
 from laizi.bots.toolkit import natural
 from laizi.distributed import local_pool
@@ -118,6 +118,22 @@ class OracleDefence(Bot):
 _MODEL: dict[str, DangerModel] = {}
 
 
+class _KnowsWhoIsReady:
+    """A danger model fitted ``--oracle-shanten``, given each opponent's true distance from
+    ready by the race (``state``, set before each decision): how much knowing who is ready
+    is worth to ``DangerVeto`` — the most a model of the opponents' policy could infer of it."""
+
+    def __init__(self, model: DangerModel) -> None:
+        self.model = model
+        self.state: HandState | None = None
+
+    def feed_chance(self, view: SeatView, kinds: list[int]) -> dict[int, float]:
+        from danger_calibration import _chances  # (a sibling benchmark)
+
+        assert self.state is not None
+        return _chances(self.model, view, kinds, [[], [], [], []], self.state)
+
+
 FAR = 0  # --far (set before the workers are forked)
 KEEP_SHANTEN = False  # --keep-shanten (the same)
 READY_ONLY = False  # --ready-only (the same)
@@ -144,7 +160,10 @@ def _deal(rules: RuleSet, variant: str, seed: int | str, deal: int, min_loss: fl
             elif place == 0 and variant == "model":
                 if weights not in _MODEL:
                     _MODEL[weights] = DangerModel.load(weights)
-                veto = DangerVeto(s, _MODEL[weights], tau, keep, soft, equiv, READY_ONLY, EV_MARGIN)
+                model: Any = _MODEL[weights]
+                if not model.reads_cuts and model.w1.shape[0] > N_FEATURES:
+                    model = _KnowsWhoIsReady(model)
+                veto = DangerVeto(s, model, tau, keep, soft, equiv, READY_ONLY, EV_MARGIN)
                 bots[seats[place]] = veto
             else:
                 bots[seats[place]] = ExpertBot(s)
@@ -157,6 +176,8 @@ def _deal(rules: RuleSet, variant: str, seed: int | str, deal: int, min_loss: fl
             bot = bots[seat]
             if oracle is not None and bot is oracle:
                 oracle.state = state
+            if isinstance(bot, DangerVeto) and isinstance(bot.model, _KnowsWhoIsReady):
+                bot.model.state = state
             return bot.act(SeatView.from_state(state, seat, legal, copy=False))
 
         play_hand(st, policy)

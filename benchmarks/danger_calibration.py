@@ -6,7 +6,10 @@ Plays ``--hands`` hands of four ``expert`` on a seed of their own and, at every 
 (:class:`laizi.bots.experimental.danger.DangerModel`) the chance that the discard feeds a
 win and the true table whether it does, and what it costs the discarder
 (``ab_defence_oracle.feed_loss``). A model fitted with ``--cuts`` is given the 手切/摸切
-marks of every river, kept from the true table's moves (``fit_danger.CutTracker``). Prints the feed rate, the mean loss of a feed, the
+marks of every river, kept from the true table's moves (``fit_danger.CutTracker``). One
+fitted ``--oracle-shanten`` is given each opponent's true distance from ready (a measurement).
+``--pairs`` adds, per threshold δ, what switching to the kind as near to ready that the
+model rates safer by more than δ would do to feeds (round 11). Prints the feed rate, the mean loss of a feed, the
 observed rate by band of the predicted chance, each band's share of all feeds, and the
 AUC (the chance that a feeding discard is rated above a safe one).
 
@@ -27,11 +30,17 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from ab_defence_oracle import feed_loss  # noqa: E402
-from fit_danger import CutTracker  # noqa: E402
+from fit_danger import N_ORACLE, CutTracker, true_distance  # noqa: E402
 
 from laizi.analysis.profiles import shanten258  # noqa: E402
 from laizi.bots.base import SeatView  # noqa: E402
-from laizi.bots.experimental.danger import DangerModel  # noqa: E402
+from laizi.bots.experimental.danger import (  # noqa: E402
+    N_CUT,
+    N_FEATURES,
+    DangerModel,
+    cut_features,
+    features,
+)
 from laizi.bots.expert import ExpertBot  # noqa: E402
 from laizi.bots.toolkit import natural  # noqa: E402
 from laizi.game.actions import Action  # noqa: E402
@@ -59,6 +68,23 @@ def _same_step_alternative(view: SeatView, a: Action, chance: dict[int, float]) 
     sh_a = after(a.tile)
     alts = [k for k in chance if k != a.tile and after(k) <= sh_a]
     return min(alts, key=lambda k: chance[k]) if alts else None
+
+
+def _chances(model: DangerModel, view: SeatView, kinds: list[int], cuts: list[list[bool]],
+             state: HandState) -> dict[int, float]:
+    """The model's chances; a model fitted ``--oracle-shanten`` is also given each opponent's
+    true distance from ready (a measurement of what knowing it is worth, not a player)."""
+    n = int(model.w1.shape[0])
+    if n not in (N_FEATURES + N_ORACLE, N_FEATURES + N_CUT + N_ORACLE):
+        return model.feed_chance(view, kinds, cuts)
+    unseen = view.unseen()
+    opps = [o for o in range(4) if o != view.seat]
+    far = true_distance(state, view)
+    rows = [features(view, k, o, unseen)
+            + (cut_features(view.rivers[o], cuts[o], k) if n > N_FEATURES + N_ORACLE else [])
+            + far[o] for k in kinds for o in opps]
+    p = model.prob(np.asarray(rows)).reshape(len(kinds), len(opps))
+    return {k: float(1.0 - np.prod(1.0 - p[i])) for i, k in enumerate(kinds)}
 
 
 BANDS = ((0.0, 0.01), (0.01, 0.03), (0.03, 0.06), (0.06, 0.1), (0.1, 0.2), (0.2, 0.4), (0.4, 1.01))
@@ -123,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
                 kinds = sorted({x.tile for x in v.legal if x.type == "discard" and x.tile is not None
                                 and x.tile != v.setup.laizi and x.tile not in v.setup.special}
                                | {a.tile})
-                chance = model.feed_chance(v, kinds if args.pairs else [a.tile], tracker.cuts)
+                chance = _chances(model, v, kinds if args.pairs else [a.tile], tracker.cuts,
+                                  state)
                 chances.append(chance[a.tile])
                 loss = feed_loss(state, seat, a)
                 alt = _same_step_alternative(v, a, chance) if args.pairs else None

@@ -28,9 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from laizi.analysis.profiles import shanten258
 from laizi.bots.base import SeatView
 from laizi.bots.experimental.danger import N_CUT, N_FEATURES, cut_features, features
 from laizi.bots.expert import ExpertBot
+from laizi.bots.toolkit import natural
 from laizi.distributed import local_pool
 from laizi.game.actions import Action
 from laizi.game.play import play_hand
@@ -39,6 +41,7 @@ from laizi.rules import RuleSet
 from laizi.sim import bot_seed, sim_hand_seed
 
 CHUNK = 20
+N_ORACLE = 3  # --oracle-shanten: the opponent's true distance from ready (0, 1, 2 or more)
 
 
 class CutTracker:
@@ -58,6 +61,17 @@ class CutTracker:
         if (a.type == "discard" and a.tile is not None and a.tile != state.setup.laizi
                 and a.tile not in state.setup.special):
             self.cuts[seat].append(state.after_claim or state.last_draw != a.tile)
+
+
+def true_distance(state: HandState, view: SeatView) -> list[list[float]]:
+    """Per seat, its true distance from ready (0, 1, 2 or more; one-hot), read from the true
+    hands: the ``--oracle-shanten`` columns, a measurement only."""
+    far = []
+    for o in range(4):
+        nat, wilds = natural(view, state.hands[o])
+        sh = shanten258(nat, wilds, 4 - len(state.melds[o]))
+        far.append([float(sh <= 0), float(sh == 1), float(sh >= 2)])
+    return far
 
 
 def _hand(rules: RuleSet, seed: str, i: int) -> tuple[list[list[float]], list[int]]:
@@ -81,6 +95,7 @@ def _hand(rules: RuleSet, seed: str, i: int) -> tuple[list[list[float]], list[in
                         and a.tile != lz and a.tile not in view.setup.special})
         if len(kinds) >= 2:
             unseen = view.unseen()
+            far = true_distance(state, view)
             for k in kinds:
                 st = state.clone()
                 st.apply(seat, Action("discard", k))
@@ -89,7 +104,7 @@ def _hand(rules: RuleSet, seed: str, i: int) -> tuple[list[list[float]], list[in
                 for o in range(4):
                     if o != seat:
                         xs.append(features(view, k, o, unseen)
-                                  + cut_features(view.rivers[o], tracker.cuts[o], k))
+                                  + cut_features(view.rivers[o], tracker.cuts[o], k) + far[o])
                         ys.append(int(o in wins))
         return bots[seat].act(view)
 
@@ -165,9 +180,11 @@ def fit(x: np.ndarray, y: np.ndarray, *, hidden: int, epochs: int, seed: int) ->
         sel = (pv >= lo) & (pv <= hi)
         if sel.any():
             cal.append([round(float(pv[sel].mean()), 4), round(float(y[va][sel].mean()), 4)])
+    pos, neg = np.sort(pv[y[va] > 0]), np.sort(pv[y[va] == 0])
+    auc = float(np.searchsorted(neg, pos).sum() / max(1, len(pos) * len(neg)))
     return {"w1": params[0].tolist(), "b1": params[1].tolist(), "w2": params[2].tolist(),
             "b2": float(params[3]), "rows": int(n), "positives": int(y.sum()),
-            "val_logloss": curve[-1]["val"], "const_logloss": round(const, 5),
+            "val_logloss": curve[-1]["val"], "val_auc": round(auc, 4), "const_logloss": round(const, 5),
             "curve": curve, "calibration_deciles": cal}
 
 
@@ -182,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--cuts", action="store_true",
                     help="fit on the 手切/摸切 features too (round 11; the view lacks them yet)")
+    ap.add_argument("--oracle-shanten", action="store_true",
+                    help="fit on each opponent's true distance from ready too: what perfect "
+                         "knowledge of who is ready would add (a measurement: such a model "
+                         "cannot play)")
     ap.add_argument("--rows", help="an .npz of generated rows: read if it exists, else written")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -194,11 +215,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.rows:
             np.savez(args.rows, x=x, y=y)
     x, y = x.astype(np.float64), y.astype(np.float64)
-    assert x.shape[1] == N_FEATURES + N_CUT, x.shape
-    if not args.cuts:
-        x = x[:, :N_FEATURES]
+    if x.shape[1] != N_FEATURES + N_CUT + N_ORACLE:
+        raise SystemExit(f"fit_danger: {args.rows} holds rows of another layout "
+                         f"({x.shape[1]} columns): remove it to generate anew")
+    cols = list(range(N_FEATURES))
+    cols += list(range(N_FEATURES, N_FEATURES + N_CUT)) if args.cuts else []
+    cols += list(range(N_FEATURES + N_CUT, x.shape[1])) if args.oracle_shanten else []
+    x = x[:, cols]
     out = fit(x, y, hidden=args.hidden, epochs=args.epochs, seed=0)
     out.update({"hands": args.hands, "seed": args.seed, "preset": args.preset, "cuts": args.cuts,
+                "oracle_shanten": args.oracle_shanten,
                 "gen_seconds": round(gen_s, 1), "seconds": round(time.perf_counter() - t0, 1),
                 "command": " ".join(["python", "scripts/fit_danger.py", *sys.argv[1:]])})
     with open(args.out, "w") as fh:

@@ -170,11 +170,33 @@ def test_fit_with_cuts_from_cached_rows(tmp_path: Path) -> None:
     (second,) = _run("scripts/fit_danger.py", "--hands", "4", "--workers", "1", "--epochs", "1",
                      "--hidden", "4", "--rows", str(rows), "--out", str(b))
     assert second["gen_seconds"] == 0 and second["rows"] == first["rows"]
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, x=np.zeros((3, 5), dtype=np.float32), y=np.zeros(3, dtype=np.int8))
+    out = subprocess.run([sys.executable, "scripts/fit_danger.py", "--rows", str(bad), "--out",
+                          str(b)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0 and "another layout" in out.stderr and "Traceback" not in out.stderr
     assert len(json.loads(a.read_text())["w1"]) == N_FEATURES + N_CUT
     assert len(json.loads(b.read_text())["w1"]) == N_FEATURES
     (cal,) = _run("benchmarks/danger_calibration.py", "--weights", str(a), "--hands", "2",
-                  "--json")
+                  "--json", "--pairs")
     assert cal["discards"] > 0 and 0.0 <= cal["auc"] <= 1.0
+    assert cal["pairs"]["positions"] > 0 and [r["delta"] for r in cal["pairs"]["rules"]][0] == 0.0
+    # the true distance from ready: a measurement the race and the calibration feed, never a player
+    c = tmp_path / "c.json"
+    (third,) = _run("scripts/fit_danger.py", "--hands", "4", "--workers", "1", "--epochs", "1",
+                    "--hidden", "4", "--oracle-shanten", "--rows", str(rows), "--out", str(c))
+    assert third["oracle_shanten"] is True and 0.0 <= third["val_auc"] <= 1.0
+    assert len(json.loads(c.read_text())["w1"]) == N_FEATURES + 3
+    st = advance(RuleSet.preset("kaikoufan"), 5, 16, bot="expert")
+    v = SeatView.from_state(st, st.turn, st.legal_actions(st.turn))
+    with pytest.raises(ValueError, match="oracle-shanten"):
+        DangerModel.load(c).feed_chance(v, [v.legal[0].tile or 0])
+    (cal,) = _run("benchmarks/danger_calibration.py", "--weights", str(c), "--hands", "2", "--json")
+    assert cal["discards"] > 0
+    (race,) = _run("benchmarks/ab_defence_oracle.py", "--deals", "2", "--workers", "1", "--json",
+                   "--variant", "model", "--weights", str(c), "--tau", "0.1", "--keep", "0.2")
+    assert race["deals"] == 2 and race["vetoes_per_hand"] >= 0
 
 
 def test_the_race_refuses_a_model_without_weights() -> None:

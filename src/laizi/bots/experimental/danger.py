@@ -150,6 +150,10 @@ class DangerModel:
         each tile of its river was cut from the hand."""
         unseen = view.unseen()
         opps = [o for o in range(4) if o != view.seat]
+        if self.w1.shape[0] not in (N_FEATURES, N_FEATURES + N_CUT):
+            raise ValueError(f"a danger model reads {N_FEATURES} features, or {N_FEATURES + N_CUT} "
+                             f"with 手切/摸切; this one reads {self.w1.shape[0]} (a fit with "
+                             "--oracle-shanten is a measurement, not a player)")
         if self.reads_cuts and cuts is None:
             raise ValueError("this danger model reads 手切/摸切: pass cuts")
         rows = [features(view, k, o, unseen)
