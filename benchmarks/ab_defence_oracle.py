@@ -68,6 +68,15 @@ def feed_loss(state: HandState, seat: int, action: Action) -> float:
     return 0.0
 
 
+def shanten_after(view: SeatView, nat: list[int], wilds: int, k: int) -> int:
+    """The 2/5/8-pair shanten of the seat's natural tiles ``nat`` (with ``wilds`` laizi) once
+    kind ``k`` is discarded (``nat`` is left as it was)."""
+    nat[k] -= 1
+    sh = shanten258(nat, wilds, 4 - len(view.melds[view.seat]))
+    nat[k] += 1
+    return sh
+
+
 class OracleDefence(Bot):
     """``expert`` whose discard is replaced when it would feed a win (see the module)."""
 
@@ -92,15 +101,11 @@ class OracleDefence(Bot):
             return a
         discards = [x for x in view.legal if x.type == "discard"]
         nat, wilds = natural(view)
-        sets = 4 - len(view.melds[view.seat])
 
         def after(x: Action) -> int:
             if x.tile is None or x.tile == view.setup.laizi:
                 return 99
-            nat[x.tile] -= 1
-            sh = shanten258(nat, wilds, sets)
-            nat[x.tile] += 1
-            return sh
+            return shanten_after(view, nat, wilds, x.tile)
 
         sh_a = after(a)
         if self.far and sh_a < self.far:

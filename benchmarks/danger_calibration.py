@@ -5,13 +5,15 @@ Plays ``--hands`` hands of four ``expert`` on a seed of their own and, at every 
 ``expert`` makes (not a laizi or a 红中/皮子), asks the model
 (:class:`laizi.bots.experimental.danger.DangerModel`) the chance that the discard feeds a
 win and the true table whether it does, and what it costs the discarder
-(``ab_defence_oracle.feed_loss``). A model fitted with ``--cuts`` is given the 手切/摸切
-marks of every river, kept from the true table's moves (``fit_danger.CutTracker``). One
-fitted ``--oracle-shanten`` is given each opponent's true distance from ready (a measurement).
-``--pairs`` adds, per threshold δ, what switching to the kind as near to ready that the
-model rates safer by more than δ would do to feeds (round 11). Prints the feed rate, the mean loss of a feed, the
+(``ab_defence_oracle.feed_loss``). Prints the feed rate, the mean loss of a feed, the
 observed rate by band of the predicted chance, each band's share of all feeds, and the
 AUC (the chance that a feeding discard is rated above a safe one).
+
+A model fitted with ``--cuts`` is given the 手切/摸切 marks of every river, kept from the
+true table's moves (``fit_danger.CutTracker``); one fitted ``--oracle-shanten``, each
+opponent's true distance from ready (a measurement). ``--pairs`` adds, per threshold δ,
+what switching to the kind as near to ready that the model rates safer by more than δ
+would do to feeds (round 11).
 
     python benchmarks/danger_calibration.py --weights benchmarks/results/danger_model_d68.json \\
         --hands 300 --seed diag --json
@@ -29,10 +31,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-from ab_defence_oracle import feed_loss  # noqa: E402
+from ab_defence_oracle import feed_loss, shanten_after  # noqa: E402
 from fit_danger import N_ORACLE, CutTracker, true_distance  # noqa: E402
 
-from laizi.analysis.profiles import shanten258  # noqa: E402
 from laizi.bots.base import SeatView  # noqa: E402
 from laizi.bots.experimental.danger import (  # noqa: E402
     N_CUT,
@@ -56,17 +57,9 @@ def _same_step_alternative(view: SeatView, a: Action, chance: dict[int, float]) 
     """Among the other kinds ``view``'s seat may discard that leave its hand as near to
     ready as ``a`` does, the one the model rates least likely to feed (None: there is none)."""
     nat, wilds = natural(view)
-    sets = 4 - len(view.melds[view.seat])
-
-    def after(k: int) -> int:
-        nat[k] -= 1
-        sh = shanten258(nat, wilds, sets)
-        nat[k] += 1
-        return sh
-
     assert a.tile is not None
-    sh_a = after(a.tile)
-    alts = [k for k in chance if k != a.tile and after(k) <= sh_a]
+    sh_a = shanten_after(view, nat, wilds, a.tile)
+    alts = [k for k in chance if k != a.tile and shanten_after(view, nat, wilds, k) <= sh_a]
     return min(alts, key=lambda k: chance[k]) if alts else None
 
 
