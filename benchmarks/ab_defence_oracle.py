@@ -17,7 +17,8 @@ feeds are let through; a ceiling of a defence that minds only big hands). ``--va
 expert``: the check (no oracle: margin exactly 0). ``--variant model --weights W --tau T``:
 the same veto from the seat's view alone, by the learned danger model
 (:class:`laizi.bots.experimental.danger.DangerVeto`: a discard whose chance to feed a win
-is above ``T`` gives way), raced the same way.
+is above ``T`` gives way), raced the same way; ``--weights random`` draws the chances at
+random instead (round 12: what the switches cost with no knowledge behind them).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import argparse
 import contextlib
 import json
 import math
+import random
 import statistics
 import sys
 import time
@@ -34,7 +36,7 @@ from typing import Any
 from laizi.analysis.profiles import shanten258
 from laizi.arena import rotation_seats
 from laizi.bots.base import Bot, SeatView
-from laizi.bots.experimental.danger import N_FEATURES, DangerModel, DangerVeto
+from laizi.bots.experimental.danger import N_FEATURES, DangerModel, DangerVeto, efficiency
 from laizi.bots.expert import ExpertBot
 from laizi.bots.toolkit import natural
 from laizi.distributed import local_pool
@@ -83,11 +85,14 @@ class OracleDefence(Bot):
     name = "oracle"
 
     def __init__(self, seed: int | None, min_loss: float, far: int = 0,
-                 keep_shanten: bool = False) -> None:
+                 keep_shanten: bool = False, keep_improving: float | None = None) -> None:
         self.inner = ExpertBot(seed)
         self.min_loss = min_loss
         self.far = far  # veto only while expert's hand is this many steps from ready or more
         self.keep_shanten = keep_shanten  # a replacement leaves the hand as near to ready
+        # a replacement leaves the hand exactly as near to ready, with at least (1 - this) of
+        # the improving tiles expert's discard leaves (DangerVeto's ``equiv`` rule)
+        self.keep_improving = keep_improving
         self.state: HandState | None = None
         self.vetoes = 0
         self.feeds_left = 0
@@ -110,9 +115,17 @@ class OracleDefence(Bot):
         sh_a = after(a)
         if self.far and sh_a < self.far:
             return a
+        unseen = view.unseen()
+        eff_a = efficiency(view, nat, wilds, unseen, a.tile) if a.tile is not None else (99, 0)
         for _score, b in self.inner.strong.rank_discards_strong(view, discards, nat, wilds):
             if self.keep_shanten and after(b) > sh_a:
                 continue
+            if self.keep_improving is not None:
+                if after(b) == 99 or b.tile is None:
+                    continue
+                sh_b, live_b = efficiency(view, nat, wilds, unseen, b.tile)
+                if sh_b != eff_a[0] or live_b < (1.0 - self.keep_improving) * eff_a[1]:
+                    continue
             if b != a and feed_loss(st, view.seat, b) < max(self.min_loss, 1e-9):
                 self.vetoes += 1
                 return b
@@ -139,8 +152,24 @@ class _KnowsWhoIsReady:
         return _chances(self.model, view, kinds, [[], [], [], []], self.state)
 
 
+class RandomChance:
+    """In place of a danger model (``--weights random``): a chance drawn at random for each
+    kind, so that ``DangerVeto`` switches to a random one of the discards its rule admits.
+    What a switch costs the hand by itself, with no knowledge of danger behind it (round 12)."""
+
+    reads_cuts = False
+    reads_river = False
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def feed_chance(self, view: SeatView, kinds: list[int]) -> dict[int, float]:
+        return {k: self.rng.random() for k in kinds}
+
+
 FAR = 0  # --far (set before the workers are forked)
 KEEP_SHANTEN = False  # --keep-shanten (the same)
+KEEP_IMPROVING: float | None = None  # --keep-improving (the same)
 READY_ONLY = False  # --ready-only (the same)
 EV_MARGIN: float | None = None  # --ev-margin (the same)
 
@@ -160,13 +189,14 @@ def _deal(rules: RuleSet, variant: str, seed: int | str, deal: int, min_loss: fl
         for place in range(4):
             s = bot_seed(seed, 4 * deal + r, place)
             if place == 0 and variant == "oracle":
-                oracle = OracleDefence(s, min_loss, FAR, KEEP_SHANTEN)
+                oracle = OracleDefence(s, min_loss, FAR, KEEP_SHANTEN, KEEP_IMPROVING)
                 bots[seats[place]] = oracle
             elif place == 0 and variant == "model":
-                if weights not in _MODEL:
+                if weights != "random" and weights not in _MODEL:
                     _MODEL[weights] = DangerModel.load(weights)
-                model: Any = _MODEL[weights]
-                if not model.reads_cuts and model.w1.shape[0] > N_FEATURES:
+                model: Any = RandomChance(s) if weights == "random" else _MODEL[weights]
+                if isinstance(model, DangerModel) and not (
+                        model.reads_cuts or model.reads_river) and model.w1.shape[0] > N_FEATURES:
                     model = _KnowsWhoIsReady(model)
                 veto = DangerVeto(s, model, tau, keep, soft, equiv, READY_ONLY, EV_MARGIN)
                 bots[seats[place]] = veto
@@ -242,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep-shanten", action="store_true",
                     help="--variant oracle: a replacement discard must leave the hand as near "
                          "to ready as expert's (no hand is broken to avoid a feed)")
+    ap.add_argument("--keep-improving", type=float, default=None, metavar="E",
+                    help="--variant oracle: a replacement must leave the hand exactly as near to "
+                         "ready, with at least (1 - E) of the improving tiles expert's discard "
+                         "leaves (the model's --equiv rule: switches that cost the hand little)")
     ap.add_argument("--ready-only", action="store_true",
                     help="--variant model --equiv: only while expert's discard leaves the hand "
                          "ready")
@@ -249,7 +283,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="--variant model --tau T: over T, expert's discard gives way to one "
                          "whose expected points (the outlook model) less its chance to feed a "
                          "win x 135 are higher by more than this")
-    ap.add_argument("--weights", default="", help="--variant model: the danger model (JSON)")
+    ap.add_argument("--weights", default="",
+                    help="--variant model: the danger model (JSON), or 'random' (chances drawn "
+                         "at random: what the rule's switches cost by themselves)")
     ap.add_argument("--tau", type=float, action="append", dest="taus",
                     help="--variant model: the veto threshold (repeat for more)")
     ap.add_argument("--keep", type=float, action="append", dest="keeps",
@@ -272,9 +308,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals < 1:
         raise SystemExit("ab_defence_oracle: --deals must be at least 1")
     seed: int | str = int(args.seed) if args.seed.isdigit() else args.seed
-    global FAR, READY_ONLY, EV_MARGIN, KEEP_SHANTEN
+    global FAR, READY_ONLY, EV_MARGIN, KEEP_SHANTEN, KEEP_IMPROVING
     FAR, READY_ONLY = args.far, args.ready_only  # (the workers are forked after this)
-    KEEP_SHANTEN = args.keep_shanten
+    KEEP_SHANTEN, KEEP_IMPROVING = args.keep_shanten, args.keep_improving
     EV_MARGIN = args.ev_margin
     min_losses = args.min_losses or [0.0]
     if "model" in (args.variant or []) and not (args.weights and (args.taus or args.softs)):
@@ -293,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         if variant == "oracle":
             row["far"] = FAR
             row["keep_shanten"] = KEEP_SHANTEN
+            row["keep_improving"] = KEEP_IMPROVING
         if variant == "model" and equiv is not None:
             row["ready_only"] = READY_ONLY
         if variant == "model" and EV_MARGIN is not None:

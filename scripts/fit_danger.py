@@ -12,8 +12,10 @@ model's.
 
 ``--cuts`` fits on the 手切/摸切 marks of the rivers too (round 11:
 :func:`~laizi.bots.experimental.danger.cut_features`, the marks kept from the true table's
-moves by :class:`CutTracker`, since the view does not carry them); ``--rows FILE`` keeps the
-generated rows (all features, marks included) so another fit reuses them.
+moves by :class:`CutTracker`, since the view does not carry them); ``--river`` on the whole
+pattern of the opponent's table in the tile's suit (round 12:
+:func:`~laizi.bots.experimental.danger.river_features`); ``--rows FILE`` keeps the generated
+rows (all features, marks and pattern included) so another fit reuses them.
 """
 
 from __future__ import annotations
@@ -30,7 +32,14 @@ import numpy as np
 
 from laizi.analysis.profiles import shanten258
 from laizi.bots.base import SeatView
-from laizi.bots.experimental.danger import N_CUT, N_FEATURES, cut_features, features
+from laizi.bots.experimental.danger import (
+    N_CUT,
+    N_FEATURES,
+    N_RIVER,
+    cut_features,
+    features,
+    river_features,
+)
 from laizi.bots.expert import ExpertBot
 from laizi.bots.toolkit import natural
 from laizi.distributed import local_pool
@@ -104,7 +113,8 @@ def _hand(rules: RuleSet, seed: str, i: int) -> tuple[list[list[float]], list[in
                 for o in range(4):
                     if o != seat:
                         xs.append(features(view, k, o, unseen)
-                                  + cut_features(view.rivers[o], tracker.cuts[o], k) + far[o])
+                                  + cut_features(view.rivers[o], tracker.cuts[o], k) + far[o]
+                                  + river_features(view, k, o, unseen))
                         ys.append(int(o in wins))
         return bots[seat].act(view)
 
@@ -203,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit on each opponent's true distance from ready too: what perfect "
                          "knowledge of who is ready would add (a measurement: such a model "
                          "cannot play)")
+    ap.add_argument("--river", action="store_true",
+                    help="fit on the whole pattern of the opponent's table in the tile's suit too "
+                         "(round 12: river_features)")
     ap.add_argument("--rows", help="an .npz of generated rows: read if it exists, else written")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -215,16 +228,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.rows:
             np.savez(args.rows, x=x, y=y)
     x, y = x.astype(np.float64), y.astype(np.float64)
-    if x.shape[1] != N_FEATURES + N_CUT + N_ORACLE:
+    if x.shape[1] != N_FEATURES + N_CUT + N_ORACLE + N_RIVER:
         raise SystemExit(f"fit_danger: {args.rows} holds rows of another layout "
                          f"({x.shape[1]} columns): remove it to generate anew")
     cols = list(range(N_FEATURES))
     cols += list(range(N_FEATURES, N_FEATURES + N_CUT)) if args.cuts else []
-    cols += list(range(N_FEATURES + N_CUT, x.shape[1])) if args.oracle_shanten else []
+    oracle = N_FEATURES + N_CUT
+    cols += list(range(oracle, oracle + N_ORACLE)) if args.oracle_shanten else []
+    cols += list(range(oracle + N_ORACLE, x.shape[1])) if args.river else []
     x = x[:, cols]
     out = fit(x, y, hidden=args.hidden, epochs=args.epochs, seed=0)
     out.update({"hands": args.hands, "seed": args.seed, "preset": args.preset, "cuts": args.cuts,
-                "oracle_shanten": args.oracle_shanten,
+                "oracle_shanten": args.oracle_shanten, "river": args.river,
                 "gen_seconds": round(gen_s, 1), "seconds": round(time.perf_counter() - t0, 1),
                 "command": " ".join(["python", "scripts/fit_danger.py", *sys.argv[1:]])})
     with open(args.out, "w") as fh:

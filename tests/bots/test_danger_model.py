@@ -18,10 +18,12 @@ from laizi.bots import SeatView
 from laizi.bots.experimental.danger import (
     N_CUT,
     N_FEATURES,
+    N_RIVER,
     DangerModel,
     DangerVeto,
     cut_features,
     features,
+    river_features,
 )
 from laizi.bots.expert import ExpertBot
 from laizi.game.actions import Action
@@ -61,6 +63,8 @@ def test_danger_sees_only_the_view(seed: int) -> None:
                 f = features(v1, k, o, unseen)
                 assert len(f) == N_FEATURES
                 assert f == features(v2, k, o, v2.unseen())
+                r = river_features(v1, k, o, unseen)
+                assert len(r) == N_RIVER and r == river_features(v2, k, o, v2.unseen())
     model = _model()
     kinds = sorted({a.tile for a in v1.legal if a.type == "discard" and a.tile is not None})
     c1, c2 = model.feed_chance(v1, kinds), model.feed_chance(v2, kinds)
@@ -115,6 +119,45 @@ def test_cut_marks_follow_the_river_through_claims() -> None:
     assert seen == {True, False} and claims > 0
 
 
+def test_river_features_by_hand() -> None:
+    """Offsets outside the suit are zero, an honour reads its own kind only, and the
+    river's copies, its last four discards, the melds and the unseen copies land at
+    their offsets."""
+    st = advance(RuleSet.preset("kaikoufan"), 5, 16, bot="expert")
+    v = SeatView.from_state(st, st.turn, st.legal_actions(st.turn))
+    o = (v.seat + 1) % 4
+    unseen = v.unseen()
+    river = v.rivers[o]
+    for k in (0, 4, 8, 13, 27):
+        r = river_features(v, k, o, unseen)
+        for i, d in enumerate(range(-4, 5)):
+            block = r[4 * i:4 * i + 4]
+            if (k >= 27 and d) or not 0 <= (k % 9 if k < 27 else 0) + d < 9:
+                assert block == [0.0] * 4
+            else:
+                j = k + d
+                assert block[0] == river.count(j) / 2.0 and block[1] == river[-4:].count(j) / 2.0
+                assert block[3] == unseen[j] / 4.0
+        in_suit = [i for i, t in enumerate(river) if (t // 9 if t < 27 else 3) == (k // 9 if k < 27 else 3)]
+        assert r[-1] == float(not in_suit)
+        if in_suit:
+            assert r[-3] == in_suit[0] / 24.0 and r[-2] == (len(river) - 1 - in_suit[-1]) / 24.0
+
+
+def test_a_model_that_reads_the_river() -> None:
+    st = advance(RuleSet.preset("kaikoufan"), 5, 16, bot="expert")
+    v = SeatView.from_state(st, st.turn, st.legal_actions(st.turn))
+    kinds = sorted({a.tile for a in v.legal if a.type == "discard" and a.tile is not None})
+    model = _model(inputs=N_FEATURES + N_RIVER)
+    assert model.reads_river and not model.reads_cuts and not _model().reads_river
+    chances = model.feed_chance(v, kinds)
+    assert set(chances) == set(kinds) and all(0.0 <= p <= 1.0 for p in chances.values())
+    base = _model(inputs=N_FEATURES)
+    assert base.feed_chance(v, kinds) != chances
+    with pytest.raises(ValueError, match="river"):
+        _model(inputs=N_FEATURES + N_RIVER + 1).feed_chance(v, kinds)
+
+
 def test_a_model_that_reads_cuts_needs_them() -> None:
     st = advance(RuleSet.preset("kaikoufan"), 5, 16, bot="expert")
     me = st.turn
@@ -157,6 +200,10 @@ def test_fit_then_race(tmp_path: Path) -> None:
     (kept,) = _run("benchmarks/ab_defence_oracle.py", "--deals", "2", "--workers", "1", "--json",
                    "--variant", "oracle", "--keep-shanten")
     assert kept["keep_shanten"] is True and kept["vetoes_per_hand"] >= 0
+    # chances drawn at random: the rule's switches by themselves, with no knowledge behind them
+    (rand,) = _run("benchmarks/ab_defence_oracle.py", "--deals", "2", "--workers", "1", "--json",
+                   "--variant", "model", "--weights", "random", "--tau", "0.5", "--equiv", "1.0")
+    assert rand["weights"] == "random" and rand["vetoes_per_hand"] > 0
 
 
 def test_fit_with_cuts_from_cached_rows(tmp_path: Path) -> None:
@@ -177,6 +224,11 @@ def test_fit_with_cuts_from_cached_rows(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=120)
     assert out.returncode != 0 and "another layout" in out.stderr and "Traceback" not in out.stderr
     assert len(json.loads(a.read_text())["w1"]) == N_FEATURES + N_CUT
+    river = tmp_path / "river.json"
+    (fourth,) = _run("scripts/fit_danger.py", "--hands", "4", "--workers", "1", "--epochs", "1",
+                     "--hidden", "4", "--river", "--rows", str(rows), "--out", str(river))
+    assert fourth["river"] is True and fourth["gen_seconds"] == 0
+    assert len(json.loads(river.read_text())["w1"]) == N_FEATURES + N_RIVER
     assert len(json.loads(b.read_text())["w1"]) == N_FEATURES
     (cal,) = _run("benchmarks/danger_calibration.py", "--weights", str(a), "--hands", "2",
                   "--json", "--pairs")

@@ -32,7 +32,8 @@ from laizi.bots.toolkit import natural
 from laizi.game.actions import Action
 from laizi.tiles import is_jiang
 
-__all__ = ["N_CUT", "N_FEATURES", "DangerModel", "DangerVeto", "cut_features", "features"]
+__all__ = ["N_CUT", "N_FEATURES", "N_RIVER", "DangerModel", "DangerVeto", "cut_features",
+           "efficiency", "features", "river_features"]
 
 
 def _suit(k: int) -> int:
@@ -117,6 +118,50 @@ def cut_features(river: Sequence[int], cuts: Sequence[bool], k: int) -> list[flo
     return [float(not cuts[-1]), sum(1 for c in last3 if not c) / 3.0, min(trailing, 6) / 6.0,
             sum(1 for c in cuts if not c) / n, near, far, same, min(age, 1.0),
             float(last_cut is not None and n - 1 - last_cut <= 1)]
+N_RIVER = 39
+
+
+def river_features(view: SeatView, k: int, o: int, unseen: Sequence[int]) -> list[float]:
+    """The whole pattern of ``o``'s table in kind ``k``'s suit, by offset from ``k`` (round
+    12): for each of the offsets -4 … +4, the copies in ``o``'s river, in its last four
+    discards and in its melds, and the copies this seat cannot see; then where in the river
+    the suit was first and last discarded. :func:`features` sums these up (around ``k``
+    only, early and late by suit); here a model may learn the order of ``o``'s discards
+    against the tiles it could have used — the opponents' policy, inverted by the data."""
+    river = view.rivers[o]
+    n = len(river)
+    out: list[float] = []
+    su = _suit(k)
+    num = k % 9 if k < 27 else 0
+    late = river[-4:]
+    melds = [t for m in view.melds[o] for t in m.tiles()]
+    for d in range(-4, 5):
+        j = k + d
+        if (k >= 27 and d != 0) or not 0 <= num + d < 9:
+            out += [0.0, 0.0, 0.0, 0.0]
+            continue
+        out += [river.count(j) / 2.0, late.count(j) / 2.0, melds.count(j) / 3.0, unseen[j] / 4.0]
+    first = next((i for i in range(n) if _suit(river[i]) == su), None)
+    last = next((i for i in range(n - 1, -1, -1) if _suit(river[i]) == su), None)
+    out += [1.0 if first is None else first / 24.0,
+            1.0 if last is None else (n - 1 - last) / 24.0,
+            float(first is None)]
+    return out
+
+
+def efficiency(view: SeatView, nat: list[int], wilds: int, unseen: Sequence[int],
+               k: int) -> tuple[int, int]:
+    """After discarding kind ``k`` from the seat's natural tiles ``nat`` (``wilds`` laizi;
+    ``nat`` is left as it was): the distance from ready (2/5/8 pair) and the unseen copies
+    of the kinds that would bring it nearer."""
+    n = 4 - len(view.melds[view.seat])
+    nat[k] -= 1
+    sh = max(0, shanten258(nat, wilds, n))
+    live = sum(unseen[x] for x in improving_258(nat, wilds, n, sh))
+    nat[k] += 1
+    return sh, live
+
+
 SOFT_MIN = 0.02  # DangerVeto(soft=...): the least drop in the chance to feed a win worth a move
 
 
@@ -143,6 +188,11 @@ class DangerModel:
         """Whether the model was fitted with :func:`cut_features` beside :func:`features`."""
         return int(self.w1.shape[0]) == N_FEATURES + N_CUT
 
+    @property
+    def reads_river(self) -> bool:
+        """Whether the model was fitted with :func:`river_features` beside :func:`features`."""
+        return int(self.w1.shape[0]) == N_FEATURES + N_RIVER
+
     def feed_chance(self, view: SeatView, kinds: list[int],
                     cuts: Sequence[Sequence[bool]] | None = None) -> dict[int, float]:
         """Per kind, the chance that some opponent may win on it (the opponents taken as
@@ -150,15 +200,18 @@ class DangerModel:
         each tile of its river was cut from the hand."""
         unseen = view.unseen()
         opps = [o for o in range(4) if o != view.seat]
-        if self.w1.shape[0] not in (N_FEATURES, N_FEATURES + N_CUT):
-            raise ValueError(f"a danger model reads {N_FEATURES} features, or {N_FEATURES + N_CUT} "
-                             f"with 手切/摸切; this one reads {self.w1.shape[0]} (a fit with "
-                             "--oracle-shanten is a measurement, not a player)")
+        if self.w1.shape[0] not in (N_FEATURES, N_FEATURES + N_CUT, N_FEATURES + N_RIVER):
+            raise ValueError(f"a danger model reads {N_FEATURES} features, {N_FEATURES + N_CUT} "
+                             f"with 手切/摸切 or {N_FEATURES + N_RIVER} with the river's pattern; "
+                             f"this one reads {self.w1.shape[0]} (a fit with --oracle-shanten is "
+                             "a measurement, not a player)")
         if self.reads_cuts and cuts is None:
             raise ValueError("this danger model reads 手切/摸切: pass cuts")
+        river = self.reads_river
         rows = [features(view, k, o, unseen)
                 + (cut_features(view.rivers[o], cuts[o], k) if cuts is not None and self.reads_cuts
-                   else []) for k in kinds for o in opps]
+                   else [])
+                + (river_features(view, k, o, unseen) if river else []) for k in kinds for o in opps]
         if not rows:
             return {}
         p = self.prob(np.asarray(rows)).reshape(len(kinds), len(opps))
@@ -243,15 +296,10 @@ class DangerVeto(Bot):
         """The least likely to feed among the discards as near to ready (2/5/8 pair) as
         ``a``, with at least (1 − ``equiv``) × its improving tiles."""
         nat, wilds = natural(view)
-        n = 4 - len(view.melds[view.seat])
         unseen = view.unseen()
 
         def eff(k: int) -> tuple[int, int]:
-            nat[k] -= 1
-            sh = max(0, shanten258(nat, wilds, n))
-            live = sum(unseen[x] for x in improving_258(nat, wilds, n, sh))
-            nat[k] += 1
-            return sh, live
+            return efficiency(view, nat, wilds, unseen, k)
 
         sa, la = eff(a.tile or 0)
         if self.ready_only and sa != 0:
