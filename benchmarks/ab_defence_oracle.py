@@ -167,9 +167,27 @@ class RandomChance:
         return {k: self.rng.random() for k in kinds}
 
 
+class RandomPick(DangerVeto):
+    """``DangerVeto`` that switches where the model says, but to a discard drawn at random
+    among those its rule admits rather than to the one the model rates safest (``--pick
+    random``, rule ``equiv`` only): raced beside the model, what its choice of discard is
+    worth in the very positions where it acts (round 12)."""
+
+    def __init__(self, seed: int, *args: Any) -> None:
+        super().__init__(seed, *args)
+        self.pick = random.Random(seed)
+
+    def _equally_efficient(self, view: SeatView, a: Action, discards: list[Action],
+                           chance: dict[int, float]) -> Action:
+        if super()._equally_efficient(view, a, discards, chance) == a:
+            return a
+        return self.pick.choice(self.equally_efficient(view, a, discards))
+
+
 FAR = 0  # --far (set before the workers are forked)
 KEEP_SHANTEN = False  # --keep-shanten (the same)
 KEEP_IMPROVING: float | None = None  # --keep-improving (the same)
+PICK = "model"  # --pick (the same)
 READY_ONLY = False  # --ready-only (the same)
 EV_MARGIN: float | None = None  # --ev-margin (the same)
 
@@ -198,7 +216,8 @@ def _deal(rules: RuleSet, variant: str, seed: int | str, deal: int, min_loss: fl
                 if isinstance(model, DangerModel) and not (
                         model.reads_cuts or model.reads_river) and model.w1.shape[0] > N_FEATURES:
                     model = _KnowsWhoIsReady(model)
-                veto = DangerVeto(s, model, tau, keep, soft, equiv, READY_ONLY, EV_MARGIN)
+                veto = (RandomPick if PICK == "random" else DangerVeto)(
+                    s, model, tau, keep, soft, equiv, READY_ONLY, EV_MARGIN)
                 bots[seats[place]] = veto
             else:
                 bots[seats[place]] = ExpertBot(s)
@@ -276,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="--variant oracle: a replacement must leave the hand exactly as near to "
                          "ready, with at least (1 - E) of the improving tiles expert's discard "
                          "leaves (the model's --equiv rule: switches that cost the hand little)")
+    ap.add_argument("--pick", choices=("model", "random"), default="model",
+                    help="--variant model --equiv: switch to the discard the model rates "
+                         "safest (model), or to one drawn at random among those the rule "
+                         "admits, in the same positions (random)")
     ap.add_argument("--ready-only", action="store_true",
                     help="--variant model --equiv: only while expert's discard leaves the hand "
                          "ready")
@@ -311,6 +334,10 @@ def main(argv: list[str] | None = None) -> int:
     global FAR, READY_ONLY, EV_MARGIN, KEEP_SHANTEN, KEEP_IMPROVING
     FAR, READY_ONLY = args.far, args.ready_only  # (the workers are forked after this)
     KEEP_SHANTEN, KEEP_IMPROVING = args.keep_shanten, args.keep_improving
+    global PICK
+    PICK = args.pick
+    if args.pick == "random" and not args.equivs:
+        raise SystemExit("ab_defence_oracle: --pick random needs --equiv")
     EV_MARGIN = args.ev_margin
     min_losses = args.min_losses or [0.0]
     if "model" in (args.variant or []) and not (args.weights and (args.taus or args.softs)):
@@ -332,6 +359,7 @@ def main(argv: list[str] | None = None) -> int:
             row["keep_improving"] = KEEP_IMPROVING
         if variant == "model" and equiv is not None:
             row["ready_only"] = READY_ONLY
+            row["pick"] = PICK
         if variant == "model" and EV_MARGIN is not None:
             row["ev_margin"] = EV_MARGIN
         row["command"] = " ".join(["python", "benchmarks/ab_defence_oracle.py", *sys.argv[1:]])

@@ -204,6 +204,17 @@ def test_fit_then_race(tmp_path: Path) -> None:
     (rand,) = _run("benchmarks/ab_defence_oracle.py", "--deals", "2", "--workers", "1", "--json",
                    "--variant", "model", "--weights", "random", "--tau", "0.5", "--equiv", "1.0")
     assert rand["weights"] == "random" and rand["vetoes_per_hand"] > 0
+    # the model's positions, a random one of the discards its rule admits
+    (picked,) = _run("benchmarks/ab_defence_oracle.py", "--deals", "2", "--workers", "1", "--json",
+                     "--variant", "model", "--weights", str(weights), "--tau", "0.0", "--equiv",
+                     "1.0", "--pick", "random")
+    assert picked["pick"] == "random" and picked["deals"] == 2
+    bad = subprocess.run([sys.executable, "benchmarks/ab_defence_oracle.py", "--deals", "2",
+                          "--variant", "model", "--weights", str(weights), "--tau", "0.1",
+                          "--pick", "random"], cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, timeout=120)
+    assert bad.returncode != 0 and "--pick random needs --equiv" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 def test_fit_with_cuts_from_cached_rows(tmp_path: Path) -> None:

@@ -291,27 +291,32 @@ class DangerVeto(Bot):
                     best, best_v = b, vb
         return best
 
-    def _equally_efficient(self, view: SeatView, a: Action, discards: list[Action],
-                           chance: dict[int, float]) -> Action:
-        """The least likely to feed among the discards as near to ready (2/5/8 pair) as
-        ``a``, with at least (1 − ``equiv``) × its improving tiles."""
+    def equally_efficient(self, view: SeatView, a: Action, discards: list[Action]) -> list[Action]:
+        """The discards other than ``a`` that leave the hand as near to ready (2/5/8 pair),
+        with at least (1 − ``equiv``) × the improving tiles ``a`` leaves (none with
+        ``ready_only`` while ``a`` leaves the hand not ready)."""
         nat, wilds = natural(view)
         unseen = view.unseen()
-
-        def eff(k: int) -> tuple[int, int]:
-            return efficiency(view, nat, wilds, unseen, k)
-
-        sa, la = eff(a.tile or 0)
+        sa, la = efficiency(view, nat, wilds, unseen, a.tile or 0)
         if self.ready_only and sa != 0:
-            return a
-        best, bp = a, chance.get(a.tile or 0, 0.0)
+            return []
+        out = []
         for b in discards:
             k = b.tile or 0
-            pb = chance.get(k, 1.0)
-            if k == a.tile or pb > bp - SOFT_MIN:
+            if k == a.tile:
                 continue
-            sb, lb = eff(k)
+            sb, lb = efficiency(view, nat, wilds, unseen, k)
             if sb == sa and lb >= (1.0 - (self.equiv or 0.0)) * la:
+                out.append(b)
+        return out
+
+    def _equally_efficient(self, view: SeatView, a: Action, discards: list[Action],
+                           chance: dict[int, float]) -> Action:
+        """The least likely to feed among :meth:`equally_efficient`'s discards."""
+        best, bp = a, chance.get(a.tile or 0, 0.0)
+        for b in self.equally_efficient(view, a, discards):
+            pb = chance.get(b.tile or 0, 1.0)
+            if pb <= bp - SOFT_MIN:
                 best, bp = b, pb
         return best
 
