@@ -331,11 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals < 1:
         raise SystemExit("ab_defence_oracle: --deals must be at least 1")
     seed: int | str = int(args.seed) if args.seed.isdigit() else args.seed
-    global FAR, READY_ONLY, EV_MARGIN, KEEP_SHANTEN, KEEP_IMPROVING
+    global FAR, READY_ONLY, EV_MARGIN, KEEP_SHANTEN, KEEP_IMPROVING, PICK
     FAR, READY_ONLY = args.far, args.ready_only  # (the workers are forked after this)
-    KEEP_SHANTEN, KEEP_IMPROVING = args.keep_shanten, args.keep_improving
-    global PICK
-    PICK = args.pick
+    KEEP_SHANTEN, KEEP_IMPROVING, PICK = args.keep_shanten, args.keep_improving, args.pick
     if args.pick == "random" and not args.equivs:
         raise SystemExit("ab_defence_oracle: --pick random needs --equiv")
     EV_MARGIN = args.ev_margin
