@@ -37,6 +37,17 @@ def _rate(pg_url: str, pid: str, ordinal: float) -> None:
         eng.dispose()
 
 
+def _until_tier(node: Any, pid: str, index: int, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    st, out = 0, None
+    while time.monotonic() < end:
+        st, out = scall(node, "GET", f"/api/players/{pid}", None)
+        if st == 200 and out["tier"]["index"] == index:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{node.name} never showed {pid} at rank {index}: {st} {out}")
+
+
 def test_bands_and_counts_across_nodes(make_nodes: Any, pg_url: str, redis_url: str,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LAIZI_QUICK_WAIT", str(WAIT))
@@ -46,6 +57,8 @@ def test_bands_and_counts_across_nodes(make_nodes: Any, pg_url: str, redis_url: 
                                             _guest(nb, "雀豪"), _guest(na, "另一"))
     _rate(pg_url, pb, 6.0)
     _rate(pg_url, pc, 25.0)
+    for pid, tier in ((pb, 1), (pc, 7)):  # the node reads the rank the test wrote (雀士一, 雀豪一)
+        _until_tier(nb, pid, tier)
     ca, cb, cc, cd = (Client(n.port, token=t) for n, t in ((na, ta), (nb, tb), (nb, tc), (na, td)))
     try:
         t0 = time.monotonic()
@@ -53,7 +66,8 @@ def test_bands_and_counts_across_nodes(make_nodes: Any, pg_url: str, redis_url: 
         assert st == 200 and out["status"] == "waiting", out
         for node, tok, band in ((na, ta, 0), (nb, tb, 1), (nb, tc, 3)):
             st, out = scall(node, "POST", "/api/quick", tok, {"level": "novice"})
-            assert st == 200 and out["status"] == "waiting" and out["band"] == band, out
+            assert st == 200 and out["status"] == "waiting" and out["band"] == band, \
+                (out, scall(node, "GET", "/api/levels", None)[1], node.log_text()[-3000:])
         counts = [scall(node, "GET", "/api/levels", None)[1]["levels"][0] for node in (na, nb)]
         if time.monotonic() - t0 < WAIT - 0.5:  # nobody seated yet: the cluster's queues, on either node
             for novice in counts:
