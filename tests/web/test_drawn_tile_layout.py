@@ -123,8 +123,9 @@ def hand_problems(h: dict[str, Any], upright: bool) -> list[str]:
 def _check(page: Any, size: tuple[int, int], lang: str, which: str) -> list[str]:
     """The own turn ``which`` ("14", "meld") at ``size``, the page turned to it: what is wrong."""
     resize(page, size)
-    h = poll(page, "() => { const h = (" + OWN_TURN + ")(); return h === 'moving' ? null : h || 'none'; }")
-    if h == "none":
+    try:  # the turn stands until the test moves (turn=90): a page busy re-rendering is waited out
+        h = poll(page, "() => { const h = (" + OWN_TURN + ")(); return h === 'moving' ? null : h; }")
+    except AssertionError:
         return [f"{size[0]}x{size[1]}_{lang}: no own turn with a drawn tile at {which}"]
     upright = size[1] > size[0]
     regions = table_regions(page)
