@@ -86,7 +86,9 @@ def register(page: Any, base: str, user: str) -> None:
 
 def to_lobby(page: Any, base: str) -> None:
     page.goto(base + "/")
-    poll(page, "() => document.getElementById('coins-bal').textContent === '5000'")
+    # the lobby asks for the balance at its welcome, again after a failed ask (2, 4, 6 s) and at
+    # its 15 s round: a busy machine may need the round
+    poll(page, "() => document.getElementById('coins-bal').textContent === '5000'", timeout=45)
 
 
 @pytest.mark.slow
