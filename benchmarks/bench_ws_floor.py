@@ -1,0 +1,228 @@
+"""The network stack's own floor: server CPU per action of a table that does nothing.
+
+    python benchmarks/bench_ws_floor.py --rooms 500,1000 --seconds 20
+    python benchmarks/bench_ws_floor.py --rooms 500 --frame-bytes 150 --json
+
+Issue 24 asks ``laizi serve`` for at most 0.35 ms of server CPU per action at the limit and
+1,000 rooms at p99 < 100 ms. This measures what the stack alone costs at that pace, with no
+game in it: the same uvicorn (``websockets-sansio``, uvloop, ``ws_max_size`` as ``laizi
+serve``), Starlette's ``WebSocket.receive`` loop as the real handler runs it, orjson parsing,
+and the frames written straight to the transport (``laizi.server.net.wsdirect``, as the real
+server writes them). Each "action" is what one action of the real server is on the wire:
+one message in; one frame to each of the room's four connections and an ``ack`` to the
+actor (``--frame-bytes`` each; the real server's steady play is ~735 bytes per action over
+those five frames). No move, no view, no database, no timers.
+
+The load is the real benchmark's (``bench_server.py``): ``--rooms`` rooms of four picows
+clients in one process, the seat to move sends after ``--think`` seconds, the round trip
+is measured from sending to its ``ack``. Reported per level: actions per second, p50/p99,
+and the server process's CPU (user + system, ``/proc``) per action over the window after
+every room has started. A floor above the bar means the bar is not reachable on this stack,
+whatever the table's own code costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+SERVER_CODE = r"""
+import sys, orjson, uvicorn
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+from laizi.server.net.wsdirect import direct_writer
+
+FRAME = b"x" * int(sys.argv[2])
+UPDATES = int(sys.argv[3])
+ROOMS: dict[str, list] = {}
+
+async def ws_endpoint(ws):
+    await ws.accept()
+    room = ws.query_params["room"]
+    w = direct_writer(ws._send)
+    assert w is not None, "not websockets-sansio"
+    members = ROOMS.setdefault(room, [])
+    members.append(w)
+    while True:
+        msg = await ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            break
+        m = orjson.loads(msg.get("text") or msg.get("bytes"))
+        turn = (m["seat"] + 1) % 4
+        v = m["v"] + 1
+        for i in range(UPDATES):  # each member once, more round the table when UPDATES > 4
+            members[i % len(members)](orjson.dumps(
+                {"type": "update", "v": v, "turn": turn if i < len(members) else -1,
+                 "pad": FRAME.decode()}).decode())
+        w(orjson.dumps({"type": "ack", "seq": m["seq"], "v": v}).decode())
+    members.remove(w)
+
+app = Starlette(routes=[WebSocketRoute("/ws", ws_endpoint)])
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
+            ws="websockets-sansio", ws_max_size=64 * 1024, ws_per_message_deflate=False)
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _cpu_s(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _level(port: int, pid: int, rooms: int, seconds: float, think: float) -> dict[str, Any]:
+    import picows
+
+    rtts: list[float] = []
+    state = {"acks": 0, "frames": 0, "measuring": False}
+
+    class Seat(picows.WSListener):  # type: ignore[misc]
+        def __init__(self, room: int, seat: int) -> None:
+            self.room, self.seat, self.seq, self.sent = room, seat, 0, 0.0
+            self.t: Any = None
+
+        def on_ws_connected(self, transport: Any) -> None:
+            self.t = transport
+
+        def on_ws_frame(self, transport: Any, frame: Any) -> None:
+            if frame.msg_type != picows.WSMsgType.TEXT:
+                return
+            m = json.loads(frame.get_payload_as_bytes())
+            state["frames"] += 1
+            if m["type"] == "ack":
+                state["acks"] += 1
+                if state["measuring"]:
+                    rtts.append(time.perf_counter() - self.sent)
+            elif m["turn"] == self.seat:
+                loop.call_later(think * random.uniform(0.8, 1.2), self.act, m["v"])
+
+        def act(self, v: int) -> None:
+            self.seq += 1
+            self.sent = time.perf_counter()
+            self.t.send(picows.WSMsgType.TEXT,
+                        json.dumps({"type": "play", "seat": self.seat, "seq": self.seq, "v": v}).encode())
+
+    loop = asyncio.get_running_loop()
+    seats: list[Seat] = []
+    for r in range(rooms):
+        for s in range(4):
+            seat = Seat(r, s)
+            await picows.ws_connect(lambda seat=seat: seat, f"ws://127.0.0.1:{port}/ws?room={r}",
+                                    websocket_handshake_timeout=30)
+            seats.append(seat)
+    for r in range(rooms):  # each room's first move, spread over one think
+        loop.call_later(random.uniform(0, think), seats[4 * r].act, 0)
+    await asyncio.sleep(think * 3)  # every room started and in its stride
+    state["measuring"] = True
+    a0, f0, c0, t0 = state["acks"], state["frames"], _cpu_s(pid), time.perf_counter()
+    await asyncio.sleep(seconds)
+    a1, f1, c1, t1 = state["acks"], state["frames"], _cpu_s(pid), time.perf_counter()
+    state["measuring"] = False
+    for s in seats:
+        s.t.disconnect()
+    n = a1 - a0
+    qs = statistics.quantiles(rtts, n=100) if len(rtts) > 100 else [float("nan")] * 99
+    return {"rooms": rooms, "actions": n, "actions_per_s": round(n / (t1 - t0), 1),
+            "frames_per_action": round((f1 - f0) / max(1, n), 2),
+            "p50_ms": round(qs[49] * 1000, 1), "p99_ms": round(qs[98] * 1000, 1),
+            "server_cpu_ms_per_action": round((c1 - c0) * 1000 / max(1, n), 3)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rooms", default="500,1000", help="room counts, comma-separated")
+    ap.add_argument("--seconds", type=float, default=20.0, help="the measured window per level")
+    ap.add_argument("--think", type=float, default=0.5, help="seconds before a seat moves")
+    ap.add_argument("--frame-bytes", type=int, default=130,
+                    help="padding of each update frame (the real steady play: ~735 B per action)")
+    ap.add_argument("--frames", type=int, default=5,
+                    help="frames sent per action, the ack included (5: one update to each seat; "
+                         "`laizi serve` sends ~6.7 in bench_server's play: its frames_direct)")
+    ap.add_argument("--server", action="store_true",
+                    help="also measure `laizi serve` itself at each level, in the same run "
+                         "(bench_server.py: one process on a private PostgreSQL), and report "
+                         "the floor's share of its CPU per action")
+    ap.add_argument("--json", action="store_true", help="one JSON line per level")
+    a = ap.parse_args(argv)
+    try:
+        levels = [int(x) for x in a.rooms.split(",")]
+    except ValueError:
+        ap.error(f"--rooms: room counts separated by commas, not {a.rooms!r}")
+    if min(levels) < 1 or a.frames < 2 or a.seconds <= 0 or a.think < 0 or a.frame_bytes < 0:
+        ap.error("--rooms at least 1 each, --frames at least 2 (an update and the ack), "
+                 "--seconds above 0, --think and --frame-bytes not negative")
+    for rooms in levels:
+        res = _floor(rooms, a)
+        if a.server:
+            real = _server(rooms, a)
+            res["laizi_serve"] = real
+            if real.get("server_cpu_ms_per_action"):
+                res["floor_share"] = round(res["server_cpu_ms_per_action"]
+                                           / real["server_cpu_ms_per_action"], 3)
+        res["load_average"] = round(os.getloadavg()[0], 2)
+        if a.json:
+            print(json.dumps(res), flush=True)
+        else:
+            print(f"rooms={rooms:5d} floor: actions/s={res['actions_per_s']:8.1f} p50={res['p50_ms']:6.1f} ms "
+                  f"p99={res['p99_ms']:6.1f} ms server cpu/action={res['server_cpu_ms_per_action']:.3f} ms",
+                  flush=True)
+            if a.server:
+                r = res["laizi_serve"]
+                print(f"rooms={rooms:5d} laizi serve: actions/s={r.get('actions_per_s')} "
+                      f"p99={r.get('p99_ms')} ms server cpu/action={r.get('server_cpu_ms_per_action')} ms "
+                      f"frames/action={r.get('frames_per_action')} -> floor share {res.get('floor_share')}",
+                      flush=True)
+            print(f"  (load {res['load_average']})", flush=True)
+    return 0
+
+
+def _server(rooms: int, a: argparse.Namespace) -> dict[str, Any]:
+    """``laizi serve`` at the same level: bench_server.py, one process on PostgreSQL."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, os.path.join(here, "bench_server.py"), "--rooms", str(rooms),
+                          "--seconds", str(a.seconds), "--think", str(a.think), "--workers", "2",
+                          "--only", "single", "--json"], capture_output=True, text=True, timeout=1800)
+    for line in out.stdout.splitlines():
+        if line.startswith("{") and '"rooms"' in line:
+            d = json.loads(line)
+            srv = d.get("server", {})
+            return {k: d.get(k) for k in ("actions_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_action",
+                                          "wire_bytes_per_action_steady")} | {
+                "frames_per_action": round(srv.get("frames_direct", 0) / max(1, srv.get("actions", 1)), 2)}
+    return {"error": (out.stderr or out.stdout)[-500:]}
+
+
+def _floor(rooms: int, a: argparse.Namespace) -> dict[str, Any]:
+    """The stack alone at ``rooms`` rooms: the minimal server above, in its own process."""
+    port = _free_port()
+    srv = subprocess.Popen([sys.executable, "-c", SERVER_CODE, str(port), str(a.frame_bytes),
+                            str(a.frames - 1)])
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        return asyncio.run(_level(port, srv.pid, rooms, a.seconds, a.think))
+    finally:
+        srv.terminate()
+        srv.wait(10)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

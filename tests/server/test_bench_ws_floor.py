@@ -1,0 +1,33 @@
+"""benchmarks/bench_ws_floor.py still measures: a few rooms of picows clients against the bare
+stack (uvicorn, Starlette, wsdirect) move in turn, each action taking the frames asked for."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
+
+
+def test_bench_ws_floor_plays_a_few_rooms() -> None:
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_ws_floor.py"), "--rooms", "3",
+         "--seconds", "2", "--think", "0.02", "--frames", "7", "--json"],
+        capture_output=True, text=True, timeout=110, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    res = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert res["rooms"] == 3 and res["actions"] >= 20
+    assert res["frames_per_action"] == pytest.approx(7, abs=0.5)  # six updates and the ack
+    assert res["server_cpu_ms_per_action"] > 0 and res["p99_ms"] > 0
+
+
+@pytest.mark.parametrize("args", [["--rooms", "0"], ["--rooms", "a,b"], ["--frames", "1"]])
+def test_bench_ws_floor_refuses_bad_input(args: list[str]) -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_ws_floor.py"), *args],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
