@@ -1,0 +1,259 @@
+#!/usr/bin/env python
+"""Reading an opponent's hand by inverting its policy (issue 28, round 13; a measurement).
+
+Rounds 10–12 found that no model of the seat's view reads the table precisely enough to
+avoid feeds (AUC ~0.90 on ``expert``'s discards). The road they left: the opponents are
+``expert``, so what each one discarded says something of the hand it kept. This asks how
+much, before anything is built on it.
+
+At every discard ``expert`` makes (not a laizi or a 红中/皮子), for each opponent:
+
+- **uniform**: ``--samples`` worlds consistent with the seat's view
+  (:func:`laizi.bots.worlds.sample_world`), the opponent's concealed tiles dealt at random
+  from the unseen copies;
+- **inverted**: only the worlds in which ``expert``, put in the opponent's seat at its last
+  discard with that sampled hand (the hand it kept plus the tile it threw; the drawn tile
+  as the table showed it, 摸切 or 手切), would have thrown the same tile: rejection
+  sampling, up to ``--trials`` worlds per opponent for ``--samples`` accepted. The
+  ``expert`` that judges is seeded on its own (the opponents' seeds are not known);
+  ``true_accepted`` says how often the opponent's true hand passes that judge;
+
+and per kind the seat may discard, the share of those worlds in which the opponent may win
+on it (the opponents taken as independent) against the true table (does some opponent win
+on it, what does the discarder pay: ``ab_defence_oracle.feed_loss``). ``--weights`` adds
+the danger model (:class:`laizi.bots.experimental.danger.DangerModel`) on the same
+discards. Reported per reader: the AUC of ``expert``'s discards (does a feeding discard
+rate above a safe one) and, as ``danger_calibration.py --pairs`` does, what switching to
+the kind as near to ready that the reader rates safer by more than δ would save and cause
+(per seat and hand; the hand's own value aside), beside a perfect reader (the oracle).
+
+    python benchmarks/danger_inversion.py --hands 120 --seed inv13 --workers 2 \\
+        --weights benchmarks/results/danger_model_d68.json --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ab_defence_oracle import feed_loss, shanten_after  # noqa: E402
+from danger_calibration import _pairs  # noqa: E402
+
+from laizi.bots.base import SeatView  # noqa: E402
+from laizi.bots.experimental.danger import DangerModel, features  # noqa: E402
+from laizi.bots.expert import ExpertBot  # noqa: E402
+from laizi.bots.toolkit import natural  # noqa: E402
+from laizi.bots.worlds import sample_world  # noqa: E402
+from laizi.game.actions import Action  # noqa: E402
+from laizi.game.play import play_hand  # noqa: E402
+from laizi.game.state import HandState  # noqa: E402
+from laizi.rules import PRESETS, RuleSet  # noqa: E402
+from laizi.sim import bot_seed, sim_hand_seed  # noqa: E402
+
+READERS = ("uniform", "inverted", "model")
+JUDGE_SEED = 913  # the judge's own seed (not any opponent's)
+
+
+def _may_ron(world: HandState, seat: int, k: int, o: int) -> bool:
+    st = world.clone()
+    st.apply(seat, Action("discard", k))
+    return not st.over and o in st.to_act() and any(a.type == "ron" for a in st.legal_actions(o))
+
+
+def _as_then(then: HandState, o: int, kept: list[int], thrown: int, drawn: bool,
+             rng: random.Random) -> HandState:
+    """The table at opponent ``o``'s last discard, with ``kept`` + ``thrown`` as its hand."""
+    st = then.clone()
+    hand = list(kept)
+    hand[thrown] += 1
+    st.hands[o] = hand
+    if not st.after_claim:
+        if drawn:
+            st.last_draw = thrown
+        else:  # 手切: the drawn tile is one it kept (which one, the table does not show)
+            st.last_draw = rng.choice([k for k, c in enumerate(kept) for _ in range(c)])
+    st._turn_cache = None  # the caches of the true hand go with it
+    st._tsumo = None
+    st._ron_results = {}
+    return st
+
+
+def _judged(judge: ExpertBot, st: HandState, o: int, thrown: int) -> bool:
+    a = judge.act(SeatView.from_state(st, o, st.legal_actions(o)))
+    return a.type == "discard" and a.tile == thrown
+
+
+def _hand(args: tuple[str, str, int, int, int, str | None]) -> dict[str, Any]:
+    preset, seed, i, samples, trials, weights = args
+    rules = RuleSet.preset(preset)
+    model = DangerModel.load(weights) if weights else None
+    bots = [ExpertBot(bot_seed(seed, i, s)) for s in range(4)]
+    judge = ExpertBot(JUDGE_SEED)
+    rng = random.Random(f"{seed}:{i}")
+    last: list[tuple[HandState, int, bool] | None] = [None] * 4
+    out: dict[str, Any] = {"chances": {r: [] for r in READERS}, "loss": [],
+                           "rows": {r: [] for r in READERS}, "row_y": [],
+                           "pairs": {r: [] for r in READERS}, "trials": 0, "accepted": 0,
+                           "short": 0, "true_judged": 0, "true_accepted": 0}
+
+    def policy(state: HandState, seat: int, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            a = legal[0]
+        else:
+            v = SeatView.from_state(state, seat, legal, copy=False)
+            a = bots[seat].act(v)
+            lz, special = v.setup.laizi, v.setup.special
+            if a.type == "discard" and a.tile is not None and a.tile != lz and a.tile not in special:
+                _measure(state, seat, v, a, lz, special)
+        if a.type == "discard" and a.tile is not None:
+            last[seat] = (state.clone(), a.tile, not state.after_claim and state.last_draw == a.tile)
+        return a
+
+    def _measure(state: HandState, seat: int, v: SeatView, a: Action, lz: int,
+                 special: Any) -> None:
+        assert a.tile is not None
+        kinds = sorted({x.tile for x in v.legal if x.type == "discard" and x.tile is not None
+                        and x.tile != lz and x.tile not in special} | {a.tile})
+        view = SeatView.from_state(state, seat, v.legal)  # a copy: sample_world keeps it
+        safe = {r: {k: 1.0 for k in kinds} for r in ("uniform", "inverted")}
+        for o in range(4):
+            if o == seat:
+                continue
+            rec = last[o]
+            uni: list[HandState] = []
+            inv: list[HandState] = []
+            if rec is not None:  # the true hand before the judge (is the judge the opponent?)
+                then, thrown, drawn = rec
+                out["true_judged"] += 1
+                out["true_accepted"] += _judged(
+                    judge, _as_then(then, o, list(state.hands[o]), thrown, drawn, rng), o, thrown)
+            for _ in range(trials):
+                w = sample_world(view, rng)
+                if w is None:
+                    break
+                if len(uni) < samples:
+                    uni.append(w)
+                if rec is None:  # no discard yet: nothing to invert
+                    inv.append(w)
+                else:
+                    out["trials"] += 1
+                    if _judged(judge, _as_then(then, o, list(w.hands[o]), thrown, drawn, rng),
+                               o, thrown):
+                        out["accepted"] += 1
+                        inv.append(w)
+                if len(inv) >= samples and len(uni) >= samples:
+                    break
+            if len(inv) < samples:
+                out["short"] += 1
+            for r, worlds in (("uniform", uni), ("inverted", inv or uni)):
+                for k in kinds:
+                    p = sum(_may_ron(w, seat, k, o) for w in worlds) / max(1, len(worlds))
+                    safe[r][k] *= 1.0 - p
+                    out["rows"][r].append(p)
+            out["row_y"].extend(_may_ron(state, seat, k, o) for k in kinds)
+            if model is not None:
+                unseen = view.unseen()
+                out["rows"]["model"].extend(
+                    model.prob(np.asarray([features(view, k, o, unseen) for k in kinds])).tolist())
+        chance = {r: {k: 1.0 - safe[r][k] for k in kinds} for r in safe}
+        if model is not None:
+            chance["model"] = model.feed_chance(v, kinds)
+        losses = {k: feed_loss(state, seat, Action("discard", k)) for k in kinds}
+        out["loss"].append(losses[a.tile])
+        nat, wilds = natural(v)
+        sh_a = shanten_after(v, nat, wilds, a.tile)
+        alts = [k for k in kinds if k != a.tile and shanten_after(v, nat, wilds, k) <= sh_a]
+        for r, c in chance.items():
+            out["chances"][r].append(c[a.tile])
+            if alts:
+                alt = min(alts, key=lambda k: c[k])
+                out["pairs"][r].append((c[a.tile], c[alt], losses[a.tile], losses[alt]))
+
+    play_hand(HandState.new(rules, i % 4, seed=sim_hand_seed(seed, i), hand_no=1), policy)
+    return out
+
+
+def _auc(p: np.ndarray, y: np.ndarray) -> float:
+    pos, neg = np.sort(p[y]), np.sort(p[~y])
+    lo = np.searchsorted(neg, pos, side="left")
+    hi = np.searchsorted(neg, pos, side="right")
+    return float((lo + 0.5 * (hi - lo)).sum() / max(1, len(pos) * len(neg)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=120)
+    ap.add_argument("--seed", default="inv13")
+    ap.add_argument("--preset", default="kaikoufan")
+    ap.add_argument("--samples", type=int, default=12, help="worlds per opponent and reader")
+    ap.add_argument("--trials", type=int, default=400, help="worlds tried per opponent at most")
+    ap.add_argument("--weights", default="", help="a danger model to read the same discards")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    if a.hands < 1 or a.samples < 1 or a.trials < a.samples or a.workers < 1:
+        ap.error("--hands, --samples and --workers at least 1; --trials at least --samples")
+    if a.preset not in PRESETS:
+        ap.error(f"--preset: one of {', '.join(PRESETS)}")
+    if a.weights:
+        try:
+            DangerModel.load(a.weights)
+        except (OSError, ValueError, KeyError) as exc:
+            ap.error(f"--weights: cannot read {a.weights}: {exc}")
+    jobs = [(a.preset, a.seed, i, a.samples, a.trials, a.weights or None) for i in range(a.hands)]
+    t0 = time.time()
+    done: list[dict[str, Any]] = []
+    with multiprocessing.get_context("fork").Pool(a.workers) as pool:
+        for res in pool.imap_unordered(_hand, jobs):
+            done.append(res)
+            if len(done) % 10 == 0 or len(done) == a.hands:
+                print(f"  {len(done)}/{a.hands} hands, {time.time() - t0:.0f} s", file=sys.stderr,
+                      flush=True)
+    loss = np.array([x for d in done for x in d["loss"]])
+    fed = loss > 0
+    readers = [r for r in READERS if r != "model" or a.weights]
+    row_y = np.array([x for d in done for x in d["row_y"]], dtype=bool)
+    out: dict[str, Any] = {
+        "hands": a.hands, "seed": a.seed, "preset": a.preset, "samples": a.samples,
+        "trials": a.trials, "discards": int(len(loss)), "feeds": int(fed.sum()),
+        "rows": int(len(row_y)), "rows_winning": int(row_y.sum()),
+        "feed_rate": round(float(fed.mean()), 4) if len(loss) else None,
+        "acceptance": round(sum(d["accepted"] for d in done) / max(1, sum(d["trials"] for d in done)), 4),
+        "short_of_samples": sum(d["short"] for d in done),
+        "true_accepted": round(sum(d["true_accepted"] for d in done)
+                               / max(1, sum(d["true_judged"] for d in done)), 4),
+        "readers": {}, "seconds": round(time.time() - t0, 1),
+        "command": " ".join(["python", "benchmarks/danger_inversion.py", *sys.argv[1:]])}
+    for r in readers:
+        p = np.array([x for d in done for x in d["chances"][r]])
+        pairs = [x for d in done for x in d["pairs"][r]]
+        rows = np.array([x for d in done for x in d["rows"][r]])
+        out["readers"][r] = {"auc": round(_auc(p, fed), 4), "auc_rows": round(_auc(rows, row_y), 4),
+                             "pairs": _pairs(pairs, a.hands)}
+    if a.json:
+        print(json.dumps(out))
+    else:
+        print(f"{out['discards']} discards of expert, {out['feeds']} feeds; acceptance "
+              f"{out['acceptance']}, the true hand accepted {out['true_accepted']}")
+        for r in readers:
+            best = max(out["readers"][r]["pairs"]["rules"], key=lambda x: x["feed_points_saved"])
+            print(f"  {r:9s} AUC {out['readers'][r]['auc']:.4f} (rows {out['readers'][r]['auc_rows']:.4f}); best switch rule δ={best['delta']}: "
+                  f"{best['feed_points_saved']} feed points saved per seat and hand, "
+                  f"{best['switches']} switches, feeds avoided {best['feeds_avoided']} caused "
+                  f"{best['feeds_caused']}")
+        print(f"  oracle: {out['readers'][readers[0]]['pairs']['oracle_feed_points_saved']} feed "
+              "points saved per seat and hand")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
