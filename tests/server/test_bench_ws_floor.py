@@ -22,7 +22,8 @@ def test_bench_ws_floor_plays_a_few_rooms() -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     assert res["rooms"] == 3 and res["actions"] >= 20
-    assert res["frames_per_action"] == pytest.approx(7, abs=0.5)  # six updates and the ack
+    # six updates and the ack, every one arrived (counted over the whole run, in-flight ones let land)
+    assert res["frames_per_action"] == pytest.approx(7, abs=0.05)
     assert res["server_cpu_ms_per_action"] > 0 and res["p99_ms"] > 0
 
 
