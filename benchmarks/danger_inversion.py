@@ -39,14 +39,17 @@ import multiprocessing
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from ab_defence_oracle import feed_loss, shanten_after  # noqa: E402
 from danger_calibration import _pairs  # noqa: E402
+from fit_danger import true_distance  # noqa: E402
 
 from laizi.bots.base import SeatView  # noqa: E402
 from laizi.bots.experimental.danger import DangerModel, features  # noqa: E402
@@ -55,18 +58,21 @@ from laizi.bots.toolkit import natural  # noqa: E402
 from laizi.bots.worlds import sample_world  # noqa: E402
 from laizi.game.actions import Action  # noqa: E402
 from laizi.game.play import play_hand  # noqa: E402
-from laizi.game.state import HandState  # noqa: E402
+from laizi.game.state import HandState, Phase  # noqa: E402
 from laizi.rules import PRESETS, RuleSet  # noqa: E402
 from laizi.sim import bot_seed, sim_hand_seed  # noqa: E402
 
-READERS = ("uniform", "inverted", "model")
+READERS = ("uniform", "inverted", "ready", "ready_inverted", "model")
 JUDGE_SEED = 913  # the judge's own seed (not any opponent's)
 
 
 def _may_ron(world: HandState, seat: int, k: int, o: int) -> bool:
     st = world.clone()
     st.apply(seat, Action("discard", k))
-    return not st.over and o in st.to_act() and any(a.type == "ron" for a in st.legal_actions(o))
+    # a win on the discard is offered in the claim window only (no window: nobody may win on it;
+    # a built hand's world is not put right, so the turn that follows is not asked)
+    return (not st.over and st.phase == Phase.CLAIM and o in st.to_act()
+            and any(a.type == "ron" for a in st.legal_actions(o)))
 
 
 def _as_then(then: HandState, o: int, kept: list[int], thrown: int, drawn: bool,
@@ -87,13 +93,86 @@ def _as_then(then: HandState, o: int, kept: list[int], thrown: int, drawn: bool,
     return st
 
 
+def _ready_hand(pool: list[int], n: int, rng: random.Random) -> list[int] | None:
+    """A ready hand of ``n`` tiles drawn from the copies ``pool`` (laizi and 红中/皮子 taken
+    out): a complete hand of ``n + 1`` (a 2/5/8 pair and sets: a third triplets, the rest
+    sequences, each picked at random among those the copies allow) less one tile at random.
+    None when ``n + 1`` tiles cannot be a pair and sets, or 20 tries found none."""
+    if n < 1 or (n - 1) % 3:
+        return None
+    for _ in range(20):
+        c = list(pool)
+        hand = [0] * len(pool)
+        pairs = [k for k in range(27) if k % 9 in (1, 4, 7) and c[k] >= 2]
+        if not pairs:
+            return None
+        k = rng.choice(pairs)
+        c[k] -= 2
+        hand[k] += 2
+        for _ in range((n - 1) // 3):
+            if rng.random() < 1 / 3:
+                opts = [(k, k, k) for k in range(27) if c[k] >= 3]
+            else:
+                opts = [(k, k + 1, k + 2) for k in range(27)
+                        if k % 9 <= 6 and c[k] and c[k + 1] and c[k + 2]]
+            if not opts:
+                break
+            for t in rng.choice(opts):
+                c[t] -= 1
+                hand[t] += 1
+        else:
+            out = rng.choice([k for k, m in enumerate(hand) for _ in range(m)])
+            hand[out] -= 1
+            return hand
+    return None
+
+
+def _with_hand(world: HandState, o: int, hand: list[int]) -> HandState:
+    """``world`` with ``hand`` as seat ``o``'s concealed tiles (the wall is not put right:
+    whether ``o`` may win on a discard does not read it)."""
+    world.hands[o] = list(hand)
+    world._turn_cache = None
+    world._tsumo = None
+    world._ron_results = {}
+    return world
+
+
+def _sampled(draw: Callable[[], list[int] | None], judge: ExpertBot,
+             rec: tuple[HandState, int, bool] | None, o: int, samples: int, trials: int,
+             rng: random.Random, out: dict[str, Any]) -> tuple[list[list[int]], list[list[int]]]:
+    """Up to ``samples`` hands of opponent ``o`` from ``draw`` as they come, and as many that
+    the judge passes at its last discard ``rec`` (all of them when it has none yet), from at
+    most ``trials`` draws."""
+    plain: list[list[int]] = []
+    passed: list[list[int]] = []
+    for _ in range(trials):
+        h = draw()
+        if h is None:
+            break
+        if len(plain) < samples:
+            plain.append(h)
+        if rec is None:  # no discard yet: nothing to invert
+            passed.append(h)
+        else:
+            then, thrown, drawn = rec
+            out["trials"] += 1
+            if _judged(judge, _as_then(then, o, h, thrown, drawn, rng), o, thrown):
+                out["accepted"] += 1
+                passed.append(h)
+        if len(passed) >= samples and len(plain) >= samples:
+            break
+    if len(passed) < samples:
+        out["short"] += 1
+    return plain, passed
+
+
 def _judged(judge: ExpertBot, st: HandState, o: int, thrown: int) -> bool:
     a = judge.act(SeatView.from_state(st, o, st.legal_actions(o)))
     return a.type == "discard" and a.tile == thrown
 
 
-def _hand(args: tuple[str, str, int, int, int, str | None]) -> dict[str, Any]:
-    preset, seed, i, samples, trials, weights = args
+def _hand(args: tuple[str, str, int, int, int, str | None, bool]) -> dict[str, Any]:
+    preset, seed, i, samples, trials, weights, ready = args
     rules = RuleSet.preset(preset)
     model = DangerModel.load(weights) if weights else None
     bots = [ExpertBot(bot_seed(seed, i, s)) for s in range(4)]
@@ -101,7 +180,7 @@ def _hand(args: tuple[str, str, int, int, int, str | None]) -> dict[str, Any]:
     rng = random.Random(f"{seed}:{i}")
     last: list[tuple[HandState, int, bool] | None] = [None] * 4
     out: dict[str, Any] = {"chances": {r: [] for r in READERS}, "loss": [],
-                           "rows": {r: [] for r in READERS}, "row_y": [],
+                           "rows": {r: [] for r in READERS}, "row_y": [], "row_ready": [],
                            "pairs": {r: [] for r in READERS}, "trials": 0, "accepted": 0,
                            "short": 0, "true_judged": 0, "true_accepted": 0}
 
@@ -124,42 +203,40 @@ def _hand(args: tuple[str, str, int, int, int, str | None]) -> dict[str, Any]:
         kinds = sorted({x.tile for x in v.legal if x.type == "discard" and x.tile is not None
                         and x.tile != lz and x.tile not in special} | {a.tile})
         view = SeatView.from_state(state, seat, v.legal)  # a copy: sample_world keeps it
-        safe = {r: {k: 1.0 for k in kinds} for r in ("uniform", "inverted")}
+        far = true_distance(state, v)
+        pool = list(view.unseen())
+        pool[lz] = 0
+        for k in special:
+            pool[k] = 0
+        names = ("ready", "ready_inverted") if ready else ("uniform", "inverted")
+        safe = {r: {k: 1.0 for k in kinds} for r in names}  # per reader and kind: no opponent wins
+        base = sample_world(view, rng)
+        assert base is not None
         for o in range(4):
             if o == seat:
                 continue
             rec = last[o]
-            uni: list[HandState] = []
-            inv: list[HandState] = []
             if rec is not None:  # the true hand before the judge (is the judge the opponent?)
                 then, thrown, drawn = rec
                 out["true_judged"] += 1
                 out["true_accepted"] += _judged(
                     judge, _as_then(then, o, list(state.hands[o]), thrown, drawn, rng), o, thrown)
-            for _ in range(trials):
-                w = sample_world(view, rng)
-                if w is None:
-                    break
-                if len(uni) < samples:
-                    uni.append(w)
-                if rec is None:  # no discard yet: nothing to invert
-                    inv.append(w)
-                else:
-                    out["trials"] += 1
-                    if _judged(judge, _as_then(then, o, list(w.hands[o]), thrown, drawn, rng),
-                               o, thrown):
-                        out["accepted"] += 1
-                        inv.append(w)
-                if len(inv) >= samples and len(uni) >= samples:
-                    break
-            if len(inv) < samples:
-                out["short"] += 1
-            for r, worlds in (("uniform", uni), ("inverted", inv or uni)):
+            if ready:
+                def draw(o: int = o) -> list[int] | None:
+                    return _ready_hand(pool, view.hand_sizes[o], rng)
+            else:
+                def draw(o: int = o) -> list[int] | None:
+                    w = sample_world(view, rng)
+                    return None if w is None else list(w.hands[o])
+            plain, passed = _sampled(draw, judge, rec, o, samples, trials, rng, out)
+            for r, hands in zip(names, (plain, passed or plain), strict=True):
                 for k in kinds:
-                    p = sum(_may_ron(w, seat, k, o) for w in worlds) / max(1, len(worlds))
+                    p = sum(_may_ron(_with_hand(base, o, h), seat, k, o)
+                            for h in hands) / max(1, len(hands))
                     safe[r][k] *= 1.0 - p
                     out["rows"][r].append(p)
             out["row_y"].extend(_may_ron(state, seat, k, o) for k in kinds)
+            out["row_ready"].extend([far[o][0] == 1.0] * len(kinds))
             if model is not None:
                 unseen = view.unseen()
                 out["rows"]["model"].extend(
@@ -197,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=12, help="worlds per opponent and reader")
     ap.add_argument("--trials", type=int, default=400, help="worlds tried per opponent at most")
     ap.add_argument("--weights", default="", help="a danger model to read the same discards")
+    ap.add_argument("--ready", action="store_true",
+                    help="read with ready hands built from the unseen copies (uniform, and "
+                         "inverted at the last discard) in place of dealt worlds")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
@@ -209,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
             DangerModel.load(a.weights)
         except (OSError, ValueError, KeyError) as exc:
             ap.error(f"--weights: cannot read {a.weights}: {exc}")
-    jobs = [(a.preset, a.seed, i, a.samples, a.trials, a.weights or None) for i in range(a.hands)]
+    jobs = [(a.preset, a.seed, i, a.samples, a.trials, a.weights or None, a.ready)
+            for i in range(a.hands)]
     t0 = time.time()
     done: list[dict[str, Any]] = []
     with multiprocessing.get_context("fork").Pool(a.workers) as pool:
@@ -220,12 +301,15 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
     loss = np.array([x for d in done for x in d["loss"]])
     fed = loss > 0
-    readers = [r for r in READERS if r != "model" or a.weights]
+    readers = [r for r in READERS if (r == "model" and a.weights)
+               or (r != "model" and r.startswith("ready") == a.ready)]
     row_y = np.array([x for d in done for x in d["row_y"]], dtype=bool)
+    ready_rows = np.array([x for d in done for x in d["row_ready"]], dtype=bool)
     out: dict[str, Any] = {
         "hands": a.hands, "seed": a.seed, "preset": a.preset, "samples": a.samples,
         "trials": a.trials, "discards": int(len(loss)), "feeds": int(fed.sum()),
         "rows": int(len(row_y)), "rows_winning": int(row_y.sum()),
+        "rows_of_ready_opponents": int(ready_rows.sum()),
         "feed_rate": round(float(fed.mean()), 4) if len(loss) else None,
         "acceptance": round(sum(d["accepted"] for d in done) / max(1, sum(d["trials"] for d in done)), 4),
         "short_of_samples": sum(d["short"] for d in done),
@@ -238,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         pairs = [x for d in done for x in d["pairs"][r]]
         rows = np.array([x for d in done for x in d["rows"][r]])
         out["readers"][r] = {"auc": round(_auc(p, fed), 4), "auc_rows": round(_auc(rows, row_y), 4),
+                             # which tiles, when the opponent is truly ready
+                             "auc_ready_rows": round(_auc(rows[ready_rows], row_y[ready_rows]), 4),
                              "pairs": _pairs(pairs, a.hands)}
     if a.json:
         print(json.dumps(out))
@@ -246,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{out['acceptance']}, the true hand accepted {out['true_accepted']}")
         for r in readers:
             best = max(out["readers"][r]["pairs"]["rules"], key=lambda x: x["feed_points_saved"])
-            print(f"  {r:9s} AUC {out['readers'][r]['auc']:.4f} (rows {out['readers'][r]['auc_rows']:.4f}); best switch rule δ={best['delta']}: "
+            print(f"  {r:9s} AUC {out['readers'][r]['auc']:.4f} (rows {out['readers'][r]['auc_rows']:.4f}, "
+                  f"ready opponents' rows {out['readers'][r]['auc_ready_rows']:.4f}); best switch rule δ={best['delta']}: "
                   f"{best['feed_points_saved']} feed points saved per seat and hand, "
                   f"{best['switches']} switches, feeds avoided {best['feeds_avoided']} caused "
                   f"{best['feeds_caused']}")

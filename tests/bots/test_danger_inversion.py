@@ -24,17 +24,20 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=280)
 
 
-def test_inversion_measures() -> None:
+@pytest.mark.parametrize("ready", [False, True])
+def test_inversion_measures(ready: bool) -> None:
     proc = _run("--hands", "2", "--samples", "3", "--trials", "60", "--workers", "1",
-                "--weights", "benchmarks/results/danger_model_d68.json", "--json")
+                "--weights", "benchmarks/results/danger_model_d68.json", "--json",
+                *(["--ready"] if ready else []))
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["discards"] > 20 and out["rows"] > out["discards"]
     # the judge reproduces the opponents' discards from their true hands
     assert out["true_accepted"] >= 0.95, out
-    # ... and refuses most of the uniform worlds: the inverted ones are a real filter
-    assert 0.0 < out["acceptance"] < 0.5, out
-    assert set(out["readers"]) == {"uniform", "inverted", "model"}
+    # ... and refuses most dealt hands (a real filter), some of the ready hands built
+    assert 0.0 < out["acceptance"] < (1.0 if ready else 0.5), out
+    names = {"ready", "ready_inverted"} if ready else {"uniform", "inverted"}
+    assert set(out["readers"]) == names | {"model"}
     for r in out["readers"].values():
         assert 0.0 <= r["auc_rows"] <= 1.0 and r["pairs"]["positions"] > 0
 
@@ -44,3 +47,25 @@ def test_inversion_measures() -> None:
 def test_inversion_refuses_bad_input(args: list[str]) -> None:
     proc = _run(*args)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_ready_hands_are_ready_and_from_the_copies() -> None:
+    """The hands ``--ready`` builds: drawn from the copies given, and one tile from complete
+    (a 2/5/8 pair and sets), so ready."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from danger_inversion import _ready_hand
+
+    from laizi.analysis.profiles import shanten258
+
+    rng = random.Random(7)
+    pool = [4] * 27 + [0] * 7
+    pool[4] = 1  # one copy of 5m left: never its pair, nor two of it
+    for n in (13, 10, 7, 4, 1):
+        for _ in range(30):
+            h = _ready_hand(pool, n, rng)
+            assert h is not None and sum(h) == n
+            assert all(h[k] <= pool[k] for k in range(34))
+            assert shanten258(h, 0, (n - 1) // 3) == 0
+    assert _ready_hand(pool, 12, rng) is None  # 13 tiles cannot be a pair and sets
