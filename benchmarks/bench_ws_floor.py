@@ -9,9 +9,11 @@ game in it: the same uvicorn (``websockets-sansio``, uvloop, ``ws_max_size`` as 
 serve``), Starlette's ``WebSocket.receive`` loop as the real handler runs it, orjson parsing,
 and the frames written straight to the transport (``laizi.server.net.wsdirect``, as the real
 server writes them). Each "action" is what one action of the real server is on the wire:
-one message in; one frame to each of the room's four connections and an ``ack`` to the
-actor (``--frame-bytes`` each; the real server's steady play is ~735 bytes per action over
-those five frames). No move, no view, no database, no timers.
+one message in; ``--frames`` frames out (5 by default: an update to each of the room's four
+connections and an ``ack`` to the actor; more updates go round the table again, and
+``laizi serve`` sends ~6.2–6.7 per action in ``bench_server.py``'s play), ``--frame-bytes``
+of padding each (its steady play: ~735 bytes per action). No move, no view, no database, no
+timers. ``--server`` measures ``laizi serve`` at each level in the same run.
 
 The load is the real benchmark's (``bench_server.py``): ``--rooms`` rooms of four picows
 clients in one process, the seat to move sends after ``--think`` seconds, the round trip
