@@ -81,16 +81,12 @@ def _as_then(then: HandState, o: int, kept: list[int], thrown: int, drawn: bool,
     st = then.clone()
     hand = list(kept)
     hand[thrown] += 1
-    st.hands[o] = hand
     if not st.after_claim:
         if drawn:
             st.last_draw = thrown
         else:  # 手切: the drawn tile is one it kept (which one, the table does not show)
             st.last_draw = rng.choice([k for k, c in enumerate(kept) for _ in range(c)])
-    st._turn_cache = None  # the caches of the true hand go with it
-    st._tsumo = None
-    st._ron_results = {}
-    return st
+    return _with_hand(st, o, hand)
 
 
 def _ready_hand(pool: list[int], n: int, rng: random.Random) -> list[int] | None:
@@ -128,8 +124,8 @@ def _ready_hand(pool: list[int], n: int, rng: random.Random) -> list[int] | None
 
 
 def _with_hand(world: HandState, o: int, hand: list[int]) -> HandState:
-    """``world`` with ``hand`` as seat ``o``'s concealed tiles (the wall is not put right:
-    whether ``o`` may win on a discard does not read it)."""
+    """``world`` with ``hand`` as seat ``o``'s concealed tiles, the caches of the hand it had
+    dropped (the wall is not put right: whether ``o`` may win on a discard does not read it)."""
     world.hands[o] = list(hand)
     world._turn_cache = None
     world._tsumo = None
@@ -204,7 +200,8 @@ def _hand(args: tuple[str, str, int, int, int, str | None, bool]) -> dict[str, A
                         and x.tile != lz and x.tile not in special} | {a.tile})
         view = SeatView.from_state(state, seat, v.legal)  # a copy: sample_world keeps it
         far = true_distance(state, v)
-        pool = list(view.unseen())
+        unseen = view.unseen()
+        pool = list(unseen)
         pool[lz] = 0
         for k in special:
             pool[k] = 0
@@ -238,7 +235,6 @@ def _hand(args: tuple[str, str, int, int, int, str | None, bool]) -> dict[str, A
             out["row_y"].extend(_may_ron(state, seat, k, o) for k in kinds)
             out["row_ready"].extend([far[o][0] == 1.0] * len(kinds))
             if model is not None:
-                unseen = view.unseen()
                 out["rows"]["model"].extend(
                     model.prob(np.asarray([features(view, k, o, unseen) for k in kinds])).tolist())
         chance = {r: {k: 1.0 - safe[r][k] for k in kinds} for r in safe}
