@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
                          "a room path with no view); views: lean plus each seat's view patch as laizi "
                          "serve builds it")
     ap.add_argument("--hand-pause", type=float, default=0.5,
-                    help="--table lean: seconds between hands (bench_server's `laizi serve` too)")
+                    help="--table lean and views: seconds between hands (bench_server's `laizi serve` too)")
     ap.add_argument("--server-python", default=sys.executable,
                     help="interpreter of the measured floor or lean table (e.g. "
                          ".venv-compiled/bin/python: the compiled engine); the clients stay in this one")
@@ -215,20 +215,16 @@ def main(argv: list[str] | None = None) -> int:
         pg = benchsvc.Postgres().start()
     try:
         for rooms in levels:
-            _report(rooms, a, pg)
+            for table in a.tables:  # (laizi serve, if asked, after the last)
+                _report(rooms, table, a, pg, last=table == a.tables[-1])
     finally:
         if pg is not None:
             pg.stop()
     return 0
 
 
-def _report(rooms: int, a: argparse.Namespace, pg: Any) -> None:
-    """One level: each table asked for, then ``laizi serve`` if asked; printed."""
-    for table in a.tables:
-        _report_one(rooms, table, a, pg, last=table == a.tables[-1])
-
-
-def _report_one(rooms: int, table: str, a: argparse.Namespace, pg: Any, last: bool) -> None:
+def _report(rooms: int, table: str, a: argparse.Namespace, pg: Any, last: bool) -> None:
+    """One table at one level, then ``laizi serve`` if asked and ``last``; printed."""
     res = _floor(rooms, a, pg if table != "none" else None, table)
     if a.server and last:
         real = _server(rooms, a)
