@@ -140,3 +140,37 @@ def test_mute_and_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     finally:
         eng.dispose()
         srv.stop()
+
+
+def test_mutes_hold_while_the_player_has_another_connection_in_a_room(tmp_path: Path) -> None:
+    """The node keeps a player's mutes while any connection of theirs is in one of its rooms
+    (laizi.server.common.connset): bobo at the table on two connections mutes amei, one of
+    them closes — the other still gets nothing of hers; a connection of bobo's outside every
+    room does not keep them, and a rejoin reads them again from the database."""
+    srv = LiveServer(str(tmp_path / "mutes.db"), tmp_path, bot_delay=0.0).start()
+    try:
+        ta, pa = register(srv, "amei")
+        tb, _ = register(srv, "bobo")
+        a = Client(srv.port, token=ta)
+        code = a.request({"type": "create", "settings": {}}, "joined")["room"]["code"]
+        b1, b2 = Client(srv.port, token=tb), Client(srv.port, token=tb)
+        for c in (b1, b2):
+            c.request({"type": "join", "room": code}, "joined")
+        assert b1.request({"type": "mute", "player_id": pa}, "muted")["players"] == [pa]
+        b1.close()
+        b2.frames.clear()
+        _said(a, "听得到吗")
+        _none_from(b2, pa)  # the mutes held: b2 is still at the table
+        lobby = Client(srv.port, token=tb)  # a third, in no room: it keeps nothing
+        b2.close()
+        b3 = Client(srv.port, token=tb)
+        b3.send({"type": "join", "room": code})
+        assert b3.until("muted") == {"type": "muted", "players": [pa]}  # read again, stored
+        b3.frames.clear()
+        _said(a, "现在呢")
+        _none_from(b3, pa)
+        lobby.close()
+        b3.close()
+        a.close()
+    finally:
+        srv.stop()

@@ -8,7 +8,6 @@ import asyncio
 import os
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
@@ -16,6 +15,7 @@ pytest.importorskip("redis")
 
 from redis.asyncio import Redis  # noqa: E402
 
+from laizi.server.common.connset import ConnSet  # noqa: E402
 from laizi.server.common.protocol import ProtocolError  # noqa: E402
 from laizi.server.guard import limits  # noqa: E402
 from laizi.server.guard.conncaps import ConnCaps  # noqa: E402
@@ -191,7 +191,7 @@ class Node:
 
     def __init__(self, redis_url: str, name: str, total: int = 5, per_player: int = 2,
                  ttl: int = 15) -> None:
-        self.conns: set[Any] = set()
+        self.conns: ConnSet[Sock] = ConnSet()
         self.redis = Redis.from_url(redis_url)
         # A prefix of this test's own: a node left running by another test cannot count here.
         self.caps = ConnCaps(self.conns, total, per_player, redis=self.redis, node=name, ttl=ttl,
@@ -206,7 +206,7 @@ class Node:
             if not await self.caps.identify(player):
                 await self.close(sock)
                 return None
-            sock.player_id = player
+            self.conns.identify(sock, player)
         return sock
 
     async def close(self, sock: Sock) -> None:

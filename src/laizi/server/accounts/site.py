@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from laizi.server.accounts.auth import GuestAuth
     from laizi.server.common.connection import Conn
+    from laizi.server.common.connset import ConnSet
     from laizi.server.guard.limits import Limits
     from laizi.server.persistence.store import Store
 
@@ -47,5 +48,5 @@ class Site(Protocol):
 
 
 class SocialSite(Site, Protocol):
-    conns: set[Conn]  # every open WebSocket
+    conns: ConnSet[Conn]  # every open WebSocket
     rooms: dict[str, Any]  # the rooms in memory, by code (their ``status``, ``settings``...)

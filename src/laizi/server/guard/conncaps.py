@@ -17,8 +17,10 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
+
+from laizi.server.common.connset import ConnSet
 
 __all__ = ["HEARTBEAT", "NODE_TTL", "ConnCaps"]
 
@@ -81,16 +83,11 @@ return 1
 """
 
 
-class _Conn(Protocol):
-    player_id: str | None
-    closed: bool
-
-
 class ConnCaps:
     """The caps on open connections. ``conns`` is the live set of this node's connections
     (the hub's); ``redis`` (a ``redis.asyncio.Redis``) makes the caps the cluster's."""
 
-    def __init__(self, conns: Iterable[_Conn], max_total: int, max_per_player: int, *,
+    def __init__(self, conns: ConnSet[Any], max_total: int, max_per_player: int, *,
                  redis: Any = None, node: str = "", prefix: str = PREFIX, ttl: int = NODE_TTL,
                  on_round_trip: Callable[[int], None] | None = None,
                  on_error: Callable[[BaseException], None] | None = None) -> None:
@@ -107,10 +104,10 @@ class ConnCaps:
 
     # ------------------------------------------------------------- local counts
     def local_total(self) -> int:
-        return sum(1 for _ in self.conns)
+        return len(self.conns)
 
     def local_of(self, player: str) -> int:
-        return sum(1 for c in self.conns if c.player_id == player and not c.closed)
+        return len(self.conns.of(player))
 
     # ------------------------------------------------------------- checks
     async def admit(self) -> bool:

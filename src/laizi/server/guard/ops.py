@@ -20,6 +20,7 @@ from starlette.responses import Response
 
 from laizi.server.common.config import ServerConfig
 from laizi.server.common.connection import Conn
+from laizi.server.common.connset import ConnSet
 from laizi.server.guard.conncaps import ConnCaps
 from laizi.server.guard.limits import Limits, RateBudget, open_storage
 from laizi.server.guard.metrics import CONTENT_TYPE, Metrics
@@ -134,7 +135,7 @@ def lease_figures(status: Mapping[str, Any]) -> dict[str, int]:
     return {k: int(status[v]) for k, v in keys.items() if v in status}
 
 
-def hub_state(rooms: Mapping[str, Any], conns: set[Conn], stats: Mapping[str, float],
+def hub_state(rooms: Mapping[str, Any], conns: ConnSet[Conn], stats: Mapping[str, float],
               writer: Any, leases: Mapping[str, int] | None = None) -> dict[str, Any]:
     """What the metrics read of a hub at scrape time."""
     by_status = Counter(str(getattr(r, "status", "?")) for r in rooms.values())

@@ -239,7 +239,7 @@ async def on_hello(hub: Hub, conn: Conn, m: p.Hello) -> None:
                                            "per player; close another one first")
         conn.close()
         return
-    conn.player_id = info["player_id"]
+    hub.conns.identify(conn, info["player_id"])
     conn.credential = hub.auth.credential(info["token"])  # closed when it ends (Hub._sweep_sessions)
     conn.nickname = info["nickname"]
     conn.tables = TABLES_ID if m.tables and m.proto is not None else ""

@@ -68,9 +68,7 @@ class LocalPresence:
         return {p: dict(snap.get(p) or {"online": False, "room": None, "status": None}) for p in set(pids)}
 
     def push(self, pid: str, msg: Mapping[str, Any]) -> int:
-        n = 0
-        for c in list(self.hub.conns):
-            if c.player_id == pid and not c.closed:
-                c.send(msg)
-                n += 1
-        return n
+        mine = self.hub.conns.of(pid)
+        for c in mine:
+            c.send(msg)
+        return len(mine)

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from laizi.server.common.connset import ConnSet
 from laizi.server.tables.lines import LocalLines, WaitingLines
 
 if TYPE_CHECKING:
@@ -89,20 +90,18 @@ class LocalDirectory:
     name = ""
 
     def __init__(self, rooms: dict[str, Room], load_all: Callable[[], None],
-                 conns: set[Conn] | None = None) -> None:
+                 conns: ConnSet[Conn] | None = None) -> None:
         self.rooms = rooms  # the hub's
         self.load_all = load_all  # every unfinished room of the database into ``rooms``
-        self.conns: set[Conn] = conns if conns is not None else set()  # the hub's
+        self.conns: ConnSet[Conn] = conns if conns is not None else ConnSet()  # the hub's
         self.lines: WaitingLines = LocalLines(self.push)
 
     def push(self, pid: str, msg: Any) -> int:
         """Send ``msg`` to every open connection of ``pid`` here."""
-        n = 0
-        for c in list(self.conns):
-            if c.player_id == pid and not c.closed:
-                c.send(msg)
-                n += 1
-        return n
+        mine = self.conns.of(pid)
+        for c in mine:
+            c.send(msg)
+        return len(mine)
 
     async def start(self) -> None:
         await asyncio.to_thread(self.load_all)

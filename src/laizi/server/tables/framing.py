@@ -15,6 +15,7 @@ import time
 
 from laizi.server.common import protocol as p
 from laizi.server.common.connection import Conn
+from laizi.server.common.connset import ConnSet
 from laizi.server.common.protocol import RoomSettings
 from laizi.server.tables.engine import GameSession, dumps
 from laizi.server.tables.flow import Flow
@@ -38,7 +39,7 @@ class RoomFrames:
     match_id: int | None
     flow: Flow
     seats: list[Seat]
-    conns: set[Conn]
+    conns: ConnSet[Conn]
     _deadlines: dict[int, float]
     _last_seq: dict[str, int]
     _hints: dict[tuple[int, int], str]

@@ -25,6 +25,7 @@ from laizi.server.clubs.fields import club_member, event_club
 from laizi.server.common import protocol as p
 from laizi.server.common.config import ServerConfig, room_rules
 from laizi.server.common.connection import Conn
+from laizi.server.common.connset import ConnSet
 from laizi.server.common.protocol import ProtocolError, RoomSettings, RoomStatus
 from laizi.server.common.shutdown import bounded
 from laizi.server.guard.ops import Ops
@@ -60,7 +61,8 @@ class Hub:
         self.cfg = cfg
         self.rooms: dict[str, Room] = {}
         self.players: dict[str, str] = {}  # id -> nickname
-        self.conns: set[Conn] = set()      # every open WebSocket
+        self.conns: ConnSet[Conn] = ConnSet()  # every open WebSocket
+        self.in_rooms: ConnSet[Conn] = ConnSet()  # every connection in a room here (relayed too)
         self._store: Store | None = None
         self._auth: GuestAuth | None = None
         self.ops = Ops(cfg, self)  # rate limits, connection caps, metrics (laizi.server.guard.ops)
@@ -156,7 +158,8 @@ class Hub:
     def _room_kw(self) -> dict[str, Any]:
         """What a room is given of the hub."""
         return {"cfg": self.cfg, "store": self.store, "stats": self.stats,
-                "on_finished": self._finished, "hold": self.directory.hold}
+                "on_finished": self._finished, "hold": self.directory.hold,
+                "conn_index": self.in_rooms}
 
     def room_kw(self) -> dict[str, Any]:
         """What a room is given of the hub (a room taken over: laizi.server.cluster.node)."""
@@ -344,7 +347,7 @@ class Hub:
     # ------------------------------------------------------------- rooms and connections
     def conns_of(self, player_id: str) -> int:
         """Open connections identified as ``player_id``."""
-        return sum(1 for c in self.conns if c.player_id == player_id and not c.closed)
+        return len(self.conns.of(player_id))
 
     def room_of(self, conn: Conn) -> Room | None:
         room = self.rooms.get(conn.room_code) if conn.room_code else None
@@ -546,7 +549,7 @@ class Hub:
         if not room.conns:
             room.idle_since = time.monotonic()
         pid = conn.player_id
-        if any(c.player_id == pid and not c.closed for c in room.conns):
+        if room.conns.of(pid):
             return
         if room.hand_on_host(pid):
             await room.save_room()
@@ -555,8 +558,7 @@ class Hub:
         if not conn.remote:
             self.directory.unbind(conn, closing=True)  # relayed: the owner is told
         pid = conn.player_id
-        if pid is not None and not any(c.player_id == pid and c is not conn and not c.closed
-                                       for r in self.rooms.values() for c in r.conns):
+        if pid is not None and not any(c is not conn for c in self.in_rooms.of(pid)):
             self.mutes.forget(pid)  # read again at the player's next join
         room = self.room_of(conn)
         if room is None:
@@ -565,7 +567,7 @@ class Hub:
             await self.detach(conn, room)
             pid = conn.player_id
             seat = room.seat_of(pid)
-            still = any(c.player_id == pid and not c.closed for c in room.conns)
+            still = bool(room.conns.of(pid))
             if seat is not None and not still and room.status == RoomStatus.PLAYING:
                 room.away(seat)
             room.broadcast_lobby()

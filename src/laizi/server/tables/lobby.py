@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from laizi.server.common import protocol as p
 from laizi.server.common.connection import Conn
+from laizi.server.common.connset import ConnSet
 from laizi.server.common.protocol import ProtocolError, RoomSettings, RoomStatus
 from laizi.server.guard.limits import BOT_ROOMS_PER_IP
 from laizi.server.guard.netcheck import network_pairs, proxy_addrs
@@ -41,7 +42,7 @@ class LobbyRoom(Protocol):
     seats: list[Seat]
     banned: set[str]
     chat_log: list[dict[str, Any]]
-    conns: set[Conn]
+    conns: ConnSet[Conn]
     store: Store
 
     def seat_of(self, player_id: str | None) -> int | None: ...

@@ -30,6 +30,7 @@ from laizi.game import Action
 from laizi.rules import RuleSet
 from laizi.server.common.config import ServerConfig, room_rules
 from laizi.server.common.connection import Conn
+from laizi.server.common.connset import ConnSet
 from laizi.server.common.protocol import ProtocolError, RoomSettings, RoomStatus
 from laizi.server.ledger import coins
 from laizi.server.persistence.fencing import Fenced
@@ -80,7 +81,8 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
     def __init__(self, code: str, settings: RoomSettings, owner_id: str | None, *,
                  cfg: ServerConfig, store: Store, stats: dict[str, float],
                  on_finished: Callable[[Room], None] | None = None,
-                 hold: Callable[[str], Awaitable[bool]] = _always) -> None:
+                 hold: Callable[[str], Awaitable[bool]] = _always,
+                 conn_index: ConnSet[Conn] | None = None) -> None:
         self.code = code
         self.settings = settings
         self.owner_id = owner_id
@@ -92,7 +94,8 @@ class Room(LobbyCommands, VoteCommands, RoomFrames):
         self.seats = [Seat() for _ in range(4)]
         self.match_id: int | None = None
         self.game: GameSession | None = None
-        self.conns: set[Conn] = set()
+        # (kept in step with the hub's index of connections in rooms: laizi.server.common.connset)
+        self.conns: ConnSet[Conn] = ConnSet(conn_index)
         self.lock = asyncio.Lock()
         self.coin: dict[str, Any] | None = None  # 场次 of a quick-match table (quickmatch.table_info)
         self.tiers: dict[str, dict[str, Any]] = {}  # 段位 of the players who came in (accounts.ranks)
