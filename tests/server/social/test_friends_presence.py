@@ -1,6 +1,6 @@
-"""LocalPresence over a hub's real connection objects: online / room from the connections, the
-map reused for SNAPSHOT_TTL once SNAPSHOT_FROM connections are open, fresh answers on demand,
-pushes reach every open connection of a player and no one else."""
+"""LocalPresence over a hub's real connection objects: online / room from the connections, as
+of now however many are open, pushes reach every open connection of a player and no one
+else."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import asyncio
 
 from laizi.server.common.config import ServerConfig
 from laizi.server.common.connection import Conn
-from laizi.server.social.presence import SNAPSHOT_FROM, LocalPresence
+from laizi.server.social.presence import LocalPresence
 from laizi.server.tables.hub import Hub
 
 
@@ -31,10 +31,12 @@ def test_presence_snapshot_and_push() -> None:
         b.closed = True  # few connections: every answer is fresh
         assert not pres.where(["p_b"])["p_b"]["online"]
         assert pres.push("p_b", {"type": "x"}) == 0
-        hub.conns.update(_conn(f"p_{i}") for i in range(SNAPSHOT_FROM))
-        assert not pres.where(["p_c"])["p_c"]["online"]  # builds the map
-        hub.conns.add(_conn("p_c"))
-        assert not pres.where(["p_c"])["p_c"]["online"]  # the map of a moment ago
-        assert pres.where(["p_c"], fresh=True)["p_c"]["online"]
+        hub.conns.update(_conn(f"p_{i}") for i in range(1000))
+        assert not pres.where(["p_c"])["p_c"]["online"]
+        c = _conn("p_c")
+        hub.conns.add(c)
+        assert pres.where(["p_c"])["p_c"] == {"online": True, "room": None, "status": None}  # at once
+        c.closed = True
+        assert not pres.where(["p_c"])["p_c"]["online"]
 
     asyncio.run(run())
