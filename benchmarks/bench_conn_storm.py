@@ -11,6 +11,10 @@ storm should not grow with how many connections it holds. This benchmark measure
 3. all of them come back at once, as the same players (their tokens), and join their
    rooms again: the server's CPU until the last is in (the **return**).
 
+Before the drop, while every room is open, it also asks for the public room list
+(``GET /api/rooms``, as every lobby page does every 5 s) :data:`LIST_GETS` times: the
+server's CPU per request (the **list**).
+
 It prints the server's CPU per connection in each phase at each level, and their growth
 from the smallest level to the largest (1.0: linear; a pass over every connection at
 each one makes it grow as the level does). ``--ref-src DIR`` also measures a server run
@@ -24,11 +28,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import os
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +44,7 @@ from bench_server import BotClient, Stats, cpu_seconds, free_port, server_stats,
 from benchsvc import stop  # noqa: E402
 
 PARALLEL = 200  # clients opening at once (set-up and return)
+LIST_GETS = 300  # GET /api/rooms asked (four at a time) while every room is open
 
 
 async def _wait_for(pred: Any, timeout: float, what: str) -> None:
@@ -75,13 +82,25 @@ async def _storm(url: str, rooms: int, pid: int) -> dict[str, Any]:
     if server_stats(url).get("connections") != n:
         raise RuntimeError("the server does not count every client")
 
+    # The room list, as the lobby pages ask for it (every 5 s each), while every room is open.
+    http = url.replace("ws://", "http://", 1).rsplit("/ws", 1)[0] + "/api/rooms"
+
+    def get_list(_: int) -> int:
+        with urllib.request.urlopen(http, timeout=30) as r:
+            return len(json.loads(r.read())["rooms"])
+
+    loop = asyncio.get_running_loop()
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        c0 = cpu_seconds(pid) or 0.0
+        listed = await asyncio.gather(*(loop.run_in_executor(pool, get_list, i) for i in range(LIST_GETS)))
+        list_cpu = (cpu_seconds(pid) or 0.0) - c0
+
     # The drop: every socket closed at once.
     c0 = cpu_seconds(pid) or 0.0
     t0 = time.perf_counter()
     for cs in clients:
         for c in cs:
             c.ws.disconnect()
-    loop = asyncio.get_running_loop()
 
     def gone() -> bool:
         return server_stats(url).get("connections") == 0
@@ -119,7 +138,8 @@ async def _storm(url: str, rooms: int, pid: int) -> dict[str, Any]:
     return {"rooms": rooms, "connections": n, "setup_s": round(setup_s, 1),
             "drop_s": round(drop_s, 2), "drop_cpu_ms_per_conn": round(1000 * drop_cpu / n, 3),
             "return_s": round(return_s, 2), "return_cpu_ms_per_conn": round(1000 * return_cpu / n, 3),
-            "back": back, "errors": dict(stats.errors)}
+            "back": back, "errors": dict(stats.errors),
+            "listed": min(listed), "list_cpu_ms_per_request": round(1000 * list_cpu / LIST_GETS, 3)}
 
 
 def measure(rooms: int, src: str | None) -> dict[str, Any]:
@@ -174,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.json:
                 print(json.dumps(res), flush=True)
             else:
-                print(f"{res['server']}: {rooms} rooms, {res['connections']} connections: drop "
+                print(f"{res['server']}: {rooms} rooms, {res['connections']} connections: list "
+                      f"{res['list_cpu_ms_per_request']} ms CPU/request, drop "
                       f"{res['drop_cpu_ms_per_conn']} ms CPU/connection ({res['drop_s']} s), return "
                       f"{res['return_cpu_ms_per_conn']} ms CPU/connection ({res['return_s']} s)", flush=True)
     for side in sides:

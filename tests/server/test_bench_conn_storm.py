@@ -1,5 +1,5 @@
-"""benchmarks/bench_conn_storm.py still measures: a few rooms of clients drop at once and come
-back as the same players into their rooms, on this checkout and on a reference (here the same
+"""benchmarks/bench_conn_storm.py still measures: the room list of a few open rooms is asked for,
+then their clients drop at once and come back as the same players into their rooms, on this checkout and on a reference (here the same
 sources, as --ref-src takes another checkout's)."""
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ def test_bench_conn_storm_drops_and_brings_back_every_client() -> None:
     assert {r["server"] for r in levels} == {"this checkout", str(ROOT / "src")}
     for r in levels:  # every client back in its room, nothing refused
         assert r["back"] == r["connections"] and r["errors"] == {}
+        assert r["listed"] == r["rooms"] and r["list_cpu_ms_per_request"] >= 0  # every room open is listed
         assert r["return_cpu_ms_per_conn"] >= 0 and r["drop_cpu_ms_per_conn"] >= 0  # (in clock ticks)
     summaries = [r for r in rows if "growth_per_connection" in r]
     assert len(summaries) == 2 and all(set(s["growth_per_connection"]) == {"drop", "return"}

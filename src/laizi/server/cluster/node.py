@@ -217,9 +217,9 @@ class Node:
             await self.r.hdel(KEY_ROOMLIST, code)
         self._listed.pop(code, None)
 
-    def list_rooms(self) -> list[dict[str, Any]]:
-        """Every node's public rooms (refreshed every other tick)."""
-        return self.room_list
+    def list_rooms(self, limit: int) -> list[dict[str, Any]]:
+        """Every node's public rooms (refreshed every other tick), at most ``limit``."""
+        return self.room_list[:limit]
 
     async def find_player(self, player_id: str) -> str | None:
         """A player made on another node (its nickname), from the database."""

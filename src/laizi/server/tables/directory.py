@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from laizi.server.common.connset import ConnSet
+from laizi.server.common.protocol import RoomStatus
 from laizi.server.tables.lines import LocalLines, WaitingLines
 
 if TYPE_CHECKING:
@@ -66,8 +67,8 @@ class RoomDirectory(Protocol):
     async def lead(self, job: str) -> bool:
         """Whether this server does the server-wide ``job`` now (one at a time)."""
 
-    def list_rooms(self) -> list[dict[str, Any]]:
-        """The public rooms, lobbies first (every server's)."""
+    def list_rooms(self, limit: int) -> list[dict[str, Any]]:
+        """The public rooms, lobbies first (every server's), at most ``limit``."""
 
     async def sync_identities(self, after: float) -> bool:
         """Catch up with logins and token changes made elsewhere since ``after``
@@ -133,10 +134,12 @@ class LocalDirectory:
     async def lead(self, job: str) -> bool:
         return True
 
-    def list_rooms(self) -> list[dict[str, Any]]:
-        out = [r.summary() for r in self.rooms.values() if r.listed()]
-        out.sort(key=lambda d: (d["status"] != "lobby", d["code"]))
-        return out
+    def list_rooms(self, limit: int) -> list[dict[str, Any]]:
+        # (ordered first, then only the rooms shown are summed up: a list the lobby page asks
+        # for every 5 s, from every page open on it)
+        rooms = sorted((r for r in self.rooms.values() if r.listed()),
+                       key=lambda r: (r.status != RoomStatus.LOBBY, r.code))
+        return [r.summary() for r in rooms[:limit]]
 
     async def sync_identities(self, after: float) -> bool:
         return False

@@ -303,7 +303,7 @@ class Hub:
     # ------------------------------------------------------------- queries
     def list_rooms(self) -> list[dict[str, Any]]:
         """The public rooms, lobbies first (a cluster: every node's, a second old)."""
-        return self.directory.list_rooms()[:ROOM_LIST_MAX]
+        return self.directory.list_rooms(ROOM_LIST_MAX)
 
     async def room_info(self, code: str, viewer: str | None = None, *,
                         private_ok: bool = False) -> dict[str, Any] | None:
