@@ -47,14 +47,6 @@ PARALLEL = 200  # clients opening at once (set-up and return)
 LIST_GETS = 300  # GET /api/rooms asked (four at a time) while every room is open
 
 
-async def _wait_for(pred: Any, timeout: float, what: str) -> None:
-    t0 = time.monotonic()
-    while not pred():
-        if time.monotonic() - t0 > timeout:
-            raise RuntimeError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
-
-
 async def _storm(url: str, rooms: int, pid: int) -> dict[str, Any]:
     stats = Stats()
     sem = asyncio.Semaphore(PARALLEL)

@@ -345,10 +345,6 @@ class Hub:
         return await asyncio.to_thread(load)
 
     # ------------------------------------------------------------- rooms and connections
-    def conns_of(self, player_id: str) -> int:
-        """Open connections identified as ``player_id``."""
-        return len(self.conns.of(player_id))
-
     def room_of(self, conn: Conn) -> Room | None:
         room = self.rooms.get(conn.room_code) if conn.room_code else None
         return room if room is not None and conn in room.conns else None
