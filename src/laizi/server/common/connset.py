@@ -5,13 +5,16 @@
 pushed to a player (a quick-match line, a friend's invitation). Answered by a pass over
 every connection, a storm of N sockets (a node restarted, a network blip: every client
 reconnects at once) cost N² steps on the event loop: some 8 million for 4,000 clients
-leaving, 16 million more for their coming back (``benchmarks/bench_conn_storm.py``). :class:`ConnSet` answers from an index, in steps
-of the player's own connections (a few: ``max_conns_per_player``).
+leaving, 16 million more for their coming back (``benchmarks/bench_conn_storm.py``).
+:class:`ConnSet` answers from an index, in steps of the player's own connections (a few:
+``max_conns_per_player``).
 
 A room's set may have a ``parent`` — the hub's index of every connection in any room —
-which it keeps in step: a connection is in at most one room, so "is the player in some
-room here" is one lookup there, and whatever adds or removes a room's connection (a join,
-a leave, a kick, the room closing) keeps both without knowing of the parent.
+which it keeps in step: "is the player in some room here" is one lookup there, and
+whatever adds or removes a room's connection (a join, a leave, a kick, the room closing)
+keeps both without knowing of the parent. (A connection is in one room at a time; the
+parent counts its rooms all the same, so one that joins a second room before the first
+lets it go stays until both have.)
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ C = TypeVar("C", bound=_Conn)
 
 class ConnSet(Generic[C]):
     """Connections, each once, with an index by ``player_id`` (the one it had when it came
-    in, or was given by :meth:`identify`). Iterates like a set (in no set order)."""
+    in, or was given by :meth:`identify`). Iterates like a set, in the order they came in."""
 
     __slots__ = ("_all", "_by", "_parent", "_refs")
 
@@ -40,8 +43,7 @@ class ConnSet(Generic[C]):
         self._all: dict[C, str | None] = {}  # each connection -> the player it is indexed under
         self._by: dict[str, dict[C, None]] = {}
         self._parent = parent
-        # as a parent: in how many of its children each connection is (a connection that
-        # joins a second room before the first lets it go stays until both have)
+        # as a parent: in how many of its children each connection is
         self._refs: dict[C, int] = {}
 
     def add(self, conn: C) -> None:
