@@ -15,6 +15,7 @@ wall are public (:class:`Reveal`).
 
 from laizi.views.project import Game, events_for, hand_log, project_event, view
 from laizi.views.snapshot import (
+    MARK_KEYS,
     MatchView,
     Reveal,
     SeatView,
@@ -26,13 +27,14 @@ from laizi.views.snapshot import (
     meld_to_json,
     own_key,
     public_key,
+    public_marks,
     public_moves,
     seat_view,
     to_json,
 )
 
 __all__ = [
-    "Game", "MatchView", "Reveal", "SeatView", "events_for", "from_json", "hand_log",
+    "MARK_KEYS", "Game", "MatchView", "Reveal", "SeatView", "events_for", "from_json", "hand_log",
     "history_rows", "match_to_json", "match_view", "meld_from_json", "meld_to_json",
-    "own_key", "project_event", "public_key", "public_moves", "seat_view", "to_json", "view",
+    "own_key", "project_event", "public_key", "public_marks", "public_moves", "seat_view", "to_json", "view",
 ]

@@ -48,9 +48,9 @@ if TYPE_CHECKING:
     from laizi.game import HandState, Match
 
 __all__ = [
-    "MatchView", "Reveal", "SeatView", "from_json", "history_rows", "match_to_json",
-    "match_view", "meld_from_json", "meld_to_json", "own_key", "public_key", "public_moves",
-    "seat_view", "to_json",
+    "MARK_KEYS", "MatchView", "Reveal", "SeatView", "from_json", "history_rows", "match_to_json",
+    "match_view", "meld_from_json", "meld_to_json", "own_key", "public_key", "public_marks",
+    "public_moves", "seat_view", "to_json",
 ]
 
 
@@ -138,7 +138,7 @@ class SeatView:
             hand_sizes=[sum(hs[0]), sum(hs[1]), sum(hs[2]), sum(hs[3])],
             wall_remaining=state.wall_remaining,
             legal=acts,
-            pending=state.pending if (ph == "claim" or ph == "rob") else None,
+            pending=public_marks(state)[1],
             last_draw=state.last_draw if own_turn else None,
             after_claim=state.after_claim if own_turn else False,
             indicator=state.indicator,
@@ -305,33 +305,48 @@ def match_view(match: Match, seat: int | None, *, copy: bool = True, reveal: boo
     )
 
 
-def public_key(match: Match) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+def public_key(match: Match) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
     """What the public snapshot of a match (a spectator's :func:`match_view`) is made of, in
-    two parts: ``(key, moves)``. ``moves`` is what a draw or a discard changes — the rivers,
-    each seat's count of concealed tiles, the wall, the turn —, ``key`` all the rest but the
-    hand itself (compare its identity). Within one hand, equal keys and moves that
-    :func:`public_moves` predicts from the events between mean equal public snapshots (a
-    server then knows a change's public patch holds nothing beyond its events)."""
+    three parts: ``(key, moves, marks)``. ``moves`` is what a draw or a discard changes — the
+    rivers, each seat's count of concealed tiles, the wall, the turn —, ``marks`` what a claim
+    window opening and closing changes — the hand's ``phase`` and the tile ``pending``, as the
+    snapshot shows them (:func:`public_marks`) —, ``key`` all the rest but the hand itself
+    (compare its identity). Within one hand, equal keys and moves that :func:`public_moves`
+    predicts from the events between mean public snapshots that differ at most in their
+    marks (a server then knows a change's public patch holds nothing beyond its events and
+    its marks)."""
     k: tuple[Any, ...] = (match.hand_no, match.round, match.dealer, tuple(match.score_values()),
                           tuple(match.auto), tuple(match.escaped), match.over, match.end_reason,
                           len(match.history))
     hand = match.hand
     if hand is None:
-        return k, ()
-    k += (hand.phase, hand.pending, hand.indicator, hand.commitment, hand.dealer,
+        return k, (), ()
+    k += (hand.indicator, hand.commitment, hand.dealer,
           tuple(tuple(m) for m in hand.melds), tuple(tuple(x) for x in hand.special_kongs),
           tuple(tuple(x) for x in hand.special_discards))
     moves = (tuple(tuple(r) for r in hand.rivers), tuple(sum(h) for h in hand.hands),
              hand.wall_remaining, hand.turn)
-    return k, moves
+    return k, moves, public_marks(hand)
+
+
+#: the snapshot's keys that :func:`public_marks` gives, in their order in it
+MARK_KEYS: Final = ("phase", "pending")
+
+
+def public_marks(state: HandState) -> tuple[str, int | None]:
+    """The hand's ``phase`` and ``pending`` as every snapshot of it shows them
+    (:meth:`SeatView.from_state`: the tile pending only in a claim window or a 抢杠 one)."""
+    ph = state.phase
+    return ph, (state.pending if (ph == "claim" or ph == "rob") else None)
 
 
 def public_moves(moves: tuple[Any, ...], events: Sequence[Mapping[str, Any]]) -> tuple[Any, ...] | None:
     """The ``moves`` part of :func:`public_key` after ``events`` (a match's log entries) when
     they are draws and discards only — a discard puts its tile on the seat's river and takes
     one concealed tile, a draw adds one, takes one from the wall and gives the seat the turn
-    (what :func:`laizi.server.common.delta.predict` applies to a view) —; None for any other
-    event."""
+    (what :func:`laizi.server.common.delta.predict` applies to a view) —, besides the seats'
+    answers to a claim window (``response``: no public snapshot shows them); None for any
+    other event."""
     if not moves:
         return None
     rivers = [list(r) for r in moves[0]]
@@ -340,6 +355,8 @@ def public_moves(moves: tuple[Any, ...], events: Sequence[Mapping[str, Any]]) ->
     turn: int = moves[3]
     for ev in events:
         kind = ev.get("type")
+        if kind == "response":  # a seat's answer to a claim window: its own, never public
+            continue
         seat = ev.get("seat")
         if type(seat) is not int or not 0 <= seat < 4:
             return None

@@ -1,6 +1,8 @@
-"""Issue 24: a change of draws and discards alone that leaves every other public thing as
-it was does not build the table's public part (``GameSession._refresh``, docs/deploy.md):
-its public patch is empty, the view the base's with what the events say. Whatever it
+"""Issue 24: a change of draws and discards alone (and the seats' private answers to a claim
+window) that leaves every other public thing as it was but the claim window's marks (the
+phase, the tile pending) does not build the table's public part (``GameSession._refresh``,
+docs/deploy.md): its public patch is those marks, the view the base's with what the events
+say. Whatever it
 skips, the frames must be the same, byte for byte, as those of a session that builds the
 public part at every change — every audience's patch from the version before and from
 older kept bases (across a run of skipped versions), and its snapshot — over whole matches
@@ -46,4 +48,6 @@ def test_skipped_public_parts_give_the_same_frames(level: str, seed: str, older_
         for g in sides:
             g.trim()
     assert full.over and not full._lazy
-    assert skipped > steps // 3  # most changes of a hand skip the public part
+    # three changes in four skip the public part (draws and discards alone: 57-64 %; with
+    # the claim window's marks and answers: 79-83 % of these matches)
+    assert skipped >= 3 * steps // 4, (skipped, steps)

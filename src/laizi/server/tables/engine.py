@@ -32,9 +32,10 @@ from typing import Any
 import orjson
 
 from laizi.game import Action, Match
+from laizi.game.actions import TILE_STR
 from laizi.hints import WaitsMemo
 from laizi.rules import RuleSet
-from laizi.server.common.delta import diff, last_drawer, predict, predict_drawer, unshape
+from laizi.server.common.delta import SET, diff, last_drawer, predict, predict_drawer, unshape
 from laizi.server.common.protocol import dumps
 from laizi.server.tables.frames import (
     EVENT_SHAPES,
@@ -48,6 +49,7 @@ from laizi.server.tables.frames import (
     seat_private,
 )
 from laizi.views import (
+    MARK_KEYS,
     MatchView,
     SeatView,
     history_rows,
@@ -179,6 +181,7 @@ class GameSession:
         self._pk_moves: tuple[Any, ...] = ()  # the hand, the log's length then
         self._pk_hand: object = None
         self._pk_log = 0
+        self._marks: dict[int, tuple[Any, ...]] = {}  # version -> its public_key marks (the kept ones)
         self._priv_bases: dict[int, dict[int | None, dict[str, Any]]] = {}  # version -> seat -> private part
         self._spectator: SeatView | None = None  # the public snapshot of the hand at _views_at
         self._pub_patches: dict[int, str] = {}   # base version -> public patch ops (at _views_at)
@@ -357,17 +360,19 @@ class GameSession:
     def _refresh(self) -> None:
         """Start this version's views (once per version). Its public part is built now —
         unless the change was draws and discards alone and left every other public thing
-        as it was (:func:`laizi.views.public_key`): then the public view is the one before
-        with what the events say by themselves (:func:`~laizi.server.common.delta.predict`),
-        its public patch is empty, and it is built only if a snapshot or an older base asks
-        for it (:meth:`_render`). About two changes in three (docs/deploy.md)."""
+        as it was but the claim window's marks, the phase and the tile pending
+        (:func:`laizi.views.public_key`): then the public view is the one before with what
+        the events say by themselves (:func:`~laizi.server.common.delta.predict`) and the
+        marks now, its public patch is the marks that changed (:func:`_mark_ops`), and it
+        is built only if a snapshot or an older base asks for it (:meth:`_render`). About
+        four changes in five (docs/deploy.md)."""
         v = self.version
         if self._views_at == v:
             return
         match = self.match
         self._sync_streams()
         hand = match.hand
-        key, moves = public_key(match)
+        key, moves, marks = public_key(match)
         anchor = None
         prev = self._views_at
         if (self.lazy_public and hand is not None and hand is self._pk_hand and key == self._pk and prev >= 0
@@ -377,6 +382,7 @@ class GameSession:
         self._views, self._privs, self._pub_patches, self._drawers = {}, {}, {}, {}
         self._views_at = v
         self._ev_at[v] = self._streams[None].v
+        self._marks[v] = marks
         self._priv_bases[v] = {}
         self._pub_now = None
         self._spectator = None
@@ -390,6 +396,7 @@ class GameSession:
             del self._ev_at[old]
             self._priv_bases.pop(old, None)
             self._lazy.pop(old, None)
+            self._marks.pop(old, None)
         needed = {*self._ev_at, *self._lazy.values()}  # (a kept lazy base's anchor too)
         for old in [u for u in self._bases if u not in needed]:
             del self._bases[old], self._anchor_ev[old]
@@ -494,16 +501,19 @@ class GameSession:
                 if events is None:
                     return None
                 if self._lazy.get(now) == anchor:
-                    # the view now is the base's with its events: nothing beyond them
+                    # the view now is the base's with its events and the marks now: nothing
+                    # beyond them
                     drawer = last_drawer(events)
-                    pub_ops = ""
+                    pub_ops = dumps(_mark_ops(self._marks[base], self._marks[now]))[1:-1]
                 else:
                     old = orjson.loads(self._bases[anchor])
-                    if anchor != base:  # (the base's view: its anchor's, with the events between)
+                    if anchor != base:  # (the base's view: its anchor's, with the events between
+                        # and the base's marks)
                         between = self._events_since(self._anchor_ev[anchor])
                         if between is None:
                             return None
                         old = predict(old, between[:len(between) - len(events)])
+                        old.update(_marks_json(self._marks[base]))
                     old, drawer = predict_drawer(old, events)
                     pub_ops = dumps(diff(old, self._parsed_now(), KEY_INDEX))[1:-1]
                 self._drawers[base] = drawer
@@ -513,6 +523,22 @@ class GameSession:
             old_priv = {**old_priv, "acting": [drawer]}
         priv_ops = dumps(diff(old_priv, self._private(seat)[0], KEY_INDEX))[1:-1]
         return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
+
+
+def _marks_json(marks: tuple[Any, ...]) -> dict[str, Any]:
+    """:func:`laizi.views.public_marks` as the snapshot's values (``{}``: no hand)."""
+    if not marks:
+        return {}
+    phase, pending = marks
+    return {"phase": str(phase), "pending": None if pending is None else TILE_STR[pending]}
+
+
+def _mark_ops(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[list[Any]]:
+    """The patch from a view with the marks ``old`` to the same view with ``new``, as
+    :func:`~laizi.server.common.delta.diff` makes it (one set per mark changed, in the
+    view's order)."""
+    was, now = _marks_json(old), _marks_json(new)
+    return [[SET, KEY_INDEX[k], now[k]] for k in MARK_KEYS if was.get(k) != now[k]]
 
 
 def hand_frames(rules: RuleSet, seed: bytes, journal: list[dict[str, Any]], *,
