@@ -6,6 +6,7 @@ wins, hand boundaries), for every seat and a spectator (issue 24, protocol 3).""
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from laizi.rules import RuleSet
 from laizi.server.common.delta import Mirror, canonical
 from laizi.server.tables.engine import GameSession, seed_from_text
+from laizi.server.tables.frames import EVENT_SHAPES
 from laizi.server.tables.framing import SHAPES_JSON, VIEW_KEYS_JSON
 from laizi.server.tables.seats import SeatBot
 from support.srvhelpers import bot_step
@@ -51,14 +53,27 @@ def _same_numbers(x: Any) -> Any:
     return x
 
 
-def _streams(seed: str, hands: int) -> list[list[dict[str, Any]]]:
+KONGS = ("kong", "ankong", "laizi_kong", "special_kong", "peng", "chi")
+
+
+def _streams(seed: str, hands: int, kongs: int | None = None) -> list[list[dict[str, Any]]]:
+    """Each audience's frames of a match of greedy bots; ``kongs``: of random moves that take
+    a kong or a claim when they can (a seed), and lay a laizi or 红中 aside as a discard now
+    and then."""
     g = GameSession(RuleSet(), seed_from_text(seed), max_hands=hands)
     bots = [SeatBot("greedy", 11 + s) for s in range(4)]
+    rng = random.Random(kongs)
     frames: dict[int | None, list[str]] = {s: [] for s in AUDIENCES}
     sent = dict.fromkeys(AUDIENCES, 0)
     base: dict[int | None, int | None] = dict.fromkeys(AUDIENCES)
     while not g.over:
-        bot_step(g, bots)
+        if kongs is None or g.hand_over:
+            bot_step(g, bots)
+        else:
+            seat = g.to_act()[0]
+            legal = g.legal(seat)
+            best = [a for a in legal if a.type in KONGS]
+            g.act(seat, rng.choice(best if best and rng.random() < 0.8 else legal))
         for s in AUDIENCES:
             stream = g.stream(s)
             if stream.v == sent[s]:
@@ -77,9 +92,16 @@ def _streams(seed: str, hands: int) -> list[list[dict[str, Any]]]:
 
 
 @pytest.mark.skipif(NODE is None, reason="needs node")
-def test_the_js_applier_makes_the_frames_the_python_one_makes() -> None:
-    streams = _streams("twins", 2)
+@pytest.mark.parametrize("kongs", [None, 5])
+def test_the_js_applier_makes_the_frames_the_python_one_makes(kongs: int | None) -> None:
+    streams = _streams("twins", 2, kongs)
     assert all(len(f) > 50 for f in streams)
+    shapes = [s[0] for s in EVENT_SHAPES]
+    kinds = {shapes[e[0]] if isinstance(e, list) else e["type"] + ("/as" if e.get("as") else "")
+             for m in streams[-1] for e in m.get("e", [])}  # (the spectator's: every public event)
+    assert {"discard", "draw", "peng", "special_kong", "laizi_kong"} <= kinds, kinds
+    if kongs is not None:  # what protocol 5's clients apply themselves, every kind
+        assert {"chi", "kong", "ankong", "discard/as"} <= kinds, kinds
     js = subprocess.run([str(NODE), "--input-type=module", "-e", RUNNER,
                          DELTA_JS.as_uri()], input=json.dumps(streams), capture_output=True, text=True,
                         timeout=120, check=True)

@@ -307,25 +307,26 @@ def match_view(match: Match, seat: int | None, *, copy: bool = True, reveal: boo
 
 def public_key(match: Match) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
     """What the public snapshot of a match (a spectator's :func:`match_view`) is made of, in
-    three parts: ``(key, moves, marks)``. ``moves`` is what a draw or a discard changes — the
-    rivers, each seat's count of concealed tiles, the wall, the turn —, ``marks`` what a claim
-    window opening and closing changes — the hand's ``phase`` and the tile ``pending``, as the
+    three parts: ``(key, moves, marks)``. ``moves`` is what a hand's events change by
+    themselves — the rivers, each seat's count of concealed tiles, the wall, the turn, the
+    melds and the tiles laid aside (:func:`public_moves`) —, ``marks`` what a claim window
+    opening and closing changes — the hand's ``phase`` and the tile ``pending``, as the
     snapshot shows them (:func:`public_marks`) —, ``key`` all the rest but the hand itself
-    (compare its identity). Within one hand, equal keys and moves that :func:`public_moves`
-    predicts from the events between mean public snapshots that differ at most in their
-    marks (a server then knows a change's public patch holds nothing beyond its events and
-    its marks)."""
+    (compare its identity) and what follows from the seats' tables by the rules (their
+    table 番, whether they are open: a server sends those as values). Within one hand,
+    equal keys and moves that :func:`public_moves` predicts from the events between mean
+    public snapshots that differ at most in their marks and in what follows from the
+    tables (a server then knows a change's public patch holds nothing else)."""
     k: tuple[Any, ...] = (match.hand_no, match.round, match.dealer, tuple(match.score_values()),
                           tuple(match.auto), tuple(match.escaped), match.over, match.end_reason,
                           len(match.history))
     hand = match.hand
     if hand is None:
         return k, (), ()
-    k += (hand.indicator, hand.commitment, hand.dealer,
-          tuple(tuple(m) for m in hand.melds), tuple(tuple(x) for x in hand.special_kongs),
-          tuple(tuple(x) for x in hand.special_discards))
+    k += (hand.indicator, hand.commitment, hand.dealer)
     moves = (tuple(tuple(r) for r in hand.rivers), tuple(sum(h) for h in hand.hands),
-             hand.wall_remaining, hand.turn)
+             hand.wall_remaining, hand.turn, tuple(tuple(m) for m in hand.melds),
+             tuple(tuple(x) for x in hand.special_kongs), tuple(tuple(x) for x in hand.special_discards))
     return k, moves, public_marks(hand)
 
 
@@ -340,19 +341,35 @@ def public_marks(state: HandState) -> tuple[str, int | None]:
     return ph, (state.pending if (ph == "claim" or ph == "rob") else None)
 
 
+_TAKES: Final = {"chi": 2, "peng": 2, "kong": 3}  # concealed tiles a claim of a discard takes
+
+
 def public_moves(moves: tuple[Any, ...], events: Sequence[Mapping[str, Any]]) -> tuple[Any, ...] | None:
-    """The ``moves`` part of :func:`public_key` after ``events`` (a match's log entries) when
-    they are draws and discards only — a discard puts its tile on the seat's river and takes
-    one concealed tile, a draw adds one, takes one from the wall and gives the seat the turn
-    (what :func:`laizi.server.common.delta.predict` applies to a view) —, besides the seats'
-    answers to a claim window (``response``: no public snapshot shows them); None for any
-    other event."""
+    """The ``moves`` part of :func:`public_key` after ``events`` (a match's log entries),
+    as the events say it by themselves (what :func:`laizi.server.common.delta.predict`
+    applies to a view):
+
+    - a discard puts its tile on the seat's river — a laizi or 红中 (``as``) among its tiles
+      laid aside (``special_discards``) — and takes one concealed tile;
+    - a draw adds one, takes one from the wall and gives the seat the turn;
+    - a chi, peng or kong of a discard takes the last tile of the discarder's river, adds
+      the meld and takes two concealed tiles (three: a kong); a chi or peng gives the seat
+      the turn;
+    - an 暗杠 adds the meld and takes four; a 红中 or laizi laid aside (``special_kong``,
+      ``laizi_kong``) goes among the seat's ``special_kongs`` and takes one;
+    - the seats' answers to a claim window (``response``) change nothing public.
+
+    None for any other event (a 蓄杠, whose meld changes only once its 抢杠 window has
+    closed; a win; ...)."""
     if not moves:
         return None
     rivers = [list(r) for r in moves[0]]
     sizes = list(moves[1])
     wall: int = moves[2]
     turn: int = moves[3]
+    melds = [list(m) for m in moves[4]]
+    laid = [list(x) for x in moves[5]]
+    discarded = [list(x) for x in moves[6]]
     for ev in events:
         kind = ev.get("type")
         if kind == "response":  # a seat's answer to a claim window: its own, never public
@@ -360,16 +377,43 @@ def public_moves(moves: tuple[Any, ...], events: Sequence[Mapping[str, Any]]) ->
         seat = ev.get("seat")
         if type(seat) is not int or not 0 <= seat < 4:
             return None
-        if kind == "discard":
-            rivers[seat].append(tile_from_str(ev["tile"]))
-            sizes[seat] -= 1
-        elif kind == "draw":
+        if kind == "draw":
             sizes[seat] += 1
             wall -= 1
             turn = seat
+            continue
+        tile = ev.get("tile")
+        if type(tile) is not str:
+            return None
+        k = tile_from_str(tile)
+        if kind == "discard":
+            (rivers[seat] if ev.get("as") is None else discarded[seat]).append(k)
+            sizes[seat] -= 1
+        elif kind in _TAKES:
+            d = ev.get("from")
+            if type(d) is not int or not 0 <= d < 4 or not rivers[d]:
+                return None
+            rivers[d].pop()
+            if kind == "chi":
+                run = ev.get("run")
+                if type(run) is not str:
+                    return None
+                melds[seat].append(Meld("chi", tile_from_str(run), d, k))
+            else:
+                melds[seat].append(Meld("peng", k, d) if kind == "peng" else Meld("kong", k, d))
+            if kind != "kong":
+                turn = seat
+            sizes[seat] -= _TAKES[kind]
+        elif kind == "ankong":
+            melds[seat].append(Meld("ankong", k))
+            sizes[seat] -= 4
+        elif kind == "special_kong" or kind == "laizi_kong":
+            laid[seat].append(k)
+            sizes[seat] -= 1
         else:
             return None
-    return (tuple(tuple(r) for r in rivers), tuple(sizes), wall, turn)
+    return (tuple(tuple(r) for r in rivers), tuple(sizes), wall, turn, tuple(tuple(m) for m in melds),
+            tuple(tuple(x) for x in laid), tuple(tuple(x) for x in discarded))
 
 
 # ---------------------------------------------------------------------- JSON

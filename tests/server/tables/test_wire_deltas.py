@@ -334,9 +334,10 @@ def test_the_in_process_sweep_covers_robbing_a_kong_and_the_rest() -> None:
     assert all(total.get(k, 0) for k in ("rob", "kongs", "claims", "auto", "escape", "snapshots")), total
 
 
-@pytest.mark.parametrize("proto", [None, 1, 2])
+@pytest.mark.parametrize("proto", [None, 1, 2, 4])
 def test_an_old_client_is_told_to_reload(client: Any, proto: int | None) -> None:
-    """A page of protocol 1 or 2 gets the error ``old_client`` — words in both word tables —
+    """A page of protocol 1, 2 or 4 (whose client does not apply a claim's meld itself)
+    gets the error ``old_client`` — words in both word tables —
     at ``hello``, and its socket is closed. One that says no protocol (every page before
     protocol 2; a script that only sets a table up, like the screenshot tool's
     ``--spectate-bots``) is served until the first table frame it would get, which is that

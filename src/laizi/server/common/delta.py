@@ -307,9 +307,31 @@ def patch(doc: Any, ops: Any, keys: Sequence[str] = ()) -> Any:
     return root[0]
 
 
+_TAKES = {"chi": 2, "peng": 2, "kong": 3}  # concealed tiles a claim of a discard takes
+
+
+def _meld(ev: dict[str, Any], kind: str, tile: str, frm: int | None) -> dict[str, Any] | None:
+    """The meld a claim or an 暗杠 adds, as a snapshot shows it (``meld_to_json``); None for
+    an event that does not say one."""
+    if kind != "chi":
+        out: dict[str, Any] = {"type": kind, "tile": tile, "tiles": [tile] * (3 if kind == "peng" else 4)}
+        if frm is not None:
+            out["from"] = frm
+        return out
+    run = ev.get("run")
+    if type(run) is not str or len(run) != 2 or run[0] not in "1234567" or run[1] not in "mps":
+        return None
+    tiles = [f"{int(run[0]) + i}{run[1]}" for i in range(3)]
+    return {"type": "chi", "tile": run, "tiles": tiles, "from": frm, "claimed": tile}
+
+
 def _effects(view: Any, ev: Any) -> list[list[Any]]:
-    """What an update's event says of the view by itself (the commonest two: a draw, a
-    discard), as patch operations; [] for any other event, or a view it does not fit."""
+    """What an update's event says of the view by itself, as patch operations
+    (:func:`laizi.views.public_moves` says the same of a match): a draw, a discard (a laizi
+    or 红中, ``as``, among the tiles laid aside), a chi, peng or kong of a discard (the
+    river's last tile into the meld; a chi or peng gives the turn), an 暗杠, a tile laid
+    aside as a kong; [] for any other event, or a view it does not fit. What the rules
+    make of a table (its 番, whether it is open) is not said here: the patch holds it."""
     players = view.get("players") if type(view) is dict else None
     seat = ev.get("seat") if type(ev) is dict else None
     if type(players) is not list or type(seat) is not int or not 0 <= seat < len(players):
@@ -319,8 +341,12 @@ def _effects(view: Any, ev: Any) -> list[list[Any]]:
     if type(n) is not int:
         return []
     kind = ev.get("type")
-    if kind == "discard" and type(ev.get("tile")) is str and type(p.get("river")) is list:
-        return [[APPEND, "players", seat, "river", [ev["tile"]]], [SET, "players", seat, "concealed", n - 1]]
+    tile = ev.get("tile")
+    if kind == "discard" and type(tile) is str:
+        where = "river" if ev.get("as") is None else "special_discards"
+        if type(p.get(where)) is not list:
+            return []
+        return [[APPEND, "players", seat, where, [tile]], [SET, "players", seat, "concealed", n - 1]]
     wall = view.get("wall_remaining")
     if kind == "draw" and type(wall) is int:
         ops = [[SET, "players", seat, "concealed", n + 1], [SET, "wall_remaining", wall - 1],
@@ -328,13 +354,33 @@ def _effects(view: Any, ev: Any) -> list[list[Any]]:
         if "acting" in view:  # the drawer is to act
             ops.append([SET, "acting", [seat]])
         return ops
+    if type(tile) is not str:
+        return []
+    if kind in _TAKES:
+        d = ev.get("from")
+        q = players[d] if type(d) is int and 0 <= d < len(players) else None
+        river = q.get("river") if type(q) is dict else None
+        meld = _meld(ev, kind, tile, d)
+        if not river or type(river) is not list or meld is None or type(p.get("melds")) is not list:
+            return []
+        ops = [[SPLICE, "players", d, "river", len(river) - 1, 1, []],
+               [APPEND, "players", seat, "melds", [meld]],
+               [SET, "players", seat, "concealed", n - _TAKES[kind]]]
+        if kind != "kong":  # (after a kong: the replacement draw's, or the rules')
+            ops.append([SET, "turn", seat])
+        return ops
+    if kind == "ankong" and type(p.get("melds")) is list:
+        meld = _meld(ev, kind, tile, None)
+        return [[APPEND, "players", seat, "melds", [meld]], [SET, "players", seat, "concealed", n - 4]]
+    if (kind == "special_kong" or kind == "laizi_kong") and type(p.get("special_kongs")) is list:
+        return [[APPEND, "players", seat, "special_kongs", [tile]], [SET, "players", seat, "concealed", n - 1]]
     return []
 
 
 def predict(view: Any, events: Sequence[Any]) -> Any:
     """``view`` with what the ``events`` say by themselves applied (a draw: one more
     concealed tile, one less in the wall, the drawer's turn and ``acting``; a discard: the tile on the
-    river, one less concealed). The server diffs the new view against this, the client
+    river, one less concealed; a claim: the meld; ...: :func:`_effects`). The server diffs the new view against this, the client
     patches this: the patch holds only what the events did not say. A new value."""
     return predict_drawer(view, events)[0]
 

@@ -56,7 +56,7 @@ Server → client: ``welcome``, ``joined``, ``room`` (lobby state: ``host``, ``p
 ``fixed_deal``; ``{p}`` a patch of the room last got, to a client that said ``room_patch``),
 ``snapshot`` (join, reconnect, resync, a new match: the seat's whole
 ``view``, the key table ``keys``, the event shapes ``shapes`` and its last events ``e`` as
-an update carries them), ``update`` (protocol 4: a new version ``v``, the
+an update carries them), ``update`` (protocol 5: a new version ``v``, the
 seat-filtered events ``e`` (an event of a known shape as ``[shape, *values]`` by the
 snapshot's ``shapes``) and ``p``, the view's change since the frame before (after the
 events' own effects), its keys numbered by ``keys``; ``from`` = ``v`` minus the events, and what did not change is left
@@ -108,8 +108,9 @@ __all__ = [
     "MAX_FRAME_BYTES", "MAX_FRAME_DEPTH", "SEQ_MAX", "ClientMessage", "ProtocolError", "RoomSettings", "parse_client_message",
 ]
 
-PROTOCOL = 4                 # the table protocol (1: whole views; 2: versioned deltas; 3: compact deltas;
-                             # 4: a snapshot's events as an update's, one-column rows bare)
+PROTOCOL = 5                 # the table protocol (1: whole views; 2: versioned deltas; 3: compact deltas;
+                             # 4: a snapshot's events as an update's, one-column rows bare;
+                             # 5: the client applies claims, 暗杠 and tiles laid aside itself)
 MAX_FRAME_BYTES = 8192
 MAX_FRAME_DEPTH = 8          # nesting of a frame (the deepest valid one, create.settings.options, is 3)
 MAX_OPTIONS = 64             # entries in create.settings.options

@@ -47,6 +47,7 @@ from laizi.server.tables.frames import (
     private_part,
     public_part,
     seat_private,
+    seat_table,
 )
 from laizi.views import (
     MARK_KEYS,
@@ -181,7 +182,9 @@ class GameSession:
         self._pk_moves: tuple[Any, ...] = ()  # the hand, the log's length then
         self._pk_hand: object = None
         self._pk_log = 0
-        self._marks: dict[int, tuple[Any, ...]] = {}  # version -> its public_key marks (the kept ones)
+        self._marks: dict[int, tuple[Any, ...]] = {}  # version -> its public_key marks and the
+        # seats' tables then (_refresh; the kept ones)
+        self._tables: tuple[dict[str, Any], ...] = ()  # the seats' seat_table at _views_at
         self._priv_bases: dict[int, dict[int | None, dict[str, Any]]] = {}  # version -> seat -> private part
         self._spectator: SeatView | None = None  # the public snapshot of the hand at _views_at
         self._pub_patches: dict[int, str] = {}   # base version -> public patch ops (at _views_at)
@@ -359,13 +362,15 @@ class GameSession:
     # ----------------------------------------------------------- frames
     def _refresh(self) -> None:
         """Start this version's views (once per version). Its public part is built now —
-        unless the change was draws and discards alone and left every other public thing
-        as it was but the claim window's marks, the phase and the tile pending
-        (:func:`laizi.views.public_key`): then the public view is the one before with what
-        the events say by themselves (:func:`~laizi.server.common.delta.predict`) and the
-        marks now, its public patch is the marks that changed (:func:`_mark_ops`), and it
-        is built only if a snapshot or an older base asks for it (:meth:`_render`). About
-        four changes in five (docs/deploy.md)."""
+        unless the change's events say by themselves all that changed in public
+        (:func:`laizi.views.public_moves`: draws, discards, claims, 暗杠 and tiles laid aside)
+        but the claim window's marks (the phase, the tile pending) and what follows from the
+        seats' tables (:func:`~laizi.server.tables.frames.seat_table`: 番, open): then the
+        public view is the one before with what the events say
+        (:func:`~laizi.server.common.delta.predict`) and those values now, its public patch
+        is the values that changed (:func:`_mark_ops`), and it is built only if a snapshot
+        or an older base asks for it (:meth:`_render`). About nineteen changes in twenty
+        (docs/deploy.md)."""
         v = self.version
         if self._views_at == v:
             return
@@ -373,6 +378,14 @@ class GameSession:
         self._sync_streams()
         hand = match.hand
         key, moves, marks = public_key(match)
+        if hand is not None:  # (the seats' tables: counted again only when they changed)
+            if hand is self._pk_hand and self._pk_moves[4:] == moves[4:]:
+                tables = self._tables
+            else:
+                tables = tuple(seat_table(hand.rules, hand.setup.laizi, s, moves[4][s], moves[5][s],
+                                          moves[6][s], self._fans) for s in range(4))
+            self._tables = tables
+            marks = (*marks, tables)
         anchor = None
         prev = self._views_at
         if (self.lazy_public and hand is not None and hand is self._pk_hand and key == self._pk and prev >= 0
@@ -500,11 +513,13 @@ class GameSession:
                 events = self._events_since(self._ev_at[base])
                 if events is None:
                     return None
-                if self._lazy.get(now) == anchor:
+                ops = (_mark_ops(self._marks[base], self._marks[now])
+                       if self._lazy.get(now) == anchor else None)
+                if ops is not None:
                     # the view now is the base's with its events and the marks now: nothing
                     # beyond them
                     drawer = last_drawer(events)
-                    pub_ops = dumps(_mark_ops(self._marks[base], self._marks[now]))[1:-1]
+                    pub_ops = dumps(ops)[1:-1]
                 else:
                     old = orjson.loads(self._bases[anchor])
                     if anchor != base:  # (the base's view: its anchor's, with the events between
@@ -512,8 +527,8 @@ class GameSession:
                         between = self._events_since(self._anchor_ev[anchor])
                         if between is None:
                             return None
-                        old = predict(old, between[:len(between) - len(events)])
-                        old.update(_marks_json(self._marks[base]))
+                        old = _with_marks(predict(old, between[:len(between) - len(events)]),
+                                          self._marks[base])
                     old, drawer = predict_drawer(old, events)
                     pub_ops = dumps(diff(old, self._parsed_now(), KEY_INDEX))[1:-1]
                 self._drawers[base] = drawer
@@ -525,20 +540,41 @@ class GameSession:
         return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
 
 
-def _marks_json(marks: tuple[Any, ...]) -> dict[str, Any]:
-    """:func:`laizi.views.public_marks` as the snapshot's values (``{}``: no hand)."""
+def _with_marks(view: dict[str, Any], marks: tuple[Any, ...]) -> dict[str, Any]:
+    """``view`` with the marks of a version (:meth:`GameSession._refresh`: the claim
+    window's, as :func:`laizi.views.public_marks` gives them, and the seats'
+    :func:`~laizi.server.tables.frames.seat_table`) as the snapshot's values (a new value;
+    none: no hand)."""
     if not marks:
-        return {}
-    phase, pending = marks
-    return {"phase": str(phase), "pending": None if pending is None else TILE_STR[pending]}
+        return view
+    phase, pending, tables = marks
+    players = list(view["players"])
+    for s, t in enumerate(tables):
+        players[s] = {**players[s], **t}
+    return {**view, "phase": str(phase), "pending": None if pending is None else TILE_STR[pending],
+            "players": players}
 
 
-def _mark_ops(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[list[Any]]:
+_PLAYERS = KEY_INDEX["players"]
+
+
+def _mark_ops(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[list[Any]] | None:
     """The patch from a view with the marks ``old`` to the same view with ``new``, as
-    :func:`~laizi.server.common.delta.diff` makes it (one set per mark changed, in the
-    view's order)."""
-    was, now = _marks_json(old), _marks_json(new)
-    return [[SET, KEY_INDEX[k], now[k]] for k in MARK_KEYS if was.get(k) != now[k]]
+    :func:`~laizi.server.common.delta.diff` makes it (a set per claim-window mark changed,
+    then the seats' table values, in the view's order); None when diff would make it
+    otherwise (more than two seats' tables changed: it sets the players whole)."""
+    if not old or not new:
+        return None if old or new else []
+    out: list[list[Any]] = []
+    for k, a, b in zip(MARK_KEYS, old, new, strict=False):
+        if a != b:
+            out.append([SET, KEY_INDEX[k], str(b) if k == "phase" else (None if b is None else TILE_STR[b])])
+    changed = [s for s in range(4) if old[2][s] is not new[2][s]]
+    if 2 * len(changed) > 4:
+        return None
+    for s in changed:
+        out.extend([op[0], _PLAYERS, s, *op[1:]] for op in diff(old[2][s], new[2][s], KEY_INDEX))
+    return out
 
 
 def hand_frames(rules: RuleSet, seed: bytes, journal: list[dict[str, Any]], *,

@@ -39,19 +39,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from laizi.game.actions import TILE_STR, Action, tile_from_str
 from laizi.hints import WaitsMemo, may_wait, ready_waits
 from laizi.rules import RuleSet
+from laizi.scoring import Meld
 from laizi.tiles import NUM_KINDS
 from laizi.views import MatchView, Reveal, SeatView, meld_from_json, meld_to_json
 from laizi.views.fan import seat_fan
 
-__all__ = ["EVENT_SHAPES", "KEY_INDEX", "PRIVATE_KEYS", "TABLES_ID", "VIEW_KEYS", "FansMemo", "PrivateMemo",
-           "frame_view", "private_part", "public_part", "read_view", "seat_private"]
+__all__ = ["EVENT_SHAPES", "KEY_INDEX", "PRIVATE_KEYS", "TABLES_ID", "TABLE_KEYS", "VIEW_KEYS", "FansMemo", "PrivateMemo",
+           "frame_view", "private_part", "public_part", "read_view", "seat_private", "seat_table"]
 
 PRIVATE_KEYS = ("seat", "hand", "legal", "last_draw", "my_decision", "acting", "waits")
 # The wire's key table (sent with every snapshot as ``keys``): a patch names these keys by
@@ -98,27 +99,38 @@ def _tiles(ks: list[int]) -> list[str]:
 
 
 FansMemo = dict[int, tuple[tuple[Any, ...], dict[str, Any]]]
-"""Each seat's table 番 last counted, with what it was counted from (a server keeps one per
-match: a seat's 番 changes only with its own melds, kongs and laid-aside tiles)."""
+"""Each seat's :func:`seat_table` last counted, with what it was counted from (a server
+keeps one per match: a seat's 番 changes only with its own melds, kongs and laid-aside
+tiles)."""
+
+#: a seat's keys in the view that follow from its table by the rules (:func:`seat_table`),
+#: not from the events: a server sends them as values (in the view's order)
+TABLE_KEYS = ("opened", "fan", "fan_items", "standing")
 
 
-def _fan(hv: SeatView, s: int, memo: FansMemo | None) -> dict[str, Any]:
-    """Seat ``s``'s :func:`~laizi.views.fan.seat_fan` (public: the same in every seat's frame)."""
-    melds, sk, sd = hv.melds[s], hv.special_kongs[s], hv.special_discards[s]
-    if memo is None:
-        return seat_fan(hv.rules, hv.setup.laizi, melds, sk, sd)
-    key = (hv.setup.laizi, tuple(melds), tuple(sk), tuple(sd))  # (one match: one rule set)
-    got = memo.get(s)
-    if got is None or got[0] != key:
-        got = memo[s] = (key, seat_fan(hv.rules, hv.setup.laizi, melds, sk, sd))
-    return got[1]
+def seat_table(rules: RuleSet, laizi: int, s: int, melds: Sequence[Meld], special_kongs: Sequence[int],
+               special_discards: Sequence[int], memo: FansMemo | None = None) -> dict[str, Any]:
+    """Seat ``s``'s :data:`TABLE_KEYS` (public: the same in every seat's frame): whether it
+    is open and its :func:`~laizi.views.fan.seat_fan`. With ``memo``, the same dict while
+    the seat's table is the same (never changed after)."""
+    key = (laizi, tuple(melds), tuple(special_kongs), tuple(special_discards))  # (one match: one rule set)
+    if memo is not None:
+        got = memo.get(s)
+        if got is not None and got[0] == key:
+            return got[1]
+    fan = seat_fan(rules, laizi, melds, special_kongs, special_discards)
+    out = {"opened": any(m.opens for m in melds), "fan": fan["fan"], "fan_items": fan["items"],
+           "standing": fan["standing"]}
+    if memo is not None:
+        memo[s] = (key, out)
+    return out
 
 
 def _players(hv: SeatView, fans_memo: FansMemo | None = None) -> list[dict[str, Any]]:
     revealed = hv.revealed
     players = []
+    laizi = hv.setup.laizi
     for s in range(4):
-        fan = _fan(hv, s, fans_memo)
         p: dict[str, Any] = {
             "seat": s,
             "melds": [meld_to_json(m, tiles_as_list=True) for m in hv.melds[s]],
@@ -126,8 +138,8 @@ def _players(hv: SeatView, fans_memo: FansMemo | None = None) -> list[dict[str, 
             "special_kongs": _tiles(hv.special_kongs[s]),
             "special_discards": _tiles(hv.special_discards[s]),
             "concealed": hv.hand_sizes[s],
-            "opened": hv.opened(s),
-            "fan": fan["fan"], "fan_items": fan["items"], "standing": fan["standing"],
+            **seat_table(hv.rules, laizi, s, hv.melds[s], hv.special_kongs[s], hv.special_discards[s],
+                         fans_memo),
         }
         if revealed is not None:
             p["hand"] = _ordered(revealed.hands[s])

@@ -110,8 +110,25 @@ export function applyPatch(doc, ops, keys = []) {
   return root[0];
 }
 
-/** What an update's event says of the view by itself (a draw, a discard) as patch operations
- *  (the twin of delta.py's _effects). */
+const TAKES = { chi: 2, peng: 2, kong: 3 };  // concealed tiles a claim of a discard takes
+
+/** The meld a claim or an 暗杠 adds, as a snapshot shows it; null for an event that does not
+ *  say one (the twin of delta.py's _meld). */
+function meldOf(ev, kind, tile, from) {
+  if (kind !== "chi") {
+    const out = { type: kind, tile, tiles: Array(kind === "peng" ? 3 : 4).fill(tile) };
+    if (from !== null) out.from = from;
+    return out;
+  }
+  const run = ev.run;
+  if (typeof run !== "string" || run.length !== 2 || !"1234567".includes(run[0]) || !"mps".includes(run[1])) return null;
+  const tiles = [0, 1, 2].map(i => `${Number(run[0]) + i}${run[1]}`);
+  return { type: "chi", tile: run, tiles, from, claimed: tile };
+}
+
+/** What an update's event says of the view by itself as patch operations: a draw, a discard
+ *  (a laizi or 红中, `as`, among the tiles laid aside), a chi, peng or kong of a discard, an
+ *  暗杠, a tile laid aside as a kong (the twin of delta.py's _effects). */
 function effects(view, ev) {
   const players = isObj(view) ? view.players : null;
   const seat = isObj(ev) ? ev.seat : null;
@@ -119,14 +136,34 @@ function effects(view, ev) {
   const p = players[seat];
   const n = isObj(p) ? p.concealed : null;
   if (!isInt(n)) return [];
-  if (ev.type === "discard" && typeof ev.tile === "string" && Array.isArray(p.river))
-    return [[2, "players", seat, "river", [ev.tile]], [0, "players", seat, "concealed", n - 1]];
+  const kind = ev.type, tile = ev.tile;
+  if (kind === "discard" && typeof tile === "string") {
+    const where = ev.as === undefined || ev.as === null ? "river" : "special_discards";
+    if (!Array.isArray(p[where])) return [];
+    return [[2, "players", seat, where, [tile]], [0, "players", seat, "concealed", n - 1]];
+  }
   const wall = view.wall_remaining;
-  if (ev.type === "draw" && isInt(wall)) {
+  if (kind === "draw" && isInt(wall)) {
     const ops = [[0, "players", seat, "concealed", n + 1], [0, "wall_remaining", wall - 1], [0, "turn", seat]];
     if (Object.prototype.hasOwnProperty.call(view, "acting")) ops.push([0, "acting", [seat]]);  // the drawer acts
     return ops;
   }
+  if (typeof tile !== "string") return [];
+  if (Object.prototype.hasOwnProperty.call(TAKES, kind)) {
+    const d = ev.from;
+    const q = isInt(d) && d >= 0 && d < players.length ? players[d] : null;
+    const river = isObj(q) ? q.river : null;
+    const meld = meldOf(ev, kind, tile, d);
+    if (!Array.isArray(river) || !river.length || meld === null || !Array.isArray(p.melds)) return [];
+    const ops = [[3, "players", d, "river", river.length - 1, 1, []], [2, "players", seat, "melds", [meld]],
+      [0, "players", seat, "concealed", n - TAKES[kind]]];
+    if (kind !== "kong") ops.push([0, "turn", seat]);  // (after a kong: the replacement draw's)
+    return ops;
+  }
+  if (kind === "ankong" && Array.isArray(p.melds))
+    return [[2, "players", seat, "melds", [meldOf(ev, kind, tile, null)]], [0, "players", seat, "concealed", n - 4]];
+  if ((kind === "special_kong" || kind === "laizi_kong") && Array.isArray(p.special_kongs))
+    return [[2, "players", seat, "special_kongs", [tile]], [0, "players", seat, "concealed", n - 1]];
   return [];
 }
 

@@ -3,7 +3,7 @@
 import { S, store } from "./state.js";
 
 /** The table protocol this client speaks (laizi.server.common.protocol.PROTOCOL). */
-export const PROTOCOL = 4;
+export const PROTOCOL = 5;
 const handlers = {};
 // The connection's own state. Owner affinity (docs/cluster.md): a join relayed through another
 // node is preceded by an "owner" hint; the next reconnect asks the proxy for that node
