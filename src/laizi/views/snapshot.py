@@ -363,13 +363,14 @@ def public_moves(moves: tuple[Any, ...], events: Sequence[Mapping[str, Any]]) ->
     closed; a win; ...)."""
     if not moves:
         return None
-    rivers = [list(r) for r in moves[0]]
+    # (each seat's tuple replaced when an event touches it: few objects made per change)
+    rivers = list(moves[0])
     sizes = list(moves[1])
     wall: int = moves[2]
     turn: int = moves[3]
-    melds = [list(m) for m in moves[4]]
-    laid = [list(x) for x in moves[5]]
-    discarded = [list(x) for x in moves[6]]
+    melds = list(moves[4])
+    laid = list(moves[5])
+    discarded = list(moves[6])
     for ev in events:
         kind = ev.get("type")
         if kind == "response":  # a seat's answer to a claim window: its own, never public
@@ -387,33 +388,36 @@ def public_moves(moves: tuple[Any, ...], events: Sequence[Mapping[str, Any]]) ->
             return None
         k = tile_from_str(tile)
         if kind == "discard":
-            (rivers[seat] if ev.get("as") is None else discarded[seat]).append(k)
+            if ev.get("as") is None:
+                rivers[seat] = (*rivers[seat], k)
+            else:
+                discarded[seat] = (*discarded[seat], k)
             sizes[seat] -= 1
         elif kind in _TAKES:
             d = ev.get("from")
             if type(d) is not int or not 0 <= d < 4 or not rivers[d]:
                 return None
-            rivers[d].pop()
+            rivers[d] = rivers[d][:-1]
             if kind == "chi":
                 run = ev.get("run")
                 if type(run) is not str:
                     return None
-                melds[seat].append(Meld("chi", tile_from_str(run), d, k))
+                meld = Meld("chi", tile_from_str(run), d, k)
             else:
-                melds[seat].append(Meld("peng", k, d) if kind == "peng" else Meld("kong", k, d))
+                meld = Meld("peng", k, d) if kind == "peng" else Meld("kong", k, d)
+            melds[seat] = (*melds[seat], meld)
             if kind != "kong":
                 turn = seat
             sizes[seat] -= _TAKES[kind]
         elif kind == "ankong":
-            melds[seat].append(Meld("ankong", k))
+            melds[seat] = (*melds[seat], Meld("ankong", k))
             sizes[seat] -= 4
         elif kind == "special_kong" or kind == "laizi_kong":
-            laid[seat].append(k)
+            laid[seat] = (*laid[seat], k)
             sizes[seat] -= 1
         else:
             return None
-    return (tuple(tuple(r) for r in rivers), tuple(sizes), wall, turn, tuple(tuple(m) for m in melds),
-            tuple(tuple(x) for x in laid), tuple(tuple(x) for x in discarded))
+    return (tuple(rivers), tuple(sizes), wall, turn, tuple(melds), tuple(laid), tuple(discarded))
 
 
 # ---------------------------------------------------------------------- JSON
