@@ -540,19 +540,23 @@ class GameSession:
         return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
 
 
+def _mark_values(marks: tuple[Any, ...]) -> dict[str, Any]:
+    """The claim window's marks of a version (:func:`laizi.views.public_marks`) as the
+    snapshot's values, by :data:`~laizi.views.MARK_KEYS`."""
+    phase, pending = marks[0], marks[1]
+    return {"phase": str(phase), "pending": None if pending is None else TILE_STR[pending]}
+
+
 def _with_marks(view: dict[str, Any], marks: tuple[Any, ...]) -> dict[str, Any]:
     """``view`` with the marks of a version (:meth:`GameSession._refresh`: the claim
-    window's, as :func:`laizi.views.public_marks` gives them, and the seats'
-    :func:`~laizi.server.tables.frames.seat_table`) as the snapshot's values (a new value;
-    none: no hand)."""
+    window's and the seats' :func:`~laizi.server.tables.frames.seat_table`) as the
+    snapshot's values (a new value; none: no hand)."""
     if not marks:
         return view
-    phase, pending, tables = marks
     players = list(view["players"])
-    for s, t in enumerate(tables):
+    for s, t in enumerate(marks[2]):
         players[s] = {**players[s], **t}
-    return {**view, "phase": str(phase), "pending": None if pending is None else TILE_STR[pending],
-            "players": players}
+    return {**view, **_mark_values(marks), "players": players}
 
 
 _PLAYERS = KEY_INDEX["players"]
@@ -565,10 +569,8 @@ def _mark_ops(old: tuple[Any, ...], new: tuple[Any, ...]) -> list[list[Any]] | N
     otherwise (more than two seats' tables changed: it sets the players whole)."""
     if not old or not new:
         return None if old or new else []
-    out: list[list[Any]] = []
-    for k, a, b in zip(MARK_KEYS, old, new, strict=False):
-        if a != b:
-            out.append([SET, KEY_INDEX[k], str(b) if k == "phase" else (None if b is None else TILE_STR[b])])
+    was, now = _mark_values(old), _mark_values(new)
+    out: list[list[Any]] = [[SET, KEY_INDEX[k], now[k]] for k in MARK_KEYS if was[k] != now[k]]
     changed = [s for s in range(4) if old[2][s] is not new[2][s]]
     if 2 * len(changed) > 4:
         return None
