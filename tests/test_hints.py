@@ -186,20 +186,25 @@ def test_a_tables_waits_memo_answers_as_the_scorer_does_at_every_change() -> Non
     """A server room's own memo of its seats' scored 听 lines (hints.WaitsMemo) gives, after
     every change of a whole match (draws, discards, claims, kongs), exactly what scoring
     the seat's view afresh gives — a memo kept past a change of the seat's hand or of any
-    table that prices it would not."""
+    table that prices it would not (it is kept past another seat's change that leaves every
+    seat's scoring.payer_key as it was)."""
     from laizi.hints import _SCORED, WaitsMemo, ready_waits
 
     rules = RuleSet.preset("kaikoufan")
     m = Match(rules, seed=b"waits-memo", max_hands=3)
     bots = [make_bot("greedy", s) for s in range(4)]
     memo = WaitsMemo()
-    ready = melds_while_ready = 0
+    ready = melds_while_ready = kept = 0
     while not m.over:
         hand = m.hand
         assert hand is not None
         for seat in range(4):
             sv = seat_view(hand, seat)
+            before = memo.last.get(seat)
             got = ready_waits(sv, scores=True, memo=memo)
+            after = memo.last.get(seat)
+            # kept past another seat's change that pays alike (the same payer keys)
+            kept += before is not None and after is not None and after[0] != before[0] and after[1] is before[1]
             _SCORED.clear()
             assert got == ready_waits(sv, scores=True), (m.hand_no, seat)
             ready += bool(got)
@@ -209,6 +214,7 @@ def test_a_tables_waits_memo_answers_as_the_scorer_does_at_every_change() -> Non
         if m.hand is hand and sum(len(ms) for ms in seat_view(hand, 0).melds) > melds:
             melds_while_ready += any(ready_waits(seat_view(hand, s)) for s in range(4) if s != seat)
     assert ready > 20 and melds_while_ready > 0  # the case the memo must notice happened
+    assert kept > 0  # and the case it may keep
 
 
 @pytest.mark.parametrize(("laizi_discard", "fan"), [("kong", 2), ("half", 1)])

@@ -71,7 +71,15 @@ from laizi.bots.strong import StrongBot
 from laizi.bots.toolkit import completing_kinds, natural, tiles_after_claim
 from laizi.game.actions import Action
 from laizi.rules import RuleSet, TableSetup
-from laizi.scoring import Meld, PlayerTable, WinContext, score_variants, settlement_bound, table_fan
+from laizi.scoring import (
+    Meld,
+    PlayerTable,
+    WinContext,
+    payer_key,
+    score_variants,
+    settlement_bound,
+    table_fan,
+)
 from laizi.scoring.request import check_meld
 from laizi.tiles import NUM_KINDS, TILE_STR, Tile, parse_tiles
 from laizi.views import SeatView
@@ -140,7 +148,10 @@ class WaitsMemo:
     def __init__(self) -> None:
         # each seat's waiting kinds, with the hand (and own melds) they were found for
         self.kinds: dict[int, tuple[tuple[Any, ...], list[int]]] = {}
-        self.last: dict[int, tuple[tuple[Any, ...], list[tuple[int, dict[str, Any]]]]] = {}
+        # each seat's scored waits, with the view they were scored from and the other seats'
+        # payer keys then (another seat's table that pays alike changes nothing)
+        self.last: dict[int, tuple[tuple[Any, ...], list[tuple[int, dict[str, Any]]],
+                                   tuple[object, ...]]] = {}
         # the list last returned for each seat, with the scored waits and unseen counts it was
         # made of (callers do not change it: a server's frames keep it as their base)
         self.shown: dict[int, tuple[list[tuple[int, dict[str, Any]]], tuple[int, ...],
@@ -168,10 +179,18 @@ def _scored_waits(view: SeatView, memo: WaitsMemo | None = None) -> list[tuple[i
     key = (view.rules, view.setup, view.dealer, view.seat, tuple(view.hand),
            tuple(tuple(ms) for ms in view.melds), tuple(tuple(x) for x in view.special_kongs),
            tuple(tuple(x) for x in view.special_discards))
+    payers: tuple[object, ...] = ()
     if memo is not None:
         got = memo.last.get(view.seat)
-        if got is not None and got[0] == key:
-            return got[1]
+        if got is not None:
+            if got[0] == key:
+                return got[1]
+            if got[0][:5] == key[:5] and _own(got[0], view.seat) == _own(key, view.seat):
+                # only the other seats' tables changed: the same scores while each pays alike
+                payers = _payers(view)
+                if payers == got[2]:
+                    memo.last[view.seat] = (key, got[1], payers)
+                    return got[1]
     else:
         hit = _SCORED.get(key)
         if hit is not None:
@@ -185,12 +204,26 @@ def _scored_waits(view: SeatView, memo: WaitsMemo | None = None) -> list[tuple[i
             continue
         out.append((k, {"self_draw": sd, "discard": dc, "enough": bool(sd["ok"] or dc["ok"])}))
     if memo is not None:
-        memo.last[view.seat] = (key, out)
+        memo.last[view.seat] = (key, out, payers or _payers(view))
         return out
     _SCORED[key] = out
     while len(_SCORED) > _SCORED_MAX:
         _SCORED.popitem(last=False)
     return out
+
+
+def _own(key: tuple[Any, ...], seat: int) -> tuple[Any, ...]:
+    """The seat's own melds and laid-aside tiles in a :func:`_scored_waits` key."""
+    return key[5][seat], key[6][seat], key[7][seat]
+
+
+def _payers(view: SeatView) -> tuple[object, ...]:
+    """The other seats' :func:`~laizi.scoring.payer_key` (as :func:`win_outcomes` builds
+    their tables): all the waits' scores read of them."""
+    laizi = view.setup.laizi
+    return tuple(payer_key(view.rules, laizi, PlayerTable(
+        melds=tuple(view.melds[s]), special_kongs=tuple(view.special_kongs[s]),
+        special_discards=tuple(view.special_discards[s]))) for s in range(4) if s != view.seat)
 
 
 def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
@@ -224,15 +257,17 @@ def win_outcomes(view: SeatView, hand: Sequence[int], tile: int, *,
                        tile=tile, by="self_draw", players=players)]
     never_claimed = tile == view.setup.laizi or tile in view.setup.special
     if not never_claimed:
-        tried: set[PlayerTable] = set()
+        tried: set[tuple[object, ...]] = set()
         for d in range(4):
             if d == me or (from_seat is not None and d != from_seat):
                 continue
             if d != view.dealer:
-                # Two discarders with the same table, neither the dealer, pay alike.
-                if players[d] in tried:
+                # Two discarders with the same payer key, neither the dealer, pay alike (the
+                # worst is the first of equals: the one tried).
+                pk = payer_key(view.rules, view.setup.laizi, players[d])
+                if pk in tried:
                     continue
-                tried.add(players[d])
+                tried.add(pk)
             ctxs.append(WinContext(rules=view.rules, setup=view.setup, dealer=view.dealer,
                                    winner=me, tile=tile, by="discard", players=players,
                                    from_seat=d))

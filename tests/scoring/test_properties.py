@@ -20,6 +20,7 @@ from laizi.scoring import (
     Meld,
     PlayerTable,
     WinContext,
+    payer_key,
     score,
     score_variants,
     settlement_bound,
@@ -276,6 +277,49 @@ def test_score_variants_equal_score_for_each_way_of_winning(ctx: WinContext, dat
         variants.append(replace(ctx, by="discard", from_seat=d, players=tuple(others)))  # type: ignore[arg-type]
     got = score_variants(variants)
     assert [asdict(r) for r in got] == [asdict(score(c)) for c in variants]
+
+
+def _alike(m: Meld, seat: int) -> Meld:
+    """Another meld of the same type (its tiles and discarder changed)."""
+    if m.type == "chi":
+        return replace(m, tile=(m.tile + 9) % 27, from_seat=(seat + 3) % 4)
+    tile = (m.tile + 9) % 27 if m.tile < 27 else 27 + (m.tile - 27 + 1) % 4
+    return replace(m, tile=tile, from_seat=None if m.from_seat is None else (seat + 3) % 4)
+
+
+@SETTINGS
+@given(contexts(house=True), st.data())
+def test_losers_tables_with_equal_payer_keys_score_alike(ctx: WinContext, data: st.DataObject) -> None:
+    """payer_key is all the scorer reads of a loser's table (hints.WaitsMemo keeps a seat's
+    scored waits while the others' keys stay): other melds of the same types, from other
+    seats, and under 开口翻 (one opening's fan) a second chi of an opened seat, change no
+    key and no score — and a key that changes is noticed by the scorer's payments."""
+    players = list(ctx.players)
+    for s in range(4):
+        if s == ctx.winner or (ctx.by == "rob_kong" and s == ctx.from_seat):
+            continue  # (the robbed seat's peng is the kong robbed: its tile is the win's)
+        p = players[s]
+        melds = tuple(_alike(m, s) for m in p.melds)
+        if (ctx.rules.opening_fan == "once" and any(m.opens for m in melds)
+                and data.draw(st.booleans())):
+            melds += (Meld("chi", 0, (s + 1) % 4),)
+        q = replace(p, melds=melds)
+        laizi = ctx.setup.laizi
+        assert payer_key(ctx.rules, laizi, q) == payer_key(ctx.rules, laizi, p)
+        players[s] = q
+    other = replace(ctx, players=tuple(players))
+    assert asdict(score(other)) == asdict(score(ctx))
+
+
+def test_payer_keys_differ_where_a_loser_pays_differently() -> None:
+    """A peng opens a seat (开口: +1 under kaikoufan; 阳光 no more), an exposed kong adds a
+    fan, a second peng under 口口翻 one more: each changes the key."""
+    for preset, tables in (("kaikoufan", [(), ("peng",), ("peng", "kong")]),
+                           ("koukoufan", [(), ("peng",), ("peng", "peng")])):
+        rules = RuleSet.preset(preset)
+        keys = [payer_key(rules, 31, PlayerTable(melds=tuple(Meld(t, 2 + 3 * i, 0) for i, t in enumerate(ts))))
+                for ts in tables]
+        assert len(set(keys)) == len(keys), preset
 
 
 def test_score_variants_refuse_different_tiles() -> None:

@@ -13,10 +13,10 @@ from laizi.scoring.model import (
     WinContext,
 )
 from laizi.scoring.patterns import BIG_HAND_IDS, BIG_HAND_NAMES
-from laizi.scoring.score import score, score_variants, settlement_bound
+from laizi.scoring.score import payer_key, score, score_variants, settlement_bound
 from laizi.scoring.tablefan import table_fan, table_fan_items
 
 __all__ = [
     "BIG_HAND_IDS", "BIG_HAND_NAMES", "REASONS", "Meld", "PlayerTable", "ScoreResult",
-    "WinContext", "score", "score_variants", "settlement_bound", "table_fan", "table_fan_items",
+    "WinContext", "payer_key", "score", "score_variants", "settlement_bound", "table_fan", "table_fan_items",
 ]

@@ -20,7 +20,7 @@ from laizi.scoring.tablefan import table_fan_items
 from laizi.tiles import NUM_KINDS
 
 __all__ = ["score", "score_variants", "readings", "seat_fan", "is_open_for_sunshine",
-           "settlement_bound"]
+           "payer_key", "settlement_bound"]
 
 WAIVES_258: Final = frozenset({"pengpeng", "qingyise", "fengyise", "jiangyise", "qidui"})
 
@@ -95,6 +95,18 @@ def seat_fan(ctx: WinContext, seat: int) -> list[tuple[str, int]]:
     p = ctx.players[seat]
     return table_fan_items(ctx.rules, ctx.setup.laizi, p.melds, p.special_kongs,
                            p.special_discards)
+
+
+def payer_key(rules: RuleSet, laizi: int, p: PlayerTable) -> tuple[object, ...]:
+    """All that a seat's table counts for when *another* seat wins: the scorer reads a
+    loser's table only through its fan items (:func:`seat_fan`), whether it is open for
+    阳光 (:func:`is_open_for_sunshine`) and the liability facts (``ready``, ``fanbao``, its
+    hand for 下小雨). Two wins of the same winner's tiles whose losers' tables have equal
+    keys, seat by seat, score alike; two discarders with equal keys, neither the dealer,
+    pay alike (the same amounts, the seats' numbers aside)."""
+    items = table_fan_items(rules, laizi, p.melds, p.special_kongs, p.special_discards)
+    return (tuple(items), is_open_for_sunshine(p, rules.kong_avoids_sunshine), p.ready, p.fanbao,
+            p.hand)
 
 
 def _fmt(x: float) -> float | int:
