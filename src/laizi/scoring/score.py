@@ -388,22 +388,36 @@ def score_variants(ctxs: Sequence[WinContext]) -> list[ScoreResult]:
                 or c.tile != first.tile or t.hand != mine.hand or t.melds != mine.melds):
             raise ValueError("score_variants: the wins differ in more than how they are won")
     found = readings(first)
-    return [_score(c, found) for c in ctxs]
+    # Checks 2-5 and the big hands read the winner's own table and how the hand was won, never
+    # the losers' tables or who discarded: wins from different discarders share them.
+    checked: dict[tuple[object, ...], list[tuple[int, Reading, list[str]]]] = {}
+    out = []
+    for c in ctxs:
+        k = (c.by, c.after_kong, c.haidi, c.players[c.winner])
+        ev = checked.get(k)
+        if ev is None:
+            ev = checked[k] = _evaluate(c, found)
+        out.append(_score(c, found, ev))
+    return out
 
 
-def _score(ctx: WinContext, all_readings: list[Reading]) -> ScoreResult:
-    rules = ctx.rules
-    table = ctx.players[ctx.winner]
+def _counts(ctx: WinContext) -> list[int]:
+    """The winner's concealed tiles with the winning tile, as counts."""
     counts = [0] * NUM_KINDS
-    for t in table.hand:
+    for t in ctx.players[ctx.winner].hand:
         counts[t] += 1
     counts[ctx.tile] += 1
-    if not all_readings:
-        return ScoreResult(ok=False, reason="not_a_win")
+    return counts
+
+
+def _evaluate(ctx: WinContext, all_readings: list[Reading]) -> list[tuple[int, Reading, list[str]]]:
+    """Each reading with its big hands and how many of checks 1-5 it passes (in order)."""
+    rules = ctx.rules
+    table = ctx.players[ctx.winner]
+    counts = _counts(ctx)
     holds_special = any(counts[k] for k in ctx.setup.special)
     opened = table.opened or rules.jiayu_hands
     n_laizi = counts[ctx.setup.laizi]
-
     evaluated: list[tuple[int, Reading, list[str]]] = []  # (checks passed, reading, big)
     for r in all_readings:
         big = [p.ID for p in PATTERNS if p.detect(r, ctx)]
@@ -418,6 +432,17 @@ def _score(ctx: WinContext, all_readings: list[Reading]) -> ScoreResult:
                 break
             passed += 1
         evaluated.append((passed, r, big))
+    return evaluated
+
+
+def _score(ctx: WinContext, all_readings: list[Reading],
+           evaluated: list[tuple[int, Reading, list[str]]] | None = None) -> ScoreResult:
+    if not all_readings:
+        return ScoreResult(ok=False, reason="not_a_win")
+    rules = ctx.rules
+    counts = _counts(ctx)
+    if evaluated is None:
+        evaluated = _evaluate(ctx, all_readings)
 
     # Check 6, 见字胡: decided on the whole hand.
     if ctx.by == "discard" and rules.jianzi_hu:
@@ -433,7 +458,7 @@ def _score(ctx: WinContext, all_readings: list[Reading]) -> ScoreResult:
             ):
                 r, big = through5[0]
                 return ScoreResult(
-                    ok=False, reason="jianzi_on_discard", big_hands=big, small=not big,
+                    ok=False, reason="jianzi_on_discard", big_hands=list(big), small=not big,
                     hard=r.hard,
                     breakdown=["见字胡 a lone laizi waiting on any tile wins only by self-draw"],
                 )
@@ -454,5 +479,5 @@ def _score(ctx: WinContext, all_readings: list[Reading]) -> ScoreResult:
     if candidates:
         return max(candidates, key=lambda c: c[0])[1]
     passed, r, big = max(evaluated, key=lambda e: e[0])
-    return ScoreResult(ok=False, reason=REASONS[passed], big_hands=big, small=not big, hard=r.hard)
+    return ScoreResult(ok=False, reason=REASONS[passed], big_hands=list(big), small=not big, hard=r.hard)
 

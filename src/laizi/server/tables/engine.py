@@ -172,7 +172,7 @@ class GameSession:
         self._pub_now: dict[str, Any] | None = None  # the public part at _views_at, parsed
         # (on demand; let go once the frames are sent: :meth:`trim` — kept, hundreds of
         # rooms' parsed parts made the collector's passes longer: p99)
-        self._privs: dict[int | None, tuple[dict[str, Any], str]] = {}  # at _views_at
+        self._privs: dict[int | None, dict[str, Any]] = {}  # at _views_at
         self._bases: dict[int, str] = {}       # version -> public part's JSON (the last few)
         self._anchor_ev: dict[int, int] = {}   # ... and the spectator's stream version then
         # version -> the built version whose public view, with the events since, is this one's
@@ -436,8 +436,9 @@ class GameSession:
         self._anchor_ev[v] = self._ev_at[v]
         self._lazy.pop(v, None)
 
-    def _private(self, seat: int | None) -> tuple[dict[str, Any], str]:
-        """The seat's private part at this version and its JSON (kept as a base)."""
+    def _private(self, seat: int | None) -> dict[str, Any]:
+        """The seat's private part at this version (kept as a base; its JSON is made only
+        for a whole view: most frames are patches)."""
         got = self._privs.get(seat)
         if got is None:
             match = self.match
@@ -451,10 +452,11 @@ class GameSession:
                     self._spectator = seat_view(hand, None, copy=False)
                 priv = private_part(None, self._spectator, match_over=match.over)
             else:  # (built again only when it may have changed: frames.seat_private)
-                priv = seat_private(seat, lambda: seat_view(hand, seat, copy=False), hand=hand,
-                                    key=own_key(hand, seat), phase=hand.phase, turn=hand.turn,
+                key = own_key(hand, seat)  # (its legal actions, found once: the view takes them)
+                priv = seat_private(seat, lambda: seat_view(hand, seat, key[1], copy=False),
+                                    hand=hand, key=key, phase=hand.phase, turn=hand.turn,
                                     match_over=match.over, memo=self._privmemo, waits=self._waits)
-            got = self._privs[seat] = (priv, dumps(priv))
+            got = self._privs[seat] = priv
             self._priv_bases[self._views_at][seat] = priv
         return got
 
@@ -470,7 +472,7 @@ class GameSession:
             self._render()
             pub = self._public_lean if lean else self._public
             assert pub is not None
-            out = self._views[seat, lean] = f"{pub},{self._private(seat)[1][1:]}"
+            out = self._views[seat, lean] = f"{pub},{dumps(self._private(seat))[1:]}"
         return out
 
     def _parsed_now(self) -> dict[str, Any]:
@@ -536,7 +538,7 @@ class GameSession:
         drawer = self._drawers.get(base)
         if drawer is not None and "acting" in old_priv:  # the client predicts it (delta.predict)
             old_priv = {**old_priv, "acting": [drawer]}
-        priv_ops = dumps(diff(old_priv, self._private(seat)[0], KEY_INDEX))[1:-1]
+        priv_ops = dumps(diff(old_priv, self._private(seat), KEY_INDEX))[1:-1]
         return f"[{pub_ops}{',' if pub_ops and priv_ops else ''}{priv_ops}]"
 
 
