@@ -30,10 +30,7 @@ def readings(ctx: WinContext) -> list[Reading]:
     """Every distinct way the winner's tiles make a winning shape (check 1)."""
     table = ctx.players[ctx.winner]
     laizi = ctx.setup.laizi
-    counts = [0] * NUM_KINDS
-    for t in table.hand:
-        counts[t] += 1
-    counts[ctx.tile] += 1
+    counts = _counts(ctx)
     meld_counts = [0] * NUM_KINDS
     meld_kinds: set[int] = set()
     for m in table.melds:
@@ -396,7 +393,7 @@ def score_variants(ctxs: Sequence[WinContext]) -> list[ScoreResult]:
         k = (c.by, c.after_kong, c.haidi, c.players[c.winner])
         ev = checked.get(k)
         if ev is None:
-            ev = checked[k] = _evaluate(c, found)
+            ev = checked[k] = _evaluate(c, found, _counts(c))
         out.append(_score(c, found, ev))
     return out
 
@@ -410,11 +407,12 @@ def _counts(ctx: WinContext) -> list[int]:
     return counts
 
 
-def _evaluate(ctx: WinContext, all_readings: list[Reading]) -> list[tuple[int, Reading, list[str]]]:
-    """Each reading with its big hands and how many of checks 1-5 it passes (in order)."""
+def _evaluate(ctx: WinContext, all_readings: list[Reading],
+              counts: list[int]) -> list[tuple[int, Reading, list[str]]]:
+    """Each reading with its big hands and how many of checks 1-5 it passes (in order);
+    ``counts``: :func:`_counts` of the win."""
     rules = ctx.rules
     table = ctx.players[ctx.winner]
-    counts = _counts(ctx)
     holds_special = any(counts[k] for k in ctx.setup.special)
     opened = table.opened or rules.jiayu_hands
     n_laizi = counts[ctx.setup.laizi]
@@ -442,7 +440,7 @@ def _score(ctx: WinContext, all_readings: list[Reading],
     rules = ctx.rules
     counts = _counts(ctx)
     if evaluated is None:
-        evaluated = _evaluate(ctx, all_readings)
+        evaluated = _evaluate(ctx, all_readings, counts)
 
     # Check 6, 见字胡: decided on the whole hand.
     if ctx.by == "discard" and rules.jianzi_hu:
