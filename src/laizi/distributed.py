@@ -4,7 +4,8 @@ optional ``laizi[ray]`` extra).
 ``local_pool(workers)`` is the local process pool the simulator and the arena share: its
 workers ignore Ctrl-C (SIGINT), which reaches the parent only; the parent stops and reaps
 them when it leaves the pool, so an interrupt ends in the parent's one line, not in a
-traceback per worker or a parent waiting on a worker's lock. SIGINT is blocked in the parent
+traceback per worker or a parent waiting on a worker's lock (each worker has a pipe of its
+own: no lock is shared, see :class:`LocalPool`). SIGINT is blocked in the parent
 while the pool starts: a worker is born with it blocked and ignores it before unblocking it
 (a Ctrl-C in its first milliseconds is dropped, not a traceback), and the parent takes a
 Ctrl-C that came meanwhile once the pool is up (not inside a fork handler, where Python
@@ -21,14 +22,15 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from multiprocessing.pool import Pool
+    from multiprocessing.connection import Connection
 
-__all__ = ["RayUnavailableError", "local_pool", "ray_map", "require_ray"]
+__all__ = ["LocalPool", "RayUnavailableError", "WorkerDiedError", "local_pool", "ray_map",
+           "require_ray"]
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -48,30 +50,153 @@ def _ignore_sigint() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGINT)
 
 
+def _serve(conn: Connection) -> None:
+    """A worker's loop: ``(fn, job)`` in, ``(True, fn(job))`` or ``(False, error)`` out, until
+    ``None`` or the parent's end closes."""
+    _ignore_sigint()
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        fn, job = msg
+        try:
+            out: tuple[bool, Any] = (True, fn(job))
+        except Exception as exc:  # noqa: BLE001 - handed to the parent, raised there
+            out = (False, exc)
+        try:
+            conn.send(out)
+        except (EOFError, OSError):
+            return
+        except Exception as exc:  # noqa: BLE001 - an error that does not pickle
+            conn.send((False, RuntimeError(f"a worker's result or error did not pickle: {exc!r}")))
+
+
+class WorkerDiedError(RuntimeError):
+    """A worker process ended without answering (killed, out of memory)."""
+
+
+class LocalPool:
+    """``workers`` forked processes, each with a pipe of its own to the parent.
+
+    Nothing is shared between the processes: no lock a killed or interrupted process could
+    leave held. (``multiprocessing.Pool.terminate`` could hang for ever after a Ctrl-C: its
+    result thread stopped reading while a worker, holding the result queue's lock, was
+    writing a result larger than the pipe's buffer, and the parent then waited for that lock.)
+    Only the calling thread talks to the workers, so a Ctrl-C is raised there at once."""
+
+    #: Jobs given to a worker before it answers (one running, one waiting: it never idles).
+    PER_WORKER = 2
+
+    def __init__(self, workers: int) -> None:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("fork")
+        self._procs: list[Any] = []
+        self._conns: list[Connection] = []
+        try:
+            for _ in range(workers):
+                parent, child = ctx.Pipe()
+                proc = ctx.Process(target=_serve, args=(child,), daemon=True)
+                proc.start()
+                child.close()
+                self._procs.append(proc)
+                self._conns.append(parent)
+        except BaseException:
+            self.close()
+            raise
+
+    def imap(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
+        """``fn(job)`` for every job, spread over the workers, yielded in job order. At most
+        ``4 × workers`` results wait for an earlier one (bounded memory)."""
+        from multiprocessing.connection import wait
+
+        todo = enumerate(jobs)
+        more = True
+        window = 4 * len(self._conns)
+        given: dict[int, list[int]] = {w: [] for w in range(len(self._conns))}  # worker: jobs
+        done: dict[int, R] = {}
+        sent = nxt = 0
+        while True:
+            while nxt in done:
+                yield done.pop(nxt)
+                nxt += 1
+            for w, conn in enumerate(self._conns):
+                while more and len(given[w]) < self.PER_WORKER and sent - nxt < window:
+                    try:
+                        i, job = next(todo)
+                    except StopIteration:
+                        more = False
+                        break
+                    try:
+                        conn.send((fn, job))
+                    except OSError as exc:  # (a BrokenPipeError would read as a closed stdout)
+                        raise self._died(w) from exc
+                    given[w].append(i)
+                    sent += 1
+            if not more and nxt == sent:
+                return
+            waiting = [w for w, ids in given.items() if ids]
+            ready = wait([self._conns[w] for w in waiting]
+                         + [self._procs[w].sentinel for w in waiting])
+            for w in waiting:
+                if self._conns[w] not in ready:
+                    if self._procs[w].sentinel in ready and not self._conns[w].poll():
+                        raise self._died(w)
+                    continue
+                try:
+                    ok, value = self._conns[w].recv()
+                except (EOFError, OSError) as exc:
+                    raise self._died(w) from exc
+                i = given[w].pop(0)
+                if not ok:
+                    raise value
+                done[i] = value
+
+    def _died(self, w: int) -> WorkerDiedError:
+        proc = self._procs[w]
+        proc.join(5)  # (reaped, for its exit code)
+        return WorkerDiedError(f"a worker process ({proc.pid}) ended without answering "
+                               f"(exit code {proc.exitcode})")
+
+    def close(self) -> None:
+        """Stop the workers (SIGTERM; SIGKILL if one lingers) and reap them."""
+        for proc in self._procs:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in self._procs:
+            proc.join(5)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+        for conn in self._conns:
+            conn.close()
+        self._procs, self._conns = [], []
+
+
 @contextmanager
-def local_pool(workers: int) -> Iterator[Pool]:
-    """A pool of ``workers`` forked processes that ignore SIGINT. Leaving the block, in any
-    way (done, Ctrl-C in the parent, an error), terminates the workers and waits for them.
+def local_pool(workers: int) -> Iterator[LocalPool]:
+    """A :class:`LocalPool` of ``workers`` forked processes that ignore SIGINT. Leaving the
+    block, in any way (done, Ctrl-C in the parent, an error), stops the workers and reaps
+    them.
 
-    The pool starts with SIGINT blocked in the calling thread, so the forked workers and the
-    pool's own threads inherit it blocked (the workers unblock it once they ignore it; the
-    pool's threads keep it blocked, so a later Ctrl-C goes to the main thread). A Ctrl-C that
-    came while the pool started is raised as the mask is restored, before the block runs."""
-    import multiprocessing as mp
-
-    pool: Pool | None = None
+    The workers are forked with SIGINT blocked in the calling thread, so each is born with it
+    blocked and ignores it before unblocking it. A Ctrl-C that came while the pool started is
+    raised as the mask is restored, before the block runs."""
+    pool: LocalPool | None = None
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # (a query: blocks nothing)
     try:
         try:
             signal.pthread_sigmask(signal.SIG_BLOCK, _SIGINT)
-            pool = mp.get_context("fork").Pool(workers, initializer=_ignore_sigint)
+            pool = LocalPool(workers)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a held Ctrl-C is raised here
         yield pool
     finally:
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            pool.close()
 
 
 class RayUnavailableError(ValueError):
