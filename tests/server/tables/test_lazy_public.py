@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from laizi.rules import RuleSet
+from laizi.server.common.delta import last_drawer
 from laizi.server.tables.engine import VIEW_KEEP, GameSession, seed_from_text
 from laizi.server.tables.seats import SeatBot
 from support.srvhelpers import bot_step
@@ -47,6 +48,10 @@ def test_skipped_public_parts_give_the_same_frames(level: str, seed: str, older_
             for back in range(2, VIEW_KEEP):  # from older bases (a connection behind)
                 if v - back >= 1:
                     assert lazy.view_patch(s, v - back) == full.view_patch(s, v - back), (steps, s, back)
+        spec = lazy._streams[None]  # its draws as the events' texts say (last_drawer)
+        for ev in range(max(spec.base, spec.v - 12), spec.v + 1):
+            assert spec.last_drawer(ev) == (True, last_drawer(lazy._events_since(ev) or [])), ev
+        assert spec.base == 0 or spec.last_drawer(spec.base - 1) == (False, None)
         for s in AUDIENCES if steps % 7 == 0 else ():  # a snapshot now and then (a join, a resync)
             assert lazy.view_json(s) == full.view_json(s), (steps, s)
         for g in sides:

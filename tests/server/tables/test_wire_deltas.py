@@ -100,6 +100,15 @@ def test_like_records_travel_as_rows() -> None:
     assert patch({"waits": []}, ops) == {"waits": waits}
     same = [{"type": "pass"}, {"type": "pass"}]
     assert patch({"l": []}, diff({"l": []}, {"l": same})) == {"l": same}
+    # a column is one plain value only when every record's is the same, type too (1 == True)
+    for mixed in ([{"a": 1}, {"a": True}], [{"a": 0, "b": 1}, {"a": False, "b": 2}],
+                  [{"a": 1.0}, {"a": 1}], [{"a": None}, {"a": None}, {"a": "x"}]):
+        ops = diff({"l": []}, {"l": mixed})
+        head = ops[0][2][0]
+        assert all(type(h) is not list for h in head), ops  # no [key, value]: a column
+        got = patch({"l": []}, ops)["l"]
+        assert [[type(v) for v in r.values()] for r in got] == \
+            [[type(v) for v in r.values()] for r in mixed] and got == mixed
     for bad in ([[4, "l", [[0]]]], [[4, "l", [["a", "b"], [1]]]], [[4, "l", [[None], [1]]]], [[4, "l", 5]],
                 [[4, "l", [[["a"]], []]]], [[4, "l", [[["a", 1], "b", "c"], [1, 2, 3]]]],
                 [[4, "l", [[[None, 1]], []]]], [[4, "l", [["x", ["a", ["b", "c"]]], [1, 5]]]],

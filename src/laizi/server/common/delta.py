@@ -71,7 +71,9 @@ def _columns(items: list[Any], index: Index) -> list[Any] | None:
         name = index.get(k, k)
         vals = [it[k] for it in items]
         v0 = vals[0]
-        if type(v0) in _SCALARS and all(_same(x, v0) for x in vals):
+        # (every value _same as the first, in C: equal — count() tries identity first —
+        # and of one type, where true == 1)
+        if type(v0) in _SCALARS and vals.count(v0) == len(vals) and len(set(map(type, vals))) == 1:
             head.append([name, v0])
             continue
         sub = _columns(vals, index) if type(v0) is dict and v0 else None

@@ -35,7 +35,7 @@ from laizi.game import Action, Match
 from laizi.game.actions import TILE_STR
 from laizi.hints import WaitsMemo
 from laizi.rules import RuleSet
-from laizi.server.common.delta import SET, diff, last_drawer, predict, predict_drawer, unshape
+from laizi.server.common.delta import SET, diff, predict, predict_drawer, unshape
 from laizi.server.common.protocol import dumps
 from laizi.server.tables.frames import (
     EVENT_SHAPES,
@@ -113,23 +113,38 @@ class SeatStream:
     the same event) and invisible to the cyclic garbage collector.
     """
 
-    __slots__ = ("base", "items")
+    __slots__ = ("base", "draws", "items")
 
     def __init__(self) -> None:
         self.base = 0          # events dropped from the front
         self.items: list[str] = []
+        self.draws: list[int] = []  # per item: the seat that drew, -1 for other events
 
     @property
     def v(self) -> int:
         return self.base + len(self.items)
 
-    def append(self, body: str) -> None:
-        """``body``: an event's JSON as :func:`_body` makes it."""
+    def append(self, body: str, drawer: int = -1) -> None:
+        """``body``: an event's JSON as :func:`_body` makes it; ``drawer``: the seat of a
+        draw (its ``seat``), else -1."""
         self.items.append(body)
+        self.draws.append(drawer)
         if len(self.items) > 2 * STREAM_KEEP:
             drop = len(self.items) - STREAM_KEEP
-            del self.items[:drop]
+            del self.items[:drop], self.draws[:drop]
             self.base += drop
+
+    def last_drawer(self, v: int) -> tuple[bool, int | None]:
+        """Whether the events after version ``v`` are kept, and the seat of the last draw
+        among them (:func:`laizi.server.common.delta.last_drawer` of :meth:`since`, without
+        reading their texts), or None."""
+        if v < self.base:
+            return False, None
+        draws = self.draws
+        for i in range(len(draws) - 1, v - self.base - 1, -1):
+            if draws[i] >= 0:
+                return True, draws[i]
+        return True, None
 
     def since(self, v: int) -> list[str] | None:
         """The events after version ``v`` as an update carries them (None: no longer kept)."""
@@ -348,7 +363,10 @@ class GameSession:
                     body = twin
                 # per-seat numbering (the only version an event carries): reveals
                 # nothing about hidden events
-                streams[seat].append(body)
+                if p.get("type") == "draw" and type(p.get("seat")) is int:
+                    streams[seat].append(body, p["seat"])
+                else:
+                    streams[seat].append(body)
         self._cursor = n
 
     def stream(self, seat: int | None) -> SeatStream:
@@ -512,17 +530,19 @@ class GameSession:
             else:
                 # The public events since the base are every seat's (its own draw too, with
                 # its tile): what they say by themselves is left out of the patch.
-                events = self._events_since(self._ev_at[base])
-                if events is None:
+                kept, drawer = self._streams[None].last_drawer(self._ev_at[base])
+                if not kept:
                     return None
                 ops = (_mark_ops(self._marks[base], self._marks[now])
                        if self._lazy.get(now) == anchor else None)
                 if ops is not None:
                     # the view now is the base's with its events and the marks now: nothing
                     # beyond them
-                    drawer = last_drawer(events)
                     pub_ops = dumps(ops)[1:-1]
                 else:
+                    events = self._events_since(self._ev_at[base])
+                    if events is None:
+                        return None
                     old = orjson.loads(self._bases[anchor])
                     if anchor != base:  # (the base's view: its anchor's, with the events between
                         # and the base's marks)
