@@ -73,3 +73,11 @@ def test_an_empty_job_list_gives_nothing() -> None:
     with local_pool(3) as pool:
         assert list(pool.imap(_big, [])) == []
         assert [i for i, _ in pool.imap(_big, [5])] == [5]  # a pool serves a second map
+
+
+def test_a_map_left_unfinished_is_not_mixed_into_the_next() -> None:
+    with local_pool(2) as pool:
+        for _ in pool.imap(_big, range(100)):
+            break  # answers still on their way
+        with pytest.raises(RuntimeError, match="left unfinished"):
+            next(iter(pool.imap(_big, range(3))))

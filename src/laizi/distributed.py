@@ -96,6 +96,7 @@ class LocalPool:
         ctx = mp.get_context("fork")
         self._procs: list[Any] = []
         self._conns: list[Connection] = []
+        self._given: dict[int, list[int]] = {}  # worker: the jobs it has not answered yet
         try:
             for _ in range(workers):
                 parent, child = ctx.Pipe()
@@ -113,10 +114,12 @@ class LocalPool:
         ``4 × workers`` results wait for an earlier one (bounded memory)."""
         from multiprocessing.connection import wait
 
+        if any(self._given.values()):  # (their answers would be taken for this map's)
+            raise RuntimeError("the pool's last map was left unfinished: use a new pool")
         todo = enumerate(jobs)
         more = True
         window = 4 * len(self._conns)
-        given: dict[int, list[int]] = {w: [] for w in range(len(self._conns))}  # worker: jobs
+        given = self._given = {w: [] for w in range(len(self._conns))}
         done: dict[int, R] = {}
         sent = nxt = 0
         while True:

@@ -349,6 +349,8 @@ class GameSession:
             i += 1
             full: str | None = None
             twin: str | None = None
+            # (a draw's seat is public: its redacted twin keeps it)
+            drawer = ev["seat"] if ev.get("type") == "draw" and type(ev.get("seat")) is int else -1
             for seat in SEATS:
                 p = project_event(ev, seat)
                 if p is None:
@@ -363,10 +365,7 @@ class GameSession:
                     body = twin
                 # per-seat numbering (the only version an event carries): reveals
                 # nothing about hidden events
-                if p.get("type") == "draw" and type(p.get("seat")) is int:
-                    streams[seat].append(body, p["seat"])
-                else:
-                    streams[seat].append(body)
+                streams[seat].append(body, drawer)
         self._cursor = n
 
     def stream(self, seat: int | None) -> SeatStream:
