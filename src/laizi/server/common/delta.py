@@ -34,8 +34,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["STICKY", "Diverged", "Gap", "Mirror", "canonical", "diff", "diff_keys",
-           "expand_snapshot", "expand_update", "last_drawer", "patch", "predict", "predict_drawer",
-           "unshape"]
+           "drawer_of", "expand_snapshot", "expand_update", "last_drawer", "patch", "predict",
+           "predict_drawer", "unshape"]
 
 SET, DELETE, APPEND, SPLICE, SET_ROWS, APPEND_ROWS = 0, 1, 2, 3, 4, 5
 _TAIL = {SET: 1, DELETE: 0, APPEND: 1, SPLICE: 3, SET_ROWS: 1, APPEND_ROWS: 1}  # values after the path
@@ -401,13 +401,22 @@ def predict_drawer(view: Any, events: Sequence[Any]) -> tuple[Any, int | None]:
     return view, seat
 
 
+def drawer_of(ev: Any) -> int:
+    """The seat that drew, when ``ev`` is a draw (its seat is public: a redacted twin keeps
+    it); else -1."""
+    if type(ev) is dict and ev.get("type") == "draw" and type(ev.get("seat")) is int:
+        return int(ev["seat"])
+    return -1
+
+
 def last_drawer(events: Sequence[Any]) -> int | None:
     """The seat of the last draw among ``events`` (the one :func:`predict_drawer` makes
     ``acting``, for a view the events fit), or None."""
     seat = None
     for ev in events:
-        if type(ev) is dict and ev.get("type") == "draw" and type(ev.get("seat")) is int:
-            seat = ev["seat"]
+        d = drawer_of(ev)
+        if d >= 0:
+            seat = d
     return seat
 
 

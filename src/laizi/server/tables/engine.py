@@ -35,7 +35,7 @@ from laizi.game import Action, Match
 from laizi.game.actions import TILE_STR
 from laizi.hints import WaitsMemo
 from laizi.rules import RuleSet
-from laizi.server.common.delta import SET, diff, predict, predict_drawer, unshape
+from laizi.server.common.delta import SET, diff, drawer_of, predict, predict_drawer, unshape
 from laizi.server.common.protocol import dumps
 from laizi.server.tables.frames import (
     EVENT_SHAPES,
@@ -349,8 +349,7 @@ class GameSession:
             i += 1
             full: str | None = None
             twin: str | None = None
-            # (a draw's seat is public: its redacted twin keeps it)
-            drawer = ev["seat"] if ev.get("type") == "draw" and type(ev.get("seat")) is int else -1
+            drawer = drawer_of(ev)
             for seat in SEATS:
                 p = project_event(ev, seat)
                 if p is None:
