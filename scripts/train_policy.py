@@ -52,11 +52,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import multiprocessing as mp
 import os
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +68,7 @@ from laizi.bots.base import SeatView
 from laizi.bots.expert import ExpertBot
 from laizi.bots.learned import CLAIM_FEATURES, DISCARD_FEATURES, WEIGHTS, candidates
 from laizi.bots.outlook import improving_258
+from laizi.distributed import local_pool
 from laizi.game.actions import Action
 from laizi.game.state import HandState
 from laizi.rules import RuleSet
@@ -292,28 +293,25 @@ def phase_gen(a: argparse.Namespace, deadline: float | None = None) -> None:
     todo = [i for i in range(a.shards) if not (out / "shards" / f"shard_{i:05d}.npz").exists()]
     log(f"gen: {a.shards - len(todo)} shards done, {len(todo)} to go "
         f"({a.games} hands each, {a.worlds} worlds, discard share {a.discard_share})")
-    if deadline is None:
-        deadline = time.time() + 60 * a.gen_minutes
+    stop = deadline if deadline is not None else time.time() + 60 * a.gen_minutes
     jobs = [(i, a.seed, a.games, a.worlds, a.discard_share, a.preset, str(out), a.label_cv,
              a.wall_shuffles) for i in todo]
     done = 0
-    with mp.get_context("fork").Pool(a.workers, maxtasksperchild=20) as pool:
-        pending = []
-        it = iter(jobs)
-        for _ in range(a.workers * 2):
-            j = next(it, None)
-            if j is not None:
-                pending.append(pool.apply_async(gen_shard, (j,)))
-        while pending:
-            r = pending.pop(0)
-            shard, counts, secs = r.get()
+
+    def in_time() -> Iterator[tuple[Any, ...]]:
+        # the first two per worker start whatever the clock; later ones only before the deadline
+        for k, j in enumerate(jobs):
+            if k >= 2 * a.workers and time.time() >= stop:
+                return
+            yield j
+
+    # (local_pool, not multiprocessing.Pool: its terminate could hang for ever after a Ctrl-C
+    # while a worker wrote a result; laizi.distributed says how)
+    with local_pool(a.workers, max_tasks=20) as pool:
+        for shard, counts, secs in pool.imap(gen_shard, in_time()):
             done += 1
             log(f"gen: shard {shard} in {secs:.0f} s: {counts['discard']} discard, "
                 f"{counts['claim']} claim decisions ({done}/{len(todo)})")
-            if time.time() < deadline:
-                j = next(it, None)
-                if j is not None:
-                    pending.append(pool.apply_async(gen_shard, (j,)))
     log("gen: stopped (time budget or all shards done)")
 
 
@@ -745,7 +743,7 @@ class Tuner:
         step = 4
         jobs = [(knobs_key(cands[i]), self.a.preset, block, list(range(d, min(n, d + step))))
                 for i in todo for d in range(0, n, step)]
-        results = self.pool.map(tune_deals, jobs, chunksize=1) if jobs else []
+        results = list(self.pool.imap(tune_deals, jobs))
         per = -(-n // step)
         with self.cache_path.open("a", encoding="utf-8") as f:
             for j, i in enumerate(todo):
@@ -819,9 +817,8 @@ def phase_tune(a: argparse.Namespace, deadline: float | None = None) -> dict[str
         f"{a.tune_minutes:g} minutes, {a.workers} workers")
     history: list[dict[str, Any]] = []
     inc = start
-    ctx = mp.get_context("fork")
-    with ctx.Pool(a.workers, initializer=_tune_init, initargs=(json.dumps(spec),),
-                  maxtasksperchild=200) as pool:
+    with local_pool(a.workers, initializer=_tune_init, initargs=(json.dumps(spec),),
+                    max_tasks=200) as pool:
         tuner = Tuner(a, spec, pool, deadline)
         for g in range(a.tune_generations):
             if time.time() > deadline:
@@ -875,11 +872,10 @@ def phase_paired(a: argparse.Namespace) -> dict[str, Any]:
         m, h = float(x.mean()), float(1.96 * x.std(ddof=1) / np.sqrt(len(x)))
         return {"mean": round(m, 3), "lo": round(m - h, 3), "hi": round(m + h, 3)}
 
-    ctx = mp.get_context("fork")
     per_seed: dict[str, Any] = {}
     allm: list[list[float]] = [[] for _ in cands]
-    with ctx.Pool(a.workers, initializer=_tune_init, initargs=(json.dumps(spec), others),
-                  maxtasksperchild=200) as pool:
+    with local_pool(a.workers, initializer=_tune_init, initargs=(json.dumps(spec), others),
+                    max_tasks=200) as pool:
         tuner = Tuner(a, spec, pool)
         for seed in [int(x) for x in a.paired_seeds.split(",") if x.strip()]:
             res = tuner.evaluate(cands, seed, a.paired_deals)
@@ -1091,4 +1087,9 @@ def plan_deadlines(a: argparse.Namespace, t0: float) -> tuple[float, float]:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:  # (the workers are stopped and reaped by then: local_pool)
+        print("train_policy: interrupted; what was finished (shards, checkpoints, tuning "
+              "blocks) is kept: the same command goes on from there", file=sys.stderr)
+        raise SystemExit(130) from None

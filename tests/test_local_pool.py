@@ -81,3 +81,53 @@ def test_a_map_left_unfinished_is_not_mixed_into_the_next() -> None:
             break  # answers still on their way
         with pytest.raises(RuntimeError, match="left unfinished"):
             next(iter(pool.imap(_big, range(3))))
+
+
+_STATE: list[str] = []
+
+
+def _init(tag: str) -> None:
+    _STATE[:] = [tag]
+
+
+def _tagged(i: int) -> tuple[int, str, int]:
+    return i, _STATE[0] if _STATE else "", os.getpid()
+
+
+def _bad_init() -> None:
+    raise OSError("no weights here")
+
+
+def test_an_initializer_runs_in_every_worker_before_its_jobs() -> None:
+    with local_pool(2, initializer=_init, initargs=("w",)) as pool:
+        got = list(pool.imap(_tagged, range(20)))
+    assert [i for i, _, _ in got] == list(range(20))
+    assert {t for _, t, _ in got} == {"w"}
+
+
+def test_an_initializers_error_is_raised_at_the_first_job() -> None:
+    with pytest.raises(OSError, match="no weights here"), \
+            local_pool(2, initializer=_bad_init) as pool:
+        list(pool.imap(_tagged, range(5)))
+
+
+def test_max_tasks_gives_each_process_that_many_jobs_then_a_fresh_one() -> None:
+    """``maxtasksperchild`` as ``multiprocessing.Pool`` has it: the training script's workers
+    give back what a shard left in memory. The renewed workers ran the initializer too."""
+    with local_pool(2, initializer=_init, initargs=("x",), max_tasks=3) as pool:
+        got = list(pool.imap(_tagged, range(25)))
+        pids = [p.pid for p in pool._procs]
+    assert [i for i, _, _ in got] == list(range(25))
+    assert {t for _, t, _ in got} == {"x"}
+    per_pid: dict[int, int] = {}
+    for _, _, pid in got:
+        per_pid[pid] = per_pid.get(pid, 0) + 1
+    assert max(per_pid.values()) <= 3
+    assert len(per_pid) >= 9  # 25 jobs, at most 3 per process
+    assert not any(running(p) for p in pids)
+    assert not any(running(p) for p in per_pid)
+
+
+def test_max_tasks_below_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        local_pool(2, max_tasks=0).__enter__()

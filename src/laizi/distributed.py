@@ -1,7 +1,8 @@
 """Spreading independent work units over local worker processes or a Ray cluster (the
 optional ``laizi[ray]`` extra).
 
-``local_pool(workers)`` is the local process pool the simulator and the arena share: its
+``local_pool(workers)`` is the local process pool the simulator, the arena and the training
+script (``scripts/train_policy.py``) share: its
 workers ignore Ctrl-C (SIGINT), which reaches the parent only; the parent stops and reaps
 them when it leaves the pool, so an interrupt ends in the parent's one line, not in a
 traceback per worker or a parent waiting on a worker's lock (each worker has a pipe of its
@@ -20,6 +21,7 @@ is shut down again when the map is done if this call started it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -50,10 +52,18 @@ def _ignore_sigint() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGINT)
 
 
-def _serve(conn: Connection) -> None:
+def _serve(conn: Connection, initializer: Callable[..., object] | None,
+           initargs: tuple[Any, ...]) -> None:
     """A worker's loop: ``(fn, job)`` in, ``(True, fn(job))`` or ``(False, error)`` out, until
-    ``None`` or the parent's end closes."""
+    ``None`` or the parent's end closes. ``initializer(*initargs)`` runs first; its error is
+    the answer to every job (raised in the parent at the first)."""
     _ignore_sigint()
+    failed: tuple[bool, Any] | None = None
+    if initializer is not None:
+        try:
+            initializer(*initargs)
+        except Exception as exc:  # noqa: BLE001 - handed to the parent, raised there
+            failed = (False, exc)
     while True:
         try:
             msg = conn.recv()
@@ -63,7 +73,7 @@ def _serve(conn: Connection) -> None:
             return
         fn, job = msg
         try:
-            out: tuple[bool, Any] = (True, fn(job))
+            out: tuple[bool, Any] = failed or (True, fn(job))
         except Exception as exc:  # noqa: BLE001 - handed to the parent, raised there
             out = (False, exc)
         try:
@@ -90,24 +100,56 @@ class LocalPool:
     #: Jobs given to a worker before it answers (one running, one waiting: it never idles).
     PER_WORKER = 2
 
-    def __init__(self, workers: int) -> None:
-        import multiprocessing as mp
-
-        ctx = mp.get_context("fork")
+    def __init__(self, workers: int, *, initializer: Callable[..., object] | None = None,
+                 initargs: tuple[Any, ...] = (), max_tasks: int | None = None) -> None:
+        """``initializer(*initargs)`` runs in each worker before its first job (as
+        ``multiprocessing.Pool``'s). With ``max_tasks``, a worker that has answered that many
+        jobs is stopped and a fresh one forked in its place (memory a job leaves behind is
+        given back, as ``maxtasksperchild``)."""
+        if max_tasks is not None and max_tasks < 1:
+            raise ValueError(f"max_tasks must be at least 1, not {max_tasks}")
+        self._start = (initializer, initargs)
+        self._max_tasks = max_tasks
         self._procs: list[Any] = []
         self._conns: list[Connection] = []
+        self._served: list[int] = []  # per worker: the jobs its current process answered
         self._given: dict[int, list[int]] = {}  # worker: the jobs it has not answered yet
         try:
             for _ in range(workers):
-                parent, child = ctx.Pipe()
-                proc = ctx.Process(target=_serve, args=(child,), daemon=True)
-                proc.start()
-                child.close()
-                self._procs.append(proc)
-                self._conns.append(parent)
+                self._procs.append(None)
+                self._conns.append(None)  # type: ignore[arg-type]
+                self._served.append(0)
+                self._fork(len(self._procs) - 1)
         except BaseException:
             self.close()
             raise
+
+    def _fork(self, w: int) -> None:
+        """A new process for worker ``w`` (the caller holds SIGINT blocked: see
+        :func:`local_pool`)."""
+        import multiprocessing as mp
+
+        ctx = mp.get_context("fork")
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_serve, args=(child, *self._start), daemon=True)
+        proc.start()
+        child.close()
+        self._procs[w], self._conns[w], self._served[w] = proc, parent, 0
+
+    def _renew(self, w: int) -> None:
+        """Worker ``w`` (no job given) has served its ``max_tasks``: stop it, fork another."""
+        with contextlib.suppress(OSError):  # (it ended already: reaped below)
+            self._conns[w].send(None)
+        self._conns[w].close()
+        self._procs[w].join(5)
+        if self._procs[w].is_alive():
+            self._procs[w].kill()
+            self._procs[w].join()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGINT)
+        try:
+            self._fork(w)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def imap(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         """``fn(job)`` for every job, spread over the workers, yielded in job order. At most
@@ -126,8 +168,18 @@ class LocalPool:
             while nxt in done:
                 yield done.pop(nxt)
                 nxt += 1
-            for w, conn in enumerate(self._conns):
-                while more and len(given[w]) < self.PER_WORKER and sent - nxt < window:
+            for w in range(len(self._conns)):
+                if self._max_tasks is not None and self._served[w] >= self._max_tasks:
+                    if given[w]:
+                        continue  # (its last answers come first)
+                    if not more:
+                        continue
+                    self._renew(w)
+                conn = self._conns[w]
+                room = self.PER_WORKER
+                if self._max_tasks is not None:
+                    room = min(room, self._max_tasks - self._served[w])
+                while more and len(given[w]) < room and sent - nxt < window:
                     try:
                         i, job = next(todo)
                     except StopIteration:
@@ -154,6 +206,7 @@ class LocalPool:
                 except (EOFError, OSError) as exc:
                     raise self._died(w) from exc
                 i = given[w].pop(0)
+                self._served[w] += 1
                 if not ok:
                     raise value
                 done[i] = value
@@ -166,24 +219,28 @@ class LocalPool:
 
     def close(self) -> None:
         """Stop the workers (SIGTERM; SIGKILL if one lingers) and reap them."""
-        for proc in self._procs:
+        procs = [p for p in self._procs if p is not None]
+        for proc in procs:
             if proc.is_alive():
                 proc.terminate()
-        for proc in self._procs:
+        for proc in procs:
             proc.join(5)
             if proc.is_alive():
                 proc.kill()
                 proc.join()
         for conn in self._conns:
-            conn.close()
+            if conn is not None:
+                conn.close()
         self._procs, self._conns = [], []
 
 
 @contextmanager
-def local_pool(workers: int) -> Iterator[LocalPool]:
-    """A :class:`LocalPool` of ``workers`` forked processes that ignore SIGINT. Leaving the
-    block, in any way (done, Ctrl-C in the parent, an error), stops the workers and reaps
-    them.
+def local_pool(workers: int, *, initializer: Callable[..., object] | None = None,
+               initargs: tuple[Any, ...] = (), max_tasks: int | None = None
+               ) -> Iterator[LocalPool]:
+    """A :class:`LocalPool` of ``workers`` forked processes that ignore SIGINT (the keywords
+    are :class:`LocalPool`'s). Leaving the block, in any way (done, Ctrl-C in the parent, an
+    error), stops the workers and reaps them.
 
     The workers are forked with SIGINT blocked in the calling thread, so each is born with it
     blocked and ignores it before unblocking it. A Ctrl-C that came while the pool started is
@@ -193,7 +250,8 @@ def local_pool(workers: int) -> Iterator[LocalPool]:
     try:
         try:
             signal.pthread_sigmask(signal.SIG_BLOCK, _SIGINT)
-            pool = LocalPool(workers)
+            pool = LocalPool(workers, initializer=initializer, initargs=initargs,
+                             max_tasks=max_tasks)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a held Ctrl-C is raised here
         yield pool

@@ -562,3 +562,37 @@ def test_round7_fold_moves_only_late_hopeless_discards() -> None:
     assert scores(Knobs(fold_distance=9), 10) == scores(Knobs(), 10)  # not so far
     assert Knobs.from_dict(fold.to_dict()) == fold
     assert tuned_expert(3, fold).strong.p.fold_distance == 3
+
+
+def test_ctrl_c_during_generation_ends_in_one_line_and_keeps_the_shards(tmp_path: Path) -> None:
+    """``train_policy.py`` used ``multiprocessing.Pool``, whose ``terminate`` could hang for
+    ever after a Ctrl-C (a worker writing a result while holding the result queue's lock, the
+    fault CI met in ``laizi sim``). On ``laizi.distributed.local_pool`` a Ctrl-C while shards
+    are in flight ends in one line, exit 130, no worker left; the finished shards stay and the
+    same command goes on from them."""
+    from support.interrupt import children, interrupt_when
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "train_policy.py"
+    out = tmp_path / "run"
+    shards = out / "shards"
+    args = ["--phase", "gen", "--out", str(out), "--shards", "400", "--games", "1",
+            "--worlds", "1", "--workers", "2"]
+
+    def working(pid: int) -> bool:  # both workers up and a shard already written
+        return len(children(pid)) >= 2 and any(shards.glob("shard_*[0-9].npz"))
+
+    r = interrupt_when(args, working, "a shard to be written", program=[sys.executable, str(script)])
+    assert r.returncode == 130, r.stderr
+    assert "Traceback" not in r.stderr
+    assert r.stderr.strip().startswith("train_policy: interrupted")
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert len(r.workers) == 2 and r.left == []
+    kept = sorted(shards.glob("shard_*[0-9].npz"))
+    assert kept and len(kept) < 400
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    n = max(int(f.stem.split("_")[1]) for f in kept) + 2  # (one past them: to go, at least 1)
+    again = subprocess.run([sys.executable, str(script), *args[:4], "--shards", str(n), *args[6:]],
+                           capture_output=True, text=True, timeout=120, env=env)
+    assert again.returncode == 0, again.stderr
+    assert f"gen: {len(kept)} shards done, {n - len(kept)} to go" in again.stdout
+    assert len(list(shards.glob("shard_*[0-9].npz"))) == n

@@ -71,11 +71,14 @@ def interrupt(args: list[str], workers: int, working: Callable[[], bool] | None 
 
 
 def interrupt_when(args: list[str], ready: Callable[[int], bool], what: str,
-                   timeout: float = 20.0, poll: float = 0.05) -> Interrupted:
-    """Run ``laizi ARGS``; as soon as ``ready(pid)`` holds (asked every ``poll`` seconds: a
-    condition, never a fixed time), send SIGINT to its process group and wait at most
-    ``timeout`` seconds for it to end (it is killed, and the test fails, otherwise)."""
-    proc = subprocess.Popen([sys.executable, "-m", "laizi", *args], stdout=subprocess.DEVNULL,
+                   timeout: float = 20.0, poll: float = 0.05,
+                   program: list[str] | None = None) -> Interrupted:
+    """Run ``laizi ARGS`` (``PROGRAM ARGS`` when given); as soon as ``ready(pid)`` holds (asked
+    every ``poll`` seconds: a condition, never a fixed time), send SIGINT to its process group
+    and wait at most ``timeout`` seconds for it to end (it is killed, and the test fails,
+    otherwise)."""
+    cmd = [*(program or [sys.executable, "-m", "laizi"]), *args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         wait_for(lambda: ready(proc.pid) or proc.poll() is not None, 120, what, poll)
