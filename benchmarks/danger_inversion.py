@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import random
 import sys
 import time
@@ -56,6 +55,7 @@ from laizi.bots.experimental.danger import DangerModel, features  # noqa: E402
 from laizi.bots.expert import ExpertBot  # noqa: E402
 from laizi.bots.toolkit import natural  # noqa: E402
 from laizi.bots.worlds import sample_world  # noqa: E402
+from laizi.distributed import local_pool  # noqa: E402
 from laizi.game.actions import Action  # noqa: E402
 from laizi.game.play import play_hand  # noqa: E402
 from laizi.game.state import HandState, Phase  # noqa: E402
@@ -289,8 +289,8 @@ def main(argv: list[str] | None = None) -> int:
             for i in range(a.hands)]
     t0 = time.time()
     done: list[dict[str, Any]] = []
-    with multiprocessing.get_context("fork").Pool(a.workers) as pool:
-        for res in pool.imap_unordered(_hand, jobs):
+    with local_pool(a.workers) as pool:  # (Ctrl-C: one line, the workers stopped)
+        for res in pool.imap(_hand, jobs):
             done.append(res)
             if len(done) % 10 == 0 or len(done) == a.hands:
                 print(f"  {len(done)}/{a.hands} hands, {time.time() - t0:.0f} s", file=sys.stderr,
