@@ -125,8 +125,9 @@ class LocalPool:
             raise
 
     def _fork(self, w: int) -> None:
-        """A new process for worker ``w`` (the caller holds SIGINT blocked: see
-        :func:`local_pool`)."""
+        """A new process for worker ``w``. SIGINT should be blocked meanwhile (a Ctrl-C in
+        the child's first instant: :func:`local_pool`); :meth:`_renew` and
+        :func:`local_pool` block it."""
         import multiprocessing as mp
 
         ctx = mp.get_context("fork")
