@@ -124,12 +124,20 @@ def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, 
     page.on("websocket", socket_opened)
     if csp:
         def add_csp(route: Any) -> None:
-            try:
-                resp = route.fetch()
-            except Exception:  # noqa: BLE001 - the server is down (restart tests): fail the request
-                with contextlib.suppress(Exception):
-                    route.abort()
-                return
+            # route.fetch goes through Playwright's own HTTP client, which does not retry a
+            # request sent on a kept-alive connection the server closed at that moment (its
+            # idle timeout): a browser does. Unretried, that aborted a page or one of its scripts
+            # now and then (net::ERR_FAILED, a table that never showed: CI, stop 79).
+            for attempt in range(3):
+                try:
+                    resp = route.fetch()
+                    break
+                except Exception:  # noqa: BLE001 - the server is down (restart tests): fail the request
+                    if attempt < 2:
+                        continue
+                    with contextlib.suppress(Exception):
+                        route.abort()
+                    return
             headers = {**resp.headers, "content-security-policy": CSP}
             with contextlib.suppress(Exception):  # the page closed meanwhile
                 route.fulfill(response=resp, headers=headers)
