@@ -213,6 +213,88 @@ def test_both_buses_back_resync_a_relayed_seat_once(pg_url: str, redis_url: str)
     asyncio.run(run())
 
 
+def test_a_seat_that_joined_as_its_own_bus_came_back_is_resynced_once(pg_url: str,
+                                                                        redis_url: str) -> None:
+    """A seat's room moved while Redis was away (its node lost the lease, another took the
+    room): the seat joins it there, relayed, and a moment later its own node's bus comes
+    back. The join's answer comes on the subscription just confirmed, so nothing of it was
+    lost: one resync, not two (the CI failure of stop 79: ``{'na': 2, 'nb': 1}``)."""
+    import redis.asyncio as aioredis
+
+    async def run() -> None:
+        hubs: list[Hub] = []
+        for name in ("a", "b"):
+            hub = Hub(ServerConfig(db_url=pg_url))
+            hub.directory = Node(hub, redis_url, name)
+            await hub.start()
+            hubs.append(hub)
+        hub_a, hub_b = hubs
+        na, nb = hub_a.directory, hub_b.directory
+        assert isinstance(na, Node) and isinstance(nb, Node)
+        r = aioredis.from_url(redis_url)
+        try:
+            assert await _until(lambda: "b" in na._peers and "a" in nb._peers, 15)
+            code = "MOVED"
+            assert await na.claim(code)
+            hub_a.rooms[code] = Room(code, RoomSettings.model_validate({}), None, **hub_a.room_kw())
+            await hub_a.rooms[code].save_room()
+            conn = Conn(None)
+            conn.player_id = "p_moved"
+            await hub_b.join(conn, code, True)  # relayed to a: the join is on its way
+            assert conn.id in nb.router.bound and not nb.router.bound[conn.id].answered
+            nb._bus_back()  # b's bus is back before the answer came
+            assert await _joins(conn, 15) == 1
+            await asyncio.sleep(ANSWER_WAIT + 0.5)  # (nothing more comes)
+            assert _joined(conn) == 0, "the relayed connection was resynced twice"
+            assert conn.id in nb.router.bound and nb.router.bound[conn.id].answered
+        finally:
+            await r.aclose()
+            for hub in hubs:
+                await hub.stop()
+
+    asyncio.run(run())
+
+
+def test_a_lost_join_is_made_again_when_the_bus_comes_back(pg_url: str, redis_url: str) -> None:
+    """The other side: a seat's join went out while Redis was away (lost, like everything
+    published then). When its node's bus comes back and no answer comes within
+    :data:`ANSWER_WAIT`, it joins again, and gets its table."""
+    import redis.asyncio as aioredis
+
+    async def run() -> None:
+        hubs: list[Hub] = []
+        for name in ("a", "b"):
+            hub = Hub(ServerConfig(db_url=pg_url))
+            hub.directory = Node(hub, redis_url, name)
+            await hub.start()
+            hubs.append(hub)
+        hub_a, hub_b = hubs
+        na, nb = hub_a.directory, hub_b.directory
+        assert isinstance(na, Node) and isinstance(nb, Node)
+        r = aioredis.from_url(redis_url)
+        try:
+            assert await _until(lambda: "b" in na._peers and "a" in nb._peers, 15)
+            code = "LOSTJ"
+            assert await na.claim(code)
+            hub_a.rooms[code] = Room(code, RoomSettings.model_validate({}), None, **hub_a.room_kw())
+            await hub_a.rooms[code].save_room()
+            conn = Conn(None)
+            conn.player_id = "p_lost"
+            await hub_b.join(conn, code, True)
+            nb.bus._out.clear()  # the join never left b (Redis away: lost)
+            assert conn.id in nb.router.bound and not nb.router.bound[conn.id].answered
+            nb._bus_back()
+            t0 = time.monotonic()
+            assert await _joins(conn, ANSWER_WAIT + 15) == 1, "the lost join was not made again"
+            assert time.monotonic() - t0 >= ANSWER_WAIT - 0.1
+        finally:
+            await r.aclose()
+            for hub in hubs:
+                await hub.stop()
+
+    asyncio.run(run())
+
+
 def test_a_takeover_gets_a_token_above_the_old_owners(pg_url: str, redis_url: str) -> None:
     import redis.asyncio as aioredis
     from sqlalchemy.orm import Session

@@ -126,16 +126,19 @@ class Router:
         given): messages to or from the owner may be lost (the bus was cut); how many.
 
         Once only (issue 27: a burst of snapshots after a Redis restart, one for this
-        node's bus coming back, another for the owner's): when the owner's bus came back
-        (``owner``), a connection whose join is still unanswered — it rejoined for this
-        node's own bus a moment ago — is left alone if the answer comes. The owner said
-        ``back`` the moment it subscribed again, before it read anything, and the bus keeps
-        each sender's order: a join that reached it is answered after the ``back``, so an
-        answer means the join came after the cut and nothing of it was lost. No answer
-        within :data:`ANSWER_WAIT`: the join was lost with the cut, and it joins again."""
+        node's bus coming back, another for the owner's): a connection whose join is still
+        unanswered — it joined a moment ago, for the other end's bus coming back, or
+        because its room moved while Redis was away — is left alone if the answer comes.
+        Whichever bus came back, an answer that arrives now comes on a subscription that
+        holds at both ends: the owner said ``back`` the moment it subscribed again, before
+        it read anything, and the bus keeps each sender's order, so a join answered after
+        the ``back`` came after the cut; and this node's own subscription is confirmed
+        before its ``on_back`` runs, so an answer it reads now was not sent into the cut.
+        Nothing of the join was lost. No answer within :data:`ANSWER_WAIT`: the join or
+        its answer was lost with the cut, and it joins again."""
         bound = [b for b in self.bound.values() if owner is None or b.owner == owner]
         for b in bound:
-            if owner is not None and not b.answered:
+            if not b.answered:
                 asyncio.ensure_future(self._unless_answered(b))
             else:
                 self.rebind(b)
