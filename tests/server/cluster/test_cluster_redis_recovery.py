@@ -12,8 +12,10 @@ scenario with two ``laizi serve`` nodes and players is test_cluster_redis_restar
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -34,6 +36,29 @@ from support.nodes import until_true
 
 # (the waits below: a condition within its time, tests/support/nodes.py)
 _until = until_true
+
+
+@contextlib.asynccontextmanager
+async def _two_nodes(pg_url: str, redis_url: str) -> AsyncIterator[tuple[Hub, Hub, Node, Node, Any]]:
+    """Nodes ``a`` and ``b`` in this process (a hub each, on one database) and a Redis
+    client: ``(hub_a, hub_b, node_a, node_b, redis)``; all stopped at the end."""
+    import redis.asyncio as aioredis
+
+    hubs: list[Hub] = []
+    r = aioredis.from_url(redis_url)
+    try:
+        for name in ("a", "b"):
+            hub = Hub(ServerConfig(db_url=pg_url))
+            hub.directory = Node(hub, redis_url, name)
+            hubs.append(hub)
+            await hub.start()
+        na, nb = hubs[0].directory, hubs[1].directory
+        assert isinstance(na, Node) and isinstance(nb, Node)
+        yield hubs[0], hubs[1], na, nb, r
+    finally:
+        await r.aclose()
+        for hub in hubs:
+            await hub.stop()
 
 
 def test_the_bus_subscribes_again_after_a_redis_restart(redis_server: Any, redis_url: str) -> None:
@@ -132,20 +157,8 @@ def test_an_owner_whose_bus_was_cut_has_its_relayed_seats_resynced(pg_url: str,
     """Only the owner's subscription is cut (the relaying node's holds): what was sent to
     the owner meanwhile is lost, so once it is back the relaying node is told (``back``)
     and its connection joins the room again (a fresh ``joined``)."""
-    import redis.asyncio as aioredis
-
     async def run() -> None:
-        hubs: list[Hub] = []
-        for name in ("a", "b"):
-            hub = Hub(ServerConfig(db_url=pg_url))
-            hub.directory = Node(hub, redis_url, name)
-            await hub.start()
-            hubs.append(hub)
-        hub_a, hub_b = hubs
-        na, nb = hub_a.directory, hub_b.directory
-        assert isinstance(na, Node) and isinstance(nb, Node)
-        r = aioredis.from_url(redis_url)
-        try:
+        async with _two_nodes(pg_url, redis_url) as (hub_a, hub_b, na, nb, r):
             assert await _until(lambda: "b" in na._peers, 15)  # a has seen b beat
             code = "RELAY"
             assert await na.claim(code)
@@ -159,10 +172,6 @@ def test_an_owner_whose_bus_was_cut_has_its_relayed_seats_resynced(pg_url: str,
             sock = na.bus._pubsub.connection._writer.get_extra_info("sockname")
             await r.execute_command("CLIENT", "KILL", "ADDR", f"{sock[0]}:{sock[1]}")
             assert await _joins(conn, 15) == 1, "the relayed connection was not resynced"
-        finally:
-            await r.aclose()
-            for hub in hubs:
-                await hub.stop()
 
     asyncio.run(run())
 
@@ -173,24 +182,12 @@ def test_both_buses_back_resync_a_relayed_seat_once(pg_url: str, redis_url: str)
     relaying node while that rejoin is still on its way. The owner said ``back`` before it
     read the join, so the join's answer follows and nothing was lost: one resync, not two
     (issue 27: a burst of snapshots)."""
-    import redis.asyncio as aioredis
-
     async def run() -> None:
-        hubs: list[Hub] = []
-        for name in ("a", "b"):
-            hub = Hub(ServerConfig(db_url=pg_url))
-            hub.directory = Node(hub, redis_url, name)
-            await hub.start()
-            hubs.append(hub)
-        hub_a, hub_b = hubs
-        na, nb = hub_a.directory, hub_b.directory
-        assert isinstance(na, Node) and isinstance(nb, Node)
-        r = aioredis.from_url(redis_url)
-        try:
+        async with _two_nodes(pg_url, redis_url) as (hub_a, hub_b, na, nb, r):
             assert await _until(lambda: "b" in na._peers and "a" in nb._peers, 15)
             code = "TWICE"
             assert await na.claim(code)
-            hub_a.rooms[code] = Room(code, RoomSettings.model_validate({}), None, **hub_a._room_kw())
+            hub_a.rooms[code] = Room(code, RoomSettings.model_validate({}), None, **hub_a.room_kw())
             await hub_a.rooms[code].save_room()
             conn = Conn(None)
             conn.player_id = "p_relayed"
@@ -205,10 +202,6 @@ def test_both_buses_back_resync_a_relayed_seat_once(pg_url: str, redis_url: str)
             assert await _joins(conn, 15) == 1
             await asyncio.sleep(ANSWER_WAIT + 0.5)  # (nothing more comes)
             assert _joined(conn) == 0, "the relayed connection was resynced twice"
-        finally:
-            await r.aclose()
-            for hub in hubs:
-                await hub.stop()
 
     asyncio.run(run())
 
@@ -219,20 +212,8 @@ def test_a_seat_that_joined_as_its_own_bus_came_back_is_resynced_once(pg_url: st
     room): the seat joins it there, relayed, and a moment later its own node's bus comes
     back. The join's answer comes on the subscription just confirmed, so nothing of it was
     lost: one resync, not two (the CI failure of stop 79: ``{'na': 2, 'nb': 1}``)."""
-    import redis.asyncio as aioredis
-
     async def run() -> None:
-        hubs: list[Hub] = []
-        for name in ("a", "b"):
-            hub = Hub(ServerConfig(db_url=pg_url))
-            hub.directory = Node(hub, redis_url, name)
-            await hub.start()
-            hubs.append(hub)
-        hub_a, hub_b = hubs
-        na, nb = hub_a.directory, hub_b.directory
-        assert isinstance(na, Node) and isinstance(nb, Node)
-        r = aioredis.from_url(redis_url)
-        try:
+        async with _two_nodes(pg_url, redis_url) as (hub_a, hub_b, na, nb, r):
             assert await _until(lambda: "b" in na._peers and "a" in nb._peers, 15)
             code = "MOVED"
             assert await na.claim(code)
@@ -247,10 +228,6 @@ def test_a_seat_that_joined_as_its_own_bus_came_back_is_resynced_once(pg_url: st
             await asyncio.sleep(ANSWER_WAIT + 0.5)  # (nothing more comes)
             assert _joined(conn) == 0, "the relayed connection was resynced twice"
             assert conn.id in nb.router.bound and nb.router.bound[conn.id].answered
-        finally:
-            await r.aclose()
-            for hub in hubs:
-                await hub.stop()
 
     asyncio.run(run())
 
@@ -259,20 +236,8 @@ def test_a_lost_join_is_made_again_when_the_bus_comes_back(pg_url: str, redis_ur
     """The other side: a seat's join went out while Redis was away (lost, like everything
     published then). When its node's bus comes back and no answer comes within
     :data:`ANSWER_WAIT`, it joins again, and gets its table."""
-    import redis.asyncio as aioredis
-
     async def run() -> None:
-        hubs: list[Hub] = []
-        for name in ("a", "b"):
-            hub = Hub(ServerConfig(db_url=pg_url))
-            hub.directory = Node(hub, redis_url, name)
-            await hub.start()
-            hubs.append(hub)
-        hub_a, hub_b = hubs
-        na, nb = hub_a.directory, hub_b.directory
-        assert isinstance(na, Node) and isinstance(nb, Node)
-        r = aioredis.from_url(redis_url)
-        try:
+        async with _two_nodes(pg_url, redis_url) as (hub_a, hub_b, na, nb, r):
             assert await _until(lambda: "b" in na._peers and "a" in nb._peers, 15)
             code = "LOSTJ"
             assert await na.claim(code)
@@ -287,10 +252,6 @@ def test_a_lost_join_is_made_again_when_the_bus_comes_back(pg_url: str, redis_ur
             t0 = time.monotonic()
             assert await _joins(conn, ANSWER_WAIT + 15) == 1, "the lost join was not made again"
             assert time.monotonic() - t0 >= ANSWER_WAIT - 0.1
-        finally:
-            await r.aclose()
-            for hub in hubs:
-                await hub.stop()
 
     asyncio.run(run())
 
