@@ -21,6 +21,18 @@ own clock, whose sequence number is not above the last one it took from that sen
 (a replay), or whose inner messages name another sender. Anyone who can reach Redis can
 publish, so nothing a node does rests on an unsigned word (docs/security.md).
 
+**Compressed where it pays.** A batch of :data:`ZIP_MIN` bytes or more goes out compressed
+(zlib, level :data:`ZIP_LEVEL`: its body is FS (0x1C) and the deflated batch; signed as
+it travels, so the MAC is checked before anything is inflated, and a batch inflating past
+:data:`MAX_BATCH` bytes is refused) — but only to a node known to read it: a node's boot
+id ends in ``z`` when it does, and a sender compresses to a node only once it has taken a
+message from that node's current boot (an owner always has: a relayed connection's frames
+follow its ``join``). A node of an older release never gets one: during a rolling deploy
+the two kinds talk in text. The frames of one room's seats share most of their text (the
+public patch, the countdowns), and a frame's JSON is repetitive: about a quarter of the
+bytes, and Redis's CPU per ``PUBLISH`` falls with them (docs/deploy.md, "The relay
+compressed").
+
 Pub/sub is at most once: what is published to a node while its subscription is cut (Redis
 away or restarted) is lost. The bus then subscribes anew (every 0.1 s until Redis answers)
 and, once Redis confirms the subscription, calls ``on_back`` (also after a publish that
@@ -39,13 +51,20 @@ import logging
 import os
 import secrets
 import time
+import zlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["KEY_ENV", "MIN_KEY", "Bus", "ClusterKeyError", "channel", "cluster_key", "decode",
-           "encode", "sign", "verify"]
+__all__ = ["KEY_ENV", "MAX_BATCH", "MIN_KEY", "ZIP_MIN", "BadBatch", "Bus", "ClusterKeyError", "channel",
+           "cluster_key", "decode", "encode", "sign", "sign_zipped", "verify"]
 
 US, RS, GS = "\x1f", "\x1e", "\x1d"
+_GS = GS.encode()
+_ZIPPED = b"\x1c"   # FS: a compressed batch's body starts with it (JSON never holds one)
+ZIP_MIN = 512       # bytes of a batch from which it is sent compressed (to a node that reads it)
+ZIP_LEVEL = 1       # zlib's fastest level: nearly all of the bytes saved, a fraction of the CPU
+MAX_BATCH = 64 * 2**20  # bytes a compressed batch may inflate to (else refused)
+ZIP_BOOT = "z"      # the last character of the boot id of a node that reads compressed batches
 KEY_ENV = "LAIZI_CLUSTER_KEY"
 MIN_KEY = 32        # characters of a cluster key at least
 MAX_SKEW = 60.0     # seconds a signed message's clock may differ from the receiver's
@@ -80,8 +99,8 @@ def cluster_key(raw: str | None = None) -> bytes:
     return raw.encode()
 
 
-def _mac(key: bytes, chan: str, signed: str) -> str:
-    return hmac.new(key, f"{chan}{GS}{signed}".encode(), hashlib.sha256).hexdigest()
+def _mac(key: bytes, chan: str, signed: bytes) -> str:
+    return hmac.new(key, chan.encode() + _GS + signed, hashlib.sha256).hexdigest()
 
 
 def sign(key: bytes, chan: str, sender: str, boot: str, seq: int, text: str,
@@ -89,17 +108,55 @@ def sign(key: bytes, chan: str, sender: str, boot: str, seq: int, text: str,
     """A batch ``text`` for channel ``chan``, signed (see the module's doc)."""
     ms = int(time.time() * 1000) if now_ms is None else now_ms
     signed = f"{sender}{GS}{boot}{GS}{seq}{GS}{ms}{GS}{text}"
-    return f"{_mac(key, chan, signed)}{GS}{signed}"
+    return f"{_mac(key, chan, signed.encode())}{GS}{signed}"
 
 
-def verify(key: bytes, chan: str, data: str) -> tuple[str, str, int, float, str]:
-    """``(sender, boot, seq, time in s, batch)`` of a signed message for ``chan``; raises
-    ValueError when it is not signed with ``key`` for that channel."""
-    mac, signed = data.split(GS, 1)
-    if not hmac.compare_digest(mac, _mac(key, chan, signed)):
+def sign_zipped(key: bytes, chan: str, sender: str, boot: str, seq: int, text: str,
+                now_ms: int | None = None) -> bytes:
+    """:func:`sign`, the batch compressed (for a node that reads it: the module's doc)."""
+    ms = int(time.time() * 1000) if now_ms is None else now_ms
+    signed = (f"{sender}{GS}{boot}{GS}{seq}{GS}{ms}{GS}".encode() + _ZIPPED
+              + zlib.compress(text.encode(), ZIP_LEVEL))
+    return _mac(key, chan, signed).encode() + _GS + signed
+
+
+class BadBatch(ValueError):
+    """A batch signed with the cluster key that cannot be read (cut, or too large)."""
+
+
+def _inflate(raw: bytes) -> bytes:
+    d = zlib.decompressobj()
+    try:
+        out = d.decompress(raw, MAX_BATCH)
+    except zlib.error as exc:
+        raise BadBatch(f"a compressed batch that does not inflate ({exc})") from None
+    if d.unconsumed_tail:
+        raise BadBatch(f"a compressed batch above {MAX_BATCH} bytes")
+    if not d.eof:
+        raise BadBatch("a compressed batch cut short")
+    return out
+
+
+def verify(key: bytes, chan: str, data: str | bytes) -> tuple[str, str, int, float, str]:
+    """``(sender, boot, seq, time in s, batch)`` of a signed message for ``chan`` (its batch
+    inflated if it came compressed); raises ValueError when it is not signed with ``key``
+    for that channel (:class:`BadBatch` when it is but cannot be read). The MAC is checked
+    first: nothing unsigned is inflated."""
+    raw = data.encode() if isinstance(data, str) else data
+    mac, sep, signed = raw.partition(_GS)
+    if not sep or not hmac.compare_digest(mac, _mac(key, chan, signed).encode()):
         raise ValueError("bad signature")
-    sender, boot, seq, ms, text = signed.split(GS, 4)
-    return sender, boot, int(seq), int(ms) / 1000, text
+    parts = signed.split(_GS, 4)
+    if len(parts) != 5:
+        raise BadBatch("a batch without its header")
+    sender, boot, seq, ms = (x.decode() for x in parts[:4])
+    body = parts[4]
+    if body[:1] == _ZIPPED:
+        body = _inflate(body[1:])
+    try:
+        return sender, boot, int(seq), int(ms) / 1000, body.decode()
+    except ValueError:  # (UnicodeDecodeError too)
+        raise BadBatch("a batch that is not UTF-8 text, or a bad header") from None
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -136,7 +193,10 @@ class Bus:
         self.node = node
         self.handler = handler
         self.key = cluster_key() if key is None else key
-        self.boot = secrets.token_hex(8)  # this run of the node: its sequence numbers start at 1
+        # this run of the node (its sequence numbers start at 1); the "z": it reads compressed
+        self.boot = secrets.token_hex(8) + ZIP_BOOT
+        self.zip_min: int | None = ZIP_MIN  # None: never compress (what an older release did)
+        self._zips: dict[str, bool] = {}  # node → its current boot reads compressed batches
         self._seq = 0
         self._seen: dict[tuple[str, str], tuple[int, float]] = {}  # (sender, boot) → last seq, when
         self._refused_logged = 0
@@ -152,7 +212,8 @@ class Bus:
         # resyncs what it relays, and asks the others to resync what they relay to it)
         self.on_back: Callable[[], None] | None = None
         self.stats: dict[str, int] = {"routed_out": 0, "routed_in": 0, "bus_bytes_out": 0,
-                                      "bus_bytes_in": 0, "bus_publishes": 0, "bus_refused": 0}
+                                      "bus_bytes_in": 0, "bus_publishes": 0, "bus_refused": 0,
+                                      "bus_zipped": 0, "bus_text_bytes_out": 0}
 
     async def start(self) -> None:
         await self._subscribe()
@@ -201,11 +262,17 @@ class Bus:
         for node, msgs in out.items():
             self._seq += 1
             chan = channel(node)
-            text = sign(self.key, chan, self.node, self.boot, self._seq,
-                        RS.join(encode(m) for m in msgs))
-            self.stats["bus_bytes_out"] += len(text)
+            batch = RS.join(encode(m) for m in msgs)
+            self.stats["bus_text_bytes_out"] += len(batch)
+            data: str | bytes
+            if self.zip_min is not None and len(batch) >= self.zip_min and self._zips.get(node):
+                data = sign_zipped(self.key, chan, self.node, self.boot, self._seq, batch)
+                self.stats["bus_zipped"] += 1
+            else:
+                data = sign(self.key, chan, self.node, self.boot, self._seq, batch)
+            self.stats["bus_bytes_out"] += len(data)
             self.stats["routed_out"] += len(msgs)
-            pipe.publish(chan, text)
+            pipe.publish(chan, data)
         self.stats["bus_publishes"] += 1
         await pipe.execute()
 
@@ -310,9 +377,11 @@ class Bus:
     def _open(self, data: bytes | str) -> list[dict[str, Any]] | None:
         """The messages of a signed batch, or None (refused, logged)."""
         try:
-            text = data.decode() if isinstance(data, bytes) else str(data)
-            sender, boot, seq, at, body = verify(self.key, channel(self.node), text)
-        except (ValueError, UnicodeDecodeError):
+            sender, boot, seq, at, body = verify(self.key, channel(self.node), data)
+        except BadBatch as exc:
+            self._refuse(str(exc))
+            return None
+        except ValueError:
             self._refuse("not signed with the cluster key")
             return None
         now = time.time()
@@ -332,6 +401,7 @@ class Bus:
             self._refuse("an inner message names another sender", sender)
             return None
         self._seen[(sender, boot)] = (seq, now)
+        self._zips[sender] = boot.endswith(ZIP_BOOT)  # (its latest boot: a node may restart older)
         if len(self._seen) > 64:
             self._seen = {k: v for k, v in self._seen.items() if now - v[1] < SEEN_KEEP}
         return batch
