@@ -20,9 +20,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import sys
 import tempfile
 import time
 from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bench_room import open_four  # noqa: E402 - a table of four guests, seated
 
 
 def _take(conns: list[Any]) -> list[str]:
@@ -46,7 +52,6 @@ async def measure(actions: int, level: str) -> dict[str, Any]:
     from laizi.server.common.connection import Conn
     from laizi.server.common.protocol import RoomSettings
     from laizi.server.tables.hub import Hub
-    from laizi.server.tables.seating import Seating, player_seat
     from laizi.server.tables.seats import SeatBot
 
     key = b"k" * 40
@@ -63,16 +68,7 @@ async def measure(actions: int, level: str) -> dict[str, Any]:
     try:
         while n < actions:
             m += 1
-            pids = [(await hub.guest(None, f"z{m}-{s}"))["player_id"] for s in range(4)]
-            room = await hub.open_table(settings, Seating(tuple(
-                player_seat(pid, f"z{m}-{s}") for s, pid in enumerate(pids))))
-            assert room is not None
-            conns = []
-            for pid in pids:
-                c = Conn(None)
-                c.player_id = pid
-                await hub.join(c, room.code, False)
-                conns.append(c)
+            room, pids, conns = await open_four(hub, settings, f"z{m}")
             spec = Conn(None)
             await hub.join(spec, room.code, True)
             conns.append(spec)
@@ -141,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bot", default="strong")
     ap.add_argument("--json", action="store_true", help="one JSON line")
     args = ap.parse_args(argv)
+    if args.actions < 1:
+        ap.error("--actions: at least 1")
     res = asyncio.run(measure(args.actions, args.bot))
     if args.json:
         print(json.dumps(res))

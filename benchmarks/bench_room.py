@@ -39,7 +39,13 @@ import sys
 import tempfile
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from laizi.server.common.connection import Conn
+    from laizi.server.common.protocol import RoomSettings
+    from laizi.server.tables.hub import Hub
+    from laizi.server.tables.room import Room
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -58,14 +64,35 @@ def _writer_tids() -> list[int]:
             if t.name.startswith("laizi-db-writer") and t.native_id is not None]
 
 
+async def open_four(hub: Hub, settings: RoomSettings, tag: str) -> tuple[Room, list[str], list[Conn]]:
+    """A table of four guests ``{tag}-0`` … ``{tag}-3`` opened on ``hub``, each seated with a
+    connection without a socket (:class:`~laizi.server.common.connection.Conn`: its frames
+    wait in its queue): ``(room, player ids, connections)``."""
+    from laizi.server.common.connection import Conn
+    from laizi.server.tables.seating import Seating, player_seat
+
+    pids = []
+    for s in range(4):
+        guest = await hub.guest(None, f"{tag}-{s}")
+        pids.append(guest["player_id"])
+    room = await hub.open_table(settings, Seating(tuple(
+        player_seat(pid, f"{tag}-{s}") for s, pid in enumerate(pids))))
+    assert room is not None
+    conns = []
+    for pid in pids:
+        c = Conn(None)
+        c.player_id = pid
+        await hub.join(c, room.code, False)
+        conns.append(c)
+    return room, pids, conns
+
+
 async def measure(db_url: str, rooms: int, actions: int, warm: int, level: str) -> dict[str, Any]:
     from laizi.game.actions import Action
     from laizi.server.common import protocol as p
     from laizi.server.common.config import ServerConfig
-    from laizi.server.common.connection import Conn
     from laizi.server.common.protocol import RoomSettings
     from laizi.server.tables.hub import Hub
-    from laizi.server.tables.seating import Seating, player_seat
     from laizi.server.tables.seats import SeatBot
 
     hub = Hub(ServerConfig(db_url=db_url, bot_delay=600.0, turn_seconds=600.0, hand_pause=600.0,
@@ -107,19 +134,7 @@ async def measure(db_url: str, rooms: int, actions: int, warm: int, level: str) 
         while not done.is_set():
             m += 1
             counts["matches"] += 1
-            pids = []
-            for s in range(4):
-                guest = await hub.guest(None, f"b{r}-{s}")
-                pids.append(guest["player_id"])
-            room = await hub.open_table(settings, Seating(tuple(
-                player_seat(pid, f"b{r}-{s}") for s, pid in enumerate(pids))))
-            assert room is not None
-            conns = []
-            for pid in pids:
-                c = Conn(None)
-                c.player_id = pid
-                await hub.join(c, room.code, False)
-                conns.append(c)
+            room, pids, conns = await open_four(hub, settings, f"b{r}")
             take(conns)
             bots = [SeatBot(level, 7919 * r + 31 * m + s) for s in range(4)]
             seqs = [0, 0, 0, 0]
