@@ -4,21 +4,16 @@ one batch, read back whole both ways (text and compressed), with the figures it 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from support.benchrun import assert_refused, run_benchmark
+
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 
 def test_bench_bus_zip_measures_a_few_hundred_actions() -> None:
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_bus_zip.py"), "--actions", "200",
-         "--bot", "random", "--json"],
-        capture_output=True, text=True, timeout=170, cwd=ROOT)
+    proc = run_benchmark("bench_bus_zip.py", "--actions", "200", "--bot", "random", "--json")
     assert proc.returncode == 0, proc.stderr[-2000:]
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     assert res["actions"] == 200
@@ -30,7 +25,4 @@ def test_bench_bus_zip_measures_a_few_hundred_actions() -> None:
 
 
 def test_bench_bus_zip_refuses_a_bad_count() -> None:
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_bus_zip.py"), "--actions", "0"],
-        capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert proc.returncode == 2 and "at least 1" in proc.stderr and "Traceback" not in proc.stderr
+    assert_refused(run_benchmark("bench_bus_zip.py", "--actions", "0", timeout=60), "at least 1")

@@ -4,21 +4,16 @@ hands (continued between them) without sockets, with the figures it reports."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from support.benchrun import assert_refused, run_benchmark
+
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 
 def test_bench_room_plays_a_few_tables() -> None:
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_room.py"), "--rooms", "3",
-         "--actions", "400", "--warm", "50", "--json"],
-        capture_output=True, text=True, timeout=170, cwd=ROOT)
+    proc = run_benchmark("bench_room.py", "--rooms", "3", "--actions", "400", "--warm", "50", "--json")
     assert proc.returncode == 0, proc.stderr[-2000:]
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     assert res["rooms"] == 3 and res["actions"] == 400
@@ -31,7 +26,4 @@ def test_bench_room_plays_a_few_tables() -> None:
 
 
 def test_bench_room_refuses_a_bad_count() -> None:
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_room.py"), "--rooms", "0"],
-        capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert proc.returncode == 2 and "at least 1" in proc.stderr and "Traceback" not in proc.stderr
+    assert_refused(run_benchmark("bench_room.py", "--rooms", "0", timeout=60), "at least 1")
