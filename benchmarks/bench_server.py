@@ -465,8 +465,9 @@ async def run_level(url: str, rooms: int, seconds: float, think: float, bot: str
         "wire_bytes_per_action_with_welcome": round(
             (stats.bytes_in + stats.bytes_out + stats.welcome_bytes / max(1, stats.welcomes) * len(clients))
             / max(1, stats.actions)),
-        # what one client receives per hand (the hands under way counted as finished ones)
-        "client_bytes_per_hand": round(stats.bytes_in / max(1, stats.hands) / 4),
+        # what one client receives per hand (the hands under way counted as finished ones);
+        # None when no hand ended in the run (a short run at a human pace: no hand to divide by)
+        "client_bytes_per_hand": round(stats.bytes_in / stats.hands / 4) if stats.hands else None,
         "protocol": PROTOCOL or 1,
         # Event-loop lag of this (client) process: if it is high, the client side is
         # part of the measured round trips.
@@ -661,7 +662,7 @@ def report(res: dict[str, Any], ok: bool, as_json: bool) -> None:
              if "pg_cpu_ms_per_action" in res else "")
           + f"machine busy={res.get('machine_busy_cores')} cores "
           f"(softirq {res.get('machine_softirq_cores')}) "
-          f"wire B/action={res['wire_bytes_per_action']} (after the start {res['wire_bytes_per_action_after_start']}, steady {res['wire_bytes_per_action_steady']}; start {res['start_bytes_per_client']} B/client) B/client/hand={res['client_bytes_per_hand']} "
+          f"wire B/action={res['wire_bytes_per_action']} (after the start {res['wire_bytes_per_action_after_start']}, steady {res['wire_bytes_per_action_steady']}; start {res['start_bytes_per_client']} B/client) B/client/hand={res['client_bytes_per_hand'] or '- (no hand ended)'} "
           + (f"relayed clients={res['relayed_client_share']:.0%} "
              f"bus msgs/action={res['bus_messages_per_action']} "
              if "relayed_client_share" in res else "")

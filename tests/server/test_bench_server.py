@@ -32,3 +32,8 @@ def test_bench_server_plays_a_few_rooms() -> None:
     assert res["wire_bytes_per_action"] > 300 and res["start_bytes_per_client"] > 1000
     assert res["welcome_bytes_per_client"] > 1000
     assert res["server_cpu_ms_per_action"] > 0 and res["client_cpu_ms_per_action"] > 0
+    # bytes per hand only when a hand ended (never all bytes over a hand count of zero)
+    if res["hands"]:
+        assert res["client_bytes_per_hand"] > 1000
+    else:
+        assert res["client_bytes_per_hand"] is None
