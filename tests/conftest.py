@@ -49,6 +49,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker("server")
         if item.nodeid.split("[", 1)[0] in HEAVY:
             item.add_marker("heavy")
+    _long_files_first(items)
+
+
+_RANK = (("browser", 0), ("server", 1), ("postgres", 1), ("redis", 1), ("slow", 1), ("heavy", 1))
+
+
+def _long_files_first(items: list[pytest.Item]) -> None:
+    """The files of the browser tests first, then those of servers and services, then the
+    rest (each file's tests in their order): pytest-xdist (``--dist loadfile``) hands out the
+    files in this order, so the long ones are not left to the end, where one worker would
+    play them while the others wait."""
+    rank: dict[Path, int] = {}
+    for item in items:
+        r = min((r for m, r in _RANK if item.get_closest_marker(m) is not None), default=2)
+        rank[item.path] = min(rank.get(item.path, 2), r)
+    items.sort(key=lambda item: rank[item.path])  # (stable: each file's order kept)
 
 
 @pytest.fixture

@@ -13,16 +13,15 @@ from typing import Any
 
 from laizi.server.common.delta import Mirror
 from laizi.server.common.protocol import PROTOCOL
+from laizi.server.net.middleware import CSP
 from support.srvhelpers import LiveServer
 
 CHROMIUM = "/usr/bin/chromium"
-# LocalNetworkAccessChecks: a document that Playwright fulfils (to add the CSP header) counts as
+# LocalNetworkAccessChecks: a document that Playwright fulfils (a test's own route) counts as
 # "public", and Chromium would then refuse its WebSocket to the loopback server.
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-features=LocalNetworkAccessChecks"]
 SIZES = [(844, 390), (390, 844), (1366, 900)]
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-       "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
 
 _MIRRORS: dict[int, tuple[Any, Mirror]] = {}
 # the frame tables by id, as a browser keeps them (localStorage "laizi.kept"): a page's next
@@ -90,9 +89,11 @@ def live_server(tmp: Path, *extra: str, port: int | None = None,
 
 def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, int] = (1366, 900),
              csp: bool = True, setup: Any = None, panels: bool = True) -> Any:
-    """A fresh context (own localStorage) on the lobby; with csp, every response of the server
-    carries the project's Content-Security-Policy (so the client is exercised under it even
-    where the server does not send it yet) and violations are recorded in window.__csp.
+    """A fresh context (own localStorage) on the lobby; with csp, the page is checked to come
+    with the server's own Content-Security-Policy (its middleware sends it on every response,
+    so the client runs under it) and violations are recorded in window.__csp. (The policy
+    used to be added by a Playwright route on every request: a round trip through this
+    process per file, and the browser's cache off.)
     setup(page), if given, runs before the page is first loaded. ``panels``: the lobby's forms
     behind 创建房间 and 加入房间 are opened (tapped open, as a player does), so that a test can
     fill them."""
@@ -123,30 +124,14 @@ def new_page(browser: Any, base: str, nick: str | None = None, size: tuple[int, 
         ws.on("close", lambda _: seen.__setitem__("closed", True))
     page.on("websocket", socket_opened)
     if csp:
-        def add_csp(route: Any) -> None:
-            # route.fetch goes through Playwright's own HTTP client, which does not retry a
-            # request sent on a kept-alive connection the server closed at that moment (its
-            # idle timeout): a browser does. Unretried, that aborted a page or one of its scripts
-            # now and then (net::ERR_FAILED, a table that never showed: CI, stop 79).
-            for attempt in range(3):
-                try:
-                    resp = route.fetch()
-                    break
-                except Exception:  # noqa: BLE001 - the server is down (restart tests): fail the request
-                    if attempt < 2:
-                        continue
-                    with contextlib.suppress(Exception):
-                        route.abort()
-                    return
-            headers = {**resp.headers, "content-security-policy": CSP}
-            with contextlib.suppress(Exception):  # the page closed meanwhile
-                route.fulfill(response=resp, headers=headers)
-        page.route(lambda url: url.startswith(base) and "/api/" not in url, add_csp)
         page.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
                              " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
     if setup is not None:  # before the first load: e.g. listen to the page's WebSocket frames
         setup(page)
-    page.goto(base + "/")
+    resp = page.goto(base + "/")
+    if csp:  # the server's own policy, on the page and (the same middleware) on every file it serves
+        got = None if resp is None else resp.header_value("content-security-policy")
+        assert got == CSP, f"the page came without the server's Content-Security-Policy: {got!r}"
     poll(page, "() => document.getElementById('me').textContent.length > 0")
     if nick:
         page.fill("#nick", nick)
