@@ -39,7 +39,7 @@ def test_hostile_nicknames_render_as_text(browser: Any, server: str) -> None:
     assert all(len(n) <= 16 for n in HOSTILE) and len("".join(HOSTILE)) > 16
     pages = []
     for n in HOSTILE:
-        p = new_page(browser, server, n, csp=False)  # no injected CSP: the client alone must hold
+        p = new_page(browser, server, n, csp=False)  # (the DOM is checked below, not only what the CSP blocks)
         p.dialogs = []
         p.on("dialog", lambda d, p=p: (p.dialogs.append(d.message), d.dismiss()))
         pages.append(p)
